@@ -1,0 +1,156 @@
+# vmbench - benchmarks for Linux memory management.
+#
+# Non-recursive: every program and test is built from this one file.
+#   make            build lib/libvmbench.a, bench/*, report/vmreport
+#   make check      build and run the tests (fails when any test fails)
+#   make run KERNEL=label [CONFIG=configs/quick.conf] [ITERATIONS=n]
+#   make deps       install the Debian packages (as root)
+#   make bench-overhead   measure the harness's own cost
+# V=1 shows the commands.
+
+.DELETE_ON_ERROR:
+.SUFFIXES:
+.SECONDEXPANSION:
+.SECONDARY:
+.DEFAULT_GOAL := all
+
+CC ?= cc
+CFLAGS ?= -O2 -g
+CFLAGS += -std=gnu11 -Wall -Wextra -Wformat=2 -Wno-format-nonliteral
+CPPFLAGS += -D_GNU_SOURCE -Ilib -MMD -MP
+LDFLAGS ?=
+LDLIBS += -lm -lpthread
+
+PKG_CONFIG ?= pkg-config
+GSL_LIBS = $(shell $(PKG_CONFIG) --libs gsl 2>/dev/null || echo -lgsl -lgslcblas)
+CHECK_CFLAGS = $(shell $(PKG_CONFIG) --cflags check 2>/dev/null)
+CHECK_LIBS = $(shell $(PKG_CONFIG) --libs check 2>/dev/null || echo -lcheck)
+
+ifeq ($(V),1)
+Q :=
+say = @true
+else
+Q := @
+say = @printf '  %-7s %s\n' $(1) $(2);
+endif
+
+# Debian packages: building, tests (check), report statistics (gsl),
+# charts (gnuplot, optional at run time).
+DEB_PKGS := gcc make libc6-dev pkg-config check libgsl-dev gnuplot-nox
+
+LIB := lib/libvmbench.a
+LIB_OBJS := $(patsubst %.c,%.o,$(wildcard lib/*.c))
+
+# bench/NAME.c is a program; bench/NAME-PART.c are its extra modules
+# (linked into it and into the tests).
+BENCH_MAIN := $(filter-out $(wildcard bench/*-*.c),$(wildcard bench/*.c))
+PROGS := $(BENCH_MAIN:.c=)
+BENCH_MODS := $(patsubst %.c,%.o,$(wildcard bench/*-*.c))
+
+# report/vmreport.c is the report program; report/*.c other modules.
+REPORT := $(if $(wildcard report/vmreport.c),report/vmreport)
+REPORT_MODS := $(patsubst %.c,%.o,$(filter-out report/vmreport.c,\
+	$(wildcard report/*.c)))
+
+TEST_SRCS := $(wildcard tests/check_*.c)
+TEST_OBJS := $(TEST_SRCS:.c=.o) tests/runner.o
+TEST_BIN := tests/check_vmbench
+
+ALL_OBJS := $(LIB_OBJS) $(BENCH_MAIN:.c=.o) $(BENCH_MODS) $(REPORT_MODS) \
+	$(if $(REPORT),report/vmreport.o) $(TEST_OBJS)
+
+KERNEL ?= $(shell uname -r)
+CONFIG ?= configs/quick.conf
+RESULTS ?= results
+
+.PHONY: all check run deps need-deps clean bench-overhead compare plot post
+
+all: need-deps $(LIB) $(PROGS) $(REPORT)
+
+lib/version.h: FORCE
+	$(Q)v=$$(git describe --always --dirty --tags 2>/dev/null || \
+	    echo unknown); \
+	echo "#define VB_VERSION \"$$v\"" > $@.tmp; \
+	cmp -s $@.tmp $@ && rm -f $@.tmp || mv $@.tmp $@
+FORCE:
+
+lib/meta.o: lib/version.h
+
+%.o: %.c
+	$(call say,CC,$@)
+	$(Q)$(CC) $(CPPFLAGS) $(CFLAGS) -c -o $@ $<
+
+tests/%.o: tests/%.c
+	$(call say,CC,$@)
+	$(Q)$(CC) $(CPPFLAGS) -Ibench -Ireport $(CHECK_CFLAGS) $(CFLAGS) \
+	    -c -o $@ $<
+
+$(LIB): $(LIB_OBJS)
+	$(call say,AR,$@)
+	$(Q)rm -f $@ && $(AR) rcs $@ $^
+
+bench/%: bench/%.o $$(patsubst %.c,%.o,$$(wildcard bench/$$*-*.c)) $(LIB)
+	$(call say,LD,$@)
+	$(Q)$(CC) $(LDFLAGS) -o $@ $^ $(LDLIBS)
+
+report/vmreport: report/vmreport.o $(REPORT_MODS) $(LIB)
+	$(call say,LD,$@)
+	$(Q)$(CC) $(LDFLAGS) -o $@ $^ $(GSL_LIBS) $(LDLIBS)
+
+# One runner for every suite: tests/suites.h lists check_<module>.c's
+# <module>_suite() functions.
+tests/suites.h: $(TEST_SRCS) Makefile
+	$(Q)for f in $(sort $(TEST_SRCS)); do \
+	    b=$${f##*/check_}; echo "SUITE($${b%.c})"; done > $@
+
+tests/runner.o: tests/suites.h
+
+$(TEST_BIN): $(TEST_OBJS) $(BENCH_MODS) $(REPORT_MODS) $(LIB)
+	$(call say,LD,$@)
+	$(Q)$(CC) $(LDFLAGS) -o $@ $^ $(CHECK_LIBS) $(GSL_LIBS) $(LDLIBS)
+
+check: all $(TEST_BIN)
+	$(call say,TEST,$(TEST_BIN))
+	$(Q)./$(TEST_BIN)
+
+# make run: the runner does the work; see bench/vmrun.c and README.md.
+run: all
+	$(Q)bench/vmrun --kernel '$(KERNEL)' --config '$(CONFIG)' \
+	    --results '$(RESULTS)' $(if $(ITERATIONS),--iterations $(ITERATIONS)) \
+	    $(if $(filter 1,$(FORCE)),--force) $(if $(MEM),--mem $(MEM)) \
+	    $(if $(SWAP),--swap $(SWAP)) $(if $(WORKDIR),--workdir $(WORKDIR))
+
+# The harness's own cost: see tests/overhead.sh.
+bench-overhead: all
+	$(Q)sh tests/overhead.sh
+
+# Check for the Debian packages; install them as root, else say how.
+need-deps:
+	@missing=; \
+	$(PKG_CONFIG) --exists check 2>/dev/null || missing="$$missing check"; \
+	$(PKG_CONFIG) --exists gsl 2>/dev/null || missing="$$missing libgsl-dev"; \
+	command -v $(PKG_CONFIG) >/dev/null || missing="$$missing pkg-config"; \
+	if [ -n "$$missing" ]; then \
+	    if [ "$$(id -u)" = 0 ] && command -v apt-get >/dev/null; then \
+	        echo "vmbench: installing missing packages:$$missing"; \
+	        $(MAKE) --no-print-directory deps || exit 1; \
+	    else \
+	        echo "vmbench: missing packages:$$missing; run:" >&2; \
+	        echo "    sudo apt-get install -y $(DEB_PKGS)" >&2; \
+	        exit 1; \
+	    fi; \
+	fi
+
+deps:
+	@if [ "$$(id -u)" != 0 ]; then \
+	    echo "make deps: not root; run:" >&2; \
+	    echo "    sudo apt-get install -y $(DEB_PKGS)" >&2; exit 1; fi
+	DEBIAN_FRONTEND=noninteractive apt-get update -q
+	DEBIAN_FRONTEND=noninteractive apt-get install -y -q $(DEB_PKGS)
+
+clean:
+	$(call say,CLEAN,.)
+	$(Q)rm -f $(LIB) $(PROGS) report/vmreport $(TEST_BIN) tests/suites.h \
+	    lib/version.h $(ALL_OBJS) $(ALL_OBJS:.o=.d)
+
+-include $(ALL_OBJS:.o=.d)

@@ -1,0 +1,644 @@
+#include <errno.h>
+#include <fcntl.h>
+#include <ftw.h>
+#include <math.h>
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/mman.h>
+#include <sys/prctl.h>
+#include <sys/resource.h>
+#include <sys/stat.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include "bench.h"
+#include "clock.h"
+#include "err.h"
+#include "rusage.h"
+#include "stats.h"
+#include "vmstat.h"
+
+const struct vb_metric vb_std_metrics[] = {
+	{ "elapsed", "s", VB_LOWER, "wall-clock time (CLOCK_MONOTONIC)" },
+	{ "user", "s", VB_LOWER, "user CPU of the process tree" },
+	{ "sys", "s", VB_LOWER, "system CPU of the process tree" },
+	{ "cpu", "%", VB_INFO, "(user + sys) / elapsed" },
+	{ "minflt", "faults", VB_LOWER, "minor page faults" },
+	{ "majflt", "faults", VB_LOWER, "major page faults" },
+	{ "nvcsw", "switches", VB_INFO, "voluntary context switches" },
+	{ "nivcsw", "switches", VB_INFO, "involuntary context switches" },
+	{ "inblock", "blocks", VB_INFO, "512-byte blocks read" },
+	{ "oublock", "blocks", VB_INFO, "512-byte blocks written" },
+	{ "maxrss", "kB", VB_INFO, "peak RSS of one process of the tree" },
+	/* vmstat deltas, system-wide, over the iteration */
+	{ "pswpin", "kB", VB_LOWER, "swapped in (system-wide)" },
+	{ "pswpout", "kB", VB_LOWER, "swapped out (system-wide)" },
+	{ "pgmajfault", "faults", VB_LOWER, "major faults (system-wide)" },
+	{ "pgfault", "faults", VB_INFO, "page faults (system-wide)" },
+	{ "pgscan_kswapd", "pages", VB_INFO, "scanned by kswapd" },
+	{ "pgscan_direct", "pages", VB_LOWER, "scanned by direct reclaim" },
+	{ "pgsteal_kswapd", "pages", VB_INFO, "reclaimed by kswapd" },
+	{ "pgsteal_direct", "pages", VB_INFO, "reclaimed by direct reclaim" },
+	{ "allocstall", "stalls", VB_LOWER, "direct reclaim entries" },
+	{ "workingset_refault", "pages", VB_LOWER, "refaults of evicted "
+	    "pages" },
+	{ "thp_fault_alloc", "pages", VB_INFO, "THPs allocated at fault" },
+	{ "oom_kill", "kills", VB_LOWER, "OOM kills" },
+	{ "pgpgin", "kB", VB_INFO, "paged in from storage" },
+	{ "pgpgout", "kB", VB_INFO, "paged out to storage" },
+	{ NULL, NULL, VB_INFO, NULL },
+};
+
+/* column of the first vmstat metric in vb_std_metrics */
+#define VB_STD_RUSAGE 11
+
+struct vb_iter {
+	int num;
+	int fd;			/* pipe to the parent */
+	const char *workdir;
+	const struct vb_bench *bench;
+};
+
+/* The state of the one run this process does. */
+static struct run {
+	const struct vb_bench *b;
+	void *cfg;
+	struct vb_res res;
+	char res_path[4096];
+	char vm_path[4096];
+	char workdir[4096];
+	int have_workdir;
+	int setup_done;
+	FILE *vmf;
+	struct vb_sampler sampler;
+	int sampling;
+	volatile pid_t child;
+	int progress_fd;
+	const char *proc_root;
+	int nstd;
+} R = { .progress_fd = -1 };
+
+static volatile sig_atomic_t stop_signal;
+
+int
+vb_stopping(void)
+{
+	return stop_signal != 0;
+}
+
+static void
+on_signal(int sig)
+{
+	pid_t c = R.child;
+
+	stop_signal = sig;
+	if (c > 0)
+		kill(-c, SIGKILL);
+}
+
+static int
+rm_entry(const char *path, const struct stat *st, int flag, struct FTW *ftw)
+{
+	(void)st;
+	(void)flag;
+	(void)ftw;
+	remove(path);
+	return 0;
+}
+
+/* Kill the child, tear down, remove the work folder; idempotent. */
+static void
+cleanup(void)
+{
+	pid_t c = R.child;
+
+	if (c > 0) {
+		kill(-c, SIGKILL);
+		kill(c, SIGKILL);
+		waitpid(c, NULL, 0);
+		R.child = 0;
+	}
+	if (R.sampling) {
+		vb_sampler_stop(&R.sampler);
+		R.sampling = 0;
+	}
+	if (R.vmf) {
+		fclose(R.vmf);
+		R.vmf = NULL;
+	}
+	if (R.setup_done && R.b->teardown) {
+		R.setup_done = 0;
+		R.b->teardown(R.cfg, R.workdir);
+	}
+	if (R.have_workdir) {
+		nftw(R.workdir, rm_entry, 16, FTW_DEPTH | FTW_PHYS);
+		R.have_workdir = 0;
+	}
+}
+
+static void
+save(const char *status)
+{
+	snprintf(R.res.status, sizeof(R.res.status), "%s", status);
+	if (strcmp(status, "running") != 0)
+		vb_iso_time(R.res.ended, sizeof(R.res.ended));
+	if (R.res_path[0] && vb_res_write(R.res_path, &R.res) < 0)
+		warn_errno("cannot write %s", R.res_path);
+}
+
+/* die() from the parent: keep what was measured, marked failed. */
+static void
+die_hook(void)
+{
+	cleanup();
+	if (R.res.nmetrics)
+		save("failed");
+}
+
+void
+vb_report(struct vb_iter *it, const char *metric, double value)
+{
+	char line[256];
+	const struct vb_metric *m;
+	int n;
+
+	for (m = it->bench->metrics; m && m->name; m++)
+		if (strcmp(m->name, metric) == 0)
+			break;
+	if (!m || !m->name)
+		die("bug: %s reports unknown metric '%s'", it->bench->name,
+		    metric);
+	n = snprintf(line, sizeof(line), "%s %.17g\n", metric, value);
+	/* one write(), shorter than PIPE_BUF: atomic */
+	if (write(it->fd, line, (size_t)n) != n)
+		die_errno("cannot report %s", metric);
+}
+
+const char *
+vb_iter_workdir(const struct vb_iter *it)
+{
+	return it->workdir;
+}
+
+int
+vb_iter_num(const struct vb_iter *it)
+{
+	return it->num;
+}
+
+static void
+usage(const struct vb_bench *b, FILE *f)
+{
+	const struct vb_metric *m;
+
+	fprintf(f, "usage: %s [options]\n%s.\n\nOptions:\n", b->name,
+	    b->summary);
+	vb_opt_usage(f, b->opts);
+	fprintf(f, "\nCommon options:\n"
+	    "  --iterations N         iterations (default 1)\n"
+	    "  --out PREFIX           write PREFIX.res and PREFIX.vmstat\n"
+	    "  --workdir DIR          folder for temporary files (default "
+	    "$VMBENCH_WORKDIR or /var/tmp)\n"
+	    "  --interval SECONDS     vmstat sampling interval (default 1)\n"
+	    "  --variant NAME         variant name recorded in the result\n"
+	    "  --check                validate the options and exit\n"
+	    "  --help                 this text\n");
+	fprintf(f, "\nFigures (besides time, rusage and vmstat deltas):\n");
+	for (m = b->metrics; m && m->name; m++)
+		fprintf(f, "  %-22s %s (%s, %s is better)\n", m->name, m->desc,
+		    m->unit, vb_dir_name(m->dir));
+}
+
+struct common {
+	uint64_t iterations;
+	const char *out;
+	const char *workdir;
+	double interval;
+	const char *variant;
+	int check;
+	int help;
+};
+
+static const struct vb_opt common_opts[] = {
+	{ .name = "iterations", .type = VB_OPT_U64, .arg = "N",
+	  .off = offsetof(struct common, iterations), .def = "1",
+	  .min = 1, .max = 100000 },
+	{ .name = "out", .type = VB_OPT_STR, .arg = "PREFIX",
+	  .off = offsetof(struct common, out) },
+	{ .name = "workdir", .type = VB_OPT_STR, .arg = "DIR",
+	  .off = offsetof(struct common, workdir) },
+	{ .name = "interval", .type = VB_OPT_DOUBLE, .arg = "SECONDS",
+	  .off = offsetof(struct common, interval), .def = "1",
+	  .dmin = 0.01, .dmax = 60 },
+	{ .name = "variant", .type = VB_OPT_STR, .arg = "NAME",
+	  .off = offsetof(struct common, variant) },
+	{ .name = "check", .type = VB_OPT_FLAG,
+	  .off = offsetof(struct common, check) },
+	{ .name = "help", .type = VB_OPT_FLAG,
+	  .off = offsetof(struct common, help) },
+	{ 0 },
+};
+
+/*
+ * Split argv between the common options and the bench's: a common
+ * option is recognised by name, everything else goes to the bench
+ * table, which reports unknown options.
+ */
+static void
+parse_args(const struct vb_bench *b, int argc, char **argv,
+    struct common *c, void *cfg)
+{
+	char **mine = calloc((size_t)argc + 1, sizeof(char *));
+	char **theirs = calloc((size_t)argc + 1, sizeof(char *));
+	int nm = 0, nt = 0, i;
+	char err[512];
+
+	if (!mine || !theirs)
+		die("out of memory");
+	for (i = 1; i < argc; i++) {
+		const char *a = argv[i];
+		const struct vb_opt *o = NULL;
+
+		if (strncmp(a, "--", 2) == 0) {
+			char name[64];
+			size_t n = strcspn(a + 2, "=");
+
+			snprintf(name, sizeof(name), "%.*s", (int)n, a + 2);
+			o = vb_opt_find(common_opts, name);
+		}
+		if (o) {
+			mine[nm++] = argv[i];
+			if (o->type != VB_OPT_FLAG && !strchr(a, '=') &&
+			    i + 1 < argc)
+				mine[nm++] = argv[++i];
+		} else {
+			theirs[nt++] = argv[i];
+		}
+	}
+	if (vb_opt_parse(common_opts, c, nm, mine, NULL, err,
+	    sizeof(err)) < 0)
+		die("%s", err);
+	if (c->help) {
+		usage(b, stdout);
+		exit(0);
+	}
+	if (vb_opt_parse(b->opts, cfg, nt, theirs, NULL, err, sizeof(err)) < 0)
+		die("%s", err);
+	free(mine);
+	free(theirs);
+}
+
+/* "forkbomb --forks 10000 --ints 10000" for the result file. */
+static void
+record_params(const struct vb_bench *b, void *cfg, int argc, char **argv)
+{
+	const struct vb_opt *o;
+	char buf[8192], val[256];
+	size_t len = 0;
+	int i;
+
+	len += (size_t)snprintf(buf, sizeof(buf), "%s", b->name);
+	for (i = 1; i < argc && len < sizeof(buf); i++) {
+		if (strncmp(argv[i], "--out", 5) == 0 ||
+		    strncmp(argv[i], "--workdir", 9) == 0 ||
+		    strncmp(argv[i], "--interval", 10) == 0 ||
+		    strncmp(argv[i], "--iterations", 12) == 0 ||
+		    strncmp(argv[i], "--variant", 9) == 0) {
+			if (!strchr(argv[i], '='))
+				i++;
+			continue;
+		}
+		len += (size_t)snprintf(buf + len, sizeof(buf) - len, " %s",
+		    argv[i]);
+	}
+	vb_res_set_cmdline(&R.res, buf);
+	for (o = b->opts; o && o->name; o++) {
+		vb_opt_format(o, cfg, val, sizeof(val));
+		/* values are single words in the file */
+		for (i = 0; val[i]; i++)
+			if (val[i] == ' ' || val[i] == '\t')
+				val[i] = '_';
+		vb_res_add_param(&R.res, o->name, val[0] ? val : "-");
+	}
+}
+
+static void
+progress(int iter, int n, double secs)
+{
+	char line[128];
+	int len;
+
+	if (R.progress_fd < 0)
+		return;
+	len = snprintf(line, sizeof(line), "iter %d %d %.3f\n", iter, n, secs);
+	if (write(R.progress_fd, line, (size_t)len) < 0)
+		R.progress_fd = -1;
+}
+
+/* Read "name value" lines from the child into @row. */
+static void
+read_figures(int fd, double *row)
+{
+	char buf[65536];
+	size_t len = 0;
+	ssize_t n;
+	char *p, *nl;
+
+	for (;;) {
+		n = read(fd, buf + len, sizeof(buf) - 1 - len);
+		if (n < 0 && errno == EINTR) {
+			if (stop_signal)
+				return;
+			continue;
+		}
+		if (n <= 0)
+			break;
+		len += (size_t)n;
+		buf[len] = '\0';
+		p = buf;
+		while ((nl = strchr(p, '\n'))) {
+			char name[VB_NAMELEN];
+			double v;
+
+			*nl = '\0';
+			if (sscanf(p, "%63s %lf", name, &v) == 2) {
+				int m = vb_res_metric_index(&R.res, name);
+
+				if (m >= 0)
+					row[m] = v;
+			}
+			p = nl + 1;
+		}
+		len -= (size_t)(p - buf);
+		memmove(buf, p, len);
+		if (len == sizeof(buf) - 1)
+			len = 0;
+	}
+}
+
+/* One iteration; 0, or -1 after a signal, or the child's failure. */
+static int
+iterate(int num, struct vb_proc *proc)
+{
+	struct vb_snap a, b;
+	struct vb_rusage u;
+	struct rusage ru;
+	struct vb_iter it;
+	uint64_t t0, t1, d[VB_NCTR];
+	uint32_t present;
+	double row[1024];
+	double *dst;
+	int fds[2], status, i, m;
+	pid_t pid;
+
+	for (i = 0; i < R.res.nmetrics; i++)
+		row[i] = NAN;
+	if (pipe2(fds, O_CLOEXEC) < 0)
+		die_errno("cannot create a pipe");
+	vb_sampler_set_iter(&R.sampler, num);
+	if (vb_proc_read(proc, &a) < 0)
+		die_errno("cannot read %s", R.proc_root);
+	t0 = vb_now_ns();
+	pid = fork();
+	if (pid < 0)
+		die_errno("cannot fork");
+	if (pid == 0) {
+		struct sigaction sa = { .sa_handler = SIG_DFL };
+
+		setpgid(0, 0);
+		prctl(PR_SET_PDEATHSIG, SIGKILL);
+		sigaction(SIGINT, &sa, NULL);
+		sigaction(SIGTERM, &sa, NULL);
+		sigaction(SIGHUP, &sa, NULL);
+		vb_set_die_hook(NULL);
+		munlockall();
+		close(fds[0]);
+		it.num = num;
+		it.fd = fds[1];
+		it.workdir = R.workdir;
+		it.bench = R.b;
+		i = R.b->run(R.cfg, &it);
+		fflush(NULL);
+		_exit(i == 0 ? 0 : 1);
+	}
+	setpgid(pid, pid);	/* both sides, to close the race */
+	R.child = pid;
+	if (stop_signal)
+		kill(-pid, SIGKILL);
+	close(fds[1]);
+	read_figures(fds[0], row);
+	close(fds[0]);
+	while (wait4(pid, &status, 0, &ru) < 0) {
+		if (errno != EINTR)
+			die_errno("cannot wait for iteration %d", num);
+	}
+	t1 = vb_now_ns();
+	R.child = 0;
+	vb_sampler_set_iter(&R.sampler, 0);
+	if (stop_signal)
+		return -1;
+	if (!WIFEXITED(status) || WEXITSTATUS(status) != 0) {
+		if (WIFSIGNALED(status))
+			warn("iteration %d failed: killed by signal %d (%s)",
+			    num, WTERMSIG(status), strsignal(WTERMSIG(status)));
+		else
+			warn("iteration %d failed: exit status %d", num,
+			    WEXITSTATUS(status));
+		return -2;
+	}
+	if (vb_proc_read(proc, &b) < 0)
+		die_errno("cannot read %s", R.proc_root);
+	vb_rusage_from(&u, &ru, vb_ns_to_s(t1 - t0));
+	row[0] = u.elapsed;
+	row[1] = u.user;
+	row[2] = u.sys;
+	row[3] = vb_rusage_cpu_pct(&u);
+	row[4] = (double)u.minflt;
+	row[5] = (double)u.majflt;
+	row[6] = (double)u.nvcsw;
+	row[7] = (double)u.nivcsw;
+	row[8] = (double)u.inblock;
+	row[9] = (double)u.oublock;
+	row[10] = (double)u.maxrss;
+	vb_snap_delta(&b, &a, d, &present);
+	for (i = 0; i < VB_NCTR; i++) {
+		m = VB_STD_RUSAGE + i;
+		if (!(present & (1u << i)))
+			continue;	/* absent on this kernel: "-" */
+		if (i == VB_PSWPIN || i == VB_PSWPOUT)
+			row[m] = vb_pages_kb(d[i]);
+		else
+			row[m] = (double)d[i];
+	}
+	dst = vb_res_add_iter(&R.res);
+	memcpy(dst, row, (size_t)R.res.nmetrics * sizeof(double));
+	{
+		char tl[256];
+
+		printf("iteration %d: %s", num, vb_rusage_tcsh(tl, sizeof(tl),
+		    &u));
+		if (R.res.headline[0]) {
+			int h = vb_res_metric_index(&R.res, R.res.headline);
+
+			printf("  %s %.6g %s", R.res.headline, row[h],
+			    R.res.metrics[h].unit);
+		}
+		putchar('\n');
+		fflush(stdout);
+	}
+	return 0;
+}
+
+static void
+print_summary(void)
+{
+	int m;
+
+	printf("\n%s%s%s: %d iteration%s, %s\n", R.res.bench,
+	    strcmp(R.res.variant, "default") ? "@" : "",
+	    strcmp(R.res.variant, "default") ? R.res.variant : "",
+	    R.res.niter, R.res.niter == 1 ? "" : "s", R.res.status);
+	printf("  %-20s %-8s %12s %10s %6s %12s %12s\n", "metric", "unit",
+	    "mean", "sd", "cov%", "min", "max");
+	for (m = 0; m < R.res.nmetrics; m++) {
+		struct vb_desc d;
+
+		vb_describe(R.res.vals + m, (size_t)R.res.niter,
+		    (size_t)R.res.nmetrics, &d);
+		if (d.n == 0)
+			continue;
+		printf("  %-20s %-8s %12.6g %10.4g %6.2f %12.6g %12.6g\n",
+		    R.res.metrics[m].name, R.res.metrics[m].unit, d.mean, d.sd,
+		    isnan(d.cov) ? 0.0 : d.cov * 100, d.min, d.max);
+	}
+	fflush(stdout);
+}
+
+int
+vb_main(const struct vb_bench *b, int argc, char **argv)
+{
+	struct common c;
+	struct sigaction sa;
+	struct vb_proc proc;
+	const struct vb_metric *m;
+	char err[512];
+	const char *env;
+	int i, rc = 0;
+
+	vb_set_progname(b->name);
+	setvbuf(stdout, NULL, _IOLBF, 0);
+	R.b = b;
+	R.cfg = calloc(1, b->cfg_size ? b->cfg_size : 1);
+	if (!R.cfg)
+		die("out of memory");
+	parse_args(b, argc, argv, &c, R.cfg);
+	if (b->validate && b->validate(R.cfg, err, sizeof(err)) < 0)
+		die("%s", err);
+	if (!c.workdir)
+		c.workdir = getenv("VMBENCH_WORKDIR");
+	if (!c.workdir || !*c.workdir)
+		c.workdir = "/var/tmp";
+	if (c.check)
+		return 0;
+	env = getenv("VMBENCH_PROGRESS_FD");
+	if (env && *env) {
+		R.progress_fd = atoi(env);
+		fcntl(R.progress_fd, F_SETFD, FD_CLOEXEC);
+	}
+	R.proc_root = getenv("VMBENCH_PROC");
+	if (!R.proc_root || !*R.proc_root)
+		R.proc_root = "/proc";
+
+	/* the result: standard columns, then the bench's own */
+	vb_res_init(&R.res, b->name, c.variant);
+	vb_iso_time(R.res.started, sizeof(R.res.started));
+	record_params(b, R.cfg, argc, argv);
+	for (m = vb_std_metrics; m->name; m++)
+		vb_res_add_metric(&R.res, m->name, m->unit, m->dir);
+	for (m = b->metrics; m && m->name; m++) {
+		if (vb_res_metric_index(&R.res, m->name) >= 0)
+			die("bug: metric '%s' defined twice", m->name);
+		vb_res_add_metric(&R.res, m->name, m->unit, m->dir);
+	}
+	if (R.res.nmetrics > 1024)
+		die("bug: too many metrics");
+	if (b->headline)
+		snprintf(R.res.headline, sizeof(R.res.headline), "%s",
+		    b->headline);
+	if (c.out) {
+		snprintf(R.res_path, sizeof(R.res_path), "%s.res", c.out);
+		snprintf(R.vm_path, sizeof(R.vm_path), "%s.vmstat", c.out);
+	}
+
+	vb_set_die_hook(die_hook);
+	memset(&sa, 0, sizeof(sa));
+	sa.sa_handler = on_signal;	/* no SA_RESTART: wait4() returns */
+	sigemptyset(&sa.sa_mask);
+	sigaction(SIGINT, &sa, NULL);
+	sigaction(SIGTERM, &sa, NULL);
+	sigaction(SIGHUP, &sa, NULL);
+
+	snprintf(R.workdir, sizeof(R.workdir), "%s/vmbench-%s.%ld", c.workdir,
+	    b->name, (long)getpid());
+	if (mkdir(R.workdir, 0700) < 0)
+		die_errno("cannot create work folder %s", R.workdir);
+	R.have_workdir = 1;
+	if (R.res_path[0])
+		save("running");
+
+	/*
+	 * Lock the harness (not the children: locks are not inherited) so
+	 * that memory pressure cannot stall the sampler or the bookkeeping.
+	 * Failure (RLIMIT_MEMLOCK without root) only costs that guarantee.
+	 */
+	if (mlockall(MCL_CURRENT | MCL_FUTURE) < 0 && geteuid() == 0)
+		warn_errno("mlockall");
+	if (R.vm_path[0] && !(R.vmf = fopen(R.vm_path, "w")))
+		die_errno("cannot create %s", R.vm_path);
+	if (vb_sampler_start(&R.sampler, R.proc_root, R.vmf,
+	    (uint64_t)(c.interval * 1e9)) < 0)
+		die_errno("cannot start the vmstat sampler on %s",
+		    R.proc_root);
+	R.sampling = 1;
+	if (vb_proc_open(&proc, R.proc_root) < 0)
+		die_errno("cannot open %s", R.proc_root);
+
+	if (b->setup && !stop_signal) {
+		if (b->setup(R.cfg, R.workdir) < 0)
+			die("setup failed");
+		R.setup_done = 1;
+	}
+	for (i = 1; i <= (int)c.iterations && !stop_signal; i++) {
+		uint64_t t = vb_now_ns();
+
+		progress(i, (int)c.iterations, 0);
+		rc = iterate(i, &proc);
+		if (rc < 0)
+			break;
+		progress(i, (int)c.iterations, vb_elapsed_s(t));
+		if (R.res_path[0])
+			save("running");
+	}
+	vb_proc_close(&proc);
+	vb_set_die_hook(NULL);
+	cleanup();
+	if (stop_signal) {
+		save("interrupted");
+		print_summary();
+		fprintf(stderr, "%s: interrupted by signal %d after %d "
+		    "iteration%s\n", b->name, (int)stop_signal, R.res.niter,
+		    R.res.niter == 1 ? "" : "s");
+		rc = 130;
+	} else if (rc < 0) {
+		save("failed");
+		rc = 1;
+	} else {
+		save("complete");
+		print_summary();
+	}
+	vb_res_free(&R.res);
+	free(R.cfg);
+	return rc;
+}

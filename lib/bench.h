@@ -1,0 +1,95 @@
+/*
+ * bench.h - the harness every benchmark program is a thin main() over.
+ *
+ * A benchmark is one const struct (designated initialisers) and a
+ * main() that calls vb_main():
+ *
+ *	static const struct vb_bench forkbomb = {
+ *		.name = "forkbomb",
+ *		.summary = "fork() and malloc() many times",
+ *		.opts = opts, .cfg_size = sizeof(struct cfg),
+ *		.metrics = metrics, .headline = "forks_per_s",
+ *		.validate = validate, .run = run,
+ *	};
+ *	int main(int argc, char **argv)
+ *	{ return vb_main(&forkbomb, argc, argv); }
+ *
+ * What vb_main() does, so that no program re-implements it:
+ *  - parses the bench's options and the common ones (--iterations,
+ *    --out, --workdir, --interval, --variant, --check, --help);
+ *  - creates a private work folder <workdir>/vmbench-<name>.<pid> and
+ *    removes it at the end, on error and on SIGINT/SIGTERM/SIGHUP;
+ *  - mlockall()s itself and runs the vmstat sampler thread, writing
+ *    <out>.vmstat;
+ *  - for each iteration: reads /proc, forks a child in its own process
+ *    group that calls bench->run(), reaps it with wait4() (rusage of the
+ *    whole tree, see rusage.h), reads /proc again, and records elapsed
+ *    (CLOCK_MONOTONIC from just before fork() to just after wait4()),
+ *    the rusage figures, the vmstat deltas and the figures run()
+ *    reported with vb_report();
+ *  - rewrites <out>.res after every iteration (status "running"), and
+ *    at the end with status complete, failed or interrupted;
+ *  - on a signal: kills the child's process group, keeps the finished
+ *    iterations, marks the result interrupted and exits 130.
+ *
+ * Elapsed includes one fork() and exit() of the harness child (about
+ * 0.1 ms); figures that need better resolution are timed inside run()
+ * and reported by the bench itself.
+ *
+ * Environment: VMBENCH_WORKDIR (default work folder, else /var/tmp),
+ * VMBENCH_PROGRESS_FD (the runner's progress pipe: "iter I N SECONDS"
+ * lines), VMBENCH_PROC (the /proc root, for tests).
+ */
+#ifndef VB_BENCH_H
+#define VB_BENCH_H
+
+#include <stddef.h>
+
+#include "opt.h"
+#include "res.h"
+
+/* A figure the benchmark reports itself. */
+struct vb_metric {
+	const char *name;	/* [a-z0-9_], unique */
+	const char *unit;	/* "forks/s", "MB/s", "us" */
+	enum vb_dir dir;	/* which way is better */
+	const char *desc;	/* one line, for --help */
+};
+
+struct vb_iter;
+
+struct vb_bench {
+	const char *name;
+	const char *summary;		/* one line for --help */
+	const struct vb_opt *opts;	/* { 0 }-terminated */
+	size_t cfg_size;		/* the struct opts store into */
+	const struct vb_metric *metrics; /* { 0 }-terminated */
+	const char *headline;		/* metric for the run summary */
+	/*
+	 * After parsing, before anything is created: check combinations
+	 * and limits (RLIMIT_NPROC, memory).  -1 with a message in @err.
+	 */
+	int (*validate)(void *cfg, char *err, size_t errlen);
+	/* Once, in the parent, after the work folder exists.  -1: fail. */
+	int (*setup)(void *cfg, const char *workdir);
+	/* One iteration, in a forked child.  0 on success. */
+	int (*run)(void *cfg, struct vb_iter *it);
+	/* Once, in the parent, also after a failure or an interrupt. */
+	void (*teardown)(void *cfg, const char *workdir);
+};
+
+int vb_main(const struct vb_bench *b, int argc, char **argv);
+
+/* From run(): record a figure of this iteration (name from .metrics). */
+void vb_report(struct vb_iter *it, const char *metric, double value);
+/* From run(): the private work folder (exists, empty at the start). */
+const char *vb_iter_workdir(const struct vb_iter *it);
+/* From run(): 1-based iteration number. */
+int vb_iter_num(const struct vb_iter *it);
+/* Has the parent been asked to stop?  (For long-running run()s.) */
+int vb_stopping(void);
+
+/* The harness's own per-iteration metrics, in .res column order. */
+extern const struct vb_metric vb_std_metrics[];
+
+#endif

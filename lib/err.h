@@ -1,0 +1,35 @@
+/*
+ * err.h - the one error module: every message vmbench prints about a
+ * failure goes through here, so all of them look alike:
+ *
+ *	memfill: cannot map 512M: Cannot allocate memory
+ *
+ * die*() exit with status 1 (or vb_die_status if a program changed it);
+ * warn*() print and return.  The program name is set once by
+ * vb_set_progname(), usually from main().
+ */
+#ifndef VB_ERR_H
+#define VB_ERR_H
+
+#define VB_PRINTF(a, b) __attribute__((format(printf, a, b)))
+#define VB_NORETURN __attribute__((noreturn))
+
+extern const char *vb_progname;
+/* Exit status used by die(); 1 unless a program sets it. */
+extern int vb_die_status;
+
+void vb_set_progname(const char *argv0);
+
+void die(const char *fmt, ...) VB_PRINTF(1, 2) VB_NORETURN;
+/* As die(), with ": strerror(errno)" appended. */
+void die_errno(const char *fmt, ...) VB_PRINTF(1, 2) VB_NORETURN;
+void warn(const char *fmt, ...) VB_PRINTF(1, 2);
+void warn_errno(const char *fmt, ...) VB_PRINTF(1, 2);
+
+/*
+ * Cleanup hook run by die*() before exiting (the harness uses it to kill
+ * children and remove its work folder).  Only one; NULL to remove.
+ */
+void vb_set_die_hook(void (*hook)(void));
+
+#endif

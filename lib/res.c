@@ -1,0 +1,449 @@
+#include <ctype.h>
+#include <errno.h>
+#include <math.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "err.h"
+#include "res.h"
+
+static void *
+xrealloc(void *p, size_t n)
+{
+	p = realloc(p, n ? n : 1);
+	if (!p)
+		die("out of memory");
+	return p;
+}
+
+static char *
+xstrdup(const char *s)
+{
+	char *p = strdup(s);
+
+	if (!p)
+		die("out of memory");
+	return p;
+}
+
+static void
+copy(char *dst, size_t len, const char *src)
+{
+	snprintf(dst, len, "%s", src);
+}
+
+void
+vb_res_init(struct vb_res *r, const char *bench, const char *variant)
+{
+	memset(r, 0, sizeof(*r));
+	copy(r->bench, sizeof(r->bench), bench ? bench : "");
+	copy(r->variant, sizeof(r->variant),
+	    variant && *variant ? variant : "default");
+	copy(r->status, sizeof(r->status), "running");
+}
+
+void
+vb_res_free(struct vb_res *r)
+{
+	int i;
+
+	for (i = 0; i < r->nparams; i++) {
+		free(r->params[i].key);
+		free(r->params[i].val);
+	}
+	free(r->params);
+	free(r->cmdline);
+	free(r->metrics);
+	free(r->vals);
+	memset(r, 0, sizeof(*r));
+}
+
+void
+vb_res_set_cmdline(struct vb_res *r, const char *cmdline)
+{
+	free(r->cmdline);
+	r->cmdline = xstrdup(cmdline);
+}
+
+void
+vb_res_add_param(struct vb_res *r, const char *key, const char *val)
+{
+	r->params = xrealloc(r->params, (size_t)(r->nparams + 1) *
+	    sizeof(*r->params));
+	r->params[r->nparams].key = xstrdup(key);
+	r->params[r->nparams].val = xstrdup(val);
+	r->nparams++;
+}
+
+int
+vb_res_add_metric(struct vb_res *r, const char *name, const char *unit,
+    enum vb_dir dir)
+{
+	struct vb_res_metric *m;
+
+	if (r->niter)
+		die("bug: metric '%s' added after the first iteration", name);
+	r->metrics = xrealloc(r->metrics, (size_t)(r->nmetrics + 1) *
+	    sizeof(*r->metrics));
+	m = &r->metrics[r->nmetrics];
+	copy(m->name, sizeof(m->name), name);
+	copy(m->unit, sizeof(m->unit), unit);
+	m->dir = dir;
+	return r->nmetrics++;
+}
+
+double *
+vb_res_add_iter(struct vb_res *r)
+{
+	double *row;
+	int i;
+
+	r->vals = xrealloc(r->vals, (size_t)(r->niter + 1) *
+	    (size_t)r->nmetrics * sizeof(double));
+	row = r->vals + (size_t)r->niter * (size_t)r->nmetrics;
+	for (i = 0; i < r->nmetrics; i++)
+		row[i] = NAN;
+	r->niter++;
+	return row;
+}
+
+int
+vb_res_metric_index(const struct vb_res *r, const char *name)
+{
+	int i;
+
+	for (i = 0; i < r->nmetrics; i++)
+		if (strcmp(r->metrics[i].name, name) == 0)
+			return i;
+	return -1;
+}
+
+const char *
+vb_res_param(const struct vb_res *r, const char *key)
+{
+	int i;
+
+	for (i = 0; i < r->nparams; i++)
+		if (strcmp(r->params[i].key, key) == 0)
+			return r->params[i].val;
+	return NULL;
+}
+
+double
+vb_res_get(const struct vb_res *r, int i, int m)
+{
+	return r->vals[(size_t)i * (size_t)r->nmetrics + (size_t)m];
+}
+
+const char *
+vb_dir_name(enum vb_dir d)
+{
+	return d == VB_LOWER ? "lower" : d == VB_HIGHER ? "higher" : "info";
+}
+
+int
+vb_res_write(const char *path, const struct vb_res *r)
+{
+	char tmp[4096];
+	FILE *f;
+	int i, j, e;
+
+	snprintf(tmp, sizeof(tmp), "%s.tmp%ld", path, (long)getpid());
+	f = fopen(tmp, "w");
+	if (!f)
+		return -1;
+	fprintf(f, "vmbench-result %d\n", VB_RES_VERSION);
+	fprintf(f, "bench %s\nvariant %s\n", r->bench, r->variant);
+	fprintf(f, "cmdline %s\n", r->cmdline ? r->cmdline : r->bench);
+	for (i = 0; i < r->nparams; i++)
+		fprintf(f, "param %s %s\n", r->params[i].key, r->params[i].val);
+	fprintf(f, "status %s\n", r->status);
+	fprintf(f, "started %s\n", r->started[0] ? r->started : "-");
+	fprintf(f, "ended %s\n", r->ended[0] ? r->ended : "-");
+	if (r->headline[0])
+		fprintf(f, "headline %s\n", r->headline);
+	for (i = 0; i < r->nmetrics; i++)
+		fprintf(f, "metric %s %s %s\n", r->metrics[i].name,
+		    r->metrics[i].unit, vb_dir_name(r->metrics[i].dir));
+	for (i = 0; i < r->niter; i++) {
+		fprintf(f, "iter %d", i + 1);
+		for (j = 0; j < r->nmetrics; j++) {
+			double v = vb_res_get(r, i, j);
+
+			if (isnan(v))
+				fputs(" -", f);
+			else
+				fprintf(f, " %.10g", v);
+		}
+		fputc('\n', f);
+	}
+	fputs("end\n", f);
+	if (fflush(f) != 0 || ferror(f)) {
+		e = errno;
+		fclose(f);
+		unlink(tmp);
+		errno = e;
+		return -1;
+	}
+	if (fclose(f) != 0 || rename(tmp, path) != 0) {
+		e = errno;
+		unlink(tmp);
+		errno = e;
+		return -1;
+	}
+	return 0;
+}
+
+/* ---- reader ---- */
+
+struct rd {
+	const char *path;
+	int line;
+	char *err;
+	size_t errlen;
+};
+
+static int VB_PRINTF(2, 3)
+bad(struct rd *rd, const char *fmt, ...)
+{
+	char msg[512];
+	va_list ap;
+
+	va_start(ap, fmt);
+	vsnprintf(msg, sizeof(msg), fmt, ap);
+	va_end(ap);
+	snprintf(rd->err, rd->errlen, "%s:%d: %s", rd->path, rd->line, msg);
+	return -1;
+}
+
+/* A name: letters, digits, and _ . - + / @ % (no spaces). */
+static int
+good_token(const char *s, size_t max)
+{
+	size_t n = strlen(s);
+
+	if (n == 0 || n >= max)
+		return 0;
+	for (; *s; s++)
+		if (!isalnum((unsigned char)*s) && !strchr("_.-+/@%:", *s))
+			return 0;
+	return 1;
+}
+
+/* Split @s at runs of blanks into at most @max words; returns count. */
+static int
+split(char *s, char **w, int max)
+{
+	int n = 0;
+
+	for (;;) {
+		while (*s == ' ' || *s == '\t')
+			s++;
+		if (!*s)
+			return n;
+		if (n == max)
+			return max + 1;
+		w[n++] = s;
+		while (*s && *s != ' ' && *s != '\t')
+			s++;
+		if (*s)
+			*s++ = '\0';
+	}
+}
+
+/* The header keywords, in the order they must appear. */
+enum { K_MAGIC, K_BENCH, K_VARIANT, K_CMDLINE, K_PARAM, K_STATUS,
+	K_STARTED, K_ENDED, K_HEADLINE, K_METRIC, K_ITER, K_END };
+
+static const char *const kwords[] = {
+	"vmbench-result", "bench", "variant", "cmdline", "param", "status",
+	"started", "ended", "headline", "metric", "iter", "end",
+};
+
+static int
+parse_line(struct rd *rd, struct vb_res *r, char *line, int *stage)
+{
+	char *w[4096], *rest;
+	int n, k, i;
+
+	rest = line + strcspn(line, " \t");
+	if (*rest)
+		*rest++ = '\0';
+	for (k = 0; k <= K_END; k++)
+		if (strcmp(line, kwords[k]) == 0)
+			break;
+	if (k > K_END)
+		return bad(rd, "unknown keyword '%s'", line);
+	if (*stage == K_END)
+		return bad(rd, "text after 'end'");
+	if (k < *stage || (k == *stage && k != K_PARAM && k != K_METRIC &&
+	    k != K_ITER))
+		return bad(rd, "'%s' out of place", line);
+	/* mandatory lines may not be skipped */
+	for (i = *stage + 1; i < k; i++)
+		if (i != K_PARAM && i != K_HEADLINE && i != K_ITER)
+			return bad(rd, "missing '%s' line before '%s'",
+			    kwords[i], line);
+	if (k == K_MAGIC && *stage != -1)
+		return bad(rd, "'%s' out of place", line);
+	*stage = k;
+	if (k == K_CMDLINE) {
+		while (*rest == ' ')
+			rest++;
+		if (!*rest)
+			return bad(rd, "empty cmdline");
+		vb_res_set_cmdline(r, rest);
+		return 0;
+	}
+	n = split(rest, w, (int)(sizeof(w) / sizeof(w[0])) - 1);
+	switch (k) {
+	case K_MAGIC:
+		if (n != 1 || strcmp(w[0], "1") != 0)
+			return bad(rd, "unsupported format version '%s' "
+			    "(this reader knows 1)", n ? w[0] : "");
+		return 0;
+	case K_BENCH:
+	case K_VARIANT:
+	case K_HEADLINE:
+		if (n != 1 || !good_token(w[0], VB_NAMELEN))
+			return bad(rd, "%s needs one name", line);
+		copy(k == K_BENCH ? r->bench : k == K_VARIANT ? r->variant :
+		    r->headline, VB_NAMELEN, w[0]);
+		return 0;
+	case K_PARAM:
+		if (n != 2 || !good_token(w[0], VB_NAMELEN))
+			return bad(rd, "param needs a name and a value");
+		if (vb_res_param(r, w[0]))
+			return bad(rd, "duplicate param '%s'", w[0]);
+		vb_res_add_param(r, w[0], w[1]);
+		return 0;
+	case K_STATUS:
+		if (n != 1 || (strcmp(w[0], "complete") &&
+		    strcmp(w[0], "interrupted") && strcmp(w[0], "failed") &&
+		    strcmp(w[0], "running")))
+			return bad(rd, "status must be complete, interrupted, "
+			    "failed or running");
+		copy(r->status, sizeof(r->status), w[0]);
+		return 0;
+	case K_STARTED:
+	case K_ENDED:
+		if (n != 1 || strlen(w[0]) >= sizeof(r->started))
+			return bad(rd, "%s needs one time stamp", line);
+		copy(k == K_STARTED ? r->started : r->ended,
+		    sizeof(r->started), strcmp(w[0], "-") ? w[0] : "");
+		return 0;
+	case K_METRIC: {
+		enum vb_dir d;
+
+		if (n != 3)
+			return bad(rd, "metric needs NAME UNIT DIRECTION");
+		if (!good_token(w[0], VB_NAMELEN) || !good_token(w[1], 24))
+			return bad(rd, "bad metric name or unit");
+		if (strcmp(w[2], "lower") == 0)
+			d = VB_LOWER;
+		else if (strcmp(w[2], "higher") == 0)
+			d = VB_HIGHER;
+		else if (strcmp(w[2], "info") == 0)
+			d = VB_INFO;
+		else
+			return bad(rd, "metric direction must be lower, higher "
+			    "or info, not '%s'", w[2]);
+		if (vb_res_metric_index(r, w[0]) >= 0)
+			return bad(rd, "duplicate metric '%s'", w[0]);
+		vb_res_add_metric(r, w[0], w[1], d);
+		return 0;
+	}
+	case K_ITER: {
+		double *row;
+		char *end;
+		long it;
+
+		if (n != r->nmetrics + 1)
+			return bad(rd, "iteration has %d values, expected %d",
+			    n - 1, r->nmetrics);
+		it = strtol(w[0], &end, 10);
+		if (*end || it != r->niter + 1)
+			return bad(rd, "iteration number '%s', expected %d",
+			    w[0], r->niter + 1);
+		row = vb_res_add_iter(r);
+		for (i = 0; i < r->nmetrics; i++) {
+			if (strcmp(w[i + 1], "-") == 0)
+				continue;
+			errno = 0;
+			row[i] = strtod(w[i + 1], &end);
+			if (*end || end == w[i + 1] || errno == ERANGE ||
+			    !isfinite(row[i]))
+				return bad(rd, "bad value '%s' for metric '%s'",
+				    w[i + 1], r->metrics[i].name);
+		}
+		return 0;
+	}
+	case K_END:
+		if (n != 0)
+			return bad(rd, "text after 'end'");
+		if (r->nmetrics == 0)
+			return bad(rd, "no metric lines");
+		return 0;
+	}
+	return 0;
+}
+
+int
+vb_res_read(const char *path, struct vb_res *r, char *err, size_t errlen)
+{
+	struct rd rd = { .path = path, .err = err, .errlen = errlen };
+	char *line = NULL;
+	size_t cap = 0;
+	ssize_t len;
+	int stage = -1, rc = 0;
+	FILE *f;
+
+	vb_res_init(r, "", "");
+	r->variant[0] = '\0';
+	f = fopen(path, "r");
+	if (!f) {
+		snprintf(err, errlen, "%s: cannot open: %s", path,
+		    strerror(errno));
+		return -1;
+	}
+	while ((len = getline(&line, &cap, f)) >= 0) {
+		rd.line++;
+		if (len > 0 && line[len - 1] == '\n')
+			line[--len] = '\0';
+		if (len > 0 && line[len - 1] == '\r')
+			line[--len] = '\0';
+		if (strlen(line) != (size_t)len) {
+			rc = bad(&rd, "NUL byte in line");
+			break;
+		}
+		if (len == 0 || line[0] == '#')
+			continue;
+		if (stage == -1 && strncmp(line, "vmbench-result", 14) != 0) {
+			rc = bad(&rd, "not a vmbench result file (no "
+			    "'vmbench-result' line)");
+			break;
+		}
+		if ((rc = parse_line(&rd, r, line, &stage)) < 0)
+			break;
+	}
+	if (rc == 0 && ferror(f)) {
+		snprintf(err, errlen, "%s: read error: %s", path,
+		    strerror(errno));
+		rc = -1;
+	}
+	if (rc == 0 && stage == -1) {
+		rd.line = rd.line ? rd.line : 1;
+		rc = bad(&rd, "empty file");
+	} else if (rc == 0 && stage != K_END) {
+		rd.line++;
+		rc = bad(&rd, "truncated: no 'end' line");
+	}
+	free(line);
+	fclose(f);
+	if (rc < 0)
+		vb_res_free(r);
+	return rc;
+}

@@ -1,0 +1,104 @@
+/*
+ * res.h - the result file (<bench>[@variant].res): writer and strict
+ * reader, shared by the benchmarks, the runner and the report.
+ *
+ * The format is line-oriented text, readable by awk and gnuplot:
+ *
+ *	vmbench-result 1
+ *	bench forkbomb
+ *	variant default
+ *	cmdline forkbomb --forks 10000 --ints 10000
+ *	param forks 10000
+ *	param ints 10000
+ *	status complete
+ *	started 2026-12-01T00:20:07Z
+ *	ended 2026-12-01T00:20:31Z
+ *	headline forks_per_s
+ *	metric elapsed s lower
+ *	metric forks_per_s forks/s higher
+ *	iter 1 2.5012 3998.1
+ *	iter 2 2.4873 4020.4
+ *	end
+ *
+ * The header lines come in that order (param: zero or more; headline
+ * optional); "metric NAME UNIT DIR" lines (DIR is lower, higher or info:
+ * which way is better) fix the columns; "iter N v1 v2 ..." lines hold
+ * every iteration's raw values in that column order, "-" for a value
+ * that was not measured (a counter this kernel lacks); "end" closes the
+ * file, so a truncated file is detected.  '#' lines and blank lines are
+ * comments.  status is complete, interrupted (Ctrl-C, SIGTERM: the
+ * iterations kept are whole ones), failed (an iteration failed) or
+ * running (the program was killed before it could say; read as
+ * interrupted).
+ *
+ * awk:     awk '$1 == "iter" { s += $3 } END { print s / NR }'
+ * gnuplot: plot "< grep ^iter forkbomb.res" using 2:4
+ */
+#ifndef VB_RES_H
+#define VB_RES_H
+
+#include <stddef.h>
+
+#define VB_RES_VERSION 1
+#define VB_NAMELEN 64
+
+enum vb_dir { VB_LOWER, VB_HIGHER, VB_INFO };
+
+struct vb_res_metric {
+	char name[VB_NAMELEN];
+	char unit[24];
+	enum vb_dir dir;
+};
+
+struct vb_res_param {
+	char *key;
+	char *val;
+};
+
+struct vb_res {
+	char bench[VB_NAMELEN];
+	char variant[VB_NAMELEN];	/* "default" when none */
+	char *cmdline;
+	int nparams;
+	struct vb_res_param *params;
+	char status[16];
+	char started[32];
+	char ended[32];
+	char headline[VB_NAMELEN];	/* "" when none */
+	int nmetrics;
+	struct vb_res_metric *metrics;
+	int niter;
+	double *vals;			/* niter x nmetrics; NAN: absent */
+};
+
+/* Start an empty result (metrics added with vb_res_add_metric()). */
+void vb_res_init(struct vb_res *r, const char *bench, const char *variant);
+void vb_res_free(struct vb_res *r);
+void vb_res_set_cmdline(struct vb_res *r, const char *cmdline);
+void vb_res_add_param(struct vb_res *r, const char *key, const char *val);
+/* Returns the new column's index. */
+int vb_res_add_metric(struct vb_res *r, const char *name, const char *unit,
+    enum vb_dir dir);
+/* Append an iteration; returns a row of nmetrics NANs to fill in. */
+double *vb_res_add_iter(struct vb_res *r);
+/* Column of metric @name, or -1. */
+int vb_res_metric_index(const struct vb_res *r, const char *name);
+/* Value of parameter @key, or NULL. */
+const char *vb_res_param(const struct vb_res *r, const char *key);
+/* Value at iteration @i (0-based) of column @m. */
+double vb_res_get(const struct vb_res *r, int i, int m);
+const char *vb_dir_name(enum vb_dir d);
+
+/*
+ * Write @r to @path atomically (a temporary file renamed over it), so a
+ * reader never sees half a file.  0, or -1 with errno set.
+ */
+int vb_res_write(const char *path, const struct vb_res *r);
+/*
+ * Read and validate @path strictly.  0 on success; -1 with
+ * "file:line: what is wrong" in @err.  @r is freed on failure.
+ */
+int vb_res_read(const char *path, struct vb_res *r, char *err,
+    size_t errlen);
+
+#endif

@@ -1,0 +1,441 @@
+#include <errno.h>
+#include <stddef.h>
+#include <fcntl.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "clock.h"
+#include "vmstat.h"
+
+const char *const vb_ctr_names[VB_NCTR] = {
+	"pswpin", "pswpout", "pgmajfault", "pgfault", "pgscan_kswapd",
+	"pgscan_direct", "pgsteal_kswapd", "pgsteal_direct", "allocstall",
+	"workingset_refault", "thp_fault_alloc", "oom_kill", "pgpgin",
+	"pgpgout",
+};
+
+/*
+ * Which /proc/vmstat lines feed each counter: the exact name, plus, for
+ * counters the kernel has split, any "<name>_<suffix>" except the
+ * excluded suffixes.  Older kernels split per zone (pgscan_kswapd_dma,
+ * allocstall_normal), newer ones by type (workingset_refault_anon).
+ */
+static const struct {
+	int split;		/* sum <name>_* too */
+	const char *exclude;	/* suffix that is not part of the family */
+} ctr_defs[VB_NCTR] = {
+	[VB_PGSCAN_KSWAPD] = { 1, NULL },
+	[VB_PGSCAN_DIRECT] = { 1, "throttle" },
+	[VB_PGSTEAL_KSWAPD] = { 1, NULL },
+	[VB_PGSTEAL_DIRECT] = { 1, NULL },
+	[VB_ALLOCSTALL] = { 1, NULL },
+	[VB_WS_REFAULT] = { 1, NULL },
+};
+
+int
+vb_proc_open(struct vb_proc *p, const char *root)
+{
+	char path[4096];
+
+	memset(p, 0, sizeof(*p));
+	p->fd_vmstat = p->fd_stat = p->fd_meminfo = -1;
+	snprintf(path, sizeof(path), "%s/vmstat", root);
+	if ((p->fd_vmstat = open(path, O_RDONLY | O_CLOEXEC)) < 0)
+		goto fail;
+	snprintf(path, sizeof(path), "%s/stat", root);
+	if ((p->fd_stat = open(path, O_RDONLY | O_CLOEXEC)) < 0)
+		goto fail;
+	snprintf(path, sizeof(path), "%s/meminfo", root);
+	if ((p->fd_meminfo = open(path, O_RDONLY | O_CLOEXEC)) < 0)
+		goto fail;
+	/* /proc/stat's intr line grows with the CPU and IRQ count */
+	p->bufsz = 256 * 1024;
+	if (!(p->buf = malloc(p->bufsz)))
+		goto fail;
+	return 0;
+fail:
+	vb_proc_close(p);
+	return -1;
+}
+
+void
+vb_proc_close(struct vb_proc *p)
+{
+	int e = errno;
+
+	if (p->fd_vmstat >= 0)
+		close(p->fd_vmstat);
+	if (p->fd_stat >= 0)
+		close(p->fd_stat);
+	if (p->fd_meminfo >= 0)
+		close(p->fd_meminfo);
+	free(p->buf);
+	p->buf = NULL;
+	p->fd_vmstat = p->fd_stat = p->fd_meminfo = -1;
+	errno = e;
+}
+
+/* Read a whole file with pread() at offset 0; NUL-terminated. */
+static ssize_t
+slurp(struct vb_proc *p, int fd)
+{
+	size_t len = 0;
+	ssize_t n;
+
+	for (;;) {
+		n = pread(fd, p->buf + len, p->bufsz - 1 - len, (off_t)len);
+		if (n < 0 && errno == EINTR)
+			continue;
+		if (n < 0)
+			return -1;
+		if (n == 0)
+			break;
+		len += (size_t)n;
+		if (len == p->bufsz - 1) {
+			char *nb = realloc(p->buf, p->bufsz * 2);
+
+			if (!nb)
+				return -1;
+			p->buf = nb;
+			p->bufsz *= 2;
+		}
+	}
+	p->buf[len] = '\0';
+	return (ssize_t)len;
+}
+
+/* Add the value of one "name value" vmstat line to its counter. */
+static void
+add_vmstat(struct vb_snap *s, const char *name, size_t nlen, uint64_t v)
+{
+	int i;
+
+	for (i = 0; i < VB_NCTR; i++) {
+		const char *base = vb_ctr_names[i];
+		size_t blen = strlen(base);
+
+		if (nlen < blen || memcmp(name, base, blen) != 0)
+			continue;
+		if (nlen == blen)
+			goto hit;
+		if (!ctr_defs[i].split || name[blen] != '_')
+			continue;
+		if (ctr_defs[i].exclude &&
+		    nlen - blen - 1 == strlen(ctr_defs[i].exclude) &&
+		    memcmp(name + blen + 1, ctr_defs[i].exclude,
+		    nlen - blen - 1) == 0)
+			continue;
+hit:
+		s->ctr[i] += v;
+		s->present |= 1u << i;
+		return;
+	}
+}
+
+static void
+parse_vmstat(struct vb_snap *s, char *p)
+{
+	while (*p) {
+		char *name = p, *sp = strchr(p, ' ');
+		char *nl;
+
+		if (!sp)
+			break;
+		nl = strchr(sp, '\n');
+		add_vmstat(s, name, (size_t)(sp - name),
+		    strtoull(sp + 1, NULL, 10));
+		if (!nl)
+			break;
+		p = nl + 1;
+	}
+}
+
+static void
+parse_stat(struct vb_snap *s, char *p)
+{
+	while (*p) {
+		char *nl = strchr(p, '\n');
+
+		if (strncmp(p, "cpu ", 4) == 0) {
+			unsigned long long v[8] = { 0 };
+
+			sscanf(p + 4, "%llu %llu %llu %llu %llu %llu %llu "
+			    "%llu", &v[0], &v[1], &v[2], &v[3], &v[4], &v[5],
+			    &v[6], &v[7]);
+			s->cpu_user = v[0];
+			s->cpu_nice = v[1];
+			s->cpu_sys = v[2];
+			s->cpu_idle = v[3];
+			s->cpu_iowait = v[4];
+			s->cpu_irq = v[5];
+			s->cpu_softirq = v[6];
+			s->cpu_steal = v[7];
+		} else if (strncmp(p, "intr ", 5) == 0) {
+			s->intr = strtoull(p + 5, NULL, 10);
+		} else if (strncmp(p, "ctxt ", 5) == 0) {
+			s->ctxt = strtoull(p + 5, NULL, 10);
+		} else if (strncmp(p, "procs_running ", 14) == 0) {
+			s->procs_running = strtoull(p + 14, NULL, 10);
+		} else if (strncmp(p, "procs_blocked ", 14) == 0) {
+			s->procs_blocked = strtoull(p + 14, NULL, 10);
+		}
+		if (!nl)
+			break;
+		p = nl + 1;
+	}
+}
+
+static void
+parse_meminfo(struct vb_snap *s, char *p)
+{
+	static const struct {
+		const char *key;
+		size_t off;
+	} keys[] = {
+		{ "MemTotal:", offsetof(struct vb_snap, mem_total) },
+		{ "MemFree:", offsetof(struct vb_snap, mem_free) },
+		{ "MemAvailable:", offsetof(struct vb_snap, mem_available) },
+		{ "Buffers:", offsetof(struct vb_snap, buffers) },
+		{ "Cached:", offsetof(struct vb_snap, cached) },
+		{ "SReclaimable:", offsetof(struct vb_snap, sreclaimable) },
+		{ "SwapTotal:", offsetof(struct vb_snap, swap_total) },
+		{ "SwapFree:", offsetof(struct vb_snap, swap_free) },
+	};
+	size_t i;
+
+	while (*p) {
+		char *nl = strchr(p, '\n');
+
+		for (i = 0; i < sizeof(keys) / sizeof(keys[0]); i++) {
+			size_t n = strlen(keys[i].key);
+
+			if (strncmp(p, keys[i].key, n) == 0) {
+				*(uint64_t *)((char *)s + keys[i].off) =
+				    strtoull(p + n, NULL, 10);
+				break;
+			}
+		}
+		if (!nl)
+			break;
+		p = nl + 1;
+	}
+}
+
+int
+vb_proc_read(struct vb_proc *p, struct vb_snap *s)
+{
+	memset(s, 0, sizeof(*s));
+	s->t_ns = vb_now_ns();
+	if (slurp(p, p->fd_vmstat) < 0)
+		return -1;
+	parse_vmstat(s, p->buf);
+	if (slurp(p, p->fd_stat) < 0)
+		return -1;
+	parse_stat(s, p->buf);
+	if (slurp(p, p->fd_meminfo) < 0)
+		return -1;
+	parse_meminfo(s, p->buf);
+	return 0;
+}
+
+void
+vb_snap_delta(const struct vb_snap *b, const struct vb_snap *a,
+    uint64_t *delta, uint32_t *present)
+{
+	int i;
+
+	*present = a->present & b->present;
+	for (i = 0; i < VB_NCTR; i++)
+		delta[i] = b->ctr[i] >= a->ctr[i] ? b->ctr[i] - a->ctr[i] : 0;
+}
+
+double
+vb_pages_kb(uint64_t pages)
+{
+	static long psz;
+
+	if (!psz)
+		psz = sysconf(_SC_PAGESIZE);
+	return (double)pages * (double)psz / 1024.0;
+}
+
+/* ---- the time series ---- */
+
+void
+vb_vmstat_header(FILE *out, uint64_t interval_ns)
+{
+	int i;
+
+	fprintf(out, "# vmbench-vmstat 1 interval=%.3f pagesize=%ld\n",
+	    vb_ns_to_s(interval_ns), sysconf(_SC_PAGESIZE));
+	fprintf(out, "# t: seconds since start; iter: iteration (0 between); "
+	    "memory in kB; si so bi bo in cs per second; us sy id wa st in "
+	    "%%; raw counters cumulative, - when absent\n");
+	fprintf(out, "# t iter r b swpd free buff cache si so bi bo in cs "
+	    "us sy id wa st");
+	for (i = 0; i < VB_NCTR; i++)
+		fprintf(out, " %s", vb_ctr_names[i]);
+	fputc('\n', out);
+}
+
+void
+vb_vmstat_row(FILE *out, const struct vb_snap *cur, const struct vb_snap *prev,
+    uint64_t t0_ns, int iter)
+{
+	double dt = vb_ns_to_s(cur->t_ns - prev->t_ns);
+	uint64_t d[VB_NCTR];
+	uint32_t present;
+	uint64_t cu, cs, ci, cw, cst, tot;
+	int i;
+
+	if (dt <= 0)
+		dt = 1e-9;
+	vb_snap_delta(cur, prev, d, &present);
+	cu = (cur->cpu_user + cur->cpu_nice) - (prev->cpu_user + prev->cpu_nice);
+	cs = (cur->cpu_sys + cur->cpu_irq + cur->cpu_softirq) -
+	    (prev->cpu_sys + prev->cpu_irq + prev->cpu_softirq);
+	ci = cur->cpu_idle - prev->cpu_idle;
+	cw = cur->cpu_iowait - prev->cpu_iowait;
+	cst = cur->cpu_steal - prev->cpu_steal;
+	tot = cu + cs + ci + cw + cst;
+	if (tot == 0)
+		tot = 1;
+	/* cache as procps vmstat shows it: page cache + reclaimable slab */
+	fprintf(out, "%.3f %d %llu %llu %llu %llu %llu %llu %.0f %.0f %.0f "
+	    "%.0f %.0f %.0f %.0f %.0f %.0f %.0f %.0f",
+	    vb_ns_to_s(cur->t_ns - t0_ns), iter,
+	    (unsigned long long)cur->procs_running,
+	    (unsigned long long)cur->procs_blocked,
+	    (unsigned long long)(cur->swap_total - cur->swap_free),
+	    (unsigned long long)cur->mem_free,
+	    (unsigned long long)cur->buffers,
+	    (unsigned long long)(cur->cached + cur->sreclaimable),
+	    vb_pages_kb(d[VB_PSWPIN]) / dt, vb_pages_kb(d[VB_PSWPOUT]) / dt,
+	    (double)d[VB_PGPGIN] / dt, (double)d[VB_PGPGOUT] / dt,
+	    (double)(cur->intr - prev->intr) / dt,
+	    (double)(cur->ctxt - prev->ctxt) / dt,
+	    100.0 * (double)cu / (double)tot, 100.0 * (double)cs / (double)tot,
+	    100.0 * (double)ci / (double)tot, 100.0 * (double)cw / (double)tot,
+	    100.0 * (double)cst / (double)tot);
+	for (i = 0; i < VB_NCTR; i++) {
+		if (cur->present & (1u << i))
+			fprintf(out, " %llu", (unsigned long long)cur->ctr[i]);
+		else
+			fputs(" -", out);
+	}
+	fputc('\n', out);
+}
+
+static uint64_t
+thread_cpu_ns(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_THREAD_CPUTIME_ID, &ts);
+	return (uint64_t)ts.tv_sec * VB_NSEC_PER_SEC + (uint64_t)ts.tv_nsec;
+}
+
+/*
+ * The sampler thread: absolute deadlines t0 + k * interval, so a late
+ * wake-up does not drift the series; each row is flushed so that a
+ * killed run keeps its series.
+ */
+static void *
+sampler_main(void *arg)
+{
+	struct vb_sampler *s = arg;
+	uint64_t next = s->t0_ns, c0 = thread_cpu_ns();
+	struct vb_snap cur;
+
+	pthread_mutex_lock(&s->lock);
+	while (!s->stop) {
+		struct timespec ts;
+
+		next += s->interval_ns;
+		ts.tv_sec = (time_t)(next / VB_NSEC_PER_SEC);
+		ts.tv_nsec = (long)(next % VB_NSEC_PER_SEC);
+		/* absolute wake-up; vb_sampler_stop() wakes it early */
+		while (!s->stop && pthread_cond_timedwait(&s->cond, &s->lock,
+		    &ts) != ETIMEDOUT)
+			;
+		if (s->stop)
+			break;
+		pthread_mutex_unlock(&s->lock);
+		if (vb_proc_read(&s->proc, &cur) < 0)
+			continue;
+		vb_vmstat_row(s->out, &cur, &s->prev, s->t0_ns, s->iter);
+		fflush(s->out);
+		s->prev = cur;
+		s->samples++;
+		/* skip deadlines already missed rather than burst */
+		while (next + s->interval_ns < vb_now_ns())
+			next += s->interval_ns;
+		pthread_mutex_lock(&s->lock);
+	}
+	pthread_mutex_unlock(&s->lock);
+	s->cpu_ns = thread_cpu_ns() - c0;
+	return NULL;
+}
+
+int
+vb_sampler_start(struct vb_sampler *s, const char *root, FILE *out,
+    uint64_t interval_ns)
+{
+	pthread_condattr_t cattr;
+	pthread_attr_t attr;
+	int rc;
+
+	memset(s, 0, sizeof(*s));
+	if (vb_proc_open(&s->proc, root) < 0)
+		return -1;
+	s->out = out;
+	s->interval_ns = interval_ns;
+	if (vb_proc_read(&s->proc, &s->prev) < 0) {
+		vb_proc_close(&s->proc);
+		return -1;
+	}
+	s->t0_ns = s->prev.t_ns;
+	if (out) {
+		vb_vmstat_header(out, interval_ns);
+		fflush(out);
+	}
+	pthread_mutex_init(&s->lock, NULL);
+	pthread_condattr_init(&cattr);
+	pthread_condattr_setclock(&cattr, CLOCK_MONOTONIC);
+	pthread_cond_init(&s->cond, &cattr);
+	pthread_condattr_destroy(&cattr);
+	pthread_attr_init(&attr);
+	/* a small stack: the process may be mlockall()ed */
+	pthread_attr_setstacksize(&attr, 64 * 1024);
+	rc = out ? pthread_create(&s->thread, &attr, sampler_main, s) : 0;
+	pthread_attr_destroy(&attr);
+	if (rc) {
+		vb_proc_close(&s->proc);
+		errno = rc;
+		return -1;
+	}
+	s->running = out != NULL;
+	return 0;
+}
+
+void
+vb_sampler_set_iter(struct vb_sampler *s, int iter)
+{
+	s->iter = iter;
+}
+
+void
+vb_sampler_stop(struct vb_sampler *s)
+{
+	if (s->running) {
+		pthread_mutex_lock(&s->lock);
+		s->stop = 1;
+		pthread_cond_signal(&s->cond);
+		pthread_mutex_unlock(&s->lock);
+		pthread_join(s->thread, NULL);
+		s->running = 0;
+	}
+	vb_proc_close(&s->proc);
+}

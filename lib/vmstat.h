@@ -1,0 +1,111 @@
+/*
+ * vmstat.h - reading /proc/vmstat, /proc/stat and /proc/meminfo, and the
+ * sampler that records them as a time series while a benchmark runs.
+ *
+ * Reading is cheap by construction: the three files are opened once and
+ * re-read with pread() at offset 0 into one preallocated buffer; nothing
+ * is allocated per sample.  The /proc root is a parameter so that tests
+ * can point it at fixture files.
+ *
+ * Counters whose names changed between kernel versions are summed by
+ * family (see vb_ctr_defs in vmstat.c): allocstall and allocstall_<zone>;
+ * workingset_refault or workingset_refault_anon + _file; pgscan_kswapd or
+ * pgscan_kswapd_<zone> (the same for pgscan_direct, pgsteal_kswapd,
+ * pgsteal_direct; pgscan_direct_throttle is an event count, not pages,
+ * and is left out).  pgsteal_anon/pgsteal_file and pgscan_anon/_file
+ * count the same pages again by type and are never added.  A counter
+ * absent from this kernel is marked absent, not zero.
+ */
+#ifndef VB_VMSTAT_H
+#define VB_VMSTAT_H
+
+#include <pthread.h>
+#include <stdint.h>
+#include <stdio.h>
+
+enum vb_ctr {
+	VB_PSWPIN, VB_PSWPOUT, VB_PGMAJFAULT, VB_PGFAULT,
+	VB_PGSCAN_KSWAPD, VB_PGSCAN_DIRECT, VB_PGSTEAL_KSWAPD,
+	VB_PGSTEAL_DIRECT, VB_ALLOCSTALL, VB_WS_REFAULT, VB_THP_FAULT_ALLOC,
+	VB_OOM_KILL, VB_PGPGIN, VB_PGPGOUT,
+	VB_NCTR
+};
+
+/* Name of each counter as recorded (e.g. "pgscan_kswapd"). */
+extern const char *const vb_ctr_names[VB_NCTR];
+
+/* One reading of the three files. */
+struct vb_snap {
+	uint64_t t_ns;			/* CLOCK_MONOTONIC */
+	uint64_t ctr[VB_NCTR];		/* /proc/vmstat, summed by family */
+	uint32_t present;		/* bit per counter found */
+	/* /proc/stat: jiffies per state, summed over CPUs */
+	uint64_t cpu_user, cpu_nice, cpu_sys, cpu_idle, cpu_iowait,
+	    cpu_irq, cpu_softirq, cpu_steal;
+	uint64_t intr, ctxt;
+	uint64_t procs_running, procs_blocked;
+	/* /proc/meminfo, kB */
+	uint64_t mem_total, mem_free, mem_available, buffers, cached,
+	    sreclaimable, swap_total, swap_free;
+};
+
+struct vb_proc {
+	int fd_vmstat, fd_stat, fd_meminfo;
+	char *buf;
+	size_t bufsz;
+};
+
+/* Open @root/vmstat, @root/stat and @root/meminfo. 0 or -1 (errno). */
+int vb_proc_open(struct vb_proc *p, const char *root);
+void vb_proc_close(struct vb_proc *p);
+/* Read all three into @s.  0 or -1. */
+int vb_proc_read(struct vb_proc *p, struct vb_snap *s);
+
+/*
+ * Deltas b - a of the counters, into @delta; @present receives the bits
+ * of counters present in both.  pswpin/pswpout stay in pages here;
+ * vb_ctr_kb() converts.
+ */
+void vb_snap_delta(const struct vb_snap *b, const struct vb_snap *a,
+    uint64_t *delta, uint32_t *present);
+/* Pages to kB with this machine's page size. */
+double vb_pages_kb(uint64_t pages);
+
+/*
+ * The sampler: a thread that reads /proc every @interval_ns on absolute
+ * deadlines and appends one line per sample to @out (the .vmstat file:
+ * the `vmstat 1` columns, then the raw counters).  The calling process
+ * should be mlockall()ed so memory pressure cannot stall it; the harness
+ * does that.  vb_sampler_set_iter() labels the following samples.
+ */
+struct vb_sampler {
+	pthread_t thread;
+	pthread_mutex_t lock;
+	pthread_cond_t cond;
+	struct vb_proc proc;
+	FILE *out;
+	uint64_t interval_ns;
+	struct vb_snap prev;
+	volatile int stop;
+	volatile int iter;
+	int running;
+	uint64_t t0_ns;
+	long samples;
+	uint64_t cpu_ns;		/* CPU time the thread used */
+};
+
+int vb_sampler_start(struct vb_sampler *s, const char *root, FILE *out,
+    uint64_t interval_ns);
+void vb_sampler_set_iter(struct vb_sampler *s, int iter);
+void vb_sampler_stop(struct vb_sampler *s);
+/* Write the .vmstat header (column names) to @out. */
+void vb_vmstat_header(FILE *out, uint64_t interval_ns);
+/*
+ * Format one sample row from two consecutive snapshots (rates over the
+ * time between them): "t iter r b swpd free buff cache si so bi bo in cs
+ * us sy id wa st" then the raw counters ("-" when absent).
+ */
+void vb_vmstat_row(FILE *out, const struct vb_snap *cur,
+    const struct vb_snap *prev, uint64_t t0_ns, int iter);
+
+#endif
