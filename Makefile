@@ -63,7 +63,7 @@ KERNEL ?= $(shell uname -r)
 CONFIG ?= configs/quick.conf
 RESULTS ?= results
 
-.PHONY: all check run deps need-deps clean bench-overhead compare plot post
+.PHONY: all check run deps need-deps clean bench bench-overhead compare plot post
 
 all: need-deps $(LIB) $(PROGS) $(REPORT)
 
@@ -119,6 +119,11 @@ run: all
 	    --results '$(RESULTS)' $(if $(ITERATIONS),--iterations $(ITERATIONS)) \
 	    $(if $(filter 1,$(FORCE)),--force) $(if $(MEM),--mem $(MEM)) \
 	    $(if $(SWAP),--swap $(SWAP)) $(if $(WORKDIR),--workdir $(WORKDIR))
+
+# Measurements of vmbench itself (not timed unit tests): each issue adds
+# its bench-<name> target to BENCH_TARGETS; `make bench` runs them all.
+BENCH_TARGETS := bench-overhead
+bench: $$(BENCH_TARGETS)
 
 # The harness's own cost: see tests/overhead.sh.
 bench-overhead: all
