@@ -117,7 +117,8 @@ cleanup(void)
 	if (c > 0) {
 		kill(-c, SIGKILL);
 		kill(c, SIGKILL);
-		waitpid(c, NULL, 0);
+		while (waitpid(-1, NULL, 0) > 0 || errno == EINTR)
+			;
 		R.child = 0;
 	}
 	if (R.sampling) {
@@ -435,6 +436,14 @@ iterate(int num, struct vb_proc *proc)
 			die_errno("cannot wait for iteration %d", num);
 	}
 	t1 = vb_now_ns();
+	/*
+	 * Nothing of the iteration may outlive it: kill what is left of its
+	 * process group and reap descendants that were orphaned to us (we
+	 * are their subreaper), so no process or zombie is left behind.
+	 */
+	kill(-pid, SIGKILL);
+	while (waitpid(-1, NULL, 0) > 0 || errno == EINTR)
+		;
 	R.child = 0;
 	vb_sampler_set_iter(&R.sampler, 0);
 	if (stop_signal)
@@ -573,6 +582,8 @@ vb_main(const struct vb_bench *b, int argc, char **argv)
 	}
 
 	vb_set_die_hook(die_hook);
+	/* orphans of an iteration come back to us, to be killed and reaped */
+	prctl(PR_SET_CHILD_SUBREAPER, 1);
 	memset(&sa, 0, sizeof(sa));
 	sa.sa_handler = on_signal;	/* no SA_RESTART: wait4() returns */
 	sigemptyset(&sa.sa_mask);

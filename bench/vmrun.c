@@ -1,0 +1,569 @@
+/*
+ * vmrun - the runner behind `make run`: runs every line of a suite
+ * config, each benchmark for its iterations, into results/<label>/.
+ *
+ *	bench/vmrun --kernel LABEL [--config configs/quick.conf]
+ *	    [--results results] [--iterations N] [--force] [--workdir DIR]
+ *
+ * Everything that can be checked is checked before anything runs: the
+ * config, every benchmark's name, options (each program is asked with
+ * --check), directives, and the result folder, which is never
+ * overwritten without --force.  Each benchmark runs as a separate
+ * program whose output goes to <bench>[@variant].log; the program writes
+ * its own .res and .vmstat (lib/bench.c).  Progress goes to stderr.
+ *
+ * Ctrl-C, SIGTERM, SIGHUP: the signal is passed to the running
+ * benchmark (which kills its children, removes its temporary files and
+ * keeps its finished iterations, marked interrupted); meta is marked
+ * interrupted and vmrun exits 130.
+ */
+#include <errno.h>
+#include <fcntl.h>
+#include <ftw.h>
+#include <limits.h>
+#include <math.h>
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <sys/utsname.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include "clock.h"
+#include "config.h"
+#include "err.h"
+#include "meta.h"
+#include "opt.h"
+#include "res.h"
+#include "stats.h"
+
+struct opts {
+	const char *kernel;
+	const char *config;
+	const char *results;
+	uint64_t iterations;
+	int force;
+	const char *workdir;
+	const char *mem;
+	const char *swap;
+	int help;
+};
+
+static const struct vb_opt opt_tab[] = {
+	{ .name = "kernel", .type = VB_OPT_STR, .arg = "LABEL",
+	  .off = offsetof(struct opts, kernel),
+	  .help = "result label (default: uname -r)" },
+	{ .name = "config", .type = VB_OPT_STR, .arg = "FILE",
+	  .off = offsetof(struct opts, config), .def = "configs/quick.conf",
+	  .help = "suite to run" },
+	{ .name = "results", .type = VB_OPT_STR, .arg = "DIR",
+	  .off = offsetof(struct opts, results), .def = "results",
+	  .help = "folder holding one folder per label" },
+	{ .name = "iterations", .type = VB_OPT_U64, .arg = "N",
+	  .off = offsetof(struct opts, iterations), .def = "0",
+	  .min = 0, .max = 100000,
+	  .help = "override every line's iteration count (0: the config's)" },
+	{ .name = "force", .type = VB_OPT_FLAG,
+	  .off = offsetof(struct opts, force),
+	  .help = "replace an existing result folder" },
+	{ .name = "workdir", .type = VB_OPT_STR, .arg = "DIR",
+	  .off = offsetof(struct opts, workdir),
+	  .help = "folder for temporary files (default $VMBENCH_WORKDIR or "
+	    "./work)" },
+	{ .name = "mem", .type = VB_OPT_STR, .arg = "SIZE",
+	  .off = offsetof(struct opts, mem),
+	  .help = "run inside a memory limit of SIZE" },
+	{ .name = "swap", .type = VB_OPT_STR, .arg = "SIZE",
+	  .off = offsetof(struct opts, swap),
+	  .help = "add a swap file of SIZE for the run" },
+	{ .name = "help", .type = VB_OPT_FLAG,
+	  .off = offsetof(struct opts, help), .help = "this text" },
+	{ 0 },
+};
+
+/*
+ * Directives a config line may carry besides iterations= (lib/config.h).
+ * Each is handled below where the benchmark is started.
+ */
+static const char *const known_dirs[] = {
+	NULL,
+};
+
+static volatile sig_atomic_t stop_signal;
+static volatile pid_t running_pid;
+
+static struct {
+	char dir[PATH_MAX];		/* results/<label> */
+	char bindir[PATH_MAX - 64];	/* where the programs are */
+	char workdir[PATH_MAX];
+	char start[32];
+	struct vb_meta_in meta;
+	struct vb_kv extra[16];
+	int nextra;
+} S;
+
+static void
+on_signal(int sig)
+{
+	pid_t p = running_pid;
+
+	stop_signal = sig;
+	if (p > 0)
+		kill(p, sig == SIGHUP ? SIGTERM : sig);
+}
+
+static void
+usage(FILE *f)
+{
+	fprintf(f, "usage: vmrun --kernel LABEL [options]\n"
+	    "Run a vmbench suite into RESULTS/LABEL/.\n\nOptions:\n");
+	vb_opt_usage(f, opt_tab);
+}
+
+/* Labels become folder names: keep them to a safe alphabet. */
+static int
+good_label(const char *s)
+{
+	const char *p;
+
+	if (!*s || strcmp(s, ".") == 0 || strcmp(s, "..") == 0 ||
+	    strlen(s) > 128)
+		return 0;
+	for (p = s; *p; p++)
+		if (!strchr("abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWX"
+		    "YZ0123456789._+-~", *p))
+			return 0;
+	return 1;
+}
+
+static int
+known_dir(const char *key)
+{
+	int i;
+
+	for (i = 0; known_dirs[i]; i++)
+		if (strcmp(known_dirs[i], key) == 0)
+			return 1;
+	return 0;
+}
+
+/* Path of program @name next to vmrun. */
+static char *
+prog_path(const char *name, char *buf, size_t len)
+{
+	snprintf(buf, len, "%s/%s", S.bindir, name);
+	return buf;
+}
+
+/*
+ * Run "@prog --check @args" quietly; on failure return -1 with the
+ * program's first error line in @msg.
+ */
+static int
+check_line(const char *prog, const struct vb_conf_line *l, char *msg,
+    size_t len)
+{
+	char **argv = calloc((size_t)l->argc + 3, sizeof(char *));
+	int fds[2], status, i;
+	ssize_t n;
+	pid_t pid;
+
+	if (!argv || pipe(fds) < 0)
+		die_errno("cannot check %s", l->bench);
+	argv[0] = (char *)prog;
+	for (i = 0; i < l->argc; i++)
+		argv[i + 1] = l->argv[i];
+	argv[l->argc + 1] = "--check";
+	pid = fork();
+	if (pid < 0)
+		die_errno("cannot fork");
+	if (pid == 0) {
+		int null = open("/dev/null", O_RDWR);
+
+		dup2(null, 0);
+		dup2(fds[1], 1);
+		dup2(fds[1], 2);
+		close(fds[0]);
+		execv(prog, argv);
+		fprintf(stderr, "cannot run %s: %s\n", prog, strerror(errno));
+		_exit(127);
+	}
+	close(fds[1]);
+	n = read(fds[0], msg, len - 1);
+	msg[n > 0 ? n : 0] = '\0';
+	msg[strcspn(msg, "\n")] = '\0';
+	close(fds[0]);
+	while (waitpid(pid, &status, 0) < 0 && errno == EINTR)
+		;
+	free(argv);
+	return WIFEXITED(status) && WEXITSTATUS(status) == 0 ? 0 : -1;
+}
+
+/* Everything about the config that can fail, before anything runs. */
+static void
+validate(const struct vb_conf *c)
+{
+	char prog[PATH_MAX], msg[1024];
+	int i, j;
+
+	for (i = 0; i < c->nlines; i++) {
+		const struct vb_conf_line *l = &c->lines[i];
+
+		if (access(prog_path(l->bench, prog, sizeof(prog)), X_OK) < 0 ||
+		    strcmp(l->bench, "vmrun") == 0)
+			die("%s:%d: unknown benchmark '%s' (no program %s)",
+			    c->path, l->lineno, l->bench, prog);
+		for (j = 0; j < l->ndirs; j++)
+			if (!known_dir(l->dirs[j].key))
+				die("%s:%d: unknown directive '%s=' (known: "
+				    "iterations=)", c->path, l->lineno,
+				    l->dirs[j].key);
+		if (check_line(prog, l, msg, sizeof(msg)) < 0)
+			die("%s:%d: %s", c->path, l->lineno, msg);
+	}
+}
+
+static int
+rm_entry(const char *path, const struct stat *st, int flag, struct FTW *ftw)
+{
+	(void)st;
+	(void)flag;
+	(void)ftw;
+	return remove(path);
+}
+
+static void
+write_meta(const char *status, int ended)
+{
+	char end[32], path[PATH_MAX + 8];
+
+	S.meta.status = status;
+	S.meta.end = ended ? vb_iso_time(end, sizeof(end)) : NULL;
+	S.meta.extra = S.extra;
+	S.meta.nextra = S.nextra;
+	snprintf(path, sizeof(path), "%s/meta", S.dir);
+	if (vb_meta_write(path, &S.meta) < 0)
+		warn_errno("cannot write %s", path);
+}
+
+static void
+fmt_dur(char *buf, size_t len, double s)
+{
+	if (s < 0 || !isfinite(s))
+		snprintf(buf, len, "?");
+	else if (s >= 3600)
+		snprintf(buf, len, "%d:%02d:%02d", (int)s / 3600,
+		    (int)s / 60 % 60, (int)s % 60);
+	else
+		snprintf(buf, len, "%d:%02d", (int)s / 60, (int)s % 60);
+}
+
+/*
+ * Follow the program's progress pipe ("iter I N SECONDS" lines, see
+ * lib/bench.h) and print a line per iteration on stderr.
+ */
+static void
+follow(int fd, int idx, int total, const char *label, uint64_t suite_t0)
+{
+	char buf[4096];
+	size_t len = 0;
+	double done = 0;
+	ssize_t n;
+
+	for (;;) {
+		char *nl, *p;
+
+		n = read(fd, buf + len, sizeof(buf) - 1 - len);
+		if (n < 0 && errno == EINTR)
+			continue;
+		if (n <= 0)
+			break;
+		len += (size_t)n;
+		buf[len] = '\0';
+		p = buf;
+		while ((nl = strchr(p, '\n'))) {
+			int it, nit;
+			double secs;
+			char el[32], eta[32];
+
+			*nl = '\0';
+			/* a line when each iteration ends */
+			if (sscanf(p, "iter %d %d %lf", &it, &nit, &secs) ==
+			    3 && secs > 0) {
+				if (secs > 0)
+					done += secs;
+				fmt_dur(el, sizeof(el),
+				    vb_elapsed_s(suite_t0));
+				if (secs > 0)
+					fmt_dur(eta, sizeof(eta), done / it *
+					    (nit - it));
+				else if (it > 1)
+					fmt_dur(eta, sizeof(eta), done /
+					    (it - 1) * (nit - it + 1));
+				else
+					snprintf(eta, sizeof(eta), "?");
+				fprintf(stderr, "[%d/%d] %-22s iteration %d/%d "
+				    "done in %.1fs  elapsed %s  ETA %s\n", idx,
+				    total, label, it, nit, secs, el, eta);
+			}
+			p = nl + 1;
+		}
+		len -= (size_t)(p - buf);
+		memmove(buf, p, len);
+	}
+}
+
+/* Last non-empty line of @path, for failure messages. */
+static char *
+last_line(const char *path, char *buf, size_t len)
+{
+	FILE *f = fopen(path, "r");
+	char line[1024];
+
+	snprintf(buf, len, "(no output)");
+	if (!f)
+		return buf;
+	while (fgets(line, sizeof(line), f)) {
+		line[strcspn(line, "\n")] = '\0';
+		if (line[0])
+			snprintf(buf, len, "%s", line);
+	}
+	fclose(f);
+	return buf;
+}
+
+/* Run one config line; returns the program's exit status. */
+static int
+run_line(const struct vb_conf *c, int idx, int iterations, uint64_t t0)
+{
+	const struct vb_conf_line *l = &c->lines[idx];
+	char label[2 * VB_NAMELEN], prog[PATH_MAX], out[PATH_MAX + 256];
+	char logp[PATH_MAX + 256], nit[16], fdbuf[16];
+	char **argv;
+	int pfd[2], logfd, status, n = 0, i;
+	pid_t pid;
+
+	vb_conf_label(l, label, sizeof(label));
+	prog_path(l->bench, prog, sizeof(prog));
+	snprintf(out, sizeof(out), "%s/%s", S.dir, label);
+	snprintf(logp, sizeof(logp), "%s/%s.log", S.dir, label);
+	snprintf(nit, sizeof(nit), "%d", iterations);
+	argv = calloc((size_t)l->argc + 12, sizeof(char *));
+	if (!argv)
+		die("out of memory");
+	argv[n++] = prog;
+	for (i = 0; i < l->argc; i++)
+		argv[n++] = l->argv[i];
+	argv[n++] = "--out";
+	argv[n++] = out;
+	argv[n++] = "--iterations";
+	argv[n++] = nit;
+	argv[n++] = "--workdir";
+	argv[n++] = S.workdir;
+	if (l->variant) {
+		argv[n++] = "--variant";
+		argv[n++] = l->variant;
+	}
+	argv[n] = NULL;
+
+	logfd = open(logp, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0644);
+	if (logfd < 0)
+		die_errno("cannot create %s", logp);
+	if (pipe(pfd) < 0)
+		die_errno("cannot create a pipe");
+	fprintf(stderr, "[%d/%d] %s: %d iteration%s\n", idx + 1, c->nlines,
+	    label, iterations, iterations == 1 ? "" : "s");
+	pid = fork();
+	if (pid < 0)
+		die_errno("cannot fork");
+	if (pid == 0) {
+		int null = open("/dev/null", O_RDONLY);
+
+		dup2(null, 0);
+		dup2(logfd, 1);
+		dup2(logfd, 2);
+		close(pfd[0]);
+		snprintf(fdbuf, sizeof(fdbuf), "%d", pfd[1]);
+		setenv("VMBENCH_PROGRESS_FD", fdbuf, 1);
+		setenv("VMBENCH_WORKDIR", S.workdir, 1);
+		execv(prog, argv);
+		fprintf(stderr, "vmrun: cannot run %s: %s\n", prog,
+		    strerror(errno));
+		_exit(127);
+	}
+	running_pid = pid;
+	if (stop_signal)
+		kill(pid, SIGTERM);
+	close(pfd[1]);
+	close(logfd);
+	follow(pfd[0], idx + 1, c->nlines, label, t0);
+	close(pfd[0]);
+	while (waitpid(pid, &status, 0) < 0)
+		if (errno != EINTR)
+			die_errno("waitpid");
+	running_pid = 0;
+	free(argv);
+	if (WIFEXITED(status) && WEXITSTATUS(status) == 0)
+		return 0;
+	if (stop_signal || (WIFEXITED(status) && WEXITSTATUS(status) == 130))
+		return 130;
+	{
+		char ll[1024];
+
+		warn("%s failed (%s %d): %s; see %s", label,
+		    WIFEXITED(status) ? "exit status" : "signal",
+		    WIFEXITED(status) ? WEXITSTATUS(status) : WTERMSIG(status),
+		    last_line(logp, ll, sizeof(ll)), logp);
+	}
+	return 1;
+}
+
+/* The closing summary: each benchmark's headline figure and spread. */
+static void
+summary(const struct vb_conf *c)
+{
+	int i;
+
+	fprintf(stderr, "\n%-26s %-9s %14s %10s %6s %4s  %s\n", "benchmark",
+	    "figure", "mean", "sd", "cov%", "n", "status");
+	for (i = 0; i < c->nlines; i++) {
+		char label[2 * VB_NAMELEN], path[PATH_MAX + 256], err[512];
+		struct vb_res r;
+		struct vb_desc d;
+		int m;
+
+		vb_conf_label(&c->lines[i], label, sizeof(label));
+		snprintf(path, sizeof(path), "%s/%s.res", S.dir, label);
+		if (access(path, F_OK) < 0) {
+			fprintf(stderr, "%-26s (not run)\n", label);
+			continue;
+		}
+		if (vb_res_read(path, &r, err, sizeof(err)) < 0) {
+			fprintf(stderr, "%-26s %s\n", label, err);
+			continue;
+		}
+		m = vb_res_metric_index(&r, r.headline[0] ? r.headline :
+		    "elapsed");
+		if (m < 0)
+			m = 0;
+		vb_describe(r.vals + m, (size_t)r.niter, (size_t)r.nmetrics, &d);
+		fprintf(stderr, "%-26s %-9s %14.6g %10.4g %6.2f %4zu  %s (%s)\n",
+		    label, r.metrics[m].name, d.mean, d.sd,
+		    isnan(d.cov) ? 0.0 : d.cov * 100, d.n, r.status,
+		    r.metrics[m].unit);
+		vb_res_free(&r);
+	}
+	fprintf(stderr, "\nresults in %s/\n", S.dir);
+}
+
+int
+main(int argc, char **argv)
+{
+	struct opts o;
+	struct vb_conf conf;
+	struct sigaction sa;
+	struct utsname u;
+	struct stat st;
+	char err[1024], *slash;
+	uint64_t t0;
+	int i, rc = 0, failed = 0;
+
+	vb_set_progname("vmrun");
+	if (vb_opt_parse(opt_tab, &o, argc - 1, argv + 1, NULL, err,
+	    sizeof(err)) < 0)
+		die("%s", err);
+	if (o.help) {
+		usage(stdout);
+		return 0;
+	}
+	if (!o.kernel || !*o.kernel) {
+		if (uname(&u) < 0)
+			die_errno("uname");
+		o.kernel = strdup(u.release);
+	}
+	if (!good_label(o.kernel))
+		die("bad kernel label '%s': use letters, digits and . _ + - ~ "
+		    "(no slashes)", o.kernel);
+	if (o.mem || o.swap)
+		die("--mem and --swap are not supported by this build");
+
+	/* programs live beside vmrun */
+	snprintf(S.bindir, sizeof(S.bindir), "%s", argv[0]);
+	slash = strrchr(S.bindir, '/');
+	if (slash)
+		*slash = '\0';
+	else
+		snprintf(S.bindir, sizeof(S.bindir), ".");
+
+	if (vb_conf_read(o.config, &conf, err, sizeof(err)) < 0)
+		die("%s", err);
+	validate(&conf);
+
+	/* the work folder: a real filesystem, not tmpfs, by default */
+	if (!o.workdir)
+		o.workdir = getenv("VMBENCH_WORKDIR");
+	if (!o.workdir || !*o.workdir)
+		o.workdir = "work";
+	if (mkdir(o.workdir, 0755) < 0 && errno != EEXIST)
+		die_errno("cannot create work folder %s", o.workdir);
+	if (!realpath(o.workdir, S.workdir))
+		die_errno("work folder %s", o.workdir);
+
+	/* the result folder: never silently overwritten */
+	if (mkdir(o.results, 0755) < 0 && errno != EEXIST)
+		die_errno("cannot create %s", o.results);
+	snprintf(S.dir, sizeof(S.dir), "%s/%s", o.results, o.kernel);
+	if (lstat(S.dir, &st) == 0) {
+		if (!o.force)
+			die("%s already exists: choose another KERNEL= label, "
+			    "or FORCE=1 to replace it", S.dir);
+		if (nftw(S.dir, rm_entry, 16, FTW_DEPTH | FTW_PHYS) < 0)
+			die_errno("cannot remove %s", S.dir);
+	}
+	if (mkdir(S.dir, 0755) < 0)
+		die_errno("cannot create %s", S.dir);
+
+	memset(&sa, 0, sizeof(sa));
+	sa.sa_handler = on_signal;
+	sigemptyset(&sa.sa_mask);
+	sigaction(SIGINT, &sa, NULL);
+	sigaction(SIGTERM, &sa, NULL);
+	sigaction(SIGHUP, &sa, NULL);
+
+	S.meta.label = o.kernel;
+	S.meta.start = vb_iso_time(S.start, sizeof(S.start));
+	S.meta.workdir = S.workdir;
+	S.meta.config = o.config;
+	S.meta.iterations = o.iterations ? (int)o.iterations :
+	    conf.iterations ? conf.iterations : 1;
+	write_meta("running", 0);
+
+	t0 = vb_now_ns();
+	fprintf(stderr, "vmrun: %s, %d benchmark%s, into %s/\n", o.config,
+	    conf.nlines, conf.nlines == 1 ? "" : "s", S.dir);
+	for (i = 0; i < conf.nlines && !stop_signal; i++) {
+		const struct vb_conf_line *l = &conf.lines[i];
+		int n = o.iterations ? (int)o.iterations : l->iterations ?
+		    l->iterations : conf.iterations ? conf.iterations : 1;
+
+		rc = run_line(&conf, i, n, t0);
+		if (rc == 130)
+			break;
+		failed += rc != 0;
+	}
+	if (stop_signal || rc == 130) {
+		write_meta("interrupted", 1);
+		summary(&conf);
+		fprintf(stderr, "vmrun: interrupted; what was measured is kept "
+		    "in %s/, marked interrupted\n", S.dir);
+		rc = 130;
+	} else {
+		write_meta(failed ? "failed" : "complete", 1);
+		summary(&conf);
+		rc = failed ? 1 : 0;
+	}
+	vb_conf_free(&conf);
+	return rc;
+}

@@ -1,0 +1,295 @@
+#include <errno.h>
+#include <limits.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/utsname.h>
+#include <unistd.h>
+
+#include "err.h"
+#include "meta.h"
+#include "version.h"
+
+/* First line of a small file, without the newline; "unknown" if none. */
+static char *
+read_line(const char *path, char *buf, size_t len)
+{
+	FILE *f = fopen(path, "r");
+
+	snprintf(buf, len, "unknown");
+	if (!f)
+		return buf;
+	if (fgets(buf, (int)len, f))
+		buf[strcspn(buf, "\n")] = '\0';
+	else
+		snprintf(buf, len, "unknown");
+	fclose(f);
+	return buf;
+}
+
+/* "always [madvise] never" -> "madvise". */
+static char *
+bracketed(const char *path, char *buf, size_t len)
+{
+	char line[256], *a, *b;
+
+	read_line(path, line, sizeof(line));
+	a = strchr(line, '[');
+	b = a ? strchr(a, ']') : NULL;
+	if (a && b) {
+		*b = '\0';
+		snprintf(buf, len, "%s", a + 1);
+	} else {
+		snprintf(buf, len, "%s", line);
+	}
+	return buf;
+}
+
+/* Value of "key : value" or "Key: value" in @path (cpuinfo, meminfo). */
+static char *
+field(const char *path, const char *key, char *buf, size_t len)
+{
+	FILE *f = fopen(path, "r");
+	char line[1024];
+	size_t n = strlen(key);
+
+	snprintf(buf, len, "unknown");
+	if (!f)
+		return buf;
+	while (fgets(line, sizeof(line), f)) {
+		char *v;
+
+		if (strncmp(line, key, n) != 0 || !strchr(" \t:", line[n]))
+			continue;
+		v = strchr(line, ':');
+		if (!v)
+			continue;
+		v++;
+		v += strspn(v, " \t");
+		v[strcspn(v, "\n")] = '\0';
+		snprintf(buf, len, "%s", v);
+		break;
+	}
+	fclose(f);
+	return buf;
+}
+
+char *
+vb_fstype(const char *path, char *buf, size_t len)
+{
+	char real[PATH_MAX], dev[256], mnt[PATH_MAX], type[64];
+	size_t best = 0;
+	FILE *f;
+
+	if (!realpath(path, real))
+		return NULL;
+	f = fopen("/proc/self/mounts", "r");
+	if (!f)
+		return NULL;
+	buf[0] = '\0';
+	/* the longest mount point that is a prefix of the path wins */
+	while (fscanf(f, "%255s %4095s %63s %*[^\n]", dev, mnt, type) == 3) {
+		size_t n = strlen(mnt);
+
+		if (strncmp(real, mnt, n) != 0 ||
+		    (real[n] != '/' && real[n] != '\0' && n != 1))
+			continue;
+		if (n >= best) {
+			best = n;
+			snprintf(buf, len, "%s", type);
+		}
+	}
+	fclose(f);
+	return buf[0] ? buf : NULL;
+}
+
+/* POSIX cksum: CRC-32 (polynomial 0x04C11DB7, MSB first) with length. */
+int
+vb_cksum_file(const char *path, uint32_t *crc_out, uint64_t *len_out)
+{
+	unsigned char buf[65536];
+	uint32_t crc = 0;
+	uint64_t len = 0, l;
+	size_t n, i;
+	FILE *f = fopen(path, "rb");
+	int bit;
+
+	if (!f)
+		return -1;
+	while ((n = fread(buf, 1, sizeof(buf), f)) > 0) {
+		for (i = 0; i < n; i++) {
+			crc ^= (uint32_t)buf[i] << 24;
+			for (bit = 0; bit < 8; bit++)
+				crc = crc & 0x80000000u ?
+				    (crc << 1) ^ 0x04C11DB7u : crc << 1;
+		}
+		len += n;
+	}
+	fclose(f);
+	for (l = len; l; l >>= 8) {
+		crc ^= (uint32_t)(l & 0xff) << 24;
+		for (bit = 0; bit < 8; bit++)
+			crc = crc & 0x80000000u ? (crc << 1) ^ 0x04C11DB7u :
+			    crc << 1;
+	}
+	*crc_out = ~crc;
+	*len_out = len;
+	return 0;
+}
+
+int
+vb_meta_write(const char *path, const struct vb_meta_in *in)
+{
+	char tmp[PATH_MAX + 16], buf[1024], host[256];
+	struct utsname u;
+	uint32_t crc;
+	uint64_t clen;
+	FILE *f;
+	int i, e;
+
+	snprintf(tmp, sizeof(tmp), "%s.tmp", path);
+	if (!(f = fopen(tmp, "w")))
+		return -1;
+	fprintf(f, "vmbench_meta=1\nlabel=%s\nstatus=%s\nstart=%s\nend=%s\n",
+	    in->label, in->status, in->start, in->end ? in->end : "-");
+	if (uname(&u) == 0)
+		fprintf(f, "uname_r=%s\nuname_v=%s\nuname_m=%s\n", u.release,
+		    u.version, u.machine);
+	if (gethostname(host, sizeof(host)) == 0)
+		fprintf(f, "hostname=%s\n", host);
+	fprintf(f, "cmdline=%s\n", read_line("/proc/cmdline", buf,
+	    sizeof(buf)));
+	fprintf(f, "cpu_model=%s\n", field("/proc/cpuinfo", "model name", buf,
+	    sizeof(buf)));
+	fprintf(f, "cpu_count=%ld\n", sysconf(_SC_NPROCESSORS_ONLN));
+	fprintf(f, "mem_total_kb=%ld\n", atol(field("/proc/meminfo",
+	    "MemTotal", buf, sizeof(buf))));
+	fprintf(f, "swap_total_kb=%ld\n", atol(field("/proc/meminfo",
+	    "SwapTotal", buf, sizeof(buf))));
+	fprintf(f, "thp_enabled=%s\n", bracketed(
+	    "/sys/kernel/mm/transparent_hugepage/enabled", buf, sizeof(buf)));
+	fprintf(f, "thp_defrag=%s\n", bracketed(
+	    "/sys/kernel/mm/transparent_hugepage/defrag", buf, sizeof(buf)));
+	{
+		static const char *const vm[] = {
+			"swappiness", "dirty_ratio", "dirty_background_ratio",
+			"dirty_bytes", "dirty_background_bytes",
+			"vfs_cache_pressure", "overcommit_memory",
+			"min_free_kbytes",
+		};
+		char p[128];
+		size_t k;
+
+		for (k = 0; k < sizeof(vm) / sizeof(vm[0]); k++) {
+			snprintf(p, sizeof(p), "/proc/sys/vm/%s", vm[k]);
+			fprintf(f, "%s=%s\n", vm[k], read_line(p, buf,
+			    sizeof(buf)));
+		}
+	}
+	fprintf(f, "workdir=%s\n", in->workdir);
+	fprintf(f, "workdir_fstype=%s\n", vb_fstype(in->workdir, buf,
+	    sizeof(buf)) ? buf : "unknown");
+	fprintf(f, "vmbench_version=%s\n", VB_VERSION);
+	fprintf(f, "config=%s\n", in->config);
+	if (vb_cksum_file(in->config, &crc, &clen) == 0)
+		fprintf(f, "config_cksum=%lu %llu\n", (unsigned long)crc,
+		    (unsigned long long)clen);
+	else
+		fprintf(f, "config_cksum=unknown\n");
+	fprintf(f, "iterations=%d\n", in->iterations);
+	for (i = 0; i < in->nextra; i++)
+		fprintf(f, "%s=%s\n", in->extra[i].key, in->extra[i].val);
+	if (fflush(f) != 0 || ferror(f)) {
+		e = errno;
+		fclose(f);
+		unlink(tmp);
+		errno = e;
+		return -1;
+	}
+	if (fclose(f) != 0 || rename(tmp, path) != 0) {
+		e = errno;
+		unlink(tmp);
+		errno = e;
+		return -1;
+	}
+	return 0;
+}
+
+int
+vb_meta_read(const char *path, struct vb_kv **kv, int *n, char *err,
+    size_t errlen)
+{
+	FILE *f = fopen(path, "r");
+	char *line = NULL;
+	size_t cap = 0;
+	ssize_t len;
+	int lineno = 0;
+
+	*kv = NULL;
+	*n = 0;
+	if (!f) {
+		snprintf(err, errlen, "%s: cannot open: %s", path,
+		    strerror(errno));
+		return -1;
+	}
+	while ((len = getline(&line, &cap, f)) >= 0) {
+		char *eq;
+
+		lineno++;
+		line[strcspn(line, "\n")] = '\0';
+		if (!line[0] || line[0] == '#')
+			continue;
+		eq = strchr(line, '=');
+		if (!eq || eq == line) {
+			snprintf(err, errlen, "%s:%d: expected key=value",
+			    path, lineno);
+			goto fail;
+		}
+		*kv = realloc(*kv, (size_t)(*n + 1) * sizeof(**kv));
+		if (!*kv)
+			die("out of memory");
+		(*kv)[*n].key = strndup(line, (size_t)(eq - line));
+		(*kv)[*n].val = strdup(eq + 1);
+		(*n)++;
+	}
+	free(line);
+	fclose(f);
+	if (!vb_meta_get(*kv, *n, "vmbench_meta")) {
+		snprintf(err, errlen, "%s:1: not a vmbench meta file", path);
+		vb_meta_free(*kv, *n);
+		*kv = NULL;
+		*n = 0;
+		return -1;
+	}
+	return 0;
+fail:
+	free(line);
+	fclose(f);
+	vb_meta_free(*kv, *n);
+	*kv = NULL;
+	*n = 0;
+	return -1;
+}
+
+void
+vb_meta_free(struct vb_kv *kv, int n)
+{
+	int i;
+
+	for (i = 0; i < n; i++) {
+		free(kv[i].key);
+		free(kv[i].val);
+	}
+	free(kv);
+}
+
+const char *
+vb_meta_get(const struct vb_kv *kv, int n, const char *key)
+{
+	int i;
+
+	for (i = 0; i < n; i++)
+		if (strcmp(kv[i].key, key) == 0)
+			return kv[i].val;
+	return NULL;
+}
