@@ -272,13 +272,13 @@ parse_line(struct rd *rd, struct vb_res *r, char *line, int *stage)
 	rest = line + strcspn(line, " \t");
 	if (*rest)
 		*rest++ = '\0';
+	if (*stage == K_END)
+		return bad(rd, "text after 'end'");
 	for (k = 0; k <= K_END; k++)
 		if (strcmp(line, kwords[k]) == 0)
 			break;
 	if (k > K_END)
 		return bad(rd, "unknown keyword '%s'", line);
-	if (*stage == K_END)
-		return bad(rd, "text after 'end'");
 	if (k < *stage || (k == *stage && k != K_PARAM && k != K_METRIC &&
 	    k != K_ITER))
 		return bad(rd, "'%s' out of place", line);
@@ -361,6 +361,9 @@ parse_line(struct rd *rd, struct vb_res *r, char *line, int *stage)
 		char *end;
 		long it;
 
+		if (n == 0)
+			return bad(rd, "iter needs a number and %d values",
+			    r->nmetrics);
 		if (n != r->nmetrics + 1)
 			return bad(rd, "iteration has %d values, expected %d",
 			    n - 1, r->nmetrics);
@@ -421,7 +424,8 @@ vb_res_read(const char *path, struct vb_res *r, char *err, size_t errlen)
 		}
 		if (len == 0 || line[0] == '#')
 			continue;
-		if (stage == -1 && strncmp(line, "vmbench-result", 14) != 0) {
+		if (stage == -1 && (strncmp(line, "vmbench-result", 14) != 0 ||
+		    !strchr(" \t", line[14]))) {
 			rc = bad(&rd, "not a vmbench result file (no "
 			    "'vmbench-result' line)");
 			break;
