@@ -1,0 +1,328 @@
+/*
+ * The .res writer and strict reader (lib/res.c): a full round trip, and
+ * the reader refusing each kind of malformed file with the exact
+ * "file:line: what is wrong".
+ */
+#include <check.h>
+#include <dirent.h>
+#include <errno.h>
+#include <math.h>
+#include <stdio.h>
+#include <string.h>
+
+#include "res.h"
+#include "testutil.h"
+
+/* Values with at most 10 significant digits survive "%.10g" exactly. */
+static const double vals[3][5] = {
+	{ 2.5012, 3998.1, NAN, 0, -1.25 },
+	{ 2.4873, 4020.4, 17, 1234567890, 1.234567891e-7 },
+	{ NAN, NAN, NAN, 9.87654321e15, 42 },
+};
+
+static void
+fill(struct vb_res *r)
+{
+	int i, j;
+
+	vb_res_init(r, "forkbomb", "big");
+	vb_res_set_cmdline(r, "forkbomb --forks 10000 --ints \"10 000\"");
+	vb_res_add_param(r, "forks", "10000");
+	vb_res_add_param(r, "ints", "10000");
+	vb_res_add_param(r, "parent-mem", "64M");
+	snprintf(r->status, sizeof(r->status), "complete");
+	snprintf(r->started, sizeof(r->started), "2026-12-01T00:20:07Z");
+	snprintf(r->ended, sizeof(r->ended), "2026-12-01T00:20:31Z");
+	snprintf(r->headline, sizeof(r->headline), "forks_per_s");
+	ck_assert_int_eq(vb_res_add_metric(r, "elapsed", "s", VB_LOWER), 0);
+	ck_assert_int_eq(vb_res_add_metric(r, "forks_per_s", "forks/s",
+	    VB_HIGHER), 1);
+	ck_assert_int_eq(vb_res_add_metric(r, "pswpin", "kB", VB_LOWER), 2);
+	ck_assert_int_eq(vb_res_add_metric(r, "pgfault", "faults", VB_INFO),
+	    3);
+	ck_assert_int_eq(vb_res_add_metric(r, "delta", "%", VB_INFO), 4);
+	for (i = 0; i < 3; i++) {
+		double *row = vb_res_add_iter(r);
+
+		for (j = 0; j < 5; j++)
+			ck_assert(isnan(row[j]));	/* absent until set */
+		for (j = 0; j < 5; j++)
+			row[j] = vals[i][j];
+	}
+}
+
+/* No "<file>.tmp<pid>" may be left beside the result. */
+static void
+assert_no_tmp(void)
+{
+	struct dirent *de;
+	DIR *d = opendir(tu_dir);
+
+	ck_assert_ptr_nonnull(d);
+	while ((de = readdir(d)) != NULL)
+		ck_assert_msg(strstr(de->d_name, ".tmp") == NULL,
+		    "temporary file %s left behind", de->d_name);
+	closedir(d);
+}
+
+START_TEST(round_trip)
+{
+	struct vb_res w, r;
+	char path[512], err[1024];
+	int i, j;
+
+	fill(&w);
+	tu_path(path, sizeof(path), "fb@big.res");
+	ck_assert_int_eq(vb_res_write(path, &w), 0);
+	assert_no_tmp();
+	ck_assert_msg(vb_res_read(path, &r, err, sizeof(err)) == 0, "%s", err);
+
+	ck_assert_str_eq(r.bench, "forkbomb");
+	ck_assert_str_eq(r.variant, "big");
+	ck_assert_str_eq(r.cmdline, w.cmdline);
+	ck_assert_int_eq(r.nparams, 3);
+	for (i = 0; i < 3; i++) {
+		ck_assert_str_eq(r.params[i].key, w.params[i].key);
+		ck_assert_str_eq(r.params[i].val, w.params[i].val);
+	}
+	ck_assert_str_eq(vb_res_param(&r, "parent-mem"), "64M");
+	ck_assert_ptr_null(vb_res_param(&r, "concurrency"));
+	ck_assert_str_eq(r.status, "complete");
+	ck_assert_str_eq(r.started, w.started);
+	ck_assert_str_eq(r.ended, w.ended);
+	ck_assert_str_eq(r.headline, "forks_per_s");
+	ck_assert_int_eq(r.nmetrics, 5);
+	for (j = 0; j < 5; j++) {
+		ck_assert_str_eq(r.metrics[j].name, w.metrics[j].name);
+		ck_assert_str_eq(r.metrics[j].unit, w.metrics[j].unit);
+		ck_assert_int_eq(r.metrics[j].dir, w.metrics[j].dir);
+	}
+	ck_assert_int_eq(vb_res_metric_index(&r, "pgfault"), 3);
+	ck_assert_int_eq(vb_res_metric_index(&r, "nope"), -1);
+	ck_assert_int_eq(r.niter, 3);
+	for (i = 0; i < 3; i++)
+		for (j = 0; j < 5; j++) {
+			double v = vb_res_get(&r, i, j);
+
+			if (isnan(vals[i][j]))
+				ck_assert_msg(isnan(v), "iter %d col %d: "
+				    "absent value read as %g", i + 1, j, v);
+			else
+				ck_assert_msg(v == vals[i][j], "iter %d col "
+				    "%d: wrote %.17g, read %.17g", i + 1, j,
+				    vals[i][j], v);
+		}
+	vb_res_free(&w);
+	vb_res_free(&r);
+}
+END_TEST
+
+/* An interrupted run with no whole iteration, no params, no times. */
+START_TEST(round_trip_minimal)
+{
+	struct vb_res w, r;
+	char path[512], err[1024];
+
+	vb_res_init(&w, "memfill", NULL);
+	snprintf(w.status, sizeof(w.status), "interrupted");
+	vb_res_add_metric(&w, "elapsed", "s", VB_LOWER);
+	tu_path(path, sizeof(path), "memfill.res");
+	ck_assert_int_eq(vb_res_write(path, &w), 0);
+	ck_assert_msg(vb_res_read(path, &r, err, sizeof(err)) == 0, "%s", err);
+	ck_assert_str_eq(r.variant, "default");
+	ck_assert_str_eq(r.cmdline, "memfill");
+	ck_assert_int_eq(r.nparams, 0);
+	ck_assert_str_eq(r.status, "interrupted");
+	ck_assert_str_eq(r.started, "");
+	ck_assert_str_eq(r.ended, "");
+	ck_assert_str_eq(r.headline, "");
+	ck_assert_int_eq(r.nmetrics, 1);
+	ck_assert_int_eq(r.niter, 0);
+	vb_res_free(&w);
+	vb_res_free(&r);
+}
+END_TEST
+
+START_TEST(write_errors)
+{
+	struct vb_res w;
+	char path[512];
+
+	fill(&w);
+	tu_path(path, sizeof(path), "no/such/dir/x.res");
+	errno = 0;
+	ck_assert_int_eq(vb_res_write(path, &w), -1);
+	ck_assert_int_eq(errno, ENOENT);
+	vb_res_free(&w);
+}
+END_TEST
+
+/* Comments, blank lines and CRLF line ends are accepted. */
+START_TEST(comments_and_crlf)
+{
+	static const char text[] =
+	    "# written by hand\n"
+	    "\n"
+	    "vmbench-result 1\r\n"
+	    "bench forkbomb\n"
+	    "variant default\n"
+	    "cmdline forkbomb --forks 10\n"
+	    "# a comment between lines\n"
+	    "status failed\n"
+	    "started -\n"
+	    "ended -\n"
+	    "metric elapsed s lower\n"
+	    "metric us_per_fork us lower\n"
+	    "iter 1 1.5 -\n"
+	    "\n"
+	    "iter 2 - 3e2\n"
+	    "end\n"
+	    "# trailing comment\n";
+	struct vb_res r;
+	char path[512], err[1024];
+
+	tu_write(path, sizeof(path), "ok.res", text);
+	ck_assert_msg(vb_res_read(path, &r, err, sizeof(err)) == 0, "%s", err);
+	ck_assert_str_eq(r.status, "failed");
+	ck_assert_int_eq(r.niter, 2);
+	ck_assert_double_eq(vb_res_get(&r, 0, 0), 1.5);
+	ck_assert(isnan(vb_res_get(&r, 0, 1)));
+	ck_assert(isnan(vb_res_get(&r, 1, 0)));
+	ck_assert_double_eq(vb_res_get(&r, 1, 1), 300);
+	vb_res_free(&r);
+}
+END_TEST
+
+/*
+ * The malformed files: a valid file with one thing broken, the line the
+ * reader must name, and a piece of the message.
+ */
+#define HEAD1 "vmbench-result 1\n"
+#define HEAD2 "bench forkbomb\nvariant default\ncmdline forkbomb\n"
+#define HEAD3 "status complete\nstarted -\nended -\n"
+#define METRICS "metric elapsed s lower\nmetric forks_per_s forks/s higher\n"
+#define HEADER HEAD1 HEAD2 HEAD3 METRICS	/* lines 1-9 */
+
+static const struct bad_case {
+	const char *what;
+	const char *text;
+	int line;
+	const char *msg;
+} bad_cases[] = {
+	{ "wrong magic", "vmbench-results 1\n" HEAD2 HEAD3 METRICS "end\n",
+	  1, "not a vmbench result file" },
+	{ "not a result file", "# comment\nbench forkbomb\n", 2,
+	  "not a vmbench result file" },
+	{ "wrong version", "vmbench-result 2\n" HEAD2 HEAD3 METRICS "end\n",
+	  1, "unsupported format version '2'" },
+	{ "unknown keyword", HEAD1 HEAD2 "stats complete\n", 5,
+	  "unknown keyword 'stats'" },
+	{ "line out of order", HEAD1 HEAD2 "started -\nstatus complete\n", 5,
+	  "missing 'status' line before 'started'" },
+	{ "line going back", HEAD1 HEAD2 HEAD3 METRICS "iter 1 1 2\n"
+	  "metric x s info\nend\n", 11, "'metric' out of place" },
+	{ "repeated header line", HEAD1 "bench a\nbench b\n", 3,
+	  "'bench' out of place" },
+	{ "repeated magic", HEAD1 HEAD1, 2, "'vmbench-result' out of place" },
+	{ "missing cmdline", HEAD1 "bench forkbomb\nvariant default\n"
+	  "param forks 10\n", 4, "missing 'cmdline' line before 'param'" },
+	{ "missing metrics", HEAD1 HEAD2 HEAD3 "iter 1\nend\n", 8,
+	  "missing 'metric' line before 'iter'" },
+	{ "no metric at all", HEAD1 HEAD2 HEAD3 "end\n", 8,
+	  "missing 'metric' line before 'end'" },
+	{ "bad metric direction", HEAD1 HEAD2 HEAD3
+	  "metric elapsed s faster\n", 8,
+	  "direction must be lower, higher or info, not 'faster'" },
+	{ "metric without direction", HEAD1 HEAD2 HEAD3 "metric elapsed s\n",
+	  8, "metric needs NAME UNIT DIRECTION" },
+	{ "duplicate metric", HEAD1 HEAD2 HEAD3 METRICS
+	  "metric elapsed ms lower\n", 10, "duplicate metric 'elapsed'" },
+	{ "duplicate param", HEAD1 HEAD2 "param a 1\nparam a 2\n", 6,
+	  "duplicate param 'a'" },
+	{ "bad status", HEAD1 HEAD2 "status done\n", 5,
+	  "status must be complete, interrupted, failed or running" },
+	{ "bad bench name", HEAD1 "bench fork bomb\n", 2,
+	  "bench needs one name" },
+	{ "too few values", HEADER "iter 1 2.5 100\niter 2 2.5\nend\n", 11,
+	  "iteration has 1 values, expected 2" },
+	{ "too many values", HEADER "iter 1 2.5 100 7\nend\n", 10,
+	  "iteration has 3 values, expected 2" },
+	{ "iter without number", HEADER "iter\nend\n", 10,
+	  "iter needs a number and 2 values" },
+	{ "non-numeric value", HEADER "iter 1 2.5 fast\nend\n", 10,
+	  "bad value 'fast' for metric 'forks_per_s'" },
+	{ "trailing garbage in value", HEADER "iter 1 2.5s 100\nend\n", 10,
+	  "bad value '2.5s' for metric 'elapsed'" },
+	{ "nan value", HEADER "iter 1 nan 100\nend\n", 10,
+	  "bad value 'nan'" },
+	{ "overflowing value", HEADER "iter 1 1e999 100\nend\n", 10,
+	  "bad value '1e999'" },
+	{ "iteration skipped", HEADER "iter 1 1 2\niter 3 1 2\nend\n", 11,
+	  "iteration number '3', expected 2" },
+	{ "iteration from 0", HEADER "iter 0 1 2\nend\n", 10,
+	  "iteration number '0', expected 1" },
+	{ "iteration repeated", HEADER "iter 1 1 2\niter 1 1 2\nend\n", 11,
+	  "iteration number '1', expected 2" },
+	{ "truncated", HEADER "iter 1 1 2\niter 2 1 2\n", 12,
+	  "truncated: no 'end' line" },
+	{ "truncated header", HEAD1 HEAD2, 5, "truncated: no 'end' line" },
+	{ "iter after end", HEADER "iter 1 1 2\nend\niter 2 1 2\n", 12,
+	  "text after 'end'" },
+	{ "garbage after end", HEADER "end\nhello world\n", 11,
+	  "text after 'end'" },
+	{ "words after end", HEADER "end of file\n", 10, "text after 'end'" },
+	{ "empty file", "", 1, "empty file" },
+};
+
+START_TEST(malformed)
+{
+	const struct bad_case *c = &bad_cases[_i];
+	struct vb_res r;
+	char path[512], err[1024], want[600];
+
+	tu_write(path, sizeof(path), "bad.res", c->text);
+	memset(err, 0, sizeof(err));
+	ck_assert_msg(vb_res_read(path, &r, err, sizeof(err)) == -1,
+	    "%s: accepted", c->what);
+	snprintf(want, sizeof(want), "%s:%d: ", path, c->line);
+	ck_assert_msg(strncmp(err, want, strlen(want)) == 0,
+	    "%s: message '%s' does not start with '%s'", c->what, err, want);
+	ck_assert_msg(strstr(err + strlen(want), c->msg) != NULL,
+	    "%s: message '%s' lacks '%s'", c->what, err, c->msg);
+	ck_assert_msg(strchr(err, '\n') == NULL, "%s: not one line",
+	    c->what);
+	/* a failed read leaves nothing to free */
+	ck_assert_int_eq(r.nmetrics, 0);
+	ck_assert_ptr_null(r.vals);
+}
+END_TEST
+
+START_TEST(missing_file)
+{
+	struct vb_res r;
+	char path[512], err[1024];
+
+	tu_path(path, sizeof(path), "absent.res");
+	ck_assert_int_eq(vb_res_read(path, &r, err, sizeof(err)), -1);
+	ck_assert_ptr_nonnull(strstr(err, path));
+	ck_assert_ptr_nonnull(strstr(err, "No such file or directory"));
+}
+END_TEST
+
+Suite *
+res_suite(void)
+{
+	Suite *s = suite_create("res");
+	TCase *tc = tcase_create("res");
+
+	tcase_add_unchecked_fixture(tc, tu_mktmp, tu_rmtmp);
+	tcase_add_test(tc, round_trip);
+	tcase_add_test(tc, round_trip_minimal);
+	tcase_add_test(tc, write_errors);
+	tcase_add_test(tc, comments_and_crlf);
+	tcase_add_loop_test(tc, malformed, 0,
+	    (int)(sizeof(bad_cases) / sizeof(bad_cases[0])));
+	tcase_add_test(tc, missing_file);
+	suite_add_tcase(s, tc);
+	return s;
+}

@@ -1,0 +1,82 @@
+/*
+ * testutil.h - small helpers shared by the Check suites: a temporary
+ * folder per test case and writing fixture files into it.
+ *
+ * Use as an unchecked fixture, so the folder is made and removed in the
+ * runner's own process (a failing test in a forked child cannot skip the
+ * removal):
+ *
+ *	tcase_add_unchecked_fixture(tc, tu_mktmp, tu_rmtmp);
+ *
+ * Everything here is static inline so that a suite that does not use a
+ * helper gets no warning.
+ */
+#ifndef VB_TESTUTIL_H
+#define VB_TESTUTIL_H
+
+#include <check.h>
+#include <errno.h>
+#include <ftw.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+static char tu_dir[256];
+
+/* Make a fresh folder under $TMPDIR (or /tmp) into tu_dir. */
+static inline void
+tu_mktmp(void)
+{
+	const char *t = getenv("TMPDIR");
+
+	snprintf(tu_dir, sizeof(tu_dir), "%s/vmbench-test.XXXXXX",
+	    t && *t ? t : "/tmp");
+	if (!mkdtemp(tu_dir)) {
+		perror(tu_dir);
+		abort();
+	}
+}
+
+static inline int
+tu_rm1(const char *path, const struct stat *sb, int flag, struct FTW *ftw)
+{
+	(void)sb;
+	(void)flag;
+	(void)ftw;
+	return remove(path) < 0 && errno != ENOENT ? -1 : 0;
+}
+
+/* Remove tu_dir and everything in it. */
+static inline void
+tu_rmtmp(void)
+{
+	if (tu_dir[0])
+		nftw(tu_dir, tu_rm1, 16, FTW_DEPTH | FTW_PHYS);
+	tu_dir[0] = '\0';
+}
+
+/* tu_dir/@name into @buf. */
+static inline char *
+tu_path(char *buf, size_t len, const char *name)
+{
+	snprintf(buf, len, "%s/%s", tu_dir, name);
+	return buf;
+}
+
+/* Write @text to tu_dir/@name (creating it); the full path into @buf. */
+static inline char *
+tu_write(char *buf, size_t len, const char *name, const char *text)
+{
+	FILE *f;
+
+	tu_path(buf, len, name);
+	f = fopen(buf, "w");
+	ck_assert_msg(f != NULL, "cannot create %s: %s", buf,
+	    strerror(errno));
+	ck_assert_int_eq(fputs(text, f) >= 0 || !*text, 1);
+	ck_assert_int_eq(fclose(f), 0);
+	return buf;
+}
+
+#endif
