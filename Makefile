@@ -89,7 +89,7 @@ $(LIB): $(LIB_OBJS)
 	$(call say,AR,$@)
 	$(Q)rm -f $@ && $(AR) rcs $@ $^
 
-bench/%: bench/%.o $$(patsubst %.c,%.o,$$(wildcard bench/$$*-*.c)) $(LIB)
+bench/%: bench/%.o $$(addsuffix .o,$$(basename $$(wildcard bench/$$*-*.c))) $(LIB)
 	$(call say,LD,$@)
 	$(Q)$(CC) $(LDFLAGS) -o $@ $^ $(LDLIBS)
 
