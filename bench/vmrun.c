@@ -489,13 +489,18 @@ main(int argc, char **argv)
 	if (o.mem || o.swap)
 		die("--mem and --swap are not supported by this build");
 
-	/* programs live beside vmrun */
-	snprintf(S.bindir, sizeof(S.bindir), "%s", argv[0]);
+	/* programs live beside vmrun, wherever it was started from */
+	{
+		ssize_t n = readlink("/proc/self/exe", S.bindir,
+		    sizeof(S.bindir) - 1);
+
+		if (n < 0)
+			die_errno("cannot find my own program");
+		S.bindir[n] = '\0';
+	}
 	slash = strrchr(S.bindir, '/');
 	if (slash)
 		*slash = '\0';
-	else
-		snprintf(S.bindir, sizeof(S.bindir), ".");
 
 	if (vb_conf_read(o.config, &conf, err, sizeof(err)) < 0)
 		die("%s", err);

@@ -1,0 +1,328 @@
+/*
+ * End-to-end tests of the runner (bench/vmrun, behind `make run`) and
+ * the harness: real programs on configs/test.conf into a temporary
+ * results root, checked with the library's own readers.
+ */
+#include <check.h>
+#include <dirent.h>
+#include <errno.h>
+#include <fcntl.h>
+#include <stdarg.h>
+#include <ftw.h>
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/prctl.h>
+#include <sys/stat.h>
+#include <sys/wait.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "meta.h"
+#include "res.h"
+
+static char root[256];
+
+static int
+rm_entry(const char *p, const struct stat *st, int f, struct FTW *w)
+{
+	(void)st;
+	(void)f;
+	(void)w;
+	return remove(p);
+}
+
+static void
+setup(void)
+{
+	snprintf(root, sizeof(root), "/tmp/vmbench-runner.XXXXXX");
+	ck_assert_ptr_nonnull(mkdtemp(root));
+}
+
+static void
+teardown(void)
+{
+	nftw(root, rm_entry, 16, FTW_DEPTH | FTW_PHYS);
+}
+
+/* Run a shell command; its exit status, output into @out (if any). */
+static int
+sh(char *out, size_t len, const char *fmt, ...)
+    __attribute__((format(printf, 3, 4)));
+
+static int
+sh(char *out, size_t len, const char *fmt, ...)
+{
+	char cmd[2048];
+	va_list ap;
+	FILE *p;
+	size_t n = 0;
+	int st;
+
+	va_start(ap, fmt);
+	vsnprintf(cmd, sizeof(cmd), fmt, ap);
+	va_end(ap);
+	p = popen(cmd, "r");
+	ck_assert_ptr_nonnull(p);
+	if (out) {
+		n = fread(out, 1, len - 1, p);
+		out[n] = '\0';
+	} else {
+		char buf[4096];
+
+		while (fread(buf, 1, sizeof(buf), p) > 0)
+			;
+	}
+	st = pclose(p);
+	return WIFEXITED(st) ? WEXITSTATUS(st) : 128 + WTERMSIG(st);
+}
+
+static int
+count_entries(const char *dir)
+{
+	DIR *d = opendir(dir);
+	struct dirent *e;
+	int n = 0;
+
+	if (!d)
+		return -1;
+	while ((e = readdir(d)))
+		if (strcmp(e->d_name, ".") && strcmp(e->d_name, ".."))
+			n++;
+	closedir(d);
+	return n;
+}
+
+/* A result file that the strict reader accepts, with @iters rows. */
+static void
+assert_res(const char *path, int iters, const char *status)
+{
+	struct vb_res r;
+	char err[512];
+	int m;
+
+	ck_assert_msg(vb_res_read(path, &r, err, sizeof(err)) == 0, "%s", err);
+	ck_assert_str_eq(r.status, status);
+	ck_assert_int_eq(r.niter, iters);
+	ck_assert_str_eq(r.bench, "forkbomb");
+	m = vb_res_metric_index(&r, "forks_per_s");
+	ck_assert_int_ge(m, 0);
+	if (iters)
+		ck_assert_double_gt(vb_res_get(&r, 0, m), 0);
+	ck_assert_int_ge(vb_res_metric_index(&r, "pswpout"), 0);
+	ck_assert_ptr_nonnull(vb_res_param(&r, "forks"));
+	vb_res_free(&r);
+}
+
+START_TEST(run_writes_valid_folder)
+{
+	char out[8192], path[512], err[512];
+	struct vb_kv *kv;
+	int n, rc;
+	static const char *const keys[] = {
+		"label", "uname_r", "uname_v", "uname_m", "cmdline",
+		"cpu_model", "cpu_count", "mem_total_kb", "swap_total_kb",
+		"thp_enabled", "swappiness", "dirty_ratio",
+		"dirty_background_ratio", "workdir_fstype", "start", "end",
+		"vmbench_version", "config", "config_cksum",
+	};
+	size_t i;
+
+	rc = sh(out, sizeof(out), "make -s run KERNEL=e2e-a "
+	    "CONFIG=configs/test.conf RESULTS=%s WORKDIR=%s/work 2>&1", root,
+	    root);
+	ck_assert_msg(rc == 0, "make run failed (%d): %s", rc, out);
+	ck_assert_ptr_nonnull(strstr(out, "forks_per_s"));
+	snprintf(path, sizeof(path), "%s/e2e-a/forkbomb.res", root);
+	assert_res(path, 2, "complete");
+	snprintf(path, sizeof(path), "%s/e2e-a/forkbomb@par.res", root);
+	assert_res(path, 1, "complete");
+	snprintf(path, sizeof(path), "%s/e2e-a/forkbomb.vmstat", root);
+	ck_assert_int_eq(access(path, R_OK), 0);
+	snprintf(path, sizeof(path), "%s/e2e-a/forkbomb.log", root);
+	ck_assert_int_eq(access(path, R_OK), 0);
+	snprintf(path, sizeof(path), "%s/e2e-a/meta", root);
+	ck_assert_msg(vb_meta_read(path, &kv, &n, err, sizeof(err)) == 0,
+	    "%s", err);
+	for (i = 0; i < sizeof(keys) / sizeof(keys[0]); i++)
+		ck_assert_msg(vb_meta_get(kv, n, keys[i]) != NULL,
+		    "meta lacks %s", keys[i]);
+	ck_assert_str_eq(vb_meta_get(kv, n, "status"), "complete");
+	ck_assert_str_eq(vb_meta_get(kv, n, "label"), "e2e-a");
+	vb_meta_free(kv, n);
+	/* the harness removed its private folders */
+	snprintf(path, sizeof(path), "%s/work", root);
+	ck_assert_int_eq(count_entries(path), 0);
+}
+END_TEST
+
+START_TEST(existing_label_refused)
+{
+	char out[4096], path[512];
+	struct stat a, b;
+	int rc;
+
+	rc = sh(NULL, 0, "bench/vmrun --kernel same --config configs/test.conf "
+	    "--results %s --workdir %s 2>&1", root, root);
+	ck_assert_int_eq(rc, 0);
+	snprintf(path, sizeof(path), "%s/same/meta", root);
+	ck_assert_int_eq(stat(path, &a), 0);
+	rc = sh(out, sizeof(out), "bench/vmrun --kernel same --config "
+	    "configs/test.conf --results %s --workdir %s 2>&1", root, root);
+	ck_assert_int_ne(rc, 0);
+	ck_assert_msg(strstr(out, "already exists") != NULL, "%s", out);
+	ck_assert_msg(strstr(out, "/same") != NULL, "%s", out);
+	ck_assert_int_eq(stat(path, &b), 0);
+	ck_assert_int_eq(a.st_mtim.tv_sec, b.st_mtim.tv_sec);
+	ck_assert_int_eq(a.st_mtim.tv_nsec, b.st_mtim.tv_nsec);
+	/* FORCE=1 replaces it */
+	rc = sh(out, sizeof(out), "bench/vmrun --kernel same --config "
+	    "configs/test.conf --results %s --workdir %s --force 2>&1", root,
+	    root);
+	ck_assert_msg(rc == 0, "%s", out);
+}
+END_TEST
+
+/* Each bad input: one line naming the problem, nothing created. */
+START_TEST(bad_input_refused)
+{
+	static const struct {
+		const char *conf;	/* config text, NULL: missing file */
+		const char *label;
+		const char *want;
+	} t[] = {
+		{ "nosuch --x 1\n", "b1", "test.conf:1: unknown benchmark "
+		    "'nosuch'" },
+		{ "# c\nforkbomb --forks x\n", "b2", "test.conf:2: forkbomb: "
+		    "--forks: bad number 'x'" },
+		{ "forkbomb --bogus 1\n", "b3", "unknown option '--bogus'" },
+		{ "forkbomb\nforkbomb\n", "b4", "test.conf:2: 'forkbomb' "
+		    "repeats line 1" },
+		{ "forkbomb frob=1\n", "b5", "unknown directive 'frob='" },
+		{ "forkbomb \"--forks 1\n", "b6", "unterminated quote" },
+		{ "# nothing\n", "b7", "no benchmark lines" },
+		{ NULL, "b8", "cannot read config" },
+		{ "forkbomb --forks 10\n", "a/b", "bad kernel label 'a/b'" },
+		{ "iterations 0\nforkbomb\n", "b9", "test.conf:1: 'iterations'" },
+	};
+	char out[4096], conf[512], dir[512];
+	size_t i;
+	int rc;
+
+	for (i = 0; i < sizeof(t) / sizeof(t[0]); i++) {
+		snprintf(conf, sizeof(conf), "%s/test.conf", root);
+		unlink(conf);
+		if (t[i].conf) {
+			FILE *f = fopen(conf, "w");
+
+			ck_assert_ptr_nonnull(f);
+			fputs(t[i].conf, f);
+			fclose(f);
+		}
+		rc = sh(out, sizeof(out), "bench/vmrun --kernel '%s' --config "
+		    "%s --results %s/res --workdir %s 2>&1", t[i].label, conf,
+		    root, root);
+		ck_assert_msg(rc != 0, "case %zu accepted", i);
+		ck_assert_msg(strstr(out, t[i].want) != NULL,
+		    "case %zu: want '%s', got '%s'", i, t[i].want, out);
+		ck_assert_msg(strchr(out, '\n') == out + strlen(out) - 1,
+		    "case %zu: not one line: '%s'", i, out);
+		snprintf(dir, sizeof(dir), "%s/res/%s", root, t[i].label);
+		ck_assert_msg(access(dir, F_OK) < 0, "case %zu created %s", i,
+		    dir);
+	}
+}
+END_TEST
+
+/*
+ * Ctrl-C mid-run: exit 130, the result kept and marked interrupted, no
+ * process left (the test is a subreaper, so any orphan would come back
+ * to it) and no temporary file left.
+ */
+START_TEST(interrupt_cleans_up)
+{
+	char conf[512], path[512], work[512];
+	struct timespec ts = { 1, 200000000 };
+	FILE *f;
+	pid_t pid;
+	int status;
+
+	ck_assert_int_eq(prctl(PR_SET_CHILD_SUBREAPER, 1), 0);
+	snprintf(conf, sizeof(conf), "%s/long.conf", root);
+	f = fopen(conf, "w");
+	ck_assert_ptr_nonnull(f);
+	fputs("iterations 2\nforkbomb --forks 1000 --ints 10\n"
+	    "forkbomb@long --forks 10000000 --ints 10 --concurrency 4\n", f);
+	fclose(f);
+	snprintf(work, sizeof(work), "%s/work", root);
+	mkdir(work, 0755);
+	pid = fork();
+	ck_assert_int_ge(pid, 0);
+	if (pid == 0) {
+		char lp[512];
+		int null;
+
+		snprintf(lp, sizeof(lp), "%s/vmrun.out", root);
+		null = open(lp, O_WRONLY | O_CREAT, 0644);
+		dup2(null, 1);
+		dup2(null, 2);
+		execl("bench/vmrun", "vmrun", "--kernel", "intr", "--config",
+		    conf, "--results", root, "--workdir", work, (char *)NULL);
+		_exit(127);
+	}
+	/* wait until the long benchmark has started */
+	snprintf(path, sizeof(path), "%s/intr/forkbomb@long.res", root);
+	for (int i = 0; i < 400 && access(path, F_OK) < 0; i++)
+		nanosleep(&(struct timespec){ 0, 50000000 }, NULL);
+	if (access(path, F_OK) < 0) {
+		char cmd[600];
+
+		snprintf(cmd, sizeof(cmd), "cat %s/vmrun.out >&2", root);
+		system(cmd);
+	}
+	ck_assert_int_eq(access(path, F_OK), 0);
+	nanosleep(&ts, NULL);
+	kill(pid, SIGINT);
+	ck_assert_int_eq(waitpid(pid, &status, 0), pid);
+	ck_assert(WIFEXITED(status));
+	ck_assert_int_eq(WEXITSTATUS(status), 130);
+	/* nothing left running or unreaped below us */
+	nanosleep(&(struct timespec){ 0, 200000000 }, NULL);
+	errno = 0;
+	ck_assert_int_eq(waitpid(-1, NULL, WNOHANG), -1);
+	ck_assert_int_eq(errno, ECHILD);
+	ck_assert_int_eq(count_entries(work), 0);
+	snprintf(path, sizeof(path), "%s/intr/forkbomb.res", root);
+	assert_res(path, 2, "complete");
+	snprintf(path, sizeof(path), "%s/intr/forkbomb@long.res", root);
+	assert_res(path, 0, "interrupted");
+	{
+		struct vb_kv *kv;
+		char err[512];
+		int n;
+
+		snprintf(path, sizeof(path), "%s/intr/meta", root);
+		ck_assert_msg(vb_meta_read(path, &kv, &n, err, sizeof(err)) ==
+		    0, "%s", err);
+		ck_assert_str_eq(vb_meta_get(kv, n, "status"), "interrupted");
+		vb_meta_free(kv, n);
+	}
+}
+END_TEST
+
+Suite *
+runner_suite(void)
+{
+	Suite *s = suite_create("runner");
+	TCase *tc = tcase_create("e2e");
+
+	tcase_add_checked_fixture(tc, setup, teardown);
+	tcase_set_timeout(tc, 60);
+	tcase_add_test(tc, run_writes_valid_folder);
+	tcase_add_test(tc, existing_label_refused);
+	tcase_add_test(tc, bad_input_refused);
+	tcase_add_test(tc, interrupt_cleans_up);
+	suite_add_tcase(s, tc);
+	return s;
+}
