@@ -599,13 +599,6 @@ vb_main(const struct vb_bench *b, int argc, char **argv)
 	if (R.res_path[0])
 		save("running");
 
-	/*
-	 * Lock the harness (not the children: locks are not inherited) so
-	 * that memory pressure cannot stall the sampler or the bookkeeping.
-	 * Failure (RLIMIT_MEMLOCK without root) only costs that guarantee.
-	 */
-	if (mlockall(MCL_CURRENT | MCL_FUTURE) < 0 && geteuid() == 0)
-		warn_errno("mlockall");
 	if (R.vm_path[0] && !(R.vmf = fopen(R.vm_path, "w")))
 		die_errno("cannot create %s", R.vm_path);
 	if (vb_sampler_start(&R.sampler, R.proc_root, R.vmf,
@@ -621,6 +614,15 @@ vb_main(const struct vb_bench *b, int argc, char **argv)
 			die("setup failed");
 		R.setup_done = 1;
 	}
+	/*
+	 * Lock the harness (not the children: locks are not inherited) so
+	 * that memory pressure cannot stall the sampler or the bookkeeping.
+	 * After setup(), so that what setup() allocated and freed is not
+	 * pinned.  Failure (RLIMIT_MEMLOCK without root) only costs that
+	 * guarantee.
+	 */
+	if (mlockall(MCL_CURRENT | MCL_FUTURE) < 0 && geteuid() == 0)
+		warn_errno("mlockall");
 	for (i = 1; i <= (int)c.iterations && !stop_signal; i++) {
 		uint64_t t = vb_now_ns();
 

@@ -19,8 +19,8 @@
  *    --out, --workdir, --interval, --variant, --check, --help);
  *  - creates a private work folder <workdir>/vmbench-<name>.<pid> and
  *    removes it at the end, on error and on SIGINT/SIGTERM/SIGHUP;
- *  - mlockall()s itself and runs the vmstat sampler thread, writing
- *    <out>.vmstat;
+ *  - runs the vmstat sampler thread, writing <out>.vmstat, and, after
+ *    setup(), mlockall()s itself;
  *  - for each iteration: reads /proc, forks a child in its own process
  *    group that calls bench->run(), reaps it with wait4() (rusage of the
  *    whole tree, see rusage.h), reads /proc again, and records elapsed
@@ -70,7 +70,12 @@ struct vb_bench {
 	 * and limits (RLIMIT_NPROC, memory).  -1 with a message in @err.
 	 */
 	int (*validate)(void *cfg, char *err, size_t errlen);
-	/* Once, in the parent, after the work folder exists.  -1: fail. */
+	/*
+	 * Once, in the parent, after the work folder exists.  -1: fail.
+	 * The parent mlockall()s itself after setup(): whatever setup()
+	 * leaves allocated stays pinned, so keep it small (or do big work
+	 * in a child).
+	 */
 	int (*setup)(void *cfg, const char *workdir);
 	/* One iteration, in a forked child.  0 on success. */
 	int (*run)(void *cfg, struct vb_iter *it);
