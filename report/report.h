@@ -1,0 +1,179 @@
+/*
+ * report.h - the report generator's modules (report/vmreport.c is the
+ * program; these are linked into it and into the tests).
+ *
+ *	rstats.c  statistics: descriptive, Student t, Welch, Fieller,
+ *		  detectable change, geometric-mean summary (GSL)
+ *	rload.c   reading result folders (meta, .res via lib/res.h)
+ *	rtext.c   the text views: comparison tables, summaries, the
+ *		  posts' forms, ASCII bar charts, the vmstat dump
+ *	rexport.c CSV and JSON of every statistic
+ *	rplot.c   gnuplot charts (PNG and SVG)
+ *
+ * The report only reads result folders; it never runs a benchmark and
+ * never writes into a result folder.
+ */
+#ifndef VB_REPORT_H
+#define VB_REPORT_H
+
+#include <stdio.h>
+
+#include "config.h"
+#include "res.h"
+
+/* ---- rstats.c ---- */
+
+/* Descriptive statistics of one metric of one kernel (NAN skipped). */
+struct rs_desc {
+	int n;
+	double mean, sd, cov, min, median, max;
+	double ci_lo, ci_hi;		/* 95% CI of the mean (Student t) */
+};
+
+/* Welch's t-test of b against a. */
+struct rs_welch {
+	double t, df, p;		/* p two-sided; NAN when untestable */
+};
+
+/* 95% confidence interval of the ratio b/a of the means (Fieller). */
+struct rs_ratio {
+	double r, lo, hi;
+	int unbounded;			/* the interval is not finite */
+};
+
+/* A comparison of kernel b against the baseline a for one metric. */
+struct rs_cmp {
+	double pct;			/* change, positive = better */
+	struct rs_welch w;
+	struct rs_ratio ratio;
+	int sig;			/* p < 0.05 */
+};
+
+void rs_describe(const double *v, int n, int stride, struct rs_desc *d);
+/* t such that P(T > t) = @p with @df degrees of freedom (NAN if df<=0). */
+double rs_t_upper(double p, double df);
+/* Two-sided p of |T| >= |t|. */
+double rs_t_p2(double t, double df);
+void rs_welch(const struct rs_desc *a, const struct rs_desc *b,
+    struct rs_welch *w);
+void rs_fieller(const struct rs_desc *a, const struct rs_desc *b,
+    double df, struct rs_ratio *r);
+/* Change of @b against @a in %, signed so that positive = better. */
+double rs_pct_better(double a, double b, enum vb_dir dir);
+void rs_compare(const struct rs_desc *a, const struct rs_desc *b,
+    enum vb_dir dir, struct rs_cmp *c);
+/* Runs per side to detect relative change @delta (alpha .05, power .8). */
+double rs_runs_needed(double cov, double delta);
+/* Smallest relative change detectable with @n runs per side. */
+double rs_detectable(double cov, int n);
+
+/* Geometric mean of ratios b/a over several metrics, with a 95% CI. */
+struct rs_geo {
+	int k;				/* metrics used */
+	double sum_log, sum_var, sum_v2df;
+	double g, lo, hi;
+};
+void rs_geo_init(struct rs_geo *g);
+/* Add one metric (skipped, returning -1, when a mean is not > 0). */
+int rs_geo_add(struct rs_geo *g, const struct rs_desc *a,
+    const struct rs_desc *b);
+void rs_geo_finish(struct rs_geo *g);
+
+/* ---- rload.c ---- */
+
+struct rl_kernel {
+	char *dir;			/* as given on the command line */
+	char *label;			/* meta's label, else the folder name */
+	int nmeta;
+	struct vb_kv *meta;		/* lib/meta.h */
+	int nres;
+	char **ids;			/* "bench" or "bench@variant", sorted */
+	struct vb_res *res;
+};
+
+struct rl_set {
+	int nk;
+	struct rl_kernel *k;		/* k[0] is the baseline */
+	int nids;
+	char **ids;			/* union of all kernels' ids, sorted */
+};
+
+/* Load folder @dir; -1 with a one-line message in @err. */
+int rl_load_kernel(const char *dir, struct rl_kernel *k, char *err,
+    size_t errlen);
+void rl_free_kernel(struct rl_kernel *k);
+/* Build the union of ids after loading every kernel. */
+void rl_index(struct rl_set *s);
+void rl_free(struct rl_set *s);
+/* Result @id of kernel @k, or NULL when that kernel lacks it. */
+const struct vb_res *rl_find(const struct rl_kernel *k, const char *id);
+const char *rl_meta(const struct rl_kernel *k, const char *key);
+/*
+ * Parameters of @id that differ between kernels: one line per
+ * difference into @buf; returns the number of differences.
+ */
+int rl_param_diffs(const struct rl_set *s, const char *id, char *buf,
+    size_t len);
+
+/* ---- rtext.c ---- */
+
+struct rt_opts {
+	int width;			/* columns (80) */
+	double noisy;			/* CoV threshold, fraction (0.05) */
+	int detail;			/* full statistics for every metric */
+	int allow_diff;			/* --allow-different-params */
+};
+
+/* Statistics of metric @m (by name) of @id for every kernel. */
+struct rt_row {
+	const char *name, *unit;
+	enum vb_dir dir;
+	int integral;			/* every value a whole number */
+	struct rs_desc *d;		/* nk; n == 0: missing */
+	struct rs_cmp *c;		/* nk; c[0] unused */
+};
+
+/* Every metric of @id (union over kernels, baseline order first). */
+int rt_rows(const struct rl_set *s, const char *id, struct rt_row **rows);
+void rt_free_rows(struct rt_row *rows, int n, int nk);
+
+/* The comparison table of @id (rows from rt_rows()) and its notes. */
+void rt_table(FILE *f, const struct rl_set *s, const char *id,
+    struct rt_row *rows, int nrows, const struct rt_opts *o);
+void rt_notes(FILE *f, const struct rl_set *s, const char *id,
+    struct rt_row *rows, int nrows, const struct rt_opts *o);
+/* Index of @id's headline row (else elapsed), or -1. */
+int rt_headline(const struct rl_set *s, const char *id,
+    struct rt_row *rows, int nrows);
+void rt_headline_bars(FILE *f, const struct rl_set *s,
+    const struct rt_row *r, int width);
+void rt_compare(FILE *f, const struct rl_set *s, const struct rt_opts *o);
+void rt_summary(FILE *f, const struct rl_set *s, const struct rt_opts *o);
+void rt_post(FILE *f, const struct rl_set *s, const struct rt_opts *o);
+void rt_bars(FILE *f, const char *title, int n, const char *const *labels,
+    const double *vals, const char *unit, int width);
+/* The .vmstat series of @id as `vmstat 1` dumps; -1 if none found. */
+int rt_vmstat(FILE *f, const struct rl_set *s, const char *id, int iter);
+/*
+ * Metrics significantly worse than the baseline by more than @pct
+ * percent, one line each to @f; returns their count.
+ */
+int rt_regressions(FILE *f, const struct rl_set *s, double pct);
+/* Value formatting shared by the views (LMbench style: 1.2K 3.4M). */
+char *rt_short(char *buf, size_t len, double v);
+
+/* ---- rexport.c ---- */
+
+void rx_csv(FILE *f, const struct rl_set *s, const struct rt_opts *o);
+void rx_json(FILE *f, const struct rl_set *s, const struct rt_opts *o);
+
+/* ---- rplot.c ---- */
+
+/*
+ * Write charts for every benchmark into @dir (created): per chart a
+ * .dat, a .gp script, a .png and a .svg.  @gnuplot: the program to run.
+ * Returns the number of charts, -1 on error (message printed).
+ */
+int rp_plot(const struct rl_set *s, const char *dir, const char *gnuplot);
+
+#endif

@@ -1,0 +1,271 @@
+/*
+ * rload.c - reading result folders: meta (key=value lines) and every
+ * <bench>[@variant].res through the strict reader of lib/res.h.  Nothing
+ * is ever written here.
+ */
+#include <dirent.h>
+#include <errno.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+
+#include "err.h"
+#include "meta.h"
+#include "report.h"
+
+static void *
+xmalloc(size_t n)
+{
+	void *p = malloc(n ? n : 1);
+
+	if (!p)
+		die("out of memory");
+	return p;
+}
+
+static void *
+xrealloc(void *p, size_t n)
+{
+	p = realloc(p, n ? n : 1);
+	if (!p)
+		die("out of memory");
+	return p;
+}
+
+static char *
+xstrdup(const char *s)
+{
+	char *p = strdup(s);
+
+	if (!p)
+		die("out of memory");
+	return p;
+}
+
+static int
+cmp_str(const void *a, const void *b)
+{
+	return strcmp(*(char *const *)a, *(char *const *)b);
+}
+
+/* The folder's last path component, without trailing slashes. */
+static char *
+base_name(const char *dir)
+{
+	size_t n = strlen(dir), e;
+
+	while (n > 1 && dir[n - 1] == '/')
+		n--;
+	e = n;
+	while (n > 0 && dir[n - 1] != '/')
+		n--;
+	return strndup(dir + n, e - n);
+}
+
+int
+rl_load_kernel(const char *dir, struct rl_kernel *k, char *err,
+    size_t errlen)
+{
+	struct stat st;
+	struct dirent *de;
+	DIR *d;
+	char path[4096], **names = NULL;
+	int nnames = 0, nentries = 0, has_meta = 0, i;
+
+	memset(k, 0, sizeof(*k));
+	if (stat(dir, &st) != 0) {
+		snprintf(err, errlen, "%s: %s", dir, errno == ENOENT ?
+		    "no such result folder" : strerror(errno));
+		return -1;
+	}
+	if (!S_ISDIR(st.st_mode)) {
+		snprintf(err, errlen, "%s: not a folder", dir);
+		return -1;
+	}
+	d = opendir(dir);
+	if (!d) {
+		snprintf(err, errlen, "%s: cannot open: %s", dir,
+		    strerror(errno));
+		return -1;
+	}
+	while ((de = readdir(d))) {
+		size_t n = strlen(de->d_name);
+
+		if (de->d_name[0] == '.')
+			continue;
+		nentries++;
+		if (strcmp(de->d_name, "meta") == 0)
+			has_meta = 1;
+		if (n > 4 && strcmp(de->d_name + n - 4, ".res") == 0) {
+			names = xrealloc(names, (size_t)(nnames + 1) *
+			    sizeof(char *));
+			names[nnames++] = strndup(de->d_name, n - 4);
+		}
+	}
+	closedir(d);
+	if (nentries == 0) {
+		snprintf(err, errlen, "%s: empty folder, not a result folder "
+		    "(make run KERNEL=label writes one)", dir);
+		return -1;
+	}
+	if (!has_meta && nnames == 0) {
+		snprintf(err, errlen, "%s: not a result folder (no meta, no "
+		    ".res files)", dir);
+		return -1;
+	}
+	qsort(names, (size_t)nnames, sizeof(char *), cmp_str);
+	k->dir = xstrdup(dir);
+	if (has_meta) {
+		snprintf(path, sizeof(path), "%s/meta", dir);
+		if (vb_meta_read(path, &k->meta, &k->nmeta, err, errlen))
+			goto fail;
+	}
+	k->label = rl_meta(k, "label") && *rl_meta(k, "label") ?
+	    xstrdup(rl_meta(k, "label")) : base_name(dir);
+	k->res = xmalloc((size_t)(nnames ? nnames : 1) * sizeof(*k->res));
+	k->ids = names;
+	names = NULL;
+	for (i = 0; i < nnames; i++) {
+		snprintf(path, sizeof(path), "%s/%s.res", dir, k->ids[i]);
+		if (vb_res_read(path, &k->res[i], err, errlen) != 0) {
+			k->nres = i;
+			while (i < nnames)
+				free(k->ids[i++]);
+			goto fail;
+		}
+	}
+	k->nres = nnames;
+	return 0;
+fail:
+	if (names) {
+		for (i = 0; i < nnames; i++)
+			free(names[i]);
+		free(names);
+	}
+	rl_free_kernel(k);
+	return -1;
+}
+
+void
+rl_free_kernel(struct rl_kernel *k)
+{
+	int i;
+
+	if (k->meta)
+		vb_meta_free(k->meta, k->nmeta);
+	for (i = 0; i < k->nres; i++) {
+		vb_res_free(&k->res[i]);
+		free(k->ids[i]);
+	}
+	free(k->res);
+	free(k->ids);
+	free(k->dir);
+	free(k->label);
+	memset(k, 0, sizeof(*k));
+}
+
+void
+rl_index(struct rl_set *s)
+{
+	int i, j, n = 0, cap = 0;
+	char **all = NULL;
+
+	for (i = 0; i < s->nk; i++)
+		cap += s->k[i].nres;
+	all = xmalloc((size_t)(cap ? cap : 1) * sizeof(char *));
+	for (i = 0; i < s->nk; i++)
+		for (j = 0; j < s->k[i].nres; j++)
+			all[n++] = s->k[i].ids[j];
+	qsort(all, (size_t)n, sizeof(char *), cmp_str);
+	s->nids = 0;
+	for (i = 0; i < n; i++)
+		if (i == 0 || strcmp(all[i], all[i - 1]) != 0)
+			all[s->nids++] = all[i];
+	s->ids = all;
+}
+
+void
+rl_free(struct rl_set *s)
+{
+	int i;
+
+	for (i = 0; i < s->nk; i++)
+		rl_free_kernel(&s->k[i]);
+	free(s->k);
+	free(s->ids);
+	memset(s, 0, sizeof(*s));
+}
+
+const struct vb_res *
+rl_find(const struct rl_kernel *k, const char *id)
+{
+	int lo = 0, hi = k->nres - 1;
+
+	while (lo <= hi) {
+		int mid = (lo + hi) / 2, c = strcmp(id, k->ids[mid]);
+
+		if (c == 0)
+			return &k->res[mid];
+		if (c < 0)
+			hi = mid - 1;
+		else
+			lo = mid + 1;
+	}
+	return NULL;
+}
+
+const char *
+rl_meta(const struct rl_kernel *k, const char *key)
+{
+	return k->meta ? vb_meta_get(k->meta, k->nmeta, key) : NULL;
+}
+
+/*
+ * Compare every kernel's parameters of @id with the first kernel that
+ * has it.  A parameter missing on one side counts as a difference.
+ */
+int
+rl_param_diffs(const struct rl_set *s, const char *id, char *buf,
+    size_t len)
+{
+	const struct vb_res *a = NULL, *b;
+	const char *ka = NULL;
+	size_t used = 0;
+	int i, j, nd = 0;
+
+	if (len)
+		buf[0] = '\0';
+	for (i = 0; i < s->nk; i++) {
+		if (!(b = rl_find(&s->k[i], id)))
+			continue;
+		if (!a) {
+			a = b;
+			ka = s->k[i].label;
+			continue;
+		}
+		for (j = 0; j < a->nparams; j++) {
+			const char *vb = vb_res_param(b, a->params[j].key);
+
+			if (vb && strcmp(vb, a->params[j].val) == 0)
+				continue;
+			nd++;
+			if (used < len)
+				used += (size_t)snprintf(buf + used, len - used,
+				    "%s: parameter %s is %s in %s but %s in "
+				    "%s\n", id, a->params[j].key,
+				    a->params[j].val, ka, vb ? vb : "absent",
+				    s->k[i].label);
+		}
+		for (j = 0; j < b->nparams; j++) {
+			if (vb_res_param(a, b->params[j].key))
+				continue;
+			nd++;
+			if (used < len)
+				used += (size_t)snprintf(buf + used, len - used,
+				    "%s: parameter %s is absent in %s but %s "
+				    "in %s\n", id, b->params[j].key, ka,
+				    b->params[j].val, s->k[i].label);
+		}
+	}
+	return nd;
+}

@@ -1,0 +1,638 @@
+/*
+ * rpost.c - the mail-ready post (make post) in the manner of the 2002
+ * posts, and the `vmstat 1` dump of a benchmark's sampled series.
+ *
+ * The post: a header naming the kernels and the machine (from meta),
+ * then per test its command, the tcsh time(1) line per kernel with the
+ * swap totals under it, the benchmark's own form (contest's table for
+ * makesim, the n-by-kernel table for tworead, "played X of Y seconds"
+ * for the probe, a bar chart of the headline figure), and a short
+ * comparison table; blank lines between sections, under 80 columns.
+ */
+#include <limits.h>
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "err.h"
+#include "report.h"
+#include "rusage.h"
+
+/* ---- the vmstat dump ---- */
+
+static const char vm_head1[] =
+    "procs -----------memory---------- ---swap-- -----io---- -system-- "
+    "------cpu-----";
+static const char vm_head2[] =
+    " r  b   swpd   free   buff  cache   si   so    bi    bo   in   cs "
+    "us sy id wa st";
+
+/*
+ * One kernel's series: the procps `vmstat 1` layout (its column widths,
+ * widening where a number needs it).  The first sample of the file is
+ * already a rate over its first interval (the sampler writes rows from
+ * two snapshots), so no since-boot line is printed.
+ */
+static int
+dump_one(FILE *out, const struct rl_kernel *k, const char *id, int iter)
+{
+	char path[PATH_MAX], *line = NULL;
+	size_t cap = 0;
+	double v[19];
+	int rows = 0, lineno = 0, n;
+	FILE *f;
+
+	snprintf(path, sizeof(path), "%s/%s.vmstat", k->dir, id);
+	if (!(f = fopen(path, "r")))
+		return -1;
+	fprintf(out, "%s: %s%s", k->label, id, iter ? "" : "\n");
+	if (iter)
+		fprintf(out, ", iteration %d\n", iter);
+	fprintf(out, "%s\n%s\n", vm_head1, vm_head2);
+	while (getline(&line, &cap, f) >= 0) {
+		lineno++;
+		if (line[0] == '#' || line[0] == '\n')
+			continue;
+		n = sscanf(line, "%lf %lf %lf %lf %lf %lf %lf %lf %lf %lf "
+		    "%lf %lf %lf %lf %lf %lf %lf %lf %lf", &v[0], &v[1], &v[2],
+		    &v[3], &v[4], &v[5], &v[6], &v[7], &v[8], &v[9], &v[10],
+		    &v[11], &v[12], &v[13], &v[14], &v[15], &v[16], &v[17],
+		    &v[18]);
+		if (n != 19) {
+			free(line);
+			fclose(f);
+			die("%s:%d: not a vmstat sample line", path, lineno);
+		}
+		if (iter && (int)v[1] != iter)
+			continue;
+		fprintf(out, "%2.0f %2.0f %6.0f %6.0f %6.0f %6.0f %4.0f %4.0f "
+		    "%5.0f %5.0f %4.0f %4.0f %2.0f %2.0f %2.0f %2.0f %2.0f\n",
+		    v[2], v[3], v[4], v[5], v[6], v[7], v[8], v[9], v[10],
+		    v[11], v[12], v[13], v[14], v[15], v[16], v[17], v[18]);
+		rows++;
+	}
+	if (!rows)
+		fprintf(out, "(no samples%s)\n", iter ? " in that iteration" :
+		    "");
+	free(line);
+	fclose(f);
+	return rows;
+}
+
+int
+rt_vmstat(FILE *f, const struct rl_set *s, const char *id, int iter)
+{
+	int k, found = 0;
+
+	for (k = 0; k < s->nk; k++) {
+		if (found)
+			fputc('\n', f);
+		if (dump_one(f, &s->k[k], id, iter) >= 0)
+			found++;
+		else
+			fprintf(f, "%s: no %s.vmstat\n", s->k[k].label, id);
+	}
+	return found ? 0 : -1;
+}
+
+/* ---- helpers ---- */
+
+static void *
+xcalloc(size_t n, size_t sz)
+{
+	void *p = calloc(n ? n : 1, sz);
+
+	if (!p)
+		die("out of memory");
+	return p;
+}
+
+/* Mean of metric @name over the iterations of @r; NAN when absent. */
+static double
+mmean(const struct vb_res *r, const char *name)
+{
+	struct rs_desc d;
+	int m;
+
+	if (!r || (m = vb_res_metric_index(r, name)) < 0)
+		return NAN;
+	rs_describe(r->vals + m, r->niter, r->nmetrics, &d);
+	return d.n ? d.mean : NAN;
+}
+
+static const char *
+bench_of(const char *id, char *buf, size_t len)
+{
+	const char *at = strchr(id, '@');
+
+	snprintf(buf, len, "%.*s", at ? (int)(at - id) : (int)strlen(id), id);
+	return buf;
+}
+
+static const char *
+variant_of(const char *id)
+{
+	const char *at = strchr(id, '@');
+
+	return at ? at + 1 : "default";
+}
+
+static const struct vb_res *
+any_res(const struct rl_set *s, const char *id)
+{
+	const struct vb_res *r;
+	int k;
+
+	for (k = 0; k < s->nk; k++)
+		if ((r = rl_find(&s->k[k], id)))
+			return r;
+	return NULL;
+}
+
+static int
+label_width(const struct rl_set *s, int min)
+{
+	int k, w = min;
+
+	for (k = 0; k < s->nk; k++)
+		if ((int)strlen(s->k[k].label) + 2 > w)
+			w = (int)strlen(s->k[k].label) + 2;
+	return w > 24 ? 24 : w;
+}
+
+/* ---- the post's forms ---- */
+
+/*
+ * tcsh time(1) line of the mean run, and the swap totals under it:
+ *	2.5.23:   193.260u 17.540s 3:49.86 93.5%  0+0k 0+0io 223130pf+0w
+ *	          Total kernel swapouts during test = 143992 kB
+ */
+static void
+time_lines(FILE *f, const struct rl_set *s, const char *id)
+{
+	char buf[256], *t;
+	int k, w = label_width(s, 10);
+
+	for (k = 0; k < s->nk; k++) {
+		const struct vb_res *r = rl_find(&s->k[k], id);
+		struct vb_rusage u = { 0 };
+		double si, so;
+
+		snprintf(buf, sizeof(buf), "%s:", s->k[k].label);
+		fprintf(f, "%-*s", w, buf);
+		if (!r || isnan(mmean(r, "elapsed"))) {
+			fprintf(f, "%s\n", r ? "(no time figures)" : "missing");
+			continue;
+		}
+		u.elapsed = mmean(r, "elapsed");
+		u.user = mmean(r, "user");
+		u.sys = mmean(r, "sys");
+		u.majflt = lround(mmean(r, "majflt"));
+		u.inblock = lround(mmean(r, "inblock"));
+		u.oublock = lround(mmean(r, "oublock"));
+		vb_rusage_tcsh(buf, sizeof(buf), &u);
+		while ((t = strchr(buf, '\t')))
+			*t = ' ';
+		fprintf(f, "%s\n", buf);
+		si = mmean(r, "pswpin");
+		so = mmean(r, "pswpout");
+		if (!isnan(so) && (so > 0 || si > 0))
+			fprintf(f, "%*sTotal kernel swapouts during test = "
+			    "%.0f kB\n%*sTotal kernel swapins during test  = "
+			    "%.0f kB\n", w, "", so, w, "", isnan(si) ? 0 : si);
+	}
+}
+
+/* The probe's "played X of Y seconds (Z%)", per kernel. */
+static int
+probe_lines(FILE *f, const struct rl_set *s, const char *id)
+{
+	static const char *const playn[] = { "played_s", "played", NULL };
+	static const char *const runn[] = { "run_s", "wanted_s", "total_s",
+		"expected_s", NULL };
+	int k, i, w = label_width(s, 10), any = 0;
+
+	for (k = 0; k < s->nk; k++) {
+		const struct vb_res *r = rl_find(&s->k[k], id);
+		double p = NAN, t = NAN;
+
+		for (i = 0; playn[i] && isnan(p); i++)
+			p = mmean(r, playn[i]);
+		for (i = 0; runn[i] && isnan(t); i++)
+			t = mmean(r, runn[i]);
+		if (isnan(p) || isnan(t) || t <= 0)
+			continue;
+		if (!any++)
+			fputc('\n', f);
+		fprintf(f, "%-*splayed %.0f of %.0f seconds (%.0f%%)\n", w,
+		    s->k[k].label, p, t, 100 * p / t);
+	}
+	return any;
+}
+
+/* The time figure of a makesim run: its headline when in s, else elapsed. */
+static double
+build_time(const struct vb_res *r)
+{
+	int m;
+
+	if (r && r->headline[0] && (m = vb_res_metric_index(r,
+	    r->headline)) >= 0 && !strcmp(r->metrics[m].unit, "s"))
+		return mmean(r, r->headline);
+	return mmean(r, "elapsed");
+}
+
+static int
+is_noload(const char *v)
+{
+	return !strcmp(v, "no_load") || !strcmp(v, "noload") ||
+	    !strcmp(v, "default");
+}
+
+/*
+ * contest's table, one block per load (variant):
+ *	Kernel [runs]   Time    CPU%    Loads   LCPU%   Ratio
+ * Ratio = time under the load / the same kernel's no_load time.
+ */
+static void
+contest_table(FILE *f, const struct rl_set *s, const char *bench)
+{
+	char b[128], num[6][32];
+	int i, k, w = label_width(s, 16);
+
+	for (i = 0; i < s->nids; i++) {
+		if (strcmp(bench_of(s->ids[i], b, sizeof(b)), bench))
+			continue;
+		fprintf(f, "%s:\n%-*s %6s %6s %6s %6s %6s\n",
+		    variant_of(s->ids[i]), w, "Kernel [runs]", "Time", "CPU%",
+		    "Loads", "LCPU%", "Ratio");
+		for (k = 0; k < s->nk; k++) {
+			const struct vb_res *r = rl_find(&s->k[k], s->ids[i]);
+			const struct vb_res *nl = NULL;
+			double t, t0 = NAN;
+			int j;
+
+			for (j = 0; j < s->nids && !nl; j++)
+				if (!strcmp(bench_of(s->ids[j], b, sizeof(b)),
+				    bench) && is_noload(variant_of(s->ids[j])))
+					nl = rl_find(&s->k[k], s->ids[j]);
+			snprintf(b, sizeof(b), "%s [%d]", s->k[k].label,
+			    r ? r->niter : 0);
+			fprintf(f, "%-*s", w, b);
+			if (!r) {
+				fprintf(f, " missing\n");
+				continue;
+			}
+			t = build_time(r);
+			t0 = build_time(nl);
+			snprintf(num[0], 32, "%.1f", t);
+			snprintf(num[1], 32, "%.0f", mmean(r, "cpu"));
+			snprintf(num[2], 32, "%.0f", mmean(r, "loads"));
+			snprintf(num[3], 32, "%.0f", mmean(r, "lcpu"));
+			if (isnan(t0) || t0 <= 0)
+				snprintf(num[4], 32, "-");
+			else
+				snprintf(num[4], 32, "%.2f", t / t0);
+			for (j = 0; j < 5; j++)
+				fprintf(f, " %6s", strstr(num[j], "nan") ? "-" :
+				    num[j]);
+			fputc('\n', f);
+		}
+		fputc('\n', f);
+	}
+}
+
+/* The n value of a tworead variant: its param n, else the variant. */
+static const char *
+tworead_n(const struct vb_res *r, const char *id)
+{
+	const char *n = r ? vb_res_param(r, "n") : NULL;
+
+	return n ? n : variant_of(id);
+}
+
+/* Iwamoto's table: one row per n, one column per kernel. */
+static void
+tworead_table(FILE *f, const struct rl_set *s, const char *bench,
+    const struct rt_opts *o)
+{
+	char b[128], num[64];
+	int i, k, first, last, perblk = (o->width - 8) / 12, rule;
+
+	if (perblk < 1)
+		perblk = 1;
+	for (first = 0; first < s->nk; first += perblk) {
+		const struct vb_res *r0 = NULL;
+
+		last = first + perblk > s->nk ? s->nk : first + perblk;
+		for (i = 0; i < s->nids && !r0; i++)
+			if (!strcmp(bench_of(s->ids[i], b, sizeof(b)), bench))
+				r0 = any_res(s, s->ids[i]);
+		fprintf(f, "%-8s", " n");
+		for (k = first; k < last; k++)
+			fprintf(f, "%12.11s", s->k[k].label);
+		fputc('\n', f);
+		rule = 8 + 12 * (last - first);
+		while (rule-- > 0)
+			fputc('=', f);
+		fputc('\n', f);
+		for (i = 0; i < s->nids; i++) {
+			const struct vb_res *ri = any_res(s, s->ids[i]);
+
+			if (strcmp(bench_of(s->ids[i], b, sizeof(b)), bench))
+				continue;
+			fprintf(f, "%-8.7s", tworead_n(ri, s->ids[i]));
+			for (k = first; k < last; k++) {
+				const struct vb_res *r = rl_find(&s->k[k],
+				    s->ids[i]);
+				double v = r && r->headline[0] ?
+				    mmean(r, r->headline) : NAN;
+
+				if (!r)
+					snprintf(num, sizeof(num), "missing");
+				else
+					snprintf(num, sizeof(num), "%.0f", v);
+				fprintf(f, "%12s", strstr(num, "nan") ? "-" :
+				    num);
+			}
+			fputc('\n', f);
+		}
+		if (r0 && r0->headline[0])
+			fprintf(f, "(%s, mean of runs)\n", r0->headline);
+		fputc('\n', f);
+	}
+}
+
+/* Rows for the post's short table: the headline, the benchmark's own
+ * metrics, then elapsed, user, sys, major faults, swap. */
+static int
+post_rows(const struct rl_set *s, const char *id, struct rt_row *rows,
+    int n, struct rt_row *out)
+{
+	static const char *const std[] = {
+		"elapsed", "user", "sys", "cpu", "minflt", "majflt", "nvcsw",
+		"nivcsw", "inblock", "oublock", "maxrss", "pswpin", "pswpout",
+		"pgmajfault", "pgfault", "pgscan_kswapd", "pgscan_direct",
+		"pgsteal_kswapd", "pgsteal_direct", "allocstall",
+		"workingset_refault", "thp_fault_alloc", "oom_kill", "pgpgin",
+		"pgpgout", NULL,
+	};
+	static const char *const tail[] = {
+		"elapsed", "user", "sys", "majflt", "pswpin", "pswpout",
+		"oom_kill", NULL,
+	};
+	const struct vb_res *r0 = any_res(s, id);
+	int j, i, m = 0, own;
+
+	for (j = 0; j < n; j++)
+		if (r0 && !strcmp(rows[j].name, r0->headline))
+			out[m++] = rows[j];
+	for (j = 0; j < n; j++) {
+		for (own = 1, i = 0; std[i]; i++)
+			if (!strcmp(rows[j].name, std[i]))
+				own = 0;
+		if (own && rows[j].dir != VB_INFO &&
+		    !(r0 && !strcmp(rows[j].name, r0->headline)))
+			out[m++] = rows[j];
+	}
+	for (i = 0; tail[i]; i++)
+		for (j = 0; j < n; j++)
+			if (!strcmp(rows[j].name, tail[i]) &&
+			    !(r0 && !strcmp(rows[j].name, r0->headline)))
+				out[m++] = rows[j];
+	return m;
+}
+
+/* Print "Key: value" wrapped, value cut at the width. */
+static void
+kv_line(FILE *f, const char *key, const char *val, int width)
+{
+	fprintf(f, "%s %.*s\n", key, width - (int)strlen(key) - 1, val);
+}
+
+static const char *
+meta_or(const struct rl_kernel *k, const char *key, const char *dflt)
+{
+	const char *v = rl_meta(k, key);
+
+	return v && *v && strcmp(v, "unknown") ? v : dflt;
+}
+
+/* "Intel(R) Xeon(R) CPU @ 2.20GHz x 2, 23.5 GiB RAM, no swap" */
+static char *
+machine(char *buf, size_t len, const struct rl_kernel *k)
+{
+	double mem = atof(meta_or(k, "mem_total_kb", "0")) / 1048576;
+	double swp = atof(meta_or(k, "swap_total_kb", "0")) / 1048576;
+	char sw[64];
+
+	if (swp > 0)
+		snprintf(sw, sizeof(sw), "%.1f GiB swap", swp);
+	else
+		snprintf(sw, sizeof(sw), "no swap");
+	snprintf(buf, len, "%s x %s, %.1f GiB RAM, %s",
+	    meta_or(k, "cpu_model", "unknown CPU"),
+	    meta_or(k, "cpu_count", "?"), mem, sw);
+	return buf;
+}
+
+static void
+post_header(FILE *f, const struct rl_set *s, const struct rt_opts *o)
+{
+	char buf[1024], buf2[1024], line[4096];
+	size_t used;
+	int k, w = label_width(s, 10), same = 1;
+
+	used = (size_t)snprintf(line, sizeof(line), "vmbench results: %s",
+	    s->k[0].label);
+	for (k = 1; k < s->nk; k++)
+		used += (size_t)snprintf(line + used, sizeof(line) - used,
+		    "%s%s", k == 1 ? " vs " : ", ", s->k[k].label);
+	fprintf(f, "%.*s\n\n", o->width, line);
+	fprintf(f, "Kernels (the first is the baseline):\n");
+	for (k = 0; k < s->nk; k++) {
+		const struct rl_kernel *kk = &s->k[k];
+
+		snprintf(buf, sizeof(buf), "%s %s %s",
+		    meta_or(kk, "uname_r", "?"), meta_or(kk, "uname_v", ""),
+		    meta_or(kk, "uname_m", ""));
+		fprintf(f, "  %-*.*s%.*s%s\n", w, w - 1, kk->label,
+		    o->width - w - 2 - (rl_meta(kk, "status") &&
+		    strcmp(rl_meta(kk, "status"), "complete") ? 14 : 0), buf,
+		    rl_meta(kk, "status") && strcmp(rl_meta(kk, "status"),
+		    "complete") ? " [interrupted]" : "");
+	}
+	machine(buf, sizeof(buf), &s->k[0]);
+	for (k = 1; k < s->nk; k++)
+		if (strcmp(machine(buf2, sizeof(buf2), &s->k[k]), buf))
+			same = 0;
+	if (same) {
+		kv_line(f, "Machine:", buf, o->width);
+	} else {
+		for (k = 0; k < s->nk; k++) {
+			snprintf(buf2, sizeof(buf2), "Machine (%s):",
+			    s->k[k].label);
+			kv_line(f, buf2, machine(buf, sizeof(buf), &s->k[k]),
+			    o->width);
+		}
+	}
+	snprintf(buf, sizeof(buf), "THP %s, swappiness %s, dirty_ratio %s, "
+	    "work folder on %s", meta_or(&s->k[0], "thp_enabled", "?"),
+	    meta_or(&s->k[0], "swappiness", "?"),
+	    meta_or(&s->k[0], "dirty_ratio", "?"),
+	    meta_or(&s->k[0], "workdir_fstype", "?"));
+	kv_line(f, "Settings:", buf, o->width);
+	if (rl_meta(&s->k[0], "mem_limit"))
+		kv_line(f, "Memory limit:", rl_meta(&s->k[0], "mem_limit"),
+		    o->width);
+	snprintf(buf, sizeof(buf), "%s, %s iterations, vmbench %s",
+	    meta_or(&s->k[0], "config", "?"),
+	    meta_or(&s->k[0], "iterations", "?"),
+	    meta_or(&s->k[0], "vmbench_version", "?"));
+	kv_line(f, "Suite:", buf, o->width);
+	fputc('\n', f);
+	snprintf(line, sizeof(line), "Figures are means of all runs. In the "
+	    "tables (+x.xx%%) is the change against %s, positive = better; "
+	    "* marks a significant difference (Welch's t-test, p < 0.05); "
+	    "~ a noisy metric (CoV > %.0f%%).", s->k[0].label,
+	    o->noisy * 100);
+	{
+		/* wrap at the width */
+		const char *p = line;
+		int col = 0;
+
+		while (*p) {
+			int n = (int)strcspn(p, " ");
+
+			if (col && col + 1 + n > o->width) {
+				fputc('\n', f);
+				col = 0;
+			} else if (col) {
+				fputc(' ', f);
+				col++;
+			}
+			fwrite(p, 1, (size_t)n, f);
+			col += n;
+			p += n;
+			while (*p == ' ')
+				p++;
+		}
+		fputs("\n\n", f);
+	}
+}
+
+static void
+command_line(FILE *f, const struct vb_res *r, int width)
+{
+	fprintf(f, "$ %.*s", width - 2, r->cmdline);
+	if ((int)strlen(r->cmdline) > width - 2)
+		fprintf(f, "\n  %.*s", width - 4, r->cmdline + width - 2);
+	fprintf(f, "   (%d run%s)\n", r->niter, r->niter == 1 ? "" : "s");
+}
+
+/* The short comparison table of @id. */
+static void
+short_table(FILE *f, const struct rl_set *s, const char *id,
+    const struct rt_opts *o)
+{
+	struct rt_row *rows, *sel;
+	int n, m;
+
+	n = rt_rows(s, id, &rows);
+	sel = xcalloc((size_t)n, sizeof(*sel));
+	m = post_rows(s, id, rows, n, sel);
+	if (s->nk > 1 && m) {
+		fputc('\n', f);
+		rt_table(f, s, id, sel, m, o);
+		rt_notes(f, s, id, sel, m, o);
+	} else {
+		rt_notes(f, s, id, sel, 0, o);
+	}
+	free(sel);
+	rt_free_rows(rows, n, s->nk);
+}
+
+static void
+bars_for(FILE *f, const struct rl_set *s, const char *id,
+    const struct rt_opts *o)
+{
+	struct rt_row *rows;
+	int n, h;
+
+	n = rt_rows(s, id, &rows);
+	h = rt_headline(s, id, rows, n);
+	if (h >= 0) {
+		fputc('\n', f);
+		rt_headline_bars(f, s, &rows[h], o->width);
+	}
+	rt_free_rows(rows, n, s->nk);
+}
+
+void
+rt_post(FILE *f, const struct rl_set *s, const struct rt_opts *o)
+{
+	char b[128], probe[256], done[128] = "";
+	int i, j;
+
+	post_header(f, s, o);
+	for (i = 0; i < s->nids; i++) {
+		const char *id = s->ids[i];
+		const struct vb_res *r = any_res(s, id);
+
+		bench_of(id, b, sizeof(b));
+		if (!strcmp(b, "makesim") || !strcmp(b, "tworead")) {
+			if (!strcmp(done, b))
+				continue;
+			snprintf(done, sizeof(done), "%s", b);
+			fprintf(f, "%s\n\n", !strcmp(b, "makesim") ?
+			    "makesim: a parallel build under contest's loads" :
+			    "tworead: two files read over ranges n and 1100-n");
+			for (j = i; j < s->nids; j++) {
+				char b2[128];
+
+				if (!strcmp(bench_of(s->ids[j], b2,
+				    sizeof(b2)), b))
+					command_line(f, any_res(s, s->ids[j]),
+					    o->width);
+			}
+			fputc('\n', f);
+			if (!strcmp(b, "makesim"))
+				contest_table(f, s, b);
+			else
+				tworead_table(f, s, b, o);
+			for (j = i; j < s->nids; j++) {
+				char b2[128];
+
+				if (strcmp(bench_of(s->ids[j], b2, sizeof(b2)),
+				    b))
+					continue;
+				fprintf(f, "%s:\n", s->ids[j]);
+				time_lines(f, s, s->ids[j]);
+				short_table(f, s, s->ids[j], o);
+				fputc('\n', f);
+			}
+			continue;
+		}
+		/* probe@X is shown with X when X was run */
+		if (!strcmp(b, "probe") && strchr(id, '@')) {
+			int k, with = 0;
+
+			for (k = 0; k < s->nk; k++)
+				if (rl_find(&s->k[k], variant_of(id)))
+					with = 1;
+			if (with)
+				continue;
+		}
+		fprintf(f, "%s\n", id);
+		command_line(f, r, o->width);
+		fputc('\n', f);
+		time_lines(f, s, id);
+		snprintf(probe, sizeof(probe), "probe@%s", id);
+		probe_lines(f, s, probe);
+		if (!strcmp(b, "probe"))
+			probe_lines(f, s, id);
+		bars_for(f, s, id, o);
+		short_table(f, s, id, o);
+		fputc('\n', f);
+	}
+}

@@ -1,0 +1,948 @@
+/*
+ * rtext.c - the text views: the per-benchmark comparison tables, the
+ * detailed statistics, derived vmstat figures, ASCII bar charts, the
+ * LMbench-style summaries, and the regression gate.  Everything fits
+ * the width given (80 columns by default); kernels that do not fit
+ * continue in another block, which repeats the baseline column.
+ */
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "err.h"
+#include "report.h"
+
+static void *
+xcalloc(size_t n, size_t sz)
+{
+	void *p = calloc(n ? n : 1, sz);
+
+	if (!p)
+		die("out of memory");
+	return p;
+}
+
+/* ---- rows: one metric of one benchmark, every kernel ---- */
+
+static int
+find_row(struct rt_row *rows, int n, const char *name)
+{
+	int i;
+
+	for (i = 0; i < n; i++)
+		if (strcmp(rows[i].name, name) == 0)
+			return i;
+	return -1;
+}
+
+int
+rt_rows(const struct rl_set *s, const char *id, struct rt_row **out)
+{
+	struct rt_row *rows = NULL;
+	int n = 0, cap = 0, i, j, m, it;
+
+	for (i = 0; i < s->nk; i++) {
+		const struct vb_res *r = rl_find(&s->k[i], id);
+
+		if (!r)
+			continue;
+		for (j = 0; j < r->nmetrics; j++) {
+			if (find_row(rows, n, r->metrics[j].name) >= 0)
+				continue;
+			if (n == cap) {
+				cap = cap ? 2 * cap : 32;
+				rows = realloc(rows, (size_t)cap *
+				    sizeof(*rows));
+				if (!rows)
+					die("out of memory");
+			}
+			rows[n].name = r->metrics[j].name;
+			rows[n].unit = r->metrics[j].unit;
+			rows[n].dir = r->metrics[j].dir;
+			rows[n].integral = 1;
+			rows[n].d = xcalloc((size_t)s->nk, sizeof(struct rs_desc));
+			rows[n].c = xcalloc((size_t)s->nk, sizeof(struct rs_cmp));
+			n++;
+		}
+	}
+	for (i = 0; i < s->nk; i++) {
+		const struct vb_res *r = rl_find(&s->k[i], id);
+
+		for (j = 0; j < n; j++) {
+			m = r ? vb_res_metric_index(r, rows[j].name) : -1;
+			if (m < 0) {
+				rs_describe(NULL, 0, 1, &rows[j].d[i]);
+				continue;
+			}
+			rs_describe(r->vals + m, r->niter, r->nmetrics,
+			    &rows[j].d[i]);
+			for (it = 0; it < r->niter; it++) {
+				double v = vb_res_get(r, it, m);
+
+				if (!isnan(v) && v != floor(v))
+					rows[j].integral = 0;
+			}
+		}
+	}
+	for (j = 0; j < n; j++)
+		for (i = 1; i < s->nk; i++)
+			rs_compare(&rows[j].d[0], &rows[j].d[i], rows[j].dir,
+			    &rows[j].c[i]);
+	*out = rows;
+	return n;
+}
+
+void
+rt_free_rows(struct rt_row *rows, int n, int nk)
+{
+	int i;
+
+	(void)nk;
+	for (i = 0; i < n; i++) {
+		free(rows[i].d);
+		free(rows[i].c);
+	}
+	free(rows);
+}
+
+/* ---- number formatting ---- */
+
+/* Decimals for a row: about five significant digits, at most four. */
+static int
+row_decimals(const struct rt_row *r, int nk)
+{
+	double big = 0;
+	int i, mag;
+
+	for (i = 0; i < nk; i++)
+		if (r->d[i].n && fabs(r->d[i].mean) > big)
+			big = fabs(r->d[i].mean);
+	if (big == 0)
+		return 0;
+	if (r->integral)
+		return big >= 1000 ? 0 : 1;
+	mag = (int)floor(log10(big));
+	mag = 4 - mag;
+	return mag < 0 ? 0 : mag > 4 ? 4 : mag;
+}
+
+static char *
+fmt_num(char *buf, size_t len, double v, int dec)
+{
+	if (isnan(v))
+		snprintf(buf, len, "-");
+	else if (fabs(v) >= 1e10)
+		snprintf(buf, len, "%.4g", v);
+	else
+		snprintf(buf, len, "%.*f", dec, v);
+	return buf;
+}
+
+static char *
+fmt_pct(char *buf, size_t len, double p)
+{
+	if (isnan(p))
+		snprintf(buf, len, "n/a");
+	else if (fabs(p) >= 1000)
+		snprintf(buf, len, "%+.0f%%", p);
+	else
+		snprintf(buf, len, "%+.2f%%", p);
+	return buf;
+}
+
+char *
+rt_short(char *buf, size_t len, double v)
+{
+	double a = fabs(v);
+
+	if (isnan(v))
+		snprintf(buf, len, "-");
+	else if (a < 10)
+		snprintf(buf, len, "%.2f", v);
+	else if (a < 100)
+		snprintf(buf, len, "%.1f", v);
+	else if (a < 10000)
+		snprintf(buf, len, "%.0f", v);
+	else if (a < 1e6)
+		snprintf(buf, len, "%.1fK", v / 1e3);
+	else if (a < 1e9)
+		snprintf(buf, len, "%.1fM", v / 1e6);
+	else
+		snprintf(buf, len, "%.1fG", v / 1e9);
+	return buf;
+}
+
+/* Print @s cut to @w columns, left- or right-aligned. */
+static void
+cell(FILE *f, const char *s, int w, int left)
+{
+	fprintf(f, left ? "%-*.*s" : "%*.*s", w, w, s);
+}
+
+/* Print @text wrapped at @width, continuation lines indented by @ind. */
+static void
+wrap(FILE *f, const char *text, int width, int ind)
+{
+	const char *p = text;
+	int col = 0, first = 1;
+
+	while (*p) {
+		const char *e;
+		int n;
+
+		while (*p == ' ')
+			p++;
+		if (!*p)
+			break;
+		e = p + strcspn(p, " ");
+		n = (int)(e - p);
+		if (!first && col + 1 + n > width) {
+			fprintf(f, "\n%*s", ind, "");
+			col = ind;
+		} else if (!first) {
+			fputc(' ', f);
+			col++;
+		}
+		fwrite(p, 1, (size_t)n, f);
+		col += n;
+		first = 0;
+		p = e;
+	}
+	fputc('\n', f);
+}
+
+static int
+kernel_has(const struct rl_set *s, int k, const char *id)
+{
+	return rl_find(&s->k[k], id) != NULL;
+}
+
+/* A metric is worth a row unless every run of every kernel is 0. */
+static int
+all_zero(const struct rt_row *r, int nk)
+{
+	int i;
+
+	for (i = 0; i < nk; i++)
+		if (r->d[i].n && (r->d[i].min != 0 || r->d[i].max != 0))
+			return 0;
+	return 1;
+}
+
+static double
+max_cov(const struct rt_row *r, int nk, int *who)
+{
+	double m = 0;
+	int i;
+
+	*who = -1;
+	for (i = 0; i < nk; i++)
+		if (r->d[i].n > 1 && !isnan(r->d[i].cov) && r->d[i].cov > m) {
+			m = r->d[i].cov;
+			*who = i;
+		}
+	return m;
+}
+
+static int
+min_n(const struct rt_row *r, int nk)
+{
+	int i, n = 0;
+
+	for (i = 0; i < nk; i++)
+		if (r->d[i].n && (n == 0 || r->d[i].n < n))
+			n = r->d[i].n;
+	return n;
+}
+
+/* ---- the comparison table ---- */
+
+#define VALW 10
+#define CMPW 22		/* "   3398.52 (  +3.02%)*" */
+
+/*
+ * Metrics down, kernels across: the baseline's mean, then each other
+ * kernel's mean with the change (positive = better) and '*' when Welch's
+ * p < 0.05.  '~' after a metric name: noisy (CoV above the threshold in
+ * some kernel).
+ */
+void
+rt_table(FILE *f, const struct rl_set *s, const char *id,
+    struct rt_row *rows, int nrows, const struct rt_opts *o)
+{
+	char num[64], pct[32], buf[128];
+	int namew = 6, unitw = 4, basew, i, j, first, last, perblk, used;
+	int shown = 0;
+
+	for (j = 0; j < nrows; j++) {
+		int who;
+
+		if (all_zero(&rows[j], s->nk))
+			continue;
+		shown++;
+		i = (int)strlen(rows[j].name) +
+		    (max_cov(&rows[j], s->nk, &who) > o->noisy);
+		if (i > namew)
+			namew = i;
+		i = (int)strlen(rows[j].unit);
+		if (i > unitw)
+			unitw = i;
+	}
+	if (!shown) {
+		fprintf(f, "  (every metric is zero or absent)\n");
+		return;
+	}
+	basew = VALW + 1;
+	if ((int)strlen(s->k[0].label) + 1 > basew)
+		basew = (int)strlen(s->k[0].label) + 1;
+	if (basew > CMPW)
+		basew = CMPW;
+	used = namew + 1 + unitw + basew;
+	perblk = (o->width - used) / CMPW;
+	if (perblk < 1)
+		perblk = 1;
+	for (first = 1; first < s->nk || first == 1; first += perblk) {
+		last = first + perblk;
+		if (last > s->nk)
+			last = s->nk;
+		/* header: kernel labels, '!' marks an incomplete run */
+		fprintf(f, "%*s", namew + 1 + unitw, "");
+		snprintf(buf, sizeof(buf), "%s%s", s->k[0].label,
+		    rl_find(&s->k[0], id) && strcmp(rl_find(&s->k[0],
+		    id)->status, "complete") ? "!" : "");
+		cell(f, buf, basew, 0);
+		for (i = first; i < last; i++) {
+			const struct vb_res *r = rl_find(&s->k[i], id);
+
+			snprintf(buf, sizeof(buf), "%s%s", s->k[i].label,
+			    r && strcmp(r->status, "complete") ? "!" : "");
+			cell(f, buf, CMPW - 1, 0);
+			fputc(' ', f);
+		}
+		fputc('\n', f);
+		for (j = 0; j < nrows; j++) {
+			struct rt_row *r = &rows[j];
+			int dec = row_decimals(r, s->nk), who;
+
+			if (all_zero(r, s->nk))
+				continue;
+			snprintf(buf, sizeof(buf), "%s%s", r->name,
+			    max_cov(r, s->nk, &who) > o->noisy ? "~" : "");
+			cell(f, buf, namew, 1);
+			fputc(' ', f);
+			cell(f, r->unit, unitw, 1);
+			if (!kernel_has(s, 0, id))
+				cell(f, "missing", basew, 0);
+			else
+				cell(f, fmt_num(num, sizeof(num), r->d[0].mean,
+				    dec), basew, 0);
+			for (i = first; i < last; i++) {
+				if (!kernel_has(s, i, id)) {
+					cell(f, "missing", CMPW - 1, 0);
+					fputc(' ', f);
+					continue;
+				}
+				if (!r->d[i].n) {
+					cell(f, "-", CMPW - 1, 0);
+					fputc(' ', f);
+					continue;
+				}
+				fmt_num(num, sizeof(num), r->d[i].mean, dec);
+				fmt_pct(pct, sizeof(pct), r->c[i].pct);
+				snprintf(buf, sizeof(buf), "%s (%8s)", num, pct);
+				cell(f, buf, CMPW - 1, 0);
+				fputc(r->c[i].sig && r->dir != VB_INFO ? '*' :
+				    ' ', f);
+			}
+			fputc('\n', f);
+		}
+		if (last >= s->nk)
+			break;
+		fputc('\n', f);
+	}
+}
+
+/* Notes under a table: omitted rows, noisy metrics, run status. */
+void
+rt_notes(FILE *f, const struct rl_set *s, const char *id,
+    struct rt_row *rows, int nrows, const struct rt_opts *o)
+{
+	char line[4096];
+	size_t used;
+	int i, j, nz = 0;
+
+	used = (size_t)snprintf(line, sizeof(line), "zero in every run:");
+	for (j = 0; j < nrows; j++)
+		if (all_zero(&rows[j], s->nk)) {
+			nz++;
+			used += (size_t)snprintf(line + used, sizeof(line) - used,
+			    " %s", rows[j].name);
+		}
+	if (nz)
+		wrap(f, line, o->width, 2);
+	for (j = 0; j < nrows; j++) {
+		struct rt_row *r = &rows[j];
+		int who, n;
+		double cov = max_cov(r, s->nk, &who);
+
+		if (all_zero(r, s->nk) || !(cov > o->noisy))
+			continue;
+		n = min_n(r, s->nk);
+		snprintf(line, sizeof(line), "~ %s: CoV up to %.1f%% (%s): "
+		    "%d runs a side detect only changes >= %.0f%%", r->name,
+		    cov * 100, s->k[who].label, n,
+		    ceil(rs_detectable(cov, n) * 100));
+		wrap(f, line, o->width, 4);
+	}
+	for (i = 0; i < s->nk; i++) {
+		const struct vb_res *r = rl_find(&s->k[i], id);
+
+		if (!r)
+			fprintf(f, "%s: no %s results (missing)\n",
+			    s->k[i].label, id);
+		else if (strcmp(r->status, "complete"))
+			fprintf(f, "! %s: run %s, %d iteration%s kept\n",
+			    s->k[i].label, strcmp(r->status, "running") ?
+			    r->status : "interrupted (status running)",
+			    r->niter, r->niter == 1 ? "" : "s");
+	}
+}
+
+/* ---- detailed statistics of one metric ---- */
+
+#define DETW 14
+
+static void
+detail_block(FILE *f, const struct rl_set *s, const struct rt_row *r,
+    const struct rt_opts *o)
+{
+	static const char *const lab[] = {
+		"n", "mean", "sd", "CoV%", "min", "median", "max",
+		"95% CI low", "95% CI high", "change%", "Welch p", "Welch df",
+		"ratio", "ratio CI low", "ratio CI high",
+	};
+	char num[64];
+	int dec = row_decimals(r, s->nk), perblk, first, last, i, l;
+
+	fprintf(f, "%s (%s, %s)\n", r->name, r->unit,
+	    r->dir == VB_LOWER ? "lower is better" : r->dir == VB_HIGHER ?
+	    "higher is better" : "information only");
+	perblk = (o->width - 13) / DETW;
+	if (perblk < 1)
+		perblk = 1;
+	for (first = 0; first < s->nk; first += perblk) {
+		last = first + perblk > s->nk ? s->nk : first + perblk;
+		fprintf(f, "%-13s", "");
+		for (i = first; i < last; i++)
+			cell(f, s->k[i].label, DETW, 0);
+		fputc('\n', f);
+		for (l = 0; l < (int)(sizeof(lab) / sizeof(lab[0])); l++) {
+			fprintf(f, "%-13s", lab[l]);
+			for (i = first; i < last; i++) {
+				const struct rs_desc *d = &r->d[i];
+				const struct rs_cmp *c = &r->c[i];
+				double v = NAN;
+
+				if (l >= 9 && i == 0) {
+					cell(f, "", DETW, 0);
+					continue;
+				}
+				switch (l) {
+				case 0: snprintf(num, sizeof(num), "%d", d->n);
+					break;
+				case 1: fmt_num(num, sizeof(num), d->mean, dec);
+					break;
+				case 2: fmt_num(num, sizeof(num), d->sd, dec + 1);
+					break;
+				case 3: fmt_num(num, sizeof(num), d->cov * 100, 2);
+					break;
+				case 4: fmt_num(num, sizeof(num), d->min, dec);
+					break;
+				case 5: fmt_num(num, sizeof(num), d->median, dec);
+					break;
+				case 6: fmt_num(num, sizeof(num), d->max, dec);
+					break;
+				case 7: fmt_num(num, sizeof(num), d->ci_lo, dec);
+					break;
+				case 8: fmt_num(num, sizeof(num), d->ci_hi, dec);
+					break;
+				case 9: fmt_pct(num, sizeof(num), c->pct);
+					if (c->sig)
+						strcat(num, "*");
+					break;
+				case 10: v = c->w.p;
+					if (isnan(v))
+						snprintf(num, sizeof(num), "-");
+					else if (v < 0.0001)
+						snprintf(num, sizeof(num),
+						    "<0.0001");
+					else
+						snprintf(num, sizeof(num),
+						    "%.4f", v);
+					break;
+				case 11: fmt_num(num, sizeof(num), c->w.df, 2);
+					break;
+				case 12: fmt_num(num, sizeof(num), c->ratio.r, 4);
+					break;
+				case 13:
+				case 14:
+					if (c->ratio.unbounded)
+						snprintf(num, sizeof(num),
+						    "unbounded");
+					else
+						fmt_num(num, sizeof(num), l == 13 ?
+						    c->ratio.lo : c->ratio.hi, 4);
+					break;
+				}
+				if (d->n == 0 && l != 0)
+					snprintf(num, sizeof(num), "-");
+				cell(f, num, DETW, 0);
+			}
+			fputc('\n', f);
+		}
+		if (last < s->nk)
+			fputc('\n', f);
+	}
+}
+
+/* ---- derived vmstat figures ---- */
+
+/* Sum of metric @name over every iteration; NAN when never measured. */
+static double
+msum(const struct vb_res *r, const char *name)
+{
+	double sum = 0;
+	int m, i, seen = 0;
+
+	if (!r || (m = vb_res_metric_index(r, name)) < 0)
+		return NAN;
+	for (i = 0; i < r->niter; i++) {
+		double v = vb_res_get(r, i, m);
+
+		if (!isnan(v)) {
+			sum += v;
+			seen++;
+		}
+	}
+	return seen ? sum : NAN;
+}
+
+static double
+ratio_or_nan(double a, double b)
+{
+	return isnan(a) || isnan(b) || b == 0 ? NAN : a / b;
+}
+
+enum { DV_SWPIN, DV_SWPOUT, DV_EFF_K, DV_EFF_D, DV_SCANRATE, DV_DSHARE,
+	DV_N };
+
+/*
+ * The figures kernel developers quote, from the per-iteration deltas
+ * in the .res file, as ratios of sums over all iterations (not means
+ * of per-iteration ratios, which an iteration with few scans would
+ * dominate): swap in/out per run (kB), reclaim efficiency = pages
+ * stolen / pages scanned (%, kswapd and direct), scan rate = pages
+ * scanned (both) / elapsed seconds, direct share = direct scans / all
+ * scans (%).
+ */
+static void
+derived(const struct vb_res *r, double *v)
+{
+	double sk = msum(r, "pgscan_kswapd"), sd = msum(r, "pgscan_direct");
+	double tk = msum(r, "pgsteal_kswapd"), td = msum(r, "pgsteal_direct");
+	double el = msum(r, "elapsed"), sc;
+
+	v[DV_SWPIN] = r ? msum(r, "pswpin") / r->niter : NAN;
+	v[DV_SWPOUT] = r ? msum(r, "pswpout") / r->niter : NAN;
+	v[DV_EFF_K] = ratio_or_nan(tk, sk) * 100;
+	v[DV_EFF_D] = ratio_or_nan(td, sd) * 100;
+	sc = isnan(sk) ? sd : isnan(sd) ? sk : sk + sd;
+	v[DV_SCANRATE] = ratio_or_nan(sc, el);
+	v[DV_DSHARE] = ratio_or_nan(sd, sc) * 100;
+}
+
+static void
+derived_table(FILE *f, const struct rl_set *s, const char *id,
+    const struct rt_opts *o)
+{
+	static const char *const lab[DV_N] = {
+		"swapin kB/run", "swapout kB/run", "kswapd eff %",
+		"direct eff %", "scan pages/s", "direct scan %",
+	};
+	double (*v)[DV_N] = xcalloc((size_t)s->nk, sizeof(*v));
+	char num[64];
+	int i, l, any = 0, perblk, first, last;
+
+	for (i = 0; i < s->nk; i++) {
+		derived(rl_find(&s->k[i], id), v[i]);
+		for (l = 0; l < DV_N; l++)
+			if (!isnan(v[i][l]) && v[i][l] != 0)
+				any = 1;
+	}
+	if (!any) {
+		fprintf(f, "vmstat: no swapping and no reclaim scanning\n");
+		free(v);
+		return;
+	}
+	fprintf(f, "vmstat (derived)\n");
+	perblk = (o->width - 15) / DETW;
+	if (perblk < 1)
+		perblk = 1;
+	for (first = 0; first < s->nk; first += perblk) {
+		last = first + perblk > s->nk ? s->nk : first + perblk;
+		fprintf(f, "%-15s", "");
+		for (i = first; i < last; i++)
+			cell(f, s->k[i].label, DETW, 0);
+		fputc('\n', f);
+		for (l = 0; l < DV_N; l++) {
+			fprintf(f, "%-15s", lab[l]);
+			for (i = first; i < last; i++)
+				cell(f, fmt_num(num, sizeof(num), v[i][l],
+				    l == DV_SWPIN || l == DV_SWPOUT ||
+				    l == DV_SCANRATE ? 0 : 2), DETW, 0);
+			fputc('\n', f);
+		}
+	}
+	free(v);
+}
+
+/* ---- ASCII bar charts ---- */
+
+struct bar {
+	const char *label;
+	double v;
+};
+
+static int
+cmp_bar(const void *a, const void *b)
+{
+	const struct bar *x = a, *y = b;
+
+	if (isnan(x->v) || isnan(y->v))
+		return isnan(x->v) - isnan(y->v);
+	return (x->v < y->v) - (x->v > y->v);
+}
+
+/*
+ * Hron's chart: one row per kernel, largest first, name left-justified,
+ * a row of '*' scaled so the largest fills the width, the value with
+ * its unit.  Kernels without a value are listed last as "missing".
+ */
+void
+rt_bars(FILE *f, const char *title, int n, const char *const *labels,
+    const double *vals, const char *unit, int width)
+{
+	struct bar *b = xcalloc((size_t)n, sizeof(*b));
+	char num[64];
+	double max = 0;
+	int i, labw = 8, valw = 0, barw, dec;
+
+	for (i = 0; i < n; i++) {
+		b[i].label = labels[i];
+		b[i].v = vals[i];
+		if ((int)strlen(labels[i]) + 2 > labw)
+			labw = (int)strlen(labels[i]) + 2;
+		if (!isnan(vals[i]) && fabs(vals[i]) > max)
+			max = fabs(vals[i]);
+	}
+	if (labw > 24)
+		labw = 24;
+	dec = max >= 10 ? 1 : max >= 1 ? 2 : 3;
+	for (i = 0; i < n; i++) {
+		int w = snprintf(num, sizeof(num), "%.*f %s", dec, vals[i],
+		    unit);
+
+		if (w > valw)
+			valw = w;
+	}
+	qsort(b, (size_t)n, sizeof(*b), cmp_bar);
+	barw = width - labw - valw - 2;
+	if (barw < 10)
+		barw = 10;
+	if (title)
+		fprintf(f, "%s\n", title);
+	for (i = 0; i < n; i++) {
+		int stars;
+
+		fprintf(f, "%-*.*s", labw, labw - 1, b[i].label);
+		if (isnan(b[i].v)) {
+			fprintf(f, "missing\n");
+			continue;
+		}
+		stars = max > 0 ? (int)lround(fabs(b[i].v) / max * barw) : 0;
+		if (stars == 0 && b[i].v != 0)
+			stars = 1;
+		while (stars-- > 0)
+			fputc('*', f);
+		fprintf(f, " %.*f %s\n", dec, b[i].v, unit);
+	}
+	free(b);
+}
+
+/* The metric a benchmark is judged by: its headline, else elapsed. */
+int
+rt_headline(const struct rl_set *s, const char *id, struct rt_row *rows,
+    int nrows)
+{
+	int i, j;
+
+	for (i = 0; i < s->nk; i++) {
+		const struct vb_res *r = rl_find(&s->k[i], id);
+
+		if (r && r->headline[0] &&
+		    (j = find_row(rows, nrows, r->headline)) >= 0)
+			return j;
+	}
+	if ((j = find_row(rows, nrows, "elapsed")) >= 0)
+		return j;
+	for (j = 0; j < nrows; j++)
+		if (rows[j].dir != VB_INFO)
+			return j;
+	return nrows ? 0 : -1;
+}
+
+void
+rt_headline_bars(FILE *f, const struct rl_set *s, const struct rt_row *r,
+    int width)
+{
+	const char **lab = xcalloc((size_t)s->nk, sizeof(char *));
+	double *v = xcalloc((size_t)s->nk, sizeof(double));
+	char title[256];
+	int i;
+
+	for (i = 0; i < s->nk; i++) {
+		lab[i] = s->k[i].label;
+		v[i] = r->d[i].n ? r->d[i].mean : NAN;
+	}
+	snprintf(title, sizeof(title), "%s, mean of runs (%s)", r->name,
+	    r->dir == VB_LOWER ? "lower is better" : r->dir == VB_HIGHER ?
+	    "higher is better" : "information");
+	rt_bars(f, title, s->nk, lab, v, r->unit, width);
+	free(lab);
+	free(v);
+}
+
+static const struct vb_res *
+first_res(const struct rl_set *s, const char *id)
+{
+	const struct vb_res *r;
+	int i;
+
+	for (i = 0; i < s->nk; i++)
+		if ((r = rl_find(&s->k[i], id)))
+			return r;
+	return NULL;
+}
+
+/* ---- the compare view ---- */
+
+static void
+section(FILE *f, const struct rl_set *s, const char *id,
+    const struct rt_opts *o)
+{
+	const struct vb_res *r0 = first_res(s, id);
+	struct rt_row *rows;
+	char line[4096];
+	int nrows, h, j;
+
+	nrows = rt_rows(s, id, &rows);
+	fprintf(f, "== %s ==\n", id);
+	snprintf(line, sizeof(line), "command: %s", r0->cmdline);
+	wrap(f, line, o->width, 4);
+	if (rl_param_diffs(s, id, line, sizeof(line)))
+		fprintf(f, "parameters differ (--allow-different-params):\n%s",
+		    line);
+	fputc('\n', f);
+	rt_table(f, s, id, rows, nrows, o);
+	rt_notes(f, s, id, rows, nrows, o);
+	fputc('\n', f);
+	derived_table(f, s, id, o);
+	h = rt_headline(s, id, rows, nrows);
+	if (h >= 0) {
+		fputc('\n', f);
+		rt_headline_bars(f, s, &rows[h], o->width);
+		fputc('\n', f);
+		detail_block(f, s, &rows[h], o);
+	}
+	for (j = 0; o->detail && j < nrows; j++)
+		if (j != h && !all_zero(&rows[j], s->nk)) {
+			fputc('\n', f);
+			detail_block(f, s, &rows[j], o);
+		}
+	fputc('\n', f);
+	rt_free_rows(rows, nrows, s->nk);
+}
+
+void
+rt_compare(FILE *f, const struct rl_set *s, const struct rt_opts *o)
+{
+	char line[1024];
+	int i;
+
+	snprintf(line, sizeof(line), "vmbench report: %d kernel%s, baseline "
+	    "%s (%s)", s->nk, s->nk == 1 ? "" : "s", s->k[0].label,
+	    s->k[0].dir);
+	wrap(f, line, o->width, 4);
+	snprintf(line, sizeof(line), "Means of all runs; (+x.xx%%) is the "
+	    "change against the baseline, positive = better (for info "
+	    "metrics: the plain change); * significant (Welch's t-test, "
+	    "p < 0.05); ~ noisy (CoV > %.0f%%); ! run incomplete.",
+	    o->noisy * 100);
+	wrap(f, line, o->width, 0);
+	for (i = 0; i < s->nk; i++)
+		if (rl_meta(&s->k[i], "status") &&
+		    strcmp(rl_meta(&s->k[i], "status"), "complete"))
+			fprintf(f, "! %s: suite run %s\n", s->k[i].label,
+			    rl_meta(&s->k[i], "status"));
+	fputc('\n', f);
+	for (i = 0; i < s->nids; i++)
+		section(f, s, s->ids[i], o);
+	rt_summary(f, s, o);
+}
+
+/* ---- LMbench-style summaries: one kernel per row ---- */
+
+#define SUMW 10
+
+void
+rt_summary(FILE *f, const struct rl_set *s, const struct rt_opts *o)
+{
+	struct rt_row **rows = xcalloc((size_t)s->nids, sizeof(*rows));
+	int *nrows = xcalloc((size_t)s->nids, sizeof(int));
+	int *hl = xcalloc((size_t)s->nids, sizeof(int));
+	int labw = 10, perblk, first, last, i, j, k;
+	char num[64], buf[128];
+
+	for (i = 0; i < s->nk; i++)
+		if ((int)strlen(s->k[i].label) + 1 > labw)
+			labw = (int)strlen(s->k[i].label) + 1;
+	if (labw > 24)
+		labw = 24;
+	for (j = 0; j < s->nids; j++) {
+		nrows[j] = rt_rows(s, s->ids[j], &rows[j]);
+		hl[j] = rt_headline(s, s->ids[j], rows[j], nrows[j]);
+	}
+	fprintf(f, "Summary: each benchmark's headline figure, mean of runs\n"
+	    "(unit with + higher is better, - lower is better)\n");
+	perblk = (o->width - labw) / SUMW;
+	if (perblk < 1)
+		perblk = 1;
+	for (first = 0; first < s->nids; first += perblk) {
+		last = first + perblk > s->nids ? s->nids : first + perblk;
+		fputc('\n', f);
+		/* three header lines: bench, @variant, unit */
+		for (k = 0; k < 3; k++) {
+			cell(f, k == 0 ? "Kernel" : "", labw, 1);
+			for (j = first; j < last; j++) {
+				const char *id = s->ids[j], *at = strchr(id, '@');
+				const struct rt_row *r = hl[j] >= 0 ?
+				    &rows[j][hl[j]] : NULL;
+
+				if (k == 0)
+					snprintf(buf, sizeof(buf), "%.*s",
+					    at ? (int)(at - id) : (int)strlen(id),
+					    id);
+				else if (k == 1)
+					snprintf(buf, sizeof(buf), "%s",
+					    at ? at : "");
+				else
+					snprintf(buf, sizeof(buf), "%s%s",
+					    r ? r->unit : "", !r ? "" :
+					    r->dir == VB_HIGHER ? "+" :
+					    r->dir == VB_LOWER ? "-" : "");
+				cell(f, buf, SUMW, 0);
+			}
+			fputc('\n', f);
+		}
+		for (k = 0; k < labw; k++)
+			fputc('-', f);
+		for (j = first; j < last; j++)
+			fprintf(f, " %.*s", SUMW - 1, "---------");
+		fputc('\n', f);
+		for (i = 0; i < s->nk; i++) {
+			cell(f, s->k[i].label, labw, 1);
+			for (j = first; j < last; j++) {
+				const struct rt_row *r = hl[j] >= 0 ?
+				    &rows[j][hl[j]] : NULL;
+
+				if (!r || !kernel_has(s, i, s->ids[j]))
+					cell(f, "missing", SUMW, 0);
+				else
+					cell(f, rt_short(num, sizeof(num),
+					    r->d[i].n ? r->d[i].mean : NAN),
+					    SUMW, 0);
+			}
+			fputc('\n', f);
+		}
+	}
+	/* geometric mean of time-like ratios */
+	if (s->nk > 1) {
+		fprintf(f, "\nTime-like metrics (unit s, ms, us or ns; lower is "
+		    "better): geometric mean\nof the ratios kernel/baseline, "
+		    "with its 95%% CI; below 1 = faster\n\n");
+		fprintf(f, "%-*s %7s %8s  %s\n", labw, "Kernel", "metrics",
+		    "ratio", "95% CI");
+		for (i = 1; i < s->nk; i++) {
+			struct rs_geo g;
+
+			rs_geo_init(&g);
+			for (j = 0; j < s->nids; j++)
+				for (k = 0; k < nrows[j]; k++) {
+					const struct rt_row *r = &rows[j][k];
+					const char *u = r->unit;
+
+					if (r->dir != VB_LOWER || (strcmp(u, "s") &&
+					    strcmp(u, "ms") && strcmp(u, "us") &&
+					    strcmp(u, "ns")))
+						continue;
+					rs_geo_add(&g, &r->d[0], &r->d[i]);
+				}
+			rs_geo_finish(&g);
+			cell(f, s->k[i].label, labw, 1);
+			if (!g.k) {
+				fprintf(f, " %7d %8s\n", 0, "-");
+				continue;
+			}
+			fprintf(f, " %7d %8.4f  ", g.k, g.g);
+			if (isnan(g.lo))
+				fprintf(f, "-\n");
+			else
+				fprintf(f, "[%.4f, %.4f]\n", g.lo, g.hi);
+		}
+	}
+	for (j = 0; j < s->nids; j++)
+		rt_free_rows(rows[j], nrows[j], s->nk);
+	free(rows);
+	free(nrows);
+	free(hl);
+}
+
+/* ---- the regression gate ---- */
+
+int
+rt_regressions(FILE *f, const struct rl_set *s, double pct)
+{
+	struct rt_row *rows;
+	int nreg = 0, i, j, n, k;
+
+	for (i = 0; i < s->nids; i++) {
+		n = rt_rows(s, s->ids[i], &rows);
+		for (j = 0; j < n; j++) {
+			if (rows[j].dir == VB_INFO)
+				continue;
+			for (k = 1; k < s->nk; k++) {
+				const struct rs_cmp *c = &rows[j].c[k];
+
+				if (!c->sig || !(c->pct < -pct))
+					continue;
+				nreg++;
+				fprintf(f, "regression: %s %s %s: %.2f%% "
+				    "(worse than %s, p %.4f)\n",
+				    s->k[k].label, s->ids[i], rows[j].name,
+				    c->pct, s->k[0].label, c->w.p);
+			}
+		}
+		rt_free_rows(rows, n, s->nk);
+	}
+	return nreg;
+}

@@ -1,0 +1,193 @@
+/*
+ * vmreport - compare result folders: report/vmreport [options] DIR...
+ * The first folder is the baseline.  Reads only; never runs a benchmark
+ * and never writes into a result folder (charts go to --plot DIR).
+ *
+ * Exit status: 0 fine, 1 bad input (one line on stderr), 2 bad usage,
+ * 3 --fail-on-regression found a regression.
+ */
+#include <errno.h>
+#include <getopt.h>
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "err.h"
+#include "report.h"
+
+static void
+usage(FILE *f)
+{
+	fprintf(f,
+"usage: vmreport [options] DIR...   (the first DIR is the baseline)\n"
+"  --format text|csv|json     output form (text)\n"
+"  --summary                  only the kernel-per-row summary tables\n"
+"  --post                     a mail-ready text body (make post)\n"
+"  --detail                   full statistics for every metric\n"
+"  --vmstat BENCH             BENCH's sampled series as `vmstat 1` dumps\n"
+"  --iter N                   with --vmstat: only iteration N\n"
+"  --plot DIR                 write gnuplot charts (PNG, SVG) into DIR\n"
+"  --fail-on-regression PCT   exit 3 if a metric is significantly worse\n"
+"                             than the baseline by more than PCT%%\n"
+"  --allow-different-params   compare runs whose parameters differ\n"
+"  --noisy PCT                CoV above which a metric is noisy (5)\n"
+"  --width N                  text width (80)\n");
+}
+
+/*
+ * The views print into memory; the text goes out with trailing blanks
+ * removed from every line (aligned columns leave some), so mail
+ * clients and `git diff` see clean lines.
+ */
+static void
+put_stripped(FILE *out, const char *buf, size_t n)
+{
+	size_t i = 0, e, t;
+
+	while (i < n) {
+		e = i;
+		while (e < n && buf[e] != '\n')
+			e++;
+		t = e;
+		while (t > i && (buf[t - 1] == ' ' || buf[t - 1] == '\t'))
+			t--;
+		fwrite(buf + i, 1, t - i, out);
+		if (e < n)
+			fputc('\n', out);
+		i = e + 1;
+	}
+}
+
+static double
+num_arg(const char *opt, const char *s, double lo, double hi)
+{
+	char *end;
+	double v;
+
+	errno = 0;
+	v = strtod(s, &end);
+	if (end == s || *end || errno || !(v >= lo && v <= hi)) {
+		vb_die_status = 2;
+		die("%s: bad value '%s' (a number from %g to %g)", opt, s, lo,
+		    hi);
+	}
+	return v;
+}
+
+int
+main(int argc, char **argv)
+{
+	static const struct option lopts[] = {
+		{ "format", required_argument, NULL, 'f' },
+		{ "summary", no_argument, NULL, 's' },
+		{ "post", no_argument, NULL, 'P' },
+		{ "detail", no_argument, NULL, 'd' },
+		{ "vmstat", required_argument, NULL, 'v' },
+		{ "iter", required_argument, NULL, 'i' },
+		{ "plot", required_argument, NULL, 'p' },
+		{ "fail-on-regression", required_argument, NULL, 'r' },
+		{ "allow-different-params", no_argument, NULL, 'a' },
+		{ "noisy", required_argument, NULL, 'n' },
+		{ "width", required_argument, NULL, 'w' },
+		{ "help", no_argument, NULL, 'h' },
+		{ NULL, 0, NULL, 0 },
+	};
+	struct rt_opts o = { .width = 80, .noisy = 0.05 };
+	struct rl_set s = { 0 };
+	const char *format = "text", *vmstat = NULL, *plot = NULL;
+	double regress = NAN;
+	char err[8192], *text = NULL;
+	size_t textlen = 0;
+	FILE *mem;
+	int c, i, summary = 0, post = 0, iter = 0, nd = 0, rc = 0;
+
+	vb_set_progname("vmreport");
+	while ((c = getopt_long(argc, argv, "h", lopts, NULL)) != -1) {
+		switch (c) {
+		case 'f':
+			format = optarg;
+			if (strcmp(format, "text") && strcmp(format, "csv") &&
+			    strcmp(format, "json")) {
+				vb_die_status = 2;
+				die("--format: '%s' is not text, csv or json",
+				    format);
+			}
+			break;
+		case 's': summary = 1; break;
+		case 'P': post = 1; break;
+		case 'd': o.detail = 1; break;
+		case 'v': vmstat = optarg; break;
+		case 'i': iter = (int)num_arg("--iter", optarg, 1, 1e6); break;
+		case 'p': plot = optarg; break;
+		case 'r':
+			regress = num_arg("--fail-on-regression", optarg, 0,
+			    1e6);
+			break;
+		case 'a': o.allow_diff = 1; break;
+		case 'n': o.noisy = num_arg("--noisy", optarg, 0, 1e4) / 100;
+			break;
+		case 'w': o.width = (int)num_arg("--width", optarg, 40, 1000);
+			break;
+		case 'h': usage(stdout); return 0;
+		default: usage(stderr); return 2;
+		}
+	}
+	if (optind >= argc) {
+		vb_die_status = 2;
+		die("no result folder given (usage: vmreport [options] "
+		    "DIR...; --help for more)");
+	}
+	s.nk = argc - optind;
+	s.k = calloc((size_t)s.nk, sizeof(*s.k));
+	if (!s.k)
+		die("out of memory");
+	for (i = 0; i < s.nk; i++)
+		if (rl_load_kernel(argv[optind + i], &s.k[i], err,
+		    sizeof(err)) != 0)
+			die("%s", err);
+	rl_index(&s);
+	if (s.nids == 0)
+		die("no benchmark results (.res files) in %s%s",
+		    s.nk == 1 ? "" : "any of the ", s.nk == 1 ? s.k[0].dir :
+		    "folders given");
+	for (i = 0; i < s.nids; i++)
+		nd += rl_param_diffs(&s, s.ids[i], err, sizeof(err)) ?
+		    (o.allow_diff ? 0 : (fputs(err, stderr), 1)) : 0;
+	if (nd)
+		die("refusing to compare runs with different parameters (see "
+		    "above; --allow-different-params to compare anyway)");
+
+	if (!(mem = open_memstream(&text, &textlen)))
+		die_errno("cannot allocate the report");
+	if (vmstat) {
+		if (rt_vmstat(mem, &s, vmstat, iter) < 0)
+			die("no %s.vmstat in any folder given", vmstat);
+	} else if (!strcmp(format, "csv")) {
+		rx_csv(mem, &s, &o);
+	} else if (!strcmp(format, "json")) {
+		rx_json(mem, &s, &o);
+	} else if (post) {
+		rt_post(mem, &s, &o);
+	} else if (summary) {
+		rt_summary(mem, &s, &o);
+	} else if (!plot) {
+		rt_compare(mem, &s, &o);
+	}
+	if (fclose(mem) != 0)
+		die_errno("cannot build the report");
+	put_stripped(stdout, text, textlen);
+	free(text);
+	if (fflush(stdout) != 0)
+		die_errno("cannot write the report");
+	if (plot && rp_plot(&s, plot, getenv("GNUPLOT") ? getenv("GNUPLOT") :
+	    "gnuplot") < 0)
+		rc = 1;
+	if (!isnan(regress) && rt_regressions(stderr, &s, regress) > 0) {
+		fprintf(stderr, "vmreport: regressions worse than %g%% "
+		    "found (exit 3)\n", regress);
+		rc = 3;
+	}
+	rl_free(&s);
+	return rc;
+}
