@@ -27,7 +27,8 @@
  *		      a load is one pass over every page
  *	list_load     walks list_root (default /usr) as ls -lRa does: lstat
  *		      every entry, readlink every symlink; a load is one walk
- *	dbench_load   runs bench/fileload with nproc clients, over and over;
+ *	dbench_load   runs bench/fileload with nproc clients for dbench_secs
+ *		      (no warm-up), over and over, as contest reran dbench;
  *		      a load is one completed fileload run
  *
  * no_load and cacherun start nothing.
@@ -331,12 +332,14 @@ list_worker(struct ms_load *l)
 }
 
 static volatile pid_t dbench_child;
+static volatile sig_atomic_t dbench_stop;
 
 static void
 dbench_term(int sig)
 {
 	pid_t c = dbench_child;
 
+	dbench_stop = 1;
 	if (c > 0)
 		kill(c, sig);
 	else
@@ -351,31 +354,44 @@ static void
 dbench_worker(struct ms_load *l)
 {
 	struct sigaction sa = { .sa_handler = dbench_term };
-	char clients[16], wd[4200];
-	sigset_t none;
+	char clients[16], secs[16], wd[4200];
+	sigset_t none, term;
 
 	snprintf(clients, sizeof(clients), "%u", l->nproc);
+	snprintf(secs, sizeof(secs), "%u", l->dbench_secs);
 	snprintf(wd, sizeof(wd), "%s/dbench", l->dir);
 	if (mkdir(wd, 0700) < 0 && errno != EEXIST)
 		die_errno("dbench_load: cannot create %s", wd);
 	sigemptyset(&sa.sa_mask);
 	sigaction(SIGTERM, &sa, NULL);
 	sigemptyset(&none);
-	sigprocmask(SIG_SETMASK, &none, NULL);
+	sigemptyset(&term);
+	sigaddset(&term, SIGTERM);
 	for (;;) {
 		int status;
-		pid_t pid = fork();
+		pid_t pid;
 
+		/* no SIGTERM between fork() and noting the child */
+		sigprocmask(SIG_SETMASK, &term, NULL);
+		pid = fork();
 		if (pid < 0)
 			die_errno("dbench_load: cannot fork");
 		if (pid == 0) {
 			const char *argv[16];
-			int n = 0;
+			int n = 0, fd = open("/dev/null", O_WRONLY);
 
 			prctl(PR_SET_PDEATHSIG, SIGTERM);
+			sigprocmask(SIG_SETMASK, &none, NULL);
+			/* its per-second lines would flood our log */
+			if (fd >= 0)
+				dup2(fd, 1);
 			argv[n++] = l->fileload;
 			argv[n++] = "--clients";
 			argv[n++] = clients;
+			argv[n++] = "--time";
+			argv[n++] = secs;
+			argv[n++] = "--warmup";
+			argv[n++] = "0";
 			argv[n++] = "--workdir";
 			argv[n++] = wd;
 			if (l->loadfile) {
@@ -387,13 +403,14 @@ dbench_worker(struct ms_load *l)
 			die_errno("dbench_load: cannot run %s", l->fileload);
 		}
 		dbench_child = pid;
+		sigprocmask(SIG_SETMASK, &none, NULL);
 		while (waitpid(pid, &status, 0) < 0)
 			if (errno != EINTR)
 				die_errno("dbench_load: wait");
 		dbench_child = 0;
+		if (dbench_stop)
+			_exit(0);	/* stopped by our SIGTERM */
 		if (!WIFEXITED(status) || WEXITSTATUS(status) != 0) {
-			if (WIFEXITED(status) && WEXITSTATUS(status) == 130)
-				_exit(0);	/* stopped by our SIGTERM */
 			die("dbench_load: %s failed (%s %d)", l->fileload,
 			    WIFEXITED(status) ? "exit status" : "signal",
 			    WIFEXITED(status) ? WEXITSTATUS(status) :

@@ -70,6 +70,7 @@ struct cfg {
 	const char *list_root;
 	const char *fileload;
 	const char *loadfile;
+	uint64_t dbench_time;
 	/* not options: set by validate() and setup() */
 	enum ms_load_kind kind;
 	uint32_t nunits;	/* units x scale */
@@ -138,6 +139,9 @@ static const struct vb_opt opts[] = {
 	{ .name = "loadfile", .type = VB_OPT_STR, .arg = "FILE",
 	  .off = offsetof(struct cfg, loadfile),
 	  .help = "dbench_load's --loadfile (default: fileload's)" },
+	{ .name = "dbench-time", .type = VB_OPT_U64, .arg = "SECONDS",
+	  .off = offsetof(struct cfg, dbench_time), .def = "5", .min = 1,
+	  .max = 3600, .help = "length of one fileload run of dbench_load" },
 	{ 0 },
 };
 
@@ -354,6 +358,7 @@ setup(void *p, const char *workdir)
 	c->ld.list_root = c->list_root;
 	c->ld.fileload = c->fileload_path;
 	c->ld.loadfile = c->loadfile;
+	c->ld.dbench_secs = (uint32_t)c->dbench_time;
 	if (makesim_load_prepare(&c->ld, err, sizeof(err)) < 0) {
 		warn("%s", err);
 		return -1;

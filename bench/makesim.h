@@ -162,6 +162,7 @@ struct ms_load {
 	const char *list_root;	/* list_load */
 	const char *fileload;	/* dbench_load: path of bench/fileload */
 	const char *loadfile;	/* dbench_load: --loadfile, or NULL */
+	uint32_t dbench_secs;	/* dbench_load: --time of one run */
 	/* state */
 	pid_t leader;
 	uint64_t t0;
