@@ -207,7 +207,11 @@ ring_member(struct ms_load *l, int in, int out, int first)
 	if (full_io(out, buf, sizeof(buf), 1) <= 0)
 		die_errno("process_load: cannot write to the ring");
 	for (;;) {
-		if (full_io(in, buf, sizeof(buf), 0) <= 0)
+		int r = full_io(in, buf, sizeof(buf), 0);
+
+		if (r == 0)
+			_exit(0);	/* a neighbour stopped: the ring ends */
+		if (r < 0)
 			die_errno("process_load: cannot read from the ring");
 		if (full_io(out, buf, sizeof(buf), 1) <= 0)
 			die_errno("process_load: cannot write to the ring");
