@@ -27,6 +27,7 @@
 #include <string.h>
 #include <sys/mman.h>
 #include <sys/prctl.h>
+#include <sys/resource.h>
 #include <sys/stat.h>
 #include <sys/wait.h>
 #include <unistd.h>
@@ -123,8 +124,8 @@ default_loadfile(char *buf, size_t len)
 	if (!(slash = strrchr(exe, '/')))
 		return -1;
 	*slash = '\0';
-	snprintf(buf, len, "%s/../configs/fileload.load", exe);
-	return 0;
+	n = snprintf(buf, len, "%s/../configs/fileload.load", exe);
+	return n < 0 || (size_t)n >= len ? -1 : 0;
 }
 
 /* Resolve defaults and parse the loadfile before anything is created. */
@@ -133,7 +134,16 @@ validate(void *p, char *err, size_t errlen)
 {
 	struct cfg *c = p;
 	char path[PATH_MAX];
+	struct rlimit rl;
 
+	if (getrlimit(RLIMIT_NPROC, &rl) == 0 && rl.rlim_cur != RLIM_INFINITY &&
+	    c->clients + 16 > rl.rlim_cur) {
+		snprintf(err, errlen, "--clients %llu: RLIMIT_NPROC is %llu; "
+		    "cannot run that many clients",
+		    (unsigned long long)c->clients,
+		    (unsigned long long)rl.rlim_cur);
+		return -1;
+	}
 	if (c->warmup < 0)
 		c->warmup = c->time / 5;
 	if (c->loadfile) {
