@@ -124,7 +124,13 @@ run: all
 # Measurements of vmbench itself (not timed unit tests): each issue adds
 # its bench-<name> target to BENCH_TARGETS; `make bench` runs them all.
 BENCH_TARGETS := bench-overhead
+BENCH_TARGETS += bench-fileload
 bench: $$(BENCH_TARGETS)
+
+# fileload against dbench 4 on Debian's client.txt, alternating, medians
+# (needs the dbench package): see tests/fileload-vs-dbench.sh.
+bench-fileload: all
+	$(Q)sh tests/fileload-vs-dbench.sh $(or $(FL_TIME),20) $(or $(FL_RUNS),3)
 
 # The harness's own cost: see tests/overhead.c (not part of make check).
 bench-overhead: all tests/overhead
