@@ -34,11 +34,35 @@ static const struct {
 	[VB_WS_REFAULT] = { 1, NULL },
 };
 
+/*
+ * Parsing must cost little next to the kernel's own work of printing
+ * the files (the sampler's budget is a few tens of microseconds a
+ * sample): the names' lengths are computed once, and a /proc/vmstat
+ * line whose first letter starts no counter name (nr_*, numa_*, ...:
+ * most of the file) is skipped without comparing or converting.
+ */
+static size_t ctr_len[VB_NCTR];
+static unsigned char ctr_first[256];
+
+static void
+init_names(void)
+{
+	int i;
+
+	if (ctr_len[0])
+		return;
+	for (i = 0; i < VB_NCTR; i++) {
+		ctr_len[i] = strlen(vb_ctr_names[i]);
+		ctr_first[(unsigned char)vb_ctr_names[i][0]] = 1;
+	}
+}
+
 int
 vb_proc_open(struct vb_proc *p, const char *root)
 {
 	char path[4096];
 
+	init_names();	/* before any sampler thread exists */
 	memset(p, 0, sizeof(*p));
 	p->fd_vmstat = p->fd_stat = p->fd_meminfo = -1;
 	snprintf(path, sizeof(path), "%s/vmstat", root);
@@ -106,20 +130,21 @@ slurp(struct vb_proc *p, int fd)
 	return (ssize_t)len;
 }
 
-/* Add the value of one "name value" vmstat line to its counter. */
-static void
-add_vmstat(struct vb_snap *s, const char *name, size_t nlen, uint64_t v)
+/* Which counter the vmstat line @name (length @nlen) feeds, or -1. */
+static int
+ctr_of(const char *name, size_t nlen)
 {
 	int i;
 
 	for (i = 0; i < VB_NCTR; i++) {
 		const char *base = vb_ctr_names[i];
-		size_t blen = strlen(base);
+		size_t blen = ctr_len[i];
 
-		if (nlen < blen || memcmp(name, base, blen) != 0)
+		if (nlen < blen || name[0] != base[0] ||
+		    memcmp(name, base, blen) != 0)
 			continue;
 		if (nlen == blen)
-			goto hit;
+			return i;
 		if (!ctr_defs[i].split || name[blen] != '_')
 			continue;
 		if (ctr_defs[i].exclude &&
@@ -127,31 +152,57 @@ add_vmstat(struct vb_snap *s, const char *name, size_t nlen, uint64_t v)
 		    memcmp(name + blen + 1, ctr_defs[i].exclude,
 		    nlen - blen - 1) == 0)
 			continue;
-hit:
-		s->ctr[i] += v;
-		s->present |= 1u << i;
-		return;
+		return i;
 	}
+	return -1;
 }
 
 static void
 parse_vmstat(struct vb_snap *s, char *p)
 {
 	while (*p) {
-		char *name = p, *sp = strchr(p, ' ');
-		char *nl;
+		char *nl = strchr(p, '\n'), *sp;
+		int i;
 
-		if (!sp)
-			break;
-		nl = strchr(sp, '\n');
-		add_vmstat(s, name, (size_t)(sp - name),
-		    strtoull(sp + 1, NULL, 10));
+		if (ctr_first[(unsigned char)*p]) {
+			sp = strchr(p, ' ');
+			if (!sp || (nl && sp > nl))
+				goto next;
+			i = ctr_of(p, (size_t)(sp - p));
+			if (i >= 0) {
+				s->ctr[i] += strtoull(sp + 1, NULL, 10);
+				s->present |= 1u << i;
+			}
+		}
+next:
 		if (!nl)
 			break;
 		p = nl + 1;
 	}
 }
 
+/* The numbers after "cpu " into @v (missing ones stay 0). */
+static void
+parse_cpu(char *p, uint64_t *v, int n)
+{
+	int i;
+
+	for (i = 0; i < n; i++) {
+		char *end;
+
+		v[i] = strtoull(p, &end, 10);
+		if (end == p)
+			return;
+		p = end;
+	}
+}
+
+/*
+ * /proc/stat: "cpu " (the sum over CPUs), then cpuN lines (skipped),
+ * intr (first number: the total; the rest of this long line is skipped
+ * with one strchr), ctxt, btime, processes, procs_running,
+ * procs_blocked, softirq.  Stops after procs_blocked.
+ */
 static void
 parse_stat(struct vb_snap *s, char *p)
 {
@@ -159,11 +210,9 @@ parse_stat(struct vb_snap *s, char *p)
 		char *nl = strchr(p, '\n');
 
 		if (strncmp(p, "cpu ", 4) == 0) {
-			unsigned long long v[8] = { 0 };
+			uint64_t v[8] = { 0 };
 
-			sscanf(p + 4, "%llu %llu %llu %llu %llu %llu %llu "
-			    "%llu", &v[0], &v[1], &v[2], &v[3], &v[4], &v[5],
-			    &v[6], &v[7]);
+			parse_cpu(p + 4, v, 8);
 			s->cpu_user = v[0];
 			s->cpu_nice = v[1];
 			s->cpu_sys = v[2];
@@ -180,6 +229,7 @@ parse_stat(struct vb_snap *s, char *p)
 			s->procs_running = strtoull(p + 14, NULL, 10);
 		} else if (strncmp(p, "procs_blocked ", 14) == 0) {
 			s->procs_blocked = strtoull(p + 14, NULL, 10);
+			break;
 		}
 		if (!nl)
 			break;
@@ -203,7 +253,7 @@ parse_meminfo(struct vb_snap *s, char *p)
 		{ "SwapTotal:", offsetof(struct vb_snap, swap_total) },
 		{ "SwapFree:", offsetof(struct vb_snap, swap_free) },
 	};
-	size_t i;
+	size_t i, found = 0;
 
 	while (*p) {
 		char *nl = strchr(p, '\n');
@@ -211,13 +261,15 @@ parse_meminfo(struct vb_snap *s, char *p)
 		for (i = 0; i < sizeof(keys) / sizeof(keys[0]); i++) {
 			size_t n = strlen(keys[i].key);
 
-			if (strncmp(p, keys[i].key, n) == 0) {
+			if (p[0] == keys[i].key[0] &&
+			    strncmp(p, keys[i].key, n) == 0) {
 				*(uint64_t *)((char *)s + keys[i].off) =
 				    strtoull(p + n, NULL, 10);
+				found++;
 				break;
 			}
 		}
-		if (!nl)
+		if (!nl || found == sizeof(keys) / sizeof(keys[0]))
 			break;
 		p = nl + 1;
 	}
@@ -280,6 +332,20 @@ vb_vmstat_header(FILE *out, uint64_t interval_ns)
 	fputc('\n', out);
 }
 
+/* @x per second over @dt seconds, rounded. */
+static unsigned long long
+rate(double x, double dt)
+{
+	return (unsigned long long)(x / dt + 0.5);
+}
+
+/* 100 * @x / @tot, rounded. */
+static unsigned long long
+pct(uint64_t x, uint64_t tot)
+{
+	return (unsigned long long)((200 * x + tot) / (2 * tot));
+}
+
 void
 vb_vmstat_row(FILE *out, const struct vb_snap *cur, const struct vb_snap *prev,
     uint64_t t0_ns, int iter)
@@ -302,9 +368,13 @@ vb_vmstat_row(FILE *out, const struct vb_snap *cur, const struct vb_snap *prev,
 	tot = cu + cs + ci + cw + cst;
 	if (tot == 0)
 		tot = 1;
-	/* cache as procps vmstat shows it: page cache + reclaimable slab */
-	fprintf(out, "%.3f %d %llu %llu %llu %llu %llu %llu %.0f %.0f %.0f "
-	    "%.0f %.0f %.0f %.0f %.0f %.0f %.0f %.0f",
+	/*
+	 * cache as procps vmstat shows it: page cache + reclaimable slab.
+	 * Whole numbers, rounded, as vmstat(8) prints them (and cheaper to
+	 * print than doubles).
+	 */
+	fprintf(out, "%.3f %d %llu %llu %llu %llu %llu %llu %llu %llu %llu "
+	    "%llu %llu %llu %llu %llu %llu %llu %llu",
 	    vb_ns_to_s(cur->t_ns - t0_ns), iter,
 	    (unsigned long long)cur->procs_running,
 	    (unsigned long long)cur->procs_blocked,
@@ -312,13 +382,13 @@ vb_vmstat_row(FILE *out, const struct vb_snap *cur, const struct vb_snap *prev,
 	    (unsigned long long)cur->mem_free,
 	    (unsigned long long)cur->buffers,
 	    (unsigned long long)(cur->cached + cur->sreclaimable),
-	    vb_pages_kb(d[VB_PSWPIN]) / dt, vb_pages_kb(d[VB_PSWPOUT]) / dt,
-	    (double)d[VB_PGPGIN] / dt, (double)d[VB_PGPGOUT] / dt,
-	    (double)(cur->intr - prev->intr) / dt,
-	    (double)(cur->ctxt - prev->ctxt) / dt,
-	    100.0 * (double)cu / (double)tot, 100.0 * (double)cs / (double)tot,
-	    100.0 * (double)ci / (double)tot, 100.0 * (double)cw / (double)tot,
-	    100.0 * (double)cst / (double)tot);
+	    rate(vb_pages_kb(d[VB_PSWPIN]), dt),
+	    rate(vb_pages_kb(d[VB_PSWPOUT]), dt),
+	    rate((double)d[VB_PGPGIN], dt), rate((double)d[VB_PGPGOUT], dt),
+	    rate((double)(cur->intr - prev->intr), dt),
+	    rate((double)(cur->ctxt - prev->ctxt), dt),
+	    pct(cu, tot), pct(cs, tot), pct(ci, tot), pct(cw, tot),
+	    pct(cst, tot));
 	for (i = 0; i < VB_NCTR; i++) {
 		if (cur->present & (1u << i))
 			fprintf(out, " %llu", (unsigned long long)cur->ctr[i]);
