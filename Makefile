@@ -64,7 +64,8 @@ KERNEL ?= $(shell uname -r)
 CONFIG ?= configs/quick.conf
 RESULTS ?= results
 
-.PHONY: all check run deps need-deps clean bench bench-overhead compare plot post
+.PHONY: all check run deps need-deps clean bench bench-overhead compare plot post \
+	need-kernels bench-report
 
 all: need-deps $(LIB) $(PROGS) $(REPORT)
 
@@ -121,9 +122,25 @@ run: all
 	    $(if $(filter 1,$(FORCE)),--force) $(if $(MEM),--mem $(MEM)) \
 	    $(if $(SWAP),--swap $(SWAP)) $(if $(WORKDIR),--workdir $(WORKDIR))
 
+# The report (report/vmreport; README.md, section report): KERNELS="a b c"
+# names result folders under $(RESULTS), the first is the baseline;
+# REPORT_OPTS passes more options (e.g. --detail, --format csv).
+PLOTS ?= plots
+REPORT_DIRS = $(addprefix $(RESULTS)/,$(KERNELS))
+need-kernels:
+	@[ -n '$(strip $(KERNELS))' ] || { echo 'make: name the result' \
+	    'folders to compare: KERNELS="label1 label2 ..."' >&2; exit 2; }
+compare: all need-kernels
+	$(Q)report/vmreport $(REPORT_OPTS) $(REPORT_DIRS)
+plot: all need-kernels
+	$(Q)report/vmreport $(REPORT_OPTS) --plot '$(PLOTS)' $(REPORT_DIRS)
+post: all need-kernels
+	$(Q)report/vmreport $(REPORT_OPTS) --post $(REPORT_DIRS)
+
 # Measurements of vmbench itself (not timed unit tests): each issue adds
 # its bench-<name> target to BENCH_TARGETS; `make bench` runs them all.
 BENCH_TARGETS := bench-overhead
+BENCH_TARGETS += bench-report
 BENCH_TARGETS += bench-fileload
 bench: $$(BENCH_TARGETS)
 
@@ -140,6 +157,10 @@ tests/overhead: tests/overhead.o $(LIB)
 	$(call say,LD,$@)
 	$(Q)$(CC) $(LDFLAGS) -o $@ $^ $(LDLIBS)
 ALL_OBJS += tests/overhead.o
+
+# The report's speed on 100 folders x 20 benchmarks: tests/bench-report.sh.
+bench-report: all
+	$(Q)sh tests/bench-report.sh
 
 # Check for the Debian packages; install them as root, else say how.
 need-deps:

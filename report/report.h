@@ -47,6 +47,7 @@ struct rs_cmp {
 	struct rs_welch w;
 	struct rs_ratio ratio;
 	int sig;			/* p < 0.05 */
+	int have_ratio;			/* ratio computed (rs_cmp_ratio) */
 };
 
 void rs_describe(const double *v, int n, int stride, struct rs_desc *d);
@@ -60,8 +61,12 @@ void rs_fieller(const struct rs_desc *a, const struct rs_desc *b,
     double df, struct rs_ratio *r);
 /* Change of @b against @a in %, signed so that positive = better. */
 double rs_pct_better(double a, double b, enum vb_dir dir);
+/* Change and Welch's test; the ratio's interval is left for later. */
 void rs_compare(const struct rs_desc *a, const struct rs_desc *b,
     enum vb_dir dir, struct rs_cmp *c);
+/* Fill c->ratio (Fieller) once; returns it. */
+const struct rs_ratio *rs_cmp_ratio(const struct rs_desc *a,
+    const struct rs_desc *b, struct rs_cmp *c);
 /* Runs per side to detect relative change @delta (alpha .05, power .8). */
 double rs_runs_needed(double cov, double delta);
 /* Smallest relative change detectable with @n runs per side. */
@@ -96,6 +101,9 @@ struct rl_set {
 	struct rl_kernel *k;		/* k[0] is the baseline */
 	int nids;
 	char **ids;			/* union of all kernels' ids, sorted */
+	/* rt_rows()'s statistics per id, computed once (rtext.c) */
+	struct rt_row **rows;
+	int *nrows;
 };
 
 /* Load folder @dir; -1 with a one-line message in @err. */
@@ -133,9 +141,14 @@ struct rt_row {
 	struct rs_cmp *c;		/* nk; c[0] unused */
 };
 
-/* Every metric of @id (union over kernels, baseline order first). */
+/*
+ * Every metric of @id (union over kernels, baseline order first), with
+ * its statistics.  Computed once and kept in @s (freed by rl_free()).
+ */
 int rt_rows(const struct rl_set *s, const char *id, struct rt_row **rows);
+/* Rows are owned by the set: this does nothing, kept for symmetry. */
 void rt_free_rows(struct rt_row *rows, int n, int nk);
+void rt_free_cache(struct rl_set *s);
 
 /* The comparison table of @id (rows from rt_rows()) and its notes. */
 void rt_table(FILE *f, const struct rl_set *s, const char *id,
@@ -152,6 +165,8 @@ void rt_summary(FILE *f, const struct rl_set *s, const struct rt_opts *o);
 void rt_post(FILE *f, const struct rl_set *s, const struct rt_opts *o);
 void rt_bars(FILE *f, const char *title, int n, const char *const *labels,
     const double *vals, const char *unit, int width);
+/* Sort the next charts smallest first (lower is better) or largest first. */
+void rt_bars_order(int ascending);
 /* The .vmstat series of @id as `vmstat 1` dumps; -1 if none found. */
 int rt_vmstat(FILE *f, const struct rl_set *s, const char *id, int iter);
 /*

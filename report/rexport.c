@@ -58,6 +58,10 @@ rx_csv(FILE *f, const struct rl_set *s, const struct rt_opts *o)
 				const struct rs_desc *d = &rows[j].d[k];
 				const struct rs_cmp *c = &rows[j].c[k];
 
+				if (k > 0)
+					rs_cmp_ratio(&rows[j].d[0], d,
+					    &rows[j].c[k]);
+
 				csv_str(f, s->k[k].label);
 				fputc(',', f);
 				csv_str(f, s->ids[i]);
@@ -148,6 +152,10 @@ rx_json(FILE *f, const struct rl_set *s, const struct rt_opts *o)
 			for (k = 0; k < s->nk; k++) {
 				const struct rs_desc *d = &rows[j].d[k];
 				const struct rs_cmp *c = &rows[j].c[k];
+
+				if (k > 0)
+					rs_cmp_ratio(&rows[j].d[0], d,
+					    &rows[j].c[k]);
 
 				fprintf(f, "%s\n        {\"kernel\": ",
 				    k ? "," : "");

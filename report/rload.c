@@ -182,6 +182,10 @@ rl_index(struct rl_set *s)
 		if (i == 0 || strcmp(all[i], all[i - 1]) != 0)
 			all[s->nids++] = all[i];
 	s->ids = all;
+	s->rows = xmalloc((size_t)(s->nids ? s->nids : 1) * sizeof(*s->rows));
+	s->nrows = xmalloc((size_t)(s->nids ? s->nids : 1) * sizeof(int));
+	memset(s->rows, 0, (size_t)(s->nids ? s->nids : 1) * sizeof(*s->rows));
+	memset(s->nrows, 0, (size_t)(s->nids ? s->nids : 1) * sizeof(int));
 }
 
 void
@@ -189,6 +193,7 @@ rl_free(struct rl_set *s)
 {
 	int i;
 
+	rt_free_cache(s);
 	for (i = 0; i < s->nk; i++)
 		rl_free_kernel(&s->k[i]);
 	free(s->k);

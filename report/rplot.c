@@ -105,6 +105,7 @@ bar_chart(const struct rl_set *s, const char *dir, const char *id,
     const struct rt_row *r, FILE *all)
 {
 	char name[512], a[256], b[128], title[512], plot[1024];
+	double ymax = 0;
 	FILE *f;
 	int k;
 
@@ -119,7 +120,12 @@ bar_chart(const struct rl_set *s, const char *dir, const char *id,
 
 		if (!d->n)
 			continue;
-		fprintf(f, "%d \"%s\" %.10g ", k, s->k[k].label, d->mean);
+		if (d->mean > ymax)
+			ymax = d->mean;
+		if (!isnan(d->ci_hi) && d->ci_hi > ymax)
+			ymax = d->ci_hi;
+		fprintf(f, "%d \"%s (n=%d)\" %.10g ", k, s->k[k].label, d->n,
+		    d->mean);
 		if (isnan(d->ci_lo))
 			fprintf(f, "NaN NaN %d\n", d->n);
 		else
@@ -132,11 +138,16 @@ bar_chart(const struct rl_set *s, const char *dir, const char *id,
 	    VB_HIGHER ? "higher is better" : "information");
 	gp_head(f, name, title, "kernel", r->unit);
 	fprintf(f, "set style fill solid 0.5 border -1\nset boxwidth 0.6\n"
-	    "set xrange [-0.7:%d.7]\nset yrange [0:*]\nset xtics noenhanced\n"
-	    "unset key\n", s->nk - 1);
+	    "set xrange [-0.7:%d.7]\nset xtics noenhanced\nunset key\n",
+	    s->nk - 1);
+	/* the whole interval in view, however wide */
+	if (ymax > 0)
+		fprintf(f, "set yrange [0:%.6g]\n", ymax * 1.08);
+	else
+		fputs("set yrange [*:*]\n", f);
 	snprintf(plot, sizeof(plot), "plot '%s.dat' using 1:3:xtic(2) with "
 	    "boxes lc rgb '#4a7ebb', \\\n     '' using 1:3:4:5 with "
-	    "yerrorbars lc rgb 'black' pt 0 lw 1.5", name);
+	    "yerrorbars lc rgb 'black' pt 7 ps 0.3 lw 1.5", name);
 	gp_tail(f, name, plot);
 	fprintf(all, "load '%s.gp'\n", name);
 	return close_ok(f, dir, name);
@@ -180,7 +191,7 @@ vmstat_charts(const struct rl_set *s, const char *dir, const char *id,
 		{ "free", "kB", "free memory" },
 		{ "cache", "kB", "page cache (cache)" },
 	};
-	char base[256], name[512], title[512], plot[8192], a[256];
+	char base[300], name[512], title[512], plot[8192], a[256];
 	int k, i, nk = 0, *has = calloc((size_t)s->nk, sizeof(int));
 	size_t used;
 	FILE *f;

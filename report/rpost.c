@@ -177,6 +177,7 @@ time_lines(FILE *f, const struct rl_set *s, const char *id)
 		const struct vb_res *r = rl_find(&s->k[k], id);
 		struct vb_rusage u = { 0 };
 		double si, so;
+		int b;
 
 		snprintf(buf, sizeof(buf), "%s:", s->k[k].label);
 		fprintf(f, "%-*s", w, buf);
@@ -184,10 +185,12 @@ time_lines(FILE *f, const struct rl_set *s, const char *id)
 			fprintf(f, "%s\n", r ? "(no time figures)" : "missing");
 			continue;
 		}
-		u.elapsed = mmean(r, "elapsed");
-		u.user = mmean(r, "user");
-		u.sys = mmean(r, "sys");
-		u.majflt = lround(mmean(r, "majflt"));
+		/* makesim: the build's own figures, as `time make` */
+		b = vb_res_metric_index(r, "build_time") >= 0;
+		u.elapsed = mmean(r, b ? "build_time" : "elapsed");
+		u.user = mmean(r, b ? "build_user" : "user");
+		u.sys = mmean(r, b ? "build_sys" : "sys");
+		u.majflt = lround(mmean(r, b ? "build_majflt" : "majflt"));
 		u.inblock = lround(mmean(r, "inblock"));
 		u.oublock = lround(mmean(r, "oublock"));
 		vb_rusage_tcsh(buf, sizeof(buf), &u);
@@ -208,7 +211,7 @@ static int
 probe_lines(FILE *f, const struct rl_set *s, const char *id)
 {
 	static const char *const playn[] = { "played_s", "played", NULL };
-	static const char *const runn[] = { "run_s", "wanted_s", "total_s",
+	static const char *const runn[] = { "total_s", "run_s", "wanted_s",
 		"expected_s", NULL };
 	int k, i, w = label_width(s, 10), any = 0;
 
@@ -242,11 +245,17 @@ build_time(const struct vb_res *r)
 	return mmean(r, "elapsed");
 }
 
-static int
-is_noload(const char *v)
+/* The no_load run of @bench in kernel @k (else the plain one). */
+static const struct vb_res *
+noload_of(const struct rl_set *s, int k, const char *bench)
 {
-	return !strcmp(v, "no_load") || !strcmp(v, "noload") ||
-	    !strcmp(v, "default");
+	char id[256];
+	const struct vb_res *r;
+
+	snprintf(id, sizeof(id), "%s@no_load", bench);
+	if ((r = rl_find(&s->k[k], id)))
+		return r;
+	return rl_find(&s->k[k], bench);
 }
 
 /*
@@ -258,24 +267,25 @@ static void
 contest_table(FILE *f, const struct rl_set *s, const char *bench)
 {
 	char b[128], num[6][32];
-	int i, k, w = label_width(s, 16);
+	int i, k, w = label_width(s, 16), pass;
 
+	/* no_load first, as contest prints it */
+	for (pass = 0; pass < 2; pass++)
 	for (i = 0; i < s->nids; i++) {
-		if (strcmp(bench_of(s->ids[i], b, sizeof(b)), bench))
+		const char *v = variant_of(s->ids[i]);
+
+		if (strcmp(bench_of(s->ids[i], b, sizeof(b)), bench) ||
+		    (!strcmp(v, "no_load") || !strcmp(v, "default")) != !pass)
 			continue;
 		fprintf(f, "%s:\n%-*s %6s %6s %6s %6s %6s\n",
 		    variant_of(s->ids[i]), w, "Kernel [runs]", "Time", "CPU%",
 		    "Loads", "LCPU%", "Ratio");
 		for (k = 0; k < s->nk; k++) {
 			const struct vb_res *r = rl_find(&s->k[k], s->ids[i]);
-			const struct vb_res *nl = NULL;
+			const struct vb_res *nl = noload_of(s, k, bench);
 			double t, t0 = NAN;
 			int j;
 
-			for (j = 0; j < s->nids && !nl; j++)
-				if (!strcmp(bench_of(s->ids[j], b, sizeof(b)),
-				    bench) && is_noload(variant_of(s->ids[j])))
-					nl = rl_find(&s->k[k], s->ids[j]);
 			snprintf(b, sizeof(b), "%s [%d]", s->k[k].label,
 			    r ? r->niter : 0);
 			fprintf(f, "%-*s", w, b);
@@ -286,7 +296,9 @@ contest_table(FILE *f, const struct rl_set *s, const char *bench)
 			t = build_time(r);
 			t0 = build_time(nl);
 			snprintf(num[0], 32, "%.1f", t);
-			snprintf(num[1], 32, "%.0f", mmean(r, "cpu"));
+			snprintf(num[1], 32, "%.0f", vb_res_metric_index(r,
+			    "build_cpu") >= 0 ? mmean(r, "build_cpu") :
+			    mmean(r, "cpu"));
 			snprintf(num[2], 32, "%.0f", mmean(r, "loads"));
 			snprintf(num[3], 32, "%.0f", mmean(r, "lcpu"));
 			if (isnan(t0) || t0 <= 0)
@@ -302,12 +314,14 @@ contest_table(FILE *f, const struct rl_set *s, const char *bench)
 	}
 }
 
-/* The n value of a tworead variant: its param n, else the variant. */
+/* The n of a tworead variant: its param sweep (or n), else the variant. */
 static const char *
 tworead_n(const struct vb_res *r, const char *id)
 {
-	const char *n = r ? vb_res_param(r, "n") : NULL;
+	const char *n = r ? vb_res_param(r, "sweep") : NULL;
 
+	if (!n || !strcmp(n, "0"))
+		n = r ? vb_res_param(r, "n") : NULL;
 	return n ? n : variant_of(id);
 }
 
@@ -363,8 +377,11 @@ tworead_table(FILE *f, const struct rl_set *s, const char *bench,
 	}
 }
 
-/* Rows for the post's short table: the headline, the benchmark's own
- * metrics, then elapsed, user, sys, major faults, swap. */
+/*
+ * Rows for the post's short table: the headline, the benchmark's first
+ * four other own metrics, then elapsed, user, sys, major faults, swap
+ * (the full table is `make compare`'s).
+ */
 static int
 post_rows(const struct rl_set *s, const char *id, struct rt_row *rows,
     int n, struct rt_row *out)
@@ -382,7 +399,7 @@ post_rows(const struct rl_set *s, const char *id, struct rt_row *rows,
 		"oom_kill", NULL,
 	};
 	const struct vb_res *r0 = any_res(s, id);
-	int j, i, m = 0, own;
+	int j, i, m = 0, own, nown = 0;
 
 	for (j = 0; j < n; j++)
 		if (r0 && !strcmp(rows[j].name, r0->headline))
@@ -391,9 +408,12 @@ post_rows(const struct rl_set *s, const char *id, struct rt_row *rows,
 		for (own = 1, i = 0; std[i]; i++)
 			if (!strcmp(rows[j].name, std[i]))
 				own = 0;
-		if (own && rows[j].dir != VB_INFO &&
-		    !(r0 && !strcmp(rows[j].name, r0->headline)))
+		/* at most four: fileload has three per operation */
+		if (own && rows[j].dir != VB_INFO && nown < 4 &&
+		    !(r0 && !strcmp(rows[j].name, r0->headline))) {
 			out[m++] = rows[j];
+			nown++;
+		}
 	}
 	for (i = 0; tail[i]; i++)
 		for (j = 0; j < n; j++)

@@ -74,12 +74,24 @@ out:
 		free(s);
 }
 
+/*
+ * gsl_cdf_tdist_Qinv costs ~20 us; the 95% CI of a mean asks for the
+ * same few whole df over and over, so those are remembered.
+ */
 double
 rs_t_upper(double p, double df)
 {
+	static double memo[1025];
+	int i;
+
 	if (!(df > 0) || !(p > 0 && p < 1))
 		return NAN;
-	return gsl_cdf_tdist_Qinv(p, df);
+	if (p != 0.025 || df != floor(df) || df > 1024)
+		return gsl_cdf_tdist_Qinv(p, df);
+	i = (int)df;
+	if (!memo[i])
+		memo[i] = gsl_cdf_tdist_Qinv(p, df);
+	return memo[i];
 }
 
 double
@@ -171,8 +183,19 @@ rs_compare(const struct rs_desc *a, const struct rs_desc *b,
 {
 	c->pct = a->n && b->n ? rs_pct_better(a->mean, b->mean, dir) : NAN;
 	rs_welch(a, b, &c->w);
-	rs_fieller(a, b, c->w.df, &c->ratio);
 	c->sig = c->w.p < 0.05;
+	c->have_ratio = 0;
+}
+
+const struct rs_ratio *
+rs_cmp_ratio(const struct rs_desc *a, const struct rs_desc *b,
+    struct rs_cmp *c)
+{
+	if (!c->have_ratio) {
+		rs_fieller(a, b, c->w.df, &c->ratio);
+		c->have_ratio = 1;
+	}
+	return &c->ratio;
 }
 
 double

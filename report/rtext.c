@@ -35,8 +35,26 @@ find_row(struct rt_row *rows, int n, const char *name)
 	return -1;
 }
 
-int
-rt_rows(const struct rl_set *s, const char *id, struct rt_row **out)
+static int
+id_index(const struct rl_set *s, const char *id)
+{
+	int lo = 0, hi = s->nids - 1;
+
+	while (lo <= hi) {
+		int mid = (lo + hi) / 2, c = strcmp(id, s->ids[mid]);
+
+		if (c == 0)
+			return mid;
+		if (c < 0)
+			hi = mid - 1;
+		else
+			lo = mid + 1;
+	}
+	return -1;
+}
+
+static int
+build_rows(const struct rl_set *s, const char *id, struct rt_row **out)
 {
 	struct rt_row *rows = NULL;
 	int n = 0, cap = 0, i, j, m, it;
@@ -69,7 +87,13 @@ rt_rows(const struct rl_set *s, const char *id, struct rt_row **out)
 		const struct vb_res *r = rl_find(&s->k[i], id);
 
 		for (j = 0; j < n; j++) {
-			m = r ? vb_res_metric_index(r, rows[j].name) : -1;
+			/* the same column as the last kernel, most often */
+			m = -1;
+			if (r && j < r->nmetrics &&
+			    !strcmp(r->metrics[j].name, rows[j].name))
+				m = j;
+			else if (r)
+				m = vb_res_metric_index(r, rows[j].name);
 			if (m < 0) {
 				rs_describe(NULL, 0, 1, &rows[j].d[i]);
 				continue;
@@ -92,17 +116,43 @@ rt_rows(const struct rl_set *s, const char *id, struct rt_row **out)
 	return n;
 }
 
+int
+rt_rows(const struct rl_set *s, const char *id, struct rt_row **out)
+{
+	int i = id_index(s, id);
+
+	if (i < 0 || !s->rows)
+		die("bug: rt_rows(%s) before rl_index()", id);
+	if (!s->rows[i])
+		s->nrows[i] = build_rows(s, id, &s->rows[i]);
+	*out = s->rows[i];
+	return s->nrows[i];
+}
+
 void
 rt_free_rows(struct rt_row *rows, int n, int nk)
 {
-	int i;
-
+	(void)rows;
+	(void)n;
 	(void)nk;
-	for (i = 0; i < n; i++) {
-		free(rows[i].d);
-		free(rows[i].c);
+}
+
+void
+rt_free_cache(struct rl_set *s)
+{
+	int i, j;
+
+	for (i = 0; s->rows && i < s->nids; i++) {
+		for (j = 0; j < s->nrows[i]; j++) {
+			free(s->rows[i][j].d);
+			free(s->rows[i][j].c);
+		}
+		free(s->rows[i]);
 	}
-	free(rows);
+	free(s->rows);
+	free(s->nrows);
+	s->rows = NULL;
+	s->nrows = NULL;
 }
 
 /* ---- number formatting ---- */
@@ -143,6 +193,8 @@ fmt_pct(char *buf, size_t len, double p)
 {
 	if (isnan(p))
 		snprintf(buf, len, "n/a");
+	else if (fabs(p) >= 9999.5)
+		snprintf(buf, len, "%c9999%%", p < 0 ? '<' : '>');
 	else if (fabs(p) >= 1000)
 		snprintf(buf, len, "%+.0f%%", p);
 	else
@@ -380,6 +432,15 @@ rt_notes(FILE *f, const struct rl_set *s, const char *id,
 		}
 	if (nz)
 		wrap(f, line, o->width, 2);
+	/*
+	 * Noisy metrics: the largest CoV of any kernel, and the smallest
+	 * change the runs could have detected, n = 15.7 (CoV/delta)^2
+	 * solved for delta with the fewest runs of any kernel.
+	 */
+	nz = 0;
+	used = (size_t)snprintf(line, sizeof(line), "~ noisy, CoV > %.0f%% "
+	    "(largest CoV: smallest change detectable with %d runs a side):",
+	    o->noisy * 100, 0);
 	for (j = 0; j < nrows; j++) {
 		struct rt_row *r = &rows[j];
 		int who, n;
@@ -388,12 +449,19 @@ rt_notes(FILE *f, const struct rl_set *s, const char *id,
 		if (all_zero(r, s->nk) || !(cov > o->noisy))
 			continue;
 		n = min_n(r, s->nk);
-		snprintf(line, sizeof(line), "~ %s: CoV up to %.1f%% (%s): "
-		    "%d runs a side detect only changes >= %.0f%%", r->name,
-		    cov * 100, s->k[who].label, n,
-		    ceil(rs_detectable(cov, n) * 100));
-		wrap(f, line, o->width, 4);
+		if (!nz++)
+			used = (size_t)snprintf(line, sizeof(line), "~ noisy, "
+			    "CoV > %.0f%% (largest CoV: smallest change "
+			    "detectable with %d runs a side):",
+			    o->noisy * 100, n);
+		if (used < sizeof(line))
+			used += (size_t)snprintf(line + used, sizeof(line) -
+			    used, "%s %s %.1f%%: %.0f%%", nz > 1 ? "," : "",
+			    r->name, cov * 100,
+			    ceil(rs_detectable(cov, n) * 100));
 	}
+	if (nz)
+		wrap(f, line, o->width, 4);
 	for (i = 0; i < s->nk; i++) {
 		const struct vb_res *r = rl_find(&s->k[i], id);
 
@@ -413,7 +481,7 @@ rt_notes(FILE *f, const struct rl_set *s, const char *id,
 #define DETW 14
 
 static void
-detail_block(FILE *f, const struct rl_set *s, const struct rt_row *r,
+detail_block(FILE *f, const struct rl_set *s, struct rt_row *r,
     const struct rt_opts *o)
 {
 	static const char *const lab[] = {
@@ -424,6 +492,8 @@ detail_block(FILE *f, const struct rl_set *s, const struct rt_row *r,
 	char num[64];
 	int dec = row_decimals(r, s->nk), perblk, first, last, i, l;
 
+	for (i = 1; i < s->nk; i++)
+		rs_cmp_ratio(&r->d[0], &r->d[i], &r->c[i]);
 	fprintf(f, "%s (%s, %s)\n", r->name, r->unit,
 	    r->dir == VB_LOWER ? "lower is better" : r->dir == VB_HIGHER ?
 	    "higher is better" : "information only");
@@ -437,6 +507,8 @@ detail_block(FILE *f, const struct rl_set *s, const struct rt_row *r,
 			cell(f, s->k[i].label, DETW, 0);
 		fputc('\n', f);
 		for (l = 0; l < (int)(sizeof(lab) / sizeof(lab[0])); l++) {
+			if (l >= 9 && s->nk == 1)
+				break;	/* nothing to compare with */
 			fprintf(f, "%-13s", lab[l]);
 			for (i = first; i < last; i++) {
 				const struct rs_desc *d = &r->d[i];
@@ -613,6 +685,8 @@ struct bar {
 	double v;
 };
 
+static int bar_ascending;
+
 static int
 cmp_bar(const void *a, const void *b)
 {
@@ -620,14 +694,23 @@ cmp_bar(const void *a, const void *b)
 
 	if (isnan(x->v) || isnan(y->v))
 		return isnan(x->v) - isnan(y->v);
+	if (bar_ascending)
+		return (x->v > y->v) - (x->v < y->v);
 	return (x->v < y->v) - (x->v > y->v);
 }
 
 /*
- * Hron's chart: one row per kernel, largest first, name left-justified,
+ * Hron's chart: one row per kernel, best first (largest first unless
+ * @unit's metric is lower-is-better: rt_bars_order()), name left-justified,
  * a row of '*' scaled so the largest fills the width, the value with
  * its unit.  Kernels without a value are listed last as "missing".
  */
+void
+rt_bars_order(int ascending)
+{
+	bar_ascending = ascending;
+}
+
 void
 rt_bars(FILE *f, const char *title, int n, const char *const *labels,
     const double *vals, const char *unit, int width)
@@ -717,7 +800,9 @@ rt_headline_bars(FILE *f, const struct rl_set *s, const struct rt_row *r,
 	snprintf(title, sizeof(title), "%s, mean of runs (%s)", r->name,
 	    r->dir == VB_LOWER ? "lower is better" : r->dir == VB_HIGHER ?
 	    "higher is better" : "information");
+	rt_bars_order(r->dir == VB_LOWER);
 	rt_bars(f, title, s->nk, lab, v, r->unit, width);
+	rt_bars_order(0);
 	free(lab);
 	free(v);
 }

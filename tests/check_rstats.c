@@ -1,0 +1,234 @@
+/*
+ * The report's statistics (report/rstats.c) against reference values
+ * computed independently of GSL, with Python's mpmath at 30 digits
+ * (script kept below; mpmath's regularised incomplete beta gives the t
+ * distribution: P(T > t) = I_{df/(df+t^2)}(df/2, 1/2) / 2, and its
+ * findroot the quantiles).  Textbook tables agree to their printed
+ * digits (t.975: df 1 12.706, df 10 2.228, df 30 2.042, df inf 1.960).
+ *
+ *   import mpmath as mp; mp.mp.dps = 30
+ *   def tq(t, df): return 0.5*mp.betainc(df/2, 0.5, 0, df/(df+t*t),
+ *                                        regularized=True)
+ *   def tinv(p, df): return mp.findroot(lambda t: tq(t, df) - p, 2)
+ *   then the textbook formulas of report/rstats.c's comments, with
+ *   A = 10.1 10.4 9.8 10.0 10.3 (baseline), B = 10.9 11.2 10.7 11.0,
+ *   C = 2.0 2.2 2.1 (baseline), D = 1.8 1.9 1.85.
+ *
+ * Reference table (mpmath):
+ *   t.975 df=1 12.7062047361747   df=2 4.30265272974946
+ *         df=3 3.18244630528371   df=5 2.57058183563632
+ *         df=10 2.22813885198627  df=30 2.04227245630124
+ *         df=100 1.98397151852355 df=1000 1.96233908082641
+ *         df=1e6 1.95996635681411 df=2.5 3.57465484200368
+ *   two-sided p: t=2 df=3 0.139325968558843; t=1 df=1 0.5;
+ *         t=3.5 df=7.5 0.00894887198007934; t=0.5 df=200 0.617624752316461
+ *   A: n 5 mean 10.12 sd 0.238746727726266 cov 0.0235915738859947
+ *      min 9.8 median 10.1 max 10.4 CI 9.82355678349334 10.4164432165067
+ *   B: n 4 mean 10.95 sd 0.208166599946613 cov 0.019010648396951
+ *      median 10.95 CI 10.6187604865582 11.2812395134418
+ *   Welch B vs A: t 5.5664178334232 df 6.90292632972671
+ *      p 0.000886749980007939
+ *   Fieller B/A: 1.04623829295024 .. 1.11914877412107, ratio
+ *      1.08201581027668
+ *   change: lower is better -8.20158102766798 %, higher +8.20158102766798 %
+ *   geometric mean of B/A and D/C: 0.976321875352264, CI
+ *      0.932333491498295 .. 1.02238567313454 (df 4.49181305276563)
+ *   runs needed: CoV 3%, delta 5%: 5.652 (6 runs); CoV 5%, delta 2%:
+ *      98.125; detectable with CoV 5%, n 3: 0.05 sqrt(15.7/3) =
+ *      0.11438239957849
+ */
+#include <check.h>
+#include <math.h>
+
+#include "report.h"
+
+static const double A[] = { 10.1, 10.4, 9.8, 10.0, 10.3 };
+static const double B[] = { 10.9, 11.2, 10.7, 11.0 };
+static const double C[] = { 2.0, 2.2, 2.1 };
+static const double D[] = { 1.8, 1.9, 1.85 };
+
+#define near(x, want, tol) \
+	ck_assert_msg(fabs((x) - (want)) <= (tol), "%s = %.15g, want %.15g", \
+	    #x, (double)(x), (double)(want))
+
+START_TEST(t_quantiles)
+{
+	static const struct { double df, t; } ref[] = {
+		{ 1, 12.7062047361747 }, { 2, 4.30265272974946 },
+		{ 3, 3.18244630528371 }, { 5, 2.57058183563632 },
+		{ 10, 2.22813885198627 }, { 30, 2.04227245630124 },
+		{ 100, 1.98397151852355 }, { 1000, 1.96233908082641 },
+		{ 1e6, 1.95996635681411 }, { 2.5, 3.57465484200368 },
+	};
+	size_t i;
+
+	for (i = 0; i < sizeof(ref) / sizeof(ref[0]); i++)
+		near(rs_t_upper(0.025, ref[i].df), ref[i].t, 1e-9);
+	ck_assert(isnan(rs_t_upper(0.025, 0)));
+	ck_assert(isnan(rs_t_upper(0.025, NAN)));
+}
+END_TEST
+
+START_TEST(t_pvalues)
+{
+	near(rs_t_p2(2.0, 3), 0.139325968558843, 1e-12);
+	near(rs_t_p2(-2.0, 3), 0.139325968558843, 1e-12);
+	near(rs_t_p2(1.0, 1), 0.5, 1e-12);
+	near(rs_t_p2(3.5, 7.5), 0.00894887198007934, 1e-12);
+	near(rs_t_p2(0.5, 200), 0.617624752316461, 1e-12);
+	near(rs_t_p2(INFINITY, 3), 0, 0);
+	ck_assert(isnan(rs_t_p2(1, 0)));
+}
+END_TEST
+
+START_TEST(descriptive)
+{
+	struct rs_desc a, b;
+	double strided[10];
+	int i;
+
+	rs_describe(A, 5, 1, &a);
+	ck_assert_int_eq(a.n, 5);
+	near(a.mean, 10.12, 1e-12);
+	near(a.sd, 0.238746727726266, 1e-12);
+	near(a.cov, 0.0235915738859947, 1e-12);
+	near(a.min, 9.8, 0);
+	near(a.median, 10.1, 0);
+	near(a.max, 10.4, 0);
+	near(a.ci_lo, 9.82355678349334, 1e-9);
+	near(a.ci_hi, 10.4164432165067, 1e-9);
+	/* stride (a .res column) and NAN (absent) values skipped */
+	for (i = 0; i < 5; i++) {
+		strided[2 * i] = B[i < 4 ? i : 0];
+		strided[2 * i + 1] = -1;
+	}
+	strided[8] = NAN;
+	rs_describe(strided, 5, 2, &b);
+	ck_assert_int_eq(b.n, 4);
+	near(b.mean, 10.95, 1e-12);
+	near(b.median, 10.95, 1e-12);
+	near(b.sd, 0.208166599946613, 1e-12);
+	near(b.ci_lo, 10.6187604865582, 1e-9);
+	near(b.ci_hi, 11.2812395134418, 1e-9);
+	/* one run: mean, no spread, no interval */
+	rs_describe(A, 1, 1, &a);
+	ck_assert_int_eq(a.n, 1);
+	near(a.mean, 10.1, 0);
+	ck_assert(isnan(a.sd) && isnan(a.ci_lo) && isnan(a.cov));
+	rs_describe(NULL, 0, 1, &a);
+	ck_assert_int_eq(a.n, 0);
+	ck_assert(isnan(a.mean));
+}
+END_TEST
+
+START_TEST(welch_and_fieller)
+{
+	struct rs_desc a, b, e;
+	struct rs_welch w;
+	struct rs_ratio r;
+	static const double E[] = { 1, -1, 2 };
+
+	rs_describe(A, 5, 1, &a);
+	rs_describe(B, 4, 1, &b);
+	rs_welch(&a, &b, &w);
+	near(w.t, 5.5664178334232, 1e-10);
+	near(w.df, 6.90292632972671, 1e-10);
+	near(w.p, 0.000886749980007939, 1e-12);
+	rs_fieller(&a, &b, w.df, &r);
+	ck_assert(!r.unbounded);
+	near(r.r, 1.08201581027668, 1e-12);
+	near(r.lo, 1.04623829295024, 1e-9);
+	near(r.hi, 1.11914877412107, 1e-9);
+	/* a baseline mean not clearly away from zero: unbounded */
+	rs_describe(E, 3, 1, &e);
+	rs_welch(&e, &b, &w);
+	rs_fieller(&e, &b, w.df, &r);
+	ck_assert(r.unbounded);
+	/* one run a side: no test */
+	rs_describe(A, 1, 1, &e);
+	rs_welch(&e, &b, &w);
+	ck_assert(isnan(w.p));
+	/* no spread at all: exact */
+	rs_describe((const double[]){ 3, 3, 3 }, 3, 1, &a);
+	rs_describe((const double[]){ 4, 4 }, 2, 1, &b);
+	rs_welch(&a, &b, &w);
+	near(w.p, 0, 0);
+	rs_welch(&a, &a, &w);
+	near(w.p, 1, 0);
+}
+END_TEST
+
+START_TEST(sign_convention)
+{
+	struct rs_desc a, b;
+	struct rs_cmp c;
+
+	/* B is larger than A: worse when lower is better, better when higher */
+	near(rs_pct_better(10.12, 10.95, VB_LOWER), -8.20158102766798, 1e-10);
+	near(rs_pct_better(10.12, 10.95, VB_HIGHER), 8.20158102766798, 1e-10);
+	near(rs_pct_better(10.95, 10.12, VB_LOWER), 7.57990867579909, 1e-10);
+	near(rs_pct_better(10.95, 10.12, VB_HIGHER), -7.57990867579909, 1e-10);
+	/* info: the plain change */
+	near(rs_pct_better(10.12, 10.95, VB_INFO), 8.20158102766798, 1e-10);
+	/* a negative baseline: still positive = better */
+	near(rs_pct_better(-2, -1, VB_HIGHER), 50, 1e-12);
+	near(rs_pct_better(0, 0, VB_LOWER), 0, 0);
+	ck_assert(isnan(rs_pct_better(0, 1, VB_LOWER)));
+	rs_describe(A, 5, 1, &a);
+	rs_describe(B, 4, 1, &b);
+	rs_compare(&a, &b, VB_LOWER, &c);
+	ck_assert(c.sig && c.pct < 0);
+	rs_compare(&a, &b, VB_HIGHER, &c);
+	ck_assert(c.sig && c.pct > 0);
+}
+END_TEST
+
+START_TEST(power)
+{
+	near(rs_runs_needed(0.03, 0.05), 5.652, 1e-12);
+	near(rs_runs_needed(0.05, 0.02), 98.125, 1e-9);
+	near(rs_detectable(0.05, 3), 0.114382399578490, 1e-12);
+	/* the two agree: detectable(n) needs n runs */
+	near(rs_runs_needed(0.07, rs_detectable(0.07, 11)), 11, 1e-9);
+}
+END_TEST
+
+START_TEST(geomean)
+{
+	struct rs_desc a, b, c, d, z;
+	struct rs_geo g;
+
+	rs_describe(A, 5, 1, &a);
+	rs_describe(B, 4, 1, &b);
+	rs_describe(C, 3, 1, &c);
+	rs_describe(D, 3, 1, &d);
+	rs_geo_init(&g);
+	ck_assert_int_eq(rs_geo_add(&g, &a, &b), 0);
+	ck_assert_int_eq(rs_geo_add(&g, &c, &d), 0);
+	/* a zero mean has no logarithm: skipped */
+	rs_describe((const double[]){ 0, 0 }, 2, 1, &z);
+	ck_assert_int_eq(rs_geo_add(&g, &z, &d), -1);
+	rs_geo_finish(&g);
+	ck_assert_int_eq(g.k, 2);
+	near(g.g, 0.976321875352264, 1e-12);
+	near(g.lo, 0.932333491498295, 1e-9);
+	near(g.hi, 1.02238567313454, 1e-9);
+}
+END_TEST
+
+Suite *
+rstats_suite(void)
+{
+	Suite *s = suite_create("rstats");
+	TCase *tc = tcase_create("rstats");
+
+	tcase_add_test(tc, t_quantiles);
+	tcase_add_test(tc, t_pvalues);
+	tcase_add_test(tc, descriptive);
+	tcase_add_test(tc, welch_and_fieller);
+	tcase_add_test(tc, sign_convention);
+	tcase_add_test(tc, power);
+	tcase_add_test(tc, geomean);
+	suite_add_tcase(s, tc);
+	return s;
+}
