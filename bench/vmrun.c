@@ -16,6 +16,17 @@
  * benchmark (which kills its children, removes its temporary files and
  * keeps its finished iterations, marked interrupted); meta is marked
  * interrupted and vmrun exits 130.
+ *
+ * --mem SIZE runs every benchmark (and its probe) inside a memory cgroup
+ * (lib/memlimit.h) and --swap SIZE adds a swap file in the work folder
+ * (lib/swapfile.h) for the run; both are set up after the config is
+ * checked and before the result folder is made, so a refusal (not root,
+ * no memory controller, a filesystem that cannot hold swap) leaves
+ * nothing behind, and both are removed at the end, on die() and after a
+ * signal.  The programs see the limit as VMBENCH_MEM_LIMIT and
+ * VMBENCH_SWAP_LIMIT (bytes).  A line with with=probe (or
+ * with=probe:video) runs bench/probe beside the benchmark for its whole
+ * run, stopped with SIGUSR1 when it ends, into probe@<label>.res.
  */
 #include <errno.h>
 #include <fcntl.h>
@@ -34,10 +45,12 @@
 #include "clock.h"
 #include "config.h"
 #include "err.h"
+#include "memlimit.h"
 #include "meta.h"
 #include "opt.h"
 #include "res.h"
 #include "stats.h"
+#include "swapfile.h"
 
 struct opts {
 	const char *kernel;
@@ -88,11 +101,13 @@ static const struct vb_opt opt_tab[] = {
  * Each is handled below where the benchmark is started.
  */
 static const char *const known_dirs[] = {
+	"with",
 	NULL,
 };
 
 static volatile sig_atomic_t stop_signal;
 static volatile pid_t running_pid;
+static volatile pid_t probe_pid;		/* the with=probe companion */
 
 static struct {
 	char dir[PATH_MAX];		/* results/<label> */
@@ -102,6 +117,9 @@ static struct {
 	struct vb_meta_in meta;
 	struct vb_kv extra[16];
 	int nextra;
+	struct vb_memlimit lim;		/* --mem */
+	struct vb_swapfile swp;		/* --swap */
+	char lim_desc[4200], swp_desc[4200], mem_h[32], peak[64], hits[32];
 } S;
 
 static void
@@ -112,6 +130,9 @@ on_signal(int sig)
 	stop_signal = sig;
 	if (p > 0)
 		kill(p, sig == SIGHUP ? SIGTERM : sig);
+	/* the probe keeps what it measured, marked interrupted */
+	if (probe_pid > 0)
+		kill(probe_pid, SIGINT);
 }
 
 static void
@@ -201,6 +222,115 @@ check_line(const char *prog, const struct vb_conf_line *l, char *msg,
 	return WIFEXITED(status) && WEXITSTATUS(status) == 0 ? 0 : -1;
 }
 
+/*
+ * The profile of a with= directive: NULL when the line has none, "" for
+ * with=probe, "audio" or "video" for with=probe:PROFILE; dies on
+ * anything else.
+ */
+static const char *
+probe_profile(const struct vb_conf *c, const struct vb_conf_line *l)
+{
+	const char *w = vb_conf_dir(l, "with");
+	char prog[PATH_MAX];
+
+	if (!w)
+		return NULL;
+	if (strcmp(w, "probe") && strcmp(w, "probe:audio") &&
+	    strcmp(w, "probe:video"))
+		die("%s:%d: with=%s: unknown companion (known: probe, "
+		    "probe:audio, probe:video)", c->path, l->lineno, w);
+	if (access(prog_path("probe", prog, sizeof(prog)), X_OK) < 0)
+		die("%s:%d: with=probe: no program %s", c->path, l->lineno,
+		    prog);
+	return w[5] ? w + 6 : "";
+}
+
+/* Put the calling child into the memory limit, if any (after fork). */
+static void
+enter_limit(void)
+{
+	if (S.lim.version && vb_memlimit_enter(&S.lim, 0) < 0) {
+		fprintf(stderr, "vmrun: cannot enter memory cgroup %s: %s\n",
+		    S.lim.path, strerror(errno));
+		_exit(127);
+	}
+}
+
+/*
+ * Start the probe beside benchmark @label: probe@<label>.res and .log,
+ * until SIGUSR1 (stop_probe()).
+ */
+static pid_t
+start_probe(const char *label, const char *profile)
+{
+	char prog[PATH_MAX], out[PATH_MAX + 256], logp[PATH_MAX + 256];
+	char *argv[16];
+	int n = 0, logfd;
+	pid_t pid;
+
+	prog_path("probe", prog, sizeof(prog));
+	snprintf(out, sizeof(out), "%s/probe@%s", S.dir, label);
+	snprintf(logp, sizeof(logp), "%s/probe@%s.log", S.dir, label);
+	argv[n++] = prog;
+	if (*profile) {
+		argv[n++] = "--profile";
+		argv[n++] = (char *)profile;
+	}
+	argv[n++] = "--out";
+	argv[n++] = out;
+	argv[n++] = "--variant";
+	argv[n++] = (char *)label;
+	argv[n++] = "--workdir";
+	argv[n++] = S.workdir;
+	argv[n] = NULL;
+	logfd = open(logp, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0644);
+	if (logfd < 0)
+		die_errno("cannot create %s", logp);
+	pid = fork();
+	if (pid < 0)
+		die_errno("cannot fork");
+	if (pid == 0) {
+		int null = open("/dev/null", O_RDONLY);
+
+		dup2(null, 0);
+		dup2(logfd, 1);
+		dup2(logfd, 2);
+		/* not the benchmark's progress pipe, or it never ends */
+		for (n = 3; n < 1024; n++)
+			close(n);
+		enter_limit();
+		execv(prog, argv);
+		fprintf(stderr, "vmrun: cannot run %s: %s\n", prog,
+		    strerror(errno));
+		_exit(127);
+	}
+	close(logfd);
+	probe_pid = pid;
+	return pid;
+}
+
+/* Stop the probe (SIGUSR1: its result is complete) and reap it. */
+static int
+stop_probe(const char *label)
+{
+	pid_t pid = probe_pid;
+	int status;
+
+	if (pid <= 0)
+		return 0;
+	kill(pid, stop_signal ? SIGINT : SIGUSR1);
+	while (waitpid(pid, &status, 0) < 0)
+		if (errno != EINTR)
+			die_errno("waitpid");
+	probe_pid = 0;
+	if (WIFEXITED(status) && (WEXITSTATUS(status) == 0 ||
+	    (stop_signal && WEXITSTATUS(status) == 130)))
+		return 0;
+	warn("the probe beside %s failed; see %s/probe@%s.log", label, S.dir,
+	    label);
+	return 1;
+}
+
 /* Everything about the config that can fail, before anything runs. */
 static void
 validate(const struct vb_conf *c)
@@ -218,8 +348,9 @@ validate(const struct vb_conf *c)
 		for (j = 0; j < l->ndirs; j++)
 			if (!known_dir(l->dirs[j].key))
 				die("%s:%d: unknown directive '%s=' (known: "
-				    "iterations=)", c->path, l->lineno,
+				    "iterations=, with=)", c->path, l->lineno,
 				    l->dirs[j].key);
+		probe_profile(c, l);
 		if (check_line(prog, l, msg, sizeof(msg)) < 0)
 			die("%s:%d: %s", c->path, l->lineno, msg);
 	}
@@ -342,7 +473,8 @@ run_line(const struct vb_conf *c, int idx, int iterations, uint64_t t0)
 	char label[2 * VB_NAMELEN], prog[PATH_MAX], out[PATH_MAX + 256];
 	char logp[PATH_MAX + 256], nit[16], fdbuf[16];
 	char **argv;
-	int pfd[2], logfd, status, n = 0, i;
+	const char *profile = probe_profile(c, l);
+	int pfd[2], logfd, status, n = 0, i, probe_failed = 0;
 	pid_t pid;
 
 	vb_conf_label(l, label, sizeof(label));
@@ -373,8 +505,11 @@ run_line(const struct vb_conf *c, int idx, int iterations, uint64_t t0)
 		die_errno("cannot create %s", logp);
 	if (pipe(pfd) < 0)
 		die_errno("cannot create a pipe");
-	fprintf(stderr, "[%d/%d] %s: %d iteration%s\n", idx + 1, c->nlines,
-	    label, iterations, iterations == 1 ? "" : "s");
+	fprintf(stderr, "[%d/%d] %s: %d iteration%s%s\n", idx + 1, c->nlines,
+	    label, iterations, iterations == 1 ? "" : "s",
+	    profile ? ", with the probe" : "");
+	if (profile)
+		start_probe(label, profile);
 	pid = fork();
 	if (pid < 0)
 		die_errno("cannot fork");
@@ -388,6 +523,7 @@ run_line(const struct vb_conf *c, int idx, int iterations, uint64_t t0)
 		snprintf(fdbuf, sizeof(fdbuf), "%d", pfd[1]);
 		setenv("VMBENCH_PROGRESS_FD", fdbuf, 1);
 		setenv("VMBENCH_WORKDIR", S.workdir, 1);
+		enter_limit();
 		execv(prog, argv);
 		fprintf(stderr, "vmrun: cannot run %s: %s\n", prog,
 		    strerror(errno));
@@ -405,8 +541,9 @@ run_line(const struct vb_conf *c, int idx, int iterations, uint64_t t0)
 			die_errno("waitpid");
 	running_pid = 0;
 	free(argv);
+	probe_failed = stop_probe(label);
 	if (WIFEXITED(status) && WEXITSTATUS(status) == 0)
-		return 0;
+		return probe_failed;
 	if (stop_signal || (WIFEXITED(status) && WEXITSTATUS(status) == 130))
 		return 130;
 	{
@@ -418,6 +555,126 @@ run_line(const struct vb_conf *c, int idx, int iterations, uint64_t t0)
 		    last_line(logp, ll, sizeof(ll)), logp);
 	}
 	return 1;
+}
+
+/*
+ * Remove the memory limit and the swap file (in that order: the cgroup's
+ * processes are killed first, so nothing is using the swap any more);
+ * idempotent.  -1 when either is left behind (said on stderr).
+ */
+static int
+teardown(void)
+{
+	char err[1024];
+	uint64_t peak, hits;
+	int rc = 0;
+
+	if (probe_pid > 0) {
+		kill(probe_pid, SIGINT);
+		waitpid(probe_pid, NULL, 0);
+		probe_pid = 0;
+	}
+	if (S.lim.version && vb_memlimit_peak(&S.lim, &peak, &hits) == 0) {
+		snprintf(S.peak, sizeof(S.peak), "%llu",
+		    (unsigned long long)(peak >> 10));
+		snprintf(S.hits, sizeof(S.hits), "%llu",
+		    (unsigned long long)hits);
+	}
+	if (vb_memlimit_remove(&S.lim, err, sizeof(err)) < 0) {
+		warn("%s", err);
+		rc = -1;
+	}
+	if (vb_swapfile_remove(&S.swp, err, sizeof(err)) < 0) {
+		warn("%s", err);
+		rc = -1;
+	}
+	return rc;
+}
+
+/* die() after the limit or swap exist: remove them too. */
+static void
+die_teardown(void)
+{
+	teardown();
+}
+
+/*
+ * --mem and --swap: parse now and export them to the programs (so that
+ * their --check sees the limit too); created by make_limit().
+ */
+static void
+parse_limit(const struct opts *o, uint64_t *mem, uint64_t *swap)
+{
+	char err[VB_ERRLEN], buf[32];
+
+	*mem = *swap = 0;
+	if (o->mem && vb_parse_size(o->mem, 4ULL << 20, 1ULL << 50, mem,
+	    err) < 0)
+		die("--mem: %s", err);
+	if (o->swap && vb_parse_size(o->swap, 1ULL << 20, 1ULL << 44, swap,
+	    err) < 0)
+		die("--swap: %s", err);
+	if (*mem) {
+		snprintf(buf, sizeof(buf), "%llu", (unsigned long long)*mem);
+		setenv("VMBENCH_MEM_LIMIT", buf, 1);
+		snprintf(buf, sizeof(buf), "%llu", (unsigned long long)*swap);
+		if (*swap)
+			setenv("VMBENCH_SWAP_LIMIT", buf, 1);
+	}
+}
+
+/* Create the swap file and the cgroup; one line and exit on refusal. */
+static void
+make_limit(uint64_t mem, uint64_t swap)
+{
+	char err[1024], a[32];
+	struct sigaction sa;
+
+	if (!mem && !swap)
+		return;
+	/* a signal while they are made must not leave them behind */
+	memset(&sa, 0, sizeof(sa));
+	sa.sa_handler = on_signal;
+	sigemptyset(&sa.sa_mask);
+	sigaction(SIGINT, &sa, NULL);
+	sigaction(SIGTERM, &sa, NULL);
+	sigaction(SIGHUP, &sa, NULL);
+	vb_set_die_hook(die_teardown);
+	if (swap) {
+		if (vb_swapfile_create(&S.swp, S.workdir, swap, err,
+		    sizeof(err)) < 0)
+			die("--swap %s: %s", vb_fmt_size(a, sizeof(a), swap),
+			    err);
+		snprintf(S.swp_desc, sizeof(S.swp_desc), "%s %s", S.swp.path,
+		    vb_fmt_size(a, sizeof(a), swap));
+		S.extra[S.nextra].key = "swap_file";
+		S.extra[S.nextra++].val = S.swp_desc;
+	}
+	if (mem) {
+		if (vb_memlimit_create(&S.lim, mem, swap ? swap :
+		    VB_MEMLIMIT_NOSWAP, err, sizeof(err)) < 0)
+			die("--mem %s: %s", vb_fmt_size(a, sizeof(a), mem),
+			    err);
+		vb_memlimit_describe(&S.lim, S.lim_desc, sizeof(S.lim_desc));
+		S.extra[S.nextra].key = "mem_limit";
+		S.extra[S.nextra++].val = vb_fmt_size(S.mem_h,
+		    sizeof(S.mem_h), mem);
+		S.extra[S.nextra].key = "mem_limit_cgroup";
+		S.extra[S.nextra++].val = S.lim_desc;
+		S.extra[S.nextra].key = "mem_limit_peak_kb";
+		S.extra[S.nextra++].val = S.peak;
+		S.extra[S.nextra].key = "mem_limit_hits";
+		S.extra[S.nextra++].val = S.hits;
+		snprintf(S.peak, sizeof(S.peak), "unknown");
+		snprintf(S.hits, sizeof(S.hits), "unknown");
+	}
+	if (stop_signal) {
+		teardown();
+		die("interrupted before anything ran");
+	}
+	fprintf(stderr, "vmrun: %s%s%s\n", mem ? S.lim_desc : "",
+	    mem && swap ? "; swap file " : swap ? "swap file " : "",
+	    swap ? S.swp_desc : "");
 }
 
 /* The closing summary: each benchmark's headline figure and spread. */
@@ -467,7 +724,7 @@ main(int argc, char **argv)
 	struct utsname u;
 	struct stat st;
 	char err[1024], *slash;
-	uint64_t t0;
+	uint64_t t0, mem, swap;
 	int i, rc = 0, failed = 0;
 
 	vb_set_progname("vmrun");
@@ -486,8 +743,7 @@ main(int argc, char **argv)
 	if (!good_label(o.kernel))
 		die("bad kernel label '%s': use letters, digits and . _ + - ~ "
 		    "(no slashes)", o.kernel);
-	if (o.mem || o.swap)
-		die("--mem and --swap are not supported by this build");
+	parse_limit(&o, &mem, &swap);
 
 	/* programs live beside vmrun, wherever it was started from */
 	{
@@ -515,6 +771,7 @@ main(int argc, char **argv)
 		die_errno("cannot create work folder %s", o.workdir);
 	if (!realpath(o.workdir, S.workdir))
 		die_errno("work folder %s", o.workdir);
+	make_limit(mem, swap);
 
 	/* the result folder: never silently overwritten */
 	if (mkdir(o.results, 0755) < 0 && errno != EEXIST)
@@ -558,6 +815,9 @@ main(int argc, char **argv)
 			break;
 		failed += rc != 0;
 	}
+	vb_set_die_hook(NULL);
+	if (teardown() < 0)
+		failed++;
 	if (stop_signal || rc == 130) {
 		write_meta("interrupted", 1);
 		summary(&conf);
