@@ -223,11 +223,13 @@ vb_conf_parse(const char *name, const char *text, struct vb_conf *c,
 	c->path = xstrndup(name, strlen(name));
 	while (*text) {
 		size_t len = strcspn(text, "\n");
-		char *line = xstrndup(text, len);
+		/* a CRLF file's '\r' is not part of the last word */
+		size_t n = len - (len > 0 && text[len - 1] == '\r');
+		char *line = xstrndup(text, n);
 		int rc;
 
 		lineno++;
-		if (strlen(line) != len) {
+		if (strlen(line) != n) {
 			free(line);
 			vb_conf_free(c);
 			snprintf(err, errlen, "%s:%d: NUL byte", name, lineno);
