@@ -11,9 +11,12 @@
  * (read(), so page cache or storage), maps and writes an anonymous
  * working set of ws_base + ws_per_kb per KB of source (capped at
  * ws_max), runs ops_per_kb deterministic operations per KB of source
- * that keep writing into the working set at pseudo-random places (so a
- * working set pushed out to swap is faulted back in, as a compiler's
- * would be), and writes an object of 3/4 of the source's size.  The
+ * that keep writing into the working set (a cache line every 64
+ * operations, sweeping through it in order, and a pseudo-random word
+ * every 4096 operations: a compiler's locality, mostly its current
+ * function, sometimes any older structure; a working set pushed out to
+ * swap is faulted back in), and writes an object of 3/4 of the source's
+ * size.  The
  * work depends only on the tree and the options, never on the machine:
  * no calibration, so two kernels run exactly the same instructions.
  */
@@ -100,7 +103,7 @@ makesim_ws_bytes(const struct ms_build *b, uint64_t size)
 uint64_t
 makesim_cpu_work(uint64_t ops, uint64_t *ws, uint64_t words, uint64_t seed)
 {
-	uint64_t x = seed | 1, acc = 0, i;
+	uint64_t x = seed | 1, acc = 0, i, seq = 0;
 
 	for (i = 0; i < ops; i++) {
 		x ^= x << 13;
@@ -108,10 +111,15 @@ makesim_cpu_work(uint64_t ops, uint64_t *ws, uint64_t words, uint64_t seed)
 		x ^= x << 17;
 		acc += x ^ (acc >> 3);
 		if ((i & 63) == 0 && words) {
-			uint64_t k = (uint64_t)(((unsigned __int128)x *
-			    words) >> 64);
-
-			ws[k] += acc;
+			/* mostly a sweep, one cache line at a time ... */
+			ws[seq] += acc;
+			seq += 8;
+			if (seq >= words)
+				seq = 0;
+			/* ... and now and then anywhere */
+			if ((i & 4095) == 0)
+				ws[(uint64_t)(((unsigned __int128)x *
+				    words) >> 64)] += acc;
 		}
 	}
 	return acc;

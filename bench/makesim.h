@@ -134,8 +134,9 @@ void makesim_build_clean(const struct ms_build *b);
 uint64_t makesim_ws_bytes(const struct ms_build *b, uint64_t size);
 /*
  * The deterministic CPU work of @ops operations over @ws (@words 64-bit
- * words, written at pseudo-random places every 64 operations, so the
- * working set stays in use as cc1's does).  Returns a digest.
+ * words: a cache line written every 64 operations, sweeping in order,
+ * and a pseudo-random word every 4096, so the working set stays in use
+ * as cc1's does).  Returns a digest.
  */
 uint64_t makesim_cpu_work(uint64_t ops, uint64_t *ws, uint64_t words,
     uint64_t seed);
