@@ -142,7 +142,14 @@ post: all need-kernels
 BENCH_TARGETS := bench-overhead
 BENCH_TARGETS += bench-report
 BENCH_TARGETS += bench-fileload
+BENCH_TARGETS += bench-makesim
 bench: $$(BENCH_TARGETS)
+
+# makesim -j1 against -j2, and its run-to-run CoV over 5 runs (about 6
+# minutes): see tests/bench-makesim.sh.
+.PHONY: bench-makesim
+bench-makesim: all
+	$(Q)sh tests/bench-makesim.sh
 
 # fileload against dbench 4 on Debian's client.txt, alternating, medians
 # (needs the dbench package): see tests/fileload-vs-dbench.sh.
