@@ -1,7 +1,9 @@
 /*
  * Memory limits and swap files (lib/memlimit.c, lib/swapfile.c): the
- * swap header, the one-line refusals, and memfill run inside MEM=64M
- * SWAP=256M, which must swap, and leave no cgroup and no swap file.
+ * swap header and the one-line refusals; then bench/vmrun --mem 64M
+ * --swap 256M running memfill (with the probe beside it), which must
+ * swap, record both in meta and leave no cgroup and no swap file behind,
+ * also after Ctrl-C and after the benchmark is OOM-killed in the limit.
  * The tests that need root say so and are skipped without it.
  */
 #include <check.h>
@@ -9,6 +11,7 @@
 #include <fcntl.h>
 #include <stdint.h>
 #include <stdio.h>
+#include <signal.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/wait.h>
@@ -145,63 +148,188 @@ in_proc_swaps(const char *path)
 	return strstr(buf, path) != NULL;
 }
 
-START_TEST(memfill_swaps_under_limit)
+/* A run of bench/vmrun under MEM=64M SWAP=256M in a fresh folder. */
+struct run {
+	char dir[64];
+	char meta[128];
+	int status;		/* vmrun's exit status */
+};
+
+/*
+ * Write @conf and start vmrun on it; with @sig, send it that signal
+ * after @after_ms.  Leaves the folder for the checks.
+ */
+static void
+vmrun(struct run *r, const char *conf, int sig, int after_ms)
 {
-	struct vb_memlimit m;
-	struct vb_swapfile s;
-	struct vb_res r;
-	char err[512], dir[] = "/var/tmp/check_memlimit.XXXXXX";
-	char out[128], res[160], cg[4096], sw[4096];
-	int status, col;
+	char cpath[128], res[128], work[128];
+	FILE *f;
+	int status;
 	pid_t pid;
 
-	if (!need_root("memfill_swaps_under_limit"))
-		return;
-	ck_assert_ptr_nonnull(mkdtemp(dir));
-	ck_assert_msg(vb_memlimit_create(&m, 64 * MiB, 256 * MiB, err,
-	    sizeof(err)) == 0, "%s", err);
-	strcpy(cg, m.path);
-	if (vb_swapfile_create(&s, dir, 256 * MiB, err, sizeof(err)) < 0) {
-		vb_memlimit_remove(&m, err, sizeof(err));
-		ck_abort_msg("%s", err);
-	}
-	strcpy(sw, s.path);
-	ck_assert(in_proc_swaps(sw));
-	snprintf(out, sizeof(out), "%s/memfill", dir);
+	strcpy(r->dir, "/var/tmp/check_memlimit.XXXXXX");
+	ck_assert_ptr_nonnull(mkdtemp(r->dir));
+	snprintf(cpath, sizeof(cpath), "%s/t.conf", r->dir);
+	snprintf(res, sizeof(res), "%s/res", r->dir);
+	snprintf(work, sizeof(work), "%s/work", r->dir);
+	snprintf(r->meta, sizeof(r->meta), "%s/res/t/meta", r->dir);
+	f = fopen(cpath, "w");
+	ck_assert_ptr_nonnull(f);
+	fputs(conf, f);
+	fclose(f);
 	pid = fork();
+	ck_assert_int_ge(pid, 0);
 	if (pid == 0) {
 		int null = open("/dev/null", O_WRONLY);
 
 		dup2(null, 1);
-		if (vb_memlimit_enter(&m, 0) < 0)
-			_exit(126);
-		setenv("VMBENCH_MEM_LIMIT", "64M", 1);
-		setenv("VMBENCH_SWAP_LIMIT", "256M", 1);
-		execl("bench/memfill", "memfill", "--percent", "80", "--write",
-		    "--out", out, "--workdir", dir, (char *)NULL);
+		dup2(null, 2);
+		execl("bench/vmrun", "vmrun", "--kernel", "t", "--config",
+		    cpath, "--results", res, "--workdir", work, "--mem", "64M",
+		    "--swap", "256M", (char *)NULL);
 		_exit(127);
 	}
-	waitpid(pid, &status, 0);
-	ck_assert_int_eq(vb_swapfile_remove(&s, err, sizeof(err)), 0);
-	ck_assert_int_eq(vb_memlimit_remove(&m, err, sizeof(err)), 0);
-	/* gone: the cgroup folder, the swap file, its /proc/swaps line */
-	ck_assert_msg(access(cg, F_OK) < 0 && errno == ENOENT, "%s", cg);
-	ck_assert_msg(access(sw, F_OK) < 0 && errno == ENOENT, "%s", sw);
-	ck_assert(!in_proc_swaps(sw));
-	ck_assert_int_eq(WIFEXITED(status) ? WEXITSTATUS(status) : -1, 0);
+	if (sig) {
+		usleep((useconds_t)after_ms * 1000);
+		kill(pid, sig);
+	}
+	ck_assert_int_eq(waitpid(pid, &status, 0), pid);
+	r->status = WIFEXITED(status) ? WEXITSTATUS(status) : -1;
+}
 
-	snprintf(res, sizeof(res), "%s.res", out);
-	ck_assert_msg(vb_res_read(res, &r, err, sizeof(err)) == 0, "%s", err);
+/* The value of @key in the run's meta, into @buf ("" when absent). */
+static char *
+meta(const struct run *r, const char *key, char *buf, size_t len)
+{
+	FILE *f = fopen(r->meta, "r");
+	char line[4400];
+	size_t k = strlen(key);
+
+	buf[0] = '\0';
+	ck_assert_msg(f != NULL, "no %s", r->meta);
+	while (fgets(line, sizeof(line), f))
+		if (strncmp(line, key, k) == 0 && line[k] == '=') {
+			line[strcspn(line, "\n")] = '\0';
+			snprintf(buf, len, "%s", line + k + 1);
+		}
+	fclose(f);
+	return buf;
+}
+
+/*
+ * What every exit path must leave: meta recording the limit and the
+ * swap file, and neither of them left on the machine.
+ */
+static void
+check_gone(const struct run *r)
+{
+	char cg[4400], sw[4400], *sp;
+
+	ck_assert_str_eq(meta(r, "mem_limit", cg, sizeof(cg)), "64M");
+	meta(r, "mem_limit_cgroup", cg, sizeof(cg));
+	meta(r, "swap_file", sw, sizeof(sw));
+	/* "cgroup v1 PATH limit 64M swap 256M", "PATH 256M" */
+	ck_assert_msg(strncmp(cg, "cgroup v", 8) == 0, "%s", cg);
+	memmove(cg, cg + 10, strlen(cg + 10) + 1);
+	ck_assert_ptr_nonnull(sp = strstr(cg, " limit 64M swap 256M"));
+	*sp = '\0';
+	ck_assert_ptr_nonnull(sp = strstr(sw, " 256M"));
+	*sp = '\0';
+	ck_assert_msg(access(cg, F_OK) < 0 && errno == ENOENT,
+	    "cgroup %s left behind", cg);
+	ck_assert_msg(access(sw, F_OK) < 0 && errno == ENOENT,
+	    "swap file %s left behind", sw);
+	ck_assert_msg(!in_proc_swaps(sw), "%s still in /proc/swaps", sw);
+}
+
+static void
+rm_run(const struct run *r)
+{
+	char cmd[128];
+
+	snprintf(cmd, sizeof(cmd), "rm -rf '%s'", r->dir);
+	ck_assert_int_eq(system(cmd), 0);
+}
+
+static struct vb_res *
+read_res(const struct run *r, const char *name, struct vb_res *res)
+{
+	char path[160], err[512];
+
+	snprintf(path, sizeof(path), "%s/res/t/%s.res", r->dir, name);
+	ck_assert_msg(vb_res_read(path, res, err, sizeof(err)) == 0, "%s",
+	    err);
+	return res;
+}
+
+START_TEST(memfill_swaps_under_limit)
+{
+	struct run r;
+	struct vb_res res;
+	int col;
+
+	if (!need_root("memfill_swaps_under_limit"))
+		return;
+	vmrun(&r, "iterations 1\nmemfill --percent 80 --write with=probe\n",
+	    0, 0);
+	ck_assert_int_eq(r.status, 0);
+	check_gone(&r);
+	read_res(&r, "memfill", &res);
+	ck_assert_str_eq(res.status, "complete");
 	/* 80% of 64M + 256M, nothing in use */
-	col = vb_res_metric_index(&r, "bytes");
-	ck_assert_double_eq(vb_res_get(&r, 0, col), 256.0 * MiB);
+	col = vb_res_metric_index(&res, "bytes");
+	ck_assert_double_eq(vb_res_get(&res, 0, col), 256.0 * MiB);
 	/* 256M through a 64M limit: at least 128M must have gone to swap */
-	col = vb_res_metric_index(&r, "pswpout");
-	ck_assert_msg(vb_res_get(&r, 0, col) >= 128 * 1024, "pswpout %g kB",
-	    vb_res_get(&r, 0, col));
-	vb_res_free(&r);
-	snprintf(res, sizeof(res), "rm -rf '%s'", dir);
-	ck_assert_int_eq(system(res), 0);
+	col = vb_res_metric_index(&res, "pswpout");
+	ck_assert_msg(vb_res_get(&res, 0, col) >= 128 * 1024, "pswpout %g kB",
+	    vb_res_get(&res, 0, col));
+	vb_res_free(&res);
+	/* the probe ran beside it, for the whole run, and said so */
+	read_res(&r, "probe@memfill", &res);
+	ck_assert_str_eq(res.status, "complete");
+	ck_assert_str_eq(res.variant, "memfill");
+	ck_assert_double_gt(vb_res_get(&res, 0, vb_res_metric_index(&res,
+	    "total_s")), 0);
+	vb_res_free(&res);
+	rm_run(&r);
+}
+END_TEST
+
+START_TEST(removed_after_interrupt)
+{
+	struct run r;
+	struct vb_res res;
+
+	if (!need_root("removed_after_interrupt"))
+		return;
+	/* a fill that takes far longer than the 1.5 s before SIGINT */
+	vmrun(&r, "iterations 50\nmemfill --percent 80 --write with=probe\n",
+	    SIGINT, 1500);
+	ck_assert_int_eq(r.status, 130);
+	check_gone(&r);
+	read_res(&r, "probe@memfill", &res);
+	ck_assert_str_eq(res.status, "interrupted");
+	vb_res_free(&res);
+	rm_run(&r);
+}
+END_TEST
+
+START_TEST(removed_after_failure)
+{
+	struct run r;
+	struct vb_res res;
+
+	if (!need_root("removed_after_failure"))
+		return;
+	/* 512M forced into 64M + 256M: the OOM killer, inside the cgroup */
+	vmrun(&r, "iterations 1\nmemfill --bytes 512M --force --write\n", 0,
+	    0);
+	ck_assert_int_eq(r.status, 1);
+	check_gone(&r);
+	read_res(&r, "memfill", &res);
+	ck_assert_str_eq(res.status, "failed");
+	vb_res_free(&res);
+	rm_run(&r);
 }
 END_TEST
 
@@ -217,6 +345,8 @@ memlimit_suite(void)
 	tcase_add_test(tc, tmpfs_cannot_hold_swap);
 	tcase_add_test(tc, bad_limits);
 	tcase_add_test(tc, memfill_swaps_under_limit);
+	tcase_add_test(tc, removed_after_interrupt);
+	tcase_add_test(tc, removed_after_failure);
 	suite_add_tcase(s, tc);
 	return s;
 }
