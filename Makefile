@@ -165,6 +165,19 @@ tests/overhead: tests/overhead.o $(LIB)
 	$(Q)$(CC) $(LDFLAGS) -o $@ $^ $(LDLIBS)
 ALL_OBJS += tests/overhead.o
 
+# memfill's fill against memset() and a bare page-touch loop, and the
+# probe's own overhead: see tests/bench_memfill.c, tests/bench-probe.sh.
+BENCH_TARGETS += bench-memfill bench-probe
+.PHONY: bench-memfill bench-probe
+bench-memfill: all tests/bench_memfill
+	$(Q)tests/bench_memfill $(MF_SIZE)
+bench-probe: all
+	$(Q)sh tests/bench-probe.sh $(or $(PROBE_TIME),20)
+tests/bench_memfill: tests/bench_memfill.o bench/memfill-fill.o $(LIB)
+	$(call say,LD,$@)
+	$(Q)$(CC) $(LDFLAGS) -o $@ $^ $(LDLIBS)
+ALL_OBJS += tests/bench_memfill.o
+
 # The report's speed on 100 folders x 20 benchmarks: tests/bench-report.sh.
 bench-report: all
 	$(Q)sh tests/bench-report.sh
@@ -196,7 +209,7 @@ deps:
 clean:
 	$(call say,CLEAN,.)
 	$(Q)rm -f $(LIB) $(PROGS) report/vmreport $(TEST_BIN) tests/suites.h \
-	    tests/overhead \
+	    tests/overhead tests/bench_memfill \
 	    lib/version.h $(ALL_OBJS) $(ALL_OBJS:.o=.d)
 
 -include $(ALL_OBJS:.o=.d)
