@@ -194,7 +194,7 @@ fmt_pct(char *buf, size_t len, double p)
 	if (isnan(p))
 		snprintf(buf, len, "n/a");
 	else if (fabs(p) >= 9999.5)
-		snprintf(buf, len, "%c9999%%", p < 0 ? '<' : '>');
+		snprintf(buf, len, "%s", p < 0 ? "<-9999%" : ">+9999%");
 	else if (fabs(p) >= 1000)
 		snprintf(buf, len, "%+.0f%%", p);
 	else

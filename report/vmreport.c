@@ -25,6 +25,8 @@ usage(FILE *f)
 "  --summary                  only the kernel-per-row summary tables\n"
 "  --post                     a mail-ready text body (make post)\n"
 "  --detail                   full statistics for every metric\n"
+"  --only LIST                only these benchmarks (comma-separated:\n"
+"                             bench, or bench@variant)\n"
 "  --vmstat BENCH             BENCH's sampled series as `vmstat 1` dumps\n"
 "  --iter N                   with --vmstat: only iteration N\n"
 "  --plot DIR                 write gnuplot charts (PNG, SVG) into DIR\n"
@@ -59,6 +61,34 @@ put_stripped(FILE *out, const char *buf, size_t n)
 	}
 }
 
+/* --only: keep the ids named in @list (a bench name keeps its variants). */
+static void
+keep_only(struct rl_set *s, const char *list)
+{
+	char *copy = strdup(list), *w, *save = NULL;
+	int *keep = calloc((size_t)s->nids + 1, sizeof(int)), i, n = 0;
+
+	if (!copy || !keep)
+		die("out of memory");
+	for (w = strtok_r(copy, ",", &save); w; w = strtok_r(NULL, ",", &save)) {
+		size_t len = strlen(w);
+		int hit = 0;
+
+		for (i = 0; i < s->nids; i++)
+			if (!strcmp(s->ids[i], w) || (!strchr(w, '@') &&
+			    !strncmp(s->ids[i], w, len) && s->ids[i][len] == '@'))
+				keep[i] = hit = 1;
+		if (!hit)
+			die("--only: no benchmark '%s' in the folders given", w);
+	}
+	for (i = 0; i < s->nids; i++)
+		if (keep[i])
+			s->ids[n++] = s->ids[i];
+	s->nids = n;
+	free(keep);
+	free(copy);
+}
+
 static double
 num_arg(const char *opt, const char *s, double lo, double hi)
 {
@@ -83,6 +113,7 @@ main(int argc, char **argv)
 		{ "summary", no_argument, NULL, 's' },
 		{ "post", no_argument, NULL, 'P' },
 		{ "detail", no_argument, NULL, 'd' },
+		{ "only", required_argument, NULL, 'o' },
 		{ "vmstat", required_argument, NULL, 'v' },
 		{ "iter", required_argument, NULL, 'i' },
 		{ "plot", required_argument, NULL, 'p' },
@@ -96,6 +127,7 @@ main(int argc, char **argv)
 	struct rt_opts o = { .width = 80, .noisy = 0.05 };
 	struct rl_set s = { 0 };
 	const char *format = "text", *vmstat = NULL, *plot = NULL;
+	const char *only = NULL;
 	double regress = NAN;
 	char err[8192], *text = NULL;
 	size_t textlen = 0;
@@ -117,6 +149,7 @@ main(int argc, char **argv)
 		case 's': summary = 1; break;
 		case 'P': post = 1; break;
 		case 'd': o.detail = 1; break;
+		case 'o': only = optarg; break;
 		case 'v': vmstat = optarg; break;
 		case 'i': iter = (int)num_arg("--iter", optarg, 1, 1e6); break;
 		case 'p': plot = optarg; break;
@@ -151,6 +184,8 @@ main(int argc, char **argv)
 		die("no benchmark results (.res files) in %s%s",
 		    s.nk == 1 ? "" : "any of the ", s.nk == 1 ? s.k[0].dir :
 		    "folders given");
+	if (only)
+		keep_only(&s, only);
 	for (i = 0; i < s.nids; i++)
 		nd += rl_param_diffs(&s, s.ids[i], err, sizeof(err)) ?
 		    (o.allow_diff ? 0 : (fputs(err, stderr), 1)) : 0;

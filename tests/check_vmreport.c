@@ -1,0 +1,495 @@
+/*
+ * End-to-end tests of report/vmreport (built by `make`): the golden
+ * outputs of every view on the checked-in example folders
+ * (tests/golden/cases; regenerate with `sh tests/golden/regen.sh`), the
+ * chart step (valid PNG and SVG files, and the one-line message when
+ * gnuplot is missing), the regression gate, and each kind of bad input.
+ * Fixtures are copies of results/examples/ in a temporary folder,
+ * changed with sed; the example folders themselves are never written
+ * (checked).
+ */
+#include <check.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#define EX "results/examples"
+#define VMREPORT "report/vmreport"
+
+static char tmp[64];
+
+static void
+mktmp(void)
+{
+	snprintf(tmp, sizeof(tmp), "/tmp/vmreport-test.XXXXXX");
+	ck_assert_ptr_nonnull(mkdtemp(tmp));
+}
+
+static void
+rmtmp(void)
+{
+	char cmd[128];
+
+	snprintf(cmd, sizeof(cmd), "rm -rf '%s'", tmp);
+	ck_assert_int_eq(system(cmd), 0);
+}
+
+static int
+sh(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
+
+/* Run a shell command (with T set to the temporary folder). */
+static int
+sh(const char *fmt, ...)
+{
+	char cmd[4096], full[4200];
+	va_list ap;
+	int st;
+
+	va_start(ap, fmt);
+	vsnprintf(cmd, sizeof(cmd), fmt, ap);
+	va_end(ap);
+	snprintf(full, sizeof(full), "T='%s'; %s", tmp, cmd);
+	st = system(full);
+	return WIFEXITED(st) ? WEXITSTATUS(st) : -1;
+}
+
+static char *
+slurp(const char *path)
+{
+	FILE *f = fopen(path, "rb");
+	char *buf;
+	long n;
+
+	if (!f)
+		return NULL;
+	fseek(f, 0, SEEK_END);
+	n = ftell(f);
+	rewind(f);
+	buf = malloc((size_t)n + 1);
+	ck_assert_ptr_nonnull(buf);
+	ck_assert_int_eq(fread(buf, 1, (size_t)n, f), n);
+	buf[n] = '\0';
+	fclose(f);
+	return buf;
+}
+
+/* vmreport ARGS > T/out 2> T/err; returns the exit status. */
+static int
+report(const char *args)
+{
+	return sh("%s %s >\"$T/out\" 2>\"$T/err\"", VMREPORT, args);
+}
+
+static char *
+out_text(const char *which)
+{
+	char path[128];
+
+	snprintf(path, sizeof(path), "%s/%s", tmp, which);
+	return slurp(path);
+}
+
+/* stderr is exactly one line containing @want. */
+static void
+one_line_error(const char *args, int status, const char *want)
+{
+	char *err;
+	int rc = report(args);
+
+	err = out_text("err");
+	ck_assert_msg(rc == status, "%s: exit %d, want %d (stderr: %s)", args,
+	    rc, status, err);
+	ck_assert_msg(strstr(err, want), "%s: stderr '%s' lacks '%s'", args,
+	    err, want);
+	ck_assert_msg(strchr(err, '\n') == err + strlen(err) - 1,
+	    "%s: not one line: '%s'", args, err);
+	free(err);
+}
+
+START_TEST(golden)
+{
+	FILE *f = fopen("tests/golden/cases", "r");
+	char line[1024], args[2048], path[1100], *name, *rest, *got, *want;
+	int cases = 0;
+
+	ck_assert_ptr_nonnull(f);
+	mktmp();
+	while (fgets(line, sizeof(line), f)) {
+		char *p, *q;
+		size_t used = 0;
+
+		line[strcspn(line, "\n")] = '\0';
+		if (line[0] == '#' || !line[0])
+			continue;
+		name = line;
+		rest = line + strcspn(line, " ");
+		*rest++ = '\0';
+		/* E/ stands for results/examples/ */
+		for (p = rest; *p; p = q) {
+			q = strstr(p, "E/");
+			if (!q) {
+				used += (size_t)snprintf(args + used,
+				    sizeof(args) - used, "%s", p);
+				break;
+			}
+			used += (size_t)snprintf(args + used, sizeof(args) - used,
+			    "%.*s" EX "/", (int)(q - p), p);
+			q += 2;
+		}
+		ck_assert_msg(report(args) == 0, "%s: vmreport failed", name);
+		got = out_text("out");
+		snprintf(path, sizeof(path), "tests/golden/%s.out", name);
+		want = slurp(path);
+		ck_assert_msg(want != NULL, "%s missing (sh tests/golden/"
+		    "regen.sh)", path);
+		if (strcmp(got, want) != 0) {
+			int ln = 1;
+			size_t i;
+
+			for (i = 0; got[i] && got[i] == want[i]; i++)
+				if (got[i] == '\n')
+					ln++;
+			ck_abort_msg("%s: output differs from %s at line %d",
+			    name, path, ln);
+		}
+		free(got);
+		free(want);
+		cases++;
+	}
+	fclose(f);
+	ck_assert_int_ge(cases, 10);
+	rmtmp();
+}
+END_TEST
+
+/* Every line of every text view fits 80 columns. */
+START_TEST(width)
+{
+	static const char *const views[] = { "", "--post", "--summary",
+		"--detail" };
+	char args[512], *out, *p;
+	size_t i;
+
+	mktmp();
+	for (i = 0; i < sizeof(views) / sizeof(views[0]); i++) {
+		snprintf(args, sizeof(args), "%s " EX "/example-a "
+		    EX "/example-b " EX "/example-c " EX "/example-d "
+		    EX "/example-e", views[i]);
+		ck_assert_int_eq(report(args), 0);
+		out = out_text("out");
+		for (p = out; *p; ) {
+			size_t n = strcspn(p, "\n");
+
+			ck_assert_msg(n <= 80, "'%s': line of %zu columns: "
+			    "%.*s", views[i], n, (int)n, p);
+			ck_assert_msg(n == 0 || p[n - 1] != ' ',
+			    "trailing blank: %.*s", (int)n, p);
+			p += n + (p[n] == '\n');
+		}
+		free(out);
+	}
+	rmtmp();
+}
+END_TEST
+
+START_TEST(bad_folders)
+{
+	char args[512];
+
+	mktmp();
+	snprintf(args, sizeof(args), "%s/none", tmp);
+	one_line_error(args, 1, "none: no such result folder");
+	ck_assert_int_eq(sh("mkdir \"$T/empty\""), 0);
+	snprintf(args, sizeof(args), EX "/example-a %s/empty", tmp);
+	one_line_error(args, 1, "empty: empty folder");
+	ck_assert_int_eq(sh("mkdir \"$T/notres\" && echo hi > "
+	    "\"$T/notres/notes.txt\""), 0);
+	snprintf(args, sizeof(args), "%s/notres", tmp);
+	one_line_error(args, 1, "notres: not a result folder");
+	snprintf(args, sizeof(args), "%s/notres/notes.txt", tmp);
+	one_line_error(args, 1, "notes.txt: not a folder");
+	one_line_error("", 2, "no result folder given");
+	one_line_error("--format xml " EX "/example-a", 2, "xml");
+	rmtmp();
+}
+END_TEST
+
+START_TEST(corrupt_res)
+{
+	char args[512];
+
+	mktmp();
+	ck_assert_int_eq(sh("cp -r " EX "/example-b \"$T/b\" && sed -i "
+	    "'s/^iter 2 [^ ]*/iter 2 x1.5/' \"$T/b/forkbomb.res\""), 0);
+	snprintf(args, sizeof(args), EX "/example-a %s/b", tmp);
+	one_line_error(args, 1, "b/forkbomb.res:");
+	one_line_error(args, 1, "bad value 'x1.5' for metric 'elapsed'");
+	/* truncated: no 'end' */
+	ck_assert_int_eq(sh("cp -r " EX "/example-b \"$T/c\" && sed -i "
+	    "'/^end$/d' \"$T/c/memfill.res\""), 0);
+	snprintf(args, sizeof(args), EX "/example-a %s/c", tmp);
+	one_line_error(args, 1, "c/memfill.res:");
+	rmtmp();
+}
+END_TEST
+
+START_TEST(missing_benchmark_and_single)
+{
+	char args[512], *out;
+
+	mktmp();
+	ck_assert_int_eq(sh("cp -r " EX "/example-b \"$T/b\" && rm "
+	    "\"$T/b/memfill.res\""), 0);
+	snprintf(args, sizeof(args), EX "/example-a %s/b", tmp);
+	ck_assert_int_eq(report(args), 0);
+	out = out_text("out");
+	ck_assert_ptr_nonnull(strstr(out, "example-b: no memfill results "
+	    "(missing)"));
+	ck_assert_ptr_nonnull(strstr(out, "missing"));
+	free(out);
+	/* the baseline lacks it: still shown, as missing */
+	snprintf(args, sizeof(args), "%s/b " EX "/example-a", tmp);
+	ck_assert_int_eq(report(args), 0);
+	out = out_text("out");
+	ck_assert_ptr_nonnull(strstr(out, "== memfill =="));
+	free(out);
+	/* one folder: statistics, no comparison */
+	ck_assert_int_eq(report(EX "/example-a"), 0);
+	out = out_text("out");
+	ck_assert_ptr_nonnull(strstr(out, "95% CI low"));
+	ck_assert_ptr_nonnull(strstr(out, "1 kernel, baseline example-a"));
+	free(out);
+	rmtmp();
+}
+END_TEST
+
+START_TEST(different_params)
+{
+	char args[512], *out, *err;
+
+	mktmp();
+	ck_assert_int_eq(sh("cp -r " EX "/example-b \"$T/b\" && sed -i "
+	    "'s/^param forks 3000$/param forks 4000/' "
+	    "\"$T/b/forkbomb.res\""), 0);
+	snprintf(args, sizeof(args), EX "/example-a %s/b", tmp);
+	ck_assert_int_eq(report(args), 1);
+	err = out_text("err");
+	ck_assert_ptr_nonnull(strstr(err, "forkbomb: parameter forks is "
+	    "3000 in example-a but 4000 in example-b"));
+	ck_assert_ptr_nonnull(strstr(err, "--allow-different-params"));
+	free(err);
+	snprintf(args, sizeof(args), "--allow-different-params "
+	    EX "/example-a %s/b", tmp);
+	ck_assert_int_eq(report(args), 0);
+	out = out_text("out");
+	ck_assert_ptr_nonnull(strstr(out, "parameters differ"));
+	free(out);
+	rmtmp();
+}
+END_TEST
+
+START_TEST(interrupted)
+{
+	char args[512], *out;
+
+	mktmp();
+	/* what a Ctrl-C leaves: status interrupted, the whole iterations */
+	ck_assert_int_eq(sh("cp -r " EX "/example-b \"$T/b\" && sed -i "
+	    "-e 's/^status complete/status interrupted/' -e '/^iter 3 /d' "
+	    "\"$T/b/forkbomb.res\" && sed -i 's/^status=complete/"
+	    "status=interrupted/' \"$T/b/meta\""), 0);
+	snprintf(args, sizeof(args), EX "/example-a %s/b", tmp);
+	ck_assert_int_eq(report(args), 0);
+	out = out_text("out");
+	ck_assert_ptr_nonnull(strstr(out, "example-b!"));
+	ck_assert_ptr_nonnull(strstr(out, "! example-b: run interrupted, 2 "
+	    "iterations kept"));
+	ck_assert_ptr_nonnull(strstr(out, "! example-b: suite run "
+	    "interrupted"));
+	free(out);
+	snprintf(args, sizeof(args), "--post " EX "/example-a %s/b", tmp);
+	ck_assert_int_eq(report(args), 0);
+	out = out_text("out");
+	ck_assert_ptr_nonnull(strstr(out, "[interrupted]"));
+	free(out);
+	rmtmp();
+}
+END_TEST
+
+START_TEST(regression_gate)
+{
+	char args[512], *err;
+
+	mktmp();
+	/* halve every forks_per_s of b (the column before us_per_fork) */
+	ck_assert_int_eq(sh("cp -r " EX "/example-a \"$T/b\" && awk "
+	    "'$1 == \"iter\" { $(NF-1) = $(NF-1) / 2 } { print }' "
+	    EX "/example-a/forkbomb.res > \"$T/b/forkbomb.res\" && sed -i "
+	    "'s/^label=.*/label=halved/' \"$T/b/meta\""), 0);
+	snprintf(args, sizeof(args), "--fail-on-regression 10 "
+	    EX "/example-a %s/b", tmp);
+	ck_assert_int_eq(report(args), 3);
+	err = out_text("err");
+	ck_assert_ptr_nonnull(strstr(err, "regression: halved forkbomb "
+	    "forks_per_s: -50.00%"));
+	ck_assert_ptr_null(strstr(err, "us_per_fork"));
+	free(err);
+	/* a threshold above the change: passes */
+	snprintf(args, sizeof(args), "--fail-on-regression 60 "
+	    EX "/example-a %s/b", tmp);
+	ck_assert_int_eq(report(args), 0);
+	/* the same folder twice: nothing significant */
+	ck_assert_int_eq(report("--fail-on-regression 0 " EX "/example-a "
+	    EX "/example-a"), 0);
+	rmtmp();
+}
+END_TEST
+
+/*
+ * The probe's line, from a real probe@memfill.res (tests/fixtures/: a
+ * probe run beside memfill and stopped with SIGTERM, hence interrupted):
+ * played_s 720.15 of total_s 728.5 (printed %.0f: 728, half to even).
+ */
+START_TEST(probe_line)
+{
+	char args[512], *out;
+
+	mktmp();
+	ck_assert_int_eq(sh("cp -r " EX "/example-a \"$T/a\" && cp "
+	    "tests/fixtures/probe@memfill.res \"$T/a/\""), 0);
+	snprintf(args, sizeof(args), "--post %s/a " EX "/example-b", tmp);
+	ck_assert_int_eq(report(args), 0);
+	out = out_text("out");
+	ck_assert_ptr_nonnull(strstr(out, "example-a  played 720 of 728 "
+	    "seconds (99%)"));
+	/* shown with memfill, not as a test of its own */
+	ck_assert_ptr_null(strstr(out, "\nprobe@memfill\n"));
+	free(out);
+	rmtmp();
+}
+END_TEST
+
+/* --only keeps the benchmarks named, a bare name all its variants. */
+START_TEST(only)
+{
+	char *out;
+
+	mktmp();
+	ck_assert_int_eq(report("--only tworead,forkbomb --summary "
+	    EX "/example-a " EX "/example-b"), 0);
+	out = out_text("out");
+	ck_assert_ptr_nonnull(strstr(out, "@n500"));
+	ck_assert_ptr_nonnull(strstr(out, "forkbomb"));
+	ck_assert_ptr_null(strstr(out, "memfill"));
+	free(out);
+	one_line_error("--only nosuch " EX "/example-a", 1,
+	    "--only: no benchmark 'nosuch'");
+	rmtmp();
+}
+END_TEST
+
+static int
+has_magic(const char *path, const char *magic, size_t n)
+{
+	char buf[16] = { 0 };
+	FILE *f = fopen(path, "rb");
+	size_t got;
+
+	if (!f)
+		return 0;
+	got = fread(buf, 1, n, f);
+	fclose(f);
+	return got == n && memcmp(buf, magic, n) == 0;
+}
+
+START_TEST(charts)
+{
+	char args[512], path[256], *svg;
+
+	mktmp();
+	/* two small folders: forkbomb only, to keep gnuplot quick */
+	ck_assert_int_eq(sh("for k in a b; do mkdir \"$T/$k\" && cp "
+	    EX "/example-$k/meta " EX "/example-$k/forkbomb.res "
+	    EX "/example-$k/forkbomb.vmstat \"$T/$k/\"; done"), 0);
+	ck_assert_int_eq(sh("ls -l --time-style=+%%s.%%N \"$T/a\" \"$T/b\" "
+	    "> \"$T/before\""), 0);
+	snprintf(args, sizeof(args), "--plot %s/charts %s/a %s/b", tmp, tmp,
+	    tmp);
+	ck_assert_int_eq(report(args), 0);
+	snprintf(path, sizeof(path), "%s/charts/forkbomb-forks_per_s.png",
+	    tmp);
+	ck_assert_msg(has_magic(path, "\x89PNG\r\n\x1a\n", 8), "%s", path);
+	snprintf(path, sizeof(path), "%s/charts/forkbomb-vmstat-free.png",
+	    tmp);
+	ck_assert_msg(has_magic(path, "\x89PNG\r\n\x1a\n", 8), "%s", path);
+	snprintf(path, sizeof(path), "%s/charts/forkbomb-forks_per_s.svg",
+	    tmp);
+	ck_assert_ptr_nonnull(svg = slurp(path));
+	ck_assert(strncmp(svg, "<?xml", 5) == 0);
+	ck_assert_ptr_nonnull(strstr(svg, "<svg"));
+	ck_assert_ptr_nonnull(strstr(svg, "</svg>"));
+	free(svg);
+	/* the data and the script stay beside the image */
+	snprintf(path, sizeof(path), "%s/charts/forkbomb-forks_per_s.gp", tmp);
+	ck_assert_int_eq(access(path, R_OK), 0);
+	snprintf(path, sizeof(path), "%s/charts/forkbomb-forks_per_s.dat",
+	    tmp);
+	ck_assert_int_eq(access(path, R_OK), 0);
+	/* nothing written into the result folders */
+	ck_assert_int_eq(sh("ls -l --time-style=+%%s.%%N \"$T/a\" \"$T/b\" | "
+	    "cmp -s - \"$T/before\""), 0);
+	/* charts into a result folder: refused */
+	snprintf(args, sizeof(args), "--plot %s/a/charts %s/a %s/b", tmp, tmp,
+	    tmp);
+	one_line_error(args, 1, "inside a result folder");
+	/* no gnuplot: one line naming the package */
+	snprintf(args, sizeof(args), "--plot %s/c2 %s/a %s/b", tmp, tmp, tmp);
+	ck_assert_int_eq(sh("GNUPLOT=/nonexistent/gnuplot %s %s >/dev/null "
+	    "2>\"$T/err\"", VMREPORT, args), 1);
+	svg = out_text("err");
+	ck_assert_ptr_nonnull(strstr(svg, "apt-get install gnuplot-nox"));
+	ck_assert(strchr(svg, '\n') == svg + strlen(svg) - 1);
+	free(svg);
+	rmtmp();
+}
+END_TEST
+
+START_TEST(examples_untouched)
+{
+	mktmp();
+	ck_assert_int_eq(sh("ls -lR --time-style=+%%s.%%N " EX " > "
+	    "\"$T/before\" && for v in '' --post --summary '--format csv' "
+	    "'--format json' '--vmstat forkbomb'; do %s $v " EX "/example-a "
+	    EX "/example-b > /dev/null || exit 1; done && ls -lR "
+	    "--time-style=+%%s.%%N " EX " | cmp -s - \"$T/before\"", VMREPORT),
+	    0);
+	rmtmp();
+}
+END_TEST
+
+Suite *
+vmreport_suite(void)
+{
+	Suite *s = suite_create("vmreport");
+	TCase *tc = tcase_create("vmreport");
+
+	tcase_set_timeout(tc, 30);
+	tcase_add_test(tc, golden);
+	tcase_add_test(tc, width);
+	tcase_add_test(tc, bad_folders);
+	tcase_add_test(tc, corrupt_res);
+	tcase_add_test(tc, missing_benchmark_and_single);
+	tcase_add_test(tc, different_params);
+	tcase_add_test(tc, interrupted);
+	tcase_add_test(tc, regression_gate);
+	tcase_add_test(tc, probe_line);
+	tcase_add_test(tc, only);
+	tcase_add_test(tc, charts);
+	tcase_add_test(tc, examples_untouched);
+	suite_add_tcase(s, tc);
+	return s;
+}
