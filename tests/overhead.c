@@ -1,0 +1,536 @@
+/*
+ * overhead - what the harness itself costs (`make bench-overhead`).
+ *
+ * 1. The vmstat sampler's CPU cost.  Three processes run side by side
+ *    over the same span: procps `vmstat -n 1`, and two processes that
+ *    run nothing but the vmbench sampler thread (lib/vmstat.c) at 1 Hz
+ *    and 10 Hz, each writing its rows to a file as the harness does.
+ *    After a warm-up (so start-up, exec and the first read are
+ *    excluded) the on-CPU time of every thread of each process is read
+ *    from /proc/PID/task/TID/schedstat (the scheduler's sum_exec_runtime,
+ *    in ns, user and kernel time together; /proc/PID/stat's ticks are
+ *    too coarse for a few ms), again at the end of the span, and the
+ *    difference is divided by the wall time between the two readings.
+ *    Targets: the 1 Hz sampler costs no more than vmstat 1; the 10 Hz
+ *    sampler under 0.1% of one CPU.
+ *
+ * 2. forkbomb's microseconds per fork against a bare loop.  The bare
+ *    loop is this program re-executed (a fresh, small process) doing
+ *    exactly forkbomb's child work: fork, the child mallocs and writes
+ *    --ints ints and _exit()s, the parent wait()s, timed with
+ *    CLOCK_MONOTONIC around the whole loop.  forkbomb runs the same
+ *    loop under the full harness (a forked iteration child, the sampler
+ *    at its default 1 Hz, mlockall'd parent); its us_per_fork is read
+ *    back from its .res file.  The machine is shared and noisy, so the
+ *    two sides run as pairs in alternating order (bare first in even
+ *    pairs, forkbomb first in odd ones) and the verdict is the median
+ *    of the per-pair ratios.  Target: within 5%.
+ *
+ * Temporary files go to a private folder under $TMPDIR (or /tmp),
+ * removed at the end.  Not a unit test: it takes about a minute.
+ *
+ *	tests/overhead [--span S] [--pairs N] [--forks N] [--ints M]
+ */
+#include <dirent.h>
+#include <errno.h>
+#include <fcntl.h>
+#include <ftw.h>
+#include <math.h>
+#include <signal.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/mman.h>
+#include <sys/stat.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include "clock.h"
+#include "err.h"
+#include "opt.h"
+#include "res.h"
+#include "stats.h"
+#include "vmstat.h"
+
+struct cfg {
+	double span;
+	uint64_t pairs;
+	uint64_t forks;
+	uint64_t ints;
+};
+
+static const struct vb_opt opts[] = {
+	{ .name = "span", .type = VB_OPT_DOUBLE, .arg = "SECONDS",
+	  .off = offsetof(struct cfg, span), .def = "20",
+	  .dmin = 2, .dmax = 3600, .help = "sampler measuring span" },
+	{ .name = "pairs", .type = VB_OPT_U64, .arg = "N",
+	  .off = offsetof(struct cfg, pairs), .def = "10",
+	  .min = 1, .max = 1000, .help = "bare/forkbomb pairs" },
+	{ .name = "forks", .type = VB_OPT_U64, .arg = "N",
+	  .off = offsetof(struct cfg, forks), .def = "3000",
+	  .min = 100, .max = 10000000, .help = "forks per run" },
+	{ .name = "ints", .type = VB_OPT_U64, .arg = "M",
+	  .off = offsetof(struct cfg, ints), .def = "1000",
+	  .min = 0, .max = 1 << 24, .help = "ints each child writes" },
+	{ 0 },
+};
+
+static char tmpdir[256];
+static char self[4096];
+static pid_t kids[8];		/* alive children, for Ctrl-C */
+
+static int
+rm1(const char *path, const struct stat *sb, int flag, struct FTW *ftw)
+{
+	(void)sb;
+	(void)flag;
+	(void)ftw;
+	return remove(path) < 0 && errno != ENOENT ? -1 : 0;
+}
+
+static void
+cleanup(void)
+{
+	if (tmpdir[0])
+		nftw(tmpdir, rm1, 16, FTW_DEPTH | FTW_PHYS);
+	tmpdir[0] = '\0';
+}
+
+static void
+track(pid_t pid, int on)
+{
+	size_t i;
+
+	for (i = 0; i < sizeof(kids) / sizeof(kids[0]); i++)
+		if (on ? kids[i] == 0 : kids[i] == pid) {
+			kids[i] = on ? pid : 0;
+			return;
+		}
+}
+
+/* Ctrl-C, SIGTERM: stop the children, remove the folder, leave. */
+static void
+on_signal(int sig)
+{
+	size_t i;
+
+	for (i = 0; i < sizeof(kids) / sizeof(kids[0]); i++)
+		if (kids[i] > 0)
+			kill(kids[i], SIGKILL);
+	for (i = 0; i < sizeof(kids) / sizeof(kids[0]); i++)
+		if (kids[i] > 0)
+			waitpid(kids[i], NULL, 0);
+	cleanup();
+	_exit(128 + sig);
+}
+
+/* ---- the bare loop (run as `overhead --bare FORKS INTS`) ---- */
+
+static int
+bare(uint64_t forks, uint64_t ints)
+{
+	uint64_t n, i, t0;
+	int status;
+
+	t0 = vb_now_ns();
+	for (n = 0; n < forks; n++) {
+		pid_t pid = fork();
+
+		if (pid < 0)
+			die_errno("fork");
+		if (pid == 0) {
+			volatile int *v = malloc(ints ? ints * sizeof(int) : 1);
+
+			if (!v)
+				_exit(3);
+			for (i = 0; i < ints; i++)
+				v[i] = (int)i;
+			_exit(0);
+		}
+		while (wait(&status) < 0)
+			if (errno != EINTR)
+				die_errno("wait");
+		if (!WIFEXITED(status) || WEXITSTATUS(status) != 0)
+			die("bare child failed");
+	}
+	printf("%.6f\n", vb_ns_to_s(vb_now_ns() - t0) * 1e6 / (double)forks);
+	return 0;
+}
+
+/* ---- processes ---- */
+
+/* fork + exec @argv with stdout to @out_fd (or /dev/null), stdin null. */
+static pid_t
+spawn(char *const argv[], int out_fd)
+{
+	pid_t pid = fork();
+
+	if (pid < 0)
+		die_errno("fork");
+	if (pid == 0) {
+		int nul = open("/dev/null", O_RDWR | O_CLOEXEC);
+
+		if (nul < 0)
+			_exit(127);
+		dup2(nul, 0);
+		dup2(out_fd >= 0 ? out_fd : nul, 1);
+		dup2(nul, 2);
+		execv(argv[0], argv);
+		execvp(argv[0], argv);
+		_exit(127);
+	}
+	track(pid, 1);
+	return pid;
+}
+
+static int
+reap(pid_t pid)
+{
+	int status;
+
+	while (waitpid(pid, &status, 0) < 0)
+		if (errno != EINTR)
+			die_errno("waitpid %ld", (long)pid);
+	track(pid, 0);
+	return status;
+}
+
+/*
+ * A process that runs only the sampler at @interval_ns, writing to
+ * @path, until its control pipe closes; then it reports the sampler
+ * thread's own CPU time and sample count on @res_fd.
+ */
+static pid_t
+sampler_proc(uint64_t interval_ns, const char *path, int *ctl_w,
+    int *res_r)
+{
+	int ctl[2], res[2];
+	pid_t pid;
+
+	if (pipe2(ctl, O_CLOEXEC) < 0 || pipe2(res, O_CLOEXEC) < 0)
+		die_errno("pipe");
+	pid = fork();
+	if (pid < 0)
+		die_errno("fork");
+	if (pid == 0) {
+		struct vb_sampler s;
+		FILE *f;
+		char c;
+
+		signal(SIGINT, SIG_DFL);
+		signal(SIGTERM, SIG_DFL);
+		signal(SIGHUP, SIG_DFL);
+		close(ctl[1]);
+		close(res[0]);
+		if (!(f = fopen(path, "w")))
+			die_errno("cannot create %s", path);
+		/* as the harness does (not fatal without privileges) */
+		mlockall(MCL_CURRENT | MCL_FUTURE);
+		if (vb_sampler_start(&s, "/proc", f, interval_ns) < 0)
+			die_errno("cannot start the sampler");
+		while (read(ctl[0], &c, 1) < 0 && errno == EINTR)
+			;
+		vb_sampler_stop(&s);
+		fclose(f);
+		dprintf(res[1], "%ld %llu\n", s.samples,
+		    (unsigned long long)s.cpu_ns);
+		_exit(0);
+	}
+	track(pid, 1);
+	close(ctl[0]);
+	close(res[1]);
+	*ctl_w = ctl[1];
+	*res_r = res[0];
+	return pid;
+}
+
+/*
+ * On-CPU nanoseconds of every thread of @pid: the first field of
+ * /proc/PID/task/TID/schedstat.  -1 when unavailable.
+ */
+static int64_t
+proc_cpu_ns(pid_t pid)
+{
+	char path[320], buf[128];
+	struct dirent *de;
+	int64_t sum = 0;
+	DIR *d;
+
+	snprintf(path, sizeof(path), "/proc/%ld/task", (long)pid);
+	if (!(d = opendir(path)))
+		return -1;
+	while ((de = readdir(d)) != NULL) {
+		ssize_t n;
+		int fd;
+
+		if (de->d_name[0] == '.')
+			continue;
+		snprintf(path, sizeof(path), "/proc/%ld/task/%s/schedstat",
+		    (long)pid, de->d_name);
+		if ((fd = open(path, O_RDONLY)) < 0)
+			continue;	/* the thread just ended */
+		n = read(fd, buf, sizeof(buf) - 1);
+		close(fd);
+		if (n <= 0) {
+			sum = -1;
+			break;
+		}
+		buf[n] = '\0';
+		sum += strtoll(buf, NULL, 10);
+	}
+	closedir(d);
+	return sum;
+}
+
+/* ---- part 1: the sampler against vmstat(8) ---- */
+
+static int
+sampler_cost(const struct cfg *c)
+{
+	enum { VMSTAT, S1, S10, N };
+	static const char *const name[N] = {
+		"vmstat 1 (procps)", "sampler 1 Hz", "sampler 10 Hz",
+	};
+	static const double hz[N] = { 1, 1, 10 };
+	int64_t c0[N], c1[N];
+	pid_t pid[N];
+	int ctl[N], resfd[N], fd, i, ok = 1, status;
+	char path[512], *vargv[] = { "vmstat", "-n", "1", NULL };
+	uint64_t t0, t1;
+	double pct[N], dt;
+
+	snprintf(path, sizeof(path), "%s/vmstat.out", tmpdir);
+	fd = open(path, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0600);
+	if (fd < 0)
+		die_errno("cannot create %s", path);
+	pid[VMSTAT] = spawn(vargv, fd);
+	close(fd);
+	ctl[VMSTAT] = resfd[VMSTAT] = -1;
+	snprintf(path, sizeof(path), "%s/s1.vmstat", tmpdir);
+	pid[S1] = sampler_proc(VB_NSEC_PER_SEC, path, &ctl[S1], &resfd[S1]);
+	snprintf(path, sizeof(path), "%s/s10.vmstat", tmpdir);
+	pid[S10] = sampler_proc(VB_NSEC_PER_SEC / 10, path, &ctl[S10],
+	    &resfd[S10]);
+
+	/* warm-up: exec, dynamic linking, first reads are not counted */
+	usleep(1500 * 1000);
+	for (i = 0; i < N; i++)
+		c0[i] = proc_cpu_ns(pid[i]);
+	t0 = vb_now_ns();
+	vb_sleep_until(t0 + (uint64_t)(c->span * 1e9));
+	for (i = 0; i < N; i++)
+		c1[i] = proc_cpu_ns(pid[i]);
+	t1 = vb_now_ns();
+	dt = vb_ns_to_s(t1 - t0);
+
+	kill(pid[VMSTAT], SIGTERM);
+	status = reap(pid[VMSTAT]);
+	if (WIFEXITED(status) && WEXITSTATUS(status) == 127)
+		die("cannot run vmstat(8): install procps");
+	for (i = S1; i < N; i++) {
+		char line[128] = "";
+		ssize_t n;
+
+		/* a byte, not EOF: later children hold copies of the pipe */
+		if (write(ctl[i], "x", 1) != 1)
+			die_errno("cannot stop the sampler");
+		close(ctl[i]);
+		n = read(resfd[i], line, sizeof(line) - 1);
+		close(resfd[i]);
+		reap(pid[i]);
+		if (n > 0) {
+			long samples = 0;
+			unsigned long long ns = 0;
+
+			line[n] = '\0';
+			sscanf(line, "%ld %llu", &samples, &ns);
+			printf("  (%s: thread CPU %.2f ms over %ld samples "
+			    "in its whole life, %.0f us/sample)\n", name[i],
+			    (double)ns / 1e6, samples, samples ?
+			    (double)ns / 1e3 / (double)samples : 0);
+		}
+	}
+	for (i = 0; i < N; i++)
+		if (c0[i] < 0 || c1[i] < 0)
+			die("cannot read /proc/%ld/task/*/schedstat (kernel "
+			    "without CONFIG_SCHED_INFO?)", (long)pid[i]);
+
+	printf("\n  %-18s %10s %9s %12s %11s\n", "", "samples", "CPU ms",
+	    "% of 1 CPU", "us/sample");
+	for (i = 0; i < N; i++) {
+		double ms = (double)(c1[i] - c0[i]) / 1e6;
+		double samples = dt * hz[i];
+
+		pct[i] = ms / 1e3 / dt * 100;
+		printf("  %-18s %10.0f %9.2f %11.4f%% %11.0f\n", name[i],
+		    samples, ms, pct[i], ms * 1e3 / samples);
+	}
+	printf("\n  sampler 1 Hz  %.4f%% vs vmstat 1 %.4f%%  target: no more "
+	    "than vmstat 1   %s\n", pct[S1], pct[VMSTAT],
+	    pct[S1] <= pct[VMSTAT] ? "PASS" : "FAIL");
+	ok &= pct[S1] <= pct[VMSTAT];
+	printf("  sampler 10 Hz %.4f%%  target: under 0.1%%            %s\n",
+	    pct[S10], pct[S10] < 0.1 ? "PASS" : "FAIL");
+	ok &= pct[S10] < 0.1;
+	return ok;
+}
+
+/* ---- part 2: forkbomb against the bare loop ---- */
+
+static double
+run_bare(const struct cfg *c)
+{
+	char f[32], n[32], out[64] = "", *argv[] = { self, "--bare", f, n,
+	    NULL };
+	int p[2], status;
+	ssize_t len;
+	pid_t pid;
+
+	snprintf(f, sizeof(f), "%llu", (unsigned long long)c->forks);
+	snprintf(n, sizeof(n), "%llu", (unsigned long long)c->ints);
+	if (pipe2(p, O_CLOEXEC) < 0)
+		die_errno("pipe");
+	pid = spawn(argv, p[1]);
+	close(p[1]);
+	len = read(p[0], out, sizeof(out) - 1);
+	close(p[0]);
+	status = reap(pid);
+	if (len <= 0 || !WIFEXITED(status) || WEXITSTATUS(status) != 0)
+		die("the bare fork loop failed");
+	return strtod(out, NULL);
+}
+
+static double
+run_forkbomb(const struct cfg *c)
+{
+	char f[32], n[32], prefix[300], path[320], err[1024];
+	char *argv[] = { "bench/forkbomb", "--forks", f, "--ints", n,
+	    "--iterations", "1", "--out", prefix, "--workdir", tmpdir, NULL };
+	struct vb_res r;
+	double us;
+	int status, m;
+
+	snprintf(f, sizeof(f), "%llu", (unsigned long long)c->forks);
+	snprintf(n, sizeof(n), "%llu", (unsigned long long)c->ints);
+	snprintf(prefix, sizeof(prefix), "%s/fb", tmpdir);
+	snprintf(path, sizeof(path), "%s.res", prefix);
+	status = reap(spawn(argv, -1));
+	if (!WIFEXITED(status) || WEXITSTATUS(status) != 0)
+		die("bench/forkbomb failed (status %d); run `make` first",
+		    status);
+	if (vb_res_read(path, &r, err, sizeof(err)) < 0)
+		die("%s", err);
+	m = vb_res_metric_index(&r, "us_per_fork");
+	if (m < 0 || r.niter != 1)
+		die("%s: no us_per_fork figure", path);
+	us = vb_res_get(&r, 0, m);
+	vb_res_free(&r);
+	return us;
+}
+
+static int
+fork_cost(const struct cfg *c)
+{
+	double *b = calloc(c->pairs, sizeof(double));
+	double *f = calloc(c->pairs, sizeof(double));
+	double *ratio = calloc(c->pairs, sizeof(double));
+	struct vb_desc db, df, dr;
+	uint64_t i;
+	int ok;
+
+	if (!b || !f || !ratio)
+		die("out of memory");
+	printf("\n  %4s %14s %18s %8s\n", "pair", "bare us/fork",
+	    "forkbomb us/fork", "ratio");
+	for (i = 0; i < c->pairs; i++) {
+		if (i % 2 == 0) {
+			b[i] = run_bare(c);
+			f[i] = run_forkbomb(c);
+		} else {
+			f[i] = run_forkbomb(c);
+			b[i] = run_bare(c);
+		}
+		ratio[i] = f[i] / b[i];
+		printf("  %4llu %14.2f %18.2f %8.3f%s\n",
+		    (unsigned long long)i + 1, b[i], f[i], ratio[i],
+		    i % 2 ? "  (forkbomb first)" : "");
+		fflush(stdout);
+	}
+	vb_describe(b, c->pairs, 1, &db);
+	vb_describe(f, c->pairs, 1, &df);
+	vb_describe(ratio, c->pairs, 1, &dr);
+	printf("\n  medians: bare %.2f us/fork (CoV %.1f%%), forkbomb %.2f "
+	    "us/fork (CoV %.1f%%)\n", db.median, db.cov * 100, df.median,
+	    df.cov * 100);
+	ok = fabs(dr.median - 1) <= 0.05;
+	printf("  forkbomb / bare, median of %llu pair ratios: %.3f "
+	    "(%+.1f%%)  target: within 5%%   %s\n",
+	    (unsigned long long)c->pairs, dr.median, (dr.median - 1) * 100,
+	    ok ? "PASS" : "FAIL");
+	free(b);
+	free(f);
+	free(ratio);
+	return ok;
+}
+
+int
+main(int argc, char **argv)
+{
+	struct cfg c;
+	char err[512], load[128] = "?";
+	uint64_t t0 = vb_now_ns();
+	ssize_t n;
+	int ok, fd;
+
+	vb_set_progname("overhead");
+	if (argc == 4 && strcmp(argv[1], "--bare") == 0)
+		return bare(strtoull(argv[2], NULL, 10),
+		    strtoull(argv[3], NULL, 10));
+	if (vb_opt_parse(opts, &c, argc - 1, argv + 1, NULL, err,
+	    sizeof(err)) < 0) {
+		fprintf(stderr, "overhead: %s\nusage: tests/overhead [options]"
+		    "\n", err);
+		vb_opt_usage(stderr, opts);
+		return 2;
+	}
+	if (access("bench/forkbomb", X_OK) < 0)
+		die("bench/forkbomb not found: run from the top folder after "
+		    "`make`");
+	n = readlink("/proc/self/exe", self, sizeof(self) - 1);
+	if (n <= 0)
+		die_errno("cannot read /proc/self/exe");
+	self[n] = '\0';
+	snprintf(tmpdir, sizeof(tmpdir), "%s/vmbench-overhead.XXXXXX",
+	    getenv("TMPDIR") && *getenv("TMPDIR") ? getenv("TMPDIR") :
+	    "/tmp");
+	if (!mkdtemp(tmpdir))
+		die_errno("cannot create %s", tmpdir);
+	atexit(cleanup);
+	signal(SIGINT, on_signal);
+	signal(SIGTERM, on_signal);
+	signal(SIGHUP, on_signal);
+	if ((fd = open("/proc/loadavg", O_RDONLY)) >= 0) {
+		n = read(fd, load, sizeof(load) - 1);
+		load[n > 0 ? n - 1 : 0] = '\0';
+		close(fd);
+	}
+
+	printf("vmbench harness overhead (%ld CPUs, loadavg %s)\n\n",
+	    sysconf(_SC_NPROCESSORS_ONLN), load);
+	printf("1. vmstat sampler CPU cost: vmstat -n 1 and the sampler at "
+	    "1 and 10 Hz side by side,\n   on-CPU time from /proc/PID/task/"
+	    "*/schedstat over the same %.0f s\n", c.span);
+	fflush(stdout);
+	ok = sampler_cost(&c);
+	printf("\n2. forkbomb --forks %llu --ints %llu (harness, sampler at "
+	    "1 Hz) against a bare\n   fork/exit/wait loop doing the same "
+	    "child work; %llu pairs, alternating order\n",
+	    (unsigned long long)c.forks, (unsigned long long)c.ints,
+	    (unsigned long long)c.pairs);
+	fflush(stdout);
+	ok &= fork_cost(&c);
+	printf("\noverhead: %s in %.0f s\n", ok ? "PASS" : "FAIL",
+	    vb_elapsed_s(t0));
+	return ok ? 0 : 1;
+}
