@@ -223,7 +223,7 @@ vmstat_charts(const struct rl_set *s, const char *dir, const char *id,
 		snprintf(title, sizeof(title), "%s: %s while it ran", id,
 		    c[i].title);
 		gp_head(f, name, title, "time (s)", c[i].ylabel);
-		fputs("set key outside right top\n", f);
+		fputs("set key outside right top\nset yrange [0:*]\n", f);
 		used = (size_t)snprintf(plot, sizeof(plot), "plot");
 		for (k = 0; k < s->nk; k++) {
 			if (!has[k])

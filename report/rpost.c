@@ -85,7 +85,7 @@ rt_vmstat(FILE *f, const struct rl_set *s, const char *id, int iter)
 	int k, found = 0;
 
 	for (k = 0; k < s->nk; k++) {
-		if (found)
+		if (k)
 			fputc('\n', f);
 		if (dump_one(f, &s->k[k], id, iter) >= 0)
 			found++;

@@ -373,6 +373,48 @@ START_TEST(probe_line)
 }
 END_TEST
 
+/*
+ * Derived vmstat figures from known deltas: every iteration of b's
+ * forkbomb gets pgscan_kswapd 1000, pgsteal_kswapd 800, pgscan_direct
+ * 250, pgsteal_direct 100, elapsed 2.5 s, pswpin 40, pswpout 4000 kB.
+ * By hand: kswapd efficiency 800/1000 = 80.00%, direct 100/250 =
+ * 40.00%, scan rate 3 x 1250 / 7.5 s = 500 pages/s, direct share
+ * 250/1250 = 20.00%, swap-in 40 and swap-out 4000 kB a run.
+ */
+START_TEST(derived_vmstat)
+{
+	char args[512], *out, *p;
+
+	mktmp();
+	ck_assert_int_eq(sh("cp -r " EX "/example-b \"$T/b\" && awk '"
+	    "$1 == \"metric\" { col[$2] = ++n + 2 } "
+	    "$1 == \"iter\" { $col[\"pgscan_kswapd\"] = 1000; "
+	    "$col[\"pgsteal_kswapd\"] = 800; $col[\"pgscan_direct\"] = 250; "
+	    "$col[\"pgsteal_direct\"] = 100; $col[\"elapsed\"] = 2.5; "
+	    "$col[\"pswpin\"] = 40; $col[\"pswpout\"] = 4000 } { print }' "
+	    EX "/example-b/forkbomb.res > \"$T/b/forkbomb.res\""), 0);
+	snprintf(args, sizeof(args), "--only forkbomb " EX "/example-a %s/b",
+	    tmp);
+	ck_assert_int_eq(report(args), 0);
+	out = out_text("out");
+	ck_assert_ptr_nonnull(p = strstr(out, "vmstat (derived)"));
+	ck_assert_ptr_nonnull(strstr(p, "swapin kB/run               0"
+	    "            40\n"));
+	ck_assert_ptr_nonnull(strstr(p, "swapout kB/run              0"
+	    "          4000\n"));
+	ck_assert_ptr_nonnull(strstr(p, "kswapd eff %                -"
+	    "         80.00\n"));
+	ck_assert_ptr_nonnull(strstr(p, "direct eff %                -"
+	    "         40.00\n"));
+	ck_assert_ptr_nonnull(strstr(p, "scan pages/s                0"
+	    "           500\n"));
+	ck_assert_ptr_nonnull(strstr(p, "direct scan %               -"
+	    "         20.00\n"));
+	free(out);
+	rmtmp();
+}
+END_TEST
+
 /* --only keeps the benchmarks named, a bare name all its variants. */
 START_TEST(only)
 {
@@ -487,6 +529,7 @@ vmreport_suite(void)
 	tcase_add_test(tc, interrupted);
 	tcase_add_test(tc, regression_gate);
 	tcase_add_test(tc, probe_line);
+	tcase_add_test(tc, derived_vmstat);
 	tcase_add_test(tc, only);
 	tcase_add_test(tc, charts);
 	tcase_add_test(tc, examples_untouched);
