@@ -179,12 +179,19 @@ row_decimals(const struct rt_row *r, int nk)
 static char *
 fmt_num(char *buf, size_t len, double v, int dec)
 {
-	if (isnan(v))
+	int p;
+
+	if (isnan(v)) {
 		snprintf(buf, len, "-");
-	else if (fabs(v) >= 1e10)
-		snprintf(buf, len, "%.4g", v);
-	else
-		snprintf(buf, len, "%.*f", dec, v);
+		return buf;
+	}
+	/* at most 9 characters: the table columns count on it */
+	while (dec > 0 && snprintf(buf, len, "%.*f", dec, v) > 9)
+		dec--;
+	if (snprintf(buf, len, "%.*f", dec, v) > 9)
+		for (p = 3; p >= 0; p--)
+			if (snprintf(buf, len, "%.*e", p, v) <= 9)
+				break;
 	return buf;
 }
 
@@ -309,8 +316,8 @@ min_n(const struct rt_row *r, int nk)
 
 /* ---- the comparison table ---- */
 
-#define VALW 10
-#define CMPW 22		/* "   3398.52 (  +3.02%)*" */
+#define VALW 9
+#define CMPW 22		/* "   3398.52 (  +3.02%)*": a blank, 9, 12 */
 
 /*
  * Metrics down, kernels across: the baseline's mean, then each other
