@@ -47,7 +47,7 @@ struct rs_cmp {
 	struct rs_welch w;
 	struct rs_ratio ratio;
 	int sig;			/* p < 0.05 */
-	int have_ratio;			/* ratio computed (rs_cmp_ratio) */
+	int have_ratio;			/* ratio filled (rs_cmp_ratio) */
 };
 
 void rs_describe(const double *v, int n, int stride, struct rs_desc *d);
@@ -88,11 +88,11 @@ void rs_geo_finish(struct rs_geo *g);
 
 struct rl_kernel {
 	char *dir;			/* as given on the command line */
-	char *label;			/* meta's label, else the folder name */
+	char *label;			/* meta's label, else folder name */
 	int nmeta;
 	struct vb_kv *meta;		/* lib/meta.h */
 	int nres;
-	char **ids;			/* "bench" or "bench@variant", sorted */
+	char **ids;			/* "bench[@variant]", sorted */
 	struct vb_res *res;
 };
 
@@ -100,7 +100,7 @@ struct rl_set {
 	int nk;
 	struct rl_kernel *k;		/* k[0] is the baseline */
 	int nids;
-	char **ids;			/* union of all kernels' ids, sorted */
+	char **ids;			/* all kernels' ids, sorted */
 	/* rt_rows()'s statistics per id, computed once (rtext.c) */
 	struct rt_row **rows;
 	int *nrows;
@@ -127,8 +127,8 @@ int rl_param_diffs(const struct rl_set *s, const char *id, char *buf,
 
 struct rt_opts {
 	int width;			/* columns (80) */
-	double noisy;			/* CoV threshold, fraction (0.05) */
-	int detail;			/* full statistics for every metric */
+	double noisy;			/* CoV threshold (0.05) */
+	int detail;			/* statistics of every metric */
 	int allow_diff;			/* --allow-different-params */
 };
 

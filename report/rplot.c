@@ -33,7 +33,8 @@ safe(char *buf, size_t len, const char *s)
 	size_t i;
 
 	for (i = 0; i + 1 < len && s[i]; i++)
-		buf[i] = (isalnum((unsigned char)s[i]) || strchr("_.@-", s[i])) ? s[i] : '_';
+		buf[i] = isalnum((unsigned char)s[i]) ||
+		    strchr("_.@-", s[i]) ? s[i] : '_';
 	buf[i] = '\0';
 	return buf;
 }
@@ -129,7 +130,8 @@ bar_chart(const struct rl_set *s, const char *dir, const char *id,
 		if (isnan(d->ci_lo))
 			fprintf(f, "NaN NaN %d\n", d->n);
 		else
-			fprintf(f, "%.10g %.10g %d\n", d->ci_lo, d->ci_hi, d->n);
+			fprintf(f, "%.10g %.10g %d\n", d->ci_lo, d->ci_hi,
+			    d->n);
 	}
 	if (close_ok(f, dir, name) || !(f = open_in(dir, name, "gp")))
 		return -1;

@@ -227,8 +227,10 @@ probe_lines(FILE *f, const struct rl_set *s, const char *id)
 			continue;
 		if (!any++)
 			fputc('\n', f);
-		fprintf(f, "%-*splayed %.0f of %.0f seconds (%.0f%%)\n", w,
-		    s->k[k].label, p, t, 100 * p / t);
+		/* whole seconds as in the post; tenths for short runs */
+		fprintf(f, "%-*splayed %.*f of %.*f seconds (%.0f%%)\n", w,
+		    s->k[k].label, t < 100 ? 1 : 0, p, t < 100 ? 1 : 0, t,
+		    100 * p / t);
 	}
 	return any;
 }
@@ -628,6 +630,9 @@ rt_post(FILE *f, const struct rl_set *s, const struct rt_opts *o)
 					continue;
 				fprintf(f, "%s:\n", s->ids[j]);
 				time_lines(f, s, s->ids[j]);
+				snprintf(probe, sizeof(probe), "probe@%s",
+				    s->ids[j]);
+				probe_lines(f, s, probe);
 				short_table(f, s, s->ids[j], o);
 				fputc('\n', f);
 			}

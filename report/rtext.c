@@ -78,8 +78,10 @@ build_rows(const struct rl_set *s, const char *id, struct rt_row **out)
 			rows[n].unit = r->metrics[j].unit;
 			rows[n].dir = r->metrics[j].dir;
 			rows[n].integral = 1;
-			rows[n].d = xcalloc((size_t)s->nk, sizeof(struct rs_desc));
-			rows[n].c = xcalloc((size_t)s->nk, sizeof(struct rs_cmp));
+			rows[n].d = xcalloc((size_t)s->nk,
+			    sizeof(struct rs_desc));
+			rows[n].c = xcalloc((size_t)s->nk,
+			    sizeof(struct rs_cmp));
 			n++;
 		}
 	}
@@ -408,7 +410,8 @@ rt_table(FILE *f, const struct rl_set *s, const char *id,
 				}
 				fmt_num(num, sizeof(num), r->d[i].mean, dec);
 				fmt_pct(pct, sizeof(pct), r->c[i].pct);
-				snprintf(buf, sizeof(buf), "%s (%8s)", num, pct);
+				snprintf(buf, sizeof(buf), "%s (%8s)", num,
+				    pct);
 				cell(f, buf, CMPW - 1, 0);
 				fputc(r->c[i].sig && r->dir != VB_INFO ? '*' :
 				    ' ', f);
@@ -434,8 +437,8 @@ rt_notes(FILE *f, const struct rl_set *s, const char *id,
 	for (j = 0; j < nrows; j++)
 		if (all_zero(&rows[j], s->nk)) {
 			nz++;
-			used += (size_t)snprintf(line + used, sizeof(line) - used,
-			    " %s", rows[j].name);
+			used += (size_t)snprintf(line + used,
+			    sizeof(line) - used, " %s", rows[j].name);
 		}
 	if (nz)
 		wrap(f, line, o->width, 2);
@@ -487,6 +490,38 @@ rt_notes(FILE *f, const struct rl_set *s, const char *id,
 
 #define DETW 14
 
+/* Line @l of the detail block for kernel @k (see lab[] below). */
+static void
+detail_cell(char *num, size_t len, int l, const struct rt_row *r, int k,
+    int dec)
+{
+	const struct rs_desc *d = &r->d[k];
+	const struct rs_cmp *c = &r->c[k];
+	const double v[] = { 0, d->mean, d->sd, d->cov * 100, d->min,
+		d->median, d->max, d->ci_lo, d->ci_hi };
+
+	if (l == 0)
+		snprintf(num, len, "%d", d->n);
+	else if (l < 9)
+		fmt_num(num, len, v[l], l == 2 ? dec + 1 : l == 3 ? 2 : dec);
+	else if (l == 9) {
+		fmt_pct(num, len, c->pct);
+		if (c->sig && r->dir != VB_INFO)
+			strcat(num, "*");
+	} else if (l == 10 && !isnan(c->w.p) && c->w.p < 0.0001)
+		snprintf(num, len, "<0.0001");
+	else if (l == 10)
+		fmt_num(num, len, c->w.p, 4);
+	else if (l == 11)
+		fmt_num(num, len, c->w.df, 2);
+	else if (l == 12)
+		fmt_num(num, len, c->ratio.r, 4);
+	else if (c->ratio.unbounded)
+		snprintf(num, len, "unbounded");
+	else
+		fmt_num(num, len, l == 13 ? c->ratio.lo : c->ratio.hi, 4);
+}
+
 static void
 detail_block(FILE *f, const struct rl_set *s, struct rt_row *r,
     const struct rt_opts *o)
@@ -519,60 +554,12 @@ detail_block(FILE *f, const struct rl_set *s, struct rt_row *r,
 			fprintf(f, "%-13s", lab[l]);
 			for (i = first; i < last; i++) {
 				const struct rs_desc *d = &r->d[i];
-				const struct rs_cmp *c = &r->c[i];
-				double v = NAN;
 
 				if (l >= 9 && i == 0) {
 					cell(f, "", DETW, 0);
 					continue;
 				}
-				switch (l) {
-				case 0: snprintf(num, sizeof(num), "%d", d->n);
-					break;
-				case 1: fmt_num(num, sizeof(num), d->mean, dec);
-					break;
-				case 2: fmt_num(num, sizeof(num), d->sd, dec + 1);
-					break;
-				case 3: fmt_num(num, sizeof(num), d->cov * 100, 2);
-					break;
-				case 4: fmt_num(num, sizeof(num), d->min, dec);
-					break;
-				case 5: fmt_num(num, sizeof(num), d->median, dec);
-					break;
-				case 6: fmt_num(num, sizeof(num), d->max, dec);
-					break;
-				case 7: fmt_num(num, sizeof(num), d->ci_lo, dec);
-					break;
-				case 8: fmt_num(num, sizeof(num), d->ci_hi, dec);
-					break;
-				case 9: fmt_pct(num, sizeof(num), c->pct);
-					if (c->sig)
-						strcat(num, "*");
-					break;
-				case 10: v = c->w.p;
-					if (isnan(v))
-						snprintf(num, sizeof(num), "-");
-					else if (v < 0.0001)
-						snprintf(num, sizeof(num),
-						    "<0.0001");
-					else
-						snprintf(num, sizeof(num),
-						    "%.4f", v);
-					break;
-				case 11: fmt_num(num, sizeof(num), c->w.df, 2);
-					break;
-				case 12: fmt_num(num, sizeof(num), c->ratio.r, 4);
-					break;
-				case 13:
-				case 14:
-					if (c->ratio.unbounded)
-						snprintf(num, sizeof(num),
-						    "unbounded");
-					else
-						fmt_num(num, sizeof(num), l == 13 ?
-						    c->ratio.lo : c->ratio.hi, 4);
-					break;
-				}
+				detail_cell(num, sizeof(num), l, r, i, dec);
 				if (d->n == 0 && l != 0)
 					snprintf(num, sizeof(num), "-");
 				cell(f, num, DETW, 0);
@@ -896,6 +883,87 @@ rt_compare(FILE *f, const struct rl_set *s, const struct rt_opts *o)
 
 #define SUMW 10
 
+/* The summary's three header lines: bench, @variant, unit. */
+static void
+summary_header(FILE *f, const struct rl_set *s, struct rt_row **rows,
+    const int *hl, int first, int last, int labw)
+{
+	char buf[128];
+	int j, k;
+
+	for (k = 0; k < 3; k++) {
+		cell(f, k == 0 ? "Kernel" : "", labw, 1);
+		for (j = first; j < last; j++) {
+			const char *id = s->ids[j], *at = strchr(id, '@');
+			const struct rt_row *r = hl[j] >= 0 ?
+			    &rows[j][hl[j]] : NULL;
+			int blen = at ? (int)(at - id) : (int)strlen(id);
+
+			if (k == 0)
+				snprintf(buf, sizeof(buf), "%.*s", blen, id);
+			else if (k == 1)
+				snprintf(buf, sizeof(buf), "%s", at ? at : "");
+			else
+				snprintf(buf, sizeof(buf), "%s%s",
+				    r ? r->unit : "", !r ? "" :
+				    r->dir == VB_HIGHER ? "+" :
+				    r->dir == VB_LOWER ? "-" : "");
+			cell(f, buf, SUMW, 0);
+		}
+		fputc('\n', f);
+	}
+}
+
+/* A time-like metric: a time unit, lower is better. */
+static int
+time_like(const struct rt_row *r)
+{
+	static const char *const units[] = { "s", "ms", "us", "ns" };
+	size_t i;
+
+	if (r->dir != VB_LOWER)
+		return 0;
+	for (i = 0; i < sizeof(units) / sizeof(units[0]); i++)
+		if (!strcmp(r->unit, units[i]))
+			return 1;
+	return 0;
+}
+
+/* Per kernel: the geometric mean of its time-like ratios, with CI. */
+static void
+geo_table(FILE *f, const struct rl_set *s, struct rt_row **rows,
+    const int *nrows, int labw)
+{
+	int i, j, k;
+
+	fprintf(f, "\nTime-like metrics (unit s, ms, us or ns; lower is "
+	    "better): geometric mean\nof the ratios kernel/baseline, with "
+	    "its 95%% CI; below 1 = faster\n\n");
+	fprintf(f, "%-*s %7s %8s  %s\n", labw, "Kernel", "metrics", "ratio",
+	    "95% CI");
+	for (i = 1; i < s->nk; i++) {
+		struct rs_geo g;
+
+		rs_geo_init(&g);
+		for (j = 0; j < s->nids; j++)
+			for (k = 0; k < nrows[j]; k++)
+				if (time_like(&rows[j][k]))
+					rs_geo_add(&g, &rows[j][k].d[0],
+					    &rows[j][k].d[i]);
+		rs_geo_finish(&g);
+		cell(f, s->k[i].label, labw, 1);
+		if (!g.k) {
+			fprintf(f, " %7d %8s\n", 0, "-");
+			continue;
+		}
+		fprintf(f, " %7d %8.4f  ", g.k, g.g);
+		if (isnan(g.lo))
+			fprintf(f, "-\n");
+		else
+			fprintf(f, "[%.4f, %.4f]\n", g.lo, g.hi);
+	}
+}
+
 void
 rt_summary(FILE *f, const struct rl_set *s, const struct rt_opts *o)
 {
@@ -903,7 +971,7 @@ rt_summary(FILE *f, const struct rl_set *s, const struct rt_opts *o)
 	int *nrows = xcalloc((size_t)s->nids, sizeof(int));
 	int *hl = xcalloc((size_t)s->nids, sizeof(int));
 	int labw = 10, perblk, first, last, i, j, k;
-	char num[64], buf[128];
+	char num[64];
 
 	for (i = 0; i < s->nk; i++)
 		if ((int)strlen(s->k[i].label) + 1 > labw)
@@ -922,30 +990,7 @@ rt_summary(FILE *f, const struct rl_set *s, const struct rt_opts *o)
 	for (first = 0; first < s->nids; first += perblk) {
 		last = first + perblk > s->nids ? s->nids : first + perblk;
 		fputc('\n', f);
-		/* three header lines: bench, @variant, unit */
-		for (k = 0; k < 3; k++) {
-			cell(f, k == 0 ? "Kernel" : "", labw, 1);
-			for (j = first; j < last; j++) {
-				const char *id = s->ids[j], *at = strchr(id, '@');
-				const struct rt_row *r = hl[j] >= 0 ?
-				    &rows[j][hl[j]] : NULL;
-
-				if (k == 0)
-					snprintf(buf, sizeof(buf), "%.*s",
-					    at ? (int)(at - id) : (int)strlen(id),
-					    id);
-				else if (k == 1)
-					snprintf(buf, sizeof(buf), "%s",
-					    at ? at : "");
-				else
-					snprintf(buf, sizeof(buf), "%s%s",
-					    r ? r->unit : "", !r ? "" :
-					    r->dir == VB_HIGHER ? "+" :
-					    r->dir == VB_LOWER ? "-" : "");
-				cell(f, buf, SUMW, 0);
-			}
-			fputc('\n', f);
-		}
+		summary_header(f, s, rows, hl, first, last, labw);
 		for (k = 0; k < labw; k++)
 			fputc('-', f);
 		for (j = first; j < last; j++)
@@ -967,41 +1012,8 @@ rt_summary(FILE *f, const struct rl_set *s, const struct rt_opts *o)
 			fputc('\n', f);
 		}
 	}
-	/* geometric mean of time-like ratios */
-	if (s->nk > 1) {
-		fprintf(f, "\nTime-like metrics (unit s, ms, us or ns; lower is "
-		    "better): geometric mean\nof the ratios kernel/baseline, "
-		    "with its 95%% CI; below 1 = faster\n\n");
-		fprintf(f, "%-*s %7s %8s  %s\n", labw, "Kernel", "metrics",
-		    "ratio", "95% CI");
-		for (i = 1; i < s->nk; i++) {
-			struct rs_geo g;
-
-			rs_geo_init(&g);
-			for (j = 0; j < s->nids; j++)
-				for (k = 0; k < nrows[j]; k++) {
-					const struct rt_row *r = &rows[j][k];
-					const char *u = r->unit;
-
-					if (r->dir != VB_LOWER || (strcmp(u, "s") &&
-					    strcmp(u, "ms") && strcmp(u, "us") &&
-					    strcmp(u, "ns")))
-						continue;
-					rs_geo_add(&g, &r->d[0], &r->d[i]);
-				}
-			rs_geo_finish(&g);
-			cell(f, s->k[i].label, labw, 1);
-			if (!g.k) {
-				fprintf(f, " %7d %8s\n", 0, "-");
-				continue;
-			}
-			fprintf(f, " %7d %8.4f  ", g.k, g.g);
-			if (isnan(g.lo))
-				fprintf(f, "-\n");
-			else
-				fprintf(f, "[%.4f, %.4f]\n", g.lo, g.hi);
-		}
-	}
+	if (s->nk > 1)
+		geo_table(f, s, rows, nrows, labw);
 	for (j = 0; j < s->nids; j++)
 		rt_free_rows(rows[j], nrows[j], s->nk);
 	free(rows);

@@ -70,16 +70,19 @@ keep_only(struct rl_set *s, const char *list)
 
 	if (!copy || !keep)
 		die("out of memory");
-	for (w = strtok_r(copy, ",", &save); w; w = strtok_r(NULL, ",", &save)) {
+	for (w = strtok_r(copy, ",", &save); w;
+	    w = strtok_r(NULL, ",", &save)) {
 		size_t len = strlen(w);
 		int hit = 0;
 
 		for (i = 0; i < s->nids; i++)
 			if (!strcmp(s->ids[i], w) || (!strchr(w, '@') &&
-			    !strncmp(s->ids[i], w, len) && s->ids[i][len] == '@'))
+			    !strncmp(s->ids[i], w, len) &&
+			    s->ids[i][len] == '@'))
 				keep[i] = hit = 1;
 		if (!hit)
-			die("--only: no benchmark '%s' in the folders given", w);
+			die("--only: no benchmark '%s' in the folders given",
+			    w);
 	}
 	for (i = 0; i < s->nids; i++)
 		if (keep[i])

@@ -136,8 +136,9 @@ START_TEST(golden)
 				    sizeof(args) - used, "%s", p);
 				break;
 			}
-			used += (size_t)snprintf(args + used, sizeof(args) - used,
-			    "%.*s" EX "/", (int)(q - p), p);
+			used += (size_t)snprintf(args + used,
+			    sizeof(args) - used, "%.*s" EX "/", (int)(q - p),
+			    p);
 			q += 2;
 		}
 		ck_assert_msg(report(args) == 0, "%s: vmreport failed", name);
