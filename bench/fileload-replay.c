@@ -135,6 +135,23 @@ miss_scan(struct fl_client *c, const char *path)
 	closedir(d);
 }
 
+/*
+ * Name resolution, as a file server does it before it acts on a name:
+ * stat it, and when it is not there, scan the parent directory (the
+ * case-insensitive lookup).  1 if the name exists.
+ */
+static int
+lookup(struct fl_client *c, const char *path)
+{
+	struct stat st;
+
+	if (fstatat(c->dirfd, path, &st, 0) == 0)
+		return 1;
+	if (errno == ENOENT)
+		miss_scan(c, path);
+	return 0;
+}
+
 /* DOS wildcards to fnmatch(): '<' '*', '>' '?', '"' '.'. */
 static void
 dos_pattern(char *dst, size_t len, const char *src)
@@ -240,6 +257,7 @@ ntcreatex(struct fl_client *c, const struct fl_op *op, const char *path)
 {
 	int fd;
 
+	lookup(c, path);
 	if (op->arg[1] & 0x1) {		/* FILE_DIRECTORY_FILE */
 		if (open_flags(op->arg[2]) & O_CREAT)
 			mkdirat(c->dirfd, path, 0777);
@@ -251,11 +269,8 @@ ntcreatex(struct fl_client *c, const struct fl_op *op, const char *path)
 			fd = openat(c->dirfd, path, O_RDONLY | O_DIRECTORY |
 			    O_CLOEXEC);
 	}
-	if (fd < 0) {
-		if (errno == ENOENT)
-			miss_scan(c, path);
+	if (fd < 0)
 		return 0;
-	}
 	if (op->status != FL_ST_OK) {
 		close(fd);	/* expected to fail: do not keep it */
 		return 1;
@@ -301,30 +316,27 @@ fl_exec(struct fl_client *c, const struct fl_op *op, char *err,
 		}
 		break;
 	case FL_RENAME:
+		lookup(c, path);
+		lookup(c, path2);
 		ok = renameat(c->dirfd, path, c->dirfd, path2) == 0;
-		if (!ok && errno == ENOENT)
-			miss_scan(c, path);
 		break;
 	case FL_UNLINK:
+		lookup(c, path);
 		ok = unlinkat(c->dirfd, path, 0) == 0;
-		if (!ok && errno == ENOENT)
-			miss_scan(c, path);
 		break;
 	case FL_DELTREE:
 		ok = fl_rmtree(c->dirfd, path) == 0;
 		break;
 	case FL_MKDIR:
+		lookup(c, path);
 		ok = mkdirat(c->dirfd, path, 0777) == 0;
 		break;
 	case FL_RMDIR:
+		lookup(c, path);
 		ok = unlinkat(c->dirfd, path, AT_REMOVEDIR) == 0;
-		if (!ok && errno == ENOENT)
-			miss_scan(c, path);
 		break;
 	case FL_QPATHINFO:
-		ok = fstatat(c->dirfd, path, &st, 0) == 0;
-		if (!ok && errno == ENOENT)
-			miss_scan(c, path);
+		ok = lookup(c, path);
 		break;
 	case FL_QFILEINFO:
 		ok = (fd = fh_fd(c, op->arg[0])) >= 0 && fstat(fd, &st) == 0;
@@ -337,6 +349,7 @@ fl_exec(struct fl_client *c, const struct fl_op *op, char *err,
 		    futimens(fd, NULL) == 0;
 		break;
 	case FL_FINDFIRST:
+		lookup(c, path);
 		ok = find_first(c, path, op->arg[2]);
 		break;
 	case FL_WRITEX:

@@ -23,9 +23,11 @@
  *			success when something matches
  *	WriteX		pwrite()	ReadX		pread()
  *	LockX, UnlockX	fcntl(F_SETLK) write lock / unlock
- * A lookup that misses (ENOENT from NTCreateX, QUERY_PATH_INFORMATION,
- * Unlink, Rename, Rmdir) also reads the parent directory, as a
- * case-insensitive file server must before it can answer "not found".
+ * Every operation that names a path (NTCreateX, Rename (both names),
+ * Unlink, Mkdir, Rmdir, FIND_FIRST) first resolves it, as the file
+ * server the loadfiles were recorded against does: fstatat(), and when
+ * the name is not there a read of the parent directory (the
+ * case-insensitive lookup).  QUERY_PATH_INFORMATION is that lookup.
  *
  * An operation whose outcome (success or failure) differs from the
  * loadfile's status is a mismatch: counted, the first few printed.
