@@ -415,16 +415,22 @@ END_TEST
 
 /* ---- end to end ---- */
 
-/* Run bench/makesim with @args (NULL-terminated); exit status. */
+/*
+ * Run bench/makesim with @args (NULL-terminated), its output into @log
+ * (NULL: /dev/null); SIGINT after @sigint_after_ms if not 0.  Exit
+ * status.
+ */
 static int
-run_makesim(const char *const *args, int sigint_after_ms)
+run_makesim_log(const char *const *args, int sigint_after_ms,
+    const char *log)
 {
 	int status;
 	pid_t pid = fork();
 
 	ck_assert_int_ge(pid, 0);
 	if (pid == 0) {
-		int fd = open("/dev/null", O_WRONLY);
+		int fd = log ? open(log, O_WRONLY | O_CREAT | O_TRUNC, 0600) :
+		    open("/dev/null", O_WRONLY);
 
 		dup2(fd, 1);
 		dup2(fd, 2);
@@ -441,6 +447,12 @@ run_makesim(const char *const *args, int sigint_after_ms)
 	ck_assert_int_eq(waitpid(pid, &status, 0), pid);
 	ck_assert(WIFEXITED(status));
 	return WEXITSTATUS(status);
+}
+
+static int
+run_makesim(const char *const *args, int sigint_after_ms)
+{
+	return run_makesim_log(args, sigint_after_ms, NULL);
 }
 
 /* No descendant left (we are their subreaper) and @dir is empty. */
@@ -570,6 +582,55 @@ START_TEST(e2e_interrupted)
 }
 END_TEST
 
+/* A load that fails on its own fails the iteration, and says so. */
+START_TEST(e2e_load_fails)
+{
+	char dir[] = "/tmp/check-makesim.XXXXXX", wd[64], out[64], path[80];
+	char log[80], err[512], text[4096];
+	struct vb_res r;
+	ssize_t n;
+	int fd;
+
+	prctl(PR_SET_CHILD_SUBREAPER, 1);
+	ck_assert_ptr_nonnull(mkdtemp(dir));
+	snprintf(wd, sizeof(wd), "%s/work", dir);
+	ck_assert_int_eq(mkdir(wd, 0700), 0);
+	snprintf(out, sizeof(out), "%s/makesim", dir);
+	snprintf(log, sizeof(log), "%s/log", dir);
+	{
+		/* fileload replaced by /bin/false: every run fails */
+		const char *args[] = { MAKESIM, "--units", "20", "--cpu",
+		    "20000", "--ws-base", "1M", "--ws-per-kb", "64K",
+		    "--load", "dbench_load", "--fileload", "/bin/false",
+		    "--workdir", wd, "--out", out, NULL };
+
+		ck_assert_int_eq(run_makesim_log(args, 0, log), 1);
+	}
+	fd = open(log, O_RDONLY);
+	ck_assert_int_ge(fd, 0);
+	n = read(fd, text, sizeof(text) - 1);
+	close(fd);
+	ck_assert_int_gt(n, 0);
+	text[n] = '\0';
+	ck_assert_msg(strstr(text, "dbench_load: /bin/false failed (exit "
+	    "status 1)") && strstr(text, "dbench_load failed during the "
+	    "build"), "log: %s", text);
+	snprintf(path, sizeof(path), "%s.res", out);
+	ck_assert_msg(vb_res_read(path, &r, err, sizeof(err)) == 0, "%s",
+	    err);
+	ck_assert_str_eq(r.status, "failed");
+	ck_assert_int_eq(r.niter, 0);
+	vb_res_free(&r);
+	nothing_left(wd);
+	unlink(path);
+	snprintf(path, sizeof(path), "%s.vmstat", out);
+	unlink(path);
+	unlink(log);
+	rmdir(wd);
+	ck_assert_int_eq(rmdir(dir), 0);
+}
+END_TEST
+
 /* Bad input: one line naming it, non-zero exit, nothing run. */
 START_TEST(e2e_bad_load)
 {
@@ -606,6 +667,7 @@ makesim_suite(void)
 	tcase_set_timeout(e2e, 30);
 	tcase_add_test(e2e, e2e_two_loads);
 	tcase_add_test(e2e, e2e_interrupted);
+	tcase_add_test(e2e, e2e_load_fails);
 	tcase_add_test(e2e, e2e_bad_load);
 	suite_add_tcase(s, e2e);
 	return s;
