@@ -683,7 +683,7 @@ summary(const struct vb_conf *c)
 {
 	int i;
 
-	fprintf(stderr, "\n%-26s %-9s %14s %10s %6s %4s  %s\n", "benchmark",
+	fprintf(stderr, "\n%-18s %-18s %11s %10s %6s %3s  %s\n", "benchmark",
 	    "figure", "mean", "sd", "cov%", "n", "status");
 	for (i = 0; i < c->nlines; i++) {
 		char label[2 * VB_NAMELEN], path[PATH_MAX + 256], err[512];
@@ -706,7 +706,7 @@ summary(const struct vb_conf *c)
 		if (m < 0)
 			m = 0;
 		vb_describe(r.vals + m, (size_t)r.niter, (size_t)r.nmetrics, &d);
-		fprintf(stderr, "%-26s %-9s %14.6g %10.4g %6.2f %4zu  %s (%s)\n",
+		fprintf(stderr, "%-18s %-18s %11.6g %10.4g %6.2f %3zu  %s (%s)\n",
 		    label, r.metrics[m].name, d.mean, d.sd,
 		    isnan(d.cov) ? 0.0 : d.cov * 100, d.n, r.status,
 		    r.metrics[m].unit);
