@@ -11,8 +11,8 @@
  * 40%).  The deadline accounting is in probe-acct.c.
  *
  * Calibration: the loop's cost is measured once at start-up with the
- * thread's CPU clock (CLOCK_THREAD_CPUTIME_ID), taking the fastest of
- * several trials, so a busy machine at start-up (the probe starts beside
+ * thread's CPU clock (CLOCK_THREAD_CPUTIME_ID), taking the median of
+ * 51 short trials, so a busy machine at start-up (the probe starts beside
  * a benchmark) does not inflate it; the buffer pass is timed the same
  * way after the buffer is first faulted in.  Each period's work is timed
  * with the same clock: % desired CPU is the CPU the work actually got
@@ -218,33 +218,47 @@ static const struct probe_ops world_ops = {
 	.stop = w_stop,
 };
 
+static int
+cmp_u64(const void *a, const void *b)
+{
+	uint64_t x = *(const uint64_t *)a, y = *(const uint64_t *)b;
+
+	return x < y ? -1 : x > y;
+}
+
 /*
  * Loops per period so that buffer pass + loops cost @slice_ns of CPU:
- * the fastest of 5 trials of each (see the header comment).
+ * the median of 51 short trials of each (see the header comment).  Not
+ * the fastest: that underestimates what a slice usually costs, so the
+ * probe would ask for 10-20% more CPU than configured; the median is
+ * what a slice costs on a quiet machine, and a few slow trials (in a
+ * virtual machine the thread's CPU clock also runs while the host runs
+ * something else) do not move it.
  */
 static uint64_t
 calibrate(struct world *w, uint64_t slice_ns)
 {
+	enum { TRIALS = 51 };
 	const uint64_t n = 200000;
-	uint64_t best_loop = UINT64_MAX, best_touch = UINT64_MAX, t;
+	uint64_t loop[TRIALS], tch[TRIALS], t;
 	int i;
 
-	for (i = 0; i < 5; i++) {
+	for (i = 0; i < TRIALS; i++) {
 		t = thread_cpu_ns();
 		burn(n);
-		t = thread_cpu_ns() - t;
-		best_loop = t < best_loop ? t : best_loop;
+		loop[i] = thread_cpu_ns() - t;
 		t = thread_cpu_ns();
 		touch(w);
-		t = thread_cpu_ns() - t;
-		best_touch = t < best_touch ? t : best_touch;
+		tch[i] = thread_cpu_ns() - t;
 	}
-	if (best_loop == 0)
-		best_loop = 1;
-	if (slice_ns <= best_touch)
+	qsort(loop, TRIALS, sizeof(loop[0]), cmp_u64);
+	qsort(tch, TRIALS, sizeof(tch[0]), cmp_u64);
+	if (loop[TRIALS / 2] == 0)
+		loop[TRIALS / 2] = 1;
+	if (slice_ns <= tch[TRIALS / 2])
 		return 0;
-	return (uint64_t)((double)(slice_ns - best_touch) * (double)n /
-	    (double)best_loop);
+	return (uint64_t)((double)(slice_ns - tch[TRIALS / 2]) * (double)n /
+	    (double)loop[TRIALS / 2]);
 }
 
 static void
