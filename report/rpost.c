@@ -515,7 +515,7 @@ post_header(FILE *f, const struct rl_set *s, const struct rt_opts *o)
 	fputc('\n', f);
 	snprintf(line, sizeof(line), "Figures are means of all runs. In the "
 	    "tables (+x.xx%%) is the change against %s, positive = better; "
-	    "* marks a significant difference (Welch's t-test, p < 0.05); "
+	    "* marks a significant difference (Welch's t-test, p<0.05); "
 	    "~ a noisy metric (CoV > %.0f%%).", s->k[0].label,
 	    o->noisy * 100);
 	{

@@ -865,7 +865,7 @@ rt_compare(FILE *f, const struct rl_set *s, const struct rt_opts *o)
 	snprintf(line, sizeof(line), "Means of all runs; (+x.xx%%) is the "
 	    "change against the baseline, positive = better (for info "
 	    "metrics: the plain change); * significant (Welch's t-test, "
-	    "p < 0.05); ~ noisy (CoV > %.0f%%); ! run incomplete.",
+	    "p<0.05); ~ noisy (CoV > %.0f%%); ! run incomplete.",
 	    o->noisy * 100);
 	wrap(f, line, o->width, 0);
 	for (i = 0; i < s->nk; i++)
