@@ -165,6 +165,8 @@ void rt_summary(FILE *f, const struct rl_set *s, const struct rt_opts *o);
 void rt_post(FILE *f, const struct rl_set *s, const struct rt_opts *o);
 void rt_bars(FILE *f, const char *title, int n, const char *const *labels,
     const double *vals, const char *unit, int width);
+/* "played X of Y seconds (Z%)" per kernel from @probe_id; 0 if none. */
+int rt_probe_lines(FILE *f, const struct rl_set *s, const char *probe_id);
 /* Sort the next charts smallest first (lower is better) or largest first. */
 void rt_bars_order(int ascending);
 /* The .vmstat series of @id as `vmstat 1` dumps; -1 if none found. */

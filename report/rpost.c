@@ -207,8 +207,8 @@ time_lines(FILE *f, const struct rl_set *s, const char *id)
 }
 
 /* The probe's "played X of Y seconds (Z%)", per kernel. */
-static int
-probe_lines(FILE *f, const struct rl_set *s, const char *id)
+int
+rt_probe_lines(FILE *f, const struct rl_set *s, const char *id)
 {
 	static const char *const playn[] = { "played_s", "played", NULL };
 	static const char *const runn[] = { "total_s", "run_s", "wanted_s",
@@ -632,7 +632,7 @@ rt_post(FILE *f, const struct rl_set *s, const struct rt_opts *o)
 				time_lines(f, s, s->ids[j]);
 				snprintf(probe, sizeof(probe), "probe@%s",
 				    s->ids[j]);
-				probe_lines(f, s, probe);
+				rt_probe_lines(f, s, probe);
 				short_table(f, s, s->ids[j], o);
 				fputc('\n', f);
 			}
@@ -653,9 +653,9 @@ rt_post(FILE *f, const struct rl_set *s, const struct rt_opts *o)
 		fputc('\n', f);
 		time_lines(f, s, id);
 		snprintf(probe, sizeof(probe), "probe@%s", id);
-		probe_lines(f, s, probe);
+		rt_probe_lines(f, s, probe);
 		if (!strcmp(b, "probe"))
-			probe_lines(f, s, id);
+			rt_probe_lines(f, s, id);
 		bars_for(f, s, id, o);
 		short_table(f, s, id, o);
 		fputc('\n', f);

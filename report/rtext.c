@@ -837,6 +837,9 @@ section(FILE *f, const struct rl_set *s, const char *id,
 	fputc('\n', f);
 	derived_table(f, s, id, o);
 	h = rt_headline(s, id, rows, nrows);
+	/* the probe that ran beside it, if any */
+	snprintf(line, sizeof(line), "probe@%s", id);
+	rt_probe_lines(f, s, line);
 	if (h >= 0) {
 		fputc('\n', f);
 		rt_headline_bars(f, s, &rows[h], o->width);
