@@ -20,19 +20,46 @@
 #define EX "results/examples"
 #define VMREPORT "report/vmreport"
 
-static char tmp[64];
+/*
+ * Each test works in its own folder under one base folder that the
+ * (unchecked) fixture makes before the tests fork and removes after
+ * them, so a failing test leaves nothing behind.
+ */
+static char base[64];
+static char tmp[128];
+
+static void
+make_base(void)
+{
+	snprintf(base, sizeof(base), "/tmp/vmreport-test.XXXXXX");
+	if (!mkdtemp(base))
+		base[0] = '\0';
+}
+
+static void
+remove_base(void)
+{
+	char cmd[128];
+
+	if (base[0]) {
+		snprintf(cmd, sizeof(cmd), "rm -rf '%s'", base);
+		if (system(cmd) != 0)
+			fprintf(stderr, "cannot remove %s\n", base);
+	}
+}
 
 static void
 mktmp(void)
 {
-	snprintf(tmp, sizeof(tmp), "/tmp/vmreport-test.XXXXXX");
+	ck_assert_msg(base[0], "no base folder");
+	snprintf(tmp, sizeof(tmp), "%s/t.XXXXXX", base);
 	ck_assert_ptr_nonnull(mkdtemp(tmp));
 }
 
 static void
 rmtmp(void)
 {
-	char cmd[128];
+	char cmd[256];
 
 	snprintf(cmd, sizeof(cmd), "rm -rf '%s'", tmp);
 	ck_assert_int_eq(system(cmd), 0);
@@ -45,7 +72,7 @@ sh(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
 static int
 sh(const char *fmt, ...)
 {
-	char cmd[4096], full[4200];
+	char cmd[4096], full[4096 + 256];
 	va_list ap;
 	int st;
 
@@ -87,7 +114,7 @@ report(const char *args)
 static char *
 out_text(const char *which)
 {
-	char path[128];
+	char path[256];
 
 	snprintf(path, sizeof(path), "%s/%s", tmp, which);
 	return slurp(path);
@@ -521,6 +548,7 @@ vmreport_suite(void)
 	TCase *tc = tcase_create("vmreport");
 
 	tcase_set_timeout(tc, 30);
+	tcase_add_unchecked_fixture(tc, make_base, remove_base);
 	tcase_add_test(tc, golden);
 	tcase_add_test(tc, width);
 	tcase_add_test(tc, bad_folders);
