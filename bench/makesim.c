@@ -237,7 +237,8 @@ validate(void *p, char *err, size_t errlen)
 
 	c->kind = (enum ms_load_kind)makesim_load_kind(c->load);
 	if (units < 1 || units > 1000000) {
-		snprintf(err, errlen, "--units %llu --scale %g: %llu files",
+		snprintf(err, errlen, "--units %llu --scale %g gives %llu "
+		    "files: expected 1 to 1000000",
 		    (unsigned long long)c->units, c->scale,
 		    (unsigned long long)units);
 		return -1;
