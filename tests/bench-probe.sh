@@ -27,7 +27,8 @@ for p in audio video none; do
 	pl=$(metric "$tmp/$p.res" played_pct)
 	lat=$(metric "$tmp/$p.res" lat_mean)
 	p99=$(metric "$tmp/$p.res" lat_p99)
-	dc=$(metric "$tmp/$p.res" desired_cpu_pct)
+	dc=$(metric "$tmp/$p.res" desired_cpu_pct | awk '{
+	    if ($1 == "-") print "-"; else printf "%.1f\n", $1 }')
 	ok=$(awk -v o="$o" 'BEGIN { print (o < 0.5) ? "ok" : "OVER 0.5%" }')
 	[ "$ok" = ok ] || fail=1
 	printf '%-6s overhead %.3f%% of a CPU  %s; played %.1f%%, latency mean %.3f ms, p99 %.3f ms, desired CPU %s%%\n' \
