@@ -173,8 +173,8 @@ copy_series(FILE *out, const struct rl_kernel *k, const char *id)
 		    "%lf %lf %lf %lf", &v[0], &v[1], &v[2], &v[3], &v[4],
 		    &v[5], &v[6], &v[7], &v[8], &v[9]) != 10)
 			continue;
-		fprintf(out, "%.3f %.0f %.0f %.0f %.0f\n", v[0], v[8], v[9],
-		    v[5], v[7]);
+		fprintf(out, "%.3f %.0f %.0f %.1f %.1f\n", v[0], v[8], v[9],
+		    v[5] / 1024, v[7] / 1024);
 		rows++;
 	}
 	free(line);
@@ -190,8 +190,8 @@ vmstat_charts(const struct rl_set *s, const char *dir, const char *id,
 		const char *what, *ylabel, *title;
 	} c[] = {
 		{ "swap", "kB/s", "swap-in (si) and swap-out (so)" },
-		{ "free", "kB", "free memory" },
-		{ "cache", "kB", "page cache (cache)" },
+		{ "free", "MiB", "free memory" },
+		{ "cache", "MiB", "page cache (cache)" },
 	};
 	char base[300], name[512], title[512], plot[8192], a[256];
 	int k, i, nk = 0, *has = calloc((size_t)s->nk, sizeof(int));
@@ -206,7 +206,7 @@ vmstat_charts(const struct rl_set *s, const char *dir, const char *id,
 		return -1;
 	}
 	fprintf(f, "# %s: the sampled series, one block (index) per kernel:"
-	    "\n# t (s) si so (kB/s) free cache (kB)\n", id);
+	    "\n# t (s) si so (kB/s) free cache (MiB)\n", id);
 	for (k = 0; k < s->nk; k++) {
 		fprintf(f, "%s# %s\n", k ? "\n\n" : "", s->k[k].label);
 		has[k] = copy_series(f, &s->k[k], id);
@@ -225,7 +225,9 @@ vmstat_charts(const struct rl_set *s, const char *dir, const char *id,
 		snprintf(title, sizeof(title), "%s: %s while it ran", id,
 		    c[i].title);
 		gp_head(f, name, title, "time (s)", c[i].ylabel);
-		fputs("set key outside right top\nset yrange [0:*]\n", f);
+		/* rates from 0; memory where it moved */
+		fprintf(f, "set key outside right top\n%s", i == 0 ?
+		    "set yrange [0:*]\n" : "");
 		used = (size_t)snprintf(plot, sizeof(plot), "plot");
 		for (k = 0; k < s->nk; k++) {
 			if (!has[k])
