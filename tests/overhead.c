@@ -291,6 +291,54 @@ proc_cpu_ns(pid_t pid)
 
 /* ---- part 1: the sampler against vmstat(8) ---- */
 
+static double
+thread_cpu_us(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_THREAD_CPUTIME_ID, &ts);
+	return (double)ts.tv_sec * 1e6 + (double)ts.tv_nsec / 1e3;
+}
+
+/*
+ * What a sample costs at the least on this machine, in this thread's
+ * CPU time: waking up from a 100 ms sleep and nothing else; reading the
+ * three files right after such a wake-up (caches and TLB cold, as the
+ * sampler finds them); reading them in a tight loop (hot).  Not targets:
+ * they say how much of the sampler's cost is the machine's.
+ */
+static void
+sample_floor(void)
+{
+	enum { N = 25, HOT = 300 };
+	struct vb_proc p;
+	struct vb_snap snap;
+	double t, sleep_us, cold_us, hot_us;
+	int i;
+
+	if (vb_proc_open(&p, "/proc") < 0)
+		die_errno("cannot open /proc");
+	t = thread_cpu_us();
+	for (i = 0; i < N; i++)
+		vb_sleep_until(vb_now_ns() + VB_NSEC_PER_SEC / 10);
+	sleep_us = (thread_cpu_us() - t) / N;
+	t = thread_cpu_us();
+	for (i = 0; i < N; i++) {
+		vb_sleep_until(vb_now_ns() + VB_NSEC_PER_SEC / 10);
+		vb_proc_read(&p, &snap);
+	}
+	cold_us = (thread_cpu_us() - t) / N - sleep_us;
+	t = thread_cpu_us();
+	for (i = 0; i < HOT; i++)
+		vb_proc_read(&p, &snap);
+	hot_us = (thread_cpu_us() - t) / HOT;
+	vb_proc_close(&p);
+	printf("  floor on this machine (this thread's CPU time): a wake-up "
+	    "from a 100 ms\n  sleep %.0f us; reading the three files after "
+	    "one %.0f us, in a tight loop %.0f us\n", sleep_us, cold_us,
+	    hot_us);
+}
+
 static int
 sampler_cost(const struct cfg *c)
 {
@@ -577,6 +625,7 @@ main(int argc, char **argv)
 	    "1 and 10 Hz side by side,\n   on-CPU time from /proc/PID/task/"
 	    "*/schedstat over the same %.0f s\n", c.span);
 	fflush(stdout);
+	sample_floor();
 	ok = sampler_cost(&c);
 	printf("\n2. forkbomb --forks %llu --ints %llu (harness, sampler at "
 	    "1 Hz) against a bare\n   fork/exit/wait loop doing the same "
