@@ -67,6 +67,14 @@ void rs_compare(const struct rs_desc *a, const struct rs_desc *b,
 /* Fill c->ratio (Fieller) once; returns it. */
 const struct rs_ratio *rs_cmp_ratio(const struct rs_desc *a,
     const struct rs_desc *b, struct rs_cmp *c);
+/*
+ * Modified Z-scores (Iglewicz and Hoaglin, as hyperfine uses them):
+ * z = 0.6745 (x - median) / MAD, into @z (NAN for absent values).
+ * -1 when there are fewer than 5 values (with 3 or 4 the MAD is one
+ * or two deviations and nearly every spread run looks like an outlier)
+ * or the MAD is 0.
+ */
+int rs_modz(const double *v, int n, int stride, double *z);
 /* Runs per side to detect relative change @delta (alpha .05, power .8). */
 double rs_runs_needed(double cov, double delta);
 /* Smallest relative change detectable with @n runs per side. */

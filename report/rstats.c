@@ -198,6 +198,33 @@ rs_cmp_ratio(const struct rs_desc *a, const struct rs_desc *b,
 	return &c->ratio;
 }
 
+int
+rs_modz(const double *v, int n, int stride, double *z)
+{
+	double *dev = malloc((size_t)(n ? n : 1) * sizeof(double)), med, mad;
+	struct rs_desc d;
+	int i, k = 0;
+
+	if (!dev)
+		return -1;
+	rs_describe(v, n, stride, &d);
+	med = d.median;
+	for (i = 0; i < n; i++) {
+		double x = v[(size_t)i * (size_t)stride];
+
+		if (!isnan(x))
+			dev[k++] = fabs(x - med);
+	}
+	rs_describe(dev, k, 1, &d);
+	mad = d.median;
+	free(dev);
+	if (k < 5 || !(mad > 0))
+		return -1;
+	for (i = 0; i < n; i++)
+		z[i] = 0.6745 * (v[(size_t)i * (size_t)stride] - med) / mad;
+	return 0;
+}
+
 double
 rs_runs_needed(double cov, double delta)
 {

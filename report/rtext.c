@@ -425,6 +425,68 @@ rt_table(FILE *f, const struct rl_set *s, const char *id,
 }
 
 /* Notes under a table: omitted rows, noisy metrics, run status. */
+/*
+ * hyperfine's two warnings, for the headline figure and elapsed: runs
+ * whose modified Z-score exceeds 3.5 (an outlier: an interruption, other
+ * load; needs 5 runs, see rs_modz()), and a first run over 1.5 times the median of the others (cold
+ * caches; only with 3 runs or more).
+ */
+static void
+outlier_notes(FILE *f, const struct rl_set *s, const char *id,
+    struct rt_row *rows, int nrows, const struct rt_opts *o)
+{
+	char line[2048], cold[1024];
+	const char *names[2] = { NULL, "elapsed" };
+	size_t used, cused;
+	int h, k, i, pass, nout = 0, ncold = 0;
+	double z[256], rest[256];
+	struct rs_desc d;
+
+	h = rt_headline(s, id, rows, nrows);
+	if (h >= 0 && strcmp(rows[h].name, "elapsed"))
+		names[0] = rows[h].name;
+	used = (size_t)snprintf(line, sizeof(line), "outliers (modified "
+	    "Z-score > 3.5):");
+	cused = (size_t)snprintf(cold, sizeof(cold), "first run slower than "
+	    "the others' median (cold caches?):");
+	for (pass = 0; pass < 2; pass++) {
+		if (!names[pass] || find_row(rows, nrows, names[pass]) < 0)
+			continue;
+		for (k = 0; k < s->nk; k++) {
+			const struct vb_res *r = rl_find(&s->k[k], id);
+			int m = r ? vb_res_metric_index(r, names[pass]) : -1;
+
+			if (m < 0 || r->niter > 256)
+				continue;
+			if (rs_modz(r->vals + m, r->niter, r->nmetrics, z) == 0)
+				for (i = 0; i < r->niter; i++)
+					if (fabs(z[i]) > 3.5 && used <
+					    sizeof(line))
+						used += (size_t)snprintf(line +
+						    used, sizeof(line) - used,
+						    "%s %s %s run %d (%.1f)",
+						    nout++ ? "," : "",
+						    names[pass], s->k[k].label,
+						    i + 1, z[i]);
+			if (pass != 1 || r->niter < 3)
+				continue;
+			for (i = 1; i < r->niter; i++)
+				rest[i - 1] = vb_res_get(r, i, m);
+			rs_describe(rest, r->niter - 1, 1, &d);
+			if (d.n && vb_res_get(r, 0, m) > 1.5 * d.median &&
+			    cused < sizeof(cold))
+				cused += (size_t)snprintf(cold + cused,
+				    sizeof(cold) - cused, "%s %s %.1fx",
+				    ncold++ ? "," : "", s->k[k].label,
+				    vb_res_get(r, 0, m) / d.median);
+		}
+	}
+	if (nout)
+		wrap(f, line, o->width, 4);
+	if (ncold)
+		wrap(f, cold, o->width, 4);
+}
+
 void
 rt_notes(FILE *f, const struct rl_set *s, const char *id,
     struct rt_row *rows, int nrows, const struct rt_opts *o)
@@ -472,6 +534,7 @@ rt_notes(FILE *f, const struct rl_set *s, const char *id,
 	}
 	if (nz)
 		wrap(f, line, o->width, 4);
+	outlier_notes(f, s, id, rows, nrows, o);
 	for (i = 0; i < s->nk; i++) {
 		const struct vb_res *r = rl_find(&s->k[i], id);
 

@@ -193,6 +193,28 @@ START_TEST(power)
 }
 END_TEST
 
+/*
+ * Modified Z-scores by hand: 10 10.2 9.9 10.1 14 has median 10.1,
+ * absolute deviations 0.1 0.1 0.2 0 3.9, MAD 0.1; z = 0.6745 (x -
+ * 10.1) / 0.1: 14 -> 26.3055, 9.9 -> -1.349, 10.1 -> 0.
+ */
+START_TEST(modified_z)
+{
+	static const double v[] = { 10, 10.2, 9.9, 10.1, 14 };
+	double z[5];
+
+	ck_assert_int_eq(rs_modz(v, 5, 1, z), 0);
+	near(z[4], 26.3055, 1e-9);
+	near(z[2], -1.349, 1e-9);
+	near(z[3], 0, 1e-12);
+	near(z[0], -0.6745, 1e-9);
+	/* too few runs; no spread */
+	ck_assert_int_eq(rs_modz(v, 4, 1, z), -1);
+	ck_assert_int_eq(rs_modz((const double[]){ 1, 1, 1, 1, 2 }, 5, 1, z),
+	    -1);
+}
+END_TEST
+
 START_TEST(geomean)
 {
 	struct rs_desc a, b, c, d, z;
@@ -228,6 +250,7 @@ rstats_suite(void)
 	tcase_add_test(tc, welch_and_fieller);
 	tcase_add_test(tc, sign_convention);
 	tcase_add_test(tc, power);
+	tcase_add_test(tc, modified_z);
 	tcase_add_test(tc, geomean);
 	suite_add_tcase(s, tc);
 	return s;

@@ -443,6 +443,52 @@ START_TEST(derived_vmstat)
 }
 END_TEST
 
+/* Join wrapped note lines: "\n    " becomes one blank. */
+static void
+unwrap(char *s)
+{
+	char *d = s;
+
+	for (; *s; s++) {
+		if (*s == '\n' && s[1] == ' ') {
+			while (s[1] == ' ')
+				s++;
+			*d++ = ' ';
+			continue;
+		}
+		*d++ = *s;
+	}
+	*d = '\0';
+}
+
+/*
+ * hyperfine's warnings: b's forkbomb gets runs 4 and 5 (copies of 2
+ * and 3), run 5's elapsed times 10 (an outlier: with 5 runs the
+ * modified Z-score applies) and run 1's times 3 (a cold first run).
+ */
+START_TEST(warnings)
+{
+	char args[512], *out;
+
+	mktmp();
+	ck_assert_int_eq(sh("cp -r " EX "/example-b \"$T/b\" && awk '"
+	    "$1 == \"iter\" && $2 == 1 { $3 *= 3 } "
+	    "$1 == \"iter\" && $2 >= 2 { keep[$2] = $0 } "
+	    "$1 == \"end\" { $0 = keep[2]; $2 = 4; print; $0 = keep[3]; "
+	    "$2 = 5; $3 *= 10; print; $0 = \"end\" } { print }' "
+	    EX "/example-b/forkbomb.res > \"$T/b/forkbomb.res\""), 0);
+	snprintf(args, sizeof(args), "--only forkbomb " EX "/example-a %s/b",
+	    tmp);
+	ck_assert_int_eq(report(args), 0);
+	out = out_text("out");
+	unwrap(out);
+	ck_assert_msg(strstr(out, "elapsed example-b run 5"), "no outlier");
+	ck_assert_ptr_nonnull(strstr(out, "(cold caches?): example-b"));
+	free(out);
+	rmtmp();
+}
+END_TEST
+
 /* --only keeps the benchmarks named, a bare name all its variants. */
 START_TEST(only)
 {
@@ -559,6 +605,7 @@ vmreport_suite(void)
 	tcase_add_test(tc, regression_gate);
 	tcase_add_test(tc, probe_line);
 	tcase_add_test(tc, derived_vmstat);
+	tcase_add_test(tc, warnings);
 	tcase_add_test(tc, only);
 	tcase_add_test(tc, charts);
 	tcase_add_test(tc, examples_untouched);
