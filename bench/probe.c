@@ -24,7 +24,9 @@
  * benchmark for that benchmark's whole run and say what it measured when
  * the runner stops it.  With --duration 0 (the default) one iteration
  * lasts until SIGUSR1 or SIGTERM, after which the result is written as
- * complete; SIGINT or SIGHUP write it as interrupted.  With --duration S
+ * complete; SIGINT or SIGHUP write it as interrupted.  When
+ * VMBENCH_READY_FD names a descriptor, one byte is written to it once the
+ * probe is calibrated and about to start (the runner waits for it).  With --duration S
  * each of --iterations lasts S seconds; a signal then ends the run and
  * only whole iterations are kept (SIGUSR1 keeps the current one).
  */
@@ -396,10 +398,11 @@ iterate(struct vb_res *r, const struct cfg *c, struct world *w,
 	m = vb_res_metric_index(r, "played_pct");
 	for (i = 0; i < 12; i++)
 		row[m + (int)i] = v[i];
-	printf("iteration %d: played %.0f of %.0f seconds (%.0f%%); latency "
+	printf("iteration %d: played %.*f of %.*f seconds (%.0f%%); latency "
 	    "%.3f +/- %.3f ms, p99 %.3f, max %.3f; longest stall %.0f ms; "
-	    "desired CPU %.1f%%; deadlines met %.1f%%\n", num, f.played_s,
-	    f.total_s, isnan(f.deadlines_met_pct) ? 0 : f.deadlines_met_pct,
+	    "desired CPU %.1f%%; deadlines met %.1f%%\n", num,
+	    f.total_s < 100, f.played_s, f.total_s < 100, f.total_s,
+	    isnan(f.deadlines_met_pct) ? 0 : f.deadlines_met_pct,
 	    f.lat_mean, f.lat_sd, f.lat_p99, f.lat_max, f.stall_max,
 	    f.desired_cpu_pct, f.deadlines_met_pct);
 	fflush(stdout);
@@ -416,7 +419,7 @@ main(int argc, char **argv)
 	struct sigaction sa;
 	const struct vb_metric *m;
 	char err[512], path[4096];
-	const char *root = getenv("VMBENCH_PROC");
+	const char *root = getenv("VMBENCH_PROC"), *ready;
 	uint64_t given = 0, period_ns, slice_ns;
 	int i, rc = 0;
 
@@ -483,6 +486,15 @@ main(int argc, char **argv)
 	    (unsigned long long)w.loops, (unsigned long long)c.buffer >> 10,
 	    c.duration > 0 ? "timed" : "until SIGUSR1 or SIGTERM");
 	fflush(stdout);
+	/* the runner waits for this before it starts the benchmark */
+	ready = getenv("VMBENCH_READY_FD");
+	if (ready && *ready) {
+		int fd = atoi(ready);
+
+		if (write(fd, "r", 1) != 1)
+			warn_errno("cannot tell the runner that I am ready");
+		close(fd);
+	}
 
 	for (i = 1; i <= (int)c.iterations; i++) {
 		if (iterate(&r, &c, &w, &proc, i, period_ns, slice_ns) < 0 ||

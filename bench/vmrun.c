@@ -33,6 +33,7 @@
 #include <ftw.h>
 #include <limits.h>
 #include <math.h>
+#include <poll.h>
 #include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -258,14 +259,17 @@ enter_limit(void)
 
 /*
  * Start the probe beside benchmark @label: probe@<label>.res and .log,
- * until SIGUSR1 (stop_probe()).
+ * until SIGUSR1 (stop_probe()).  Waits (at most 10 s) until the probe
+ * says on VMBENCH_READY_FD that it is calibrated and in its loop, so that
+ * it covers the benchmark's whole run.
  */
 static pid_t
 start_probe(const char *label, const char *profile)
 {
 	char prog[PATH_MAX], out[PATH_MAX + 256], logp[PATH_MAX + 256];
-	char *argv[16];
-	int n = 0, logfd;
+	char *argv[16], c;
+	int n = 0, logfd, ready[2];
+	struct pollfd pfd;
 	pid_t pid;
 
 	prog_path("probe", prog, sizeof(prog));
@@ -286,6 +290,8 @@ start_probe(const char *label, const char *profile)
 	logfd = open(logp, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0644);
 	if (logfd < 0)
 		die_errno("cannot create %s", logp);
+	if (pipe2(ready, O_CLOEXEC) < 0)
+		die_errno("cannot create a pipe");
 	pid = fork();
 	if (pid < 0)
 		die_errno("cannot fork");
@@ -295,9 +301,11 @@ start_probe(const char *label, const char *profile)
 		dup2(null, 0);
 		dup2(logfd, 1);
 		dup2(logfd, 2);
+		dup2(ready[1], 3);
 		/* not the benchmark's progress pipe, or it never ends */
-		for (n = 3; n < 1024; n++)
+		for (n = 4; n < 1024; n++)
 			close(n);
+		setenv("VMBENCH_READY_FD", "3", 1);
 		enter_limit();
 		execv(prog, argv);
 		fprintf(stderr, "vmrun: cannot run %s: %s\n", prog,
@@ -305,7 +313,16 @@ start_probe(const char *label, const char *profile)
 		_exit(127);
 	}
 	close(logfd);
+	close(ready[1]);
 	probe_pid = pid;
+	pfd.fd = ready[0];
+	pfd.events = POLLIN;
+	while (poll(&pfd, 1, 10000) < 0 && errno == EINTR && !stop_signal)
+		;
+	if (!(pfd.revents & POLLIN) || read(ready[0], &c, 1) != 1)
+		warn("the probe beside %s did not start in time; see %s",
+		    label, logp);
+	close(ready[0]);
 	return pid;
 }
 
@@ -711,6 +728,23 @@ summary(const struct vb_conf *c)
 		    isnan(d.cov) ? 0.0 : d.cov * 100, d.n, r.status,
 		    r.metrics[m].unit);
 		vb_res_free(&r);
+		/* the probe beside it: the posts' line */
+		snprintf(path, sizeof(path), "%s/probe@%s.res", S.dir, label);
+		if (vb_conf_dir(&c->lines[i], "with") &&
+		    vb_res_read(path, &r, err, sizeof(err)) == 0) {
+			int p = vb_res_metric_index(&r, "played_s");
+			int t = vb_res_metric_index(&r, "total_s");
+
+			if (p >= 0 && t >= 0 && r.niter > 0 &&
+			    vb_res_get(&r, 0, t) > 0)
+				fprintf(stderr, "  probe: played %.*f of %.*f "
+				    "seconds (%.0f%%), %s\n",
+				    vb_res_get(&r, 0, t) < 100, vb_res_get(&r, 0,
+				    p), vb_res_get(&r, 0, t) < 100,
+				    vb_res_get(&r, 0, t), 100 * vb_res_get(&r,
+				    0, p) / vb_res_get(&r, 0, t), r.status);
+			vb_res_free(&r);
+		}
 	}
 	fprintf(stderr, "\nresults in %s/\n", S.dir);
 }
