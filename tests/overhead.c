@@ -311,32 +311,33 @@ static void
 sample_floor(void)
 {
 	enum { N = 25, HOT = 300 };
+	double sl[N], rd[N], t, t1, hot_us;
+	struct vb_desc ds, dr;
 	struct vb_proc p;
 	struct vb_snap snap;
-	double t, sleep_us, cold_us, hot_us;
 	int i;
 
 	if (vb_proc_open(&p, "/proc") < 0)
 		die_errno("cannot open /proc");
-	t = thread_cpu_us();
-	for (i = 0; i < N; i++)
-		vb_sleep_until(vb_now_ns() + VB_NSEC_PER_SEC / 10);
-	sleep_us = (thread_cpu_us() - t) / N;
-	t = thread_cpu_us();
 	for (i = 0; i < N; i++) {
+		t = thread_cpu_us();
 		vb_sleep_until(vb_now_ns() + VB_NSEC_PER_SEC / 10);
+		t1 = thread_cpu_us();
 		vb_proc_read(&p, &snap);
+		sl[i] = t1 - t;
+		rd[i] = thread_cpu_us() - t1;
 	}
-	cold_us = (thread_cpu_us() - t) / N - sleep_us;
 	t = thread_cpu_us();
 	for (i = 0; i < HOT; i++)
 		vb_proc_read(&p, &snap);
 	hot_us = (thread_cpu_us() - t) / HOT;
 	vb_proc_close(&p);
-	printf("  floor on this machine (this thread's CPU time): a wake-up "
-	    "from a 100 ms\n  sleep %.0f us; reading the three files after "
-	    "one %.0f us, in a tight loop %.0f us\n", sleep_us, cold_us,
-	    hot_us);
+	vb_describe(sl, N, 1, &ds);
+	vb_describe(rd, N, 1, &dr);
+	printf("  floor on this machine (this thread's CPU time, medians of "
+	    "%d): a wake-up from\n  a 100 ms sleep %.0f us; reading the "
+	    "three files after one %.0f us, in a\n  tight loop %.0f us\n", N,
+	    ds.median, dr.median, hot_us);
 }
 
 static int
