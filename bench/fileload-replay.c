@@ -31,7 +31,10 @@ fl_client_init(struct fl_client *c, const struct fl_load *l, int id,
 	}
 	c->bufsize = l->max_io > 4096 ? l->max_io : 4096;
 	c->buf = malloc(c->bufsize);
-	if (!c->buf) {
+	c->wbuf = malloc(c->bufsize);
+	if (!c->buf || !c->wbuf) {
+		free(c->buf);
+		free(c->wbuf);
 		close(c->dirfd);
 		snprintf(err, errlen, "client %d: out of memory", id);
 		return -1;
@@ -52,6 +55,7 @@ fl_client_fini(struct fl_client *c)
 		close(c->dirfd);
 	free(c->fh);
 	free(c->buf);
+	free(c->wbuf);
 	memset(c, 0, sizeof(*c));
 	c->dirfd = -1;
 }
@@ -355,7 +359,9 @@ fl_exec(struct fl_client *c, const struct fl_op *op, char *err,
 	case FL_WRITEX:
 		if ((fd = fh_fd(c, op->arg[0])) < 0)
 			break;
-		n = pwrite(fd, c->buf, (size_t)op->arg[2], (off_t)op->arg[1]);
+		/* the data arrives in the server's buffer first */
+		memcpy(c->wbuf, c->buf, (size_t)op->arg[2]);
+		n = pwrite(fd, c->wbuf, (size_t)op->arg[2], (off_t)op->arg[1]);
 		if (n < 0 || n != (ssize_t)op->arg[2]) {
 			if (n < 0)
 				snprintf(err, errlen, "client %d: %s:%u: "

@@ -21,7 +21,9 @@
  *			entries, matching names case-insensitively
  *			(DOS wildcards '<' '>' '"' read as '*' '?' '.');
  *			success when something matches
- *	WriteX		pwrite()	ReadX		pread()
+ *	WriteX		copy the data into a staging buffer (as a server
+ *			receives it), pwrite()
+ *	ReadX		pread()
  *	LockX, UnlockX	fcntl(F_SETLK) write lock / unlock
  * Every operation that names a path (NTCreateX, Rename (both names),
  * Unlink, Mkdir, Rmdir, FIND_FIRST) first resolves it, as the file
@@ -67,6 +69,7 @@ struct fl_client {
 	struct fl_fh *fh;	/* open handles */
 	size_t nfh, capfh;
 	char *buf;		/* I/O buffer: the load's largest I/O */
+	char *wbuf;		/* WriteX copies buf here, then writes it */
 	size_t bufsize;
 	unsigned warned;	/* mismatches printed */
 	unsigned maxwarn;	/* print at most this many (default 5) */
