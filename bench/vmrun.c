@@ -687,6 +687,7 @@ make_limit(uint64_t mem, uint64_t swap)
 	}
 	if (stop_signal) {
 		teardown();
+		vb_die_status = 130;
 		die("interrupted before anything ran");
 	}
 	fprintf(stderr, "vmrun: %s%s%s\n", mem ? S.lim_desc : "",

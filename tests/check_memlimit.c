@@ -302,9 +302,9 @@ START_TEST(removed_after_interrupt)
 
 	if (!need_root("removed_after_interrupt"))
 		return;
-	/* a fill that takes far longer than the 1.5 s before SIGINT */
+	/* a fill that takes far longer than the 2.5 s before SIGINT */
 	vmrun(&r, "iterations 50\nmemfill --percent 80 --write with=probe\n",
-	    SIGINT, 1500);
+	    SIGINT, 2500);
 	ck_assert_int_eq(r.status, 130);
 	check_gone(&r);
 	read_res(&r, "probe@memfill", &res);
