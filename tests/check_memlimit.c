@@ -57,6 +57,7 @@ START_TEST(not_root_refused)
 {
 	int fds[2], status;
 	char msg[1024] = "";
+	size_t len;
 	ssize_t n;
 	pid_t pid;
 
@@ -81,8 +82,11 @@ START_TEST(not_root_refused)
 		_exit(0);
 	}
 	close(fds[1]);
-	n = read(fds[0], msg, sizeof(msg) - 1);
-	msg[n > 0 ? n : 0] = '\0';
+	/* both lines: read to end-of-file, not just the first write */
+	len = 0;
+	while ((n = read(fds[0], msg + len, sizeof(msg) - 1 - len)) > 0)
+		len += (size_t)n;
+	msg[len] = '\0';
 	close(fds[0]);
 	waitpid(pid, &status, 0);
 	ck_assert_int_eq(WEXITSTATUS(status), 0);
