@@ -115,15 +115,16 @@ track(pid_t pid, int on)
 		}
 }
 
-/* Ctrl-C, SIGTERM: stop the children, remove the folder, leave. */
+/* Ctrl-C, SIGTERM, SIGPIPE: stop the children, remove the folder, leave. */
 static void
 on_signal(int sig)
 {
 	size_t i;
 
+	/* SIGTERM: forkbomb's harness then stops its own children */
 	for (i = 0; i < sizeof(kids) / sizeof(kids[0]); i++)
 		if (kids[i] > 0)
-			kill(kids[i], SIGKILL);
+			kill(kids[i], SIGTERM);
 	for (i = 0; i < sizeof(kids) / sizeof(kids[0]); i++)
 		if (kids[i] > 0)
 			waitpid(kids[i], NULL, 0);
@@ -227,6 +228,7 @@ sampler_proc(uint64_t interval_ns, const char *path, int *ctl_w,
 		signal(SIGINT, SIG_DFL);
 		signal(SIGTERM, SIG_DFL);
 		signal(SIGHUP, SIG_DFL);
+		signal(SIGPIPE, SIG_DFL);
 		close(ctl[1]);
 		close(res[0]);
 		if (!(f = fopen(path, "w")))
@@ -620,6 +622,7 @@ main(int argc, char **argv)
 	signal(SIGINT, on_signal);
 	signal(SIGTERM, on_signal);
 	signal(SIGHUP, on_signal);
+	signal(SIGPIPE, on_signal);	/* `| head` must not leave the folder */
 	printf("vmbench harness overhead (%ld CPUs, load average %s)\n\n",
 	    sysconf(_SC_NPROCESSORS_ONLN), loadavg(load, sizeof(load)));
 	printf("1. vmstat sampler CPU cost: vmstat -n 1 and the sampler at "
