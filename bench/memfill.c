@@ -125,8 +125,11 @@ validate(void *p, char *err, size_t errlen)
 	if (c->bytes) {
 		req.bytes = c->bytes;
 	} else {
+		/* the default, stored so that the result's params say it */
+		if (c->percent <= 0)
+			c->percent = 80;
 		req.is_pct = 1;
-		req.pct = c->percent > 0 ? c->percent : 80;
+		req.pct = c->percent;
 	}
 	if (env_size("VMBENCH_MEM_LIMIT", &limit, err, errlen) < 0 ||
 	    env_size("VMBENCH_SWAP_LIMIT", &swap, err, errlen) < 0)
