@@ -243,9 +243,10 @@ fill_procs(struct cfg *c, uint64_t *free_ns)
 	while (wait(&status) > 0 || errno == EINTR)
 		failed += !WIFEXITED(status) || WEXITSTATUS(status) != 0;
 	*free_ns = vb_now_ns() - t1;
+	/* a worker that died before "done", or exited non-zero after it */
 	if (ok < c->procs || failed)
-		die("%llu of %llu workers failed", (unsigned long long)(c->procs -
-		    (ok < c->procs ? ok : c->procs - (uint64_t)failed)),
+		die("%llu of %llu workers failed", (unsigned long long)(ok <
+		    c->procs ? c->procs - ok : (uint64_t)failed),
 		    (unsigned long long)c->procs);
 	return t1 - t0;
 }
