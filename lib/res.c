@@ -173,8 +173,15 @@ vb_res_write(const char *path, const struct vb_res *r)
 		for (j = 0; j < r->nmetrics; j++) {
 			double v = vb_res_get(r, i, j);
 
+			/*
+			 * Counts are written whole, however large (every
+			 * integer below 2^53 exactly); other values with ten
+			 * significant digits, more than any timer here has.
+			 */
 			if (isnan(v))
 				fputs(" -", f);
+			else if (v == floor(v) && fabs(v) < 9007199254740992.0)
+				fprintf(f, " %.0f", v);
 			else
 				fprintf(f, " %.10g", v);
 		}
