@@ -152,6 +152,29 @@ in_proc_swaps(const char *path)
 	return strstr(buf, path) != NULL;
 }
 
+/* made by an unchecked fixture, removed by it even when a test fails */
+static char basedir[40];
+
+static void
+base_setup(void)
+{
+	strcpy(basedir, "/var/tmp/check_memlimit.XXXXXX");
+	if (!mkdtemp(basedir))
+		basedir[0] = '\0';
+}
+
+static void
+base_teardown(void)
+{
+	char cmd[128];
+
+	if (basedir[0]) {
+		snprintf(cmd, sizeof(cmd), "rm -rf '%s'", basedir);
+		if (system(cmd) != 0)
+			fprintf(stderr, "cannot remove %s\n", basedir);
+	}
+}
+
 /* A run of bench/vmrun under MEM=64M SWAP=256M in a fresh folder. */
 struct run {
 	char dir[64];
@@ -171,7 +194,8 @@ vmrun(struct run *r, const char *conf, int sig, int after_ms)
 	int status;
 	pid_t pid;
 
-	strcpy(r->dir, "/var/tmp/check_memlimit.XXXXXX");
+	ck_assert_msg(basedir[0], "no base folder");
+	snprintf(r->dir, sizeof(r->dir), "%s/t.XXXXXX", basedir);
 	ck_assert_ptr_nonnull(mkdtemp(r->dir));
 	snprintf(cpath, sizeof(cpath), "%s/t.conf", r->dir);
 	snprintf(res, sizeof(res), "%s/res", r->dir);
@@ -343,6 +367,7 @@ memlimit_suite(void)
 	Suite *s = suite_create("memlimit");
 	TCase *tc = tcase_create("memlimit");
 
+	tcase_add_unchecked_fixture(tc, base_setup, base_teardown);
 	tcase_set_timeout(tc, 30);
 	tcase_add_test(tc, swap_header);
 	tcase_add_test(tc, not_root_refused);

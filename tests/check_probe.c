@@ -12,6 +12,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/wait.h>
+#include <time.h>
 #include <unistd.h>
 
 #include "probe-acct.h"
@@ -221,13 +222,36 @@ START_TEST(next_period)
 END_TEST
 
 static char tmpdir[64];
+/* made by an unchecked fixture, removed by it even when a test fails */
+static char basedir[40];
+
+static void
+base_setup(void)
+{
+	strcpy(basedir, "/tmp/check_probe.XXXXXX");
+	if (!mkdtemp(basedir))
+		basedir[0] = '\0';
+}
+
+static void
+base_teardown(void)
+{
+	char cmd[128];
+
+	if (basedir[0]) {
+		snprintf(cmd, sizeof(cmd), "rm -rf '%s'", basedir);
+		if (system(cmd) != 0)
+			fprintf(stderr, "cannot remove %s\n", basedir);
+	}
+}
 
 static const char *
 tmp_out(void)
 {
 	static char out[128];
 
-	strcpy(tmpdir, "/tmp/check_probe.XXXXXX");
+	ck_assert_msg(basedir[0], "no base folder");
+	snprintf(tmpdir, sizeof(tmpdir), "%s/t.XXXXXX", basedir);
 	ck_assert_ptr_nonnull(mkdtemp(tmpdir));
 	snprintf(out, sizeof(out), "%s/probe", tmpdir);
 	return out;
@@ -315,17 +339,28 @@ START_TEST(stopped_by_sigusr1)
 	char *argv[] = { "bench/probe", "--profile", "video", "--buffer",
 	    "1M", "--out", (char *)out, NULL };
 	struct vb_res r;
-	pid_t pid = spawn(argv);
+	struct timespec a, b;
+	double alive;
+	pid_t pid;
 
+	clock_gettime(CLOCK_MONOTONIC, &a);
+	pid = spawn(argv);
 	usleep(700000);
+	clock_gettime(CLOCK_MONOTONIC, &b);
 	ck_assert_int_eq(kill(pid, SIGUSR1), 0);
 	ck_assert_int_eq(reap(pid), 0);
+	alive = (double)(b.tv_sec - a.tv_sec) + (double)(b.tv_nsec -
+	    a.tv_nsec) / 1e9;
 	read_res(out, &r);
 	ck_assert_str_eq(r.status, "complete");
 	ck_assert_int_eq(r.niter, 1);
-	/* whole 16.7 ms periods of a run of about 0.7 s (less start-up) */
+	/*
+	 * whole 16.7 ms periods of the time it ran (at least 0.7 s, more
+	 * when this test slept longer on a loaded machine), less start-up;
+	 * 50 ms for the signal to arrive
+	 */
 	ck_assert_double_gt(get(&r, "total_s"), 0.3);
-	ck_assert_double_lt(get(&r, "total_s"), 0.75);
+	ck_assert_double_lt(get(&r, "total_s"), alive + 0.05);
 	ck_assert_double_ge(get(&r, "elapsed"), get(&r, "total_s"));
 	vb_res_free(&r);
 	rm_tmp();
@@ -407,6 +442,7 @@ probe_suite(void)
 	tcase_add_test(tc, latency_statistics);
 	tcase_add_test(tc, next_period);
 	suite_add_tcase(s, tc);
+	tcase_add_unchecked_fixture(e2e, base_setup, base_teardown);
 	tcase_set_timeout(e2e, 20);
 	tcase_add_test(e2e, timed_run);
 	tcase_add_test(e2e, stopped_by_sigusr1);
