@@ -73,6 +73,7 @@ RESULTS ?= results
 
 all: need-deps $(LIB) $(PROGS) $(REPORT)
 
+.PHONY: FORCE
 lib/version.h: FORCE
 	$(Q)v=$$(git describe --always --dirty --tags 2>/dev/null || \
 	    echo unknown); \

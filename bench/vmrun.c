@@ -695,6 +695,16 @@ make_limit(uint64_t mem, uint64_t swap)
 	    swap ? S.swp_desc : "");
 }
 
+/* Iterations of line @i: ITERATIONS=, else its iterations=, else suite's. */
+static int
+line_iterations(const struct vb_conf *c, int i, const struct opts *o)
+{
+	const struct vb_conf_line *l = &c->lines[i];
+
+	return o->iterations ? (int)o->iterations : l->iterations ?
+	    l->iterations : c->iterations ? c->iterations : 1;
+}
+
 /* The closing summary: each benchmark's headline figure and spread. */
 static void
 summary(const struct vb_conf *c)
@@ -833,17 +843,30 @@ main(int argc, char **argv)
 	S.meta.start = vb_iso_time(S.start, sizeof(S.start));
 	S.meta.workdir = S.workdir;
 	S.meta.config = o.config;
-	S.meta.iterations = o.iterations ? (int)o.iterations :
-	    conf.iterations ? conf.iterations : 1;
+	{
+		/* "3", or "5-10" when lines differ (iterations=N) */
+		static char itbuf[32];
+		int lo = 0, hi = 0, k;
+
+		for (k = 0; k < conf.nlines; k++) {
+			int n = line_iterations(&conf, k, &o);
+
+			lo = k == 0 || n < lo ? n : lo;
+			hi = n > hi ? n : hi;
+		}
+		if (lo == hi)
+			snprintf(itbuf, sizeof(itbuf), "%d", lo);
+		else
+			snprintf(itbuf, sizeof(itbuf), "%d-%d", lo, hi);
+		S.meta.iterations = itbuf;
+	}
 	write_meta("running", 0);
 
 	t0 = vb_now_ns();
 	fprintf(stderr, "vmrun: %s, %d benchmark%s, into %s/\n", o.config,
 	    conf.nlines, conf.nlines == 1 ? "" : "s", S.dir);
 	for (i = 0; i < conf.nlines && !stop_signal; i++) {
-		const struct vb_conf_line *l = &conf.lines[i];
-		int n = o.iterations ? (int)o.iterations : l->iterations ?
-		    l->iterations : conf.iterations ? conf.iterations : 1;
+		int n = line_iterations(&conf, i, &o);
 
 		rc = run_line(&conf, i, n, t0);
 		if (rc == 130)

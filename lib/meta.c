@@ -196,7 +196,7 @@ vb_meta_write(const char *path, const struct vb_meta_in *in)
 		    (unsigned long long)clen);
 	else
 		fprintf(f, "config_cksum=unknown\n");
-	fprintf(f, "iterations=%d\n", in->iterations);
+	fprintf(f, "iterations=%s\n", in->iterations ? in->iterations : "-");
 	for (i = 0; i < in->nextra; i++)
 		fprintf(f, "%s=%s\n", in->extra[i].key, in->extra[i].val);
 	if (fflush(f) != 0 || ferror(f)) {

@@ -32,7 +32,7 @@ struct vb_meta_in {
 	const char *end;	/* NULL while running */
 	const char *workdir;
 	const char *config;	/* path */
-	int iterations;
+	const char *iterations;	/* "3", or "5-10" when lines differ */
 	const struct vb_kv *extra;
 	int nextra;
 };
