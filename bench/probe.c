@@ -333,8 +333,7 @@ iterate(struct vb_res *r, const struct cfg *c, struct world *w,
 	struct vb_snap s0, s1;
 	struct rusage ru0, ru1;
 	struct vb_rusage u0, u1, u;
-	uint64_t d[VB_NCTR], end, t0, work = 0;
-	uint32_t present;
+	uint64_t end, t0, work = 0;
 	double *row, v[16];
 	size_t i;
 	int m, ok_proc;
@@ -362,26 +361,7 @@ iterate(struct vb_res *r, const struct cfg *c, struct world *w,
 	vb_rusage_diff(&u, &u1, &u0);
 	u.elapsed = vb_ns_to_s(end - t0);
 	row = vb_res_add_iter(r);
-	row[0] = u.elapsed;
-	row[1] = u.user;
-	row[2] = u.sys;
-	row[3] = vb_rusage_cpu_pct(&u);
-	row[4] = (double)u.minflt;
-	row[5] = (double)u.majflt;
-	row[6] = (double)u.nvcsw;
-	row[7] = (double)u.nivcsw;
-	row[8] = (double)u.inblock;
-	row[9] = (double)u.oublock;
-	row[10] = (double)u.maxrss;
-	if (ok_proc) {
-		vb_snap_delta(&s1, &s0, d, &present);
-		for (i = 0; i < VB_NCTR; i++) {
-			if (!(present & (1u << i)))
-				continue;
-			row[11 + i] = i == VB_PSWPIN || i == VB_PSWPOUT ?
-			    vb_pages_kb(d[i]) : (double)d[i];
-		}
-	}
+	vb_std_row(row, &u, ok_proc ? &s1 : NULL, ok_proc ? &s0 : NULL);
 	v[0] = f.deadlines_met_pct;
 	v[1] = f.played_s;
 	v[2] = f.total_s;

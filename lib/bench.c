@@ -48,6 +48,10 @@ const struct vb_metric vb_std_metrics[] = {
 	{ "oom_kill", "kills", VB_LOWER, "OOM kills" },
 	{ "pgpgin", "kB", VB_INFO, "paged in from storage" },
 	{ "pgpgout", "kB", VB_INFO, "paged out to storage" },
+	{ "pgscan_total", "pages", VB_INFO, "scanned by all reclaim, memory "
+	    "cgroup limits included" },
+	{ "pgsteal_total", "pages", VB_INFO, "reclaimed by all reclaim, "
+	    "memory cgroup limits included" },
 	{ NULL, NULL, VB_INFO, NULL },
 };
 
@@ -379,6 +383,38 @@ read_figures(int fd, double *row)
 	}
 }
 
+void
+vb_std_row(double *row, const struct vb_rusage *u, const struct vb_snap *b,
+    const struct vb_snap *a)
+{
+	uint64_t d[VB_NCTR];
+	uint32_t present;
+	int i;
+
+	row[0] = u->elapsed;
+	row[1] = u->user;
+	row[2] = u->sys;
+	row[3] = vb_rusage_cpu_pct(u);
+	row[4] = (double)u->minflt;
+	row[5] = (double)u->majflt;
+	row[6] = (double)u->nvcsw;
+	row[7] = (double)u->nivcsw;
+	row[8] = (double)u->inblock;
+	row[9] = (double)u->oublock;
+	row[10] = (double)u->maxrss;
+	if (!a || !b)
+		return;
+	vb_snap_delta(b, a, d, &present);
+	for (i = 0; i < VB_NCTR; i++) {
+		if (!(present & (1u << i)))
+			continue;	/* absent on this kernel: "-" */
+		if (i == VB_PSWPIN || i == VB_PSWPOUT)
+			row[VB_STD_RUSAGE + i] = vb_pages_kb(d[i]);
+		else
+			row[VB_STD_RUSAGE + i] = (double)d[i];
+	}
+}
+
 /* One iteration; 0, or -1 after a signal, or the child's failure. */
 static int
 iterate(int num, struct vb_proc *proc)
@@ -387,11 +423,10 @@ iterate(int num, struct vb_proc *proc)
 	struct vb_rusage u;
 	struct rusage ru;
 	struct vb_iter it;
-	uint64_t t0, t1, d[VB_NCTR];
-	uint32_t present;
+	uint64_t t0, t1;
 	double row[1024];
 	double *dst;
-	int fds[2], status, i, m;
+	int fds[2], status, i;
 	pid_t pid;
 
 	for (i = 0; i < R.res.nmetrics; i++)
@@ -460,27 +495,7 @@ iterate(int num, struct vb_proc *proc)
 	if (vb_proc_read(proc, &b) < 0)
 		die_errno("cannot read %s", R.proc_root);
 	vb_rusage_from(&u, &ru, vb_ns_to_s(t1 - t0));
-	row[0] = u.elapsed;
-	row[1] = u.user;
-	row[2] = u.sys;
-	row[3] = vb_rusage_cpu_pct(&u);
-	row[4] = (double)u.minflt;
-	row[5] = (double)u.majflt;
-	row[6] = (double)u.nvcsw;
-	row[7] = (double)u.nivcsw;
-	row[8] = (double)u.inblock;
-	row[9] = (double)u.oublock;
-	row[10] = (double)u.maxrss;
-	vb_snap_delta(&b, &a, d, &present);
-	for (i = 0; i < VB_NCTR; i++) {
-		m = VB_STD_RUSAGE + i;
-		if (!(present & (1u << i)))
-			continue;	/* absent on this kernel: "-" */
-		if (i == VB_PSWPIN || i == VB_PSWPOUT)
-			row[m] = vb_pages_kb(d[i]);
-		else
-			row[m] = (double)d[i];
-	}
+	vb_std_row(row, &u, &b, &a);
 	dst = vb_res_add_iter(&R.res);
 	memcpy(dst, row, (size_t)R.res.nmetrics * sizeof(double));
 	{

@@ -97,4 +97,15 @@ int vb_stopping(void);
 /* The harness's own per-iteration metrics, in .res column order. */
 extern const struct vb_metric vb_std_metrics[];
 
+struct vb_rusage;
+struct vb_snap;
+/*
+ * Fill the vb_std_metrics columns of @row: rusage figures from @u, the
+ * vmstat deltas @b - @a (swap in kB; absent counters stay NAN).  For
+ * programs that measure themselves outside vb_main() (the probe).
+ * @a or @b NULL: rusage only.
+ */
+void vb_std_row(double *row, const struct vb_rusage *u,
+    const struct vb_snap *b, const struct vb_snap *a);
+
 #endif

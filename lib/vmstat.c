@@ -13,7 +13,7 @@ const char *const vb_ctr_names[VB_NCTR] = {
 	"pswpin", "pswpout", "pgmajfault", "pgfault", "pgscan_kswapd",
 	"pgscan_direct", "pgsteal_kswapd", "pgsteal_direct", "allocstall",
 	"workingset_refault", "thp_fault_alloc", "oom_kill", "pgpgin",
-	"pgpgout",
+	"pgpgout", "pgscan_total", "pgsteal_total",
 };
 
 /*
@@ -22,10 +22,20 @@ const char *const vb_ctr_names[VB_NCTR] = {
  * excluded suffixes.  Older kernels split per zone (pgscan_kswapd_dma,
  * allocstall_normal), newer ones by type (workingset_refault_anon).
  */
+static const char *const scan_by_type[] = {
+	"pgscan_anon", "pgscan_file", NULL,
+};
+static const char *const steal_by_type[] = {
+	"pgsteal_anon", "pgsteal_file", NULL,
+};
+
 static const struct {
 	int split;		/* sum <name>_* too */
 	const char *exclude;	/* suffix that is not part of the family */
+	const char *const *from;	/* fed by these lines instead */
 } ctr_defs[VB_NCTR] = {
+	[VB_PGSCAN_TOTAL] = { 0, NULL, scan_by_type },
+	[VB_PGSTEAL_TOTAL] = { 0, NULL, steal_by_type },
 	[VB_PGSCAN_KSWAPD] = { 1, NULL },
 	[VB_PGSCAN_DIRECT] = { 1, "throttle" },
 	[VB_PGSTEAL_KSWAPD] = { 1, NULL },
@@ -52,8 +62,12 @@ init_names(void)
 	if (ctr_len[0])
 		return;
 	for (i = 0; i < VB_NCTR; i++) {
+		const char *const *f;
+
 		ctr_len[i] = strlen(vb_ctr_names[i]);
 		ctr_first[(unsigned char)vb_ctr_names[i][0]] = 1;
+		for (f = ctr_defs[i].from; f && *f; f++)
+			ctr_first[(unsigned char)(*f)[0]] = 1;
 	}
 }
 
@@ -150,7 +164,13 @@ ctr_of(const char *name, size_t nlen)
 	for (i = 0; i < VB_NCTR; i++) {
 		const char *base = vb_ctr_names[i];
 		size_t blen = ctr_len[i];
+		const char *const *f;
 
+		for (f = ctr_defs[i].from; f && *f; f++)
+			if (strlen(*f) == nlen && memcmp(name, *f, nlen) == 0)
+				return i;
+		if (ctr_defs[i].from)
+			continue;
 		if (nlen < blen || name[0] != base[0] ||
 		    memcmp(name, base, blen) != 0)
 			continue;

@@ -13,8 +13,12 @@
  * pgscan_kswapd_<zone> (the same for pgscan_direct, pgsteal_kswapd,
  * pgsteal_direct; pgscan_direct_throttle is an event count, not pages,
  * and is left out).  pgsteal_anon/pgsteal_file and pgscan_anon/_file
- * count the same pages again by type and are never added.  A counter
- * absent from this kernel is marked absent, not zero.
+ * count the same pages again by type and are never added to those.
+ * They feed two counters of their own instead, pgscan_total and
+ * pgsteal_total: reclaim on behalf of a memory cgroup's limit (MEM=) is
+ * counted there and in the cgroup, but not in the global kswapd/direct
+ * counters, so without them a run under a limit shows no reclaim.  A
+ * counter absent from this kernel is marked absent, not zero.
  */
 #ifndef VB_VMSTAT_H
 #define VB_VMSTAT_H
@@ -27,7 +31,7 @@ enum vb_ctr {
 	VB_PSWPIN, VB_PSWPOUT, VB_PGMAJFAULT, VB_PGFAULT,
 	VB_PGSCAN_KSWAPD, VB_PGSCAN_DIRECT, VB_PGSTEAL_KSWAPD,
 	VB_PGSTEAL_DIRECT, VB_ALLOCSTALL, VB_WS_REFAULT, VB_THP_FAULT_ALLOC,
-	VB_OOM_KILL, VB_PGPGIN, VB_PGPGOUT,
+	VB_OOM_KILL, VB_PGPGIN, VB_PGPGOUT, VB_PGSCAN_TOTAL, VB_PGSTEAL_TOTAL,
 	VB_NCTR
 };
 

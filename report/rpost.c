@@ -394,7 +394,7 @@ post_rows(const struct rl_set *s, const char *id, struct rt_row *rows,
 		"pgmajfault", "pgfault", "pgscan_kswapd", "pgscan_direct",
 		"pgsteal_kswapd", "pgsteal_direct", "allocstall",
 		"workingset_refault", "thp_fault_alloc", "oom_kill", "pgpgin",
-		"pgpgout", NULL,
+		"pgpgout", "pgscan_total", "pgsteal_total", NULL,
 	};
 	static const char *const tail[] = {
 		"elapsed", "user", "sys", "majflt", "pswpin", "pswpout",

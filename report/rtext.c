@@ -662,32 +662,36 @@ ratio_or_nan(double a, double b)
 	return isnan(a) || isnan(b) || b == 0 ? NAN : a / b;
 }
 
-enum { DV_SWPIN, DV_SWPOUT, DV_EFF_K, DV_EFF_D, DV_SCANRATE, DV_DSHARE,
-	DV_N };
+enum { DV_SWPIN, DV_SWPOUT, DV_EFF_K, DV_EFF_D, DV_EFF_ALL, DV_SCANRATE,
+	DV_DSHARE, DV_N };
 
 /*
  * The figures kernel developers quote, from the per-iteration deltas
  * in the .res file, as ratios of sums over all iterations (not means
  * of per-iteration ratios, which an iteration with few scans would
  * dominate): swap in/out per run (kB), reclaim efficiency = pages
- * stolen / pages scanned (%, kswapd and direct), scan rate = pages
- * scanned (both) / elapsed seconds, direct share = direct scans / all
- * scans (%).
+ * stolen / pages scanned (%, kswapd and direct, and of all reclaim:
+ * pgsteal_total / pgscan_total, which alone sees reclaim forced by a
+ * memory cgroup's limit), scan rate = pages scanned (all reclaim where
+ * the kernel counts it, else kswapd + direct) / elapsed seconds, direct
+ * share = direct scans / (kswapd + direct) scans (%).
  */
 static void
 derived(const struct vb_res *r, double *v)
 {
 	double sk = msum(r, "pgscan_kswapd"), sd = msum(r, "pgscan_direct");
 	double tk = msum(r, "pgsteal_kswapd"), td = msum(r, "pgsteal_direct");
+	double at = msum(r, "pgscan_total"), as = msum(r, "pgsteal_total");
 	double el = msum(r, "elapsed"), sc;
 
 	v[DV_SWPIN] = r ? msum(r, "pswpin") / r->niter : NAN;
 	v[DV_SWPOUT] = r ? msum(r, "pswpout") / r->niter : NAN;
 	v[DV_EFF_K] = ratio_or_nan(tk, sk) * 100;
 	v[DV_EFF_D] = ratio_or_nan(td, sd) * 100;
+	v[DV_EFF_ALL] = ratio_or_nan(as, at) * 100;
 	sc = isnan(sk) ? sd : isnan(sd) ? sk : sk + sd;
-	v[DV_SCANRATE] = ratio_or_nan(sc, el);
 	v[DV_DSHARE] = ratio_or_nan(sd, sc) * 100;
+	v[DV_SCANRATE] = ratio_or_nan(isnan(at) ? sc : at, el);
 }
 
 static void
@@ -696,7 +700,8 @@ derived_table(FILE *f, const struct rl_set *s, const char *id,
 {
 	static const char *const lab[DV_N] = {
 		"swapin kB/run", "swapout kB/run", "kswapd eff %",
-		"direct eff %", "scan pages/s", "direct scan %",
+		"direct eff %", "reclaim eff %", "scan pages/s",
+		"direct scan %",
 	};
 	double (*v)[DV_N] = xcalloc((size_t)s->nk, sizeof(*v));
 	char num[64];
