@@ -210,7 +210,7 @@ ring_member(struct ms_load *l, int in, int out, int first)
 		int r = full_io(in, buf, sizeof(buf), 0);
 
 		if (r == 0)
-			_exit(0);	/* a neighbour stopped: the ring ends */
+			_exit(0);	/* a neighbour stopped: ring over */
 		if (r < 0)
 			die_errno("process_load: cannot read from the ring");
 		if (full_io(out, buf, sizeof(buf), 1) <= 0)
@@ -663,8 +663,8 @@ makesim_load_stop(struct ms_load *l, char *err, size_t errlen)
 			nanosleep(&ts, NULL);
 		}
 		if (p < 0) {
-			snprintf(err, errlen, "%s: cannot wait for the load: %s",
-			    names[l->kind], strerror(errno));
+			snprintf(err, errlen, "%s: cannot wait for the load: "
+			    "%s", names[l->kind], strerror(errno));
 			l->leader = 0;
 			remove_iteration_files(l);
 			return -1;

@@ -33,8 +33,10 @@ job_failed(struct ms_sched *s, uint32_t j, int status)
 	const char *name = s->jobs[j].name ? s->jobs[j].name : "job";
 
 	if (WIFSIGNALED(status))
-		snprintf(s->err, sizeof(s->err), "%s: killed by signal %d (%s)",
-		    name, WTERMSIG(status), strsignal(WTERMSIG(status)));
+		snprintf(s->err, sizeof(s->err), "%s: killed by signal %d "
+		    "(%s)%s", name, WTERMSIG(status),
+		    strsignal(WTERMSIG(status)), WTERMSIG(status) == SIGKILL ?
+		    "; out of memory? (see oom_kill in the results)" : "");
 	else
 		snprintf(s->err, sizeof(s->err), "%s: exit status %d", name,
 		    WEXITSTATUS(status));

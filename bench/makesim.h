@@ -159,7 +159,7 @@ struct ms_load {
 	enum ms_load_kind kind;
 	char dir[4096];		/* private folder for the load's files */
 	uint64_t size;		/* io/read file, mem_load bytes */
-	uint32_t nproc;		/* process_load ring size, dbench clients */
+	uint32_t nproc;		/* process_load ring, dbench clients */
 	const char *list_root;	/* list_load */
 	const char *fileload;	/* dbench_load: path of bench/fileload */
 	const char *loadfile;	/* dbench_load: --loadfile, or NULL */

@@ -150,7 +150,8 @@ rm_rf(const char *path)
 
 START_TEST(tree_written_same)
 {
-	char d1[] = "/tmp/check-makesim.XXXXXX", d2[] = "/tmp/check-makesim.XXXXXX";
+	char d1[] = "/tmp/check-makesim.XXXXXX";
+	char d2[] = "/tmp/check-makesim.XXXXXX";
 	char r1[64], r2[64], err[256];
 	struct ms_tree t, u;
 
@@ -296,6 +297,33 @@ START_TEST(sched_failure)
 	/* nothing started after the failure was seen, beyond the slot */
 	ck_assert_int_eq(w->running, 0);
 	munmap(w, sizeof(*w));
+}
+END_TEST
+
+/* Job 1 is killed by SIGKILL, as the OOM killer would. */
+static int
+killed_job(uint32_t j, void *arg)
+{
+	(void)arg;
+	if (j == 1)
+		kill(getpid(), SIGKILL);
+	return 0;
+}
+
+START_TEST(sched_killed)
+{
+	static const uint32_t d2[] = { 0, 1 };
+	struct ms_job jobs[3] = {
+		{ .name = "CC a.o" }, { .name = "CC b.o" },
+		{ .name = "LD vmlinux", .ndeps = 2, .deps = d2 },
+	};
+	struct ms_sched s = { .njobs = 3, .jobs = jobs, .slots = 2,
+	    .fn = killed_job };
+
+	ck_assert_int_lt(makesim_sched_run(&s), 0);
+	ck_assert_str_eq(s.err, "CC b.o: killed by signal 9 (Killed); out of "
+	    "memory? (see oom_kill in the results)");
+	ck_assert_uint_eq(s.started, 2);
 }
 END_TEST
 
@@ -658,6 +686,7 @@ makesim_suite(void)
 	tcase_add_test(tc, tree_written_same);
 	tcase_add_test(tc, sched_slots_and_deps);
 	tcase_add_test(tc, sched_failure);
+	tcase_add_test(tc, sched_killed);
 	tcase_add_test(tc, sched_cycle);
 	tcase_add_test(tc, build_graph);
 	tcase_add_test(tc, cpu_work_deterministic);
