@@ -667,8 +667,14 @@ START_TEST(e2e_bad_load)
 	const char *args2[] = { MAKESIM, "--load", "mem_load", "--load-max",
 	    "0", "--check", NULL };
 
+	const char *args3[] = { MAKESIM, "-j32", "--check", NULL };
+	const char *args4[] = { MAKESIM, "-j", "x", "--check", NULL };
+
 	unsetenv("VMBENCH_MEM_LIMIT");
 	ck_assert_int_ne(run_makesim(args, 0), 0);
+	/* make's spelling of --jobs */
+	ck_assert_int_eq(run_makesim(args3, 0), 0);
+	ck_assert_int_ne(run_makesim(args4, 0), 0);
 	/* 110% of RAM with no limit and no cap: refused */
 	ck_assert_int_ne(run_makesim(args2, 0), 0);
 }
