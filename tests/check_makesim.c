@@ -25,6 +25,38 @@
 
 #define MAKESIM "bench/makesim"
 
+/*
+ * Temporary folders are /tmp/check-makesim.<runner pid>.XXXXXX; the
+ * unchecked teardown (in the runner, after every test of the case, also
+ * after a failed one) removes them all.
+ */
+static char tmp_prefix[48];
+
+static void
+tmp_setup(void)
+{
+	snprintf(tmp_prefix, sizeof(tmp_prefix), "/tmp/check-makesim.%ld",
+	    (long)getpid());
+}
+
+static void
+tmp_teardown(void)
+{
+	char cmd[128];
+
+	snprintf(cmd, sizeof(cmd), "rm -rf %s.*", tmp_prefix);
+	if (system(cmd) != 0)
+		fprintf(stderr, "check_makesim: %s failed\n", cmd);
+}
+
+/* A new temporary folder into @buf (64 bytes). */
+static void
+make_tmp(char *buf)
+{
+	snprintf(buf, 64, "%s.XXXXXX", tmp_prefix);
+	ck_assert_ptr_nonnull(mkdtemp(buf));
+}
+
 /* ---- the tree ---- */
 
 START_TEST(tree_same_seed)
@@ -150,13 +182,12 @@ rm_rf(const char *path)
 
 START_TEST(tree_written_same)
 {
-	char d1[] = "/tmp/check-makesim.XXXXXX";
-	char d2[] = "/tmp/check-makesim.XXXXXX";
-	char r1[64], r2[64], err[256];
+	char d1[64], d2[64];
+	char r1[80], r2[80], err[256];
 	struct ms_tree t, u;
 
-	ck_assert_ptr_nonnull(mkdtemp(d1));
-	ck_assert_ptr_nonnull(mkdtemp(d2));
+	make_tmp(d1);
+	make_tmp(d2);
 	snprintf(r1, sizeof(r1), "%s/tree", d1);
 	snprintf(r2, sizeof(r2), "%s/tree", d2);
 	ck_assert_int_eq(makesim_tree_plan(&t, 60, 5), 0);
@@ -515,13 +546,13 @@ res_val(const struct vb_res *r, const char *metric, int iter)
 START_TEST(e2e_two_loads)
 {
 	static const char *const loads[] = { "process_load", "io_load" };
-	char dir[] = "/tmp/check-makesim.XXXXXX", wd[64], out[64], path[80];
+	char dir[64], wd[80], out[96], path[112];
 	char err[512];
 	size_t i;
 
 	ck_assert_msg(access(MAKESIM, X_OK) == 0, "%s not built", MAKESIM);
 	prctl(PR_SET_CHILD_SUBREAPER, 1);
-	ck_assert_ptr_nonnull(mkdtemp(dir));
+	make_tmp(dir);
 	snprintf(wd, sizeof(wd), "%s/work", dir);
 	ck_assert_int_eq(mkdir(wd, 0700), 0);
 	for (i = 0; i < 2; i++) {
@@ -578,12 +609,12 @@ END_TEST
 /* Ctrl-C in the middle of a build beside io_load. */
 START_TEST(e2e_interrupted)
 {
-	char dir[] = "/tmp/check-makesim.XXXXXX", wd[64], out[64], path[80];
+	char dir[64], wd[80], out[96], path[112];
 	char err[512];
 	struct vb_res r;
 
 	prctl(PR_SET_CHILD_SUBREAPER, 1);
-	ck_assert_ptr_nonnull(mkdtemp(dir));
+	make_tmp(dir);
 	snprintf(wd, sizeof(wd), "%s/work", dir);
 	ck_assert_int_eq(mkdir(wd, 0700), 0);
 	snprintf(out, sizeof(out), "%s/makesim", dir);
@@ -613,14 +644,14 @@ END_TEST
 /* A load that fails on its own fails the iteration, and says so. */
 START_TEST(e2e_load_fails)
 {
-	char dir[] = "/tmp/check-makesim.XXXXXX", wd[64], out[64], path[80];
+	char dir[64], wd[80], out[96], path[112];
 	char log[80], err[512], text[4096];
 	struct vb_res r;
 	ssize_t n;
 	int fd;
 
 	prctl(PR_SET_CHILD_SUBREAPER, 1);
-	ck_assert_ptr_nonnull(mkdtemp(dir));
+	make_tmp(dir);
 	snprintf(wd, sizeof(wd), "%s/work", dir);
 	ck_assert_int_eq(mkdir(wd, 0700), 0);
 	snprintf(out, sizeof(out), "%s/makesim", dir);
@@ -698,7 +729,9 @@ makesim_suite(void)
 	tcase_add_test(tc, cpu_work_deterministic);
 	tcase_add_test(tc, ratio);
 	tcase_add_test(tc, load_names_and_sizes);
+	tcase_add_unchecked_fixture(tc, tmp_setup, tmp_teardown);
 	suite_add_tcase(s, tc);
+	tcase_add_unchecked_fixture(e2e, tmp_setup, tmp_teardown);
 	tcase_set_timeout(e2e, 30);
 	tcase_add_test(e2e, e2e_two_loads);
 	tcase_add_test(e2e, e2e_interrupted);
