@@ -30,7 +30,6 @@
  */
 #include <errno.h>
 #include <fcntl.h>
-#include <ftw.h>
 #include <limits.h>
 #include <math.h>
 #include <poll.h>
@@ -51,6 +50,7 @@
 #include "opt.h"
 #include "res.h"
 #include "stats.h"
+#include "util.h"
 #include "swapfile.h"
 
 struct opts {
@@ -371,15 +371,6 @@ validate(const struct vb_conf *c)
 		if (check_line(prog, l, msg, sizeof(msg)) < 0)
 			die("%s:%d: %s", c->path, l->lineno, msg);
 	}
-}
-
-static int
-rm_entry(const char *path, const struct stat *st, int flag, struct FTW *ftw)
-{
-	(void)st;
-	(void)flag;
-	(void)ftw;
-	return remove(path);
 }
 
 static void
@@ -826,7 +817,7 @@ main(int argc, char **argv)
 		if (!o.force)
 			die("%s already exists: choose another KERNEL= label, "
 			    "or FORCE=1 to replace it", S.dir);
-		if (nftw(S.dir, rm_entry, 16, FTW_DEPTH | FTW_PHYS) < 0)
+		if (vb_rmtree(S.dir) < 0)
 			die_errno("cannot remove %s", S.dir);
 	}
 	if (mkdir(S.dir, 0755) < 0)

@@ -1,6 +1,5 @@
 #include <errno.h>
 #include <fcntl.h>
-#include <ftw.h>
 #include <math.h>
 #include <signal.h>
 #include <stdio.h>
@@ -18,6 +17,7 @@
 #include "err.h"
 #include "rusage.h"
 #include "stats.h"
+#include "util.h"
 #include "vmstat.h"
 
 const struct vb_metric vb_std_metrics[] = {
@@ -102,16 +102,6 @@ on_signal(int sig)
 		kill(-c, SIGKILL);
 }
 
-static int
-rm_entry(const char *path, const struct stat *st, int flag, struct FTW *ftw)
-{
-	(void)st;
-	(void)flag;
-	(void)ftw;
-	remove(path);
-	return 0;
-}
-
 /* Kill the child, tear down, remove the work folder; idempotent. */
 static void
 cleanup(void)
@@ -138,7 +128,7 @@ cleanup(void)
 		R.b->teardown(R.cfg, R.workdir);
 	}
 	if (R.have_workdir) {
-		nftw(R.workdir, rm_entry, 16, FTW_DEPTH | FTW_PHYS);
+		vb_rmtree(R.workdir);
 		R.have_workdir = 0;
 	}
 }

@@ -7,26 +7,7 @@
 
 #include "config.h"
 #include "err.h"
-
-static void *
-xcalloc(size_t n, size_t sz)
-{
-	void *p = calloc(n ? n : 1, sz);
-
-	if (!p)
-		die("out of memory");
-	return p;
-}
-
-static char *
-xstrndup(const char *s, size_t n)
-{
-	char *p = strndup(s, n);
-
-	if (!p)
-		die("out of memory");
-	return p;
-}
+#include "util.h"
 
 static int VB_PRINTF(4, 5)
 bad(char *err, size_t errlen, const char *where, const char *fmt, ...)
@@ -109,7 +90,7 @@ words(const char *s, char ***out, const char **why)
 		w = realloc(w, (size_t)(n + 2) * sizeof(char *));
 		if (!w)
 			die("out of memory");
-		w[n++] = xstrndup(buf, len);
+		w[n++] = vb_xstrndup(buf, len);
 		w[n] = NULL;
 	}
 	*out = w;
@@ -164,20 +145,20 @@ parse_line(struct vb_conf *c, const char *line, int lineno, char *err,
 	memset(l, 0, sizeof(*l));
 	l->lineno = lineno;
 	at = strchr(w[0], '@');
-	l->bench = xstrndup(w[0], at ? (size_t)(at - w[0]) : strlen(w[0]));
-	l->variant = at ? xstrndup(at + 1, strlen(at + 1)) : NULL;
+	l->bench = vb_xstrndup(w[0], at ? (size_t)(at - w[0]) : strlen(w[0]));
+	l->variant = at ? vb_xstrndup(at + 1, strlen(at + 1)) : NULL;
 	if (!good_name(l->bench) || (l->variant && !good_name(l->variant))) {
 		rc = bad(err, errlen, where, "bad benchmark name '%s' (use "
 		    "NAME or NAME@VARIANT)", w[0]);
 		goto out;
 	}
-	l->argv = xcalloc((size_t)n, sizeof(char *));
-	l->dirs = xcalloc((size_t)n, sizeof(struct vb_kv));
+	l->argv = vb_xcalloc((size_t)n, sizeof(char *));
+	l->dirs = vb_xcalloc((size_t)n, sizeof(struct vb_kv));
 	for (i = 1; i < n; i++) {
 		char *eq;
 
 		if (!is_directive(w[i])) {
-			l->argv[l->argc++] = xstrndup(w[i], strlen(w[i]));
+			l->argv[l->argc++] = vb_xstrndup(w[i], strlen(w[i]));
 			continue;
 		}
 		eq = strchr(w[i], '=');
@@ -189,8 +170,8 @@ parse_line(struct vb_conf *c, const char *line, int lineno, char *err,
 			}
 			continue;
 		}
-		l->dirs[l->ndirs].key = xstrndup(w[i], (size_t)(eq - w[i]));
-		l->dirs[l->ndirs].val = xstrndup(eq + 1, strlen(eq + 1));
+		l->dirs[l->ndirs].key = vb_xstrndup(w[i], (size_t)(eq - w[i]));
+		l->dirs[l->ndirs].val = vb_xstrndup(eq + 1, strlen(eq + 1));
 		l->ndirs++;
 	}
 	/* two lines may not write the same result file */
@@ -220,12 +201,12 @@ vb_conf_parse(const char *name, const char *text, struct vb_conf *c,
 	int lineno = 0;
 
 	memset(c, 0, sizeof(*c));
-	c->path = xstrndup(name, strlen(name));
+	c->path = vb_xstrndup(name, strlen(name));
 	while (*text) {
 		size_t len = strcspn(text, "\n");
 		/* a CRLF file's '\r' is not part of the last word */
 		size_t n = len - (len > 0 && text[len - 1] == '\r');
-		char *line = xstrndup(text, n);
+		char *line = vb_xstrndup(text, n);
 		int rc;
 
 		lineno++;

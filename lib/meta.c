@@ -8,6 +8,7 @@
 
 #include "err.h"
 #include "meta.h"
+#include "util.h"
 #include "version.h"
 
 /* First line of a small file, without the newline; "unknown" if none. */
@@ -245,11 +246,9 @@ vb_meta_read(const char *path, struct vb_kv **kv, int *n, char *err,
 			    path, lineno);
 			goto fail;
 		}
-		*kv = realloc(*kv, (size_t)(*n + 1) * sizeof(**kv));
-		if (!*kv)
-			die("out of memory");
-		(*kv)[*n].key = strndup(line, (size_t)(eq - line));
-		(*kv)[*n].val = strdup(eq + 1);
+		*kv = vb_xrealloc(*kv, (size_t)(*n + 1) * sizeof(**kv));
+		(*kv)[*n].key = vb_xstrndup(line, (size_t)(eq - line));
+		(*kv)[*n].val = vb_xstrdup(eq + 1);
 		(*n)++;
 	}
 	free(line);

@@ -9,25 +9,7 @@
 
 #include "err.h"
 #include "res.h"
-
-static void *
-xrealloc(void *p, size_t n)
-{
-	p = realloc(p, n ? n : 1);
-	if (!p)
-		die("out of memory");
-	return p;
-}
-
-static char *
-xstrdup(const char *s)
-{
-	char *p = strdup(s);
-
-	if (!p)
-		die("out of memory");
-	return p;
-}
+#include "util.h"
 
 static void
 copy(char *dst, size_t len, const char *src)
@@ -65,16 +47,16 @@ void
 vb_res_set_cmdline(struct vb_res *r, const char *cmdline)
 {
 	free(r->cmdline);
-	r->cmdline = xstrdup(cmdline);
+	r->cmdline = vb_xstrdup(cmdline);
 }
 
 void
 vb_res_add_param(struct vb_res *r, const char *key, const char *val)
 {
-	r->params = xrealloc(r->params, (size_t)(r->nparams + 1) *
+	r->params = vb_xrealloc(r->params, (size_t)(r->nparams + 1) *
 	    sizeof(*r->params));
-	r->params[r->nparams].key = xstrdup(key);
-	r->params[r->nparams].val = xstrdup(val);
+	r->params[r->nparams].key = vb_xstrdup(key);
+	r->params[r->nparams].val = vb_xstrdup(val);
 	r->nparams++;
 }
 
@@ -86,7 +68,7 @@ vb_res_add_metric(struct vb_res *r, const char *name, const char *unit,
 
 	if (r->niter)
 		die("bug: metric '%s' added after the first iteration", name);
-	r->metrics = xrealloc(r->metrics, (size_t)(r->nmetrics + 1) *
+	r->metrics = vb_xrealloc(r->metrics, (size_t)(r->nmetrics + 1) *
 	    sizeof(*r->metrics));
 	m = &r->metrics[r->nmetrics];
 	copy(m->name, sizeof(m->name), name);
@@ -101,7 +83,7 @@ vb_res_add_iter(struct vb_res *r)
 	double *row;
 	int i;
 
-	r->vals = xrealloc(r->vals, (size_t)(r->niter + 1) *
+	r->vals = vb_xrealloc(r->vals, (size_t)(r->niter + 1) *
 	    (size_t)r->nmetrics * sizeof(double));
 	row = r->vals + (size_t)r->niter * (size_t)r->nmetrics;
 	for (i = 0; i < r->nmetrics; i++)

@@ -12,35 +12,7 @@
 #include "err.h"
 #include "meta.h"
 #include "report.h"
-
-static void *
-xmalloc(size_t n)
-{
-	void *p = malloc(n ? n : 1);
-
-	if (!p)
-		die("out of memory");
-	return p;
-}
-
-static void *
-xrealloc(void *p, size_t n)
-{
-	p = realloc(p, n ? n : 1);
-	if (!p)
-		die("out of memory");
-	return p;
-}
-
-static char *
-xstrdup(const char *s)
-{
-	char *p = strdup(s);
-
-	if (!p)
-		die("out of memory");
-	return p;
-}
+#include "util.h"
 
 static int
 cmp_str(const void *a, const void *b)
@@ -97,7 +69,7 @@ rl_load_kernel(const char *dir, struct rl_kernel *k, char *err,
 		if (strcmp(de->d_name, "meta") == 0)
 			has_meta = 1;
 		if (n > 4 && strcmp(de->d_name + n - 4, ".res") == 0) {
-			names = xrealloc(names, (size_t)(nnames + 1) *
+			names = vb_xrealloc(names, (size_t)(nnames + 1) *
 			    sizeof(char *));
 			names[nnames++] = strndup(de->d_name, n - 4);
 		}
@@ -114,15 +86,15 @@ rl_load_kernel(const char *dir, struct rl_kernel *k, char *err,
 		return -1;
 	}
 	qsort(names, (size_t)nnames, sizeof(char *), cmp_str);
-	k->dir = xstrdup(dir);
+	k->dir = vb_xstrdup(dir);
 	if (has_meta) {
 		snprintf(path, sizeof(path), "%s/meta", dir);
 		if (vb_meta_read(path, &k->meta, &k->nmeta, err, errlen))
 			goto fail;
 	}
 	k->label = rl_meta(k, "label") && *rl_meta(k, "label") ?
-	    xstrdup(rl_meta(k, "label")) : base_name(dir);
-	k->res = xmalloc((size_t)(nnames ? nnames : 1) * sizeof(*k->res));
+	    vb_xstrdup(rl_meta(k, "label")) : base_name(dir);
+	k->res = vb_xmalloc((size_t)(nnames ? nnames : 1) * sizeof(*k->res));
 	k->ids = names;
 	names = NULL;
 	for (i = 0; i < nnames; i++) {
@@ -172,7 +144,7 @@ rl_index(struct rl_set *s)
 
 	for (i = 0; i < s->nk; i++)
 		cap += s->k[i].nres;
-	all = xmalloc((size_t)(cap ? cap : 1) * sizeof(char *));
+	all = vb_xmalloc((size_t)(cap ? cap : 1) * sizeof(char *));
 	for (i = 0; i < s->nk; i++)
 		for (j = 0; j < s->k[i].nres; j++)
 			all[n++] = s->k[i].ids[j];
@@ -182,8 +154,8 @@ rl_index(struct rl_set *s)
 		if (i == 0 || strcmp(all[i], all[i - 1]) != 0)
 			all[s->nids++] = all[i];
 	s->ids = all;
-	s->rows = xmalloc((size_t)(s->nids ? s->nids : 1) * sizeof(*s->rows));
-	s->nrows = xmalloc((size_t)(s->nids ? s->nids : 1) * sizeof(int));
+	s->rows = vb_xmalloc((size_t)(s->nids ? s->nids : 1) * sizeof(*s->rows));
+	s->nrows = vb_xmalloc((size_t)(s->nids ? s->nids : 1) * sizeof(int));
 	memset(s->rows, 0, (size_t)(s->nids ? s->nids : 1) * sizeof(*s->rows));
 	memset(s->nrows, 0, (size_t)(s->nids ? s->nids : 1) * sizeof(int));
 }

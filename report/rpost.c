@@ -16,6 +16,7 @@
 
 #include "err.h"
 #include "report.h"
+#include "util.h"
 #include "rusage.h"
 
 /* ---- the vmstat dump ---- */
@@ -97,15 +98,6 @@ rt_vmstat(FILE *f, const struct rl_set *s, const char *id, int iter)
 
 /* ---- helpers ---- */
 
-static void *
-xcalloc(size_t n, size_t sz)
-{
-	void *p = calloc(n ? n : 1, sz);
-
-	if (!p)
-		die("out of memory");
-	return p;
-}
 
 /* Mean of metric @name over the iterations of @r; NAN when absent. */
 static double
@@ -561,7 +553,7 @@ short_table(FILE *f, const struct rl_set *s, const char *id,
 	int n, m;
 
 	n = rt_rows(s, id, &rows);
-	sel = xcalloc((size_t)n, sizeof(*sel));
+	sel = vb_xcalloc((size_t)n, sizeof(*sel));
 	m = post_rows(s, id, rows, n, sel);
 	if (s->nk > 1 && m) {
 		fputc('\n', f);

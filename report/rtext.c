@@ -11,16 +11,8 @@
 
 #include "err.h"
 #include "report.h"
+#include "util.h"
 
-static void *
-xcalloc(size_t n, size_t sz)
-{
-	void *p = calloc(n ? n : 1, sz);
-
-	if (!p)
-		die("out of memory");
-	return p;
-}
 
 /* ---- rows: one metric of one benchmark, every kernel ---- */
 
@@ -78,9 +70,9 @@ build_rows(const struct rl_set *s, const char *id, struct rt_row **out)
 			rows[n].unit = r->metrics[j].unit;
 			rows[n].dir = r->metrics[j].dir;
 			rows[n].integral = 1;
-			rows[n].d = xcalloc((size_t)s->nk,
+			rows[n].d = vb_xcalloc((size_t)s->nk,
 			    sizeof(struct rs_desc));
-			rows[n].c = xcalloc((size_t)s->nk,
+			rows[n].c = vb_xcalloc((size_t)s->nk,
 			    sizeof(struct rs_cmp));
 			n++;
 		}
@@ -703,7 +695,7 @@ derived_table(FILE *f, const struct rl_set *s, const char *id,
 		"direct eff %", "reclaim eff %", "scan pages/s",
 		"direct scan %",
 	};
-	double (*v)[DV_N] = xcalloc((size_t)s->nk, sizeof(*v));
+	double (*v)[DV_N] = vb_xcalloc((size_t)s->nk, sizeof(*v));
 	char num[64];
 	int i, l, any = 0, perblk, first, last;
 
@@ -777,7 +769,7 @@ void
 rt_bars(FILE *f, const char *title, int n, const char *const *labels,
     const double *vals, const char *unit, int width)
 {
-	struct bar *b = xcalloc((size_t)n, sizeof(*b));
+	struct bar *b = vb_xcalloc((size_t)n, sizeof(*b));
 	char num[64];
 	double max = 0;
 	int i, labw = 8, valw = 0, barw, dec;
@@ -850,8 +842,8 @@ void
 rt_headline_bars(FILE *f, const struct rl_set *s, const struct rt_row *r,
     int width)
 {
-	const char **lab = xcalloc((size_t)s->nk, sizeof(char *));
-	double *v = xcalloc((size_t)s->nk, sizeof(double));
+	const char **lab = vb_xcalloc((size_t)s->nk, sizeof(char *));
+	double *v = vb_xcalloc((size_t)s->nk, sizeof(double));
 	char title[256];
 	int i;
 
@@ -1038,9 +1030,9 @@ geo_table(FILE *f, const struct rl_set *s, struct rt_row **rows,
 void
 rt_summary(FILE *f, const struct rl_set *s, const struct rt_opts *o)
 {
-	struct rt_row **rows = xcalloc((size_t)s->nids, sizeof(*rows));
-	int *nrows = xcalloc((size_t)s->nids, sizeof(int));
-	int *hl = xcalloc((size_t)s->nids, sizeof(int));
+	struct rt_row **rows = vb_xcalloc((size_t)s->nids, sizeof(*rows));
+	int *nrows = vb_xcalloc((size_t)s->nids, sizeof(int));
+	int *hl = vb_xcalloc((size_t)s->nids, sizeof(int));
 	int labw = 10, perblk, first, last, i, j, k;
 	char num[64];
 
