@@ -807,19 +807,20 @@ main(int argc, char **argv)
 		die_errno("cannot create work folder %s", o.workdir);
 	if (!realpath(o.workdir, S.workdir))
 		die_errno("work folder %s", o.workdir);
-	make_limit(mem, swap);
-
-	/* the result folder: never silently overwritten */
+	/*
+	 * The result folder: never silently overwritten.  Refused before
+	 * the limit and swap file are made; with FORCE the old folder goes
+	 * only once they are ready.
+	 */
 	if (mkdir(o.results, 0755) < 0 && errno != EEXIST)
 		die_errno("cannot create %s", o.results);
 	snprintf(S.dir, sizeof(S.dir), "%s/%s", o.results, o.kernel);
-	if (lstat(S.dir, &st) == 0) {
-		if (!o.force)
-			die("%s already exists: choose another KERNEL= label, "
-			    "or FORCE=1 to replace it", S.dir);
-		if (vb_rmtree(S.dir) < 0)
-			die_errno("cannot remove %s", S.dir);
-	}
+	if (lstat(S.dir, &st) == 0 && !o.force)
+		die("%s already exists: choose another KERNEL= label, or "
+		    "FORCE=1 to replace it", S.dir);
+	make_limit(mem, swap);
+	if (lstat(S.dir, &st) == 0 && vb_rmtree(S.dir) < 0)
+		die_errno("cannot remove %s", S.dir);
 	if (mkdir(S.dir, 0755) < 0)
 		die_errno("cannot create %s", S.dir);
 

@@ -141,6 +141,7 @@ vb_cksum_file(const char *path, uint32_t *crc_out, uint64_t *len_out)
 int
 vb_meta_write(const char *path, const struct vb_meta_in *in)
 {
+	static long mem_kb = -1, swap_kb = -1;
 	char tmp[PATH_MAX + 16], buf[1024], host[256];
 	struct utsname u;
 	uint32_t crc;
@@ -163,10 +164,18 @@ vb_meta_write(const char *path, const struct vb_meta_in *in)
 	fprintf(f, "cpu_model=%s\n", field("/proc/cpuinfo", "model name", buf,
 	    sizeof(buf)));
 	fprintf(f, "cpu_count=%ld\n", sysconf(_SC_NPROCESSORS_ONLN));
-	fprintf(f, "mem_total_kb=%ld\n", atol(field("/proc/meminfo",
-	    "MemTotal", buf, sizeof(buf))));
-	fprintf(f, "swap_total_kb=%ld\n", atol(field("/proc/meminfo",
-	    "SwapTotal", buf, sizeof(buf))));
+	/*
+	 * Memory and swap as the run found them: read at the first write
+	 * (the runner writes once its swap file is on) and kept, so the
+	 * final write after swapoff does not record the machine without it.
+	 */
+	if (mem_kb < 0) {
+		mem_kb = atol(field("/proc/meminfo", "MemTotal", buf,
+		    sizeof(buf)));
+		swap_kb = atol(field("/proc/meminfo", "SwapTotal", buf,
+		    sizeof(buf)));
+	}
+	fprintf(f, "mem_total_kb=%ld\nswap_total_kb=%ld\n", mem_kb, swap_kb);
 	fprintf(f, "thp_enabled=%s\n", bracketed(
 	    "/sys/kernel/mm/transparent_hugepage/enabled", buf, sizeof(buf)));
 	fprintf(f, "thp_defrag=%s\n", bracketed(
