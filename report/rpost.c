@@ -271,6 +271,18 @@ contest_table(FILE *f, const struct rl_set *s, const char *bench)
 		if (strcmp(bench_of(s->ids[i], b, sizeof(b)), bench) ||
 		    (!strcmp(v, "no_load") || !strcmp(v, "default")) != !pass)
 			continue;
+		/*
+		 * Only contest's runs: variants named after their load
+		 * (makesim@io_load runs with load io_load), not builds
+		 * such as makesim@j32 that only carry the default no_load.
+		 */
+		{
+			const struct vb_res *r0 = any_res(s, s->ids[i]);
+			const char *load = r0 ? vb_res_param(r0, "load") : NULL;
+
+			if (!load || strcmp(load, v) != 0)
+				continue;
+		}
 		fprintf(f, "%s:\n%-*s %6s %6s %6s %6s %6s\n",
 		    variant_of(s->ids[i]), w, "Kernel [runs]", "Time", "CPU%",
 		    "Loads", "LCPU%", "Ratio");
