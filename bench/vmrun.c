@@ -713,11 +713,11 @@ summary(const struct vb_conf *c)
 		vb_conf_label(&c->lines[i], label, sizeof(label));
 		snprintf(path, sizeof(path), "%s/%s.res", S.dir, label);
 		if (access(path, F_OK) < 0) {
-			fprintf(stderr, "%-26s (not run)\n", label);
+			fprintf(stderr, "%-18s (not run)\n", label);
 			continue;
 		}
 		if (vb_res_read(path, &r, err, sizeof(err)) < 0) {
-			fprintf(stderr, "%-26s %s\n", label, err);
+			fprintf(stderr, "%-18s %s\n", label, err);
 			continue;
 		}
 		m = vb_res_metric_index(&r, r.headline[0] ? r.headline :
