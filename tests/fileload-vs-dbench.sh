@@ -2,17 +2,24 @@
 # fileload against dbench 4, side by side on the same machine, with the
 # same loadfile (Debian's /usr/share/dbench/client.txt):
 #
-#	sh tests/fileload-vs-dbench.sh [TIME] [RUNS] [CLIENTS...]
+#	sh tests/fileload-vs-dbench.sh [--together] [TIME] [RUNS] [CLIENTS...]
 #	(defaults: 20 s, 3 runs, clients 1 2 4; `make bench-fileload`)
 #
 # For each client count, RUNS rounds; each round runs both programs,
 # one after the other, the order alternating between rounds, so that
-# whatever else the machine is doing falls on both sides alike.  Both
+# whatever else the machine is doing falls on both sides alike (with
+# --together: at the same time, N clients each, so that both meet
+# exactly the same conditions, each other included).  Both
 # run for TIME measured seconds after a warm-up of TIME/5, in a fresh
 # folder under ${VMBENCH_WORKDIR:-/var/tmp}.  Prints every run, then a
 # table of medians and fileload/dbench; exits 1 when a ratio falls
 # outside 0.75..1.25.
 set -eu
+TOGETHER=0
+if [ "${1:-}" = --together ]; then
+	TOGETHER=1
+	shift
+fi
 T=${1:-20}
 RUNS=${2:-3}
 shift 2 2>/dev/null || shift $#
@@ -37,12 +44,20 @@ db() {	# MB/s of one dbench run with $1 clients
 	    awk '/^Throughput/ { print $2 }'
 	rm -rf "$tmp/db"
 }
+both() {	# both at once: "fileload-MB/s dbench-MB/s"
+	db "$1" > "$tmp/db.out" &
+	f=$(fl "$1")
+	wait
+	echo "$f $(cat "$tmp/db.out")"
+}
 median() {
 	sort -g | awk '{ v[NR] = $1 }
 	    END { print NR % 2 ? v[(NR + 1) / 2] : (v[NR / 2] + v[NR / 2 + 1]) / 2 }'
 }
 
-echo "fileload vs dbench: $LOAD, -t $T, $RUNS rounds, $(date -u +%FT%TZ)"
+echo "fileload vs dbench: $LOAD, -t $T, $RUNS rounds," \
+    "$([ "$TOGETHER" = 1 ] && echo together || echo alternating)," \
+    "$(date -u +%FT%TZ)"
 bad=0
 table=""
 for n in $CLIENTS; do
@@ -50,7 +65,10 @@ for n in $CLIENTS; do
 	: > "$tmp/db.$n"
 	r=1
 	while [ "$r" -le "$RUNS" ]; do
-		if [ $((r % 2)) = 1 ]; then
+		if [ "$TOGETHER" = 1 ]; then
+			set -- $(both "$n")
+			a=$1 b=$2
+		elif [ $((r % 2)) = 1 ]; then
 			a=$(fl "$n"); b=$(db "$n")
 		else
 			b=$(db "$n"); a=$(fl "$n")
