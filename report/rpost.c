@@ -331,7 +331,20 @@ tworead_n(const struct vb_res *r, const char *id)
 	return n ? n : variant_of(id);
 }
 
-/* Iwamoto's table: one row per n, one column per kernel. */
+/* Is @id a run of the 2read sweep (param sweep N, N > 0)? */
+static int
+is_sweep(const struct rl_set *s, const char *id)
+{
+	const struct vb_res *r = any_res(s, id);
+	const char *n = r ? vb_res_param(r, "sweep") : NULL;
+
+	return n && strcmp(n, "0") != 0;
+}
+
+/*
+ * Iwamoto's table: one row per n, one column per kernel; only the sweep
+ * variants (tworead@cached and other single runs are not rows of it).
+ */
 static void
 tworead_table(FILE *f, const struct rl_set *s, const char *bench,
     const struct rt_opts *o)
@@ -346,8 +359,11 @@ tworead_table(FILE *f, const struct rl_set *s, const char *bench,
 
 		last = first + perblk > s->nk ? s->nk : first + perblk;
 		for (i = 0; i < s->nids && !r0; i++)
-			if (!strcmp(bench_of(s->ids[i], b, sizeof(b)), bench))
+			if (!strcmp(bench_of(s->ids[i], b, sizeof(b)), bench) &&
+			    is_sweep(s, s->ids[i]))
 				r0 = any_res(s, s->ids[i]);
+		if (!r0)
+			return;
 		fprintf(f, "%-8s", " n");
 		for (k = first; k < last; k++)
 			fprintf(f, "%12.11s", s->k[k].label);
@@ -359,7 +375,8 @@ tworead_table(FILE *f, const struct rl_set *s, const char *bench,
 		for (i = 0; i < s->nids; i++) {
 			const struct vb_res *ri = any_res(s, s->ids[i]);
 
-			if (strcmp(bench_of(s->ids[i], b, sizeof(b)), bench))
+			if (strcmp(bench_of(s->ids[i], b, sizeof(b)), bench) ||
+			    !is_sweep(s, s->ids[i]))
 				continue;
 			fprintf(f, "%-8.7s", tworead_n(ri, s->ids[i]));
 			for (k = first; k < last; k++) {
