@@ -307,6 +307,18 @@ parse_meminfo(struct vb_snap *s, char *p)
 }
 
 int
+vb_proc_read_vmstat(struct vb_proc *p, struct vb_snap *s)
+{
+	s->t_ns = vb_now_ns();
+	memset(s->ctr, 0, sizeof(s->ctr));
+	s->present = 0;
+	if (slurp(p, p->fd_vmstat, 0) < 0)
+		return -1;
+	parse_vmstat(s, p->buf);
+	return 0;
+}
+
+int
 vb_proc_read(struct vb_proc *p, struct vb_snap *s)
 {
 	memset(s, 0, sizeof(*s));
@@ -397,7 +409,16 @@ void
 vb_vmstat_row(FILE *out, const struct vb_snap *cur, const struct vb_snap *prev,
     uint64_t t0_ns, int iter)
 {
+	vb_vmstat_row_split(out, cur, prev, cur, prev, t0_ns, iter);
+}
+
+void
+vb_vmstat_row_split(FILE *out, const struct vb_snap *cur,
+    const struct vb_snap *prev, const struct vb_snap *scur,
+    const struct vb_snap *sprev, uint64_t t0_ns, int iter)
+{
 	double dt = vb_ns_to_s(cur->t_ns - prev->t_ns);
+	double dts = vb_ns_to_s(scur->t_ns - sprev->t_ns);
 	uint64_t d[VB_NCTR];
 	uint32_t present;
 	uint64_t cu, cs, ci, cw, cst, tot, ms;
@@ -406,13 +427,16 @@ vb_vmstat_row(FILE *out, const struct vb_snap *cur, const struct vb_snap *prev,
 
 	if (dt <= 0)
 		dt = 1e-9;
+	if (dts <= 0)
+		dts = 1e-9;
 	vb_snap_delta(cur, prev, d, &present);
-	cu = (cur->cpu_user + cur->cpu_nice) - (prev->cpu_user + prev->cpu_nice);
-	cs = (cur->cpu_sys + cur->cpu_irq + cur->cpu_softirq) -
-	    (prev->cpu_sys + prev->cpu_irq + prev->cpu_softirq);
-	ci = cur->cpu_idle - prev->cpu_idle;
-	cw = cur->cpu_iowait - prev->cpu_iowait;
-	cst = cur->cpu_steal - prev->cpu_steal;
+	cu = (scur->cpu_user + scur->cpu_nice) -
+	    (sprev->cpu_user + sprev->cpu_nice);
+	cs = (scur->cpu_sys + scur->cpu_irq + scur->cpu_softirq) -
+	    (sprev->cpu_sys + sprev->cpu_irq + sprev->cpu_softirq);
+	ci = scur->cpu_idle - sprev->cpu_idle;
+	cw = scur->cpu_iowait - sprev->cpu_iowait;
+	cst = scur->cpu_steal - sprev->cpu_steal;
 	tot = cu + cs + ci + cw + cst;
 	if (tot == 0)
 		tot = 1;
@@ -429,18 +453,18 @@ vb_vmstat_row(FILE *out, const struct vb_snap *cur, const struct vb_snap *prev,
 	*p++ = (char)('0' + ms / 10 % 10);
 	*p++ = (char)('0' + ms % 10);
 	p = put_u64(p, (uint64_t)(iter < 0 ? 0 : iter));
-	p = put_u64(p, cur->procs_running);
-	p = put_u64(p, cur->procs_blocked);
-	p = put_u64(p, cur->swap_total - cur->swap_free);
-	p = put_u64(p, cur->mem_free);
-	p = put_u64(p, cur->buffers);
-	p = put_u64(p, cur->cached + cur->sreclaimable);
+	p = put_u64(p, scur->procs_running);
+	p = put_u64(p, scur->procs_blocked);
+	p = put_u64(p, scur->swap_total - scur->swap_free);
+	p = put_u64(p, scur->mem_free);
+	p = put_u64(p, scur->buffers);
+	p = put_u64(p, scur->cached + scur->sreclaimable);
 	p = put_u64(p, rate(vb_pages_kb(d[VB_PSWPIN]), dt));
 	p = put_u64(p, rate(vb_pages_kb(d[VB_PSWPOUT]), dt));
 	p = put_u64(p, rate((double)d[VB_PGPGIN], dt));
 	p = put_u64(p, rate((double)d[VB_PGPGOUT], dt));
-	p = put_u64(p, rate((double)(cur->intr - prev->intr), dt));
-	p = put_u64(p, rate((double)(cur->ctxt - prev->ctxt), dt));
+	p = put_u64(p, rate((double)(scur->intr - sprev->intr), dts));
+	p = put_u64(p, rate((double)(scur->ctxt - sprev->ctxt), dts));
 	p = put_u64(p, pct(cu, tot));
 	p = put_u64(p, pct(cs, tot));
 	p = put_u64(p, pct(ci, tot));
@@ -480,7 +504,7 @@ sampler_main(void *arg)
 {
 	struct vb_sampler *s = arg;
 	uint64_t next = s->t0_ns, c0 = thread_cpu_ns(), flushed = s->t0_ns;
-	struct vb_snap cur;
+	struct vb_snap cur, full = s->prev, before = s->prev;
 
 	pthread_mutex_lock(&s->lock);
 	while (!s->stop) {
@@ -496,9 +520,29 @@ sampler_main(void *arg)
 		if (s->stop)
 			break;
 		pthread_mutex_unlock(&s->lock);
-		if (vb_proc_read(&s->proc, &cur) < 0)
-			continue;
-		vb_vmstat_row(s->out, &cur, &s->prev, s->t0_ns, s->iter);
+		/*
+		 * Below 1 s, only /proc/vmstat is read every sample (the
+		 * swap, paging and reclaim counters, where the time
+		 * resolution matters); /proc/stat and /proc/meminfo at most
+		 * once a second, their columns repeating the last full
+		 * reading and its one-second rates.  The wake-up and the
+		 * kernel's printing of the files are the whole cost here.
+		 */
+		if (s->interval_ns >= VB_NSEC_PER_SEC ||
+		    vb_now_ns() - full.t_ns + s->interval_ns / 2 >=
+		    VB_NSEC_PER_SEC) {
+			if (vb_proc_read(&s->proc, &cur) < 0)
+				goto again;
+			vb_vmstat_row_split(s->out, &cur, &s->prev, &cur,
+			    &full, s->t0_ns, s->iter);
+			before = full;
+			full = cur;
+		} else {
+			if (vb_proc_read_vmstat(&s->proc, &cur) < 0)
+				goto again;
+			vb_vmstat_row_split(s->out, &cur, &s->prev, &full,
+			    &before, s->t0_ns, s->iter);
+		}
 		/* deadlines, not stamps: at 1 s, every row, whatever jitter */
 		if (next - flushed >= VB_NSEC_PER_SEC) {
 			fflush(s->out);
@@ -509,6 +553,7 @@ sampler_main(void *arg)
 		/* skip deadlines already missed rather than burst */
 		while (next + s->interval_ns < vb_now_ns())
 			next += s->interval_ns;
+again:
 		pthread_mutex_lock(&s->lock);
 	}
 	pthread_mutex_unlock(&s->lock);

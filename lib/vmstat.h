@@ -64,6 +64,11 @@ int vb_proc_open(struct vb_proc *p, const char *root);
 void vb_proc_close(struct vb_proc *p);
 /* Read all three into @s.  0 or -1. */
 int vb_proc_read(struct vb_proc *p, struct vb_snap *s);
+/*
+ * Read only /proc/vmstat: t_ns, ctr and present of @s are replaced, the
+ * /proc/stat and /proc/meminfo fields left as they were.  0 or -1.
+ */
+int vb_proc_read_vmstat(struct vb_proc *p, struct vb_snap *s);
 
 /*
  * Deltas b - a of the counters, into @delta; @present receives the bits
@@ -111,5 +116,13 @@ void vb_vmstat_header(FILE *out, uint64_t interval_ns);
  */
 void vb_vmstat_row(FILE *out, const struct vb_snap *cur,
     const struct vb_snap *prev, uint64_t t0_ns, int iter);
+/*
+ * The same with the /proc/stat and /proc/meminfo columns (r b swpd free
+ * buff cache in cs us sy id wa st) taken from @scur, their rates over
+ * @sprev..@scur: for samples that read only /proc/vmstat.
+ */
+void vb_vmstat_row_split(FILE *out, const struct vb_snap *cur,
+    const struct vb_snap *prev, const struct vb_snap *scur,
+    const struct vb_snap *sprev, uint64_t t0_ns, int iter);
 
 #endif
