@@ -13,9 +13,8 @@
  * Words of the form key=value (a lower-case key, no leading dash) are
  * runner directives, not benchmark options (an option value of that
  * shape must be joined to its option: --opt=key=value): iterations=N
- * overrides the
- * count for that line, with=PROGRAM runs a companion (the probe) beside
- * it; the runner rejects keys it does not know.  '#' starts a comment;
+ * overrides the count for that line, with=PROGRAM runs a companion (the
+ * probe) beside it; the runner rejects keys it does not know.  '#' starts a comment;
  * double quotes group words.  Names are [A-Za-z0-9_.-]; the result files
  * are <bench>[@variant].res, and a bench that appears twice needs
  * distinct variants.
