@@ -15,6 +15,7 @@
 
 #include "memfill-size.h"
 #include "res.h"
+#include "testutil.h"
 
 #define MiB (1ULL << 20)
 #define GiB (1ULL << 30)
@@ -198,35 +199,13 @@ run_prog(char *const argv[], const char *env, char *errbuf, size_t len)
 	return WIFEXITED(status) ? WEXITSTATUS(status) : -1;
 }
 
-static char tmpdir[64];
-/* made by an unchecked fixture, removed by it even when a test fails */
-static char basedir[40];
-
-static void
-base_setup(void)
-{
-	strcpy(basedir, "/tmp/check_memfill.XXXXXX");
-	if (!mkdtemp(basedir))
-		basedir[0] = '\0';
-}
-
-static void
-base_teardown(void)
-{
-	char cmd[128];
-
-	if (basedir[0]) {
-		snprintf(cmd, sizeof(cmd), "rm -rf '%s'", basedir);
-		if (system(cmd) != 0)
-			fprintf(stderr, "cannot remove %s\n", basedir);
-	}
-}
+static char tmpdir[64];	/* tu_dir is short: $TMPDIR or /tmp */
+/* the unchecked fixture tu_mktmp/tu_rmtmp makes and removes tu_dir */
 
 static void
 mk_tmp(void)
 {
-	ck_assert_msg(basedir[0], "no base folder");
-	snprintf(tmpdir, sizeof(tmpdir), "%s/t.XXXXXX", basedir);
+	snprintf(tmpdir, sizeof(tmpdir), "%.50s/t.XXXXXX", tu_dir);
 	ck_assert_ptr_nonnull(mkdtemp(tmpdir));
 }
 
@@ -377,7 +356,7 @@ memfill_suite(void)
 	tcase_add_test(tc, trim_and_force);
 	tcase_add_test(tc, under_a_limit);
 	suite_add_tcase(s, tc);
-	tcase_add_unchecked_fixture(e2e, base_setup, base_teardown);
+	tcase_add_unchecked_fixture(e2e, tu_mktmp, tu_rmtmp);
 	tcase_set_timeout(e2e, 30);
 	tcase_add_test(e2e, memfill_end_to_end);
 	tcase_add_test(e2e, memfill_limit_from_env);

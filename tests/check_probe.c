@@ -17,6 +17,7 @@
 
 #include "probe-acct.h"
 #include "res.h"
+#include "testutil.h"
 
 #define MS 1000000ULL
 
@@ -221,37 +222,15 @@ START_TEST(next_period)
 }
 END_TEST
 
-static char tmpdir[64];
-/* made by an unchecked fixture, removed by it even when a test fails */
-static char basedir[40];
-
-static void
-base_setup(void)
-{
-	strcpy(basedir, "/tmp/check_probe.XXXXXX");
-	if (!mkdtemp(basedir))
-		basedir[0] = '\0';
-}
-
-static void
-base_teardown(void)
-{
-	char cmd[128];
-
-	if (basedir[0]) {
-		snprintf(cmd, sizeof(cmd), "rm -rf '%s'", basedir);
-		if (system(cmd) != 0)
-			fprintf(stderr, "cannot remove %s\n", basedir);
-	}
-}
+static char tmpdir[64];	/* tu_dir is short: $TMPDIR or /tmp */
+/* the unchecked fixture tu_mktmp/tu_rmtmp makes and removes tu_dir */
 
 static const char *
 tmp_out(void)
 {
 	static char out[128];
 
-	ck_assert_msg(basedir[0], "no base folder");
-	snprintf(tmpdir, sizeof(tmpdir), "%s/t.XXXXXX", basedir);
+	snprintf(tmpdir, sizeof(tmpdir), "%.50s/t.XXXXXX", tu_dir);
 	ck_assert_ptr_nonnull(mkdtemp(tmpdir));
 	snprintf(out, sizeof(out), "%s/probe", tmpdir);
 	return out;
@@ -442,7 +421,7 @@ probe_suite(void)
 	tcase_add_test(tc, latency_statistics);
 	tcase_add_test(tc, next_period);
 	suite_add_tcase(s, tc);
-	tcase_add_unchecked_fixture(e2e, base_setup, base_teardown);
+	tcase_add_unchecked_fixture(e2e, tu_mktmp, tu_rmtmp);
 	tcase_set_timeout(e2e, 20);
 	tcase_add_test(e2e, timed_run);
 	tcase_add_test(e2e, stopped_by_sigusr1);

@@ -21,6 +21,7 @@
 
 #include "meta.h"
 #include "res.h"
+#include "testutil.h"
 
 static char root[256];
 
@@ -76,22 +77,6 @@ sh(char *out, size_t len, const char *fmt, ...)
 	}
 	st = pclose(p);
 	return WIFEXITED(st) ? WEXITSTATUS(st) : 128 + WTERMSIG(st);
-}
-
-static int
-count_entries(const char *dir)
-{
-	DIR *d = opendir(dir);
-	struct dirent *e;
-	int n = 0;
-
-	if (!d)
-		return -1;
-	while ((e = readdir(d)))
-		if (strcmp(e->d_name, ".") && strcmp(e->d_name, ".."))
-			n++;
-	closedir(d);
-	return n;
 }
 
 /* A result file that the strict reader accepts, with @iters rows. */
@@ -153,7 +138,7 @@ START_TEST(run_writes_valid_folder)
 	vb_meta_free(kv, n);
 	/* the harness removed its private folders */
 	snprintf(path, sizeof(path), "%s/work", root);
-	ck_assert_int_eq(count_entries(path), 0);
+	ck_assert_int_eq(tu_count_except(path, ""), 0);
 }
 END_TEST
 
@@ -292,7 +277,7 @@ START_TEST(interrupt_cleans_up)
 	errno = 0;
 	ck_assert_int_eq(waitpid(-1, NULL, WNOHANG), -1);
 	ck_assert_int_eq(errno, ECHILD);
-	ck_assert_int_eq(count_entries(work), 0);
+	ck_assert_int_eq(tu_count_except(work, ""), 0);
 	snprintf(path, sizeof(path), "%s/intr/forkbomb.res", root);
 	assert_res(path, 2, "complete");
 	snprintf(path, sizeof(path), "%s/intr/forkbomb@long.res", root);

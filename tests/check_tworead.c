@@ -198,17 +198,7 @@ output(char *buf, size_t len)
 static int
 leftovers(void)
 {
-	DIR *d = opendir(tu_dir);
-	struct dirent *e;
-	int n = 0;
-
-	ck_assert_ptr_nonnull(d);
-	while ((e = readdir(d)))
-		if (strcmp(e->d_name, ".") && strcmp(e->d_name, "..") &&
-		    strncmp(e->d_name, "tr.", 3))
-			n++;
-	closedir(d);
-	return n;
+	return tu_count_except(tu_dir, "tr.");
 }
 
 static void

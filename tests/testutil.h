@@ -15,6 +15,7 @@
 #define VB_TESTUTIL_H
 
 #include <check.h>
+#include <dirent.h>
 #include <errno.h>
 #include <ftw.h>
 #include <stdio.h>
@@ -54,6 +55,27 @@ tu_rmtmp(void)
 	if (tu_dir[0])
 		nftw(tu_dir, tu_rm1, 16, FTW_DEPTH | FTW_PHYS);
 	tu_dir[0] = '\0';
+}
+
+/*
+ * Entries in @dir (other than . and ..) whose names do not start with
+ * @keep ("" keeps none): what a program left behind.  -1: unreadable.
+ */
+static inline int
+tu_count_except(const char *dir, const char *keep)
+{
+	DIR *d = opendir(dir);
+	struct dirent *e;
+	int n = 0;
+
+	if (!d)
+		return -1;
+	while ((e = readdir(d)))
+		if (strcmp(e->d_name, ".") && strcmp(e->d_name, "..") &&
+		    (!*keep || strncmp(e->d_name, keep, strlen(keep))))
+			n++;
+	closedir(d);
+	return n;
 }
 
 /* tu_dir/@name into @buf. */
