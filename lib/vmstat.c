@@ -1,8 +1,10 @@
 #include <errno.h>
 #include <stddef.h>
 #include <fcntl.h>
+#include <linux/futex.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/syscall.h>
 #include <time.h>
 #include <unistd.h>
 
@@ -43,6 +45,9 @@ static const struct {
 	[VB_ALLOCSTALL] = { 1, NULL },
 	[VB_WS_REFAULT] = { 1, NULL },
 };
+
+/* bytes asked for beyond the last needed line: room for digits to grow */
+#define VB_VM_SLACK	64
 
 /*
  * Parsing must cost little next to the kernel's own work of printing
@@ -88,8 +93,11 @@ vb_proc_open(struct vb_proc *p, const char *root)
 	snprintf(path, sizeof(path), "%s/meminfo", root);
 	if ((p->fd_meminfo = open(path, O_RDONLY | O_CLOEXEC)) < 0)
 		goto fail;
-	/* /proc/stat's intr line grows with the CPU and IRQ count */
-	p->bufsz = 256 * 1024;
+	/*
+	 * /proc/stat's intr line grows with the CPU and IRQ count: the
+	 * buffer doubles when a file fills it.
+	 */
+	p->bufsz = 16 * 1024;
 	if (!(p->buf = malloc(p->bufsz)))
 		goto fail;
 	return 0;
@@ -188,28 +196,168 @@ ctr_of(const char *name, size_t nlen)
 	return -1;
 }
 
+/* Counters that sub-second samples leave to the whole readings. */
+#define VB_SLOW_CTRS	((1u << VB_OOM_KILL) | (1u << VB_THP_FAULT_ALLOC))
+
+/*
+ * Of the learnt layout, the lines a quick reading walks: through the
+ * last line of a counter not in VB_SLOW_CTRS.  It updates the counters
+ * whose lines all lie there (a slow one printed earlier comes free).
+ */
 static void
-parse_vmstat(struct vb_snap *s, char *p)
+learn_quick(struct vb_proc *p)
 {
-	while (*p) {
-		char *nl = strchr(p, '\n'), *sp;
+	uint32_t partial = 0;
+	int k, last = -1;
+
+	for (k = 0; k < p->nneed; k++)
+		if (!(VB_SLOW_CTRS & (1u << p->need[k].ctr)))
+			last = k;
+	p->nquick = last + 1;
+	p->quick = 0;
+	for (k = 0; k < p->nneed; k++) {
+		if (k < p->nquick)
+			p->quick |= 1u << p->need[k].ctr;
+		else
+			partial |= 1u << p->need[k].ctr;
+	}
+	p->quick &= ~partial;
+	p->want_quick = p->nquick ? p->need[p->nquick - 1].end +
+	    VB_VM_SLACK : 1;
+}
+
+/*
+ * The whole of /proc/vmstat in @p->buf (NUL-terminated) into @s, each
+ * line's name looked up; the lines that feed a counter are remembered
+ * in @p->need, with the bytes through the last of them (@p->want).
+ */
+static void
+parse_vmstat(struct vb_proc *p, struct vb_snap *s)
+{
+	char *q = p->buf;
+	size_t through = 0;
+	int line = 0, n = 0;
+
+	for (; *q; line++) {
+		char *nl = strchr(q, '\n'), *sp;
 		int i;
 
-		if (ctr_first[(unsigned char)*p]) {
-			sp = strchr(p, ' ');
+		if (ctr_first[(unsigned char)*q]) {
+			sp = strchr(q, ' ');
 			if (!sp || (nl && sp > nl))
 				goto next;
-			i = ctr_of(p, (size_t)(sp - p));
-			if (i >= 0) {
-				s->ctr[i] += strtoull(sp + 1, NULL, 10);
-				s->present |= 1u << i;
+			i = ctr_of(q, (size_t)(sp - q));
+			if (i < 0)
+				goto next;
+			s->ctr[i] += strtoull(sp + 1, NULL, 10);
+			s->present |= 1u << i;
+			/* no layout for an unended last line or a long name */
+			if (!nl || (size_t)(sp - q) >= sizeof(p->need[0].name))
+				n = VB_VM_NEED_MAX;
+			if (n < VB_VM_NEED_MAX) {
+				p->need[n].line = line;
+				p->need[n].ctr = i;
+				p->need[n].nlen = (size_t)(sp - q);
+				memcpy(p->need[n].name, q, p->need[n].nlen);
+				through = (size_t)(nl + 1 - p->buf);
+				p->need[n].end = through;
 			}
+			n++;
 		}
 next:
 		if (!nl)
 			break;
-		p = nl + 1;
+		q = nl + 1;
 	}
+	/* more lines than the table holds, or none: always read it all */
+	p->nneed = n <= VB_VM_NEED_MAX ? n : 0;
+	p->want = through + VB_VM_SLACK;
+	learn_quick(p);
+}
+
+/* A decimal number ending in '\n' at @q, before @end; NULL if it does not. */
+static const char *
+number(const char *q, const char *end, uint64_t *v)
+{
+	uint64_t x = 0;
+
+	while (q < end && *q >= '0' && *q <= '9')
+		x = x * 10 + (uint64_t)(*q++ - '0');
+	if (q == end || *q != '\n')
+		return NULL;
+	*v = x;
+	return q;
+}
+
+/*
+ * /proc/vmstat by its learnt layout: ask for *@want bytes, walk the
+ * lines through the @nk-th needed one, and take the counters in @mask
+ * from the lines the layout names, after checking each one's name.  A
+ * line cut short by the read gets the rest with one more read from
+ * where the kernel stopped (the file's digits grew); *@want follows the
+ * digits.  1 if the layout no longer holds (another name in a needed
+ * line, or the file ends first), 0 when done, -1 on a read error.
+ */
+static int
+read_known(struct vb_proc *p, struct vb_snap *s, int nk, uint32_t mask,
+    size_t *want)
+{
+	size_t len = 0;
+	const char *q, *end;
+	int line = 0, k = 0;
+	ssize_t n;
+
+	do
+		n = pread(p->fd_vmstat, p->buf, *want, 0);
+	while (n < 0 && errno == EINTR);
+	if (n < 0)
+		return -1;
+	len = (size_t)n;
+	q = p->buf;
+	end = p->buf + len;
+	while (k < nk) {
+		const struct vb_vmline *w = &p->need[k];
+		const char *nl = NULL;
+		uint64_t v;
+
+		if (line == w->line && (size_t)(end - q) > w->nlen &&
+		    (memcmp(q, w->name, w->nlen) != 0 || q[w->nlen] != ' '))
+			return 1;
+		if (line == w->line && (size_t)(end - q) > w->nlen)
+			nl = number(q + w->nlen + 1, end, &v);
+		else if (line != w->line)
+			nl = memchr(q, '\n', (size_t)(end - q));
+		if (!nl) {
+			/* cut short: the rest, from where the kernel stopped */
+			size_t room = p->bufsz - 1 - len, at = (size_t)(q - p->buf);
+
+			if (room < 256)
+				return 1;
+			do
+				n = pread(p->fd_vmstat, p->buf + len, room,
+				    (off_t)len);
+			while (n < 0 && errno == EINTR);
+			if (n < 0)
+				return -1;
+			if (n == 0)
+				return 1;
+			len += (size_t)n;
+			q = p->buf + at;
+			end = p->buf + len;
+			continue;
+		}
+		if (line == w->line) {
+			if (mask & (1u << w->ctr)) {
+				s->ctr[w->ctr] += v;
+				s->present |= 1u << w->ctr;
+			}
+			k++;
+		}
+		q = nl + 1;
+		line++;
+	}
+	*want = (size_t)(q - p->buf) + VB_VM_SLACK;
+	return 0;
 }
 
 /* The numbers after "cpu " into @v (missing ones stay 0). */
@@ -306,16 +454,50 @@ parse_meminfo(struct vb_snap *s, char *p)
 	}
 }
 
+/* Zero the counters in @mask and their present bits. */
+static void
+clear_ctrs(struct vb_snap *s, uint32_t mask)
+{
+	int i;
+
+	for (i = 0; i < VB_NCTR; i++)
+		if (mask & (1u << i))
+			s->ctr[i] = 0;
+	s->present &= ~mask;
+}
+
+/*
+ * /proc/vmstat into @s, by the learnt layout (all counters, or @quick
+ * ones), else whole, learning the layout.
+ */
+static int
+read_vmstat(struct vb_proc *p, struct vb_snap *s, int quick)
+{
+	uint32_t all = (1u << VB_NCTR) - 1;
+	int rc;
+
+	if (p->nneed > 0) {
+		uint32_t mask = quick ? p->quick : all;
+
+		clear_ctrs(s, mask);
+		rc = quick ? read_known(p, s, p->nquick, mask, &p->want_quick) :
+		    read_known(p, s, p->nneed, mask, &p->want);
+		if (rc <= 0)
+			return rc;
+		p->relearnt++;
+	}
+	clear_ctrs(s, all);
+	if (slurp(p, p->fd_vmstat, 0) < 0)
+		return -1;
+	parse_vmstat(p, s);
+	return 0;
+}
+
 int
 vb_proc_read_vmstat(struct vb_proc *p, struct vb_snap *s)
 {
 	s->t_ns = vb_now_ns();
-	memset(s->ctr, 0, sizeof(s->ctr));
-	s->present = 0;
-	if (slurp(p, p->fd_vmstat, 0) < 0)
-		return -1;
-	parse_vmstat(s, p->buf);
-	return 0;
+	return read_vmstat(p, s, 1);
 }
 
 int
@@ -323,9 +505,8 @@ vb_proc_read(struct vb_proc *p, struct vb_snap *s)
 {
 	memset(s, 0, sizeof(*s));
 	s->t_ns = vb_now_ns();
-	if (slurp(p, p->fd_vmstat, 0) < 0)
+	if (read_vmstat(p, s, 0) < 0)
 		return -1;
-	parse_vmstat(s, p->buf);
 	if (slurp(p, p->fd_stat, 1) < 0)
 		return -1;
 	parse_stat(s, p->buf);
@@ -493,6 +674,32 @@ thread_cpu_ns(void)
 }
 
 /*
+ * Sleep until @deadline_ns (CLOCK_MONOTONIC) or until @s->stop is set.
+ * A futex wait on the stop word with an absolute deadline: one system
+ * call a sample, where a condition variable's timed wait cost two and a
+ * mutex.  Returns whether to stop.
+ */
+static int
+sleep_or_stop(struct vb_sampler *s, uint64_t deadline_ns)
+{
+	struct timespec ts;
+
+	ts.tv_sec = (time_t)(deadline_ns / VB_NSEC_PER_SEC);
+	ts.tv_nsec = (long)(deadline_ns % VB_NSEC_PER_SEC);
+	while (!__atomic_load_n(&s->stop, __ATOMIC_ACQUIRE)) {
+		/* FUTEX_WAIT_BITSET: the time is absolute, on CLOCK_MONOTONIC */
+		if (syscall(SYS_futex, &s->stop, FUTEX_WAIT_BITSET_PRIVATE, 0,
+		    &ts, NULL, FUTEX_BITSET_MATCH_ANY) < 0 &&
+		    errno == ETIMEDOUT)
+			return 0;
+		/* woken, EINTR or EAGAIN: look at the word again */
+		if (vb_now_ns() >= deadline_ns)
+			return __atomic_load_n(&s->stop, __ATOMIC_ACQUIRE);
+	}
+	return 1;
+}
+
+/*
  * The sampler thread: absolute deadlines t0 + k * interval, so a late
  * wake-up does not drift the series.  Rows are flushed at least once a
  * second (every row at the default 1 s interval), so a killed run keeps
@@ -506,40 +713,31 @@ sampler_main(void *arg)
 	uint64_t next = s->t0_ns, c0 = thread_cpu_ns(), flushed = s->t0_ns;
 	struct vb_snap cur, full = s->prev, before = s->prev;
 
-	pthread_mutex_lock(&s->lock);
-	while (!s->stop) {
-		struct timespec ts;
-
+	for (;;) {
 		next += s->interval_ns;
-		ts.tv_sec = (time_t)(next / VB_NSEC_PER_SEC);
-		ts.tv_nsec = (long)(next % VB_NSEC_PER_SEC);
-		/* absolute wake-up; vb_sampler_stop() wakes it early */
-		while (!s->stop && pthread_cond_timedwait(&s->cond, &s->lock,
-		    &ts) != ETIMEDOUT)
-			;
-		if (s->stop)
+		if (sleep_or_stop(s, next))
 			break;
-		pthread_mutex_unlock(&s->lock);
 		/*
-		 * Below 1 s, only /proc/vmstat is read every sample (the
-		 * swap, paging and reclaim counters, where the time
-		 * resolution matters); /proc/stat and /proc/meminfo at most
-		 * once a second, their columns repeating the last full
-		 * reading and its one-second rates.  The wake-up and the
-		 * kernel's printing of the files are the whole cost here.
+		 * Below 1 s, only /proc/vmstat's quick counters are read
+		 * every sample (the swap, paging and reclaim counters, where
+		 * the time resolution matters); the whole of it, /proc/stat
+		 * and /proc/meminfo at most once a second, their columns
+		 * repeating the last whole reading and its one-second rates.
+		 * The wake-up and the kernel's printing of the files are the
+		 * whole cost here.
 		 */
 		if (s->interval_ns >= VB_NSEC_PER_SEC ||
 		    vb_now_ns() - full.t_ns + s->interval_ns / 2 >=
 		    VB_NSEC_PER_SEC) {
 			if (vb_proc_read(&s->proc, &cur) < 0)
-				goto again;
+				continue;
 			vb_vmstat_row_split(s->out, &cur, &s->prev, &cur,
 			    &full, s->t0_ns, s->iter);
 			before = full;
 			full = cur;
 		} else {
 			if (vb_proc_read_vmstat(&s->proc, &cur) < 0)
-				goto again;
+				continue;
 			vb_vmstat_row_split(s->out, &cur, &s->prev, &full,
 			    &before, s->t0_ns, s->iter);
 		}
@@ -553,10 +751,7 @@ sampler_main(void *arg)
 		/* skip deadlines already missed rather than burst */
 		while (next + s->interval_ns < vb_now_ns())
 			next += s->interval_ns;
-again:
-		pthread_mutex_lock(&s->lock);
 	}
-	pthread_mutex_unlock(&s->lock);
 	fflush(s->out);
 	s->cpu_ns = thread_cpu_ns() - c0;
 	return NULL;
@@ -566,7 +761,6 @@ int
 vb_sampler_start(struct vb_sampler *s, const char *root, FILE *out,
     uint64_t interval_ns)
 {
-	pthread_condattr_t cattr;
 	pthread_attr_t attr;
 	int rc;
 
@@ -584,11 +778,6 @@ vb_sampler_start(struct vb_sampler *s, const char *root, FILE *out,
 		vb_vmstat_header(out, interval_ns);
 		fflush(out);
 	}
-	pthread_mutex_init(&s->lock, NULL);
-	pthread_condattr_init(&cattr);
-	pthread_condattr_setclock(&cattr, CLOCK_MONOTONIC);
-	pthread_cond_init(&s->cond, &cattr);
-	pthread_condattr_destroy(&cattr);
 	pthread_attr_init(&attr);
 	/* a small stack: the process may be mlockall()ed */
 	pthread_attr_setstacksize(&attr, 64 * 1024);
@@ -613,10 +802,9 @@ void
 vb_sampler_stop(struct vb_sampler *s)
 {
 	if (s->running) {
-		pthread_mutex_lock(&s->lock);
-		s->stop = 1;
-		pthread_cond_signal(&s->cond);
-		pthread_mutex_unlock(&s->lock);
+		__atomic_store_n(&s->stop, 1, __ATOMIC_RELEASE);
+		syscall(SYS_futex, &s->stop, FUTEX_WAKE_PRIVATE, 1, NULL,
+		    NULL, 0);
 		pthread_join(s->thread, NULL);
 		s->running = 0;
 	}

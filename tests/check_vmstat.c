@@ -323,6 +323,177 @@ START_TEST(counter_appears)
 }
 END_TEST
 
+/*
+ * The layout learnt from the first reading: later readings ask only for
+ * the bytes through the last needed line.  Each check compares with a
+ * fresh reader, whose first reading is whole and parsed line by line.
+ */
+static const char *const lay_names[] = {
+	"nr_free_pages", "workingset_refault_anon", "workingset_refault_file",
+	"pgpgin", "pgpgout", "pswpin", "pswpout", "pgalloc_normal",
+	"allocstall_normal", "allocstall_movable", "pgfault", "pgmajfault",
+	"pgsteal_kswapd", "pgsteal_direct", "pgscan_kswapd", "pgscan_direct",
+	"pgscan_direct_throttle", "pgscan_anon", "pgscan_file",
+	"pgsteal_anon", "pgsteal_file", "pgrotated", "oom_kill",
+	"unevictable_pgs_culled", "thp_fault_alloc", "thp_fault_fallback",
+	"swap_ra", "swap_ra_hit", "direct_map_level2_splits",
+};
+#define NLAY (sizeof(lay_names) / sizeof(lay_names[0]))
+
+/* Lines "name base+i" for the names in @order (indices into lay_names). */
+static void
+lay_write(const char *sub, const int *order, size_t n, uint64_t base)
+{
+	char path[512], name[64], *text = malloc(n * 64 + 1), *p = text;
+	size_t i;
+
+	ck_assert_ptr_nonnull(text);
+	for (i = 0; i < n; i++)
+		p += sprintf(p, "%s %llu\n", lay_names[order[i]],
+		    (unsigned long long)(base + i));
+	snprintf(name, sizeof(name), "%s/vmstat", sub);
+	tu_write(path, sizeof(path), name, text);
+	free(text);
+}
+
+static const int lay_order[NLAY] = {
+	0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15, 16, 17, 18, 19,
+	20, 21, 22, 23, 24, 25, 26, 27, 28,
+};
+
+/* @s's counters equal a fresh whole reading of the same files. */
+static void
+same_as_fresh(const char *root, const struct vb_snap *s, uint32_t mask)
+{
+	struct vb_proc q;
+	struct vb_snap f;
+	int i;
+
+	ck_assert_int_eq(vb_proc_open(&q, root), 0);
+	ck_assert_int_eq(vb_proc_read(&q, &f), 0);
+	vb_proc_close(&q);
+	ck_assert_uint_eq(s->present & mask, f.present & mask);
+	for (i = 0; i < VB_NCTR; i++)
+		if (mask & BIT(i))
+			ck_assert_msg(s->ctr[i] == f.ctr[i], "%s: %llu, not %llu",
+			    vb_ctr_names[i], (unsigned long long)s->ctr[i],
+			    (unsigned long long)f.ctr[i]);
+}
+
+/* A layout fixture /proc: @sub with vmstat in lay_order, base @base. */
+static char *
+lay_fixture(char *root, size_t len, const char *sub, uint64_t base)
+{
+	fixture(root, len, sub, "x 1\n", stat_a, meminfo_a);
+	lay_write(sub, lay_order, NLAY, base);
+	return root;
+}
+
+/* Digits grow well past the slack: the rest comes with one more read. */
+START_TEST(layout_digits_grow)
+{
+	struct vb_proc p;
+	struct vb_snap s;
+	char root[512];
+	size_t want;
+
+	lay_fixture(root, sizeof(root), "grow", 1);
+	ck_assert_int_eq(vb_proc_open(&p, root), 0);
+	ck_assert_int_eq(vb_proc_read(&p, &s), 0);
+	ck_assert_int_gt(p.nneed, 10);
+	want = p.want;
+	/* the file holds more than the reader asks for */
+	ck_assert_uint_lt(want, NLAY * 20);
+	lay_write("grow", lay_order, NLAY, 1000000000000000ULL);
+	ck_assert_int_eq(vb_proc_read(&p, &s), 0);
+	same_as_fresh(root, &s, ~0u);
+	ck_assert_int_eq(p.relearnt, 0);
+	ck_assert_uint_gt(p.want, want + 300);	/* follows the digits */
+	ck_assert_int_eq(vb_proc_read_vmstat(&p, &s), 0);
+	same_as_fresh(root, &s, ~0u);
+	ck_assert_int_eq(p.relearnt, 0);
+	/* and shrink again */
+	lay_write("grow", lay_order, NLAY, 7);
+	ck_assert_int_eq(vb_proc_read(&p, &s), 0);
+	same_as_fresh(root, &s, ~0u);
+	ck_assert_uint_le(p.want, want + 64);
+	vb_proc_close(&p);
+}
+END_TEST
+
+/* Another line where a needed one was, or a file cut short: relearn. */
+START_TEST(layout_relearn)
+{
+	int swapped[NLAY];
+	struct vb_proc p;
+	struct vb_snap s;
+	char root[512];
+
+	memcpy(swapped, lay_order, sizeof(swapped));
+	swapped[5] = 6;		/* pswpout where pswpin was */
+	swapped[6] = 5;
+	lay_fixture(root, sizeof(root), "relearn", 10);
+	ck_assert_int_eq(vb_proc_open(&p, root), 0);
+	ck_assert_int_eq(vb_proc_read(&p, &s), 0);
+	lay_write("relearn", swapped, NLAY, 500);
+	ck_assert_int_eq(vb_proc_read(&p, &s), 0);
+	ck_assert_int_eq(p.relearnt, 1);
+	same_as_fresh(root, &s, ~0u);
+	ck_assert_uint_eq(s.ctr[VB_PSWPIN], 500 + 6);
+	ck_assert_uint_eq(s.ctr[VB_PSWPOUT], 500 + 5);
+	/* learnt anew: the next reading needs no relearning */
+	ck_assert_int_eq(vb_proc_read_vmstat(&p, &s), 0);
+	ck_assert_int_eq(p.relearnt, 1);
+	/* cut before oom_kill: those counters are absent now */
+	lay_write("relearn", lay_order, 19, 900);
+	ck_assert_int_eq(vb_proc_read(&p, &s), 0);
+	ck_assert_int_eq(p.relearnt, 2);
+	same_as_fresh(root, &s, ~0u);
+	ck_assert_uint_eq(s.present & BIT(VB_OOM_KILL), 0);
+	ck_assert_uint_eq(s.present & BIT(VB_PGSTEAL_TOTAL), 0);
+	ck_assert_uint_ne(s.present & BIT(VB_PGSCAN_TOTAL), 0);
+	vb_proc_close(&p);
+}
+END_TEST
+
+/*
+ * A quick reading updates all but oom_kill and thp_fault_alloc, which
+ * keep the last whole reading's values; it reads no further than it
+ * needs (a file cut after pgsteal_file is enough).
+ */
+START_TEST(layout_quick)
+{
+	uint32_t slow = BIT(VB_OOM_KILL) | BIT(VB_THP_FAULT_ALLOC);
+	struct vb_proc p;
+	struct vb_snap s;
+	char root[512];
+
+	lay_fixture(root, sizeof(root), "quick", 100);
+	ck_assert_int_eq(vb_proc_open(&p, root), 0);
+	ck_assert_int_eq(vb_proc_read(&p, &s), 0);
+	ck_assert_uint_eq(p.quick & slow, 0);
+	ck_assert_uint_lt(p.want_quick, p.want);
+	ck_assert_uint_eq(s.ctr[VB_OOM_KILL], 100 + 22);
+	lay_write("quick", lay_order, NLAY, 5000);
+	ck_assert_int_eq(vb_proc_read_vmstat(&p, &s), 0);
+	same_as_fresh(root, &s, ~slow);
+	ck_assert_uint_eq(s.ctr[VB_OOM_KILL], 100 + 22);
+	ck_assert_uint_eq(s.ctr[VB_THP_FAULT_ALLOC], 100 + 24);
+	ck_assert_uint_ne(s.present & BIT(VB_OOM_KILL), 0);
+	/* the quick lines alone, through pgsteal_file: no relearning */
+	lay_write("quick", lay_order, 21, 6000);
+	ck_assert_int_eq(vb_proc_read_vmstat(&p, &s), 0);
+	ck_assert_int_eq(p.relearnt, 0);
+	ck_assert_uint_eq(s.ctr[VB_PSWPOUT], 6000 + 6);
+	ck_assert_uint_eq(s.ctr[VB_PGSTEAL_TOTAL], 6000 + 19 + 6000 + 20);
+	/* a whole reading sees the cut and relearns */
+	ck_assert_int_eq(vb_proc_read(&p, &s), 0);
+	ck_assert_int_eq(p.relearnt, 1);
+	ck_assert_uint_eq(s.present & slow, 0);
+	vb_proc_close(&p);
+}
+END_TEST
+
 START_TEST(stat_and_meminfo)
 {
 	struct vb_snap a, b;
@@ -551,6 +722,9 @@ vmstat_suite(void)
 	tcase_add_test(tc, old_kernel);
 	tcase_add_test(tc, new_kernel);
 	tcase_add_test(tc, counter_appears);
+	tcase_add_test(tc, layout_digits_grow);
+	tcase_add_test(tc, layout_relearn);
+	tcase_add_test(tc, layout_quick);
 	tcase_add_test(tc, stat_and_meminfo);
 	tcase_add_test(tc, missing_files);
 	tcase_add_test(tc, row_columns);
