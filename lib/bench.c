@@ -621,7 +621,8 @@ vb_main(const struct vb_bench *b, int argc, char **argv)
 	}
 	/*
 	 * Lock the harness (not the children: locks are not inherited) so
-	 * that memory pressure cannot stall the sampler or the bookkeeping.
+	 * that memory pressure cannot stall its bookkeeping (the sampler
+	 * process locks itself).
 	 * After setup(), so that what setup() allocated and freed is not
 	 * pinned.  Failure (RLIMIT_MEMLOCK without root) only costs that
 	 * guarantee.  MCL_ONFAULT (Linux 4.4) locks pages as they are
@@ -630,8 +631,7 @@ vb_main(const struct vb_bench *b, int argc, char **argv)
 	 * memory instead of 150K) were inherited by each iteration child,
 	 * and every fork() a benchmark makes copied their page tables
 	 * (forkbomb: ~25% more CPU and wall time per fork, see make
-	 * bench-overhead).  The sampler touches the same pages every
-	 * sample, so they stay locked from the first one on.
+	 * bench-overhead).
 	 */
 	if (mlockall(MCL_CURRENT | MCL_FUTURE | MCL_ONFAULT) < 0 &&
 	    (errno != EINVAL || mlockall(MCL_CURRENT | MCL_FUTURE) < 0) &&

@@ -19,8 +19,8 @@
  *    --out, --workdir, --interval, --variant, --check, --help);
  *  - creates a private work folder <workdir>/vmbench-<name>.<pid> and
  *    removes it at the end, on error and on SIGINT/SIGTERM/SIGHUP;
- *  - runs the vmstat sampler thread, writing <out>.vmstat, and, after
- *    setup(), mlockall()s itself;
+ *  - runs the vmstat sampler (a process, see vmstat.h), writing
+ *    <out>.vmstat, and, after setup(), mlockall()s itself;
  *  - for each iteration: reads /proc, forks a child in its own process
  *    group that calls bench->run(), reaps it with wait4() (rusage of the
  *    whole tree, see rusage.h), reads /proc again, and records elapsed

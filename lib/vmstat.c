@@ -1,14 +1,19 @@
 #include <errno.h>
-#include <stddef.h>
 #include <fcntl.h>
 #include <linux/futex.h>
+#include <signal.h>
+#include <stddef.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/mman.h>
+#include <sys/prctl.h>
 #include <sys/syscall.h>
+#include <sys/wait.h>
 #include <time.h>
 #include <unistd.h>
 
 #include "clock.h"
+#include "err.h"
 #include "vmstat.h"
 
 const char *const vb_ctr_names[VB_NCTR] = {
@@ -81,7 +86,7 @@ vb_proc_open(struct vb_proc *p, const char *root)
 {
 	char path[4096];
 
-	init_names();	/* before any sampler thread exists */
+	init_names();	/* before the sampler process exists */
 	memset(p, 0, sizeof(*p));
 	p->fd_vmstat = p->fd_stat = p->fd_meminfo = -1;
 	snprintf(path, sizeof(path), "%s/vmstat", root);
@@ -674,49 +679,52 @@ thread_cpu_ns(void)
 }
 
 /*
- * Sleep until @deadline_ns (CLOCK_MONOTONIC) or until @s->stop is set.
- * A futex wait on the stop word with an absolute deadline: one system
- * call a sample, where a condition variable's timed wait cost two and a
- * mutex.  Returns whether to stop.
+ * Sleep until @deadline_ns (CLOCK_MONOTONIC) or until the harness sets
+ * the stop word.  A futex wait on the stop word (a shared page, so not
+ * FUTEX_PRIVATE) with an absolute deadline: one system call a sample.
+ * Returns whether to stop.
  */
 static int
 sleep_or_stop(struct vb_sampler *s, uint64_t deadline_ns)
 {
+	int *stop = &s->sh->stop;
 	struct timespec ts;
 
 	ts.tv_sec = (time_t)(deadline_ns / VB_NSEC_PER_SEC);
 	ts.tv_nsec = (long)(deadline_ns % VB_NSEC_PER_SEC);
-	while (!__atomic_load_n(&s->stop, __ATOMIC_ACQUIRE)) {
+	while (!__atomic_load_n(stop, __ATOMIC_ACQUIRE)) {
 		/* FUTEX_WAIT_BITSET: the time is absolute, on CLOCK_MONOTONIC */
-		if (syscall(SYS_futex, &s->stop, FUTEX_WAIT_BITSET_PRIVATE, 0,
-		    &ts, NULL, FUTEX_BITSET_MATCH_ANY) < 0 &&
-		    errno == ETIMEDOUT)
+		if (syscall(SYS_futex, stop, FUTEX_WAIT_BITSET, 0, &ts, NULL,
+		    FUTEX_BITSET_MATCH_ANY) < 0 && errno == ETIMEDOUT)
 			return 0;
 		/* woken, EINTR or EAGAIN: look at the word again */
 		if (vb_now_ns() >= deadline_ns)
-			return __atomic_load_n(&s->stop, __ATOMIC_ACQUIRE);
+			return __atomic_load_n(stop, __ATOMIC_ACQUIRE);
 	}
 	return 1;
 }
 
 /*
- * The sampler thread: absolute deadlines t0 + k * interval, so a late
+ * The sampler's loop: absolute deadlines t0 + k * interval, so a late
  * wake-up does not drift the series.  Rows are flushed at least once a
  * second (every row at the default 1 s interval), so a killed run keeps
  * its series but for the last second; a write per row at 10 Hz was a
  * tenth of the sampler's cost.
  */
-static void *
-sampler_main(void *arg)
+static void
+sampler_main(struct vb_sampler *s)
 {
-	struct vb_sampler *s = arg;
 	uint64_t next = s->t0_ns, c0 = thread_cpu_ns(), flushed = s->t0_ns;
 	struct vb_snap cur, full = s->prev, before = s->prev;
+	long samples = 0;
 
 	for (;;) {
+		int iter;
+
 		next += s->interval_ns;
 		if (sleep_or_stop(s, next))
 			break;
+		iter = __atomic_load_n(&s->sh->iter, __ATOMIC_RELAXED);
 		/*
 		 * Below 1 s, only /proc/vmstat's quick counters are read
 		 * every sample (the swap, paging and reclaim counters, where
@@ -732,14 +740,14 @@ sampler_main(void *arg)
 			if (vb_proc_read(&s->proc, &cur) < 0)
 				continue;
 			vb_vmstat_row_split(s->out, &cur, &s->prev, &cur,
-			    &full, s->t0_ns, s->iter);
+			    &full, s->t0_ns, iter);
 			before = full;
 			full = cur;
 		} else {
 			if (vb_proc_read_vmstat(&s->proc, &cur) < 0)
 				continue;
 			vb_vmstat_row_split(s->out, &cur, &s->prev, &full,
-			    &before, s->t0_ns, s->iter);
+			    &before, s->t0_ns, iter);
 		}
 		/* deadlines, not stamps: at 1 s, every row, whatever jitter */
 		if (next - flushed >= VB_NSEC_PER_SEC) {
@@ -747,66 +755,116 @@ sampler_main(void *arg)
 			flushed = next;
 		}
 		s->prev = cur;
-		s->samples++;
+		samples++;
 		/* skip deadlines already missed rather than burst */
 		while (next + s->interval_ns < vb_now_ns())
 			next += s->interval_ns;
 	}
 	fflush(s->out);
-	s->cpu_ns = thread_cpu_ns() - c0;
-	return NULL;
+	s->sh->samples = samples;
+	s->sh->cpu_ns = thread_cpu_ns() - c0;
+}
+
+/*
+ * The sampler process, just created: never returns.  It must not run
+ * the harness's clean-up (die hook, atexit handlers), hence _exit().
+ */
+static void
+sampler_child(struct vb_sampler *s, pid_t parent)
+{
+	struct sigaction sa;
+
+	prctl(PR_SET_PDEATHSIG, SIGKILL);
+	if (getppid() != parent)
+		_exit(0);
+	vb_set_die_hook(NULL);
+	memset(&sa, 0, sizeof(sa));
+	sa.sa_handler = SIG_IGN;
+	sigaction(SIGINT, &sa, NULL);
+	sigaction(SIGTERM, &sa, NULL);
+	sigaction(SIGHUP, &sa, NULL);
+	/* without privileges this only costs the guarantee */
+	if (mlockall(MCL_CURRENT | MCL_FUTURE | MCL_ONFAULT) < 0)
+		mlockall(MCL_CURRENT | MCL_FUTURE);
+	sampler_main(s);
+	_exit(0);
 }
 
 int
 vb_sampler_start(struct vb_sampler *s, const char *root, FILE *out,
     uint64_t interval_ns)
 {
-	pthread_attr_t attr;
-	int rc;
+	pid_t parent = getpid(), pid;
+	int e;
 
 	memset(s, 0, sizeof(*s));
 	if (vb_proc_open(&s->proc, root) < 0)
 		return -1;
 	s->out = out;
 	s->interval_ns = interval_ns;
-	if (vb_proc_read(&s->proc, &s->prev) < 0) {
-		vb_proc_close(&s->proc);
-		return -1;
-	}
+	if (vb_proc_read(&s->proc, &s->prev) < 0)
+		goto fail;
 	s->t0_ns = s->prev.t_ns;
-	if (out) {
-		vb_vmstat_header(out, interval_ns);
-		fflush(out);
+	if (!out)
+		return 0;
+	vb_vmstat_header(out, interval_ns);
+	/* flushed: the harness's copy of the buffer must stay empty */
+	if (fflush(out) == EOF)
+		goto fail;
+	s->sh = mmap(NULL, sizeof(*s->sh), PROT_READ | PROT_WRITE,
+	    MAP_SHARED | MAP_ANONYMOUS, -1, 0);
+	if (s->sh == MAP_FAILED) {
+		s->sh = NULL;
+		goto fail;
 	}
-	pthread_attr_init(&attr);
-	/* a small stack: the process may be mlockall()ed */
-	pthread_attr_setstacksize(&attr, 64 * 1024);
-	rc = out ? pthread_create(&s->thread, &attr, sampler_main, s) : 0;
-	pthread_attr_destroy(&attr);
-	if (rc) {
-		vb_proc_close(&s->proc);
-		errno = rc;
-		return -1;
-	}
-	s->running = out != NULL;
+	/*
+	 * fork() without SIGCHLD: a clone child (see vmstat.h).  No
+	 * CLONE_VM, so it has its own copy of everything, as after fork();
+	 * the harness is single-threaded here, so no lock is held.
+	 */
+	pid = (pid_t)syscall(SYS_clone, 0UL, NULL, NULL, NULL, 0UL);
+	if (pid < 0)
+		goto fail;
+	if (pid == 0)
+		sampler_child(s, parent);
+	s->pid = pid;
+	s->running = 1;
 	return 0;
+fail:
+	e = errno;
+	if (s->sh)
+		munmap(s->sh, sizeof(*s->sh));
+	s->sh = NULL;
+	vb_proc_close(&s->proc);
+	errno = e;
+	return -1;
 }
 
 void
 vb_sampler_set_iter(struct vb_sampler *s, int iter)
 {
-	s->iter = iter;
+	if (s->sh)
+		__atomic_store_n(&s->sh->iter, iter, __ATOMIC_RELAXED);
 }
 
 void
 vb_sampler_stop(struct vb_sampler *s)
 {
+	int status;
+
 	if (s->running) {
-		__atomic_store_n(&s->stop, 1, __ATOMIC_RELEASE);
-		syscall(SYS_futex, &s->stop, FUTEX_WAKE_PRIVATE, 1, NULL,
-		    NULL, 0);
-		pthread_join(s->thread, NULL);
+		__atomic_store_n(&s->sh->stop, 1, __ATOMIC_RELEASE);
+		syscall(SYS_futex, &s->sh->stop, FUTEX_WAKE, 1, NULL, NULL, 0);
+		while (waitpid(s->pid, &status, __WALL) < 0 && errno == EINTR)
+			;
+		s->samples = s->sh->samples;
+		s->cpu_ns = s->sh->cpu_ns;
 		s->running = 0;
+		s->pid = 0;
+	}
+	if (s->sh) {
+		munmap(s->sh, sizeof(*s->sh));
+		s->sh = NULL;
 	}
 	vb_proc_close(&s->proc);
 }

@@ -23,9 +23,9 @@
 #ifndef VB_VMSTAT_H
 #define VB_VMSTAT_H
 
-#include <pthread.h>
 #include <stdint.h>
 #include <stdio.h>
+#include <sys/types.h>
 
 enum vb_ctr {
 	VB_PSWPIN, VB_PSWPOUT, VB_PGMAJFAULT, VB_PGFAULT,
@@ -116,24 +116,40 @@ void vb_snap_delta(const struct vb_snap *b, const struct vb_snap *a,
 double vb_pages_kb(uint64_t pages);
 
 /*
- * The sampler: a thread that reads /proc every @interval_ns on absolute
- * deadlines and appends one line per sample to @out (the .vmstat file:
- * the `vmstat 1` columns, then the raw counters).  The calling process
- * should be mlockall()ed so memory pressure cannot stall it; the harness
- * does that.  vb_sampler_set_iter() labels the following samples.
+ * The sampler: a process of its own that reads /proc every @interval_ns
+ * on absolute deadlines and appends one line per sample to @out (the
+ * .vmstat file: the `vmstat 1` columns, then the raw counters); it locks
+ * its memory (mlockall) so that memory pressure cannot stall it.
+ * vb_sampler_set_iter() labels the following samples.
+ *
+ * A process, not a thread: once a process has had a second thread,
+ * glibc's fork() takes its multi-threaded path in it and in every child
+ * forked from it (all malloc arenas and the stdio list locked and
+ * unlocked around each fork, atfork work in the child: about 5 more
+ * page faults a fork), and the harness forks the benchmarks' iteration
+ * processes.  It is a "clone child" (no exit signal), so the harness's
+ * wait(-1) loops, which reap an iteration's orphans, neither see it nor
+ * wait for it; it ignores SIGINT, SIGTERM and SIGHUP (the harness stops
+ * it in order, flushing its rows) and dies with the harness.
  */
+struct vb_sampler_shared {		/* a shared page */
+	int stop;			/* a futex word: 1 asks to stop */
+	int iter;
+	long samples;			/* written by the sampler at its end */
+	uint64_t cpu_ns;
+};
+
 struct vb_sampler {
-	pthread_t thread;
+	pid_t pid;			/* the sampler process, or 0 */
+	struct vb_sampler_shared *sh;
 	struct vb_proc proc;
 	FILE *out;
 	uint64_t interval_ns;
 	struct vb_snap prev;
-	int stop;			/* a futex word: 1 asks to stop */
-	volatile int iter;
 	int running;
 	uint64_t t0_ns;
-	long samples;
-	uint64_t cpu_ns;		/* CPU time the thread used */
+	long samples;			/* after vb_sampler_stop() */
+	uint64_t cpu_ns;		/* CPU time the sampler used */
 };
 
 int vb_sampler_start(struct vb_sampler *s, const char *root, FILE *out,

@@ -5,7 +5,7 @@
  * oom_kill) and a newer kernel's (workingset_refault_anon/_file,
  * pgsteal_anon/_file and pgscan_anon/_file beside the kswapd/direct
  * families, pgscan_direct_throttle), the vmstat(8) columns of a row, the
- * sampler thread writing a real file, and forkbomb run end to end on a
+ * sampler process writing a real file, and forkbomb run end to end on a
  * fixture /proc.
  */
 #include <check.h>
