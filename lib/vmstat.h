@@ -125,9 +125,9 @@ double vb_pages_kb(uint64_t pages);
  * A process, not a thread: once a process has had a second thread,
  * glibc's fork() takes its multi-threaded path in it and in every child
  * forked from it (all malloc arenas and the stdio list locked and
- * unlocked around each fork, atfork work in the child: about 5 more
- * page faults a fork), and the harness forks the benchmarks' iteration
- * processes.  It is a "clone child" (no exit signal), so the harness's
+ * unlocked around each fork, atfork work in the child: forkbomb took
+ * 27 page faults a fork instead of 14), and the harness forks the
+ * benchmarks' iteration processes.  It is a "clone child" (no exit signal), so the harness's
  * wait(-1) loops, which reap an iteration's orphans, neither see it nor
  * wait for it; it ignores SIGINT, SIGTERM and SIGHUP (the harness stops
  * it in order, flushing its rows) and dies with the harness.
