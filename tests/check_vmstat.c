@@ -661,6 +661,59 @@ START_TEST(sampler_thread)
 END_TEST
 
 /*
+ * The sampler below a second keeps its samples' text and parses it at
+ * the next whole reading.  The layout changes under it (pgscan_kswapd
+ * and pgscan_direct, names of one length, swap lines): samples read in
+ * the new layout with the old one learnt are dropped, never misread,
+ * and after the whole reading the rows carry the new values.
+ */
+START_TEST(sampler_relayout)
+{
+	int swapped[NLAY];
+	struct vb_sampler s;
+	char root[512], path[512], line[1024];
+	int rows = 0, old = 0, new = 0;
+	FILE *f;
+
+	memcpy(swapped, lay_order, sizeof(swapped));
+	swapped[14] = 15;
+	swapped[15] = 14;
+	lay_fixture(root, sizeof(root), "relay", 10);
+	f = fopen(tu_path(path, sizeof(path), "relay.vmstat"), "w+");
+	ck_assert_ptr_nonnull(f);
+	ck_assert_int_eq(vb_sampler_start(&s, root, f, 50 * 1000 * 1000), 0);
+	usleep(320 * 1000);
+	lay_write("relay", swapped, NLAY, 500);
+	usleep(1300 * 1000);
+	vb_sampler_stop(&s);
+	rewind(f);
+	while (fgets(line, sizeof(line), f)) {
+		char *w[64];
+		int n;
+
+		if (line[0] == '#')
+			continue;
+		n = split(line, w, 64);
+		ck_assert_int_eq(n, 19 + VB_NCTR);
+		rows++;
+		/* pgscan_kswapd, _direct: 24, 25 before; 515, 514 after */
+		if (strcmp(w[19 + VB_PGSCAN_KSWAPD], "24") == 0) {
+			ck_assert_str_eq(w[19 + VB_PGSCAN_DIRECT], "25");
+			ck_assert_msg(new == 0, "old values after new ones");
+			old++;
+		} else {
+			ck_assert_str_eq(w[19 + VB_PGSCAN_KSWAPD], "515");
+			ck_assert_str_eq(w[19 + VB_PGSCAN_DIRECT], "514");
+			new++;
+		}
+	}
+	fclose(f);
+	ck_assert_int_eq(rows, (int)s.samples);
+	ck_assert_msg(old >= 3 && new >= 3, "%d old rows, %d new", old, new);
+}
+END_TEST
+
+/*
  * forkbomb on the old-kernel fixture: the harness records unchanged
  * counters as 0 and oom_kill, which that kernel lacks, as "-".
  */
@@ -734,6 +787,7 @@ vmstat_suite(void)
 	tcase_add_unchecked_fixture(te, tu_mktmp, tu_rmtmp);
 	tcase_set_timeout(te, 20);
 	tcase_add_test(te, sampler_thread);
+	tcase_add_test(te, sampler_relayout);
 	tcase_add_test(te, forkbomb_on_fixture);
 	suite_add_tcase(s, te);
 	return s;
