@@ -4,6 +4,8 @@
 #   make            build lib/libvmbench.a, bench/*, report/vmreport
 #   make check      build and run the tests (fails when any test fails)
 #   make run KERNEL=label [CONFIG=configs/quick.conf] [ITERATIONS=n]
+#   make ab KERNEL=label A="name=value,..." B="name=value,..."
+#   make clean-stale      undo what a killed run left behind
 #   make deps       install the Debian packages (as root)
 #   make bench-overhead   measure the harness's own cost
 # V=1 shows the commands.
@@ -64,12 +66,42 @@ TEST_BIN := tests/check_vmbench
 ALL_OBJS := $(LIB_OBJS) $(BENCH_MAIN:.c=.o) $(BENCH_MODS) $(REPORT_MODS) \
 	$(if $(REPORT),report/vmreport.o) $(TEST_OBJS)
 
-KERNEL ?= $(shell uname -r)
 CONFIG ?= configs/quick.conf
 RESULTS ?= results
 
+# The user's values reach the programs through the environment, never
+# through the shell's parsing: $(value) takes them unexpanded, each
+# recipe quotes "$$VB_X", and the lists (KERNELS, REPORT_OPTS) are split
+# on blanks only, with globbing off (set -f).  The programs refuse what
+# they cannot use, in one line.  KERNEL left empty is uname -r (vmrun).
+export VB_KERNEL = $(value KERNEL)
+export VB_CONFIG = $(value CONFIG)
+export VB_RESULTS = $(value RESULTS)
+export VB_ITERATIONS = $(value ITERATIONS)
+export VB_FORCE = $(value FORCE)
+export VB_MEM = $(value MEM)
+export VB_SWAP = $(value SWAP)
+export VB_WORKDIR = $(value WORKDIR)
+export VB_A = $(value A)
+export VB_B = $(value B)
+export VB_A_LABEL = $(value A_LABEL)
+export VB_B_LABEL = $(value B_LABEL)
+export VB_ORDER = $(value ORDER)
+export VB_KERNELS = $(value KERNELS)
+export VB_REPORT_OPTS = $(value REPORT_OPTS)
+export VB_PLOTS = $(value PLOTS)
+export VB_FL_TIME = $(value FL_TIME)
+export VB_FL_RUNS = $(value FL_RUNS)
+export VB_MF_SIZE = $(value MF_SIZE)
+export VB_PROBE_TIME = $(value PROBE_TIME)
+# the options every vmrun target shares, as shell words from VB_*
+VMRUN_ARGS = --config "$$VB_CONFIG" --results "$$VB_RESULTS" \
+	    $${VB_ITERATIONS:+--iterations "$$VB_ITERATIONS"} \
+	    $${VB_MEM:+--mem "$$VB_MEM"} $${VB_SWAP:+--swap "$$VB_SWAP"} \
+	    $${VB_WORKDIR:+--workdir "$$VB_WORKDIR"}
+
 .PHONY: all check run deps need-deps clean bench bench-overhead compare plot post \
-	need-kernels bench-report
+	need-kernels bench-report ab clean-stale
 
 all: need-deps $(LIB) $(PROGS) $(REPORT)
 
@@ -122,25 +154,41 @@ check: all $(TEST_BIN)
 
 # make run: the runner does the work; see bench/vmrun.c and README.md.
 run: all
-	$(Q)bench/vmrun --kernel '$(KERNEL)' --config '$(CONFIG)' \
-	    --results '$(RESULTS)' $(if $(ITERATIONS),--iterations $(ITERATIONS)) \
-	    $(if $(filter 1,$(FORCE)),--force) $(if $(MEM),--mem $(MEM)) \
-	    $(if $(SWAP),--swap $(SWAP)) $(if $(WORKDIR),--workdir $(WORKDIR))
+	$(Q)case "$$VB_FORCE" in 1) set -- --force;; *) set --;; esac; \
+	bench/vmrun --kernel "$$VB_KERNEL" $(VMRUN_ARGS) "$$@"
+
+# make ab: one kernel, two settings, iterations interleaved (ABBA), into
+# results/<KERNEL>-A and -B (or A_LABEL, B_LABEL), then the comparison.
+ab: all
+	$(Q)case "$$VB_FORCE" in 1) set -- --force;; *) set --;; esac; \
+	bench/vmrun --kernel "$$VB_KERNEL" --a "$$VB_A" --b "$$VB_B" \
+	    $${VB_A_LABEL:+--label-a "$$VB_A_LABEL"} \
+	    $${VB_B_LABEL:+--label-b "$$VB_B_LABEL"} \
+	    $${VB_ORDER:+--order "$$VB_ORDER"} $(VMRUN_ARGS) "$$@"
+
+# Undo what a run killed with SIGKILL left (cgroup, swap file, settings,
+# work folders); every run does this first by itself.
+clean-stale: all
+	$(Q)bench/vmrun --clean-stale $${VB_WORKDIR:+--workdir "$$VB_WORKDIR"}
 
 # The report (report/vmreport; README.md, section report): KERNELS="a b c"
 # names result folders under $(RESULTS), the first is the baseline;
 # REPORT_OPTS passes more options (e.g. --detail, --format csv).
-PLOTS ?= plots
-REPORT_DIRS = $(addprefix $(RESULTS)/,$(KERNELS))
+# REPORT_DIRS: the shell words "$RESULTS/label" ... then the options,
+# from the environment, split on blanks with globbing off.
+REPORT_DIRS = set -f; set --; for k in $$VB_KERNELS; do \
+	    set -- "$$@" "$${VB_RESULTS:-results}/$$k"; done; \
+	    [ $$\# -gt 0 ] || { echo 'make: name the result folders to' \
+	    'compare: KERNELS="label1 label2 ..."' >&2; exit 2; }
 need-kernels:
-	@[ -n '$(strip $(KERNELS))' ] || { echo 'make: name the result' \
-	    'folders to compare: KERNELS="label1 label2 ..."' >&2; exit 2; }
-compare: all need-kernels
-	$(Q)report/vmreport $(REPORT_OPTS) $(REPORT_DIRS)
-plot: all need-kernels
-	$(Q)report/vmreport $(REPORT_OPTS) --plot '$(PLOTS)' $(REPORT_DIRS)
-post: all need-kernels
-	$(Q)report/vmreport $(REPORT_OPTS) --post $(REPORT_DIRS)
+	@$(REPORT_DIRS)
+compare: all
+	$(Q)$(REPORT_DIRS); report/vmreport $$VB_REPORT_OPTS "$$@"
+plot: all
+	$(Q)$(REPORT_DIRS); report/vmreport $$VB_REPORT_OPTS \
+	    --plot "$${VB_PLOTS:-plots}" "$$@"
+post: all
+	$(Q)$(REPORT_DIRS); report/vmreport $$VB_REPORT_OPTS --post "$$@"
 
 # Measurements of vmbench itself (not timed unit tests): each issue adds
 # its bench-<name> target to BENCH_TARGETS; `make bench` runs them all.
@@ -159,7 +207,8 @@ bench-makesim: all
 # fileload against dbench 4 on Debian's client.txt, alternating, medians
 # (needs the dbench package): see tests/fileload-vs-dbench.sh.
 bench-fileload: all
-	$(Q)sh tests/fileload-vs-dbench.sh $(or $(FL_TIME),20) $(or $(FL_RUNS),3)
+	$(Q)sh tests/fileload-vs-dbench.sh "$${VB_FL_TIME:-20}" \
+	    "$${VB_FL_RUNS:-3}"
 
 # The harness's own cost: see tests/overhead.c (not part of make check).
 bench-overhead: all tests/overhead
@@ -175,9 +224,9 @@ ALL_OBJS += tests/overhead.o
 BENCH_TARGETS += bench-memfill bench-probe
 .PHONY: bench-memfill bench-probe
 bench-memfill: all tests/bench_memfill
-	$(Q)tests/bench_memfill $(MF_SIZE)
+	$(Q)tests/bench_memfill $${VB_MF_SIZE:+"$$VB_MF_SIZE"}
 bench-probe: all
-	$(Q)sh tests/bench-probe.sh $(or $(PROBE_TIME),20)
+	$(Q)sh tests/bench-probe.sh "$${VB_PROBE_TIME:-20}"
 tests/bench_memfill: tests/bench_memfill.o bench/memfill-fill.o $(LIB)
 	$(call say,LD,$@)
 	$(Q)$(CC) $(LDFLAGS) -o $@ $^ $(LDLIBS)

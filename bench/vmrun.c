@@ -37,6 +37,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/prctl.h>
 #include <sys/stat.h>
 #include <sys/utsname.h>
 #include <sys/wait.h>
@@ -52,6 +53,9 @@
 #include "stats.h"
 #include "util.h"
 #include "swapfile.h"
+#include "knob.h"
+#include "state.h"
+#include "vmrun-ab.h"
 
 struct opts {
 	const char *kernel;
@@ -62,6 +66,12 @@ struct opts {
 	const char *workdir;
 	const char *mem;
 	const char *swap;
+	const char *set_a;
+	const char *set_b;
+	const char *label_a;
+	const char *label_b;
+	const char *order;
+	int clean_stale;
 	int help;
 };
 
@@ -92,6 +102,24 @@ static const struct vb_opt opt_tab[] = {
 	{ .name = "swap", .type = VB_OPT_STR, .arg = "SIZE",
 	  .off = offsetof(struct opts, swap),
 	  .help = "add a swap file of SIZE for the run" },
+	{ .name = "a", .type = VB_OPT_STR, .arg = "SETTINGS",
+	  .off = offsetof(struct opts, set_a),
+	  .help = "A/B run: side A's settings, name=value,... (make ab A=)" },
+	{ .name = "b", .type = VB_OPT_STR, .arg = "SETTINGS",
+	  .off = offsetof(struct opts, set_b),
+	  .help = "A/B run: side B's settings (make ab B=)" },
+	{ .name = "label-a", .type = VB_OPT_STR, .arg = "LABEL",
+	  .off = offsetof(struct opts, label_a),
+	  .help = "A/B run: side A's folder (default LABEL-A)" },
+	{ .name = "label-b", .type = VB_OPT_STR, .arg = "LABEL",
+	  .off = offsetof(struct opts, label_b),
+	  .help = "A/B run: side B's folder (default LABEL-B)" },
+	{ .name = "order", .type = VB_OPT_STR, .arg = "ABBA",
+	  .off = offsetof(struct opts, order), .def = "ABBA",
+	  .help = "A/B run: the pattern the iterations follow" },
+	{ .name = "clean-stale", .type = VB_OPT_FLAG,
+	  .off = offsetof(struct opts, clean_stale),
+	  .help = "undo what killed runs left in the work folder, and exit" },
 	{ .name = "help", .type = VB_OPT_FLAG,
 	  .off = offsetof(struct opts, help), .help = "this text" },
 	{ 0 },
@@ -116,11 +144,16 @@ static struct {
 	char workdir[PATH_MAX];
 	char start[32];
 	struct vb_meta_in meta;
-	struct vb_kv extra[16];
+	struct vb_kv extra[32];
 	int nextra;
 	struct vb_memlimit lim;		/* --mem */
 	struct vb_swapfile swp;		/* --swap */
 	char lim_desc[4200], swp_desc[4200], mem_h[32], peak[64], hits[32];
+	struct vb_state state;		/* what to undo after a SIGKILL */
+	struct vb_knobs knobs;		/* make ab's settings */
+	int append;			/* A/B: add to the side's results */
+	char ours[64];			/* VMBENCH_OURS: vmrun and the probe */
+	char slot[1200];		/* A/B: "A 1/6 (thp=never)" */
 } S;
 
 static void
@@ -246,10 +279,16 @@ probe_profile(const struct vb_conf *c, const struct vb_conf_line *l)
 	return w[5] ? w + 6 : "";
 }
 
-/* Put the calling child into the memory limit, if any (after fork). */
+/*
+ * After fork(), in a benchmark's or the probe's child: die with the
+ * runner (a SIGKILLed runner's benchmark then stops like after Ctrl-C,
+ * keeping its iterations and removing its work folder), and enter the
+ * memory limit, if any.
+ */
 static void
 enter_limit(void)
 {
+	prctl(PR_SET_PDEATHSIG, SIGTERM);
 	if (S.lim.version && vb_memlimit_enter(&S.lim, 0) < 0) {
 		fprintf(stderr, "vmrun: cannot enter memory cgroup %s: %s\n",
 		    S.lim.path, strerror(errno));
@@ -273,7 +312,9 @@ start_probe(const char *label, const char *profile)
 	pid_t pid;
 
 	prog_path("probe", prog, sizeof(prog));
-	snprintf(out, sizeof(out), "%s/probe@%s", S.dir, label);
+	/* A/B: each run of the probe is added to its side's result after */
+	snprintf(out, sizeof(out), "%s/%sprobe@%s", S.dir, S.append ?
+	    ".slot-" : "", label);
 	snprintf(logp, sizeof(logp), "%s/probe@%s.log", S.dir, label);
 	argv[n++] = prog;
 	if (*profile) {
@@ -287,7 +328,8 @@ start_probe(const char *label, const char *profile)
 	argv[n++] = "--workdir";
 	argv[n++] = S.workdir;
 	argv[n] = NULL;
-	logfd = open(logp, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0644);
+	logfd = open(logp, O_WRONLY | O_CREAT | O_CLOEXEC | (S.append ?
+	    O_APPEND : O_TRUNC), 0644);
 	if (logfd < 0)
 		die_errno("cannot create %s", logp);
 	if (pipe2(ready, O_CLOEXEC) < 0)
@@ -315,6 +357,7 @@ start_probe(const char *label, const char *profile)
 	close(logfd);
 	close(ready[1]);
 	probe_pid = pid;
+	snprintf(S.ours, sizeof(S.ours), "%ld,%ld", (long)getpid(), (long)pid);
 	pfd.fd = ready[0];
 	pfd.events = POLLIN;
 	while (poll(&pfd, 1, 10000) < 0 && errno == EINTR && !stop_signal)
@@ -374,20 +417,6 @@ validate(const struct vb_conf *c)
 }
 
 static void
-write_meta(const char *status, int ended)
-{
-	char end[32], path[PATH_MAX + 8];
-
-	S.meta.status = status;
-	S.meta.end = ended ? vb_iso_time(end, sizeof(end)) : NULL;
-	S.meta.extra = S.extra;
-	S.meta.nextra = S.nextra;
-	snprintf(path, sizeof(path), "%s/meta", S.dir);
-	if (vb_meta_write(path, &S.meta) < 0)
-		warn_errno("cannot write %s", path);
-}
-
-static void
 fmt_dur(char *buf, size_t len, double s)
 {
 	if (s < 0 || !isfinite(s))
@@ -435,6 +464,13 @@ follow(int fd, int idx, int total, const char *label, uint64_t suite_t0)
 					done += secs;
 				fmt_dur(el, sizeof(el),
 				    vb_elapsed_s(suite_t0));
+				if (S.append) {
+					fprintf(stderr, "[%d/%d] %-22s %s done "
+					    "in %.1fs  elapsed %s\n", idx,
+					    total, label, S.slot, secs, el);
+					p = nl + 1;
+					continue;
+				}
 				if (secs > 0)
 					fmt_dur(eta, sizeof(eta), done / it *
 					    (nit - it));
@@ -473,6 +509,61 @@ last_line(const char *path, char *buf, size_t len)
 	return buf;
 }
 
+/*
+ * A/B: add the probe's result of this run (.slot-probe@LABEL.res) to
+ * its side's probe@LABEL.res.  0, or 1 (said) when it cannot.
+ */
+static int
+merge_probe(const char *label)
+{
+	char src[PATH_MAX + 300], dst[PATH_MAX + 300], err[1024];
+	struct vb_res a, b;
+	int i, rc = 0;
+
+	snprintf(src, sizeof(src), "%s/.slot-probe@%s.res", S.dir, label);
+	snprintf(dst, sizeof(dst), "%s/probe@%s.res", S.dir, label);
+	if (vb_res_read(src, &b, err, sizeof(err)) < 0) {
+		warn("the probe beside %s left no result: %s", label, err);
+		unlink(src);
+		return 1;
+	}
+	if (access(dst, F_OK) < 0) {
+		rc = vb_res_write(dst, &b) < 0;
+		if (rc)
+			warn_errno("cannot write %s", dst);
+		vb_res_free(&b);
+		unlink(src);
+		return rc;
+	}
+	if (vb_res_read(dst, &a, err, sizeof(err)) < 0) {
+		warn("%s", err);
+		vb_res_free(&b);
+		unlink(src);
+		return 1;
+	}
+	if (a.nmetrics != b.nmetrics) {
+		warn("%s: the probe's figures changed between runs", dst);
+		rc = 1;
+	} else {
+		for (i = 0; i < b.niter; i++)
+			memcpy(vb_res_add_iter(&a), b.vals + (size_t)i *
+			    (size_t)b.nmetrics, (size_t)b.nmetrics *
+			    sizeof(double));
+		/* the side is as complete as its least complete run */
+		if (strcmp(b.status, "complete") != 0)
+			snprintf(a.status, sizeof(a.status), "%s", b.status);
+		snprintf(a.ended, sizeof(a.ended), "%s", b.ended);
+		if (vb_res_write(dst, &a) < 0) {
+			warn_errno("cannot write %s", dst);
+			rc = 1;
+		}
+	}
+	vb_res_free(&a);
+	vb_res_free(&b);
+	unlink(src);
+	return rc;
+}
+
 /* Run one config line; returns the program's exit status. */
 static int
 run_line(const struct vb_conf *c, int idx, int iterations, uint64_t t0)
@@ -502,20 +593,25 @@ run_line(const struct vb_conf *c, int idx, int iterations, uint64_t t0)
 	argv[n++] = nit;
 	argv[n++] = "--workdir";
 	argv[n++] = S.workdir;
+	if (S.append)
+		argv[n++] = "--append";
 	if (l->variant) {
 		argv[n++] = "--variant";
 		argv[n++] = l->variant;
 	}
 	argv[n] = NULL;
 
-	logfd = open(logp, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0644);
+	logfd = open(logp, O_WRONLY | O_CREAT | O_CLOEXEC | (S.append ?
+	    O_APPEND : O_TRUNC), 0644);
 	if (logfd < 0)
 		die_errno("cannot create %s", logp);
 	if (pipe(pfd) < 0)
 		die_errno("cannot create a pipe");
-	fprintf(stderr, "[%d/%d] %s: %d iteration%s%s\n", idx + 1, c->nlines,
-	    label, iterations, iterations == 1 ? "" : "s",
-	    profile ? ", with the probe" : "");
+	if (!S.append)
+		fprintf(stderr, "[%d/%d] %s: %d iteration%s%s\n", idx + 1,
+		    c->nlines, label, iterations, iterations == 1 ? "" : "s",
+		    profile ? ", with the probe" : "");
+	snprintf(S.ours, sizeof(S.ours), "%ld", (long)getpid());
 	if (profile)
 		start_probe(label, profile);
 	pid = fork();
@@ -531,6 +627,7 @@ run_line(const struct vb_conf *c, int idx, int iterations, uint64_t t0)
 		snprintf(fdbuf, sizeof(fdbuf), "%d", pfd[1]);
 		setenv("VMBENCH_PROGRESS_FD", fdbuf, 1);
 		setenv("VMBENCH_WORKDIR", S.workdir, 1);
+		setenv("VMBENCH_OURS", S.ours, 1);
 		enter_limit();
 		execv(prog, argv);
 		fprintf(stderr, "vmrun: cannot run %s: %s\n", prog,
@@ -550,6 +647,8 @@ run_line(const struct vb_conf *c, int idx, int iterations, uint64_t t0)
 	running_pid = 0;
 	free(argv);
 	probe_failed = stop_probe(label);
+	if (profile && S.append)
+		probe_failed |= merge_probe(label);
 	if (WIFEXITED(status) && WEXITSTATUS(status) == 0)
 		return probe_failed;
 	if (stop_signal || (WIFEXITED(status) && WEXITSTATUS(status) == 130))
@@ -596,6 +695,13 @@ teardown(void)
 		warn("%s", err);
 		rc = -1;
 	}
+	if (vb_knobs_restore(&S.knobs)) {
+		warn("could not restore every setting; see %s", S.state.path);
+		rc = -1;
+	}
+	/* the state file stays when something could not be undone */
+	if (rc == 0)
+		vb_state_end(&S.state);
 	return rc;
 }
 
@@ -655,6 +761,10 @@ make_limit(uint64_t mem, uint64_t swap)
 			    err);
 		snprintf(S.swp_desc, sizeof(S.swp_desc), "%s %s", S.swp.path,
 		    vb_fmt_size(a, sizeof(a), swap));
+		snprintf(S.state.swapfile, sizeof(S.state.swapfile), "%s",
+		    S.swp.path);
+		if (vb_state_save(&S.state) < 0)
+			die_errno("cannot write %s", S.state.path);
 		S.extra[S.nextra].key = "swap_file";
 		S.extra[S.nextra++].val = S.swp_desc;
 	}
@@ -664,6 +774,15 @@ make_limit(uint64_t mem, uint64_t swap)
 			die("--mem %s: %s", vb_fmt_size(a, sizeof(a), mem),
 			    err);
 		vb_memlimit_describe(&S.lim, S.lim_desc, sizeof(S.lim_desc));
+		snprintf(S.state.cgroup, sizeof(S.state.cgroup), "%s",
+		    S.lim.path);
+		S.state.cgroup_v = S.lim.version;
+		if (vb_state_save(&S.state) < 0)
+			die_errno("cannot write %s", S.state.path);
+		/* the programs read their cgroup's own counters (scope.h) */
+		setenv("VMBENCH_CGROUP", S.lim.path, 1);
+		setenv("VMBENCH_CGROUP_VERSION", S.lim.version == 2 ? "2" :
+		    "1", 1);
 		S.extra[S.nextra].key = "mem_limit";
 		S.extra[S.nextra++].val = vb_fmt_size(S.mem_h,
 		    sizeof(S.mem_h), mem);
@@ -751,6 +870,177 @@ summary(const struct vb_conf *c)
 	fprintf(stderr, "\nresults in %s/\n", S.dir);
 }
 
+/*
+ * The cgroup's own copies of global settings (v1 memory.swappiness; v2
+ * memory.zswap.*), as meta lines: what the benchmarks ran under.
+ */
+static void
+cg_settings(FILE *f)
+{
+	char v[256];
+
+	if (!S.lim.version)
+		return;
+	if (S.lim.version == 1 && vb_memlimit_read(&S.lim,
+	    "memory.swappiness", v, sizeof(v)) == 0)
+		fprintf(f, "cg_swappiness=%s\n", v);
+	if (S.lim.version == 2) {
+		if (vb_knob_read("/proc/sys/vm/swappiness", v, sizeof(v)) == 0)
+			fprintf(f, "cg_swappiness=%s\n", v);
+		if (vb_memlimit_read(&S.lim, "memory.zswap.max", v,
+		    sizeof(v)) == 0)
+			fprintf(f, "cg_zswap_max=%s\n", v);
+		if (vb_memlimit_read(&S.lim, "memory.zswap.writeback", v,
+		    sizeof(v)) == 0)
+			fprintf(f, "cg_zswap_writeback=%s\n", v);
+	}
+}
+
+/* The settings in force now, for meta (lib/meta.h). Allocated. */
+static char *
+settings_now(void)
+{
+	char *base = vb_meta_settings(), *text = NULL;
+	size_t len = 0;
+	FILE *f = open_memstream(&text, &len);
+
+	if (!f)
+		die("out of memory");
+	fputs(base, f);
+	cg_settings(f);
+	if (fclose(f) != 0)
+		die("out of memory");
+	free(base);
+	return text;
+}
+
+/* The work folder: --workdir, $VMBENCH_WORKDIR, or ./work; made. */
+static void
+find_workdir(struct opts *o)
+{
+	if (!o->workdir)
+		o->workdir = getenv("VMBENCH_WORKDIR");
+	if (!o->workdir || !*o->workdir)
+		o->workdir = "work";
+	if (mkdir(o->workdir, 0755) < 0 && errno != EEXIST)
+		die_errno("cannot create work folder %s", o->workdir);
+	if (!realpath(o->workdir, S.workdir))
+		die_errno("work folder %s", o->workdir);
+}
+
+/* One side of an A/B run (or the only one of a plain run). */
+struct side {
+	char dir[PATH_MAX];
+	const char *label;
+	char *settings;			/* meta lines, once in force */
+	char desc[1024];		/* "thp=never" */
+	struct vb_kv extra[40];
+	int nextra;
+	int failed;
+};
+
+static void
+side_meta(struct side *sd, const char *status, int ended)
+{
+	char end[32], path[PATH_MAX + 8];
+	struct vb_meta_in m = S.meta;
+	int i;
+
+	m.label = sd->label;
+	m.status = status;
+	m.end = ended ? vb_iso_time(end, sizeof(end)) : NULL;
+	/* the run's pairs, then the side's */
+	sd->nextra = 0;
+	for (i = 0; i < S.nextra; i++)
+		sd->extra[sd->nextra++] = S.extra[i];
+	for (i = 0; i < 4 && sd->extra[36 + i].key; i++)
+		sd->extra[sd->nextra++] = sd->extra[36 + i];
+	m.extra = sd->extra;
+	m.nextra = sd->nextra;
+	m.settings = sd->settings;
+	snprintf(path, sizeof(path), "%s/meta", sd->dir);
+	if (vb_meta_write(path, &m) < 0)
+		warn_errno("cannot write %s", path);
+}
+
+/*
+ * make ab: each config line's iterations, A's and B's, in the order's
+ * pattern, each a run of the program with --iterations 1 --append into
+ * its side's folder, with that side's settings written just before.
+ * Returns the number of failed lines, or 130 after a signal.
+ */
+static int
+run_ab(const struct vb_conf *c, const struct opts *o, struct side *sd,
+    uint64_t t0)
+{
+	char sched[2 * 100000 + 1], err[1024];
+	int i, k, failed = 0, cur = -1;
+
+	for (i = 0; i < c->nlines && !stop_signal; i++) {
+		int n = line_iterations(c, i, o), rc, line_failed = 0;
+		char label[2 * VB_NAMELEN];
+
+		vb_conf_label(&c->lines[i], label, sizeof(label));
+		vb_ab_schedule(o->order, n, sched);
+		fprintf(stderr, "[%d/%d] %s: %d iteration%s a side, %s\n",
+		    i + 1, c->nlines, label, n, n == 1 ? "" : "s", sched);
+		for (k = 0; sched[k] && !stop_signal; k++) {
+			int s = sched[k] == 'B';
+
+			if (s != cur) {
+				if (vb_knobs_apply(&S.knobs, s, err,
+				    sizeof(err)) < 0)
+					die("%s", err);
+				if (vb_memlimit_sync(&S.lim) < 0)
+					die_errno("cannot set memory.swappiness "
+					    "in %s", S.lim.path);
+				cur = s;
+				if (!sd[s].settings) {
+					sd[s].settings = settings_now();
+					side_meta(&sd[s], "running", 0);
+				}
+			}
+			memcpy(S.dir, sd[s].dir, sizeof(S.dir));
+			snprintf(S.slot, sizeof(S.slot), "%c %d/%d (%s)",
+			    sched[k], k + 1, 2 * n, sd[s].desc);
+			rc = run_line(c, i, 1, t0);
+			if (rc == 130)
+				return 130;
+			if (rc) {
+				sd[s].failed = 1;
+				line_failed = 1;
+			}
+		}
+		failed += line_failed;
+	}
+	return stop_signal ? 130 : failed;
+}
+
+/*
+ * Run vmreport on the two folders (the comparison on stdout), as a
+ * program, not through a shell.
+ */
+static void
+compare(const struct side *sd)
+{
+	char prog[PATH_MAX + 32];
+	int status;
+	pid_t pid;
+
+	snprintf(prog, sizeof(prog), "%s/../report/vmreport", S.bindir);
+	if (access(prog, X_OK) < 0)
+		return;
+	fflush(stdout);
+	pid = fork();
+	if (pid == 0) {
+		execl(prog, prog, sd[0].dir, sd[1].dir, (char *)NULL);
+		_exit(127);
+	}
+	if (pid > 0)
+		while (waitpid(pid, &status, 0) < 0 && errno == EINTR)
+			;
+}
+
 int
 main(int argc, char **argv)
 {
@@ -759,17 +1049,27 @@ main(int argc, char **argv)
 	struct sigaction sa;
 	struct utsname u;
 	struct stat st;
+	struct side sd[2];
 	char err[1024], *slash;
 	uint64_t t0, mem, swap;
-	int i, rc = 0, failed = 0;
+	int i, k, rc = 0, failed = 0, ab, nside;
 
 	vb_set_progname("vmrun");
+	memset(sd, 0, sizeof(sd));
 	if (vb_opt_parse(opt_tab, &o, argc - 1, argv + 1, NULL, err,
 	    sizeof(err)) < 0)
 		die("%s", err);
 	if (o.help) {
 		usage(stdout);
 		return 0;
+	}
+	if (o.clean_stale) {
+		find_workdir(&o);
+		rc = vb_state_recover(S.workdir);
+		if (rc == 0)
+			fprintf(stderr, "vmrun: nothing left behind in %s\n",
+			    S.workdir);
+		return rc < 0 ? 1 : 0;
 	}
 	if (!o.kernel || !*o.kernel) {
 		if (uname(&u) < 0)
@@ -779,6 +1079,46 @@ main(int argc, char **argv)
 	if (!good_label(o.kernel))
 		die("bad kernel label '%s': use letters, digits and . _ + - ~ "
 		    "(no slashes)", o.kernel);
+	ab = o.set_a || o.set_b;
+	nside = ab ? 2 : 1;
+	if (!ab && (o.label_a || o.label_b))
+		die("--label-a and --label-b are for an A/B run (--a, --b)");
+	if (ab) {
+		const char *root = getenv("VMBENCH_SYSROOT");
+		static char la[160], lb[160];
+
+		if (!o.set_a || !o.set_b || (!*o.set_a && !*o.set_b))
+			die("an A/B run needs both sides: A=\"name=value,...\" "
+			    "B=\"name=value,...\" (one side may be empty: "
+			    "the settings as they are)");
+		if (vb_ab_order_ok(o.order, err, sizeof(err)) < 0)
+			die("%s", err);
+		S.knobs.root = root && *root ? vb_xstrdup(root) : NULL;
+		if ((*o.set_a && vb_knobs_parse(&S.knobs, 0, o.set_a, err,
+		    sizeof(err)) < 0) || (*o.set_b &&
+		    vb_knobs_parse(&S.knobs, 1, o.set_b, err,
+		    sizeof(err)) < 0))
+			die("%s", err);
+		snprintf(la, sizeof(la), "%s-A", o.kernel);
+		snprintf(lb, sizeof(lb), "%s-B", o.kernel);
+		sd[0].label = o.label_a ? o.label_a : la;
+		sd[1].label = o.label_b ? o.label_b : lb;
+		for (k = 0; k < 2; k++)
+			if (!good_label(sd[k].label))
+				die("bad label '%s': use letters, digits and "
+				    ". _ + - ~ (no slashes, at most 128)",
+				    sd[k].label);
+		if (strcmp(sd[0].label, sd[1].label) == 0)
+			die("both sides are labelled '%s'", sd[0].label);
+		vb_knobs_describe(&S.knobs, 0, sd[0].desc, sizeof(sd[0].desc));
+		vb_knobs_describe(&S.knobs, 1, sd[1].desc, sizeof(sd[1].desc));
+		for (k = 0; k < 2; k++)
+			if (!sd[k].desc[0])
+				snprintf(sd[k].desc, sizeof(sd[k].desc),
+				    "as found");
+	} else {
+		sd[0].label = o.kernel;
+	}
 	parse_limit(&o, &mem, &swap);
 
 	/* programs live beside vmrun, wherever it was started from */
@@ -799,14 +1139,10 @@ main(int argc, char **argv)
 	validate(&conf);
 
 	/* the work folder: a real filesystem, not tmpfs, by default */
-	if (!o.workdir)
-		o.workdir = getenv("VMBENCH_WORKDIR");
-	if (!o.workdir || !*o.workdir)
-		o.workdir = "work";
-	if (mkdir(o.workdir, 0755) < 0 && errno != EEXIST)
-		die_errno("cannot create work folder %s", o.workdir);
-	if (!realpath(o.workdir, S.workdir))
-		die_errno("work folder %s", o.workdir);
+	find_workdir(&o);
+	/* what a run killed with SIGKILL left: undone before anything */
+	if (vb_state_recover(S.workdir) < 0)
+		die("could not undo what an earlier run left; see above");
 	/*
 	 * The result folder: never silently overwritten.  Refused before
 	 * the limit and swap file are made; with FORCE the old folder goes
@@ -814,31 +1150,55 @@ main(int argc, char **argv)
 	 */
 	if (mkdir(o.results, 0755) < 0 && errno != EEXIST)
 		die_errno("cannot create %s", o.results);
-	snprintf(S.dir, sizeof(S.dir), "%s/%s", o.results, o.kernel);
-	if (lstat(S.dir, &st) == 0 && !o.force)
-		die("%s already exists: choose another KERNEL= label, or "
-		    "FORCE=1 to replace it", S.dir);
-	make_limit(mem, swap);
-	if (lstat(S.dir, &st) == 0 && vb_rmtree(S.dir) < 0)
-		die_errno("cannot remove %s", S.dir);
-	if (mkdir(S.dir, 0755) < 0)
-		die_errno("cannot create %s", S.dir);
+	for (k = 0; k < nside; k++) {
+		snprintf(sd[k].dir, sizeof(sd[k].dir), "%s/%s", o.results,
+		    sd[k].label);
+		if (lstat(sd[k].dir, &st) == 0 && !o.force)
+			die("%s already exists: choose another KERNEL= label, "
+			    "or FORCE=1 to replace it", sd[k].dir);
+	}
 
+	/* from here on, every path undoes what the run changed */
 	memset(&sa, 0, sizeof(sa));
 	sa.sa_handler = on_signal;
 	sigemptyset(&sa.sa_mask);
 	sigaction(SIGINT, &sa, NULL);
 	sigaction(SIGTERM, &sa, NULL);
 	sigaction(SIGHUP, &sa, NULL);
+	vb_set_die_hook(die_teardown);
+	if (vb_state_begin(&S.state, S.workdir) < 0)
+		die_errno("cannot write %s", S.state.path);
+	for (k = 0; k < nside; k++)
+		memcpy(S.state.results[k], sd[k].dir, sizeof(sd[k].dir));
+	if (ab) {
+		if (vb_knobs_save(&S.knobs, err, sizeof(err)) < 0)
+			die("%s", err);
+		S.state.knobs = &S.knobs;
+		if (vb_state_save(&S.state) < 0)
+			die_errno("cannot write %s", S.state.path);
+		if (vb_knobs_check(&S.knobs, err, sizeof(err)) < 0)
+			die("%s", err);
+	}
+	make_limit(mem, swap);
+	if (stop_signal) {
+		teardown();
+		vb_die_status = 130;
+		die("interrupted before anything ran");
+	}
+	for (k = 0; k < nside; k++) {
+		if (lstat(sd[k].dir, &st) == 0 && vb_rmtree(sd[k].dir) < 0)
+			die_errno("cannot remove %s", sd[k].dir);
+		if (mkdir(sd[k].dir, 0755) < 0)
+			die_errno("cannot create %s", sd[k].dir);
+	}
 
-	S.meta.label = o.kernel;
 	S.meta.start = vb_iso_time(S.start, sizeof(S.start));
 	S.meta.workdir = S.workdir;
 	S.meta.config = o.config;
 	{
 		/* "3", or "5-10" when lines differ (iterations=N) */
 		static char itbuf[32];
-		int lo = 0, hi = 0, k;
+		int lo = 0, hi = 0;
 
 		for (k = 0; k < conf.nlines; k++) {
 			int n = line_iterations(&conf, k, &o);
@@ -852,33 +1212,70 @@ main(int argc, char **argv)
 			snprintf(itbuf, sizeof(itbuf), "%d-%d", lo, hi);
 		S.meta.iterations = itbuf;
 	}
-	write_meta("running", 0);
+	if (ab) {
+		for (k = 0; k < 2; k++) {
+			sd[k].extra[36].key = "ab_setting";
+			sd[k].extra[36].val = sd[k].desc;
+			sd[k].extra[37].key = "ab_side";
+			sd[k].extra[37].val = k ? "B" : "A";
+			sd[k].extra[38].key = "ab_pair";
+			sd[k].extra[38].val = (char *)sd[!k].label;
+			sd[k].extra[39].key = "ab_order";
+			sd[k].extra[39].val = (char *)o.order;
+			side_meta(&sd[k], "running", 0);
+		}
+		S.append = 1;
+	} else {
+		sd[0].settings = settings_now();
+		side_meta(&sd[0], "running", 0);
+		memcpy(S.dir, sd[0].dir, sizeof(S.dir));
+	}
 
 	t0 = vb_now_ns();
-	fprintf(stderr, "vmrun: %s, %d benchmark%s, into %s/\n", o.config,
-	    conf.nlines, conf.nlines == 1 ? "" : "s", S.dir);
-	for (i = 0; i < conf.nlines && !stop_signal; i++) {
-		int n = line_iterations(&conf, i, &o);
+	if (ab) {
+		fprintf(stderr, "vmrun: %s, %d benchmark%s, A (%s) into %s/, "
+		    "B (%s) into %s/, order %s\n", o.config, conf.nlines,
+		    conf.nlines == 1 ? "" : "s", sd[0].desc, sd[0].dir,
+		    sd[1].desc, sd[1].dir, o.order);
+		rc = run_ab(&conf, &o, sd, t0);
+		failed = rc == 130 ? 0 : rc;
+	} else {
+		fprintf(stderr, "vmrun: %s, %d benchmark%s, into %s/\n",
+		    o.config, conf.nlines, conf.nlines == 1 ? "" : "s",
+		    S.dir);
+		for (i = 0; i < conf.nlines && !stop_signal; i++) {
+			int n = line_iterations(&conf, i, &o);
 
-		rc = run_line(&conf, i, n, t0);
-		if (rc == 130)
-			break;
-		failed += rc != 0;
+			rc = run_line(&conf, i, n, t0);
+			if (rc == 130)
+				break;
+			failed += rc != 0;
+		}
 	}
 	vb_set_die_hook(NULL);
 	if (teardown() < 0)
 		failed++;
-	if (stop_signal || rc == 130) {
-		write_meta("interrupted", 1);
+	for (k = 0; k < nside; k++) {
+		const char *status = stop_signal || rc == 130 ?
+		    "interrupted" : failed ? "failed" : "complete";
+
+		side_meta(&sd[k], status, 1);
+		memcpy(S.dir, sd[k].dir, sizeof(S.dir));
 		summary(&conf);
+	}
+	if (stop_signal || rc == 130) {
 		fprintf(stderr, "vmrun: interrupted; what was measured is kept "
-		    "in %s/, marked interrupted\n", S.dir);
+		    "in %s/%s%s%s, marked interrupted\n", sd[0].dir,
+		    ab ? " and " : "", ab ? sd[1].dir : "", ab ? "/" : "");
 		rc = 130;
 	} else {
-		write_meta(failed ? "failed" : "complete", 1);
-		summary(&conf);
 		rc = failed ? 1 : 0;
+		if (ab && !failed)
+			compare(sd);
 	}
+	for (k = 0; k < nside; k++)
+		free(sd[k].settings);
+	vb_knobs_free(&S.knobs);
 	vb_conf_free(&conf);
 	return rc;
 }

@@ -16,6 +16,7 @@
 #include "clock.h"
 #include "err.h"
 #include "rusage.h"
+#include "scope.h"
 #include "stats.h"
 #include "util.h"
 #include "vmstat.h"
@@ -55,6 +56,16 @@ const struct vb_metric vb_std_metrics[] = {
 	{ NULL, NULL, VB_INFO, NULL },
 };
 
+/*
+ * The machine's other work during the iteration (lib/scope.h); after the
+ * standard columns, before the cgroup's and the bench's own.
+ */
+static const struct vb_metric foreign_metric[] = {
+	{ "foreign_cpu", "%", VB_INFO, "CPU used by other processes, % of "
+	    "one CPU" },
+	{ NULL, NULL, VB_INFO, NULL },
+};
+
 /* column of the first vmstat metric in vb_std_metrics */
 #define VB_STD_RUSAGE 11
 
@@ -82,6 +93,10 @@ static struct run {
 	int progress_fd;
 	const char *proc_root;
 	int nstd;
+	int foreign_col;	/* foreign_cpu's column */
+	struct vb_cgroup cg;	/* the memory cgroup we run in, if any */
+	int cg_col;		/* its first column, or -1 */
+	int first_iter;		/* 1, or after the iterations appended to */
 } R = { .progress_fd = -1 };
 
 static volatile sig_atomic_t stop_signal;
@@ -198,6 +213,8 @@ usage(const struct vb_bench *b, FILE *f)
 	    "$VMBENCH_WORKDIR or /var/tmp)\n"
 	    "  --interval SECONDS     vmstat sampling interval (default 1)\n"
 	    "  --variant NAME         variant name recorded in the result\n"
+	    "  --append               add the iterations to an existing "
+	    "PREFIX.res\n"
 	    "  --check                validate the options and exit\n"
 	    "  --help                 this text\n");
 	fprintf(f, "\nFigures (besides time, rusage and vmstat deltas):\n");
@@ -212,6 +229,7 @@ struct common {
 	const char *workdir;
 	double interval;
 	const char *variant;
+	int append;
 	int check;
 	int help;
 };
@@ -229,6 +247,8 @@ static const struct vb_opt common_opts[] = {
 	  .dmin = 0.01, .dmax = 60 },
 	{ .name = "variant", .type = VB_OPT_STR, .arg = "NAME",
 	  .off = offsetof(struct common, variant) },
+	{ .name = "append", .type = VB_OPT_FLAG,
+	  .off = offsetof(struct common, append) },
 	{ .name = "check", .type = VB_OPT_FLAG,
 	  .off = offsetof(struct common, check) },
 	{ .name = "help", .type = VB_OPT_FLAG,
@@ -405,13 +425,52 @@ vb_std_row(double *row, const struct vb_rusage *u, const struct vb_snap *b,
 	}
 }
 
+static double
+tv_s(const struct timeval *a, const struct timeval *b)
+{
+	return (double)(b->tv_sec - a->tv_sec) +
+	    (double)(b->tv_usec - a->tv_usec) / 1e6;
+}
+
+/*
+ * The CPU the rest of the machine used from @a to @b, in % of one CPU
+ * (lib/scope.h): busy ticks of /proc/stat, less kernel threads, less
+ * our own processes (the harness, every child reaped since @a, the
+ * sampler, the runner and a probe).  Tick-grained: can be a little
+ * below 0 for a quiet, short iteration.
+ */
+static double
+foreign_cpu(const struct vb_snap *a, const struct vb_snap *b,
+    const struct vb_cpuown *oa, const struct vb_cpuown *ob,
+    const struct rusage *sa, const struct rusage *sb,
+    const struct rusage *ka, const struct rusage *kb)
+{
+	double hz = (double)sysconf(_SC_CLK_TCK), busy, ours, secs;
+
+	secs = (double)(b->t_ns - a->t_ns) / 1e9;
+	if (secs <= 0 || hz <= 0)
+		return NAN;
+	busy = (double)((b->cpu_user + b->cpu_nice + b->cpu_sys +
+	    b->cpu_irq + b->cpu_softirq) - (a->cpu_user + a->cpu_nice +
+	    a->cpu_sys + a->cpu_irq + a->cpu_softirq)) / hz;
+	busy -= (double)(ob->kthread - oa->kthread) / hz;
+	ours = tv_s(&sa->ru_utime, &sb->ru_utime) +
+	    tv_s(&sa->ru_stime, &sb->ru_stime) +
+	    tv_s(&ka->ru_utime, &kb->ru_utime) +
+	    tv_s(&ka->ru_stime, &kb->ru_stime) +
+	    (double)(ob->ours - oa->ours) / hz;
+	return 100 * (busy - ours) / secs;
+}
+
 /* One iteration; 0, or -1 after a signal, or the child's failure. */
 static int
 iterate(int num, struct vb_proc *proc)
 {
 	struct vb_snap a, b;
 	struct vb_rusage u;
-	struct rusage ru;
+	struct rusage ru, self_a, self_b, kids_a, kids_b;
+	struct vb_cgsnap cga, cgb;
+	struct vb_cpuown own_a, own_b;
 	struct vb_iter it;
 	uint64_t t0, t1;
 	double row[1024];
@@ -424,6 +483,11 @@ iterate(int num, struct vb_proc *proc)
 	if (pipe2(fds, O_CLOEXEC) < 0)
 		die_errno("cannot create a pipe");
 	vb_sampler_set_iter(&R.sampler, num);
+	vb_cgroup_reset_peak(&R.cg);
+	vb_cgroup_read(&R.cg, &cga);
+	vb_cpuown_read(R.proc_root, R.sampler.pid, &own_a);
+	getrusage(RUSAGE_SELF, &self_a);
+	getrusage(RUSAGE_CHILDREN, &kids_a);
 	if (vb_proc_read(proc, &a) < 0)
 		die_errno("cannot read %s", R.proc_root);
 	t0 = vb_now_ns();
@@ -486,6 +550,15 @@ iterate(int num, struct vb_proc *proc)
 		die_errno("cannot read %s", R.proc_root);
 	vb_rusage_from(&u, &ru, vb_ns_to_s(t1 - t0));
 	vb_std_row(row, &u, &b, &a);
+	getrusage(RUSAGE_SELF, &self_b);
+	getrusage(RUSAGE_CHILDREN, &kids_b);
+	vb_cpuown_read(R.proc_root, R.sampler.pid, &own_b);
+	row[R.foreign_col] = foreign_cpu(&a, &b, &own_a, &own_b, &self_a,
+	    &self_b, &kids_a, &kids_b);
+	if (R.cg_col >= 0) {
+		vb_cgroup_read(&R.cg, &cgb);
+		vb_cgroup_row(row + R.cg_col, &cgb, &cga);
+	}
 	dst = vb_res_add_iter(&R.res);
 	memcpy(dst, row, (size_t)R.res.nmetrics * sizeof(double));
 	{
@@ -503,6 +576,38 @@ iterate(int num, struct vb_proc *proc)
 		fflush(stdout);
 	}
 	return 0;
+}
+
+/*
+ * --append (make ab): continue the result @path, which must be of the
+ * same benchmark, variant, parameters and columns; its iterations come
+ * first and the new ones are numbered after them.
+ */
+static void
+append_to(const char *path)
+{
+	struct vb_res old;
+	char err[512];
+	int i, same;
+
+	if (vb_res_read(path, &old, err, sizeof(err)) < 0)
+		die("cannot append: %s", err);
+	same = strcmp(old.bench, R.res.bench) == 0 &&
+	    strcmp(old.variant, R.res.variant) == 0 &&
+	    old.nmetrics == R.res.nmetrics && old.cmdline &&
+	    R.res.cmdline && strcmp(old.cmdline, R.res.cmdline) == 0;
+	for (i = 0; same && i < old.nmetrics; i++)
+		same = strcmp(old.metrics[i].name, R.res.metrics[i].name) == 0;
+	if (!same)
+		die("cannot append to %s: it holds another benchmark, "
+		    "variant, parameters or set of figures", path);
+	for (i = 0; i < old.niter; i++)
+		memcpy(vb_res_add_iter(&R.res), old.vals + (size_t)i *
+		    (size_t)old.nmetrics, (size_t)old.nmetrics *
+		    sizeof(double));
+	snprintf(R.res.started, sizeof(R.res.started), "%s", old.started);
+	R.first_iter = old.niter + 1;
+	vb_res_free(&old);
 }
 
 static void
@@ -571,6 +676,14 @@ vb_main(const struct vb_bench *b, int argc, char **argv)
 	record_params(b, R.cfg, argc, argv);
 	for (m = vb_std_metrics; m->name; m++)
 		vb_res_add_metric(&R.res, m->name, m->unit, m->dir);
+	R.foreign_col = vb_res_add_metric(&R.res, foreign_metric->name,
+	    foreign_metric->unit, foreign_metric->dir);
+	R.cg_col = -1;
+	if (vb_cgroup_from_env(&R.cg) == 0) {
+		R.cg_col = R.res.nmetrics;
+		for (m = vb_cg_metrics; m->name; m++)
+			vb_res_add_metric(&R.res, m->name, m->unit, m->dir);
+	}
 	for (m = b->metrics; m && m->name; m++) {
 		if (vb_res_metric_index(&R.res, m->name) >= 0)
 			die("bug: metric '%s' defined twice", m->name);
@@ -585,6 +698,9 @@ vb_main(const struct vb_bench *b, int argc, char **argv)
 		snprintf(R.res_path, sizeof(R.res_path), "%s.res", c.out);
 		snprintf(R.vm_path, sizeof(R.vm_path), "%s.vmstat", c.out);
 	}
+	R.first_iter = 1;
+	if (c.append && R.res_path[0] && access(R.res_path, F_OK) == 0)
+		append_to(R.res_path);
 
 	vb_set_die_hook(die_hook);
 	/* orphans of an iteration come back to us, to be killed and reaped */
@@ -604,7 +720,7 @@ vb_main(const struct vb_bench *b, int argc, char **argv)
 	if (R.res_path[0])
 		save("running");
 
-	if (R.vm_path[0] && !(R.vmf = fopen(R.vm_path, "w")))
+	if (R.vm_path[0] && !(R.vmf = fopen(R.vm_path, c.append ? "a" : "w")))
 		die_errno("cannot create %s", R.vm_path);
 	if (vb_sampler_start(&R.sampler, R.proc_root, R.vmf,
 	    (uint64_t)(c.interval * 1e9)) < 0)
@@ -641,7 +757,7 @@ vb_main(const struct vb_bench *b, int argc, char **argv)
 		uint64_t t = vb_now_ns();
 
 		progress(i, (int)c.iterations, 0);
-		rc = iterate(i, &proc);
+		rc = iterate(R.first_iter - 1 + i, &proc);
 		if (rc < 0)
 			break;
 		progress(i, (int)c.iterations, vb_elapsed_s(t));

@@ -228,6 +228,11 @@ vb_memlimit_create(struct vb_memlimit *m, uint64_t limit, uint64_t swap,
 		    strerror(errno));
 		goto fail;
 	}
+	if (vb_memlimit_sync(m) < 0) {
+		snprintf(err, errlen, "cannot set memory.swappiness in %s: %s",
+		    m->path, strerror(errno));
+		goto fail;
+	}
 	if (swap != VB_MEMLIMIT_NOSWAP) {
 		const char *knob = v2 ? "memory.swap.max" :
 		    "memory.memsw.limit_in_bytes";
@@ -248,6 +253,41 @@ fail:
 	rmdir(m->path);
 	m->version = 0;
 	return -1;
+}
+
+/*
+ * A v1 memory cgroup copies its parent's memory.swappiness when it is
+ * made and then uses its own copy for its reclaim, whatever
+ * /proc/sys/vm/swappiness says; v2 has no copy (the global value
+ * applies).  So on v1 the copy is set from the global value, at
+ * creation and whenever a run changes that value.
+ */
+int
+vb_memlimit_sync(const struct vb_memlimit *m)
+{
+	char val[64];
+
+	if (m->version != 1)
+		return 0;
+	if (read_file("/proc/sys/vm/swappiness", val, sizeof(val)) <= 0)
+		return -1;
+	val[strcspn(val, "\n")] = '\0';
+	return write_knob(m->path, "memory.swappiness", val);
+}
+
+int
+vb_memlimit_read(const struct vb_memlimit *m, const char *file, char *val,
+    size_t len)
+{
+	char path[4200];
+
+	if (!m->version || len < 2)
+		return -1;
+	snprintf(path, sizeof(path), "%s/%s", m->path, file);
+	if (read_file(path, val, len) < 0)
+		return -1;
+	val[strcspn(val, "\n")] = '\0';
+	return 0;
 }
 
 int

@@ -38,6 +38,15 @@ struct vb_memlimit {
 int vb_memlimit_create(struct vb_memlimit *m, uint64_t limit, uint64_t swap,
     char *err, size_t errlen);
 /*
+ * Make the cgroup's own copies of global settings equal to them (v1:
+ * memory.swappiness from vm.swappiness).  Called by create and after a
+ * run changes a setting.  0, or -1 (errno).
+ */
+int vb_memlimit_sync(const struct vb_memlimit *m);
+/* The first line of the cgroup's file @file into @val; 0 or -1. */
+int vb_memlimit_read(const struct vb_memlimit *m, const char *file,
+    char *val, size_t len);
+/*
  * Move process @pid (0: the caller) into the cgroup.  Only open(),
  * write() and close(): safe between fork() and exec().  0 or -1 (errno).
  */

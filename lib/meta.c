@@ -138,6 +138,62 @@ vb_cksum_file(const char *path, uint32_t *crc_out, uint64_t *len_out)
 	return 0;
 }
 
+/*
+ * The memory-management settings a comparison depends on, as key=value
+ * lines; a file this kernel lacks reads "unknown".
+ */
+static void
+settings(FILE *f)
+{
+	static const struct {
+		const char *key, *path;
+	} sys[] = {
+		{ "thp_enabled", "/sys/kernel/mm/transparent_hugepage/enabled" },
+		{ "thp_defrag", "/sys/kernel/mm/transparent_hugepage/defrag" },
+		{ "khugepaged_defrag", "/sys/kernel/mm/transparent_hugepage/"
+		    "khugepaged/defrag" },
+		{ "zswap_enabled", "/sys/module/zswap/parameters/enabled" },
+		{ "zswap_compressor", "/sys/module/zswap/parameters/"
+		    "compressor" },
+		{ "zswap_max_pool_percent", "/sys/module/zswap/parameters/"
+		    "max_pool_percent" },
+		{ "ksm_run", "/sys/kernel/mm/ksm/run" },
+		{ "lru_gen_enabled", "/sys/kernel/mm/lru_gen/enabled" },
+	};
+	static const char *const vm[] = {
+		"swappiness", "dirty_ratio", "dirty_background_ratio",
+		"dirty_bytes", "dirty_background_bytes",
+		"vfs_cache_pressure", "overcommit_memory",
+		"min_free_kbytes", "watermark_scale_factor", "page-cluster",
+	};
+	char buf[1024], p[128];
+	size_t k;
+
+	for (k = 0; k < sizeof(sys) / sizeof(sys[0]); k++)
+		fprintf(f, "%s=%s\n", sys[k].key, bracketed(sys[k].path, buf,
+		    sizeof(buf)));
+	for (k = 0; k < sizeof(vm) / sizeof(vm[0]); k++) {
+		snprintf(p, sizeof(p), "/proc/sys/vm/%s", vm[k]);
+		fprintf(f, "%s=%s\n", vm[k], read_line(p, buf,
+		    sizeof(buf)));
+	}
+}
+
+char *
+vb_meta_settings(void)
+{
+	char *text = NULL;
+	size_t len = 0;
+	FILE *f = open_memstream(&text, &len);
+
+	if (!f)
+		die("out of memory");
+	settings(f);
+	if (fclose(f) != 0)
+		die("out of memory");
+	return text;
+}
+
 int
 vb_meta_write(const char *path, const struct vb_meta_in *in)
 {
@@ -176,26 +232,10 @@ vb_meta_write(const char *path, const struct vb_meta_in *in)
 		    sizeof(buf)));
 	}
 	fprintf(f, "mem_total_kb=%ld\nswap_total_kb=%ld\n", mem_kb, swap_kb);
-	fprintf(f, "thp_enabled=%s\n", bracketed(
-	    "/sys/kernel/mm/transparent_hugepage/enabled", buf, sizeof(buf)));
-	fprintf(f, "thp_defrag=%s\n", bracketed(
-	    "/sys/kernel/mm/transparent_hugepage/defrag", buf, sizeof(buf)));
-	{
-		static const char *const vm[] = {
-			"swappiness", "dirty_ratio", "dirty_background_ratio",
-			"dirty_bytes", "dirty_background_bytes",
-			"vfs_cache_pressure", "overcommit_memory",
-			"min_free_kbytes",
-		};
-		char p[128];
-		size_t k;
-
-		for (k = 0; k < sizeof(vm) / sizeof(vm[0]); k++) {
-			snprintf(p, sizeof(p), "/proc/sys/vm/%s", vm[k]);
-			fprintf(f, "%s=%s\n", vm[k], read_line(p, buf,
-			    sizeof(buf)));
-		}
-	}
+	if (in->settings)
+		fputs(in->settings, f);
+	else
+		settings(f);
 	fprintf(f, "workdir=%s\n", in->workdir);
 	fprintf(f, "workdir_fstype=%s\n", vb_fstype(in->workdir, buf,
 	    sizeof(buf)) ? buf : "unknown");

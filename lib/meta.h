@@ -9,9 +9,11 @@
  * Keys written by vb_meta_write(): vmbench_meta (format, 1), label,
  * status, start, end, uname_r, uname_v, uname_m, hostname, cmdline
  * (/proc/cmdline), cpu_model, cpu_count, mem_total_kb, swap_total_kb,
- * thp_enabled, thp_defrag, swappiness, dirty_ratio,
- * dirty_background_ratio, dirty_bytes, dirty_background_bytes,
- * vfs_cache_pressure, overcommit_memory, min_free_kbytes, workdir,
+ * thp_enabled, thp_defrag, khugepaged_defrag, zswap_enabled,
+ * zswap_compressor, zswap_max_pool_percent, ksm_run, lru_gen_enabled,
+ * swappiness, dirty_ratio, dirty_background_ratio, dirty_bytes,
+ * dirty_background_bytes, vfs_cache_pressure, overcommit_memory,
+ * min_free_kbytes, watermark_scale_factor, page-cluster, workdir,
  * workdir_fstype, vmbench_version (git describe at build time), config,
  * config_cksum (POSIX cksum: CRC and length, as `cksum FILE` prints),
  * iterations, then any extra pairs the runner passes (mem_limit,
@@ -35,8 +37,16 @@ struct vb_meta_in {
 	const char *iterations;	/* "3", or "5-10" when lines differ */
 	const struct vb_kv *extra;
 	int nextra;
+	/* the settings' lines (vb_meta_settings()); NULL: read them now */
+	const char *settings;
 };
 
+/*
+ * The memory-management settings as meta lines ("thp_enabled=never\n"
+ * ...), read now: for a run that changes them (make ab), taken while
+ * each side's values are in force.  Allocated.
+ */
+char *vb_meta_settings(void);
 /* Write @path atomically.  0, or -1 with errno set. */
 int vb_meta_write(const char *path, const struct vb_meta_in *in);
 /*
