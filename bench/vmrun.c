@@ -982,8 +982,9 @@ run_ab(const struct vb_conf *c, const struct opts *o, struct side *sd,
 
 		vb_conf_label(&c->lines[i], label, sizeof(label));
 		vb_ab_schedule(o->order, n, sched);
-		fprintf(stderr, "[%d/%d] %s: %d iteration%s a side, %s\n",
-		    i + 1, c->nlines, label, n, n == 1 ? "" : "s", sched);
+		fprintf(stderr, "[%d/%d] %s: %d iteration%s a side, %.16s%s\n",
+		    i + 1, c->nlines, label, n, n == 1 ? "" : "s", sched,
+		    strlen(sched) > 16 ? "..." : "");
 		for (k = 0; sched[k] && !stop_signal; k++) {
 			int s = sched[k] == 'B';
 

@@ -445,21 +445,20 @@ foreign_cpu(const struct vb_snap *a, const struct vb_snap *b,
     const struct rusage *sa, const struct rusage *sb,
     const struct rusage *ka, const struct rusage *kb)
 {
-	double hz = (double)sysconf(_SC_CLK_TCK), busy, ours, secs;
+	double hz = (double)sysconf(_SC_CLK_TCK), busy, ours;
 
-	secs = (double)(b->t_ns - a->t_ns) / 1e9;
-	if (secs <= 0 || hz <= 0)
+	if (hz <= 0)
 		return NAN;
 	busy = (double)((b->cpu_user + b->cpu_nice + b->cpu_sys +
 	    b->cpu_irq + b->cpu_softirq) - (a->cpu_user + a->cpu_nice +
 	    a->cpu_sys + a->cpu_irq + a->cpu_softirq)) / hz;
-	busy -= (double)(ob->kthread - oa->kthread) / hz;
 	ours = tv_s(&sa->ru_utime, &sb->ru_utime) +
 	    tv_s(&sa->ru_stime, &sb->ru_stime) +
 	    tv_s(&ka->ru_utime, &kb->ru_utime) +
 	    tv_s(&ka->ru_stime, &kb->ru_stime) +
 	    (double)(ob->ours - oa->ours) / hz;
-	return 100 * (busy - ours) / secs;
+	return vb_foreign_cpu(busy, (double)(ob->kthread - oa->kthread) / hz,
+	    ours, (double)(b->t_ns - a->t_ns) / 1e9);
 }
 
 /* One iteration; 0, or -1 after a signal, or the child's failure. */

@@ -151,7 +151,8 @@ vb_knob_write(const char *path, const char *val)
 {
 	size_t len = strlen(val);
 	ssize_t n;
-	int fd = open(path, O_WRONLY | O_CLOEXEC), e;
+	/* O_TRUNC as the shell's ">": ignored by /proc and /sys */
+	int fd = open(path, O_WRONLY | O_TRUNC | O_CLOEXEC), e;
 
 	if (fd < 0)
 		return -1;
@@ -188,10 +189,18 @@ choices(const char *path, char *out, size_t len)
 	buf[n] = '\0';
 	if (!strchr(buf, '[') || !strchr(buf, ']'))
 		return 0;
-	for (p = buf; *p; p++)
-		if (*p == '[' || *p == ']' || *p == '\n')
-			*p = ' ';
-	snprintf(out, len, " %s ", buf);
+	/* " always madvise never ": one blank before and after each */
+	snprintf(out, len, " ");
+	for (p = buf; *p; ) {
+		size_t n, used = strlen(out);
+
+		p += strspn(p, "[] \t\n");
+		n = strcspn(p, "[] \t\n");
+		if (!n)
+			break;
+		snprintf(out + used, len - used, "%.*s ", (int)n, p);
+		p += n;
+	}
 	return 1;
 }
 

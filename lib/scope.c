@@ -144,7 +144,7 @@ vb_cgroup_reset_peak(const struct vb_cgroup *cg)
 	snprintf(path, sizeof(path), "%s/memory.max_usage_in_bytes",
 	    cg->path);
 	/* on failure the peak is the run's so far, not the iteration's */
-	if ((fd = open(path, O_WRONLY | O_CLOEXEC)) >= 0) {
+	if ((fd = open(path, O_WRONLY | O_TRUNC | O_CLOEXEC)) >= 0) {
 		ssize_t n = write(fd, "0", 1);
 
 		(void)n;
@@ -239,4 +239,12 @@ vb_cpuown_read(const char *proc_root, pid_t sampler, struct vb_cpuown *c)
 		ours += n;
 		ours += strcspn(ours, "0123456789");
 	}
+}
+
+double
+vb_foreign_cpu(double busy_s, double kthread_s, double ours_s, double secs)
+{
+	if (!(secs > 0))
+		return NAN;
+	return 100 * (busy_s - kthread_s - ours_s) / secs;
 }

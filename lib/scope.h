@@ -74,4 +74,11 @@ struct vb_cpuown {
 void vb_cpuown_read(const char *proc_root, pid_t sampler,
     struct vb_cpuown *c);
 
+/*
+ * Foreign CPU in % of one CPU: the machine's busy seconds over @secs
+ * less kernel threads' and ours.  NAN when @secs is not positive.
+ */
+double vb_foreign_cpu(double busy_s, double kthread_s, double ours_s,
+    double secs);
+
 #endif
