@@ -185,12 +185,17 @@ rt_settings(FILE *f, const struct rl_set *s, int width)
 	rl_free_mdiffs(d, n);
 }
 
+/*
+ * One line for a chart's title: each key with its values while they
+ * fit in @len, then the keys alone, cut with "..." when even those do
+ * not fit.
+ */
 char *
 rt_settings_line(char *buf, size_t len, const struct rl_set *s)
 {
 	struct rl_mdiff *d;
-	char *text = NULL;
-	size_t tlen = 0;
+	char *vals = NULL;
+	size_t vlen = 0, used;
 	FILE *m;
 	int n, i;
 
@@ -200,24 +205,27 @@ rt_settings_line(char *buf, size_t len, const struct rl_set *s)
 	if (s->nk < 2)
 		return buf;
 	n = rl_meta_diffs(s, &d);
-	if (!(m = open_memstream(&text, &tlen)))
-		die_errno("cannot build the settings");
-	if (!n)
-		fputs("settings: the same in every folder", m);
-	else
-		fputs("settings differ: ", m);
-	for (i = 0; i < n; i++) {
-		fprintf(m, "%s%s (", i ? ", " : "", d[i].key);
+	used = (size_t)snprintf(buf, len, "%s", n ? "settings differ:" :
+	    "settings: the same in every folder");
+	for (i = 0; i < n && used < len; i++) {
+		if (!(m = open_memstream(&vals, &vlen)))
+			die_errno("cannot build the settings");
+		fprintf(m, "%s %s (", i ? "," : "", d[i].key);
 		put_values(m, s, &d[i]);
 		fputc(')', m);
+		if (fclose(m) != 0)
+			die_errno("cannot build the settings");
+		if (used + vlen < len)
+			used += (size_t)snprintf(buf + used, len - used, "%s",
+			    vals);
+		else
+			used += (size_t)snprintf(buf + used, len - used,
+			    "%s %s", i ? "," : "", d[i].key);
+		free(vals);
+		vals = NULL;
 	}
-	if (fclose(m) != 0)
-		die_errno("cannot build the settings");
-	if (tlen < len)
-		memcpy(buf, text, tlen + 1);
-	else if (len > 4)
-		snprintf(buf, len, "%.*s...", (int)len - 4, text);
-	free(text);
+	if (used >= len && len > 4)
+		memcpy(buf + len - 4, "...", 4);
 	rl_free_mdiffs(d, n);
 	return buf;
 }
