@@ -9,6 +9,9 @@
  *		  posts' forms, ASCII bar charts, the vmstat dump
  *	rexport.c CSV and JSON of every statistic
  *	rplot.c   gnuplot charts (PNG and SVG)
+ *	rsetup.c  what the figures rest on: the settings that differ between
+ *		  the folders, how quiet the machine was, whose counters
+ *		  (the whole machine's or the memory cgroup's) a metric is
  *
  * The report only reads result folders; it never runs a benchmark and
  * never writes into a result folder.
@@ -46,7 +49,7 @@ struct rs_cmp {
 	double pct;			/* change, positive = better */
 	struct rs_welch w;
 	struct rs_ratio ratio;
-	int sig;			/* p < 0.05 */
+	int sig;			/* marked: see rs_mark() */
 	int have_ratio;			/* ratio filled (rs_cmp_ratio) */
 };
 
@@ -64,6 +67,14 @@ double rs_pct_better(double a, double b, enum vb_dir dir);
 /* Change and Welch's test; the ratio's interval is left for later. */
 void rs_compare(const struct rs_desc *a, const struct rs_desc *b,
     enum vb_dir dir, struct rs_cmp *c);
+/*
+ * Decide c->sig, the mark every view shows (and the regression gate
+ * counts): Welch's p < 0.05, a metric that is not info, and a change
+ * of at least @min_pct percent (a change from a baseline of 0 counts
+ * as large).  rs_compare() leaves c->sig at p < 0.05 alone.
+ */
+void rs_mark(const struct rs_desc *a, const struct rs_desc *b,
+    enum vb_dir dir, double min_pct, struct rs_cmp *c);
 /* Fill c->ratio (Fieller) once; returns it. */
 const struct rs_ratio *rs_cmp_ratio(const struct rs_desc *a,
     const struct rs_desc *b, struct rs_cmp *c);
@@ -112,6 +123,7 @@ struct rl_set {
 	/* rt_rows()'s statistics per id, computed once (rtext.c) */
 	struct rt_row **rows;
 	int *nrows;
+	double min_change;		/* %: smaller changes are never marked */
 };
 
 /* Load folder @dir; -1 with a one-line message in @err. */
@@ -131,6 +143,22 @@ const char *rl_meta(const struct rl_kernel *k, const char *key);
 int rl_param_diffs(const struct rl_set *s, const char *id, char *buf,
     size_t len);
 
+/* A meta key whose value is not the same in every folder. */
+struct rl_mdiff {
+	const char *key;
+	const char **val;		/* per kernel; NULL: not recorded */
+};
+/*
+ * The settings and machine facts (meta keys) that differ between the
+ * folders, ab_setting first, then in the order the folders list them;
+ * keys that differ by nature (label, status, start, end, workdir, the
+ * memory limit's and swap file's run figures, ab_side, ab_pair) are
+ * skipped, and config_cksum when config differs too.  Returns the count,
+ * *@out allocated (rl_free_mdiffs()).
+ */
+int rl_meta_diffs(const struct rl_set *s, struct rl_mdiff **out);
+void rl_free_mdiffs(struct rl_mdiff *d, int n);
+
 /* ---- rtext.c ---- */
 
 struct rt_opts {
@@ -138,12 +166,21 @@ struct rt_opts {
 	double noisy;			/* CoV threshold (0.05) */
 	int detail;			/* statistics of every metric */
 	int allow_diff;			/* --allow-different-params */
+	double quiet;			/* % of a CPU: --quiet-threshold (5) */
+};
+
+/* Whose counter a metric is. */
+enum rt_scope {
+	RT_BENCH,			/* the benchmark's own (rusage, figures) */
+	RT_SYSTEM,			/* the whole machine (/proc/vmstat, load) */
+	RT_CGROUP			/* the memory cgroup (MEM=): cg_* */
 };
 
 /* Statistics of metric @m (by name) of @id for every kernel. */
 struct rt_row {
 	const char *name, *unit;
 	enum vb_dir dir;
+	enum rt_scope scope;
 	int integral;			/* every value a whole number */
 	struct rs_desc *d;		/* nk; n == 0: missing */
 	struct rs_cmp *c;		/* nk; c[0] unused */
@@ -186,6 +223,39 @@ int rt_vmstat(FILE *f, const struct rl_set *s, const char *id, int iter);
 int rt_regressions(FILE *f, const struct rl_set *s, double pct);
 /* Value formatting shared by the views (LMbench style: 1.2K 3.4M). */
 char *rt_short(char *buf, size_t len, double v);
+/* Print @text wrapped at @width, continuation lines indented by @ind. */
+void rt_wrap(FILE *f, const char *text, int width, int ind);
+
+/* ---- rsetup.c ---- */
+
+enum rt_scope rt_scope_of(const char *metric);
+/* "benchmark", "system" or "cgroup" (CSV and JSON). */
+const char *rt_scope_name(enum rt_scope sc);
+/* The table's tag: "", "[system]" or "[cgroup]". */
+const char *rt_scope_tag(enum rt_scope sc);
+/*
+ * The settings block at the top of every text view: the keys of
+ * rl_meta_diffs() with each folder's value, or one line saying they
+ * are the same.  Nothing with a single folder.
+ */
+void rt_settings(FILE *f, const struct rl_set *s, int width);
+/* The same as one line for chart titles, cut to @len. */
+char *rt_settings_line(char *buf, size_t len, const struct rl_set *s);
+
+/* How busy the machine was with other work during one result. */
+struct rt_quiet {
+	int n;				/* iterations with foreign_cpu */
+	double mean, max;		/* foreign_cpu, % of one CPU */
+	int quiet;			/* 1, 0 (mean above), -1 not recorded */
+};
+void rt_quiet_of(const struct vb_res *r, double threshold,
+    struct rt_quiet *q);
+/* One warning line per kernel whose run of @id was not quiet. */
+int rt_quiet_warn(FILE *f, const struct rl_set *s, const char *id,
+    const struct rt_opts *o);
+/* One line over every benchmark and kernel (top of text and post). */
+void rt_quiet_summary(FILE *f, const struct rl_set *s,
+    const struct rt_opts *o);
 
 /* ---- rexport.c ---- */
 

@@ -3,6 +3,17 @@
  * metric; RFC 4180 quoting) or JSON (one object per benchmark).  Absent
  * or undefined values are empty fields in CSV and null in JSON.  Numbers
  * are printed with 10 significant digits, so the files round-trip.
+ *
+ * Both begin with the settings that differ between the folders (CSV: a
+ * section "setting,kernel,value" ended by a blank line, one row per key
+ * and folder, or one row "(none),,the same in every folder"; JSON: the
+ * object "settings_differ", key -> { kernel label -> value or null }).
+ * significant is the mark of the text view (rs_mark(): p < 0.05, at
+ * least the minimum change, never on an info metric); scope says whose
+ * counter a metric is (benchmark, system, cgroup); quiet and
+ * foreign_cpu say how busy the machine was with other work during that
+ * kernel's run of the benchmark (1/true: quiet; empty/null: not
+ * recorded).
  */
 #include <math.h>
 #include <string.h>
@@ -41,22 +52,48 @@ status_of(const struct rl_set *s, int k, const char *id)
 	return r ? r->status : "missing";
 }
 
+/* The CSV's first section: the settings that differ, per folder. */
+static void
+csv_settings(FILE *f, const struct rl_set *s)
+{
+	struct rl_mdiff *d;
+	int n = rl_meta_diffs(s, &d), i, k;
+
+	fputs("setting,kernel,value\n", f);
+	if (!n)
+		fputs("(none),,the same in every folder\n", f);
+	for (i = 0; i < n; i++)
+		for (k = 0; k < s->nk; k++) {
+			csv_str(f, d[i].key);
+			fputc(',', f);
+			csv_str(f, s->k[k].label);
+			fputc(',', f);
+			if (d[i].val[k])
+				csv_str(f, d[i].val[k]);
+			fputc('\n', f);
+		}
+	fputc('\n', f);
+	rl_free_mdiffs(d, n);
+}
+
 void
 rx_csv(FILE *f, const struct rl_set *s, const struct rt_opts *o)
 {
 	struct rt_row *rows;
 	int i, j, k, n;
 
+	csv_settings(f, s);
 	fputs("kernel,benchmark,metric,unit,direction,status,n,mean,sd,cov,"
 	    "min,median,max,ci_low,ci_high,change_pct,welch_p,welch_df,"
 	    "significant,ratio,ratio_ci_low,ratio_ci_high,ratio_unbounded,"
-	    "noisy\n", f);
+	    "noisy,scope,quiet,foreign_cpu\n", f);
 	for (i = 0; i < s->nids; i++) {
 		n = rt_rows(s, s->ids[i], &rows);
 		for (j = 0; j < n; j++)
 			for (k = 0; k < s->nk; k++) {
 				const struct rs_desc *d = &rows[j].d[k];
 				const struct rs_cmp *c = &rows[j].c[k];
+				struct rt_quiet q;
 
 				if (k > 0)
 					rs_cmp_ratio(&rows[j].d[0], d,
@@ -88,8 +125,15 @@ rx_csv(FILE *f, const struct rl_set *s, const struct rt_opts *o)
 					csv_num(f, c->ratio.hi);
 					fprintf(f, ",%d", c->ratio.unbounded);
 				}
-				fprintf(f, ",%d\n", d->n > 1 &&
-				    d->cov > o->noisy);
+				fprintf(f, ",%d,%s,", d->n > 1 &&
+				    d->cov > o->noisy,
+				    rt_scope_name(rows[j].scope));
+				rt_quiet_of(rl_find(&s->k[k], s->ids[i]),
+				    o->quiet, &q);
+				if (q.quiet >= 0)
+					fprintf(f, "%d", q.quiet);
+				csv_num(f, q.mean);
+				fputc('\n', f);
 			}
 		rt_free_rows(rows, n, s->nk);
 	}
@@ -122,6 +166,56 @@ json_num(FILE *f, const char *key, double v)
 		fprintf(f, "%.10g", v);
 }
 
+/* "settings_same" and "settings_differ": key -> { label: value } */
+static void
+json_settings(FILE *f, const struct rl_set *s)
+{
+	struct rl_mdiff *d;
+	int n = rl_meta_diffs(s, &d), i, k;
+
+	fprintf(f, "  \"settings_same\": %s,\n  \"settings_differ\": {",
+	    n ? "false" : "true");
+	for (i = 0; i < n; i++) {
+		fprintf(f, "%s\n    ", i ? "," : "");
+		json_str(f, d[i].key);
+		fputs(": {", f);
+		for (k = 0; k < s->nk; k++) {
+			fputs(k ? ", " : "", f);
+			json_str(f, s->k[k].label);
+			fputs(": ", f);
+			if (d[i].val[k])
+				json_str(f, d[i].val[k]);
+			else
+				fputs("null", f);
+		}
+		fputc('}', f);
+	}
+	fputs(n ? "\n  }" : "}", f);
+	rl_free_mdiffs(d, n);
+}
+
+/* "load": per kernel, how busy the machine was with other work. */
+static void
+json_load(FILE *f, const struct rl_set *s, const char *id,
+    const struct rt_opts *o)
+{
+	struct rt_quiet q;
+	int k;
+
+	fputs(", \"load\": [", f);
+	for (k = 0; k < s->nk; k++) {
+		rt_quiet_of(rl_find(&s->k[k], id), o->quiet, &q);
+		fputs(k ? ", {\"kernel\": " : "{\"kernel\": ", f);
+		json_str(f, s->k[k].label);
+		fprintf(f, ", \"n\": %d", q.n);
+		json_num(f, "foreign_cpu_mean", q.mean);
+		json_num(f, "foreign_cpu_max", q.max);
+		fprintf(f, ", \"quiet\": %s}", q.quiet < 0 ? "null" :
+		    q.quiet ? "true" : "false");
+	}
+	fputc(']', f);
+}
+
 void
 rx_json(FILE *f, const struct rl_set *s, const struct rt_opts *o)
 {
@@ -135,20 +229,25 @@ rx_json(FILE *f, const struct rl_set *s, const struct rt_opts *o)
 		fputs(k ? ", " : "", f);
 		json_str(f, s->k[k].label);
 	}
-	fprintf(f, "],\n  \"noisy_cov\": %.10g,\n  \"benchmarks\": [",
-	    o->noisy);
+	fprintf(f, "],\n  \"noisy_cov\": %.10g,\n  \"min_change_pct\": "
+	    "%.10g,\n  \"quiet_threshold_pct\": %.10g,\n", o->noisy,
+	    s->min_change, o->quiet);
+	json_settings(f, s);
+	fputs(",\n  \"benchmarks\": [", f);
 	for (i = 0; i < s->nids; i++) {
 		n = rt_rows(s, s->ids[i], &rows);
 		fprintf(f, "%s\n    {\"id\": ", i ? "," : "");
 		json_str(f, s->ids[i]);
+		json_load(f, s, s->ids[i], o);
 		fputs(", \"metrics\": [", f);
 		for (j = 0; j < n; j++) {
 			fprintf(f, "%s\n      {\"name\": ", j ? "," : "");
 			json_str(f, rows[j].name);
 			fputs(", \"unit\": ", f);
 			json_str(f, rows[j].unit);
-			fprintf(f, ", \"direction\": \"%s\", \"kernels\": [",
-			    vb_dir_name(rows[j].dir));
+			fprintf(f, ", \"direction\": \"%s\", \"scope\": "
+			    "\"%s\", \"kernels\": [", vb_dir_name(rows[j].dir),
+			    rt_scope_name(rows[j].scope));
 			for (k = 0; k < s->nk; k++) {
 				const struct rs_desc *d = &rows[j].d[k];
 				const struct rs_cmp *c = &rows[j].c[k];

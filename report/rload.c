@@ -246,3 +246,87 @@ rl_param_diffs(const struct rl_set *s, const char *id, char *buf,
 	}
 	return nd;
 }
+
+/* Meta keys that differ by nature from folder to folder (see report.h). */
+static int
+per_run_key(const char *key)
+{
+	static const char *const skip[] = {
+		"label", "status", "start", "end", "workdir",
+		"mem_limit_peak_kb", "mem_limit_hits", "mem_limit_cgroup",
+		"swap_file", "ab_side", "ab_pair", NULL,
+	};
+	int i;
+
+	for (i = 0; skip[i]; i++)
+		if (!strcmp(key, skip[i]))
+			return 1;
+	return 0;
+}
+
+/* Is @key's value (or its absence) the same in every folder? */
+static int
+meta_same(const struct rl_set *s, const char *key)
+{
+	const char *v0 = rl_meta(&s->k[0], key), *v;
+	int k;
+
+	for (k = 1; k < s->nk; k++) {
+		v = rl_meta(&s->k[k], key);
+		if ((v == NULL) != (v0 == NULL) || (v && strcmp(v, v0)))
+			return 0;
+	}
+	return 1;
+}
+
+static int
+mdiff_has(const struct rl_mdiff *d, int n, const char *key)
+{
+	int i;
+
+	for (i = 0; i < n; i++)
+		if (!strcmp(d[i].key, key))
+			return 1;
+	return 0;
+}
+
+int
+rl_meta_diffs(const struct rl_set *s, struct rl_mdiff **out)
+{
+	struct rl_mdiff *d = NULL;
+	int n = 0, k, j, pass, cfg_same = meta_same(s, "config");
+
+	/* pass 0: ab_setting first, the setting an A/B run is about */
+	for (pass = 0; pass < 2; pass++)
+		for (k = 0; k < s->nk; k++)
+			for (j = 0; j < s->k[k].nmeta; j++) {
+				const char *key = s->k[k].meta[j].key;
+				int i;
+
+				if ((pass == 0) != !strcmp(key, "ab_setting") ||
+				    per_run_key(key) || (!cfg_same &&
+				    !strcmp(key, "config_cksum")) ||
+				    mdiff_has(d, n, key) || meta_same(s, key))
+					continue;
+				d = vb_xrealloc(d, (size_t)(n + 1) *
+				    sizeof(*d));
+				d[n].key = key;
+				d[n].val = vb_xcalloc((size_t)s->nk,
+				    sizeof(char *));
+				for (i = 0; i < s->nk; i++)
+					d[n].val[i] = rl_meta(&s->k[i], key);
+				n++;
+			}
+	*out = d;
+	return n;
+}
+
+void
+rl_free_mdiffs(struct rl_mdiff *d, int n)
+{
+	int i;
+
+	for (i = 0; i < n; i++)
+		free(d[i].val);
+	free(d);
+}

@@ -7,6 +7,9 @@
  *	<id>-vmstat-{swap,free,cache}.{dat,gp,png,svg}  the sampled series
  *		over time, one line per kernel (si and so; free; cache)
  *
+ * Every title has a second line naming the settings that differ
+ * between the folders (or saying they are the same), cut to fit.
+ *
  * The data and scripts stay beside the images so a user can restyle a
  * chart and rerun `gnuplot NAME.gp` in that folder; all.gp loads every
  * script.  gnuplot is run once, on all.gp, in the chart folder.  Without
@@ -74,6 +77,9 @@ gp_str(FILE *f, const char *s)
 	fputc('\'', f);
 }
 
+/* The title's second line: rt_settings_line(), set by rp_plot(). */
+static char settings_line[112];
+
 /* The common head of a script: both terminals are set by gp_tail. */
 static void
 gp_head(FILE *f, const char *name, const char *title, const char *xl,
@@ -82,6 +88,10 @@ gp_head(FILE *f, const char *name, const char *title, const char *xl,
 	fprintf(f, "# vmbench chart %s: data in %s.dat; run `gnuplot %s.gp` "
 	    "in this folder\nreset\nset title ", name, name, name);
 	gp_str(f, title);
+	if (settings_line[0]) {
+		fputs(" . \"\\n\" . ", f);
+		gp_str(f, settings_line);
+	}
 	fputs(" noenhanced\nset xlabel ", f);
 	gp_str(f, xl);
 	fputs("\nset ylabel ", f);
@@ -336,6 +346,7 @@ rp_plot(const struct rl_set *s, const char *dir, const char *gnuplot)
 		return -1;
 	}
 	fputs("# every chart: gnuplot all.gp (in this folder)\n", all);
+	rt_settings_line(settings_line, sizeof(settings_line), s);
 	for (i = 0; i < s->nids; i++) {
 		n = rt_rows(s, s->ids[i], &rows);
 		for (j = 0; j < n; j++) {

@@ -155,6 +155,34 @@ label_width(const struct rl_set *s, int min)
 /* ---- the post's forms ---- */
 
 /*
+ * The memory cgroup's own swap figures (MEM= runs), under the machine's:
+ * swapped out and in (cgroup v2 counts them), else the peak (or last)
+ * swap use of the cgroup (v1).  Printed when the cgroup swapped or the
+ * machine did (@shown): a cgroup that swapped nothing while the machine
+ * swapped is worth a line.
+ */
+static void
+cgroup_swap_lines(FILE *f, const struct vb_res *r, int w, int shown)
+{
+	double co = mmean(r, "cg_pswpout"), ci = mmean(r, "cg_pswpin");
+	double pk = mmean(r, "cg_swap_peak_kb");
+	const char *what = "Cgroup swap peak during test";
+
+	if (isnan(pk)) {
+		pk = mmean(r, "cg_swap_kb");
+		what = "Cgroup swap in use at the end";
+	}
+	if (!isnan(co) && (shown || co > 0 || ci > 0))
+		fprintf(f, "%*sCgroup swapouts during test       = %.0f kB "
+		    "(memory cgroup)\n%*sCgroup swapins during test        = "
+		    "%.0f kB (memory cgroup)\n", w, "", co, w, "",
+		    isnan(ci) ? 0 : ci);
+	else if (!isnan(pk) && (shown || pk > 0))
+		fprintf(f, "%*s%-33s = %.0f kB (memory cgroup)\n", w, "",
+		    what, pk);
+}
+
+/*
  * tcsh time(1) line of the mean run, and the swap totals under it:
  *	2.5.23:   193.260u 17.540s 3:49.86 93.5%  0+0k 0+0io 223130pf+0w
  *	          Total kernel swapouts during test = 143992 kB
@@ -191,10 +219,13 @@ time_lines(FILE *f, const struct rl_set *s, const char *id)
 		fprintf(f, "%s\n", buf);
 		si = mmean(r, "pswpin");
 		so = mmean(r, "pswpout");
-		if (!isnan(so) && (so > 0 || si > 0))
+		b = !isnan(so) && (so > 0 || si > 0);
+		if (b)
 			fprintf(f, "%*sTotal kernel swapouts during test = "
-			    "%.0f kB\n%*sTotal kernel swapins during test  = "
-			    "%.0f kB\n", w, "", so, w, "", isnan(si) ? 0 : si);
+			    "%.0f kB (system-wide)\n%*sTotal kernel swapins "
+			    "during test  = %.0f kB (system-wide)\n", w, "", so,
+			    w, "", isnan(si) ? 0 : si);
+		cgroup_swap_lines(f, r, w, b);
 	}
 }
 
@@ -461,6 +492,24 @@ meta_or(const struct rl_kernel *k, const char *key, const char *dflt)
 	return v && *v && strcmp(v, "unknown") ? v : dflt;
 }
 
+/*
+ * The value of meta @key when every folder has the same ("?" when none
+ * records it), else "differs" (the settings block below names them).
+ */
+static const char *
+same_or(const struct rl_set *s, const char *key)
+{
+	const char *v0 = meta_or(&s->k[0], key, NULL), *v;
+	int k;
+
+	for (k = 1; k < s->nk; k++) {
+		v = meta_or(&s->k[k], key, NULL);
+		if ((!v) != (!v0) || (v && strcmp(v, v0)))
+			return "differs";
+	}
+	return v0 ? v0 : "?";
+}
+
 /* "Intel(R) Xeon(R) CPU @ 2.20GHz x 2, 23.5 GiB RAM, no swap" */
 static char *
 machine(char *buf, size_t len, const struct rl_kernel *k)
@@ -519,26 +568,32 @@ post_header(FILE *f, const struct rl_set *s, const struct rt_opts *o)
 			    o->width);
 		}
 	}
+	/* the baseline's value only where every folder has it */
 	snprintf(buf, sizeof(buf), "THP %s, swappiness %s, dirty_ratio %s, "
-	    "work folder on %s", meta_or(&s->k[0], "thp_enabled", "?"),
-	    meta_or(&s->k[0], "swappiness", "?"),
-	    meta_or(&s->k[0], "dirty_ratio", "?"),
-	    meta_or(&s->k[0], "workdir_fstype", "?"));
-	kv_line(f, "Settings:", buf, o->width);
-	if (rl_meta(&s->k[0], "mem_limit"))
-		kv_line(f, "Memory limit:", rl_meta(&s->k[0], "mem_limit"),
-		    o->width);
+	    "work folder on %s", same_or(s, "thp_enabled"),
+	    same_or(s, "swappiness"), same_or(s, "dirty_ratio"),
+	    same_or(s, "workdir_fstype"));
+	kv_line(f, "Setup:", buf, o->width);
+	for (k = 0; k < s->nk; k++)
+		if (rl_meta(&s->k[k], "mem_limit")) {
+			kv_line(f, "Memory limit:", same_or(s, "mem_limit"),
+			    o->width);
+			break;
+		}
 	snprintf(buf, sizeof(buf), "%s, %s iterations, vmbench %s",
-	    meta_or(&s->k[0], "config", "?"),
-	    meta_or(&s->k[0], "iterations", "?"),
-	    meta_or(&s->k[0], "vmbench_version", "?"));
+	    same_or(s, "config"), same_or(s, "iterations"),
+	    same_or(s, "vmbench_version"));
 	kv_line(f, "Suite:", buf, o->width);
+	rt_settings(f, s, o->width);
+	rt_quiet_summary(f, s, o);
 	fputc('\n', f);
 	snprintf(line, sizeof(line), "Figures are means of all runs. In the "
 	    "tables (+x.xx%%) is the change against %s, positive = better; "
-	    "* marks a significant difference (Welch's t-test, p<0.05); "
-	    "~ a noisy metric (CoV > %.0f%%).", s->k[0].label,
-	    o->noisy * 100);
+	    "* marks a significant difference (Welch's t-test, p<0.05) of "
+	    "at least %g%%, never on an info metric; ~ a noisy metric "
+	    "(CoV > %.0f%%); [system] a counter of the whole machine, "
+	    "[cgroup] of the benchmark's memory cgroup.", s->k[0].label,
+	    s->min_change, o->noisy * 100);
 	{
 		/* wrap at the width */
 		const char *p = line;
@@ -650,6 +705,7 @@ rt_post(FILE *f, const struct rl_set *s, const struct rt_opts *o)
 				    b))
 					continue;
 				fprintf(f, "%s:\n", s->ids[j]);
+				rt_quiet_warn(f, s, s->ids[j], o);
 				time_lines(f, s, s->ids[j]);
 				snprintf(probe, sizeof(probe), "probe@%s",
 				    s->ids[j]);
@@ -671,6 +727,7 @@ rt_post(FILE *f, const struct rl_set *s, const struct rt_opts *o)
 		}
 		fprintf(f, "%s\n", id);
 		command_line(f, r, o->width);
+		rt_quiet_warn(f, s, id, o);
 		fputc('\n', f);
 		time_lines(f, s, id);
 		snprintf(probe, sizeof(probe), "probe@%s", id);

@@ -11,6 +11,11 @@
  *   test is not possible (p NAN, never significant).  When both
  *   variances are 0 the difference is exact: p = 1 if the means are
  *   equal, else 0.
+ * - A difference is marked (rs_mark(): '*', significant=1, counted by
+ *   the regression gate) when p < 0.05, the metric is not info, and
+ *   the change is at least the minimum change (--min-change, 1%): two
+ *   identical runs that differ by one fault in 65,000 are "exactly"
+ *   different (both variances 0, p = 0) but not worth reading.
  * - Fieller's 95% CI of the ratio b/a, with the Welch df; unbounded
  *   when a^2 <= t^2 va (the baseline mean is not clearly non-zero).
  * - Runs per side to detect a relative change delta at alpha 0.05 and
@@ -185,6 +190,19 @@ rs_compare(const struct rs_desc *a, const struct rs_desc *b,
 	rs_welch(a, b, &c->w);
 	c->sig = c->w.p < 0.05;
 	c->have_ratio = 0;
+}
+
+void
+rs_mark(const struct rs_desc *a, const struct rs_desc *b, enum vb_dir dir,
+    double min_pct, struct rs_cmp *c)
+{
+	c->sig = c->w.p < 0.05 && dir != VB_INFO;
+	if (!c->sig)
+		return;
+	if (isnan(c->pct))	/* from a baseline of 0: a whole change */
+		c->sig = a->n && b->n && a->mean == 0 && b->mean != 0;
+	else
+		c->sig = fabs(c->pct) >= min_pct;
 }
 
 const struct rs_ratio *

@@ -69,6 +69,7 @@ build_rows(const struct rl_set *s, const char *id, struct rt_row **out)
 			rows[n].name = r->metrics[j].name;
 			rows[n].unit = r->metrics[j].unit;
 			rows[n].dir = r->metrics[j].dir;
+			rows[n].scope = rt_scope_of(rows[n].name);
 			rows[n].integral = 1;
 			rows[n].d = vb_xcalloc((size_t)s->nk,
 			    sizeof(struct rs_desc));
@@ -103,9 +104,12 @@ build_rows(const struct rl_set *s, const char *id, struct rt_row **out)
 		}
 	}
 	for (j = 0; j < n; j++)
-		for (i = 1; i < s->nk; i++)
+		for (i = 1; i < s->nk; i++) {
 			rs_compare(&rows[j].d[0], &rows[j].d[i], rows[j].dir,
 			    &rows[j].c[i]);
+			rs_mark(&rows[j].d[0], &rows[j].d[i], rows[j].dir,
+			    s->min_change, &rows[j].c[i]);
+		}
 	*out = rows;
 	return n;
 }
@@ -315,9 +319,11 @@ min_n(const struct rt_row *r, int nk)
 
 /*
  * Metrics down, kernels across: the baseline's mean, then each other
- * kernel's mean with the change (positive = better) and '*' when Welch's
- * p < 0.05.  '~' after a metric name: noisy (CoV above the threshold in
- * some kernel).
+ * kernel's mean with the change (positive = better) and '*' when the
+ * difference is marked (rs_mark(): p < 0.05 and at least the minimum
+ * change).  '~' after a metric name: noisy (CoV above the threshold in
+ * some kernel); "[system]" or "[cgroup]" at the end of the name column:
+ * whose counter it is (rt_scope_of()).
  */
 void
 rt_table(FILE *f, const struct rl_set *s, const char *id,
@@ -335,6 +341,8 @@ rt_table(FILE *f, const struct rl_set *s, const char *id,
 		shown++;
 		i = (int)strlen(rows[j].name) +
 		    (max_cov(&rows[j], s->nk, &who) > o->noisy);
+		if (*rt_scope_tag(rows[j].scope))
+			i += 1 + (int)strlen(rt_scope_tag(rows[j].scope));
 		if (i > namew)
 			namew = i;
 		i = (int)strlen(rows[j].unit);
@@ -381,7 +389,10 @@ rt_table(FILE *f, const struct rl_set *s, const char *id,
 				continue;
 			snprintf(buf, sizeof(buf), "%s%s", r->name,
 			    max_cov(r, s->nk, &who) > o->noisy ? "~" : "");
-			cell(f, buf, namew, 1);
+			/* whose counter: the tag ends the name column */
+			cell(f, buf, namew - (int)strlen(rt_scope_tag(r->scope)),
+			    1);
+			fputs(rt_scope_tag(r->scope), f);
 			fputc(' ', f);
 			cell(f, r->unit, unitw, 1);
 			if (!kernel_has(s, 0, id))
@@ -891,6 +902,7 @@ section(FILE *f, const struct rl_set *s, const char *id,
 	if (rl_param_diffs(s, id, line, sizeof(line)))
 		fprintf(f, "parameters differ (--allow-different-params):\n%s",
 		    line);
+	rt_quiet_warn(f, s, id, o);
 	fputc('\n', f);
 	rt_table(f, s, id, rows, nrows, o);
 	rt_notes(f, s, id, rows, nrows, o);
@@ -925,11 +937,16 @@ rt_compare(FILE *f, const struct rl_set *s, const struct rt_opts *o)
 	    "%s (%s)", s->nk, s->nk == 1 ? "" : "s", s->k[0].label,
 	    s->k[0].dir);
 	wrap(f, line, o->width, 4);
+	rt_settings(f, s, o->width);
+	rt_quiet_summary(f, s, o);
+	fputc('\n', f);
 	snprintf(line, sizeof(line), "Means of all runs; (+x.xx%%) is the "
 	    "change against the baseline, positive = better (for info "
 	    "metrics: the plain change); * significant (Welch's t-test, "
-	    "p<0.05); ~ noisy (CoV > %.0f%%); ! run incomplete.",
-	    o->noisy * 100);
+	    "p<0.05) and a change of at least %g%% (never on info metrics); "
+	    "~ noisy (CoV > %.0f%%); ! run incomplete; [system] a counter "
+	    "of the whole machine, [cgroup] of the benchmark's memory "
+	    "cgroup (MEM=).", s->min_change, o->noisy * 100);
 	wrap(f, line, o->width, 0);
 	for (i = 0; i < s->nk; i++)
 		if (rl_meta(&s->k[i], "status") &&
@@ -1112,4 +1129,10 @@ rt_regressions(FILE *f, const struct rl_set *s, double pct)
 		rt_free_rows(rows, n, s->nk);
 	}
 	return nreg;
+}
+
+void
+rt_wrap(FILE *f, const char *text, int width, int ind)
+{
+	wrap(f, text, width, ind);
 }

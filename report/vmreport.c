@@ -4,7 +4,8 @@
  * and never writes into a result folder (charts go to --plot DIR).
  *
  * Exit status: 0 fine, 1 bad input (one line on stderr), 2 bad usage,
- * 3 --fail-on-regression found a regression.
+ * 3 --fail-on-regression found a regression (a change marked
+ * significant, so at least --min-change, and worse than its PCT).
  */
 #include <errno.h>
 #include <getopt.h>
@@ -34,6 +35,10 @@ usage(FILE *f)
 "                             than the baseline by more than PCT%%\n"
 "  --allow-different-params   compare runs whose parameters differ\n"
 "  --noisy PCT                CoV above which a metric is noisy (5)\n"
+"  --min-change PCT           smallest change ever marked (*) or counted\n"
+"                             as a regression (1)\n"
+"  --quiet-threshold PCT      warn when other processes used more than\n"
+"                             PCT%% of a CPU during a run (5)\n"
 "  --width N                  text width (80)\n");
 }
 
@@ -124,11 +129,13 @@ main(int argc, char **argv)
 		{ "allow-different-params", no_argument, NULL, 'a' },
 		{ "noisy", required_argument, NULL, 'n' },
 		{ "width", required_argument, NULL, 'w' },
+		{ "min-change", required_argument, NULL, 'm' },
+		{ "quiet-threshold", required_argument, NULL, 'q' },
 		{ "help", no_argument, NULL, 'h' },
 		{ NULL, 0, NULL, 0 },
 	};
-	struct rt_opts o = { .width = 80, .noisy = 0.05 };
-	struct rl_set s = { 0 };
+	struct rt_opts o = { .width = 80, .noisy = 0.05, .quiet = 5 };
+	struct rl_set s = { .min_change = 1 };
 	const char *format = "text", *vmstat = NULL, *plot = NULL;
 	const char *only = NULL;
 	double regress = NAN;
@@ -165,6 +172,12 @@ main(int argc, char **argv)
 			break;
 		case 'w': o.width = (int)num_arg("--width", optarg, 40, 1000);
 			break;
+		case 'm':
+			s.min_change = num_arg("--min-change", optarg, 0, 1e6);
+			break;
+		case 'q':
+			o.quiet = num_arg("--quiet-threshold", optarg, 0, 1e5);
+			break;
 		case 'h': usage(stdout); return 0;
 		default: usage(stderr); return 2;
 		}
@@ -199,6 +212,7 @@ main(int argc, char **argv)
 	if (!(mem = open_memstream(&text, &textlen)))
 		die_errno("cannot allocate the report");
 	if (vmstat) {
+		rt_settings(mem, &s, o.width);
 		if (rt_vmstat(mem, &s, vmstat, iter) < 0)
 			die("no %s.vmstat in any folder given", vmstat);
 	} else if (!strcmp(format, "csv")) {
@@ -208,6 +222,11 @@ main(int argc, char **argv)
 	} else if (post) {
 		rt_post(mem, &s, &o);
 	} else if (summary) {
+		rt_settings(mem, &s, o.width);
+		rt_quiet_summary(mem, &s, &o);
+		for (i = 0; i < s.nids; i++)
+			rt_quiet_warn(mem, &s, s.ids[i], &o);
+		fputc('\n', mem);
 		rt_summary(mem, &s, &o);
 	} else if (!plot) {
 		rt_compare(mem, &s, &o);

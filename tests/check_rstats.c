@@ -238,6 +238,57 @@ START_TEST(geomean)
 }
 END_TEST
 
+/*
+ * The mark (rs_mark): 65,568 against 65,569 in every run is an exact
+ * difference (p = 0) of 0.0015%: below a 1% minimum, not marked; with
+ * no minimum it is.  An info metric is never marked; a change from a
+ * baseline of 0 has no percentage but is whole, so it is.
+ */
+START_TEST(mark)
+{
+	static const double x[] = { 65568, 65568, 65568 };
+	static const double y[] = { 65569, 65569, 65569 };
+	static const double z[] = { 0, 0, 0 }, w[] = { 4, 5, 6 };
+	struct rs_desc a, b, c, d;
+	struct rs_cmp m;
+
+	rs_describe(x, 3, 1, &a);
+	rs_describe(y, 3, 1, &b);
+	rs_compare(&a, &b, VB_LOWER, &m);
+	near(m.w.p, 0, 0);
+	near(m.pct, -0.00152513421181064, 1e-15);
+	ck_assert(m.sig);		/* rs_compare: p alone */
+	rs_mark(&a, &b, VB_LOWER, 1, &m);
+	ck_assert(!m.sig);
+	rs_mark(&a, &b, VB_LOWER, 0.001, &m);
+	ck_assert(m.sig);
+	rs_mark(&a, &b, VB_LOWER, 0, &m);
+	ck_assert(m.sig);
+	rs_mark(&a, &b, VB_INFO, 0, &m);
+	ck_assert(!m.sig);
+	/* A against B: -8.2%, p 0.0009: marked up to a minimum of 8.2% */
+	rs_describe(A, 5, 1, &a);
+	rs_describe(B, 4, 1, &b);
+	rs_compare(&a, &b, VB_LOWER, &m);
+	rs_mark(&a, &b, VB_LOWER, 8.2, &m);
+	ck_assert(m.sig);
+	rs_mark(&a, &b, VB_LOWER, 8.21, &m);
+	ck_assert(!m.sig);
+	/* not significant stays unmarked */
+	rs_describe(C, 3, 1, &c);
+	rs_compare(&c, &c, VB_LOWER, &m);
+	rs_mark(&c, &c, VB_LOWER, 0, &m);
+	ck_assert(!m.sig);
+	/* from 0 */
+	rs_describe(z, 3, 1, &c);
+	rs_describe(w, 3, 1, &d);
+	rs_compare(&c, &d, VB_LOWER, &m);
+	ck_assert(isnan(m.pct));
+	rs_mark(&c, &d, VB_LOWER, 1, &m);
+	ck_assert(m.sig);
+}
+END_TEST
+
 Suite *
 rstats_suite(void)
 {
@@ -252,6 +303,7 @@ rstats_suite(void)
 	tcase_add_test(tc, power);
 	tcase_add_test(tc, modified_z);
 	tcase_add_test(tc, geomean);
+	tcase_add_test(tc, mark);
 	suite_add_tcase(s, tc);
 	return s;
 }

@@ -587,6 +587,404 @@ START_TEST(examples_untouched)
 }
 END_TEST
 
+/*
+ * tests/fixtures/ab-A and ab-B: what `make ab` writes for thp=never
+ * against thp=always under MEM= (meta with the ab_ keys, per-run keys
+ * that differ, cgroup counters), with memfill's minflt 65568 against
+ * 65569 in every run (an exact difference of 0.0015%), nvcsw (info)
+ * doubled, and fileload@quick run while other processes used 97% of a
+ * CPU in B (0.5% in A).
+ */
+#define FX "tests/fixtures"
+#define AB FX "/ab-A " FX "/ab-B"
+
+/* The line of @out that starts with @start (allocated), or NULL. */
+static char *
+line_of(const char *out, const char *start)
+{
+	const char *p = out;
+	size_t n = strlen(start);
+
+	while (p && *p) {
+		if (!strncmp(p, start, n))
+			return strndup(p, strcspn(p, "\n"));
+		p = strchr(p, '\n');
+		p = p ? p + 1 : NULL;
+	}
+	return NULL;
+}
+
+static int
+starts(const char *s, const char *prefix)
+{
+	return !strncmp(s, prefix, strlen(prefix));
+}
+
+/* The part of @out from @from on (for one benchmark's section). */
+static const char *
+after(const char *out, const char *from)
+{
+	const char *p = strstr(out, from);
+
+	ck_assert_msg(p != NULL, "no '%s' in the output", from);
+	return p;
+}
+
+/* Field @n (1-based) of CSV line @line (no quoted commas in it). */
+static char *
+csv_field(const char *line, int n)
+{
+	const char *p = line;
+
+	while (--n > 0 && p)
+		p = (p = strchr(p, ',')) ? p + 1 : NULL;
+	ck_assert_ptr_nonnull(p);
+	return strndup(p, strcspn(p, ",\n"));
+}
+
+static void
+assert_field(const char *line, int n, const char *want)
+{
+	char *f;
+
+	ck_assert_msg(line != NULL, "no such line (field %d)", n);
+	f = csv_field(line, n);
+	ck_assert_msg(!strcmp(f, want), "field %d of '%s' is '%s', want '%s'",
+	    n, line, f, want);
+	free(f);
+}
+
+START_TEST(settings_differ)
+{
+	static const char *const views[] = { "", "--post", "--summary",
+		"--detail" };
+	char args[512], *out, *p;
+	size_t i;
+
+	mktmp();
+	for (i = 0; i < sizeof(views) / sizeof(views[0]); i++) {
+		snprintf(args, sizeof(args), "%s " AB, views[i]);
+		ck_assert_int_eq(report(args), 0);
+		out = out_text("out");
+		ck_assert_msg(strstr(out, "Settings that differ between the "
+		    "folders:\n  ab_setting: thp=never in x-A; thp=always in "
+		    "x-B\n"), "'%s': no ab_setting line", views[i]);
+		ck_assert_msg(strstr(out, "\n  thp_enabled: never in x-A; "
+		    "always in x-B\n"), "'%s': no thp_enabled", views[i]);
+		ck_assert_msg(strstr(out, "\n  cmdline (words not in every "
+		    "folder): transparent_hugepage=never in x-A;\n      "
+		    "transparent_hugepage=always in x-B\n"), "'%s': cmdline",
+		    views[i]);
+		/* differ by nature: never shown */
+		ck_assert_ptr_null(strstr(out, "workdir:"));
+		ck_assert_ptr_null(strstr(out, "mem_limit_peak_kb"));
+		ck_assert_ptr_null(strstr(out, "ab_pair"));
+		ck_assert_ptr_null(strstr(out, "start:"));
+		/* at the top: before the first benchmark */
+		p = strstr(out, "fileload");
+		ck_assert(p && strstr(out, "thp_enabled") < p);
+		free(out);
+	}
+	/* the post no longer presents the baseline's THP as everyone's */
+	ck_assert_int_eq(report("--post " AB), 0);
+	out = out_text("out");
+	ck_assert_ptr_nonnull(strstr(out, "Setup: THP differs, swappiness "
+	    "60,"));
+	ck_assert_ptr_null(strstr(out, "THP never"));
+	free(out);
+	ck_assert_int_eq(report("--format csv " AB), 0);
+	out = out_text("out");
+	ck_assert(starts(out, "setting,kernel,value\nab_setting,x-A,"
+	    "thp=never\nab_setting,x-B,thp=always\n"));
+	ck_assert_ptr_nonnull(strstr(out, "\nthp_enabled,x-A,never\n"
+	    "thp_enabled,x-B,always\n\nkernel,benchmark,"));
+	free(out);
+	ck_assert_int_eq(report("--format json " AB), 0);
+	out = out_text("out");
+	ck_assert_ptr_nonnull(strstr(out, "\"settings_same\": false"));
+	ck_assert_ptr_nonnull(strstr(out, "\"thp_enabled\": {\"x-A\": "
+	    "\"never\", \"x-B\": \"always\"}"));
+	free(out);
+	/* the charts' titles */
+	snprintf(args, sizeof(args), "--only memfill --plot %s/ch " AB, tmp);
+	ck_assert_int_eq(sh("GNUPLOT=/nonexistent %s %s >/dev/null "
+	    "2>&1", VMREPORT, args), 1);
+	snprintf(args, sizeof(args), "%s/ch/memfill-fill_s.gp", tmp);
+	ck_assert_ptr_nonnull(out = slurp(args));
+	ck_assert_ptr_nonnull(strstr(out, "'settings differ: ab_setting "
+	    "(thp=never in x-A; thp=always in x-B), cmdline, thp_enabled'"));
+	free(out);
+	rmtmp();
+}
+END_TEST
+
+/* Folders that differ only in per-run keys: one line says so. */
+START_TEST(settings_same)
+{
+	char args[512], *out;
+
+	mktmp();
+	ck_assert_int_eq(sh("cp -r " FX "/ab-A \"$T/a2\" && sed -i -e "
+	    "'s/^label=.*/label=x-A2/' -e 's/^start=.*/start=2026-12-02T"
+	    "00:00:00Z/' -e 's/^end=.*/end=2026-12-02T00:04:00Z/' -e "
+	    "'s|^workdir=.*|workdir=/w/run.999|' -e 's/^mem_limit_peak_kb="
+	    ".*/mem_limit_peak_kb=1/' -e 's/^ab_side=.*/ab_side=B/' "
+	    "\"$T/a2/meta\""), 0);
+	snprintf(args, sizeof(args), FX "/ab-A %s/a2", tmp);
+	ck_assert_int_eq(report(args), 0);
+	out = out_text("out");
+	ck_assert_ptr_nonnull(strstr(out, "\nSettings: the same in every "
+	    "folder\n"));
+	ck_assert_ptr_null(strstr(out, "differ between"));
+	free(out);
+	snprintf(args, sizeof(args), "--post " FX "/ab-A %s/a2", tmp);
+	ck_assert_int_eq(report(args), 0);
+	out = out_text("out");
+	ck_assert_ptr_nonnull(strstr(out, "\nSettings: the same in every "
+	    "folder\n"));
+	ck_assert_ptr_nonnull(strstr(out, "Setup: THP never,"));
+	free(out);
+	snprintf(args, sizeof(args), "--format csv " FX "/ab-A %s/a2", tmp);
+	ck_assert_int_eq(report(args), 0);
+	out = out_text("out");
+	ck_assert(starts(out, "setting,kernel,value\n(none),,the same in "
+	    "every folder\n\nkernel,"));
+	free(out);
+	snprintf(args, sizeof(args), "--format json " FX "/ab-A %s/a2", tmp);
+	ck_assert_int_eq(report(args), 0);
+	out = out_text("out");
+	ck_assert_ptr_nonnull(strstr(out, "\"settings_same\": true,\n  "
+	    "\"settings_differ\": {},"));
+	free(out);
+	rmtmp();
+}
+END_TEST
+
+/*
+ * 65,568 against 65,569 faults in every run: Welch's p is 0 (both
+ * variances 0), the change 0.0015%: below the minimum change, never
+ * marked in any format nor counted by the gate; --min-change 0 marks it.
+ */
+START_TEST(min_change)
+{
+	char *out, *l;
+	const char *sec;
+
+	mktmp();
+	ck_assert_int_eq(report(AB), 0);
+	out = out_text("out");
+	sec = after(out, "== memfill ==");
+	ck_assert_ptr_nonnull(l = line_of(sec, "minflt "));
+	ck_assert_msg(l[strlen(l) - 1] != '*', "starred: %s", l);
+	free(l);
+	/* a real change in the same table still is */
+	ck_assert_ptr_nonnull(l = line_of(sec, "fill_s "));
+	ck_assert_msg(l[strlen(l) - 1] == '*', "not starred: %s", l);
+	free(l);
+	ck_assert_ptr_nonnull(strstr(out, "and a change of at least 1%"));
+	free(out);
+	ck_assert_int_eq(report("--min-change 0 " AB), 0);
+	out = out_text("out");
+	l = line_of(after(out, "== memfill =="), "minflt ");
+	ck_assert_msg(l && l[strlen(l) - 1] == '*', "--min-change 0: %s", l);
+	free(l);
+	free(out);
+	/* CSV: field 19 is significant */
+	ck_assert_int_eq(report("--format csv " AB), 0);
+	out = out_text("out");
+	l = line_of(out, "x-B,memfill,minflt,");
+	assert_field(l, 19, "0");
+	free(l);
+	l = line_of(out, "x-B,memfill,fill_s,");
+	assert_field(l, 19, "1");
+	free(l);
+	free(out);
+	ck_assert_int_eq(report("--format csv --min-change 0 " AB), 0);
+	out = out_text("out");
+	l = line_of(out, "x-B,memfill,minflt,");
+	assert_field(l, 19, "1");
+	free(l);
+	free(out);
+	/* JSON: x-B's entry of minflt */
+	ck_assert_int_eq(report("--format json " AB), 0);
+	out = out_text("out");
+	sec = after(after(out, "\"name\": \"minflt\""), "\"kernel\": \"x-B\"");
+	ck_assert_ptr_nonnull(l = line_of(sec, "\"kernel\": \"x-B\""));
+	ck_assert_msg(strstr(l, "\"significant\": false"), "%s", l);
+	ck_assert_ptr_nonnull(strstr(out, "\"min_change_pct\": 1,"));
+	free(l);
+	free(out);
+	/* the gate: fill_s counts, minflt does not */
+	ck_assert_int_eq(report("--fail-on-regression 0 " AB), 3);
+	out = out_text("err");
+	ck_assert_ptr_nonnull(strstr(out, "memfill fill_s"));
+	ck_assert_ptr_null(strstr(out, "minflt"));
+	free(out);
+	ck_assert_int_eq(report("--fail-on-regression 0 --min-change 0 " AB),
+	    3);
+	out = out_text("err");
+	ck_assert_ptr_nonnull(strstr(out, "memfill minflt"));
+	free(out);
+	one_line_error("--min-change -1 " AB, 2, "--min-change: bad value");
+	rmtmp();
+}
+END_TEST
+
+/* nvcsw (info) doubled with p < 0.001: marked in no format. */
+START_TEST(info_never_marked)
+{
+	char *out, *l;
+
+	mktmp();
+	ck_assert_int_eq(report("--format csv " AB), 0);
+	out = out_text("out");
+	l = line_of(out, "x-B,memfill,nvcsw,");
+	assert_field(l, 5, "info");
+	assert_field(l, 19, "0");
+	free(l);
+	free(out);
+	ck_assert_int_eq(report("--format csv --min-change 0 " AB), 0);
+	out = out_text("out");
+	l = line_of(out, "x-B,memfill,nvcsw,");
+	assert_field(l, 19, "0");
+	free(l);
+	free(out);
+	ck_assert_int_eq(report("--format json --min-change 0 " AB), 0);
+	out = out_text("out");
+	l = line_of(after(after(out, "\"name\": \"nvcsw\""),
+	    "\"kernel\": \"x-B\""), "\"kernel\": \"x-B\"");
+	ck_assert_msg(l && strstr(l, "\"significant\": false"), "%s", l);
+	free(l);
+	free(out);
+	ck_assert_int_eq(report("--min-change 0 " AB), 0);
+	out = out_text("out");
+	l = line_of(after(out, "== memfill =="), "nvcsw");
+	ck_assert_msg(l && l[strlen(l) - 1] != '*', "starred: %s", l);
+	free(l);
+	free(out);
+	rmtmp();
+}
+END_TEST
+
+START_TEST(quiet_machine)
+{
+	static const char warn97[] = "warning: fileload@quick on x-B: the "
+	    "machine was not quiet: other processes used 97% of a CPU (mean "
+	    "over 3 iterations, highest 98%; threshold 5%)";
+	char *out, *l;
+
+	mktmp();
+	ck_assert_int_eq(report(AB), 0);
+	out = out_text("out");
+	unwrap(out);
+	ck_assert_ptr_nonnull(strstr(out, warn97));
+	ck_assert_ptr_nonnull(strstr(out, "warning: the machine was not quiet "
+	    "in 1 of 4 benchmark runs"));
+	/* 0.5% of a CPU: quiet */
+	ck_assert_ptr_null(strstr(out, "on x-A: the machine"));
+	ck_assert_ptr_null(strstr(out, "memfill on x-"));
+	free(out);
+	ck_assert_int_eq(report("--post " AB), 0);
+	out = out_text("out");
+	unwrap(out);
+	ck_assert_ptr_nonnull(strstr(out, warn97));
+	free(out);
+	ck_assert_int_eq(report("--summary " AB), 0);
+	out = out_text("out");
+	unwrap(out);
+	ck_assert_ptr_nonnull(strstr(out, warn97));
+	free(out);
+	/* CSV: quiet and foreign_cpu end each row */
+	ck_assert_int_eq(report("--format csv " AB), 0);
+	out = out_text("out");
+	ck_assert_ptr_nonnull(strstr(out, ",noisy,scope,quiet,foreign_cpu\n"));
+	l = line_of(out, "x-B,fileload@quick,mb_per_s,");
+	assert_field(l, 26, "0");
+	assert_field(l, 27, "97");
+	free(l);
+	l = line_of(out, "x-A,fileload@quick,mb_per_s,");
+	assert_field(l, 26, "1");
+	assert_field(l, 27, "0.5");
+	free(l);
+	free(out);
+	ck_assert_int_eq(report("--format json " AB), 0);
+	out = out_text("out");
+	ck_assert_ptr_nonnull(strstr(out, "{\"kernel\": \"x-B\", \"n\": 3, "
+	    "\"foreign_cpu_mean\": 97, \"foreign_cpu_max\": 98, \"quiet\": "
+	    "false}"));
+	ck_assert_ptr_nonnull(strstr(out, "{\"kernel\": \"x-A\", \"n\": 3, "
+	    "\"foreign_cpu_mean\": 0.5, \"foreign_cpu_max\": 0.6, \"quiet\": "
+	    "true}"));
+	free(out);
+	/* a higher threshold: quiet */
+	ck_assert_int_eq(report("--quiet-threshold 98 " AB), 0);
+	out = out_text("out");
+	ck_assert_ptr_null(strstr(out, "not quiet"));
+	ck_assert_ptr_nonnull(strstr(out, "Machine load: quiet; other "
+	    "processes used at most 97% of a CPU"));
+	free(out);
+	/* folders without foreign_cpu: said, not guessed */
+	ck_assert_int_eq(report(EX "/example-a " EX "/example-b"), 0);
+	out = out_text("out");
+	ck_assert_ptr_nonnull(strstr(out, "Machine load: not recorded"));
+	free(out);
+	rmtmp();
+}
+END_TEST
+
+/* Whose counter: [system] (vmstat deltas), [cgroup] (cg_*), untagged. */
+START_TEST(cgroup_labels)
+{
+	char *out, *l;
+	const char *sec;
+
+	mktmp();
+	ck_assert_int_eq(report(AB), 0);
+	out = out_text("out");
+	sec = after(out, "== memfill ==");
+	l = line_of(sec, "cg_pgfault ");
+	ck_assert_msg(l && strstr(l, " [cgroup] faults"), "%s", l);
+	free(l);
+	l = line_of(sec, "pgfault ");
+	ck_assert_msg(l && strstr(l, " [system] faults"), "%s", l);
+	free(l);
+	l = line_of(sec, "minflt ");
+	ck_assert_msg(l && !strchr(l, '['), "%s", l);
+	free(l);
+	ck_assert_ptr_nonnull(strstr(out, "[system] a counter of the whole "
+	    "machine, [cgroup] of the\nbenchmark's memory cgroup"));
+	free(out);
+	ck_assert_int_eq(report("--post " AB), 0);
+	out = out_text("out");
+	sec = after(out, "\nmemfill\n");
+	ck_assert_ptr_nonnull(strstr(sec, "x-B:      0.150u 0.900s 0:01.50"));
+	ck_assert_ptr_nonnull(strstr(sec, "\n          Total kernel swapouts "
+	    "during test = 3000 kB (system-wide)\n"));
+	ck_assert_ptr_nonnull(strstr(sec, "\n          Cgroup swap peak "
+	    "during test      = 0 kB (memory cgroup)\n"));
+	free(out);
+	ck_assert_int_eq(report("--format csv " AB), 0);
+	out = out_text("out");
+	l = line_of(out, "x-A,memfill,cg_pgfault,");
+	assert_field(l, 25, "cgroup");
+	free(l);
+	l = line_of(out, "x-A,memfill,pswpout,");
+	assert_field(l, 25, "system");
+	free(l);
+	l = line_of(out, "x-A,memfill,fill_s,");
+	assert_field(l, 25, "benchmark");
+	free(l);
+	free(out);
+	ck_assert_int_eq(report("--format json " AB), 0);
+	out = out_text("out");
+	ck_assert_ptr_nonnull(strstr(out, "{\"name\": \"cg_swap_peak_kb\", "
+	    "\"unit\": \"kB\", \"direction\": \"lower\", \"scope\": "
+	    "\"cgroup\""));
+	free(out);
+	rmtmp();
+}
+END_TEST
+
 Suite *
 vmreport_suite(void)
 {
@@ -609,6 +1007,12 @@ vmreport_suite(void)
 	tcase_add_test(tc, only);
 	tcase_add_test(tc, charts);
 	tcase_add_test(tc, examples_untouched);
+	tcase_add_test(tc, settings_differ);
+	tcase_add_test(tc, settings_same);
+	tcase_add_test(tc, min_change);
+	tcase_add_test(tc, info_never_marked);
+	tcase_add_test(tc, quiet_machine);
+	tcase_add_test(tc, cgroup_labels);
 	suite_add_tcase(s, tc);
 	return s;
 }

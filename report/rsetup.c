@@ -1,0 +1,326 @@
+/*
+ * rsetup.c - what the figures rest on, for every view:
+ *
+ * - the settings and machine facts (meta keys) that differ between the
+ *   folders, each folder's value, at the top; one line when none do;
+ * - how quiet the machine was: the runner records per iteration the
+ *   CPU used by processes outside the benchmark's tree (foreign_cpu, %
+ *   of one CPU); a benchmark's run in a folder is "not quiet" when the
+ *   mean over its iterations is above --quiet-threshold (5%).  The mean,
+ *   not the highest: one iteration disturbed by a short burst of other
+ *   work is the outlier notes' business, a run disturbed throughout is
+ *   this warning's; the highest iteration is named beside the mean;
+ * - whose counter a metric is: the whole machine's (/proc/vmstat
+ *   deltas, the load figures), the memory cgroup's (cg_*, under MEM=),
+ *   or the benchmark's own (rusage of its tree, its own figures).
+ */
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "err.h"
+#include "report.h"
+#include "util.h"
+
+/* ---- whose counter ---- */
+
+enum rt_scope
+rt_scope_of(const char *metric)
+{
+	static const char *const sys[] = {
+		"pswpin", "pswpout", "pgmajfault", "pgfault", "pgscan_kswapd",
+		"pgscan_direct", "pgsteal_kswapd", "pgsteal_direct",
+		"allocstall", "workingset_refault", "thp_fault_alloc",
+		"oom_kill", "pgpgin", "pgpgout", "pgscan_total",
+		"pgsteal_total", "foreign_cpu", "runq", NULL,
+	};
+	int i;
+
+	if (!strncmp(metric, "cg_", 3))
+		return RT_CGROUP;
+	for (i = 0; sys[i]; i++)
+		if (!strcmp(metric, sys[i]))
+			return RT_SYSTEM;
+	return RT_BENCH;
+}
+
+const char *
+rt_scope_name(enum rt_scope sc)
+{
+	return sc == RT_SYSTEM ? "system" : sc == RT_CGROUP ? "cgroup" :
+	    "benchmark";
+}
+
+const char *
+rt_scope_tag(enum rt_scope sc)
+{
+	return sc == RT_SYSTEM ? "[system]" : sc == RT_CGROUP ? "[cgroup]" :
+	    "";
+}
+
+/* ---- the settings that differ ---- */
+
+/* Is word @w (of length @n) one of the words of @text? */
+static int
+has_word(const char *text, const char *w, size_t n)
+{
+	const char *p = text;
+
+	while (*p) {
+		size_t m;
+
+		p += strspn(p, " ");
+		m = strcspn(p, " ");
+		if (m == n && !strncmp(p, w, n))
+			return 1;
+		p += m;
+	}
+	return 0;
+}
+
+/*
+ * The words of folder @k's kernel command line that are not in every
+ * folder's: the full lines run to hundreds of characters and mostly
+ * agree.  Allocated.
+ */
+static char *
+uncommon_words(const struct rl_set *s, const struct rl_mdiff *d, int k)
+{
+	const char *p = d->val[k];
+	char *out = vb_xcalloc(strlen(p) + 1, 1);
+	size_t used = 0;
+	int i;
+
+	while (*p) {
+		size_t n;
+		int common = 1;
+
+		p += strspn(p, " ");
+		if (!(n = strcspn(p, " ")))
+			break;
+		for (i = 0; i < s->nk && common; i++)
+			if (!d->val[i] || !has_word(d->val[i], p, n))
+				common = 0;
+		if (!common) {
+			if (used)
+				out[used++] = ' ';
+			memcpy(out + used, p, n);
+			used += n;
+		}
+		p += n;
+	}
+	out[used] = '\0';
+	return out;
+}
+
+/* "v1 in a; v2 in b, c": each distinct value once, with its folders. */
+static void
+put_values(FILE *m, const struct rl_set *s, const struct rl_mdiff *d)
+{
+	char **v = vb_xcalloc((size_t)s->nk, sizeof(char *));
+	int k, i, first = 1, cmdline = !strcmp(d->key, "cmdline");
+
+	for (k = 0; k < s->nk; k++)
+		v[k] = !d->val[k] ? NULL : cmdline ? uncommon_words(s, d, k) :
+		    vb_xstrdup(d->val[k]);
+	for (k = 0; k < s->nk; k++) {
+		int seen = 0, nin = 0;
+
+		for (i = 0; i < k && !seen; i++)
+			seen = (!v[i] && !v[k]) || (v[i] && v[k] &&
+			    !strcmp(v[i], v[k]));
+		if (seen)
+			continue;
+		fprintf(m, "%s%s in", first ? "" : "; ", !v[k] ?
+		    "not recorded" : !*v[k] ? "(empty)" : v[k]);
+		first = 0;
+		for (i = k; i < s->nk; i++)
+			if ((!v[i] && !v[k]) || (v[i] && v[k] &&
+			    !strcmp(v[i], v[k])))
+				fprintf(m, "%s %s", nin++ ? "," : "",
+				    s->k[i].label);
+	}
+	for (k = 0; k < s->nk; k++)
+		free(v[k]);
+	free(v);
+}
+
+static const char *
+key_title(const struct rl_mdiff *d)
+{
+	return strcmp(d->key, "cmdline") ? d->key :
+	    "cmdline (words not in every folder)";
+}
+
+void
+rt_settings(FILE *f, const struct rl_set *s, int width)
+{
+	struct rl_mdiff *d;
+	char *text = NULL;
+	size_t len = 0;
+	FILE *m;
+	int n, i;
+
+	if (s->nk < 2)
+		return;
+	n = rl_meta_diffs(s, &d);
+	if (!n) {
+		fprintf(f, "Settings: the same in every folder\n");
+		rl_free_mdiffs(d, n);
+		return;
+	}
+	fprintf(f, "Settings that differ between the folders:\n");
+	for (i = 0; i < n; i++) {
+		if (!(m = open_memstream(&text, &len)))
+			die_errno("cannot build the settings");
+		fprintf(m, "%s: ", key_title(&d[i]));
+		put_values(m, s, &d[i]);
+		if (fclose(m) != 0)
+			die_errno("cannot build the settings");
+		fputs("  ", f);
+		rt_wrap(f, text, width - 2, 6);
+		free(text);
+		text = NULL;
+	}
+	rl_free_mdiffs(d, n);
+}
+
+/*
+ * One line for a chart's title: each key with its values while they
+ * fit in @len, then the keys alone, cut with "..." when even those do
+ * not fit.
+ */
+char *
+rt_settings_line(char *buf, size_t len, const struct rl_set *s)
+{
+	struct rl_mdiff *d;
+	char *vals = NULL;
+	size_t vlen = 0, used;
+	FILE *m;
+	int n, i;
+
+	if (!len)
+		return buf;
+	buf[0] = '\0';
+	if (s->nk < 2)
+		return buf;
+	n = rl_meta_diffs(s, &d);
+	used = (size_t)snprintf(buf, len, "%s", n ? "settings differ:" :
+	    "settings: the same in every folder");
+	for (i = 0; i < n && used < len; i++) {
+		if (!(m = open_memstream(&vals, &vlen)))
+			die_errno("cannot build the settings");
+		fprintf(m, "%s %s (", i ? "," : "", d[i].key);
+		put_values(m, s, &d[i]);
+		fputc(')', m);
+		if (fclose(m) != 0)
+			die_errno("cannot build the settings");
+		if (used + vlen < len)
+			used += (size_t)snprintf(buf + used, len - used, "%s",
+			    vals);
+		else
+			used += (size_t)snprintf(buf + used, len - used,
+			    "%s %s", i ? "," : "", d[i].key);
+		free(vals);
+		vals = NULL;
+	}
+	if (used >= len && len > 4)
+		memcpy(buf + len - 4, "...", 4);
+	rl_free_mdiffs(d, n);
+	return buf;
+}
+
+/* ---- how quiet the machine was ---- */
+
+void
+rt_quiet_of(const struct vb_res *r, double threshold, struct rt_quiet *q)
+{
+	struct rs_desc d;
+	int m;
+
+	q->n = 0;
+	q->mean = q->max = NAN;
+	q->quiet = -1;
+	if (!r || (m = vb_res_metric_index(r, "foreign_cpu")) < 0)
+		return;
+	rs_describe(r->vals + m, r->niter, r->nmetrics, &d);
+	if (!d.n)
+		return;
+	q->n = d.n;
+	q->mean = d.mean;
+	q->max = d.max;
+	q->quiet = !(d.mean > threshold);
+}
+
+/* A share of a CPU: tenths below 10%, so 5.4 is not shown as 5. */
+static char *
+cpu_pct(char *buf, size_t len, double v)
+{
+	snprintf(buf, len, "%.*f%%", fabs(v) < 10 ? 1 : 0, v);
+	return buf;
+}
+
+int
+rt_quiet_warn(FILE *f, const struct rl_set *s, const char *id,
+    const struct rt_opts *o)
+{
+	struct rt_quiet q;
+	char line[1024], a[32], b[32];
+	int k, n = 0;
+
+	for (k = 0; k < s->nk; k++) {
+		rt_quiet_of(rl_find(&s->k[k], id), o->quiet, &q);
+		if (q.quiet != 0)
+			continue;
+		snprintf(line, sizeof(line), "warning: %s on %s: the machine "
+		    "was not quiet: other processes used %s of a CPU (mean "
+		    "over %d iteration%s, highest %s; threshold %g%%)", id,
+		    s->k[k].label, cpu_pct(a, sizeof(a), q.mean), q.n,
+		    q.n == 1 ? "" : "s", cpu_pct(b, sizeof(b), q.max),
+		    o->quiet);
+		rt_wrap(f, line, o->width, 4);
+		n++;
+	}
+	return n;
+}
+
+void
+rt_quiet_summary(FILE *f, const struct rl_set *s, const struct rt_opts *o)
+{
+	struct rt_quiet q;
+	char line[512], a[32];
+	int i, k, runs = 0, rec = 0, loud = 0;
+	double most = 0;
+
+	for (i = 0; i < s->nids; i++)
+		for (k = 0; k < s->nk; k++) {
+			const struct vb_res *r = rl_find(&s->k[k], s->ids[i]);
+
+			if (!r)
+				continue;
+			runs++;
+			rt_quiet_of(r, o->quiet, &q);
+			if (q.quiet < 0)
+				continue;
+			rec++;
+			loud += !q.quiet;
+			if (q.mean > most)
+				most = q.mean;
+		}
+	if (!rec)
+		snprintf(line, sizeof(line), "Machine load: not recorded "
+		    "(these folders have no foreign_cpu figures)");
+	else if (!loud)
+		snprintf(line, sizeof(line), "Machine load: quiet; other "
+		    "processes used at most %s of a CPU (mean over a run's "
+		    "iterations; threshold %g%%)%s", cpu_pct(a, sizeof(a),
+		    most), o->quiet, rec < runs ? "; not recorded for every "
+		    "run" : "");
+	else
+		snprintf(line, sizeof(line), "warning: the machine was not "
+		    "quiet in %d of %d benchmark run%s: other processes used "
+		    "more than %g%% of a CPU (see the warnings below)%s", loud,
+		    runs, runs == 1 ? "" : "s", o->quiet, rec < runs ?
+		    "; not recorded for every run" : "");
+	rt_wrap(f, line, o->width, 4);
+}

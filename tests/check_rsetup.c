@@ -1,0 +1,243 @@
+/*
+ * What the report's figures rest on (report/rsetup.c, rl_meta_diffs()
+ * in report/rload.c): the meta keys that differ between folders, the
+ * settings block and the charts' line made from them, whose counter a
+ * metric is, and how quiet the machine was during a run.  The folders
+ * are built in memory; tests/check_vmreport.c runs the same through
+ * report/vmreport on fixture folders.
+ */
+#include <check.h>
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "report.h"
+
+#define MAXKV 16
+
+/* A set of @nk kernels whose meta is given as "key=value" strings. */
+struct fake {
+	struct rl_set s;
+	struct rl_kernel k[3];
+	struct vb_kv kv[3][MAXKV];
+};
+
+static void
+fake_kernel(struct fake *f, int k, const char *label,
+    const char *const *pairs)
+{
+	int i;
+
+	f->k[k].label = (char *)label;
+	for (i = 0; pairs[i]; i++) {
+		const char *eq = strchr(pairs[i], '=');
+
+		ck_assert(i < MAXKV && eq);
+		f->kv[k][i].key = strndup(pairs[i], (size_t)(eq - pairs[i]));
+		f->kv[k][i].val = strdup(eq + 1);
+	}
+	f->k[k].meta = f->kv[k];
+	f->k[k].nmeta = i;
+	f->s.k = f->k;
+	if (k + 1 > f->s.nk)
+		f->s.nk = k + 1;
+}
+
+static void
+fake_free(struct fake *f)
+{
+	int k, i;
+
+	for (k = 0; k < f->s.nk; k++)
+		for (i = 0; i < f->k[k].nmeta; i++) {
+			free(f->kv[k][i].key);
+			free(f->kv[k][i].val);
+		}
+}
+
+static const char *const meta_a[] = {
+	"vmbench_meta=1", "label=a", "status=complete", "start=10:00",
+	"end=10:04", "thp_enabled=never", "swappiness=60", "config=q.conf",
+	"config_cksum=1 2", "workdir=/w/run.41", "mem_limit_peak_kb=900",
+	"ab_side=A", "ab_pair=b", "only_in_a=1",
+	"cmdline=ro quiet thp=never", NULL,
+};
+static const char *const meta_b[] = {
+	"vmbench_meta=1", "label=b", "status=interrupted", "start=11:00",
+	"end=11:04", "thp_enabled=always", "swappiness=60", "config=q.conf",
+	"config_cksum=3 4", "workdir=/w/run.42", "mem_limit_peak_kb=800",
+	"ab_side=B", "ab_pair=a", "ab_setting=thp=always",
+	"cmdline=ro quiet thp=always", NULL,
+};
+
+START_TEST(meta_diffs)
+{
+	struct fake f = { 0 };
+	struct rl_mdiff *d;
+	int n;
+
+	fake_kernel(&f, 0, "a", meta_a);
+	fake_kernel(&f, 1, "b", meta_b);
+	n = rl_meta_diffs(&f.s, &d);
+	/* ab_setting first, then in the folders' order; per-run keys out */
+	ck_assert_int_eq(n, 5);
+	ck_assert_str_eq(d[0].key, "ab_setting");
+	ck_assert_ptr_null(d[0].val[0]);
+	ck_assert_str_eq(d[0].val[1], "thp=always");
+	ck_assert_str_eq(d[1].key, "thp_enabled");
+	ck_assert_str_eq(d[1].val[0], "never");
+	ck_assert_str_eq(d[1].val[1], "always");
+	/* the same config name, another checksum: the file changed */
+	ck_assert_str_eq(d[2].key, "config_cksum");
+	ck_assert_str_eq(d[3].key, "only_in_a");
+	ck_assert_ptr_null(d[3].val[1]);
+	ck_assert_str_eq(d[4].key, "cmdline");
+	rl_free_mdiffs(d, n);
+	/* another config: its checksum says nothing more */
+	free(f.kv[1][7].val);
+	f.kv[1][7].val = strdup("other.conf");
+	n = rl_meta_diffs(&f.s, &d);
+	ck_assert_int_eq(n, 5);
+	ck_assert_str_eq(d[2].key, "config");
+	ck_assert_str_ne(d[3].key, "config_cksum");
+	rl_free_mdiffs(d, n);
+	fake_free(&f);
+}
+END_TEST
+
+/* Only per-run keys differ: nothing; the block says so in one line. */
+START_TEST(meta_same)
+{
+	static const char *const a[] = { "vmbench_meta=1", "label=a",
+		"start=1", "workdir=/w/1", "swappiness=60", NULL };
+	static const char *const b[] = { "vmbench_meta=1", "label=b",
+		"start=2", "workdir=/w/2", "swappiness=60", NULL };
+	struct fake f = { 0 };
+	struct rl_mdiff *d;
+	char *text = NULL, line[128];
+	size_t len = 0;
+	FILE *m;
+
+	fake_kernel(&f, 0, "a", a);
+	fake_kernel(&f, 1, "b", b);
+	ck_assert_int_eq(rl_meta_diffs(&f.s, &d), 0);
+	rl_free_mdiffs(d, 0);
+	ck_assert_ptr_nonnull(m = open_memstream(&text, &len));
+	rt_settings(m, &f.s, 80);
+	fclose(m);
+	ck_assert_str_eq(text, "Settings: the same in every folder\n");
+	free(text);
+	ck_assert_str_eq(rt_settings_line(line, sizeof(line), &f.s),
+	    "settings: the same in every folder");
+	/* one folder: nothing to compare, nothing said */
+	f.s.nk = 1;
+	text = NULL;
+	ck_assert_ptr_nonnull(m = open_memstream(&text, &len));
+	rt_settings(m, &f.s, 80);
+	fclose(m);
+	ck_assert_str_eq(text, "");
+	free(text);
+	f.s.nk = 2;
+	fake_free(&f);
+}
+END_TEST
+
+/*
+ * The block: each distinct value once with its folders, the command
+ * line reduced to the words not in every folder's; the chart's line
+ * falls back to the keys alone when the values do not fit.
+ */
+START_TEST(settings_block)
+{
+	static const char *const c[] = { "vmbench_meta=1", "label=c",
+		"thp_enabled=never", "swappiness=60", "config=q.conf",
+		"config_cksum=3 4", "cmdline=ro quiet thp=never", NULL };
+	struct fake f = { 0 };
+	char *text = NULL, line[64];
+	size_t len = 0;
+	FILE *m;
+
+	fake_kernel(&f, 0, "a", meta_a);
+	fake_kernel(&f, 1, "b", meta_b);
+	fake_kernel(&f, 2, "c", c);
+	ck_assert_ptr_nonnull(m = open_memstream(&text, &len));
+	rt_settings(m, &f.s, 80);
+	fclose(m);
+	ck_assert_str_eq(text,
+	    "Settings that differ between the folders:\n"
+	    "  ab_setting: not recorded in a, c; thp=always in b\n"
+	    "  thp_enabled: never in a, c; always in b\n"
+	    "  config_cksum: 1 2 in a; 3 4 in b, c\n"
+	    "  only_in_a: 1 in a; not recorded in b, c\n"
+	    "  cmdline (words not in every folder): thp=never in a, c; "
+	    "thp=always in b\n");
+	free(text);
+	ck_assert_str_eq(rt_settings_line(line, sizeof(line), &f.s),
+	    "settings differ: ab_setting, thp_enabled, config_cksum, only...");
+	fake_free(&f);
+}
+END_TEST
+
+START_TEST(scope)
+{
+	ck_assert_int_eq(rt_scope_of("cg_pgfault"), RT_CGROUP);
+	ck_assert_int_eq(rt_scope_of("cg_swap_peak_kb"), RT_CGROUP);
+	ck_assert_int_eq(rt_scope_of("pgfault"), RT_SYSTEM);
+	ck_assert_int_eq(rt_scope_of("pswpout"), RT_SYSTEM);
+	ck_assert_int_eq(rt_scope_of("foreign_cpu"), RT_SYSTEM);
+	ck_assert_int_eq(rt_scope_of("minflt"), RT_BENCH);
+	ck_assert_int_eq(rt_scope_of("build_majflt"), RT_BENCH);
+	ck_assert_str_eq(rt_scope_tag(RT_CGROUP), "[cgroup]");
+	ck_assert_str_eq(rt_scope_tag(RT_BENCH), "");
+	ck_assert_str_eq(rt_scope_name(RT_SYSTEM), "system");
+}
+END_TEST
+
+/* foreign_cpu 97 96 98 (mean 97) is not quiet at 5%; 0.5 is. */
+START_TEST(quiet)
+{
+	static const double busy[] = { 97, 96, 98 }, idle[] = { 0.5, 0.4,
+		0.6 };
+	struct vb_res r;
+	struct rt_quiet q;
+	int i, m;
+
+	vb_res_init(&r, "fileload", "quick");
+	vb_res_add_metric(&r, "elapsed", "s", VB_LOWER);
+	rt_quiet_of(&r, 5, &q);
+	ck_assert_int_eq(q.quiet, -1);	/* an older folder: not recorded */
+	ck_assert_int_eq(q.n, 0);
+	m = vb_res_add_metric(&r, "foreign_cpu", "%", VB_INFO);
+	for (i = 0; i < 3; i++)
+		vb_res_add_iter(&r)[m] = busy[i];
+	rt_quiet_of(&r, 5, &q);
+	ck_assert_int_eq(q.quiet, 0);
+	ck_assert_int_eq(q.n, 3);
+	ck_assert(fabs(q.mean - 97) < 1e-12 && q.max == 98);
+	rt_quiet_of(&r, 97, &q);	/* the threshold itself: quiet */
+	ck_assert_int_eq(q.quiet, 1);
+	for (i = 0; i < 3; i++)
+		r.vals[(size_t)i * (size_t)r.nmetrics + (size_t)m] = idle[i];
+	rt_quiet_of(&r, 5, &q);
+	ck_assert_int_eq(q.quiet, 1);
+	vb_res_free(&r);
+	rt_quiet_of(NULL, 5, &q);
+	ck_assert_int_eq(q.quiet, -1);
+}
+END_TEST
+
+Suite *
+rsetup_suite(void)
+{
+	Suite *s = suite_create("rsetup");
+	TCase *tc = tcase_create("rsetup");
+
+	tcase_add_test(tc, meta_diffs);
+	tcase_add_test(tc, meta_same);
+	tcase_add_test(tc, settings_block);
+	tcase_add_test(tc, scope);
+	tcase_add_test(tc, quiet);
+	suite_add_tcase(s, tc);
+	return s;
+}
