@@ -2,11 +2,36 @@
  * memfill-fill.c - allocate and write (see memfill-fill.h).
  */
 #include <errno.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/mman.h>
 
 #include "memfill-fill.h"
+
+#define HPAGE_PMD_SIZE "/sys/kernel/mm/transparent_hugepage/hpage_pmd_size"
+
+uint64_t
+memfill_hpage_size(void)
+{
+	unsigned long long v = 0;
+	FILE *f = fopen(HPAGE_PMD_SIZE, "r");
+
+	if (!f)
+		return 0;
+	if (fscanf(f, "%llu", &v) != 1)
+		v = 0;
+	fclose(f);
+	return v;
+}
+
+uint64_t
+memfill_map_unit(uint64_t chunk, uint64_t align)
+{
+	if (align <= 1)
+		return chunk;
+	return (chunk + align - 1) / align * align;
+}
 
 void
 memfill_write(void *p, size_t len, enum memfill_write mode, size_t page)
@@ -29,33 +54,56 @@ memfill_write(void *p, size_t len, enum memfill_write mode, size_t page)
 	}
 }
 
+/*
+ * Map @len bytes anonymous private at a multiple of @align: map
+ * @align - @page more, then unmap the head and tail around the aligned
+ * range.  MAP_FAILED with errno set by mmap().
+ */
+static void *
+map_aligned(uint64_t len, uint64_t align, size_t page)
+{
+	uint64_t extra = align > page ? align - page : 0, head;
+	char *p;
+
+	p = mmap(NULL, len + extra, PROT_READ | PROT_WRITE,
+	    MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+	if (p == MAP_FAILED || extra == 0)
+		return p;
+	head = (align - (uintptr_t)p % align) % align;
+	if (head)
+		munmap(p, head);
+	if (extra > head)
+		munmap(p + head + len, extra - head);
+	return p + head;
+}
+
 int
 memfill_alloc(struct memfill_region *r, uint64_t bytes,
     enum memfill_write mode, size_t page)
 {
-	uint64_t done = 0;
+	uint64_t unit = memfill_map_unit(r->chunk, r->align), done = 0;
 
 	while (done < bytes) {
-		uint64_t len = bytes - done < r->chunk ? bytes - done :
-		    r->chunk;
-		void *p;
+		uint64_t len = bytes - done < unit ? bytes - done : unit;
+		char *p;
 
 		if (r->n == r->cap) {
 			size_t ncap = r->cap ? r->cap * 2 : 1024;
-			void **nc = realloc(r->chunks, ncap * sizeof(void *));
+			struct memfill_map *nm = realloc(r->maps,
+			    ncap * sizeof(*nm));
 
-			if (!nc) {
+			if (!nm) {
 				errno = ENOMEM;
 				return -1;
 			}
-			r->chunks = nc;
+			r->maps = nm;
 			r->cap = ncap;
 		}
-		p = mmap(NULL, len, PROT_READ | PROT_WRITE,
-		    MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+		p = map_aligned(len, r->align, page);
 		if (p == MAP_FAILED)
 			return -1;
-		r->chunks[r->n++] = p;
+		r->maps[r->n].p = p;
+		r->maps[r->n++].len = len;
 		memfill_write(p, len, mode, page);
 		r->bytes += len;
 		done += len;
@@ -67,16 +115,11 @@ void
 memfill_free(struct memfill_region *r)
 {
 	size_t i;
-	uint64_t left = r->bytes;
 
-	for (i = 0; i < r->n; i++) {
-		uint64_t len = left < r->chunk ? left : r->chunk;
-
-		munmap(r->chunks[i], len);
-		left -= len;
-	}
-	free(r->chunks);
-	r->chunks = NULL;
+	for (i = 0; i < r->n; i++)
+		munmap(r->maps[i].p, r->maps[i].len);
+	free(r->maps);
+	r->maps = NULL;
 	r->n = r->cap = 0;
 	r->bytes = 0;
 }

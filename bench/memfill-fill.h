@@ -15,14 +15,32 @@ enum memfill_write {
 	MEMFILL_EVERY,		/* every byte (2002 mtest01 -w) */
 };
 
-/* The chunks one process holds. */
+/*
+ * The mappings one process holds.  Each is memfill_map_unit(chunk,
+ * align) bytes (the last may be shorter) and starts at a multiple of
+ * align, so that with align the PMD huge page size every aligned
+ * huge-page range of a mapping lies wholly inside it when its first
+ * page is written, and transparent huge pages can back it when THP
+ * allows.  align 0 or the page size: each chunk is mapped on its own,
+ * wherever mmap() puts it.
+ */
+struct memfill_map {
+	void *p;
+	uint64_t len;
+};
+
 struct memfill_region {
-	void **chunks;
+	struct memfill_map *maps;
 	size_t n, cap;
-	uint64_t chunk;		/* bytes per chunk; the last may be shorter */
+	uint64_t chunk;		/* allocation unit (--chunk) */
+	uint64_t align;		/* mapping alignment (--map-align) */
 	uint64_t bytes;		/* mapped so far */
 };
 
+/* The size of PMD huge pages from sysfs, or 0 when the kernel has none. */
+uint64_t memfill_hpage_size(void);
+/* Bytes per mapping: @chunk rounded up to a multiple of @align. */
+uint64_t memfill_map_unit(uint64_t chunk, uint64_t align);
 /*
  * Write @len bytes at @p the @mode way: one store per page, or memset()
  * of every byte (the C library's fastest store loop, so the figure is
@@ -31,14 +49,14 @@ struct memfill_region {
 void memfill_write(void *p, size_t len, enum memfill_write mode,
     size_t page);
 /*
- * Map @bytes more in anonymous private chunks of r->chunk bytes, each
- * written as @mode says right after it is mapped (so the first touch of
- * every page is a fault, as in mtest01's malloc-then-write loop).
- * 0, or -1 with errno set by mmap().
+ * Map @bytes more (a multiple of @page) in anonymous private mappings as
+ * struct memfill_region says, each written as @mode says right after it
+ * is mapped (so the first touch of every page is a fault, as in
+ * mtest01's malloc-then-write loop).  0, or -1 with errno set by mmap().
  */
 int memfill_alloc(struct memfill_region *r, uint64_t bytes,
     enum memfill_write mode, size_t page);
-/* Unmap every chunk. */
+/* Unmap every mapping. */
 void memfill_free(struct memfill_region *r);
 
 #endif

@@ -7,10 +7,15 @@
  * VMBENCH_MEM_LIMIT and VMBENCH_SWAP_LIMIT in bytes); the arithmetic is
  * in memfill-size.c.  It is computed once, before the first iteration,
  * and trimmed to available memory + free swap less a margin unless
- * --force.  Each iteration maps the target in --chunk pieces, writes
- * each piece as soon as it is mapped (one byte a page with --write, every
- * byte with --every-byte), split over --procs processes that each hold
- * their share until all are done; then everything is freed.
+ * --force.  Each iteration maps the target in pieces of --chunk rounded
+ * up to a multiple of --map-align, each at an address that is a multiple
+ * of --map-align (by default the PMD huge page size, so that THP, when
+ * its mode allows it for memory nobody madvise()d, can back every whole
+ * huge-page range at its first fault), writes each piece as soon as it
+ * is mapped (one byte a page with --write, every byte with --every-byte),
+ * split over --procs processes that each hold their share until all are
+ * done; then everything is freed.  --map-align 4K maps each chunk on its
+ * own, wherever mmap() puts it.
  *
  * fill_s is timed with CLOCK_MONOTONIC from the first mmap() (before the
  * workers are forked) to the last worker's "done"; it includes page
@@ -35,6 +40,7 @@ struct cfg {
 	double percent;
 	uint64_t bytes;
 	uint64_t chunk;
+	uint64_t map_align;
 	uint64_t procs;
 	int write;
 	int every_byte;
@@ -61,6 +67,10 @@ static const struct vb_opt opts[] = {
 	{ .name = "chunk", .type = VB_OPT_SIZE, .arg = "SIZE",
 	  .off = offsetof(struct cfg, chunk), .def = "1M",
 	  .min = 4096, .max = 1ULL << 30, .help = "allocation unit" },
+	{ .name = "map-align", .type = VB_OPT_SIZE, .arg = "SIZE",
+	  .off = offsetof(struct cfg, map_align), .min = 4096,
+	  .max = 1ULL << 30, .help = "map in SIZE-aligned multiples of SIZE "
+	  "(default: huge page size; 4K: chunks apart)" },
 	{ .name = "procs", .type = VB_OPT_U64, .arg = "N",
 	  .off = offsetof(struct cfg, procs), .def = "1",
 	  .min = 1, .max = 1024, .help = "split the target over N processes" },
@@ -120,6 +130,15 @@ validate(void *p, char *err, size_t errlen)
 		    "page size (%zu)", (unsigned long long)c->chunk, c->page);
 		return -1;
 	}
+	if (c->map_align % c->page) {
+		snprintf(err, errlen, "--map-align %llu: not a multiple of "
+		    "the page size (%zu)", (unsigned long long)c->map_align,
+		    c->page);
+		return -1;
+	}
+	/* the default, stored so that the result's params say it */
+	if (!c->map_align && !(c->map_align = memfill_hpage_size()))
+		c->map_align = 2ULL << 20;
 	c->mode = !c->write ? MEMFILL_NOWRITE : c->every_byte ?
 	    MEMFILL_EVERY : MEMFILL_PAGE;
 	if (c->bytes) {
@@ -159,22 +178,40 @@ static int
 setup(void *p, const char *workdir)
 {
 	struct cfg *c = p;
-	char t[32], tot[32], used[32], ch[32];
+	char t[32], tot[32], used[32], ch[32], al[32], un[32];
 	static const char *const how[] = {
 		"without writing", "writing one byte a page",
 		"writing every byte",
 	};
 
 	(void)workdir;
-	printf("memfill: filling %s of %s %s (%s in use) in %s chunks by %llu "
+	printf("memfill: filling %s of %s %s (%s in use) in %s chunks, "
+	    "mapped %s at a time at %s-aligned addresses, by %llu "
 	    "process%s, %s\n", vb_fmt_size(t, sizeof(t), c->plan.target),
 	    vb_fmt_size(tot, sizeof(tot), c->plan.total),
 	    c->plan.limited ? "limit + swap" : "RAM + swap",
 	    vb_fmt_size(used, sizeof(used), c->plan.used),
 	    vb_fmt_size(ch, sizeof(ch), c->chunk),
+	    vb_fmt_size(un, sizeof(un), memfill_map_unit(c->chunk,
+	    c->map_align)), vb_fmt_size(al, sizeof(al), c->map_align),
 	    (unsigned long long)c->procs, c->procs == 1 ? "" : "es",
 	    how[c->mode]);
 	return 0;
+}
+
+/* Map and write @bytes into @r, or die saying how far it got. */
+static void
+fill(struct cfg *c, struct memfill_region *r, uint64_t bytes)
+{
+	char a[32], b[32];
+
+	memset(r, 0, sizeof(*r));
+	r->chunk = c->chunk;
+	r->align = c->map_align;
+	if (memfill_alloc(r, bytes, c->mode, c->page) < 0)
+		die_errno("cannot map %s after %s", vb_fmt_size(a, sizeof(a),
+		    memfill_map_unit(c->chunk, c->map_align)),
+		    vb_fmt_size(b, sizeof(b), r->bytes));
 }
 
 /*
@@ -184,13 +221,10 @@ setup(void *p, const char *workdir)
 static void
 worker(struct cfg *c, uint64_t share, int done, int hold)
 {
-	struct memfill_region r = { .chunk = c->chunk };
+	struct memfill_region r;
 	char x;
 
-	if (memfill_alloc(&r, share, c->mode, c->page) < 0)
-		die_errno("cannot map %llu bytes after %llu",
-		    (unsigned long long)c->chunk,
-		    (unsigned long long)r.bytes);
+	fill(c, &r, share);
 	if (write(done, "d", 1) != 1)
 		_exit(1);
 	close(done);
@@ -258,13 +292,10 @@ run(void *p, struct vb_iter *it)
 	uint64_t fill_ns, free_ns;
 
 	if (c->procs == 1) {
-		struct memfill_region r = { .chunk = c->chunk };
+		struct memfill_region r;
 		uint64_t t0 = vb_now_ns(), t1;
 
-		if (memfill_alloc(&r, c->plan.target, c->mode, c->page) < 0)
-			die_errno("cannot map %llu bytes after %llu",
-			    (unsigned long long)c->chunk,
-			    (unsigned long long)r.bytes);
+		fill(c, &r, c->plan.target);
 		t1 = vb_now_ns();
 		memfill_free(&r);
 		fill_ns = t1 - t0;

@@ -1,18 +1,23 @@
 /*
  * memfill and mmaptouch: the sizing arithmetic on fixture meminfo
- * (bench/memfill-size.c), and end-to-end runs of both programs on small
- * sizes, bad input included.
+ * (bench/memfill-size.c), how memfill maps (bench/memfill-fill.c), and
+ * end-to-end runs of both programs on small sizes, bad input included.
+ * The fault counts expected end to end follow the machine's THP modes,
+ * read from sysfs; no test changes them.
  */
 #include <check.h>
+#include <dirent.h>
 #include <fcntl.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/mman.h>
 #include <sys/stat.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
+#include "memfill-fill.h"
 #include "memfill-size.h"
 #include "res.h"
 #include "testutil.h"
@@ -164,6 +169,128 @@ START_TEST(under_a_limit)
 }
 END_TEST
 
+START_TEST(map_units)
+{
+	ck_assert_uint_eq(memfill_map_unit(1 * MiB, 2 * MiB), 2 * MiB);
+	ck_assert_uint_eq(memfill_map_unit(2 * MiB, 2 * MiB), 2 * MiB);
+	ck_assert_uint_eq(memfill_map_unit(3 * MiB, 2 * MiB), 4 * MiB);
+	ck_assert_uint_eq(memfill_map_unit(1 * GiB, 2 * MiB), 1 * GiB);
+	ck_assert_uint_eq(memfill_map_unit(256 * 1024, 4096), 256 * 1024);
+	ck_assert_uint_eq(memfill_map_unit(1 * MiB, 64 * MiB), 64 * MiB);
+}
+END_TEST
+
+/*
+ * Map (without writing) @bytes in @chunk pieces aligned to @align and
+ * check every mapping: its address a multiple of @align, its length
+ * the map unit except for a shorter last one, the lengths adding up.
+ */
+static void
+check_maps(uint64_t bytes, uint64_t chunk, uint64_t align)
+{
+	struct memfill_region r = { .chunk = chunk, .align = align };
+	uint64_t unit = memfill_map_unit(chunk, align), sum = 0;
+	size_t i, page = (size_t)sysconf(_SC_PAGESIZE);
+
+	ck_assert_int_eq(memfill_alloc(&r, bytes, MEMFILL_NOWRITE, page), 0);
+	ck_assert_uint_eq(r.n, (bytes + unit - 1) / unit);
+	ck_assert_uint_eq(r.bytes, bytes);
+	for (i = 0; i < r.n; i++) {
+		ck_assert_msg((uintptr_t)r.maps[i].p % align == 0,
+		    "mapping %zu of %zu at %p: not %llu-aligned", i, r.n,
+		    r.maps[i].p, (unsigned long long)align);
+		ck_assert_uint_eq(r.maps[i].len, i + 1 < r.n ? unit :
+		    bytes - unit * i);
+		sum += r.maps[i].len;
+	}
+	ck_assert_uint_eq(sum, bytes);
+	memfill_free(&r);
+	ck_assert_uint_eq(r.n, 0);
+}
+
+START_TEST(maps_aligned)
+{
+	/* 1M chunks in 2M mappings; the short last one aligned too (the
+	   kernel itself aligns only lengths that are 2M multiples) */
+	check_maps(5 * MiB + 64 * 1024, 1 * MiB, 2 * MiB);
+	/* 3M chunks in 4M mappings */
+	check_maps(9 * MiB, 3 * MiB, 2 * MiB);
+	/* an alignment the kernel never picks by itself */
+	check_maps(130 * MiB + 4096, 1 * MiB, 64 * MiB);
+	/* 4K: every chunk on its own */
+	check_maps(1 * MiB + 4096, 256 * 1024, 4096);
+}
+END_TEST
+
+/*
+ * The THP mode in brackets in sysfs file @path ("always [madvise]
+ * never" -> "madvise") into @mode; 0, or -1 when there is no file.
+ */
+static int
+thp_mode(const char *path, char *mode, size_t len)
+{
+	char line[256], *a, *b;
+	FILE *f = fopen(path, "r");
+
+	if (!f)
+		return -1;
+	if (!fgets(line, sizeof(line), f))
+		line[0] = '\0';
+	fclose(f);
+	if (!(a = strchr(line, '[')) || !(b = strchr(a, ']')))
+		return -1;
+	*b = '\0';
+	snprintf(mode, len, "%s", a + 1);
+	return 0;
+}
+
+#define THP_DIR "/sys/kernel/mm/transparent_hugepage"
+
+/*
+ * The largest folio the kernel may give anonymous memory nobody
+ * madvise()d at a fault, in bytes: the largest hugepages-<size>kB whose
+ * mode is "always", or "inherit" with the top-level mode "always"; on
+ * kernels without per-size modes, the PMD size when the top-level mode
+ * is "always"; else one page.  @pmd_only: only the PMD size counts.
+ */
+static uint64_t
+anon_folio_max(int pmd_only)
+{
+	uint64_t page = (uint64_t)sysconf(_SC_PAGESIZE), best = page;
+	uint64_t pmd = memfill_hpage_size();
+	char top[32], mode[32], path[512];
+	struct dirent *de;
+	DIR *d;
+
+	if (thp_mode(THP_DIR "/enabled", top, sizeof(top)) < 0)
+		return page;
+	snprintf(path, sizeof(path), THP_DIR "/hugepages-%llukB/enabled",
+	    (unsigned long long)(pmd >> 10));
+	if (access(path, F_OK) < 0)
+		return strcmp(top, "always") == 0 && pmd ? pmd : page;
+	if (!(d = opendir(THP_DIR)))
+		return page;
+	while ((de = readdir(d))) {
+		unsigned long long kb;
+		char tail;
+
+		if (sscanf(de->d_name, "hugepages-%llukB%c", &kb, &tail) != 1)
+			continue;
+		if (pmd_only && kb << 10 != pmd)
+			continue;
+		snprintf(path, sizeof(path), THP_DIR "/%s/enabled",
+		    de->d_name);
+		if (thp_mode(path, mode, sizeof(mode)) < 0)
+			continue;
+		if ((strcmp(mode, "always") == 0 || (strcmp(mode,
+		    "inherit") == 0 && strcmp(top, "always") == 0)) &&
+		    kb << 10 > best)
+			best = kb << 10;
+	}
+	closedir(d);
+	return best;
+}
+
 /*
  * Run @argv with stderr into @errbuf (first line kept); exit status, or
  * -1 when killed.  @env: one extra "NAME=value", or NULL.
@@ -247,11 +374,48 @@ START_TEST(memfill_end_to_end)
 	ck_assert_double_eq(res_value(out, "bytes", 1, &r), 16.0 * MiB);
 	ck_assert_str_eq(r.status, "complete");
 	ck_assert_int_eq(r.niter, 2);
-	/* every page written: at least 4096 minor faults in the tree */
+	/* every page written: one fault per folio the THP modes allow at
+	   the most (4096 with THP off), and each process's 8M resident */
 	ck_assert_double_ge(vb_res_get(&r, 1, vb_res_metric_index(&r,
-	    "minflt")), 4096);
+	    "minflt")), (double)(16 * MiB / anon_folio_max(0)));
+	ck_assert_double_ge(vb_res_get(&r, 1, vb_res_metric_index(&r,
+	    "maxrss")), 8 * 1024);
 	ck_assert_double_gt(vb_res_get(&r, 0, vb_res_metric_index(&r,
 	    "fill_mb_s")), 0);
+	vb_res_free(&r);
+	rm_tmp();
+}
+END_TEST
+
+/*
+ * When THP may give PMD huge pages to memory nobody madvise()d, a fill
+ * of 64M takes far fewer faults than pages: at most one per 64K (16 4K
+ * pages) where huge pages give one per 2M, plus the program's own.
+ */
+START_TEST(memfill_thp)
+{
+	char out[128], err[1024];
+	struct vb_res r;
+	double minflt, thp;
+	uint64_t page = (uint64_t)sysconf(_SC_PAGESIZE);
+	uint64_t pmd = memfill_hpage_size();
+	char *argv[] = { "bench/memfill", "--bytes", "64M", "--write",
+	    "--out", out, "--workdir", tmpdir, NULL };
+
+	if (!pmd || anon_folio_max(1) < pmd) {
+		printf("memfill_thp: skipped: THP does not give huge pages "
+		    "to memory without madvise here (%s/enabled)\n", THP_DIR);
+		return;
+	}
+	mk_tmp();
+	snprintf(out, sizeof(out), "%s/memfill", tmpdir);
+	ck_assert_msg(run_prog(argv, NULL, err, sizeof(err)) == 0, "%s", err);
+	minflt = res_value(out, "minflt", 0, &r);
+	thp = vb_res_get(&r, 0, vb_res_metric_index(&r, "thp_fault_alloc"));
+	ck_assert_msg(minflt < (double)(64 * MiB / page / 16),
+	    "64M with THP: %.0f minor faults for %llu pages "
+	    "(thp_fault_alloc %.0f)", minflt,
+	    (unsigned long long)(64 * MiB / page), thp);
 	vb_res_free(&r);
 	rm_tmp();
 }
@@ -320,6 +484,8 @@ START_TEST(bad_input)
 		  "give one" },
 		{ { "bench/memfill", "--every-byte", NULL }, "--write" },
 		{ { "bench/memfill", "--procs", "0", NULL }, "--procs" },
+		{ { "bench/memfill", "--map-align", "6K", NULL },
+		  "--map-align" },
 		{ { "bench/memfill", "--frobnicate", NULL }, "frobnicate" },
 		{ { "bench/mmaptouch", "--pages", "-1", NULL }, "-1" },
 		{ { "bench/mmaptouch", "--pages", NULL }, "--pages" },
@@ -355,10 +521,13 @@ memfill_suite(void)
 	tcase_add_test(tc, percent_of_ram_and_swap);
 	tcase_add_test(tc, trim_and_force);
 	tcase_add_test(tc, under_a_limit);
+	tcase_add_test(tc, map_units);
+	tcase_add_test(tc, maps_aligned);
 	suite_add_tcase(s, tc);
 	tcase_add_unchecked_fixture(e2e, tu_mktmp, tu_rmtmp);
 	tcase_set_timeout(e2e, 30);
 	tcase_add_test(e2e, memfill_end_to_end);
+	tcase_add_test(e2e, memfill_thp);
 	tcase_add_test(e2e, memfill_limit_from_env);
 	tcase_add_test(e2e, mmaptouch_end_to_end);
 	tcase_add_test(e2e, bad_input);
