@@ -21,6 +21,13 @@
  * on a read-only mapping of each range tells how much of it sits in the
  * page cache, which is what the clockpro discussion turned on.
  *
+ * --anon SIZE: before the files are read, SIZE of anonymous memory is
+ * mapped and written (one byte a page), then left untouched while the
+ * files are read: memory the kernel may swap out to keep the files'
+ * pages, or not (vm.swappiness decides), the page-cache-beside-memory-
+ * pressure case of make ab.  It is mapped in every iteration and freed
+ * at its end; writing it is outside the timed loop.
+ *
  * --cached: one file of --size-a (default 2M) is read once to cache
  * it, then read in --block (default 2M) read()s from its start, again
  * and again for --duration (default 2 s), as hdparm -T reads the
@@ -44,7 +51,7 @@
 #include "tworead-plan.h"
 
 struct cfg {
-	uint64_t size_a, size_b, range_a, range_b, block, sweep, mem;
+	uint64_t size_a, size_b, range_a, range_b, block, sweep, mem, anon;
 	double print_interval, duration;
 	int random;
 	int cached;
@@ -89,6 +96,10 @@ static const struct vb_opt opts[] = {
 	  .off = offsetof(struct cfg, duration), .def = "0",
 	  .dmin = 0, .dmax = 86400,
 	  .help = "seconds of reading (0: 300; --cached: 2)" },
+	{ .name = "anon", .type = VB_OPT_SIZE, .arg = "SIZE",
+	  .off = offsetof(struct cfg, anon), .def = "0",
+	  .min = 0, .max = 1ULL << 44,
+	  .help = "hold SIZE of idle anonymous memory while reading" },
 	{ .name = "random", .type = VB_OPT_FLAG,
 	  .off = offsetof(struct cfg, random),
 	  .help = "read random blocks of the ranges, not in order" },
@@ -173,6 +184,15 @@ validate(void *p, char *err, size_t errlen)
 	c->range_b = pl.range_b;
 	c->sweep = pl.n;
 	mem_src = src;
+	if (c->anon && c->anon >= c->mem - c->mem / 8) {
+		char a[32], m[32];
+
+		snprintf(err, errlen, "--anon %s: keep it under 7/8 of the %s "
+		    "the run has (%s), or the reader has no room",
+		    vb_fmt_size(a, sizeof(a), c->anon), vb_fmt_size(m,
+		    sizeof(m), c->mem), src);
+		return -1;
+	}
 	return 0;
 }
 
@@ -370,6 +390,18 @@ run(void *p, struct vb_iter *it)
 
 	if (c->cached)
 		return run_cached(c, it);
+	if (c->anon) {
+		uint64_t off;
+		char *m = mmap(NULL, (size_t)c->anon, PROT_READ | PROT_WRITE,
+		    MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+
+		if (m == MAP_FAILED)
+			die_errno("cannot map --anon %llu bytes",
+			    (unsigned long long)c->anon);
+		/* freed when the iteration's process exits */
+		for (off = 0; off < c->anon; off += 4096)
+			m[off] = 1;
+	}
 	fa = open_ro(path_a);
 	fb = open_ro(path_b);
 	if (!(buf = malloc((size_t)c->block)))

@@ -45,7 +45,12 @@ const struct vb_metric vb_std_metrics[] = {
 	{ "allocstall", "stalls", VB_LOWER, "direct reclaim entries" },
 	{ "workingset_refault", "pages", VB_LOWER, "refaults of evicted "
 	    "pages" },
-	{ "thp_fault_alloc", "pages", VB_INFO, "THPs allocated at fault" },
+	/*
+	 * Higher is better: a huge page at fault stands for 512 faults and
+	 * their TLB entries; a change of it is what a THP setting or patch
+	 * is judged by, so it is tested and marked like the faults.
+	 */
+	{ "thp_fault_alloc", "pages", VB_HIGHER, "THPs allocated at fault" },
 	{ "oom_kill", "kills", VB_LOWER, "OOM kills" },
 	{ "pgpgin", "kB", VB_INFO, "paged in from storage" },
 	{ "pgpgout", "kB", VB_INFO, "paged out to storage" },
@@ -316,6 +321,8 @@ record_params(const struct vb_bench *b, void *cfg, int argc, char **argv)
 
 	len += (size_t)snprintf(buf, sizeof(buf), "%s", b->name);
 	for (i = 1; i < argc && len < sizeof(buf); i++) {
+		if (strcmp(argv[i], "--append") == 0)
+			continue;	/* how it ran, not what */
 		if (strncmp(argv[i], "--out", 5) == 0 ||
 		    strncmp(argv[i], "--workdir", 9) == 0 ||
 		    strncmp(argv[i], "--interval", 10) == 0 ||

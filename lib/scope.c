@@ -23,13 +23,13 @@ const struct vb_metric vb_cg_metrics[] = {
 	{ "cg_pgsteal", "pages", VB_INFO, "reclaimed (memory cgroup)" },
 	{ "cg_workingset_refault", "pages", VB_LOWER, "refaults of evicted "
 	    "pages (memory cgroup)" },
-	{ "cg_thp_fault_alloc", "pages", VB_INFO, "THPs allocated at fault "
+	{ "cg_thp_fault_alloc", "pages", VB_HIGHER, "THPs allocated at fault "
 	    "(memory cgroup)" },
 	{ "cg_oom_kill", "kills", VB_LOWER, "OOM kills (memory cgroup)" },
-	{ "cg_swap_kb", "kB", VB_INFO, "swap held at the end (memory "
-	    "cgroup)" },
 	{ "cg_mem_peak_kb", "kB", VB_INFO, "peak memory use (memory "
 	    "cgroup)" },
+	{ "cg_memsw_peak_kb", "kB", VB_INFO, "peak memory + swap use "
+	    "(memory cgroup)" },
 	{ NULL, NULL, VB_INFO, NULL },
 };
 
@@ -118,13 +118,10 @@ vb_cgroup_read(const struct vb_cgroup *cg, struct vb_cgsnap *s)
 		s->v[VB_CG_THP] = kv(st, "thp_fault_alloc");
 		if (slurp(cg->path, "memory.events", ev, sizeof(ev)) >= 0)
 			s->v[VB_CG_OOM] = kv(ev, "oom_kill");
-		if (slurp(cg->path, "memory.swap.current", one,
-		    sizeof(one)) > 0)
-			s->v[VB_CG_SWAP] = strtod(one, NULL) / 1024;
 	} else {
-		s->v[VB_CG_SWAP] = kv(st, "swap");
-		if (!isnan(s->v[VB_CG_SWAP]))
-			s->v[VB_CG_SWAP] /= 1024;
+		if (slurp(cg->path, "memory.memsw.max_usage_in_bytes", one,
+		    sizeof(one)) > 0)
+			s->v[VB_CG_MEMSW_PEAK] = strtod(one, NULL) / 1024;
 		if (slurp(cg->path, "memory.oom_control", ev, sizeof(ev)) >= 0)
 			s->v[VB_CG_OOM] = kv(ev, "oom_kill");
 		if (slurp(cg->path, "memory.max_usage_in_bytes", one,
@@ -136,19 +133,23 @@ vb_cgroup_read(const struct vb_cgroup *cg, struct vb_cgsnap *s)
 void
 vb_cgroup_reset_peak(const struct vb_cgroup *cg)
 {
+	static const char *const files[] = { "memory.max_usage_in_bytes",
+	    "memory.memsw.max_usage_in_bytes" };
 	char path[4200];
+	size_t i;
 	int fd;
 
 	if (cg->version != 1)
 		return;
-	snprintf(path, sizeof(path), "%s/memory.max_usage_in_bytes",
-	    cg->path);
-	/* on failure the peak is the run's so far, not the iteration's */
-	if ((fd = open(path, O_WRONLY | O_TRUNC | O_CLOEXEC)) >= 0) {
-		ssize_t n = write(fd, "0", 1);
+	for (i = 0; i < sizeof(files) / sizeof(files[0]); i++) {
+		snprintf(path, sizeof(path), "%s/%s", cg->path, files[i]);
+		/* on failure the peak is the run's so far */
+		if ((fd = open(path, O_WRONLY | O_TRUNC | O_CLOEXEC)) >= 0) {
+			ssize_t n = write(fd, "0", 1);
 
-		(void)n;
-		close(fd);
+			(void)n;
+			close(fd);
+		}
 	}
 }
 
@@ -160,7 +161,7 @@ vb_cgroup_row(double *row, const struct vb_cgsnap *b,
 	int i;
 
 	for (i = 0; i < VB_NCG; i++) {
-		if (i == VB_CG_SWAP || i == VB_CG_PEAK) {
+		if (i == VB_CG_PEAK || i == VB_CG_MEMSW_PEAK) {
 			row[i] = b->v[i];
 			continue;
 		}

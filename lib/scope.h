@@ -15,12 +15,12 @@
  *	cg_workingset_refault  _anon + _file            _anon + _file
  *	cg_thp_fault_alloc thp_fault_alloc              -
  *	cg_oom_kill        memory.events oom_kill       memory.oom_control
- *	cg_swap_kb         memory.swap.current          memory.stat swap
- *	cg_mem_peak_kb     -                            memory.max_usage_in_bytes,
- *	                                                reset before each iteration
+ *	cg_mem_peak_kb     -                            memory.max_usage_in_bytes
+ *	cg_memsw_peak_kb   -                            memory.memsw.max_usage_in_bytes
  *
- * Counters are deltas over the iteration; cg_swap_kb is the swap the
- * cgroup holds at its end, cg_mem_peak_kb its peak memory during it.
+ * Counters are deltas over the iteration; the peaks are the cgroup's
+ * peak memory, and memory + swap, during it (v1 resets them before each
+ * iteration; v2 cannot, so they are absent there).
  *
  * Foreign CPU: the busy time of /proc/stat (user, nice, system, irq,
  * softirq; not steal, not idle or iowait) over the iteration, minus the
@@ -40,7 +40,7 @@
 enum vb_cg {
 	VB_CG_PGFAULT, VB_CG_PGMAJFAULT, VB_CG_PSWPIN, VB_CG_PSWPOUT,
 	VB_CG_PGSCAN, VB_CG_PGSTEAL, VB_CG_REFAULT, VB_CG_THP, VB_CG_OOM,
-	VB_CG_SWAP, VB_CG_PEAK, VB_NCG
+	VB_CG_PEAK, VB_CG_MEMSW_PEAK, VB_NCG
 };
 
 /* The cg_* metrics, in enum vb_cg order ({ 0 }-terminated). */
@@ -59,7 +59,7 @@ struct vb_cgsnap {
 int vb_cgroup_from_env(struct vb_cgroup *cg);
 /* Read the counters of @cg; missing files and keys stay NAN. */
 void vb_cgroup_read(const struct vb_cgroup *cg, struct vb_cgsnap *s);
-/* Start a per-iteration peak (v1: reset max_usage_in_bytes). */
+/* Start per-iteration peaks (v1: reset the max_usage_in_bytes files). */
 void vb_cgroup_reset_peak(const struct vb_cgroup *cg);
 /* Fill @row[0..VB_NCG) with the iteration's figures from @a to @b. */
 void vb_cgroup_row(double *row, const struct vb_cgsnap *b,

@@ -156,8 +156,8 @@ label_width(const struct rl_set *s, int min)
 
 /*
  * The memory cgroup's own swap figures (MEM= runs), under the machine's:
- * swapped out and in (cgroup v2 counts them), else the peak (or last)
- * swap use of the cgroup (v1).  Printed when the cgroup swapped or the
+ * swapped out and in (cgroup v2 counts them), else the cgroup's peak
+ * of memory + swap (v1).  Printed when the cgroup swapped or the
  * machine did (@shown): a cgroup that swapped nothing while the machine
  * swapped is worth a line.
  */
@@ -169,8 +169,8 @@ cgroup_swap_lines(FILE *f, const struct vb_res *r, int w, int shown)
 	const char *what = "Cgroup swap peak during test";
 
 	if (isnan(pk)) {
-		pk = mmean(r, "cg_swap_kb");
-		what = "Cgroup swap in use at the end";
+		pk = mmean(r, "cg_memsw_peak_kb");
+		what = "Cgroup memory+swap peak";
 	}
 	if (!isnan(co) && (shown || co > 0 || ci > 0))
 		fprintf(f, "%*sCgroup swapouts during test       = %.0f kB "

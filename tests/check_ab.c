@@ -308,19 +308,21 @@ START_TEST(cgroup_v1_counters)
 	fake("memory.oom_control", "oom_kill_disable 0\nunder_oom 0\n"
 	    "oom_kill 1\n");
 	fake("memory.max_usage_in_bytes", "1048576\n");
+	fake("memory.memsw.max_usage_in_bytes", "1048576\n");
 	vb_cgroup_read(&cg, &a);
 	fake("memory.stat", v1_stat_b);
 	fake("memory.oom_control", "oom_kill_disable 0\nunder_oom 0\n"
 	    "oom_kill 3\n");
 	fake("memory.max_usage_in_bytes", "2097152\n");
+	fake("memory.memsw.max_usage_in_bytes", "10485760\n");
 	vb_cgroup_read(&cg, &b);
 	vb_cgroup_row(row, &b, &a);
 	ck_assert_double_eq(row[VB_CG_PGFAULT], 4000);
 	ck_assert_double_eq(row[VB_CG_PGMAJFAULT], 7);
 	ck_assert_double_eq(row[VB_CG_REFAULT], 21);
 	ck_assert_double_eq(row[VB_CG_OOM], 2);
-	ck_assert_double_eq(row[VB_CG_SWAP], 8192);
 	ck_assert_double_eq(row[VB_CG_PEAK], 2048);
+	ck_assert_double_eq(row[VB_CG_MEMSW_PEAK], 10240);
 	/* v1 keeps no swap-in/out counts: absent, not zero */
 	ck_assert(isnan(row[VB_CG_PSWPOUT]));
 	ck_assert(isnan(row[VB_CG_THP]));
@@ -330,6 +332,8 @@ START_TEST(cgroup_v1_counters)
 		char v[64];
 
 		ck_assert_str_eq(slurp("memory.max_usage_in_bytes", v,
+		    sizeof(v)), "0");
+		ck_assert_str_eq(slurp("memory.memsw.max_usage_in_bytes", v,
 		    sizeof(v)), "0");
 	}
 }
@@ -346,14 +350,12 @@ START_TEST(cgroup_v2_counters)
 	    "pswpout 3\npgscan 100\npgsteal 90\nworkingset_refault_anon 4\n"
 	    "workingset_refault_file 5\nthp_fault_alloc 0\n");
 	fake("memory.events", "low 0\nhigh 0\nmax 0\noom 0\noom_kill 0\n");
-	fake("memory.swap.current", "0\n");
 	vb_cgroup_read(&cg, &a);
 	fake("memory.stat", "anon 1\npgfault 110\npgmajfault 1\npswpin 12\n"
 	    "pswpout 1003\npgscan 600\npgsteal 590\n"
 	    "workingset_refault_anon 4\nworkingset_refault_file 15\n"
 	    "thp_fault_alloc 512\n");
 	fake("memory.events", "low 0\nhigh 0\nmax 9\noom 1\noom_kill 1\n");
-	fake("memory.swap.current", "4096000\n");
 	vb_cgroup_read(&cg, &b);
 	vb_cgroup_row(row, &b, &a);
 	ck_assert_double_eq(row[VB_CG_PGFAULT], 100);
@@ -364,8 +366,8 @@ START_TEST(cgroup_v2_counters)
 	ck_assert_double_eq(row[VB_CG_REFAULT], 10);
 	ck_assert_double_eq(row[VB_CG_THP], 512);
 	ck_assert_double_eq(row[VB_CG_OOM], 1);
-	ck_assert_double_eq(row[VB_CG_SWAP], 4000);
 	ck_assert(isnan(row[VB_CG_PEAK]));
+	ck_assert(isnan(row[VB_CG_MEMSW_PEAK]));
 }
 END_TEST
 
