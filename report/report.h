@@ -20,6 +20,7 @@
 
 #include "config.h"
 #include "res.h"
+#include "util.h"
 
 /* ---- rstats.c ---- */
 
@@ -126,10 +127,10 @@ const struct vb_res *rl_find(const struct rl_kernel *k, const char *id);
 const char *rl_meta(const struct rl_kernel *k, const char *key);
 /*
  * Parameters of @id that differ between kernels: one line per
- * difference into @buf; returns the number of differences.
+ * difference appended to @out; returns the number of differences.
  */
-int rl_param_diffs(const struct rl_set *s, const char *id, char *buf,
-    size_t len);
+int rl_param_diffs(const struct rl_set *s, const char *id,
+    struct vb_buf *out);
 
 /* ---- rtext.c ---- */
 

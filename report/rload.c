@@ -202,16 +202,12 @@ rl_meta(const struct rl_kernel *k, const char *key)
  * has it.  A parameter missing on one side counts as a difference.
  */
 int
-rl_param_diffs(const struct rl_set *s, const char *id, char *buf,
-    size_t len)
+rl_param_diffs(const struct rl_set *s, const char *id, struct vb_buf *out)
 {
 	const struct vb_res *a = NULL, *b;
 	const char *ka = NULL;
-	size_t used = 0;
 	int i, j, nd = 0;
 
-	if (len)
-		buf[0] = '\0';
 	for (i = 0; i < s->nk; i++) {
 		if (!(b = rl_find(&s->k[i], id)))
 			continue;
@@ -226,22 +222,17 @@ rl_param_diffs(const struct rl_set *s, const char *id, char *buf,
 			if (vb && strcmp(vb, a->params[j].val) == 0)
 				continue;
 			nd++;
-			if (used < len)
-				used += (size_t)snprintf(buf + used, len - used,
-				    "%s: parameter %s is %s in %s but %s in "
-				    "%s\n", id, a->params[j].key,
-				    a->params[j].val, ka, vb ? vb : "absent",
-				    s->k[i].label);
+			vb_buf_printf(out, "%s: parameter %s is %s in %s but %s "
+			    "in %s\n", id, a->params[j].key, a->params[j].val,
+			    ka, vb ? vb : "absent", s->k[i].label);
 		}
 		for (j = 0; j < b->nparams; j++) {
 			if (vb_res_param(a, b->params[j].key))
 				continue;
 			nd++;
-			if (used < len)
-				used += (size_t)snprintf(buf + used, len - used,
-				    "%s: parameter %s is absent in %s but %s "
-				    "in %s\n", id, b->params[j].key, ka,
-				    b->params[j].val, s->k[i].label);
+			vb_buf_printf(out, "%s: parameter %s is absent in %s but "
+			    "%s in %s\n", id, b->params[j].key, ka,
+			    b->params[j].val, s->k[i].label);
 		}
 	}
 	return nd;

@@ -243,7 +243,7 @@ build_time(const struct vb_res *r)
 static const struct vb_res *
 noload_of(const struct rl_set *s, int k, const char *bench)
 {
-	char id[256];
+	char id[NAME_MAX + 16];
 	const struct vb_res *r;
 
 	snprintf(id, sizeof(id), "%s@no_load", bench);
@@ -260,7 +260,7 @@ noload_of(const struct rl_set *s, int k, const char *bench)
 static void
 contest_table(FILE *f, const struct rl_set *s, const char *bench)
 {
-	char b[128], num[6][32];
+	char b[NAME_MAX + 1], num[6][32];
 	int i, k, w = label_width(s, 16), pass;
 
 	/* no_load first, as contest prints it */
@@ -349,7 +349,7 @@ static void
 tworead_table(FILE *f, const struct rl_set *s, const char *bench,
     const struct rt_opts *o)
 {
-	char b[128], num[64];
+	char b[NAME_MAX + 1], num[64];
 	int i, k, first, last, perblk = (o->width - 8) / 12, rule;
 
 	if (perblk < 1)
@@ -482,16 +482,16 @@ machine(char *buf, size_t len, const struct rl_kernel *k)
 static void
 post_header(FILE *f, const struct rl_set *s, const struct rt_opts *o)
 {
-	char buf[1024], buf2[1024], line[4096];
-	size_t used;
+	char buf[1024], buf2[1024];
+	struct vb_buf line = VB_BUF_INIT;
 	int k, w = label_width(s, 10), same = 1;
 
-	used = (size_t)snprintf(line, sizeof(line), "vmbench results: %s",
-	    s->k[0].label);
+	vb_buf_printf(&line, "vmbench results: %s", s->k[0].label);
 	for (k = 1; k < s->nk; k++)
-		used += (size_t)snprintf(line + used, sizeof(line) - used,
-		    "%s%s", k == 1 ? " vs " : ", ", s->k[k].label);
-	fprintf(f, "%.*s\n\n", o->width, line);
+		vb_buf_printf(&line, "%s%s", k == 1 ? " vs " : ", ",
+		    s->k[k].label);
+	fprintf(f, "%.*s\n\n", o->width, vb_buf_str(&line));
+	vb_buf_free(&line);
 	fprintf(f, "Kernels (the first is the baseline):\n");
 	for (k = 0; k < s->nk; k++) {
 		const struct rl_kernel *kk = &s->k[k];
@@ -534,14 +534,14 @@ post_header(FILE *f, const struct rl_set *s, const struct rt_opts *o)
 	    meta_or(&s->k[0], "vmbench_version", "?"));
 	kv_line(f, "Suite:", buf, o->width);
 	fputc('\n', f);
-	snprintf(line, sizeof(line), "Figures are means of all runs. In the "
+	vb_buf_printf(&line, "Figures are means of all runs. In the "
 	    "tables (+x.xx%%) is the change against %s, positive = better; "
 	    "* marks a significant difference (Welch's t-test, p<0.05); "
 	    "~ a noisy metric (CoV > %.0f%%).", s->k[0].label,
 	    o->noisy * 100);
 	{
 		/* wrap at the width */
-		const char *p = line;
+		const char *p = vb_buf_str(&line);
 		int col = 0;
 
 		while (*p) {
@@ -562,6 +562,7 @@ post_header(FILE *f, const struct rl_set *s, const struct rt_opts *o)
 		}
 		fputs("\n\n", f);
 	}
+	vb_buf_free(&line);
 }
 
 static void
@@ -614,7 +615,8 @@ bars_for(FILE *f, const struct rl_set *s, const char *id,
 void
 rt_post(FILE *f, const struct rl_set *s, const struct rt_opts *o)
 {
-	char b[128], probe[256], done[128] = "";
+	/* ids are file names: NAME_MAX bytes at most */
+	char b[NAME_MAX + 1], probe[NAME_MAX + 8], done[NAME_MAX + 1] = "";
 	int i, j;
 
 	post_header(f, s, o);
@@ -631,7 +633,7 @@ rt_post(FILE *f, const struct rl_set *s, const struct rt_opts *o)
 			    "makesim: a parallel build under contest's loads" :
 			    "tworead: two files read over ranges n and 1100-n");
 			for (j = i; j < s->nids; j++) {
-				char b2[128];
+				char b2[NAME_MAX + 1];
 
 				if (!strcmp(bench_of(s->ids[j], b2,
 				    sizeof(b2)), b))
@@ -644,7 +646,7 @@ rt_post(FILE *f, const struct rl_set *s, const struct rt_opts *o)
 			else
 				tworead_table(f, s, b, o);
 			for (j = i; j < s->nids; j++) {
-				char b2[128];
+				char b2[NAME_MAX + 1];
 
 				if (strcmp(bench_of(s->ids[j], b2, sizeof(b2)),
 				    b))

@@ -5,6 +5,7 @@
  * the width given (80 columns by default); kernels that do not fit
  * continue in another block, which repeats the baseline column.
  */
+#include <limits.h>
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
@@ -427,9 +428,8 @@ static void
 outlier_notes(FILE *f, const struct rl_set *s, const char *id,
     struct rt_row *rows, int nrows, const struct rt_opts *o)
 {
-	char line[2048], cold[1024];
+	struct vb_buf line = VB_BUF_INIT, cold = VB_BUF_INIT;
 	const char *names[2] = { NULL, "elapsed" };
-	size_t used, cused;
 	int h, k, i, pass, nout = 0, ncold = 0;
 	double z[256], rest[256];
 	struct rs_desc d;
@@ -437,10 +437,9 @@ outlier_notes(FILE *f, const struct rl_set *s, const char *id,
 	h = rt_headline(s, id, rows, nrows);
 	if (h >= 0 && strcmp(rows[h].name, "elapsed"))
 		names[0] = rows[h].name;
-	used = (size_t)snprintf(line, sizeof(line), "outliers (modified "
-	    "Z-score > 3.5):");
-	cused = (size_t)snprintf(cold, sizeof(cold), "first run slower than "
-	    "the others' median (cold caches?):");
+	vb_buf_printf(&line, "outliers (modified Z-score > 3.5):");
+	vb_buf_printf(&cold, "first run slower than the others' median "
+	    "(cold caches?):");
 	for (pass = 0; pass < 2; pass++) {
 		if (!names[pass] || find_row(rows, nrows, names[pass]) < 0)
 			continue;
@@ -452,10 +451,8 @@ outlier_notes(FILE *f, const struct rl_set *s, const char *id,
 				continue;
 			if (rs_modz(r->vals + m, r->niter, r->nmetrics, z) == 0)
 				for (i = 0; i < r->niter; i++)
-					if (fabs(z[i]) > 3.5 && used <
-					    sizeof(line))
-						used += (size_t)snprintf(line +
-						    used, sizeof(line) - used,
+					if (fabs(z[i]) > 3.5)
+						vb_buf_printf(&line,
 						    "%s %s %s run %d (%.1f)",
 						    nout++ ? "," : "",
 						    names[pass], s->k[k].label,
@@ -465,46 +462,42 @@ outlier_notes(FILE *f, const struct rl_set *s, const char *id,
 			for (i = 1; i < r->niter; i++)
 				rest[i - 1] = vb_res_get(r, i, m);
 			rs_describe(rest, r->niter - 1, 1, &d);
-			if (d.n && vb_res_get(r, 0, m) > 1.5 * d.median &&
-			    cused < sizeof(cold))
-				cused += (size_t)snprintf(cold + cused,
-				    sizeof(cold) - cused, "%s %s %.1fx",
+			if (d.n && vb_res_get(r, 0, m) > 1.5 * d.median)
+				vb_buf_printf(&cold, "%s %s %.1fx",
 				    ncold++ ? "," : "", s->k[k].label,
 				    vb_res_get(r, 0, m) / d.median);
 		}
 	}
 	if (nout)
-		wrap(f, line, o->width, 4);
+		wrap(f, vb_buf_str(&line), o->width, 4);
 	if (ncold)
-		wrap(f, cold, o->width, 4);
+		wrap(f, vb_buf_str(&cold), o->width, 4);
+	vb_buf_free(&line);
+	vb_buf_free(&cold);
 }
 
 void
 rt_notes(FILE *f, const struct rl_set *s, const char *id,
     struct rt_row *rows, int nrows, const struct rt_opts *o)
 {
-	char line[4096];
-	size_t used;
+	struct vb_buf line = VB_BUF_INIT;
 	int i, j, nz = 0;
 
-	used = (size_t)snprintf(line, sizeof(line), "zero in every run:");
+	vb_buf_printf(&line, "zero in every run:");
 	for (j = 0; j < nrows; j++)
 		if (all_zero(&rows[j], s->nk)) {
 			nz++;
-			used += (size_t)snprintf(line + used,
-			    sizeof(line) - used, " %s", rows[j].name);
+			vb_buf_printf(&line, " %s", rows[j].name);
 		}
 	if (nz)
-		wrap(f, line, o->width, 2);
+		wrap(f, vb_buf_str(&line), o->width, 2);
+	vb_buf_free(&line);
 	/*
 	 * Noisy metrics: the largest CoV of any kernel, and the smallest
 	 * change the runs could have detected, n = 15.7 (CoV/delta)^2
 	 * solved for delta with the fewest runs of any kernel.
 	 */
 	nz = 0;
-	used = (size_t)snprintf(line, sizeof(line), "~ noisy, CoV > %.0f%% "
-	    "(largest CoV: smallest change detectable with %d runs a side):",
-	    o->noisy * 100, 0);
 	for (j = 0; j < nrows; j++) {
 		struct rt_row *r = &rows[j];
 		int who, n;
@@ -514,18 +507,15 @@ rt_notes(FILE *f, const struct rl_set *s, const char *id,
 			continue;
 		n = min_n(r, s->nk);
 		if (!nz++)
-			used = (size_t)snprintf(line, sizeof(line), "~ noisy, "
-			    "CoV > %.0f%% (largest CoV: smallest change "
-			    "detectable with %d runs a side):",
-			    o->noisy * 100, n);
-		if (used < sizeof(line))
-			used += (size_t)snprintf(line + used, sizeof(line) -
-			    used, "%s %s %.1f%%: %.0f%%", nz > 1 ? "," : "",
-			    r->name, cov * 100,
-			    ceil(rs_detectable(cov, n) * 100));
+			vb_buf_printf(&line, "~ noisy, CoV > %.0f%% (largest "
+			    "CoV: smallest change detectable with %d runs a "
+			    "side):", o->noisy * 100, n);
+		vb_buf_printf(&line, "%s %s %.1f%%: %.0f%%", nz > 1 ? "," : "",
+		    r->name, cov * 100, ceil(rs_detectable(cov, n) * 100));
 	}
 	if (nz)
-		wrap(f, line, o->width, 4);
+		wrap(f, vb_buf_str(&line), o->width, 4);
+	vb_buf_free(&line);
 	outlier_notes(f, s, id, rows, nrows, o);
 	for (i = 0; i < s->nk; i++) {
 		const struct vb_res *r = rl_find(&s->k[i], id);
@@ -881,16 +871,19 @@ section(FILE *f, const struct rl_set *s, const char *id,
 {
 	const struct vb_res *r0 = first_res(s, id);
 	struct rt_row *rows;
-	char line[4096];
+	struct vb_buf text = VB_BUF_INIT;
+	char probe[sizeof("probe@") + NAME_MAX];	/* ids are file names */
 	int nrows, h, j;
 
 	nrows = rt_rows(s, id, &rows);
 	fprintf(f, "== %s ==\n", id);
-	snprintf(line, sizeof(line), "command: %s", r0->cmdline);
-	wrap(f, line, o->width, 4);
-	if (rl_param_diffs(s, id, line, sizeof(line)))
+	vb_buf_printf(&text, "command: %s", r0->cmdline);
+	wrap(f, vb_buf_str(&text), o->width, 4);
+	vb_buf_free(&text);
+	if (rl_param_diffs(s, id, &text))
 		fprintf(f, "parameters differ (--allow-different-params):\n%s",
-		    line);
+		    vb_buf_str(&text));
+	vb_buf_free(&text);
 	fputc('\n', f);
 	rt_table(f, s, id, rows, nrows, o);
 	rt_notes(f, s, id, rows, nrows, o);
@@ -898,8 +891,8 @@ section(FILE *f, const struct rl_set *s, const char *id,
 	derived_table(f, s, id, o);
 	h = rt_headline(s, id, rows, nrows);
 	/* the probe that ran beside it, if any */
-	snprintf(line, sizeof(line), "probe@%s", id);
-	rt_probe_lines(f, s, line);
+	snprintf(probe, sizeof(probe), "probe@%s", id);
+	rt_probe_lines(f, s, probe);
 	if (h >= 0) {
 		fputc('\n', f);
 		rt_headline_bars(f, s, &rows[h], o->width);

@@ -189,9 +189,16 @@ main(int argc, char **argv)
 		    "folders given");
 	if (only)
 		keep_only(&s, only);
-	for (i = 0; i < s.nids; i++)
-		nd += rl_param_diffs(&s, s.ids[i], err, sizeof(err)) ?
-		    (o.allow_diff ? 0 : (fputs(err, stderr), 1)) : 0;
+	for (i = 0; i < s.nids; i++) {
+		struct vb_buf diffs = VB_BUF_INIT;
+
+		/* file names and values: control characters escaped */
+		if (rl_param_diffs(&s, s.ids[i], &diffs) && !o.allow_diff) {
+			vb_fput_esc(stderr, diffs.s, diffs.len, 1);
+			nd++;
+		}
+		vb_buf_free(&diffs);
+	}
 	if (nd)
 		die("refusing to compare runs with different parameters (see "
 		    "above; --allow-different-params to compare anyway)");
