@@ -187,6 +187,11 @@ int rt_vmstat(FILE *f, const struct rl_set *s, const char *id, int iter);
 int rt_regressions(FILE *f, const struct rl_set *s, double pct);
 /* Value formatting shared by the views (LMbench style: 1.2K 3.4M). */
 char *rt_short(char *buf, size_t len, double v);
+/*
+ * @v with printf format @fmt (one double), "-" when it is NaN or
+ * infinite, %.4g from 1e15 up (a %f of 1e300 would be 300 digits).
+ */
+char *rt_num(char *buf, size_t len, const char *fmt, double v);
 
 /* ---- rexport.c ---- */
 

@@ -160,7 +160,8 @@ row_decimals(const struct rt_row *r, int nk)
 	int i, mag;
 
 	for (i = 0; i < nk; i++)
-		if (r->d[i].n && fabs(r->d[i].mean) > big)
+		if (r->d[i].n && isfinite(r->d[i].mean) &&
+		    fabs(r->d[i].mean) > big)
 			big = fabs(r->d[i].mean);
 	if (big == 0)
 		return 0;
@@ -176,7 +177,7 @@ fmt_num(char *buf, size_t len, double v, int dec)
 {
 	int p;
 
-	if (isnan(v)) {
+	if (!isfinite(v)) {
 		snprintf(buf, len, "-");
 		return buf;
 	}
@@ -205,11 +206,23 @@ fmt_pct(char *buf, size_t len, double p)
 }
 
 char *
+rt_num(char *buf, size_t len, const char *fmt, double v)
+{
+	if (!isfinite(v))
+		snprintf(buf, len, "-");
+	else if (fabs(v) >= 1e15)
+		snprintf(buf, len, "%.4g", v);
+	else
+		snprintf(buf, len, fmt, v);
+	return buf;
+}
+
+char *
 rt_short(char *buf, size_t len, double v)
 {
 	double a = fabs(v);
 
-	if (isnan(v))
+	if (!isfinite(v))
 		snprintf(buf, len, "-");
 	else if (a < 10)
 		snprintf(buf, len, "%.2f", v);
@@ -432,6 +445,7 @@ outlier_notes(FILE *f, const struct rl_set *s, const char *id,
 	const char *names[2] = { NULL, "elapsed" };
 	int h, k, i, pass, nout = 0, ncold = 0;
 	double z[256], rest[256];
+	char num[32];
 	struct rs_desc d;
 
 	h = rt_headline(s, id, rows, nrows);
@@ -453,19 +467,21 @@ outlier_notes(FILE *f, const struct rl_set *s, const char *id,
 				for (i = 0; i < r->niter; i++)
 					if (fabs(z[i]) > 3.5)
 						vb_buf_printf(&line,
-						    "%s %s %s run %d (%.1f)",
+						    "%s %s %s run %d (%s)",
 						    nout++ ? "," : "",
 						    names[pass], s->k[k].label,
-						    i + 1, z[i]);
+						    i + 1, rt_num(num,
+						    sizeof(num), "%.1f", z[i]));
 			if (pass != 1 || r->niter < 3)
 				continue;
 			for (i = 1; i < r->niter; i++)
 				rest[i - 1] = vb_res_get(r, i, m);
 			rs_describe(rest, r->niter - 1, 1, &d);
 			if (d.n && vb_res_get(r, 0, m) > 1.5 * d.median)
-				vb_buf_printf(&cold, "%s %s %.1fx",
+				vb_buf_printf(&cold, "%s %s %sx",
 				    ncold++ ? "," : "", s->k[k].label,
-				    vb_res_get(r, 0, m) / d.median);
+				    rt_num(num, sizeof(num), "%.1f",
+				    vb_res_get(r, 0, m) / d.median));
 		}
 	}
 	if (nout)
@@ -481,6 +497,7 @@ rt_notes(FILE *f, const struct rl_set *s, const char *id,
     struct rt_row *rows, int nrows, const struct rt_opts *o)
 {
 	struct vb_buf line = VB_BUF_INIT;
+	char a[32], b[32];
 	int i, j, nz = 0;
 
 	vb_buf_printf(&line, "zero in every run:");
@@ -510,8 +527,10 @@ rt_notes(FILE *f, const struct rl_set *s, const char *id,
 			vb_buf_printf(&line, "~ noisy, CoV > %.0f%% (largest "
 			    "CoV: smallest change detectable with %d runs a "
 			    "side):", o->noisy * 100, n);
-		vb_buf_printf(&line, "%s %s %.1f%%: %.0f%%", nz > 1 ? "," : "",
-		    r->name, cov * 100, ceil(rs_detectable(cov, n) * 100));
+		vb_buf_printf(&line, "%s %s %s%%: %s%%", nz > 1 ? "," : "",
+		    r->name, rt_num(a, sizeof(a), "%.1f", cov * 100),
+		    rt_num(b, sizeof(b), "%.0f",
+		    ceil(rs_detectable(cov, n) * 100)));
 	}
 	if (nz)
 		wrap(f, vb_buf_str(&line), o->width, 4);
@@ -760,7 +779,7 @@ rt_bars(FILE *f, const char *title, int n, const char *const *labels,
     const double *vals, const char *unit, int width)
 {
 	struct bar *b = vb_xcalloc((size_t)n, sizeof(*b));
-	char num[64];
+	char num[64], fmt[8];
 	double max = 0;
 	int i, labw = 8, valw = 0, barw, dec;
 
@@ -769,15 +788,16 @@ rt_bars(FILE *f, const char *title, int n, const char *const *labels,
 		b[i].v = vals[i];
 		if ((int)strlen(labels[i]) + 2 > labw)
 			labw = (int)strlen(labels[i]) + 2;
-		if (!isnan(vals[i]) && fabs(vals[i]) > max)
+		if (isfinite(vals[i]) && fabs(vals[i]) > max)
 			max = fabs(vals[i]);
 	}
 	if (labw > 24)
 		labw = 24;
 	dec = max >= 10 ? 1 : max >= 1 ? 2 : 3;
+	snprintf(fmt, sizeof(fmt), "%%.%df", dec);
 	for (i = 0; i < n; i++) {
-		int w = snprintf(num, sizeof(num), "%.*f %s", dec, vals[i],
-		    unit);
+		int w = (int)strlen(rt_num(num, sizeof(num), fmt, vals[i])) +
+		    1 + (int)strlen(unit);
 
 		if (w > valw)
 			valw = w;
@@ -796,12 +816,17 @@ rt_bars(FILE *f, const char *title, int n, const char *const *labels,
 			fprintf(f, "missing\n");
 			continue;
 		}
+		if (!isfinite(b[i].v)) {
+			fprintf(f, "- %s\n", unit);
+			continue;
+		}
 		stars = max > 0 ? (int)lround(fabs(b[i].v) / max * barw) : 0;
 		if (stars == 0 && b[i].v != 0)
 			stars = 1;
 		while (stars-- > 0)
 			fputc('*', f);
-		fprintf(f, " %.*f %s\n", dec, b[i].v, unit);
+		fprintf(f, " %s %s\n", rt_num(num, sizeof(num), fmt, b[i].v),
+		    unit);
 	}
 	free(b);
 }
@@ -990,6 +1015,7 @@ static void
 geo_table(FILE *f, const struct rl_set *s, struct rt_row **rows,
     const int *nrows, int labw)
 {
+	char num[32];
 	int i, j, k;
 
 	fprintf(f, "\nTime-like metrics (unit s, ms, us or ns; lower is "
@@ -1012,8 +1038,9 @@ geo_table(FILE *f, const struct rl_set *s, struct rt_row **rows,
 			fprintf(f, " %7d %8s\n", 0, "-");
 			continue;
 		}
-		fprintf(f, " %7d %8.4f  ", g.k, g.g);
-		if (isnan(g.lo))
+		fprintf(f, " %7d %8s  ", g.k, rt_num(num, sizeof(num), "%.4f",
+		    g.g));
+		if (!isfinite(g.lo) || !isfinite(g.hi))
 			fprintf(f, "-\n");
 		else
 			fprintf(f, "[%.4f, %.4f]\n", g.lo, g.hi);
@@ -1083,6 +1110,7 @@ int
 rt_regressions(FILE *f, const struct rl_set *s, double pct)
 {
 	struct rt_row *rows;
+	char num[32];
 	int nreg = 0, i, j, n, k;
 
 	for (i = 0; i < s->nids; i++) {
@@ -1096,10 +1124,11 @@ rt_regressions(FILE *f, const struct rl_set *s, double pct)
 				if (!c->sig || !(c->pct < -pct))
 					continue;
 				nreg++;
-				fprintf(f, "regression: %s %s %s: %.2f%% "
+				fprintf(f, "regression: %s %s %s: %s%% "
 				    "(worse than %s, p %.4f)\n",
 				    s->k[k].label, s->ids[i], rows[j].name,
-				    c->pct, s->k[0].label, c->w.p);
+				    rt_num(num, sizeof(num), "%.2f", c->pct),
+				    s->k[0].label, c->w.p);
 			}
 		}
 		rt_free_rows(rows, n, s->nk);
