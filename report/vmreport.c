@@ -40,10 +40,13 @@ usage(FILE *f)
 /*
  * The views print into memory; the text goes out with trailing blanks
  * removed from every line (aligned columns leave some), so mail
- * clients and `git diff` see clean lines.
+ * clients and `git diff` see clean lines.  With @esc (the text views)
+ * control characters and bytes that are not UTF-8, which labels, file
+ * names and values read from result folders may hold, are shown
+ * escaped (vb_fput_esc()): they cannot drive the terminal.
  */
 static void
-put_stripped(FILE *out, const char *buf, size_t n)
+put_stripped(FILE *out, const char *buf, size_t n, int esc)
 {
 	size_t i = 0, e, t;
 
@@ -54,7 +57,10 @@ put_stripped(FILE *out, const char *buf, size_t n)
 		t = e;
 		while (t > i && (buf[t - 1] == ' ' || buf[t - 1] == '\t'))
 			t--;
-		fwrite(buf + i, 1, t - i, out);
+		if (esc)
+			vb_fput_esc(out, buf + i, t - i, 0);
+		else
+			fwrite(buf + i, 1, t - i, out);
 		if (e < n)
 			fputc('\n', out);
 		i = e + 1;
@@ -221,7 +227,7 @@ main(int argc, char **argv)
 	}
 	if (fclose(mem) != 0)
 		die_errno("cannot build the report");
-	put_stripped(stdout, text, textlen);
+	put_stripped(stdout, text, textlen, vmstat || !strcmp(format, "text"));
 	free(text);
 	if (fflush(stdout) != 0)
 		die_errno("cannot write the report");
