@@ -234,8 +234,10 @@ rt_short(char *buf, size_t len, double v)
 		snprintf(buf, len, "%.1fK", v / 1e3);
 	else if (a < 1e9)
 		snprintf(buf, len, "%.1fM", v / 1e6);
-	else
+	else if (a < 1e15)
 		snprintf(buf, len, "%.1fG", v / 1e9);
+	else
+		snprintf(buf, len, "%.2e", v);
 	return buf;
 }
 
