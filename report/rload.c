@@ -5,6 +5,7 @@
  */
 #include <dirent.h>
 #include <errno.h>
+#include <limits.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
@@ -31,7 +32,7 @@ base_name(const char *dir)
 	e = n;
 	while (n > 0 && dir[n - 1] != '/')
 		n--;
-	return strndup(dir + n, e - n);
+	return vb_xstrndup(dir + n, e - n);
 }
 
 int
@@ -41,7 +42,7 @@ rl_load_kernel(const char *dir, struct rl_kernel *k, char *err,
 	struct stat st;
 	struct dirent *de;
 	DIR *d;
-	char path[4096], **names = NULL;
+	char path[PATH_MAX], **names = NULL;
 	int nnames = 0, nentries = 0, has_meta = 0, i;
 
 	memset(k, 0, sizeof(*k));
@@ -71,13 +72,24 @@ rl_load_kernel(const char *dir, struct rl_kernel *k, char *err,
 		if (n > 4 && strcmp(de->d_name + n - 4, ".res") == 0) {
 			names = vb_xrealloc(names, (size_t)(nnames + 1) *
 			    sizeof(char *));
-			names[nnames++] = strndup(de->d_name, n - 4);
+			names[nnames++] = vb_xstrndup(de->d_name, n - 4);
 		}
 	}
 	closedir(d);
 	if (nentries == 0) {
 		snprintf(err, errlen, "%s: empty folder, not a result folder "
 		    "(make run KERNEL=label writes one)", dir);
+		return -1;
+	}
+	/* the longest path read below: DIR/ID.res (DIR/meta is shorter) */
+	for (i = 0; i < nnames; i++)
+		if (strlen(dir) + strlen(names[i]) + 6 > sizeof(path))
+			break;
+	if (i < nnames || strlen(dir) + 6 > sizeof(path)) {
+		snprintf(err, errlen, "%s: path too long", dir);
+		for (i = 0; i < nnames; i++)
+			free(names[i]);
+		free(names);
 		return -1;
 	}
 	if (!has_meta && nnames == 0) {

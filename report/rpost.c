@@ -475,7 +475,10 @@ post_rows(const struct rl_set *s, const char *id, struct rt_row *rows,
 static void
 kv_line(FILE *f, const char *key, const char *val, int width)
 {
-	fprintf(f, "%s %.*s\n", key, width - (int)strlen(key) - 1, val);
+	int w = width - (int)strlen(key) - 1;
+
+	/* a long key (a long label) leaves no room: the key alone */
+	fprintf(f, "%s %.*s\n", key, w > 0 ? w : 0, val);
 }
 
 static const char *

@@ -573,7 +573,7 @@ detail_cell(char *num, size_t len, int l, const struct rt_row *r, int k,
 	else if (l == 9) {
 		fmt_pct(num, len, c->pct);
 		if (c->sig && r->dir != VB_INFO)
-			strcat(num, "*");
+			snprintf(num + strlen(num), len - strlen(num), "*");
 	} else if (l == 10 && !isnan(c->w.p) && c->w.p < 0.0001)
 		snprintf(num, len, "<0.0001");
 	else if (l == 10)
