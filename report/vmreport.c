@@ -234,10 +234,21 @@ main(int argc, char **argv)
 	if (plot && rp_plot(&s, plot, getenv("GNUPLOT") ? getenv("GNUPLOT") :
 	    "gnuplot") < 0)
 		rc = 1;
-	if (!isnan(regress) && rt_regressions(stderr, &s, regress) > 0) {
-		fprintf(stderr, "vmreport: regressions worse than %g%% "
-		    "found (exit 3)\n", regress);
-		rc = 3;
+	if (!isnan(regress)) {
+		/* the lines name labels and ids: shown escaped */
+		text = NULL;
+		if (!(mem = open_memstream(&text, &textlen)))
+			die_errno("cannot allocate the report");
+		nd = rt_regressions(mem, &s, regress);
+		if (fclose(mem) != 0)
+			die_errno("cannot build the report");
+		vb_fput_esc(stderr, text, textlen, 1);
+		free(text);
+		if (nd > 0) {
+			fprintf(stderr, "vmreport: regressions worse than %g%% "
+			    "found (exit 3)\n", regress);
+			rc = 3;
+		}
 	}
 	rl_free(&s);
 	return rc;

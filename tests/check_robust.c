@@ -474,6 +474,18 @@ START_TEST(errors_escaped)
 	    "in p1 but 3000\\x1b[2J in p2\n"));
 	free(out);
 	free(err);
+	/* the regression gate's lines name the label */
+	put_meta("r", "bad\033[2Jlabel");
+	ck_assert_int_eq(sh("awk '$1 == \"iter\" { $(NF-1) = $(NF-1) / 2 } "
+	    "{ print }' " EX "/example-a/forkbomb.res > \"$T/r/forkbomb.res\""),
+	    0);
+	ck_assert_int_eq(report(&out, &err, "--fail-on-regression 10 p1 r"),
+	    3);
+	ck_assert_ptr_null(strchr(err, '\033'));
+	ck_assert_ptr_nonnull(strstr(err, "regression: bad\\x1b[2Jlabel "
+	    "forkbomb forks_per_s: -50.00%"));
+	free(out);
+	free(err);
 }
 END_TEST
 
