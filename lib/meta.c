@@ -251,6 +251,11 @@ vb_meta_read(const char *path, struct vb_kv **kv, int *n, char *err,
 			line[--len] = '\0';
 		if (len > 0 && line[len - 1] == '\r')
 			line[--len] = '\0';
+		if (strlen(line) != (size_t)len) {
+			snprintf(err, errlen, "%s:%d: NUL byte in line", path,
+			    lineno);
+			goto fail;
+		}
 		if (!line[0] || line[0] == '#')
 			continue;
 		eq = strchr(line, '=');

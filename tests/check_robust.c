@@ -294,6 +294,12 @@ START_TEST(meta_crlf)
 	ck_assert_str_eq(vb_meta_get(kv, n, "status"), "complete");
 	ck_assert_str_eq(vb_meta_get(kv, n, "uname_r"), "6.18.0");
 	vb_meta_free(kv, n);
+	/* a NUL byte would cut a value short unseen: refused, like .res */
+	ck_assert_int_eq(sh("printf 'vmbench_meta=1\\nlabel=a\\000b\\n' > "
+	    "\"$T/crlf/meta0\""), 0);
+	snprintf(path, sizeof(path), "%s/crlf/meta0", tu_dir);
+	ck_assert_int_eq(vb_meta_read(path, &kv, &n, err, sizeof(err)), -1);
+	ck_assert_ptr_nonnull(strstr(err, "meta0:2: NUL byte in line"));
 	/* the report: complete, not "suite run complete\r" or interrupted */
 	ck_assert_int_eq(sh("cp " EX "/example-a/forkbomb.res \"$T/crlf/\""),
 	    0);
