@@ -114,7 +114,7 @@ json_str(FILE *f, const char *s)
 		else if (ch < 0x20 || ch == 0x7f)
 			fprintf(f, "\\u%04x", ch);
 		else if (u == 2 && ch == 0xc2 && (unsigned char)s[1] < 0xa0)
-			fprintf(f, "\\u%04x", (unsigned char)s[1]);	/* C1 */
+			fprintf(f, "\\u%04x", (unsigned char)s[1]); /* C1 */
 		else if (u == 0)
 			fputs("\\ufffd", f);
 		else

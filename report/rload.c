@@ -234,16 +234,17 @@ rl_param_diffs(const struct rl_set *s, const char *id, struct vb_buf *out)
 			if (vb && strcmp(vb, a->params[j].val) == 0)
 				continue;
 			nd++;
-			vb_buf_printf(out, "%s: parameter %s is %s in %s but %s "
-			    "in %s\n", id, a->params[j].key, a->params[j].val,
-			    ka, vb ? vb : "absent", s->k[i].label);
+			vb_buf_printf(out, "%s: parameter %s is %s in %s but "
+			    "%s in %s\n", id, a->params[j].key,
+			    a->params[j].val, ka, vb ? vb : "absent",
+			    s->k[i].label);
 		}
 		for (j = 0; j < b->nparams; j++) {
 			if (vb_res_param(a, b->params[j].key))
 				continue;
 			nd++;
-			vb_buf_printf(out, "%s: parameter %s is absent in %s but "
-			    "%s in %s\n", id, b->params[j].key, ka,
+			vb_buf_printf(out, "%s: parameter %s is absent in %s "
+			    "but %s in %s\n", id, b->params[j].key, ka,
 			    b->params[j].val, s->k[i].label);
 		}
 	}

@@ -204,8 +204,8 @@ START_TEST(many_zero_metrics)
 		used += (size_t)snprintf(text + used, cap - used, "metric "
 		    "zero_in_every_run_metric_%03d count lower\n", i);
 	for (it = 1; it <= 3; it++) {
-		used += (size_t)snprintf(text + used, cap - used, "iter %d 1.%d",
-		    it, it);
+		used += (size_t)snprintf(text + used, cap - used,
+		    "iter %d 1.%d", it, it);
 		for (i = 0; i < 200; i++)
 			used += (size_t)snprintf(text + used, cap - used, " 0");
 		used += (size_t)snprintf(text + used, cap - used, "\n");
