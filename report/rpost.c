@@ -161,7 +161,7 @@ label_width(const struct rl_set *s, int min)
 /*
  * tcsh's time(1) line (lib/rusage.c's vb_rusage_tcsh()) from the means
  * of a result's metrics, "-" for a figure the result lacks:
- *	193.260u 17.540s 3:49.86 93.5%  0+0k 0+0io 223130pf+0w
+ *	193.260u 17.540s 3:49.86 93.5% 0+0k 0+0io 223130pf+0w
  */
 static char *
 tcsh_line(char *buf, size_t len, double el, double user, double sys,
