@@ -315,12 +315,12 @@ static void
 record_params(const struct vb_bench *b, void *cfg, int argc, char **argv)
 {
 	const struct vb_opt *o;
-	char buf[8192], val[256];
-	size_t len = 0;
+	struct vb_buf cmd = VB_BUF_INIT;
+	char val[256];
 	int i;
 
-	len += (size_t)snprintf(buf, sizeof(buf), "%s", b->name);
-	for (i = 1; i < argc && len < sizeof(buf); i++) {
+	vb_buf_printf(&cmd, "%s", b->name);
+	for (i = 1; i < argc; i++) {
 		if (strcmp(argv[i], "--append") == 0)
 			continue;	/* how it ran, not what */
 		if (strncmp(argv[i], "--out", 5) == 0 ||
@@ -332,10 +332,10 @@ record_params(const struct vb_bench *b, void *cfg, int argc, char **argv)
 				i++;
 			continue;
 		}
-		len += (size_t)snprintf(buf + len, sizeof(buf) - len, " %s",
-		    argv[i]);
+		vb_buf_printf(&cmd, " %s", argv[i]);
 	}
-	vb_res_set_cmdline(&R.res, buf);
+	vb_res_set_cmdline(&R.res, cmd.s);
+	vb_buf_free(&cmd);
 	for (o = b->opts; o && o->name; o++) {
 		vb_opt_format(o, cfg, val, sizeof(val));
 		/* values are single words in the file */

@@ -53,9 +53,18 @@ vb_iso_time(char *buf, size_t len)
 char *
 vb_fmt_hms(char *buf, size_t len, double s)
 {
-	long cs = (long)(s * 100.0 + 0.5);	/* centiseconds */
-	long h = cs / 360000, m = cs / 6000 % 60;
-	double sec = (double)(cs % 6000) / 100.0;
+	long cs, h, m;
+	double sec;
+
+	/* a time that is not one, or whose centiseconds overflow a long */
+	if (!(s >= 0 && s < 1e15)) {
+		snprintf(buf, len, "-");
+		return buf;
+	}
+	cs = (long)(s * 100.0 + 0.5);	/* centiseconds */
+	h = cs / 360000;
+	m = cs / 6000 % 60;
+	sec = (double)(cs % 6000) / 100.0;
 
 	if (h > 0)
 		snprintf(buf, len, "%ld:%02ld:%02ld", h, m, cs / 100 % 60);

@@ -27,7 +27,8 @@ double vb_elapsed_s(uint64_t start_ns);
 char *vb_iso_time(char *buf, size_t len);
 /*
  * @s seconds as tcsh prints elapsed time: "20:58.40", "1:02:03" above an
- * hour, "0:04.76" below a minute.
+ * hour, "0:04.76" below a minute; "-" for a negative, NaN or infinite
+ * time or one of 1e15 s or more.
  */
 char *vb_fmt_hms(char *buf, size_t len, double s);
 

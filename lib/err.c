@@ -5,6 +5,7 @@
 #include <string.h>
 
 #include "err.h"
+#include "util.h"
 
 const char *vb_progname = "vmbench";
 int vb_die_status = 1;
@@ -24,13 +25,19 @@ vb_set_die_hook(void (*hook)(void))
 	die_hook = hook;
 }
 
-/* One line: "prog: message[: strerror]\n", written with a single fprintf. */
+/*
+ * One line: "prog: message[: strerror]\n", written with a single fprintf.
+ * Control characters in the message (from a file name or a value read
+ * from a file) are shown escaped, so the message stays one line and
+ * cannot drive the terminal.
+ */
 static void
 vreport(int errnum, const char *fmt, va_list ap)
 {
-	char msg[1024];
+	char raw[1024], msg[4 * sizeof(raw)];
 
-	vsnprintf(msg, sizeof(msg), fmt, ap);
+	vsnprintf(raw, sizeof(raw), fmt, ap);
+	vb_esc(msg, sizeof(msg), raw, 0);
 	fflush(stdout);
 	if (errnum)
 		fprintf(stderr, "%s: %s: %s\n", vb_progname, msg,

@@ -286,7 +286,16 @@ vb_meta_read(const char *path, struct vb_kv **kv, int *n, char *err,
 		char *eq;
 
 		lineno++;
-		line[strcspn(line, "\n")] = '\0';
+		/* LF or CRLF line ends, as the .res and config readers */
+		if (len > 0 && line[len - 1] == '\n')
+			line[--len] = '\0';
+		if (len > 0 && line[len - 1] == '\r')
+			line[--len] = '\0';
+		if (strlen(line) != (size_t)len) {
+			snprintf(err, errlen, "%s:%d: NUL byte in line", path,
+			    lineno);
+			goto fail;
+		}
 		if (!line[0] || line[0] == '#')
 			continue;
 		eq = strchr(line, '=');

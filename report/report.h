@@ -23,6 +23,7 @@
 
 #include "config.h"
 #include "res.h"
+#include "util.h"
 
 /* ---- rstats.c ---- */
 
@@ -138,10 +139,10 @@ const struct vb_res *rl_find(const struct rl_kernel *k, const char *id);
 const char *rl_meta(const struct rl_kernel *k, const char *key);
 /*
  * Parameters of @id that differ between kernels: one line per
- * difference into @buf; returns the number of differences.
+ * difference appended to @out; returns the number of differences.
  */
-int rl_param_diffs(const struct rl_set *s, const char *id, char *buf,
-    size_t len);
+int rl_param_diffs(const struct rl_set *s, const char *id,
+    struct vb_buf *out);
 
 /* A meta key whose value is not the same in every folder. */
 struct rl_mdiff {
@@ -256,6 +257,11 @@ int rt_quiet_warn(FILE *f, const struct rl_set *s, const char *id,
 /* One line over every benchmark and kernel (top of text and post). */
 void rt_quiet_summary(FILE *f, const struct rl_set *s,
     const struct rt_opts *o);
+/*
+ * @v with printf format @fmt (one double), "-" when it is NaN or
+ * infinite, %.4g from 1e15 up (a %f of 1e300 would be 300 digits).
+ */
+char *rt_num(char *buf, size_t len, const char *fmt, double v);
 
 /* ---- rexport.c ---- */
 

@@ -14,16 +14,21 @@
  * foreign_cpu say how busy the machine was with other work during that
  * kernel's run of the benchmark (1/true: quiet; empty/null: not
  * recorded).
+ *
+ * JSON strings are valid UTF-8: control characters (C0, DEL and C1) as
+ * \u00XX, a byte that is not part of a UTF-8 character as \ufffd (the
+ * replacement character).
  */
 #include <math.h>
 #include <string.h>
 
 #include "report.h"
+#include "util.h"
 
 static void
 csv_str(FILE *f, const char *s)
 {
-	if (strpbrk(s, ",\"\n")) {
+	if (strpbrk(s, ",\"\r\n")) {
 		fputc('"', f);
 		for (; *s; s++) {
 			if (*s == '"')
@@ -142,16 +147,26 @@ rx_csv(FILE *f, const struct rl_set *s, const struct rt_opts *o)
 static void
 json_str(FILE *f, const char *s)
 {
+	size_t n = strlen(s), u;
+
 	fputc('"', f);
-	for (; *s; s++) {
+	while (n > 0) {
 		unsigned char ch = (unsigned char)*s;
 
+		u = vb_utf8_len(s, n);
 		if (ch == '"' || ch == '\\')
 			fprintf(f, "\\%c", ch);
-		else if (ch < 0x20)
+		else if (ch < 0x20 || ch == 0x7f)
 			fprintf(f, "\\u%04x", ch);
+		else if (u == 2 && ch == 0xc2 && (unsigned char)s[1] < 0xa0)
+			fprintf(f, "\\u%04x", (unsigned char)s[1]); /* C1 */
+		else if (u == 0)
+			fputs("\\ufffd", f);
 		else
-			fputc(ch, f);
+			fwrite(s, 1, u, f);
+		u = u ? u : 1;
+		s += u;
+		n -= u;
 	}
 	fputc('"', f);
 }

@@ -5,6 +5,7 @@
  */
 #include <dirent.h>
 #include <errno.h>
+#include <limits.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
@@ -31,7 +32,7 @@ base_name(const char *dir)
 	e = n;
 	while (n > 0 && dir[n - 1] != '/')
 		n--;
-	return strndup(dir + n, e - n);
+	return vb_xstrndup(dir + n, e - n);
 }
 
 int
@@ -41,7 +42,7 @@ rl_load_kernel(const char *dir, struct rl_kernel *k, char *err,
 	struct stat st;
 	struct dirent *de;
 	DIR *d;
-	char path[4096], **names = NULL;
+	char path[PATH_MAX], **names = NULL;
 	int nnames = 0, nentries = 0, has_meta = 0, i;
 
 	memset(k, 0, sizeof(*k));
@@ -71,13 +72,24 @@ rl_load_kernel(const char *dir, struct rl_kernel *k, char *err,
 		if (n > 4 && strcmp(de->d_name + n - 4, ".res") == 0) {
 			names = vb_xrealloc(names, (size_t)(nnames + 1) *
 			    sizeof(char *));
-			names[nnames++] = strndup(de->d_name, n - 4);
+			names[nnames++] = vb_xstrndup(de->d_name, n - 4);
 		}
 	}
 	closedir(d);
 	if (nentries == 0) {
 		snprintf(err, errlen, "%s: empty folder, not a result folder "
 		    "(make run KERNEL=label writes one)", dir);
+		return -1;
+	}
+	/* the longest path read below: DIR/ID.res (DIR/meta is shorter) */
+	for (i = 0; i < nnames; i++)
+		if (strlen(dir) + strlen(names[i]) + 6 > sizeof(path))
+			break;
+	if (i < nnames || strlen(dir) + 6 > sizeof(path)) {
+		snprintf(err, errlen, "%s: path too long", dir);
+		for (i = 0; i < nnames; i++)
+			free(names[i]);
+		free(names);
 		return -1;
 	}
 	if (!has_meta && nnames == 0) {
@@ -202,16 +214,12 @@ rl_meta(const struct rl_kernel *k, const char *key)
  * has it.  A parameter missing on one side counts as a difference.
  */
 int
-rl_param_diffs(const struct rl_set *s, const char *id, char *buf,
-    size_t len)
+rl_param_diffs(const struct rl_set *s, const char *id, struct vb_buf *out)
 {
 	const struct vb_res *a = NULL, *b;
 	const char *ka = NULL;
-	size_t used = 0;
 	int i, j, nd = 0;
 
-	if (len)
-		buf[0] = '\0';
 	for (i = 0; i < s->nk; i++) {
 		if (!(b = rl_find(&s->k[i], id)))
 			continue;
@@ -226,22 +234,18 @@ rl_param_diffs(const struct rl_set *s, const char *id, char *buf,
 			if (vb && strcmp(vb, a->params[j].val) == 0)
 				continue;
 			nd++;
-			if (used < len)
-				used += (size_t)snprintf(buf + used, len - used,
-				    "%s: parameter %s is %s in %s but %s in "
-				    "%s\n", id, a->params[j].key,
-				    a->params[j].val, ka, vb ? vb : "absent",
-				    s->k[i].label);
+			vb_buf_printf(out, "%s: parameter %s is %s in %s but "
+			    "%s in %s\n", id, a->params[j].key,
+			    a->params[j].val, ka, vb ? vb : "absent",
+			    s->k[i].label);
 		}
 		for (j = 0; j < b->nparams; j++) {
 			if (vb_res_param(a, b->params[j].key))
 				continue;
 			nd++;
-			if (used < len)
-				used += (size_t)snprintf(buf + used, len - used,
-				    "%s: parameter %s is absent in %s but %s "
-				    "in %s\n", id, b->params[j].key, ka,
-				    b->params[j].val, s->k[i].label);
+			vb_buf_printf(out, "%s: parameter %s is absent in %s "
+			    "but %s in %s\n", id, b->params[j].key, ka,
+			    b->params[j].val, s->k[i].label);
 		}
 	}
 	return nd;

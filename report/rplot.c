@@ -28,6 +28,7 @@
 
 #include "err.h"
 #include "report.h"
+#include "util.h"
 
 /* File-name-safe copy of @s. */
 static char *
@@ -64,17 +65,46 @@ close_ok(FILE *f, const char *dir, const char *name)
 	return 0;
 }
 
-/* gnuplot string literal: single quotes, '' for a quote. */
+/*
+ * gnuplot string literal into @b: single quotes, '' for a quote, and
+ * control characters escaped (vb_esc()): a newline would end the string
+ * and start a command in the script.
+ */
+static void
+gp_quote(struct vb_buf *b, const char *s)
+{
+	size_t n = 4 * strlen(s) + 1;
+	char *e = vb_xmalloc(n), *p;
+
+	vb_esc(e, n, s, 0);
+	vb_buf_printf(b, "'");
+	for (p = e; *p; p++)
+		vb_buf_printf(b, *p == '\'' ? "''" : "%c", *p);
+	vb_buf_printf(b, "'");
+	free(e);
+}
+
 static void
 gp_str(FILE *f, const char *s)
 {
-	fputc('\'', f);
-	for (; *s; s++) {
-		if (*s == '\'')
-			fputc('\'', f);
-		fputc(*s, f);
-	}
-	fputc('\'', f);
+	struct vb_buf b = VB_BUF_INIT;
+
+	gp_quote(&b, s);
+	fputs(b.s, f);
+	vb_buf_free(&b);
+}
+
+/* @s for a .dat line: control characters escaped, '"' as '\''. */
+static void
+dat_str(FILE *f, const char *s)
+{
+	size_t n = 4 * strlen(s) + 1;
+	char *e = vb_xmalloc(n), *p;
+
+	vb_esc(e, n, s, 0);
+	for (p = e; *p; p++)
+		fputc(*p == '"' ? '\'' : *p, f);
+	free(e);
 }
 
 /* The title's second line: rt_settings_line(), set by rp_plot(). */
@@ -124,8 +154,10 @@ bar_chart(const struct rl_set *s, const char *dir, const char *id,
 	    safe(b, sizeof(b), r->name));
 	if (!(f = open_in(dir, name, "dat")))
 		return -1;
-	fprintf(f, "# %s %s (%s): kernel index, label, mean, 95%% CI low, "
-	    "high (NaN: not defined, n < 2), n\n", id, r->name, r->unit);
+	fputs("# ", f);
+	dat_str(f, id);
+	fprintf(f, " %s (%s): kernel index, label, mean, 95%% CI low, "
+	    "high (NaN: not defined, n < 2), n\n", r->name, r->unit);
 	for (k = 0; k < s->nk; k++) {
 		const struct rs_desc *d = &r->d[k];
 
@@ -135,8 +167,9 @@ bar_chart(const struct rl_set *s, const char *dir, const char *id,
 			ymax = d->mean;
 		if (!isnan(d->ci_hi) && d->ci_hi > ymax)
 			ymax = d->ci_hi;
-		fprintf(f, "%d \"%s (n=%d)\" %.10g ", k, s->k[k].label, d->n,
-		    d->mean);
+		fprintf(f, "%d \"", k);
+		dat_str(f, s->k[k].label);
+		fprintf(f, " (n=%d)\" %.10g ", d->n, d->mean);
 		if (isnan(d->ci_lo))
 			fprintf(f, "NaN NaN %d\n", d->n);
 		else
@@ -203,9 +236,9 @@ vmstat_charts(const struct rl_set *s, const char *dir, const char *id,
 		{ "free", "MiB", "free memory" },
 		{ "cache", "MiB", "page cache (cache)" },
 	};
-	char base[300], name[512], title[512], plot[8192], a[256];
+	char base[300], name[512], title[512], a[256];
 	int k, i, nk = 0, *has = calloc((size_t)s->nk, sizeof(int));
-	size_t used;
+	struct vb_buf plot = VB_BUF_INIT;
 	FILE *f;
 
 	if (!has)
@@ -215,10 +248,14 @@ vmstat_charts(const struct rl_set *s, const char *dir, const char *id,
 		free(has);
 		return -1;
 	}
-	fprintf(f, "# %s: the sampled series, one block (index) per kernel:"
-	    "\n# t (s) si so (kB/s) free cache (MiB)\n", id);
+	fputs("# ", f);
+	dat_str(f, id);
+	fputs(": the sampled series, one block (index) per kernel:\n"
+	    "# t (s) si so (kB/s) free cache (MiB)\n", f);
 	for (k = 0; k < s->nk; k++) {
-		fprintf(f, "%s# %s\n", k ? "\n\n" : "", s->k[k].label);
+		fprintf(f, "%s# ", k ? "\n\n" : "");
+		dat_str(f, s->k[k].label);
+		fputc('\n', f);
 		has[k] = copy_series(f, &s->k[k], id);
 		nk += has[k] > 0;
 		if (!has[k])
@@ -238,28 +275,32 @@ vmstat_charts(const struct rl_set *s, const char *dir, const char *id,
 		/* rates from 0; memory where it moved */
 		fprintf(f, "set key outside right top\n%s", i == 0 ?
 		    "set yrange [0:*]\n" : "");
-		used = (size_t)snprintf(plot, sizeof(plot), "plot");
+		/* one line per kernel; labels quoted for gnuplot */
+		vb_buf_printf(&plot, "plot");
 		for (k = 0; k < s->nk; k++) {
 			if (!has[k])
 				continue;
-			if (i == 0)
-				used += (size_t)snprintf(plot + used,
-				    sizeof(plot) - used, "%s '%s.dat' index %d "
-				    "using 1:2 with lines lw 1.5 title '%s si',"
-				    " '' index %d using 1:3 with lines lw 1.5 "
-				    "dt 2 title '%s so'", used > 4 ? ", \\\n "
-				    : "", base, k, s->k[k].label, k,
-				    s->k[k].label);
-			else
-				used += (size_t)snprintf(plot + used,
-				    sizeof(plot) - used, "%s '%s.dat' index %d "
-				    "using 1:%d with lines lw 1.5 title '%s'",
-				    used > 4 ? ", \\\n " : "", base, k, i == 1 ?
-				    4 : 5, s->k[k].label);
-			if (used >= sizeof(plot))
-				die("too many kernels for one chart");
+			vb_buf_printf(&plot, "%s '%s.dat' index %d using 1:%d "
+			    "with lines lw 1.5 title ", plot.len > 4 ?
+			    ", \\\n " : "", base, k, i == 0 ? 2 : i == 1 ?
+			    4 : 5);
+			if (i == 0) {
+				struct vb_buf t = VB_BUF_INIT;
+
+				vb_buf_printf(&t, "%s si", s->k[k].label);
+				gp_quote(&plot, t.s);
+				vb_buf_printf(&plot, ", '' index %d using 1:3 "
+				    "with lines lw 1.5 dt 2 title ", k);
+				t.len = 0;
+				vb_buf_printf(&t, "%s so", s->k[k].label);
+				gp_quote(&plot, t.s);
+				vb_buf_free(&t);
+			} else {
+				gp_quote(&plot, s->k[k].label);
+			}
 		}
-		gp_tail(f, name, plot);
+		gp_tail(f, name, plot.s);
+		vb_buf_free(&plot);
 		fprintf(all, "load '%s.gp'\n", name);
 		if (close_ok(f, dir, name))
 			break;

@@ -17,7 +17,7 @@
 #include "err.h"
 #include "report.h"
 #include "util.h"
-#include "rusage.h"
+#include "clock.h"
 
 /* ---- the vmstat dump ---- */
 
@@ -38,9 +38,13 @@ static int
 dump_one(FILE *out, const struct rl_kernel *k, const char *id, int iter)
 {
 	char path[PATH_MAX], *line = NULL;
+	/* the procps column widths: r b swpd free ... wa st */
+	static const int vm_w[17] = { 2, 2, 6, 6, 6, 6, 4, 4, 5, 5, 4, 4, 2, 2,
+		2, 2, 2 };
 	size_t cap = 0;
 	double v[19];
-	int rows = 0, lineno = 0, n;
+	char num[32];
+	int rows = 0, lineno = 0, n, i;
 	FILE *f;
 
 	snprintf(path, sizeof(path), "%s/%s.vmstat", k->dir, id);
@@ -64,12 +68,12 @@ dump_one(FILE *out, const struct rl_kernel *k, const char *id, int iter)
 			fclose(f);
 			die("%s:%d: not a vmstat sample line", path, lineno);
 		}
-		if (iter && (int)v[1] != iter)
+		if (iter && v[1] != iter)
 			continue;
-		fprintf(out, "%2.0f %2.0f %6.0f %6.0f %6.0f %6.0f %4.0f %4.0f "
-		    "%5.0f %5.0f %4.0f %4.0f %2.0f %2.0f %2.0f %2.0f %2.0f\n",
-		    v[2], v[3], v[4], v[5], v[6], v[7], v[8], v[9], v[10],
-		    v[11], v[12], v[13], v[14], v[15], v[16], v[17], v[18]);
+		for (i = 2; i < 19; i++)
+			fprintf(out, "%s%*s", i > 2 ? " " : "", vm_w[i - 2],
+			    rt_num(num, sizeof(num), "%.0f", v[i]));
+		fputc('\n', out);
 		rows++;
 	}
 	if (!rows)
@@ -172,14 +176,42 @@ cgroup_swap_lines(FILE *f, const struct vb_res *r, int w, int shown)
 		pk = mmean(r, "cg_memsw_peak_kb");
 		what = "Cgroup memory+swap peak";
 	}
+	char a[32], b[32];
+
 	if (!isnan(co) && (shown || co > 0 || ci > 0))
-		fprintf(f, "%*sCgroup swapouts during test       = %.0f kB "
+		fprintf(f, "%*sCgroup swapouts during test       = %s kB "
 		    "(memory cgroup)\n%*sCgroup swapins during test        = "
-		    "%.0f kB (memory cgroup)\n", w, "", co, w, "",
-		    isnan(ci) ? 0 : ci);
+		    "%s kB (memory cgroup)\n", w, "", rt_num(a, sizeof(a),
+		    "%.0f", co), w, "", rt_num(b, sizeof(b), "%.0f",
+		    isnan(ci) ? 0 : ci));
 	else if (!isnan(pk) && (shown || pk > 0))
-		fprintf(f, "%*s%-33s = %.0f kB (memory cgroup)\n", w, "",
-		    what, pk);
+		fprintf(f, "%*s%-33s = %s kB (memory cgroup)\n", w, "",
+		    what, rt_num(a, sizeof(a), "%.0f", pk));
+}
+
+/*
+ * tcsh's time(1) line (lib/rusage.c's vb_rusage_tcsh()) from the means
+ * of a result's metrics, "-" for a figure the result lacks:
+ *	193.260u 17.540s 3:49.86 93.5% 0+0k 0+0io 223130pf+0w
+ */
+static char *
+tcsh_line(char *buf, size_t len, double el, double user, double sys,
+    double majflt, double inb, double oub)
+{
+	char u[32], s[32], hms[32], cpu[32], in[32], out[32], pf[32];
+
+	rt_num(u, sizeof(u), "%.3f", user);
+	rt_num(s, sizeof(s), "%.3f", sys);
+	vb_fmt_hms(hms, sizeof(hms), el);
+	rt_num(cpu, sizeof(cpu), "%.1f", el > 0 ? (user + sys) / el * 100 :
+	    NAN);
+	/* whole counts rounded half away from zero, as lround() */
+	rt_num(in, sizeof(in), "%.0f", round(inb));
+	rt_num(out, sizeof(out), "%.0f", round(oub));
+	rt_num(pf, sizeof(pf), "%.0f", round(majflt));
+	snprintf(buf, len, "%su %ss %s %s%% 0+0k %s+%sio %spf+0w", u, s, hms,
+	    cpu, in, out, pf);
+	return buf;
 }
 
 /*
@@ -190,14 +222,13 @@ cgroup_swap_lines(FILE *f, const struct vb_res *r, int w, int shown)
 static void
 time_lines(FILE *f, const struct rl_set *s, const char *id)
 {
-	char buf[256], *t;
+	char buf[512], a[32], b[32];
 	int k, w = label_width(s, 10);
 
 	for (k = 0; k < s->nk; k++) {
 		const struct vb_res *r = rl_find(&s->k[k], id);
-		struct vb_rusage u = { 0 };
 		double si, so;
-		int b;
+		int m, shown;
 
 		snprintf(buf, sizeof(buf), "%s:", s->k[k].label);
 		fprintf(f, "%-*s", w, buf);
@@ -206,26 +237,23 @@ time_lines(FILE *f, const struct rl_set *s, const char *id)
 			continue;
 		}
 		/* makesim: the build's own figures, as `time make` */
-		b = vb_res_metric_index(r, "build_time") >= 0;
-		u.elapsed = mmean(r, b ? "build_time" : "elapsed");
-		u.user = mmean(r, b ? "build_user" : "user");
-		u.sys = mmean(r, b ? "build_sys" : "sys");
-		u.majflt = lround(mmean(r, b ? "build_majflt" : "majflt"));
-		u.inblock = lround(mmean(r, "inblock"));
-		u.oublock = lround(mmean(r, "oublock"));
-		vb_rusage_tcsh(buf, sizeof(buf), &u);
-		while ((t = strchr(buf, '\t')))
-			*t = ' ';
+		m = vb_res_metric_index(r, "build_time") >= 0;
+		tcsh_line(buf, sizeof(buf), mmean(r, m ? "build_time" :
+		    "elapsed"), mmean(r, m ? "build_user" : "user"),
+		    mmean(r, m ? "build_sys" : "sys"), mmean(r, m ?
+		    "build_majflt" : "majflt"), mmean(r, "inblock"),
+		    mmean(r, "oublock"));
 		fprintf(f, "%s\n", buf);
 		si = mmean(r, "pswpin");
 		so = mmean(r, "pswpout");
-		b = !isnan(so) && (so > 0 || si > 0);
-		if (b)
+		shown = !isnan(so) && (so > 0 || si > 0);
+		if (shown)
 			fprintf(f, "%*sTotal kernel swapouts during test = "
-			    "%.0f kB (system-wide)\n%*sTotal kernel swapins "
-			    "during test  = %.0f kB (system-wide)\n", w, "", so,
-			    w, "", isnan(si) ? 0 : si);
-		cgroup_swap_lines(f, r, w, b);
+			    "%s kB (system-wide)\n%*sTotal kernel swapins "
+			    "during test  = %s kB (system-wide)\n", w, "",
+			    rt_num(a, sizeof(a), "%.0f", so), w, "",
+			    rt_num(b, sizeof(b), "%.0f", isnan(si) ? 0 : si));
+		cgroup_swap_lines(f, r, w, shown);
 	}
 }
 
@@ -237,6 +265,8 @@ rt_probe_lines(FILE *f, const struct rl_set *s, const char *id)
 	static const char *const runn[] = { "total_s", "run_s", "wanted_s",
 		"expected_s", NULL };
 	int k, i, w = label_width(s, 10), any = 0;
+	char a[32], b[32], c[32];
+	const char *fmt;
 
 	for (k = 0; k < s->nk; k++) {
 		const struct vb_res *r = rl_find(&s->k[k], id);
@@ -246,14 +276,16 @@ rt_probe_lines(FILE *f, const struct rl_set *s, const char *id)
 			p = mmean(r, playn[i]);
 		for (i = 0; runn[i] && isnan(t); i++)
 			t = mmean(r, runn[i]);
-		if (isnan(p) || isnan(t) || t <= 0)
+		if (!isfinite(p) || !isfinite(t) || t <= 0)
 			continue;
 		if (!any++)
 			fputc('\n', f);
 		/* whole seconds as in the post; tenths for short runs */
-		fprintf(f, "%-*splayed %.*f of %.*f seconds (%.0f%%)\n", w,
-		    s->k[k].label, t < 100 ? 1 : 0, p, t < 100 ? 1 : 0, t,
-		    100 * p / t);
+		fmt = t < 100 ? "%.1f" : "%.0f";
+		fprintf(f, "%-*splayed %s of %s seconds (%s%%)\n", w,
+		    s->k[k].label, rt_num(a, sizeof(a), fmt, p),
+		    rt_num(b, sizeof(b), fmt, t),
+		    rt_num(c, sizeof(c), "%.0f", 100 * p / t));
 	}
 	return any;
 }
@@ -274,7 +306,7 @@ build_time(const struct vb_res *r)
 static const struct vb_res *
 noload_of(const struct rl_set *s, int k, const char *bench)
 {
-	char id[256];
+	char id[NAME_MAX + 16];
 	const struct vb_res *r;
 
 	snprintf(id, sizeof(id), "%s@no_load", bench);
@@ -291,7 +323,7 @@ noload_of(const struct rl_set *s, int k, const char *bench)
 static void
 contest_table(FILE *f, const struct rl_set *s, const char *bench)
 {
-	char b[128], num[6][32];
+	char b[NAME_MAX + 1], num[6][32];
 	int i, k, w = label_width(s, 16), pass;
 
 	/* no_load first, as contest prints it */
@@ -332,19 +364,15 @@ contest_table(FILE *f, const struct rl_set *s, const char *bench)
 			}
 			t = build_time(r);
 			t0 = build_time(nl);
-			snprintf(num[0], 32, "%.1f", t);
-			snprintf(num[1], 32, "%.0f", vb_res_metric_index(r,
+			rt_num(num[0], 32, "%.1f", t);
+			rt_num(num[1], 32, "%.0f", vb_res_metric_index(r,
 			    "build_cpu") >= 0 ? mmean(r, "build_cpu") :
 			    mmean(r, "cpu"));
-			snprintf(num[2], 32, "%.0f", mmean(r, "loads"));
-			snprintf(num[3], 32, "%.0f", mmean(r, "lcpu"));
-			if (isnan(t0) || t0 <= 0)
-				snprintf(num[4], 32, "-");
-			else
-				snprintf(num[4], 32, "%.2f", t / t0);
+			rt_num(num[2], 32, "%.0f", mmean(r, "loads"));
+			rt_num(num[3], 32, "%.0f", mmean(r, "lcpu"));
+			rt_num(num[4], 32, "%.2f", t0 > 0 ? t / t0 : NAN);
 			for (j = 0; j < 5; j++)
-				fprintf(f, " %6s", strstr(num[j], "nan") ? "-" :
-				    num[j]);
+				fprintf(f, " %6s", num[j]);
 			fputc('\n', f);
 		}
 		fputc('\n', f);
@@ -380,7 +408,7 @@ static void
 tworead_table(FILE *f, const struct rl_set *s, const char *bench,
     const struct rt_opts *o)
 {
-	char b[128], num[64];
+	char b[NAME_MAX + 1], num[64];
 	int i, k, first, last, perblk = (o->width - 8) / 12, rule;
 
 	if (perblk < 1)
@@ -419,9 +447,8 @@ tworead_table(FILE *f, const struct rl_set *s, const char *bench,
 				if (!r)
 					snprintf(num, sizeof(num), "missing");
 				else
-					snprintf(num, sizeof(num), "%.0f", v);
-				fprintf(f, "%12s", strstr(num, "nan") ? "-" :
-				    num);
+					rt_num(num, sizeof(num), "%.0f", v);
+				fprintf(f, "%12s", num);
 			}
 			fputc('\n', f);
 		}
@@ -481,7 +508,10 @@ post_rows(const struct rl_set *s, const char *id, struct rt_row *rows,
 static void
 kv_line(FILE *f, const char *key, const char *val, int width)
 {
-	fprintf(f, "%s %.*s\n", key, width - (int)strlen(key) - 1, val);
+	int w = width - (int)strlen(key) - 1;
+
+	/* a long key (a long label) leaves no room: the key alone */
+	fprintf(f, "%s %.*s\n", key, w > 0 ? w : 0, val);
 }
 
 static const char *
@@ -531,16 +561,16 @@ machine(char *buf, size_t len, const struct rl_kernel *k)
 static void
 post_header(FILE *f, const struct rl_set *s, const struct rt_opts *o)
 {
-	char buf[1024], buf2[1024], line[4096];
-	size_t used;
+	char buf[1024], buf2[1024];
+	struct vb_buf line = VB_BUF_INIT;
 	int k, w = label_width(s, 10), same = 1;
 
-	used = (size_t)snprintf(line, sizeof(line), "vmbench results: %s",
-	    s->k[0].label);
+	vb_buf_printf(&line, "vmbench results: %s", s->k[0].label);
 	for (k = 1; k < s->nk; k++)
-		used += (size_t)snprintf(line + used, sizeof(line) - used,
-		    "%s%s", k == 1 ? " vs " : ", ", s->k[k].label);
-	fprintf(f, "%.*s\n\n", o->width, line);
+		vb_buf_printf(&line, "%s%s", k == 1 ? " vs " : ", ",
+		    s->k[k].label);
+	fprintf(f, "%.*s\n\n", o->width, vb_buf_str(&line));
+	vb_buf_free(&line);
 	fprintf(f, "Kernels (the first is the baseline):\n");
 	for (k = 0; k < s->nk; k++) {
 		const struct rl_kernel *kk = &s->k[k];
@@ -587,7 +617,7 @@ post_header(FILE *f, const struct rl_set *s, const struct rt_opts *o)
 	rt_settings(f, s, o->width);
 	rt_quiet_summary(f, s, o);
 	fputc('\n', f);
-	snprintf(line, sizeof(line), "Figures are means of all runs. In the "
+	vb_buf_printf(&line, "Figures are means of all runs. In the "
 	    "tables (+x.xx%%) is the change against %s, positive = better; "
 	    "* marks a significant difference (Welch's t-test, p<0.05) of "
 	    "at least %g%%, never on an info metric; ~ a noisy metric "
@@ -596,7 +626,7 @@ post_header(FILE *f, const struct rl_set *s, const struct rt_opts *o)
 	    s->min_change, o->noisy * 100);
 	{
 		/* wrap at the width */
-		const char *p = line;
+		const char *p = vb_buf_str(&line);
 		int col = 0;
 
 		while (*p) {
@@ -617,6 +647,7 @@ post_header(FILE *f, const struct rl_set *s, const struct rt_opts *o)
 		}
 		fputs("\n\n", f);
 	}
+	vb_buf_free(&line);
 }
 
 static void
@@ -669,7 +700,8 @@ bars_for(FILE *f, const struct rl_set *s, const char *id,
 void
 rt_post(FILE *f, const struct rl_set *s, const struct rt_opts *o)
 {
-	char b[128], probe[256], done[128] = "";
+	/* ids are file names: NAME_MAX bytes at most */
+	char b[NAME_MAX + 1], probe[NAME_MAX + 8], done[NAME_MAX + 1] = "";
 	int i, j;
 
 	post_header(f, s, o);
@@ -686,7 +718,7 @@ rt_post(FILE *f, const struct rl_set *s, const struct rt_opts *o)
 			    "makesim: a parallel build under contest's loads" :
 			    "tworead: two files read over ranges n and 1100-n");
 			for (j = i; j < s->nids; j++) {
-				char b2[128];
+				char b2[NAME_MAX + 1];
 
 				if (!strcmp(bench_of(s->ids[j], b2,
 				    sizeof(b2)), b))
@@ -699,7 +731,7 @@ rt_post(FILE *f, const struct rl_set *s, const struct rt_opts *o)
 			else
 				tworead_table(f, s, b, o);
 			for (j = i; j < s->nids; j++) {
-				char b2[128];
+				char b2[NAME_MAX + 1];
 
 				if (strcmp(bench_of(s->ids[j], b2, sizeof(b2)),
 				    b))

@@ -40,8 +40,8 @@ cmp_double(const void *a, const void *b)
 void
 rs_describe(const double *v, int n, int stride, struct rs_desc *d)
 {
-	double buf[64], *s = buf, sum = 0, ss = 0, h;
-	int i, k = 0;
+	double buf[64], *s = buf, sum = 0, ss = 0, h, sc, dv;
+	int i, k = 0, e;
 
 	d->n = 0;
 	d->mean = d->sd = d->cov = d->min = d->median = d->max = NAN;
@@ -58,18 +58,29 @@ rs_describe(const double *v, int n, int stride, struct rs_desc *d)
 	if (k == 0)
 		goto out;
 	qsort(s, (size_t)k, sizeof(double), cmp_double);
+	/*
+	 * Sums of values scaled by a power of two near the largest |value|
+	 * (exact, so ordinary figures come out bit for bit the same): a
+	 * sum of finite values near DBL_MAX does not overflow to inf.
+	 */
+	frexp(fmax(fabs(s[0]), fabs(s[k - 1])), &e);
+	sc = ldexp(1, e - 1);
+	if (!(sc > 0 && isfinite(sc)))
+		sc = 1;
 	for (i = 0; i < k; i++)
-		sum += s[i];
-	d->mean = sum / k;
+		sum += s[i] / sc;
+	d->mean = sum / k * sc;
 	d->min = s[0];
 	d->max = s[k - 1];
-	d->median = k % 2 ? s[k / 2] : (s[k / 2 - 1] + s[k / 2]) / 2;
+	d->median = k % 2 ? s[k / 2] : s[k / 2 - 1] / 2 + s[k / 2] / 2;
 	if (k < 2)
 		goto out;
 	/* two-pass variance: no cancellation for large, close values */
-	for (i = 0; i < k; i++)
-		ss += (s[i] - d->mean) * (s[i] - d->mean);
-	d->sd = sqrt(ss / (k - 1));
+	for (i = 0; i < k; i++) {
+		dv = s[i] / sc - sum / k;
+		ss += dv * dv;
+	}
+	d->sd = sqrt(ss / (k - 1)) * sc;
 	d->cov = d->mean != 0 ? d->sd / fabs(d->mean) : NAN;
 	h = rs_t_upper(0.025, k - 1) * d->sd / sqrt(k);
 	d->ci_lo = d->mean - h;

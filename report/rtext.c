@@ -5,6 +5,7 @@
  * the width given (80 columns by default); kernels that do not fit
  * continue in another block, which repeats the baseline column.
  */
+#include <limits.h>
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
@@ -163,7 +164,8 @@ row_decimals(const struct rt_row *r, int nk)
 	int i, mag;
 
 	for (i = 0; i < nk; i++)
-		if (r->d[i].n && fabs(r->d[i].mean) > big)
+		if (r->d[i].n && isfinite(r->d[i].mean) &&
+		    fabs(r->d[i].mean) > big)
 			big = fabs(r->d[i].mean);
 	if (big == 0)
 		return 0;
@@ -179,7 +181,7 @@ fmt_num(char *buf, size_t len, double v, int dec)
 {
 	int p;
 
-	if (isnan(v)) {
+	if (!isfinite(v)) {
 		snprintf(buf, len, "-");
 		return buf;
 	}
@@ -208,11 +210,23 @@ fmt_pct(char *buf, size_t len, double p)
 }
 
 char *
+rt_num(char *buf, size_t len, const char *fmt, double v)
+{
+	if (!isfinite(v))
+		snprintf(buf, len, "-");
+	else if (fabs(v) >= 1e15)
+		snprintf(buf, len, "%.4g", v);
+	else
+		snprintf(buf, len, fmt, v);
+	return buf;
+}
+
+char *
 rt_short(char *buf, size_t len, double v)
 {
 	double a = fabs(v);
 
-	if (isnan(v))
+	if (!isfinite(v))
 		snprintf(buf, len, "-");
 	else if (a < 10)
 		snprintf(buf, len, "%.2f", v);
@@ -224,8 +238,10 @@ rt_short(char *buf, size_t len, double v)
 		snprintf(buf, len, "%.1fK", v / 1e3);
 	else if (a < 1e9)
 		snprintf(buf, len, "%.1fM", v / 1e6);
-	else
+	else if (a < 1e15)
 		snprintf(buf, len, "%.1fG", v / 1e9);
+	else
+		snprintf(buf, len, "%.2e", v);
 	return buf;
 }
 
@@ -438,20 +454,19 @@ static void
 outlier_notes(FILE *f, const struct rl_set *s, const char *id,
     struct rt_row *rows, int nrows, const struct rt_opts *o)
 {
-	char line[2048], cold[1024];
+	struct vb_buf line = VB_BUF_INIT, cold = VB_BUF_INIT;
 	const char *names[2] = { NULL, "elapsed" };
-	size_t used, cused;
 	int h, k, i, pass, nout = 0, ncold = 0;
 	double z[256], rest[256];
+	char num[32];
 	struct rs_desc d;
 
 	h = rt_headline(s, id, rows, nrows);
 	if (h >= 0 && strcmp(rows[h].name, "elapsed"))
 		names[0] = rows[h].name;
-	used = (size_t)snprintf(line, sizeof(line), "outliers (modified "
-	    "Z-score > 3.5):");
-	cused = (size_t)snprintf(cold, sizeof(cold), "first run slower than "
-	    "the others' median (cold caches?):");
+	vb_buf_printf(&line, "outliers (modified Z-score > 3.5):");
+	vb_buf_printf(&cold, "first run slower than the others' median "
+	    "(cold caches?):");
 	for (pass = 0; pass < 2; pass++) {
 		if (!names[pass] || find_row(rows, nrows, names[pass]) < 0)
 			continue;
@@ -463,59 +478,56 @@ outlier_notes(FILE *f, const struct rl_set *s, const char *id,
 				continue;
 			if (rs_modz(r->vals + m, r->niter, r->nmetrics, z) == 0)
 				for (i = 0; i < r->niter; i++)
-					if (fabs(z[i]) > 3.5 && used <
-					    sizeof(line))
-						used += (size_t)snprintf(line +
-						    used, sizeof(line) - used,
-						    "%s %s %s run %d (%.1f)",
+					if (fabs(z[i]) > 3.5)
+						vb_buf_printf(&line,
+						    "%s %s %s run %d (%s)",
 						    nout++ ? "," : "",
 						    names[pass], s->k[k].label,
-						    i + 1, z[i]);
+						    i + 1, rt_num(num,
+						    sizeof(num), "%.1f", z[i]));
 			if (pass != 1 || r->niter < 3)
 				continue;
 			for (i = 1; i < r->niter; i++)
 				rest[i - 1] = vb_res_get(r, i, m);
 			rs_describe(rest, r->niter - 1, 1, &d);
-			if (d.n && vb_res_get(r, 0, m) > 1.5 * d.median &&
-			    cused < sizeof(cold))
-				cused += (size_t)snprintf(cold + cused,
-				    sizeof(cold) - cused, "%s %s %.1fx",
+			if (d.n && vb_res_get(r, 0, m) > 1.5 * d.median)
+				vb_buf_printf(&cold, "%s %s %sx",
 				    ncold++ ? "," : "", s->k[k].label,
-				    vb_res_get(r, 0, m) / d.median);
+				    rt_num(num, sizeof(num), "%.1f",
+				    vb_res_get(r, 0, m) / d.median));
 		}
 	}
 	if (nout)
-		wrap(f, line, o->width, 4);
+		wrap(f, vb_buf_str(&line), o->width, 4);
 	if (ncold)
-		wrap(f, cold, o->width, 4);
+		wrap(f, vb_buf_str(&cold), o->width, 4);
+	vb_buf_free(&line);
+	vb_buf_free(&cold);
 }
 
 void
 rt_notes(FILE *f, const struct rl_set *s, const char *id,
     struct rt_row *rows, int nrows, const struct rt_opts *o)
 {
-	char line[4096];
-	size_t used;
+	struct vb_buf line = VB_BUF_INIT;
+	char a[32], b[32];
 	int i, j, nz = 0;
 
-	used = (size_t)snprintf(line, sizeof(line), "zero in every run:");
+	vb_buf_printf(&line, "zero in every run:");
 	for (j = 0; j < nrows; j++)
 		if (all_zero(&rows[j], s->nk)) {
 			nz++;
-			used += (size_t)snprintf(line + used,
-			    sizeof(line) - used, " %s", rows[j].name);
+			vb_buf_printf(&line, " %s", rows[j].name);
 		}
 	if (nz)
-		wrap(f, line, o->width, 2);
+		wrap(f, vb_buf_str(&line), o->width, 2);
+	vb_buf_free(&line);
 	/*
 	 * Noisy metrics: the largest CoV of any kernel, and the smallest
 	 * change the runs could have detected, n = 15.7 (CoV/delta)^2
 	 * solved for delta with the fewest runs of any kernel.
 	 */
 	nz = 0;
-	used = (size_t)snprintf(line, sizeof(line), "~ noisy, CoV > %.0f%% "
-	    "(largest CoV: smallest change detectable with %d runs a side):",
-	    o->noisy * 100, 0);
 	for (j = 0; j < nrows; j++) {
 		struct rt_row *r = &rows[j];
 		int who, n;
@@ -525,18 +537,17 @@ rt_notes(FILE *f, const struct rl_set *s, const char *id,
 			continue;
 		n = min_n(r, s->nk);
 		if (!nz++)
-			used = (size_t)snprintf(line, sizeof(line), "~ noisy, "
-			    "CoV > %.0f%% (largest CoV: smallest change "
-			    "detectable with %d runs a side):",
-			    o->noisy * 100, n);
-		if (used < sizeof(line))
-			used += (size_t)snprintf(line + used, sizeof(line) -
-			    used, "%s %s %.1f%%: %.0f%%", nz > 1 ? "," : "",
-			    r->name, cov * 100,
-			    ceil(rs_detectable(cov, n) * 100));
+			vb_buf_printf(&line, "~ noisy, CoV > %.0f%% (largest "
+			    "CoV: smallest change detectable with %d runs a "
+			    "side):", o->noisy * 100, n);
+		vb_buf_printf(&line, "%s %s %s%%: %s%%", nz > 1 ? "," : "",
+		    r->name, rt_num(a, sizeof(a), "%.1f", cov * 100),
+		    rt_num(b, sizeof(b), "%.0f",
+		    ceil(rs_detectable(cov, n) * 100)));
 	}
 	if (nz)
-		wrap(f, line, o->width, 4);
+		wrap(f, vb_buf_str(&line), o->width, 4);
+	vb_buf_free(&line);
 	outlier_notes(f, s, id, rows, nrows, o);
 	for (i = 0; i < s->nk; i++) {
 		const struct vb_res *r = rl_find(&s->k[i], id);
@@ -573,7 +584,7 @@ detail_cell(char *num, size_t len, int l, const struct rt_row *r, int k,
 	else if (l == 9) {
 		fmt_pct(num, len, c->pct);
 		if (c->sig && r->dir != VB_INFO)
-			strcat(num, "*");
+			snprintf(num + strlen(num), len - strlen(num), "*");
 	} else if (l == 10 && !isnan(c->w.p) && c->w.p < 0.0001)
 		snprintf(num, len, "<0.0001");
 	else if (l == 10)
@@ -781,7 +792,7 @@ rt_bars(FILE *f, const char *title, int n, const char *const *labels,
     const double *vals, const char *unit, int width)
 {
 	struct bar *b = vb_xcalloc((size_t)n, sizeof(*b));
-	char num[64];
+	char num[64], fmt[8];
 	double max = 0;
 	int i, labw = 8, valw = 0, barw, dec;
 
@@ -790,15 +801,16 @@ rt_bars(FILE *f, const char *title, int n, const char *const *labels,
 		b[i].v = vals[i];
 		if ((int)strlen(labels[i]) + 2 > labw)
 			labw = (int)strlen(labels[i]) + 2;
-		if (!isnan(vals[i]) && fabs(vals[i]) > max)
+		if (isfinite(vals[i]) && fabs(vals[i]) > max)
 			max = fabs(vals[i]);
 	}
 	if (labw > 24)
 		labw = 24;
 	dec = max >= 10 ? 1 : max >= 1 ? 2 : 3;
+	snprintf(fmt, sizeof(fmt), "%%.%df", dec);
 	for (i = 0; i < n; i++) {
-		int w = snprintf(num, sizeof(num), "%.*f %s", dec, vals[i],
-		    unit);
+		int w = (int)strlen(rt_num(num, sizeof(num), fmt, vals[i])) +
+		    1 + (int)strlen(unit);
 
 		if (w > valw)
 			valw = w;
@@ -817,12 +829,17 @@ rt_bars(FILE *f, const char *title, int n, const char *const *labels,
 			fprintf(f, "missing\n");
 			continue;
 		}
+		if (!isfinite(b[i].v)) {
+			fprintf(f, "- %s\n", unit);
+			continue;
+		}
 		stars = max > 0 ? (int)lround(fabs(b[i].v) / max * barw) : 0;
 		if (stars == 0 && b[i].v != 0)
 			stars = 1;
 		while (stars-- > 0)
 			fputc('*', f);
-		fprintf(f, " %.*f %s\n", dec, b[i].v, unit);
+		fprintf(f, " %s %s\n", rt_num(num, sizeof(num), fmt, b[i].v),
+		    unit);
 	}
 	free(b);
 }
@@ -892,16 +909,19 @@ section(FILE *f, const struct rl_set *s, const char *id,
 {
 	const struct vb_res *r0 = first_res(s, id);
 	struct rt_row *rows;
-	char line[4096];
+	struct vb_buf text = VB_BUF_INIT;
+	char probe[sizeof("probe@") + NAME_MAX];	/* ids are file names */
 	int nrows, h, j;
 
 	nrows = rt_rows(s, id, &rows);
 	fprintf(f, "== %s ==\n", id);
-	snprintf(line, sizeof(line), "command: %s", r0->cmdline);
-	wrap(f, line, o->width, 4);
-	if (rl_param_diffs(s, id, line, sizeof(line)))
+	vb_buf_printf(&text, "command: %s", r0->cmdline);
+	wrap(f, vb_buf_str(&text), o->width, 4);
+	vb_buf_free(&text);
+	if (rl_param_diffs(s, id, &text))
 		fprintf(f, "parameters differ (--allow-different-params):\n%s",
-		    line);
+		    vb_buf_str(&text));
+	vb_buf_free(&text);
 	rt_quiet_warn(f, s, id, o);
 	fputc('\n', f);
 	rt_table(f, s, id, rows, nrows, o);
@@ -910,8 +930,8 @@ section(FILE *f, const struct rl_set *s, const char *id,
 	derived_table(f, s, id, o);
 	h = rt_headline(s, id, rows, nrows);
 	/* the probe that ran beside it, if any */
-	snprintf(line, sizeof(line), "probe@%s", id);
-	rt_probe_lines(f, s, line);
+	snprintf(probe, sizeof(probe), "probe@%s", id);
+	rt_probe_lines(f, s, probe);
 	if (h >= 0) {
 		fputc('\n', f);
 		rt_headline_bars(f, s, &rows[h], o->width);
@@ -1014,6 +1034,7 @@ static void
 geo_table(FILE *f, const struct rl_set *s, struct rt_row **rows,
     const int *nrows, int labw)
 {
+	char num[32];
 	int i, j, k;
 
 	fprintf(f, "\nTime-like metrics (unit s, ms, us or ns; lower is "
@@ -1036,8 +1057,9 @@ geo_table(FILE *f, const struct rl_set *s, struct rt_row **rows,
 			fprintf(f, " %7d %8s\n", 0, "-");
 			continue;
 		}
-		fprintf(f, " %7d %8.4f  ", g.k, g.g);
-		if (isnan(g.lo))
+		fprintf(f, " %7d %8s  ", g.k, rt_num(num, sizeof(num), "%.4f",
+		    g.g));
+		if (!isfinite(g.lo) || !isfinite(g.hi))
 			fprintf(f, "-\n");
 		else
 			fprintf(f, "[%.4f, %.4f]\n", g.lo, g.hi);
@@ -1107,6 +1129,7 @@ int
 rt_regressions(FILE *f, const struct rl_set *s, double pct)
 {
 	struct rt_row *rows;
+	char num[32];
 	int nreg = 0, i, j, n, k;
 
 	for (i = 0; i < s->nids; i++) {
@@ -1120,10 +1143,11 @@ rt_regressions(FILE *f, const struct rl_set *s, double pct)
 				if (!c->sig || !(c->pct < -pct))
 					continue;
 				nreg++;
-				fprintf(f, "regression: %s %s %s: %.2f%% "
+				fprintf(f, "regression: %s %s %s: %s%% "
 				    "(worse than %s, p %.4f)\n",
 				    s->k[k].label, s->ids[i], rows[j].name,
-				    c->pct, s->k[0].label, c->w.p);
+				    rt_num(num, sizeof(num), "%.2f", c->pct),
+				    s->k[0].label, c->w.p);
 			}
 		}
 		rt_free_rows(rows, n, s->nk);

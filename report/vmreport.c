@@ -45,10 +45,13 @@ usage(FILE *f)
 /*
  * The views print into memory; the text goes out with trailing blanks
  * removed from every line (aligned columns leave some), so mail
- * clients and `git diff` see clean lines.
+ * clients and `git diff` see clean lines.  With @esc (the text views)
+ * control characters and bytes that are not UTF-8, which labels, file
+ * names and values read from result folders may hold, are shown
+ * escaped (vb_fput_esc()): they cannot drive the terminal.
  */
 static void
-put_stripped(FILE *out, const char *buf, size_t n)
+put_stripped(FILE *out, const char *buf, size_t n, int esc)
 {
 	size_t i = 0, e, t;
 
@@ -59,7 +62,10 @@ put_stripped(FILE *out, const char *buf, size_t n)
 		t = e;
 		while (t > i && (buf[t - 1] == ' ' || buf[t - 1] == '\t'))
 			t--;
-		fwrite(buf + i, 1, t - i, out);
+		if (esc)
+			vb_fput_esc(out, buf + i, t - i, 0);
+		else
+			fwrite(buf + i, 1, t - i, out);
 		if (e < n)
 			fputc('\n', out);
 		i = e + 1;
@@ -202,9 +208,16 @@ main(int argc, char **argv)
 		    "folders given");
 	if (only)
 		keep_only(&s, only);
-	for (i = 0; i < s.nids; i++)
-		nd += rl_param_diffs(&s, s.ids[i], err, sizeof(err)) ?
-		    (o.allow_diff ? 0 : (fputs(err, stderr), 1)) : 0;
+	for (i = 0; i < s.nids; i++) {
+		struct vb_buf diffs = VB_BUF_INIT;
+
+		/* file names and values: control characters escaped */
+		if (rl_param_diffs(&s, s.ids[i], &diffs) && !o.allow_diff) {
+			vb_fput_esc(stderr, diffs.s, diffs.len, 1);
+			nd++;
+		}
+		vb_buf_free(&diffs);
+	}
 	if (nd)
 		die("refusing to compare runs with different parameters (see "
 		    "above; --allow-different-params to compare anyway)");
@@ -233,17 +246,28 @@ main(int argc, char **argv)
 	}
 	if (fclose(mem) != 0)
 		die_errno("cannot build the report");
-	put_stripped(stdout, text, textlen);
+	put_stripped(stdout, text, textlen, vmstat || !strcmp(format, "text"));
 	free(text);
 	if (fflush(stdout) != 0)
 		die_errno("cannot write the report");
 	if (plot && rp_plot(&s, plot, getenv("GNUPLOT") ? getenv("GNUPLOT") :
 	    "gnuplot") < 0)
 		rc = 1;
-	if (!isnan(regress) && rt_regressions(stderr, &s, regress) > 0) {
-		fprintf(stderr, "vmreport: regressions worse than %g%% "
-		    "found (exit 3)\n", regress);
-		rc = 3;
+	if (!isnan(regress)) {
+		/* the lines name labels and ids: shown escaped */
+		text = NULL;
+		if (!(mem = open_memstream(&text, &textlen)))
+			die_errno("cannot allocate the report");
+		nd = rt_regressions(mem, &s, regress);
+		if (fclose(mem) != 0)
+			die_errno("cannot build the report");
+		vb_fput_esc(stderr, text, textlen, 1);
+		free(text);
+		if (nd > 0) {
+			fprintf(stderr, "vmreport: regressions worse than %g%% "
+			    "found (exit 3)\n", regress);
+			rc = 3;
+		}
 	}
 	rl_free(&s);
 	return rc;
