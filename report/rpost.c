@@ -171,13 +171,12 @@ cgroup_swap_lines(FILE *f, const struct vb_res *r, int w, int shown)
 	double co = mmean(r, "cg_pswpout"), ci = mmean(r, "cg_pswpin");
 	double pk = mmean(r, "cg_swap_peak_kb");
 	const char *what = "Cgroup swap peak during test";
+	char a[32], b[32];
 
 	if (isnan(pk)) {
 		pk = mmean(r, "cg_memsw_peak_kb");
 		what = "Cgroup memory+swap peak";
 	}
-	char a[32], b[32];
-
 	if (!isnan(co) && (shown || co > 0 || ci > 0))
 		fprintf(f, "%*sCgroup swapouts during test       = %s kB "
 		    "(memory cgroup)\n%*sCgroup swapins during test        = "
