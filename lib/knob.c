@@ -89,6 +89,15 @@ resolve(const char *name, char *out, size_t len, char *err, size_t errlen)
 			snprintf(out, len, "%s", short_names[i].path);
 			return 0;
 		}
+	/* thp.16kB: the per-size switch of multi-size THP */
+	if (strncmp(name, "thp.", 4) == 0 && name[4] >= '0' &&
+	    name[4] <= '9' && strspn(name + 4, "0123456789") ==
+	    strlen(name + 4) - 2 && strcmp(name + strlen(name) - 2,
+	    "kB") == 0) {
+		snprintf(out, len, "/sys/kernel/mm/transparent_hugepage/"
+		    "hugepages-%s/enabled", name + 4);
+		return 0;
+	}
 	for (i = 0; prefixes[i].name; i++) {
 		size_t n = strlen(prefixes[i].name);
 

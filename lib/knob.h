@@ -6,6 +6,7 @@
  *
  *	thp, thp.enabled       /sys/kernel/mm/transparent_hugepage/enabled
  *	thp.defrag (thp_defrag), thp.shmem_enabled, thp.use_zero_page
+ *	thp.16kB               .../transparent_hugepage/hugepages-16kB/enabled
  *	khugepaged.NAME        .../transparent_hugepage/khugepaged/NAME
  *	zswap, zswap.enabled   /sys/module/zswap/parameters/enabled
  *	zswap.NAME             /sys/module/zswap/parameters/NAME

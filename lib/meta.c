@@ -1,3 +1,4 @@
+#include <dirent.h>
 #include <errno.h>
 #include <limits.h>
 #include <stdio.h>
@@ -138,6 +139,45 @@ vb_cksum_file(const char *path, uint32_t *crc_out, uint64_t *len_out)
 	return 0;
 }
 
+/* Numeric order of "hugepages-16kB" names (by size). */
+static int
+by_size(const struct dirent **a, const struct dirent **b)
+{
+	long x = atol((*a)->d_name + 10), y = atol((*b)->d_name + 10);
+
+	return x < y ? -1 : x > y;
+}
+
+static int
+is_mthp(const struct dirent *e)
+{
+	return strncmp(e->d_name, "hugepages-", 10) == 0;
+}
+
+/*
+ * Multi-size THP: each size's own switch (thp_16kB_enabled=always ...),
+ * which can give huge folios even where thp_enabled says never.
+ */
+static void
+mthp(FILE *f)
+{
+	static const char dir[] = "/sys/kernel/mm/transparent_hugepage";
+	struct dirent **list;
+	char p[512], buf[256];
+	int n, i;
+
+	n = scandir(dir, &list, is_mthp, by_size);
+	for (i = 0; i < n; i++) {
+		snprintf(p, sizeof(p), "%s/%.200s/enabled", dir,
+		    list[i]->d_name);
+		fprintf(f, "thp_%.40s_enabled=%s\n", list[i]->d_name + 10,
+		    bracketed(p, buf, sizeof(buf)));
+		free(list[i]);
+	}
+	if (n > 0)
+		free(list);
+}
+
 /*
  * The memory-management settings a comparison depends on, as key=value
  * lines; a file this kernel lacks reads "unknown".
@@ -177,6 +217,7 @@ settings(FILE *f)
 		fprintf(f, "%s=%s\n", vm[k], read_line(p, buf,
 		    sizeof(buf)));
 	}
+	mthp(f);
 }
 
 char *

@@ -86,8 +86,11 @@ START_TEST(parse_names)
 	knobs_init(&ks);
 	ck_assert_int_eq(vb_knobs_parse(&ks, 0, "thp=never,vm.swappiness=0,"
 	    "zswap=Y,min_free_kbytes=1000,zswap.compressor=lz4,"
-	    "/proc/sys/vm/dirty_ratio=5", err, sizeof(err)), 0);
-	ck_assert_int_eq(ks.n, 6);
+	    "/proc/sys/vm/dirty_ratio=5,thp.16kB=never", err, sizeof(err)),
+	    0);
+	ck_assert_int_eq(ks.n, 7);
+	ck_assert(strstr(ks.k[6].path, "/sys/kernel/mm/transparent_hugepage/"
+	    "hugepages-16kB/enabled"));
 	ck_assert(strstr(ks.k[0].path,
 	    "/sys/kernel/mm/transparent_hugepage/enabled"));
 	ck_assert(strstr(ks.k[1].path, "/proc/sys/vm/swappiness"));
@@ -99,7 +102,7 @@ START_TEST(parse_names)
 	/* B shares A's knob: one entry, two values */
 	ck_assert_int_eq(vb_knobs_parse(&ks, 1, "vm.swappiness=100", err,
 	    sizeof(err)), 0);
-	ck_assert_int_eq(ks.n, 6);
+	ck_assert_int_eq(ks.n, 7);
 	ck_assert_str_eq(ks.k[1].val[1], "100");
 	vb_knobs_free(&ks);
 }
