@@ -94,6 +94,11 @@ export VB_FL_TIME = $(value FL_TIME)
 export VB_FL_RUNS = $(value FL_RUNS)
 export VB_MF_SIZE = $(value MF_SIZE)
 export VB_PROBE_TIME = $(value PROBE_TIME)
+# make exports command-line variables to every recipe, expanding them
+# on the way ($(shell ...) in a value would run): only the VB_ copies go.
+unexport KERNEL CONFIG RESULTS ITERATIONS FORCE MEM SWAP WORKDIR A B \
+	A_LABEL B_LABEL ORDER KERNELS REPORT_OPTS PLOTS FL_TIME FL_RUNS \
+	MF_SIZE PROBE_TIME
 # the options every vmrun target shares, as shell words from VB_*
 VMRUN_ARGS = --config "$$VB_CONFIG" --results "$$VB_RESULTS" \
 	    $${VB_ITERATIONS:+--iterations "$$VB_ITERATIONS"} \

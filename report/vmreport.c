@@ -10,6 +10,7 @@
 #include <errno.h>
 #include <getopt.h>
 #include <math.h>
+#include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -151,6 +152,8 @@ main(int argc, char **argv)
 	int c, i, summary = 0, post = 0, iter = 0, nd = 0, rc = 0;
 
 	vb_set_progname("vmreport");
+	/* | head: a reader that has seen enough is not an error (below) */
+	signal(SIGPIPE, SIG_IGN);
 	while ((c = getopt_long(argc, argv, "h", lopts, NULL)) != -1) {
 		switch (c) {
 		case 'f':
@@ -248,7 +251,7 @@ main(int argc, char **argv)
 		die_errno("cannot build the report");
 	put_stripped(stdout, text, textlen, vmstat || !strcmp(format, "text"));
 	free(text);
-	if (fflush(stdout) != 0)
+	if (fflush(stdout) != 0 && errno != EPIPE)
 		die_errno("cannot write the report");
 	if (plot && rp_plot(&s, plot, getenv("GNUPLOT") ? getenv("GNUPLOT") :
 	    "gnuplot") < 0)
