@@ -37,6 +37,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/file.h>
 #include <sys/stat.h>
 #include <sys/utsname.h>
 #include <sys/wait.h>
@@ -121,7 +122,11 @@ static struct {
 	struct vb_memlimit lim;		/* --mem */
 	struct vb_swapfile swp;		/* --swap */
 	char lim_desc[4200], swp_desc[4200], mem_h[32], peak[64], hits[32];
-} S;
+	char lock[PATH_MAX + 16];	/* results/.<label>.lock, held */
+	int lockfd;
+	int meta_written;		/* meta exists: die() marks it */
+	char **cause;			/* per line: why it failed, or NULL */
+} S = { .lockfd = -1 };
 
 static void
 on_signal(int sig)
@@ -348,6 +353,49 @@ stop_probe(const char *label)
 	return 1;
 }
 
+/*
+ * Every output a line makes is named after a stem, <label>.res, .vmstat
+ * and .log, and probe@<label>.res and .log for with=probe: no two may
+ * share a stem, or the later would overwrite the earlier's files.
+ */
+static void
+unique_outputs(const struct vb_conf *c)
+{
+	char (*stem)[2 * VB_NAMELEN + 8];
+	int *line, *probe, n = 0, i, j;
+
+	stem = calloc((size_t)c->nlines * 2, sizeof(*stem));
+	line = calloc((size_t)c->nlines * 2, sizeof(*line));
+	probe = calloc((size_t)c->nlines * 2, sizeof(*probe));
+	if (!stem || !line || !probe)
+		die("out of memory");
+	for (i = 0; i < c->nlines; i++) {
+		const struct vb_conf_line *l = &c->lines[i];
+		char label[2 * VB_NAMELEN];
+
+		vb_conf_label(l, label, sizeof(label));
+		snprintf(stem[n], sizeof(stem[n]), "%s", label);
+		line[n] = l->lineno;
+		probe[n++] = 0;
+		if (vb_conf_dir(l, "with")) {
+			snprintf(stem[n], sizeof(stem[n]), "probe@%s", label);
+			line[n] = l->lineno;
+			probe[n++] = 1;
+		}
+	}
+	for (i = 0; i < n; i++)
+		for (j = 0; j < i; j++)
+			if (strcmp(stem[i], stem[j]) == 0)
+				die("%s:%d: %s.res would be written twice: by "
+				    "line %d%s and by line %d%s", c->path,
+				    line[i], stem[i], line[j], probe[j] ?
+				    " (its with=probe)" : "", line[i],
+				    probe[i] ? " (its with=probe)" : "");
+	free(stem);
+	free(line);
+	free(probe);
+}
+
 /* Everything about the config that can fail, before anything runs. */
 static void
 validate(const struct vb_conf *c)
@@ -371,20 +419,39 @@ validate(const struct vb_conf *c)
 		if (check_line(prog, l, msg, sizeof(msg)) < 0)
 			die("%s:%d: %s", c->path, l->lineno, msg);
 	}
+	unique_outputs(c);
 }
 
-static void
-write_meta(const char *status, int ended)
+/*
+ * Write meta with @status; -1 (said on stderr unless @quiet) when it
+ * cannot, errno set.
+ */
+static int
+write_meta_q(const char *status, int ended, int quiet)
 {
 	char end[32], path[PATH_MAX + 8];
+	int e;
 
 	S.meta.status = status;
 	S.meta.end = ended ? vb_iso_time(end, sizeof(end)) : NULL;
 	S.meta.extra = S.extra;
 	S.meta.nextra = S.nextra;
 	snprintf(path, sizeof(path), "%s/meta", S.dir);
-	if (vb_meta_write(path, &S.meta) < 0)
-		warn_errno("cannot write %s", path);
+	if (vb_meta_write(path, &S.meta) < 0) {
+		e = errno;
+		if (!quiet)
+			warn_errno("cannot write %s", path);
+		errno = e;
+		return -1;
+	}
+	S.meta_written = 1;
+	return 0;
+}
+
+static int
+write_meta(const char *status, int ended)
+{
+	return write_meta_q(status, ended, 0);
 }
 
 static void
@@ -401,7 +468,10 @@ fmt_dur(char *buf, size_t len, double s)
 
 /*
  * Follow the program's progress pipe ("iter I N SECONDS" lines, see
- * lib/bench.h) and print a line per iteration on stderr.
+ * lib/bench.h) and print a line per iteration on stderr.  "error LINE"
+ * lines (lib/err.h) are the program's error messages: the first since
+ * the last finished iteration goes into S.cause[idx - 1], the cause
+ * named when the program fails.
  */
 static void
 follow(int fd, int idx, int total, const char *label, uint64_t suite_t0)
@@ -428,9 +498,17 @@ follow(int fd, int idx, int total, const char *label, uint64_t suite_t0)
 			char el[32], eta[32];
 
 			*nl = '\0';
+			if (strncmp(p, "error ", 6) == 0) {
+				if (!S.cause[idx - 1])
+					S.cause[idx - 1] = strdup(p + 6);
+				p = nl + 1;
+				continue;
+			}
 			/* a line when each iteration ends */
 			if (sscanf(p, "iter %d %d %lf", &it, &nit, &secs) ==
 			    3 && secs > 0) {
+				free(S.cause[idx - 1]);
+				S.cause[idx - 1] = NULL;
 				if (secs > 0)
 					done += secs;
 				fmt_dur(el, sizeof(el),
@@ -451,6 +529,8 @@ follow(int fd, int idx, int total, const char *label, uint64_t suite_t0)
 		}
 		len -= (size_t)(p - buf);
 		memmove(buf, p, len);
+		if (len == sizeof(buf) - 1)
+			len = 0;	/* a line too long to be ours */
 	}
 }
 
@@ -555,12 +635,19 @@ run_line(const struct vb_conf *c, int idx, int iterations, uint64_t t0)
 	if (stop_signal || (WIFEXITED(status) && WEXITSTATUS(status) == 130))
 		return 130;
 	{
-		char ll[1024];
+		char ll[1024], how[64];
 
-		warn("%s failed (%s %d): %s; see %s", label,
-		    WIFEXITED(status) ? "exit status" : "signal",
-		    WIFEXITED(status) ? WEXITSTATUS(status) : WTERMSIG(status),
-		    last_line(logp, ll, sizeof(ll)), logp);
+		/* the program's own first error line, else its log's last */
+		if (!S.cause[idx])
+			S.cause[idx] = strdup(last_line(logp, ll, sizeof(ll)));
+		if (WIFEXITED(status))
+			snprintf(how, sizeof(how), "exit status %d",
+			    WEXITSTATUS(status));
+		else
+			snprintf(how, sizeof(how), "signal %d",
+			    WTERMSIG(status));
+		warn("%s failed (%s): %s; see %s", label, how,
+		    S.cause[idx] ? S.cause[idx] : "(no output)", logp);
 	}
 	return 1;
 }
@@ -599,11 +686,70 @@ teardown(void)
 	return rc;
 }
 
-/* die() after the limit or swap exist: remove them too. */
+/* Give up the label (see lock_label()). */
+static void
+unlock_label(void)
+{
+	if (S.lockfd < 0)
+		return;
+	unlink(S.lock);
+	close(S.lockfd);
+	S.lockfd = -1;
+}
+
+/*
+ * die() once anything exists: remove the limit and the swap file, mark
+ * meta failed (it would stay "running") and give up the label.
+ */
 static void
 die_teardown(void)
 {
 	teardown();
+	if (S.meta_written)
+		write_meta("failed", 1);
+	unlock_label();
+}
+
+/*
+ * One run of a label at a time: an exclusive flock(2) on
+ * RESULTS/.LABEL.lock (beside the result folder, which --force removes
+ * and makes again), held until vmrun exits, with the holder's pid in it.
+ * A second run is refused before it touches anything.  The file is
+ * removed at the end; a run that finds it removed by the holder between
+ * its open() and its flock() takes it again.
+ */
+static void
+lock_label(const char *results, const char *label)
+{
+	char buf[32];
+	struct stat a, b;
+	ssize_t n;
+	int fd;
+
+	snprintf(S.lock, sizeof(S.lock), "%s/.%s.lock", results, label);
+	for (;;) {
+		fd = open(S.lock, O_RDWR | O_CREAT | O_CLOEXEC, 0644);
+		if (fd < 0)
+			die_errno("cannot create %s", S.lock);
+		if (flock(fd, LOCK_EX | LOCK_NB) < 0) {
+			if (errno != EWOULDBLOCK)
+				die_errno("cannot lock %s", S.lock);
+			n = pread(fd, buf, sizeof(buf) - 1, 0);
+			buf[n > 0 ? n : 0] = '\0';
+			buf[strcspn(buf, "\n")] = '\0';
+			die("%s/%s is in use by another run (pid %s)", results,
+			    label, buf[0] ? buf : "unknown");
+		}
+		if (fstat(fd, &a) == 0 && stat(S.lock, &b) == 0 &&
+		    a.st_dev == b.st_dev && a.st_ino == b.st_ino)
+			break;
+		close(fd);
+	}
+	S.lockfd = fd;
+	n = snprintf(buf, sizeof(buf), "%ld\n", (long)getpid());
+	/* the pid is a courtesy to the refused run: the lock is the flock */
+	if (ftruncate(fd, 0) == 0 && pwrite(fd, buf, (size_t)n, 0) != n)
+		(void)ftruncate(fd, 0);
 }
 
 /*
@@ -713,11 +859,14 @@ summary(const struct vb_conf *c)
 		vb_conf_label(&c->lines[i], label, sizeof(label));
 		snprintf(path, sizeof(path), "%s/%s.res", S.dir, label);
 		if (access(path, F_OK) < 0) {
-			fprintf(stderr, "%-18s (not run)\n", label);
+			fprintf(stderr, "%-18s (%s)\n", label, S.cause[i] ?
+			    S.cause[i] : "not run");
 			continue;
 		}
 		if (vb_res_read(path, &r, err, sizeof(err)) < 0) {
 			fprintf(stderr, "%-18s %s\n", label, err);
+			if (S.cause[i])
+				fprintf(stderr, "  cause: %s\n", S.cause[i]);
 			continue;
 		}
 		m = vb_res_metric_index(&r, r.headline[0] ? r.headline :
@@ -729,6 +878,10 @@ summary(const struct vb_conf *c)
 		    label, r.metrics[m].name, d.mean, d.sd,
 		    isnan(d.cov) ? 0.0 : d.cov * 100, d.n, r.status,
 		    r.metrics[m].unit);
+		if (r.note)
+			fprintf(stderr, "  note: %s\n", r.note);
+		if (S.cause[i] && strcmp(r.status, "complete") != 0)
+			fprintf(stderr, "  cause: %s\n", S.cause[i]);
 		vb_res_free(&r);
 		/* the probe beside it: the posts' line */
 		snprintf(path, sizeof(path), "%s/probe@%s.res", S.dir, label);
@@ -764,6 +917,12 @@ main(int argc, char **argv)
 	int i, rc = 0, failed = 0;
 
 	vb_set_progname("vmrun");
+	/*
+	 * Output is a courtesy: with stderr on a closed pipe (`| head`)
+	 * the writes fail with EPIPE and only the printing stops, never
+	 * the run or its clean-up.
+	 */
+	signal(SIGPIPE, SIG_IGN);
 	if (vb_opt_parse(opt_tab, &o, argc - 1, argv + 1, NULL, err,
 	    sizeof(err)) < 0)
 		die("%s", err);
@@ -814,6 +973,8 @@ main(int argc, char **argv)
 	 */
 	if (mkdir(o.results, 0755) < 0 && errno != EEXIST)
 		die_errno("cannot create %s", o.results);
+	lock_label(o.results, o.kernel);
+	vb_set_die_hook(die_teardown);
 	snprintf(S.dir, sizeof(S.dir), "%s/%s", o.results, o.kernel);
 	if (lstat(S.dir, &st) == 0 && !o.force)
 		die("%s already exists: choose another KERNEL= label, or "
@@ -852,7 +1013,16 @@ main(int argc, char **argv)
 			snprintf(itbuf, sizeof(itbuf), "%d-%d", lo, hi);
 		S.meta.iterations = itbuf;
 	}
-	write_meta("running", 0);
+	S.cause = calloc((size_t)conf.nlines, sizeof(*S.cause));
+	if (!S.cause)
+		die("out of memory");
+	if (write_meta_q("running", 0, 1) < 0) {
+		int e = errno;
+
+		rmdir(S.dir);	/* empty: nothing was recorded */
+		errno = e;
+		die_errno("cannot write %s/meta", S.dir);
+	}
 
 	t0 = vb_now_ns();
 	fprintf(stderr, "vmrun: %s, %d benchmark%s, into %s/\n", o.config,
@@ -869,16 +1039,22 @@ main(int argc, char **argv)
 	if (teardown() < 0)
 		failed++;
 	if (stop_signal || rc == 130) {
-		write_meta("interrupted", 1);
+		if (write_meta("interrupted", 1) < 0)
+			failed++;
 		summary(&conf);
 		fprintf(stderr, "vmrun: interrupted; what was measured is kept "
 		    "in %s/, marked interrupted\n", S.dir);
-		rc = 130;
+		rc = failed ? 1 : 130;
 	} else {
-		write_meta(failed ? "failed" : "complete", 1);
+		if (write_meta(failed ? "failed" : "complete", 1) < 0)
+			failed++;
 		summary(&conf);
 		rc = failed ? 1 : 0;
 	}
+	unlock_label();
+	for (i = 0; i < conf.nlines; i++)
+		free(S.cause[i]);
+	free(S.cause);
 	vb_conf_free(&conf);
 	return rc;
 }
