@@ -538,6 +538,11 @@ rt_notes(FILE *f, const struct rl_set *s, const char *id,
 			    s->k[i].label, strcmp(r->status, "running") ?
 			    r->status : "interrupted (status running)",
 			    r->niter, r->niter == 1 ? "" : "s");
+		if (r && r->note) {
+			snprintf(line, sizeof(line), "! %s: %s",
+			    s->k[i].label, r->note);
+			wrap(f, line, o->width, 4);
+		}
 	}
 }
 
