@@ -587,6 +587,45 @@ START_TEST(full_disk_fails)
 }
 END_TEST
 
+/*
+ * A full work folder (a 2M tmpfs, root only): the runner's failure line
+ * gives the benchmark's own cause, ENOSPC named, not only the exit
+ * status of an iteration.
+ */
+START_TEST(full_workdir_named)
+{
+	char mnt[512], out[8192], conf[512];
+	FILE *f;
+	int rc;
+
+	if (geteuid() != 0) {
+		fprintf(stderr, "full_workdir_named: skipped: needs root to "
+		    "mount a tmpfs\n");
+		return;
+	}
+	snprintf(mnt, sizeof(mnt), "%s/full", root);
+	ck_assert_int_eq(mkdir(mnt, 0755), 0);
+	rc = sh(out, sizeof(out), "mount -t tmpfs -o size=2M tmpfs %s 2>&1",
+	    mnt);
+	ck_assert_msg(rc == 0, "mount: %s", out);
+	snprintf(conf, sizeof(conf), "%s/fl.conf", root);
+	f = fopen(conf, "w");
+	ck_assert_ptr_nonnull(f);
+	fputs("fileload --clients 2 --time 2 --warmup 0 --loadfile "
+	    "configs/fileload.load\n", f);
+	fclose(f);
+	rc = sh(out, sizeof(out), "bench/vmrun --kernel fw --config %s "
+	    "--results %s --workdir %s --iterations 1 2>&1", conf, root, mnt);
+	ck_assert_msg(rc == 1, "vmrun exited %d: %s", rc, out);
+	ck_assert_msg(strstr(out, "vmrun: fileload failed (exit status 1): "
+	    "fileload: client ") != NULL, "%s", out);
+	ck_assert_msg(strstr(out, "WriteX to ") && strstr(out, ": No space "
+	    "left on device; see "), "%s", out);
+	/* the work folder is empty again */
+	ck_assert_int_eq(tu_count_except(mnt, ""), 0);
+}
+END_TEST
+
 Suite *
 runner_suite(void)
 {
@@ -605,6 +644,7 @@ runner_suite(void)
 	tcase_add_test(tc, concurrent_label_refused);
 	tcase_add_test(tc, sampler_killed_noted);
 	tcase_add_test(tc, full_disk_fails);
+	tcase_add_test(tc, full_workdir_named);
 	suite_add_tcase(s, tc);
 	return s;
 }
