@@ -15,7 +15,16 @@
  * Ctrl-C, SIGTERM, SIGHUP: the signal is passed to the running
  * benchmark (which kills its children, removes its temporary files and
  * keeps its finished iterations, marked interrupted); meta is marked
- * interrupted and vmrun exits 130.
+ * interrupted and vmrun exits 130.  SIGPIPE is ignored: a closed stderr
+ * only stops the printing.  A meta that cannot be written fails the run
+ * (exit 1); die() marks it failed.
+ *
+ * Also checked before anything runs: that no two lines write the same
+ * file (probe@<label> of a with=probe line included), and that no other
+ * run holds the label (a flock on RESULTS/.LABEL.lock, held to the end).
+ * A benchmark's error lines come through its progress pipe too
+ * ("error LINE", lib/err.h): the first since its last finished
+ * iteration is the cause given when it fails.
  *
  * --mem SIZE runs every benchmark (and its probe) inside a memory cgroup
  * (lib/memlimit.h) and --swap SIZE adds a swap file in the work folder
