@@ -1048,12 +1048,11 @@ main(int argc, char **argv)
 	if (teardown() < 0)
 		failed++;
 	if (stop_signal || rc == 130) {
-		if (write_meta("interrupted", 1) < 0)
-			failed++;
+		/* a meta that cannot be written is a failure, not a stop */
+		rc = write_meta("interrupted", 1) < 0 ? 1 : 130;
 		summary(&conf);
 		fprintf(stderr, "vmrun: interrupted; what was measured is kept "
 		    "in %s/, marked interrupted\n", S.dir);
-		rc = failed ? 1 : 130;
 	} else {
 		if (write_meta(failed ? "failed" : "complete", 1) < 0)
 			failed++;
