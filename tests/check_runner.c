@@ -381,6 +381,55 @@ START_TEST(sigpipe_on_stderr)
 }
 END_TEST
 
+/*
+ * The same inside a memory limit (root, cgroup v1 memory controller):
+ * the cgroup is removed too.
+ */
+START_TEST(sigpipe_with_limit)
+{
+	char res[512], work[512], path[600], line[4400], *cg = NULL, *sp;
+	char *argv[] = { "bench/vmrun", "--kernel", "pipe", "--config",
+	    "configs/test.conf", "--results", res, "--workdir", work, "--mem",
+	    "256M", NULL };
+	FILE *f;
+	int status;
+
+	if (geteuid() != 0 || access("/sys/fs/cgroup/memory/memory.limit_in_"
+	    "bytes", F_OK) < 0) {
+		fprintf(stderr, "sigpipe_with_limit: skipped: needs root and "
+		    "the cgroup v1 memory controller\n");
+		return;
+	}
+	snprintf(res, sizeof(res), "%s/res", root);
+	snprintf(work, sizeof(work), "%s/work", root);
+	status = run_closed_pipe(argv, 0);
+	ck_assert_msg(WIFEXITED(status) && WEXITSTATUS(status) == 0,
+	    "vmrun ended with status 0x%x", status);
+	snprintf(path, sizeof(path), "%s/pipe", res);
+	assert_meta_status(path, "complete");
+	snprintf(path, sizeof(path), "%s/pipe/forkbomb@par.res", res);
+	assert_res(path, 1, "complete");
+	ck_assert_int_eq(tu_count_except(work, ""), 0);
+	/* "mem_limit_cgroup=cgroup v1 PATH limit 256M ...": PATH is gone */
+	snprintf(path, sizeof(path), "%s/pipe/meta", res);
+	f = fopen(path, "r");
+	ck_assert_ptr_nonnull(f);
+	while (fgets(line, sizeof(line), f))
+		if (strncmp(line, "mem_limit_cgroup=cgroup v", 25) == 0) {
+			cg = strchr(line + 25, ' ');
+			break;
+		}
+	fclose(f);
+	ck_assert_msg(cg != NULL, "meta names no cgroup");
+	cg++;
+	sp = strchr(cg, ' ');
+	ck_assert_ptr_nonnull(sp);
+	*sp = '\0';
+	ck_assert_msg(strstr(cg, "/vmbench.") != NULL, "%s", cg);
+	ck_assert_msg(access(cg, F_OK) < 0, "%s left behind", cg);
+}
+END_TEST
+
 /* A benchmark whose runner is gone (progress pipe closed) finishes. */
 START_TEST(progress_pipe_closed)
 {
@@ -647,6 +696,7 @@ runner_suite(void)
 	tcase_add_test(tc, bad_input_refused);
 	tcase_add_test(tc, interrupt_cleans_up);
 	tcase_add_test(tc, sigpipe_on_stderr);
+	tcase_add_test(tc, sigpipe_with_limit);
 	tcase_add_test(tc, progress_pipe_closed);
 	tcase_add_test(tc, duplicate_outputs_refused);
 	tcase_add_test(tc, concurrent_label_refused);
