@@ -6,6 +6,7 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <fnmatch.h>
+#include <limits.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -58,6 +59,21 @@ fl_client_fini(struct fl_client *c)
 	free(c->wbuf);
 	memset(c, 0, sizeof(*c));
 	c->dirfd = -1;
+}
+
+/* The file open on @fd, for messages ("?" when unknown). */
+static void
+fd_path(int fd, char *buf, size_t len)
+{
+	char link[64];
+	ssize_t n;
+
+	snprintf(link, sizeof(link), "/proc/self/fd/%d", fd);
+	n = readlink(link, buf, len - 1);
+	if (n <= 0)
+		snprintf(buf, len, "?");
+	else
+		buf[n] = '\0';
 }
 
 /* Index of @handle in the table, or -1. */
@@ -363,16 +379,25 @@ fl_exec(struct fl_client *c, const struct fl_op *op, char *err,
 		memcpy(c->wbuf, c->buf, (size_t)op->arg[2]);
 		n = pwrite(fd, c->wbuf, (size_t)op->arg[2], (off_t)op->arg[1]);
 		if (n < 0 || n != (ssize_t)op->arg[2]) {
+			char fp[PATH_MAX];
+			int e = errno;
+
+			/* a short write: writing the rest says why */
+			if (n >= 0) {
+				e = pwrite(fd, c->wbuf + n, (size_t)(op->arg[2] -
+				    n), (off_t)op->arg[1] + n) < 0 ? errno : EIO;
+			}
+			fd_path(fd, fp, sizeof(fp));
 			if (n < 0)
 				snprintf(err, errlen, "client %d: %s:%u: "
-				    "WriteX of %lld bytes failed: %s", c->id,
+				    "WriteX of %lld bytes to %s: %s", c->id,
 				    c->load->name, op->lineno,
-				    (long long)op->arg[2], strerror(errno));
+				    (long long)op->arg[2], fp, strerror(e));
 			else
 				snprintf(err, errlen, "client %d: %s:%u: "
-				    "WriteX wrote %zd of %lld bytes", c->id,
-				    c->load->name, op->lineno, n,
-				    (long long)op->arg[2]);
+				    "WriteX to %s: wrote %zd of %lld bytes: %s",
+				    c->id, c->load->name, op->lineno, fp, n,
+				    (long long)op->arg[2], strerror(e));
 			return -1;
 		}
 		ok = n == (ssize_t)op->arg[3];

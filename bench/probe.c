@@ -310,14 +310,20 @@ record(struct vb_res *r, const struct cfg *c, int argc, char **argv)
 	}
 }
 
+static int write_failed;
+
+/*
+ * Write the result with @status; a failure is said once and fails the
+ * run (the file written last is marked failed, see vb_res_save()).
+ */
 static void
 save(struct vb_res *r, const char *path, const char *status)
 {
-	snprintf(r->status, sizeof(r->status), "%s", status);
-	if (strcmp(status, "running"))
-		vb_iso_time(r->ended, sizeof(r->ended));
-	if (path && vb_res_write(path, r) < 0)
+	if (!path || vb_res_save(path, r, status) == 0)
+		return;
+	if (!write_failed)
 		warn_errno("cannot write %s", path);
+	write_failed = 1;
 }
 
 /*
@@ -404,6 +410,8 @@ main(int argc, char **argv)
 	int i, rc = 0;
 
 	vb_set_progname("probe");
+	/* a closed stdout or stderr only stops the printing */
+	signal(SIGPIPE, SIG_IGN);
 	memset(&c, 0, sizeof(c));
 	if (vb_opt_parse(opts, &c, argc - 1, argv + 1, &given, err,
 	    sizeof(err)) < 0)
@@ -461,6 +469,8 @@ main(int argc, char **argv)
 	if (c.out)
 		snprintf(path, sizeof(path), "%s.res", c.out);
 	save(&r, c.out ? path : NULL, "running");
+	if (write_failed)
+		return 1;
 	printf("probe: every %.3g ms, %.3g%% of a CPU (%llu loops + %llu kB "
 	    "buffer), %s\n", c.period_ms, c.cpu_pct,
 	    (unsigned long long)w.loops, (unsigned long long)c.buffer >> 10,
@@ -494,6 +504,8 @@ main(int argc, char **argv)
 	} else {
 		save(&r, c.out ? path : NULL, "complete");
 	}
+	if (write_failed)
+		rc = 1;
 	vb_res_free(&r);
 	if (w.buf)
 		munmap(w.buf, w.buflen);

@@ -15,7 +15,16 @@
  * Ctrl-C, SIGTERM, SIGHUP: the signal is passed to the running
  * benchmark (which kills its children, removes its temporary files and
  * keeps its finished iterations, marked interrupted); meta is marked
- * interrupted and vmrun exits 130.
+ * interrupted and vmrun exits 130.  SIGPIPE is ignored: a closed stderr
+ * only stops the printing.  A meta that cannot be written fails the run
+ * (exit 1); die() marks it failed.
+ *
+ * Also checked before anything runs: that no two lines write the same
+ * file (probe@<label> of a with=probe line included), and that no other
+ * run holds the label (a flock on RESULTS/.LABEL.lock, held to the end).
+ * A benchmark's error lines come through its progress pipe too
+ * ("error LINE", lib/err.h): the first since its last finished
+ * iteration is the cause given when it fails.
  *
  * --mem SIZE runs every benchmark (and its probe) inside a memory cgroup
  * (lib/memlimit.h) and --swap SIZE adds a swap file in the work folder
@@ -37,6 +46,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/file.h>
 #include <sys/prctl.h>
 #include <sys/stat.h>
 #include <sys/utsname.h>
@@ -154,7 +164,12 @@ static struct {
 	int append;			/* A/B: add to the side's results */
 	char ours[64];			/* VMBENCH_OURS: vmrun and the probe */
 	char slot[1200];		/* A/B: "A 1/6 (thp=never)" */
-} S;
+	char lock[2][PATH_MAX + 16];	/* results/.<label>.lock, held */
+	int lockfd[2];
+	struct side *sd;		/* the result folders (one, or A and B) */
+	int nside;
+	char **cause;			/* per line: why it failed, or NULL */
+} S = { .lockfd = { -1, -1 } };
 
 static void
 on_signal(int sig)
@@ -391,6 +406,49 @@ stop_probe(const char *label)
 	return 1;
 }
 
+/*
+ * Every output a line makes is named after a stem, <label>.res, .vmstat
+ * and .log, and probe@<label>.res and .log for with=probe: no two may
+ * share a stem, or the later would overwrite the earlier's files.
+ */
+static void
+unique_outputs(const struct vb_conf *c)
+{
+	char (*stem)[2 * VB_NAMELEN + 8];
+	int *line, *probe, n = 0, i, j;
+
+	stem = calloc((size_t)c->nlines * 2, sizeof(*stem));
+	line = calloc((size_t)c->nlines * 2, sizeof(*line));
+	probe = calloc((size_t)c->nlines * 2, sizeof(*probe));
+	if (!stem || !line || !probe)
+		die("out of memory");
+	for (i = 0; i < c->nlines; i++) {
+		const struct vb_conf_line *l = &c->lines[i];
+		char label[2 * VB_NAMELEN];
+
+		vb_conf_label(l, label, sizeof(label));
+		snprintf(stem[n], sizeof(stem[n]), "%s", label);
+		line[n] = l->lineno;
+		probe[n++] = 0;
+		if (vb_conf_dir(l, "with")) {
+			snprintf(stem[n], sizeof(stem[n]), "probe@%s", label);
+			line[n] = l->lineno;
+			probe[n++] = 1;
+		}
+	}
+	for (i = 0; i < n; i++)
+		for (j = 0; j < i; j++)
+			if (strcmp(stem[i], stem[j]) == 0)
+				die("%s:%d: %s.res would be written twice: by "
+				    "line %d%s and by line %d%s", c->path,
+				    line[i], stem[i], line[j], probe[j] ?
+				    " (its with=probe)" : "", line[i],
+				    probe[i] ? " (its with=probe)" : "");
+	free(stem);
+	free(line);
+	free(probe);
+}
+
 /* Everything about the config that can fail, before anything runs. */
 static void
 validate(const struct vb_conf *c)
@@ -414,6 +472,7 @@ validate(const struct vb_conf *c)
 		if (check_line(prog, l, msg, sizeof(msg)) < 0)
 			die("%s:%d: %s", c->path, l->lineno, msg);
 	}
+	unique_outputs(c);
 }
 
 static void
@@ -430,7 +489,10 @@ fmt_dur(char *buf, size_t len, double s)
 
 /*
  * Follow the program's progress pipe ("iter I N SECONDS" lines, see
- * lib/bench.h) and print a line per iteration on stderr.
+ * lib/bench.h) and print a line per iteration on stderr.  "error LINE"
+ * lines (lib/err.h) are the program's error messages: the first since
+ * the last finished iteration goes into S.cause[idx - 1], the cause
+ * named when the program fails.
  */
 static void
 follow(int fd, int idx, int total, const char *label, uint64_t suite_t0)
@@ -457,9 +519,17 @@ follow(int fd, int idx, int total, const char *label, uint64_t suite_t0)
 			char el[32], eta[32];
 
 			*nl = '\0';
+			if (strncmp(p, "error ", 6) == 0) {
+				if (!S.cause[idx - 1])
+					S.cause[idx - 1] = strdup(p + 6);
+				p = nl + 1;
+				continue;
+			}
 			/* a line when each iteration ends */
 			if (sscanf(p, "iter %d %d %lf", &it, &nit, &secs) ==
 			    3 && secs > 0) {
+				free(S.cause[idx - 1]);
+				S.cause[idx - 1] = NULL;
 				if (secs > 0)
 					done += secs;
 				fmt_dur(el, sizeof(el),
@@ -487,6 +557,8 @@ follow(int fd, int idx, int total, const char *label, uint64_t suite_t0)
 		}
 		len -= (size_t)(p - buf);
 		memmove(buf, p, len);
+		if (len == sizeof(buf) - 1)
+			len = 0;	/* a line too long to be ours */
 	}
 }
 
@@ -654,12 +726,19 @@ run_line(const struct vb_conf *c, int idx, int iterations, uint64_t t0)
 	if (stop_signal || (WIFEXITED(status) && WEXITSTATUS(status) == 130))
 		return 130;
 	{
-		char ll[1024];
+		char ll[1024], how[64];
 
-		warn("%s failed (%s %d): %s; see %s", label,
-		    WIFEXITED(status) ? "exit status" : "signal",
-		    WIFEXITED(status) ? WEXITSTATUS(status) : WTERMSIG(status),
-		    last_line(logp, ll, sizeof(ll)), logp);
+		/* the program's own first error line, else its log's last */
+		if (!S.cause[idx])
+			S.cause[idx] = strdup(last_line(logp, ll, sizeof(ll)));
+		if (WIFEXITED(status))
+			snprintf(how, sizeof(how), "exit status %d",
+			    WEXITSTATUS(status));
+		else
+			snprintf(how, sizeof(how), "signal %d",
+			    WTERMSIG(status));
+		warn("%s failed (%s): %s; see %s", label, how,
+		    S.cause[idx] ? S.cause[idx] : "(no output)", logp);
 	}
 	return 1;
 }
@@ -705,11 +784,124 @@ teardown(void)
 	return rc;
 }
 
-/* die() after the limit or swap exist: remove them too. */
+/* One side of an A/B run (or the only one of a plain run). */
+struct side {
+	char dir[PATH_MAX];
+	const char *label;
+	char *settings;			/* meta lines, once in force */
+	char desc[1024];		/* "thp=never" */
+	struct vb_kv extra[40];
+	int nextra;
+	int failed;
+	int written;			/* meta exists: die() marks it */
+};
+
+/*
+ * Write side @sd's meta with @status: the run's pairs, then the side's
+ * (ab_*), and its settings as they were while it ran.  -1 (said on
+ * stderr unless @quiet) when it cannot be written, errno set.
+ */
+static int
+side_meta(struct side *sd, const char *status, int ended, int quiet)
+{
+	char end[32], path[PATH_MAX + 8];
+	struct vb_meta_in m = S.meta;
+	int i, e;
+
+	m.label = sd->label;
+	m.status = status;
+	m.end = ended ? vb_iso_time(end, sizeof(end)) : NULL;
+	sd->nextra = 0;
+	for (i = 0; i < S.nextra; i++)
+		sd->extra[sd->nextra++] = S.extra[i];
+	for (i = 0; i < 4 && sd->extra[36 + i].key; i++)
+		sd->extra[sd->nextra++] = sd->extra[36 + i];
+	m.extra = sd->extra;
+	m.nextra = sd->nextra;
+	m.settings = sd->settings;
+	snprintf(path, sizeof(path), "%s/meta", sd->dir);
+	if (vb_meta_write(path, &m) < 0) {
+		e = errno;
+		if (!quiet)
+			warn_errno("cannot write %s", path);
+		errno = e;
+		return -1;
+	}
+	sd->written = 1;
+	return 0;
+}
+
+/* Give up the labels (see lock_label()). */
+static void
+unlock_label(void)
+{
+	int k;
+
+	for (k = 0; k < 2; k++) {
+		if (S.lockfd[k] < 0)
+			continue;
+		unlink(S.lock[k]);
+		close(S.lockfd[k]);
+		S.lockfd[k] = -1;
+	}
+}
+
+/*
+ * die() once anything exists: remove the limit and the swap file, mark
+ * meta failed (it would stay "running") and give up the label.
+ */
 static void
 die_teardown(void)
 {
+	int k;
+
 	teardown();
+	for (k = 0; k < S.nside; k++)
+		if (S.sd[k].written)
+			side_meta(&S.sd[k], "failed", 1, 0);
+	unlock_label();
+}
+
+/*
+ * One run of a label at a time: an exclusive flock(2) on
+ * RESULTS/.LABEL.lock (beside the result folder, which --force removes
+ * and makes again), held until vmrun exits, with the holder's pid in it.
+ * A second run is refused before it touches anything.  The file is
+ * removed at the end; a run that finds it removed by the holder between
+ * its open() and its flock() takes it again.
+ */
+static void
+lock_label(int k, const char *results, const char *label)
+{
+	char buf[32];
+	struct stat a, b;
+	ssize_t n;
+	int fd;
+
+	snprintf(S.lock[k], sizeof(S.lock[k]), "%s/.%s.lock", results, label);
+	for (;;) {
+		fd = open(S.lock[k], O_RDWR | O_CREAT | O_CLOEXEC, 0644);
+		if (fd < 0)
+			die_errno("cannot create %s", S.lock[k]);
+		if (flock(fd, LOCK_EX | LOCK_NB) < 0) {
+			if (errno != EWOULDBLOCK)
+				die_errno("cannot lock %s", S.lock[k]);
+			n = pread(fd, buf, sizeof(buf) - 1, 0);
+			buf[n > 0 ? n : 0] = '\0';
+			buf[strcspn(buf, "\n")] = '\0';
+			die("%s/%s is in use by another run (pid %s)", results,
+			    label, buf[0] ? buf : "unknown");
+		}
+		if (fstat(fd, &a) == 0 && stat(S.lock[k], &b) == 0 &&
+		    a.st_dev == b.st_dev && a.st_ino == b.st_ino)
+			break;
+		close(fd);
+	}
+	S.lockfd[k] = fd;
+	n = snprintf(buf, sizeof(buf), "%ld\n", (long)getpid());
+	/* the pid is a courtesy to the refused run: the lock is the flock */
+	if (ftruncate(fd, 0) == 0 && pwrite(fd, buf, (size_t)n, 0) != n)
+		(void)ftruncate(fd, 0);
 }
 
 /*
@@ -832,11 +1024,14 @@ summary(const struct vb_conf *c)
 		vb_conf_label(&c->lines[i], label, sizeof(label));
 		snprintf(path, sizeof(path), "%s/%s.res", S.dir, label);
 		if (access(path, F_OK) < 0) {
-			fprintf(stderr, "%-18s (not run)\n", label);
+			fprintf(stderr, "%-18s (%s)\n", label, S.cause[i] ?
+			    S.cause[i] : "not run");
 			continue;
 		}
 		if (vb_res_read(path, &r, err, sizeof(err)) < 0) {
 			fprintf(stderr, "%-18s %s\n", label, err);
+			if (S.cause[i])
+				fprintf(stderr, "  cause: %s\n", S.cause[i]);
 			continue;
 		}
 		m = vb_res_metric_index(&r, r.headline[0] ? r.headline :
@@ -848,6 +1043,10 @@ summary(const struct vb_conf *c)
 		    label, r.metrics[m].name, d.mean, d.sd,
 		    isnan(d.cov) ? 0.0 : d.cov * 100, d.n, r.status,
 		    r.metrics[m].unit);
+		if (r.note)
+			fprintf(stderr, "  note: %s\n", r.note);
+		if (S.cause[i] && strcmp(r.status, "complete") != 0)
+			fprintf(stderr, "  cause: %s\n", S.cause[i]);
 		vb_res_free(&r);
 		/* the probe beside it: the posts' line */
 		snprintf(path, sizeof(path), "%s/probe@%s.res", S.dir, label);
@@ -928,40 +1127,6 @@ find_workdir(struct opts *o)
 		die_errno("work folder %s", o->workdir);
 }
 
-/* One side of an A/B run (or the only one of a plain run). */
-struct side {
-	char dir[PATH_MAX];
-	const char *label;
-	char *settings;			/* meta lines, once in force */
-	char desc[1024];		/* "thp=never" */
-	struct vb_kv extra[40];
-	int nextra;
-	int failed;
-};
-
-static void
-side_meta(struct side *sd, const char *status, int ended)
-{
-	char end[32], path[PATH_MAX + 8];
-	struct vb_meta_in m = S.meta;
-	int i;
-
-	m.label = sd->label;
-	m.status = status;
-	m.end = ended ? vb_iso_time(end, sizeof(end)) : NULL;
-	/* the run's pairs, then the side's */
-	sd->nextra = 0;
-	for (i = 0; i < S.nextra; i++)
-		sd->extra[sd->nextra++] = S.extra[i];
-	for (i = 0; i < 4 && sd->extra[36 + i].key; i++)
-		sd->extra[sd->nextra++] = sd->extra[36 + i];
-	m.extra = sd->extra;
-	m.nextra = sd->nextra;
-	m.settings = sd->settings;
-	snprintf(path, sizeof(path), "%s/meta", sd->dir);
-	if (vb_meta_write(path, &m) < 0)
-		warn_errno("cannot write %s", path);
-}
 
 /*
  * make ab: each config line's iterations, A's and B's, in the order's
@@ -998,7 +1163,7 @@ run_ab(const struct vb_conf *c, const struct opts *o, struct side *sd,
 				cur = s;
 				if (!sd[s].settings) {
 					sd[s].settings = settings_now();
-					side_meta(&sd[s], "running", 0);
+					side_meta(&sd[s], "running", 0, 0);
 				}
 			}
 			memcpy(S.dir, sd[s].dir, sizeof(S.dir));
@@ -1053,10 +1218,16 @@ main(int argc, char **argv)
 	struct side sd[2];
 	char err[1024], *slash;
 	uint64_t t0, mem, swap;
-	int i, k, rc = 0, failed = 0, ab, nside;
+	int i, k, rc = 0, failed = 0, ab, nside, meta_failed = 0;
 
 	vb_set_progname("vmrun");
 	memset(sd, 0, sizeof(sd));
+	/*
+	 * Output is a courtesy: with stderr on a closed pipe (`| head`)
+	 * the writes fail with EPIPE and only the printing stops, never
+	 * the run or its clean-up.
+	 */
+	signal(SIGPIPE, SIG_IGN);
 	if (vb_opt_parse(opt_tab, &o, argc - 1, argv + 1, NULL, err,
 	    sizeof(err)) < 0)
 		die("%s", err);
@@ -1151,9 +1322,13 @@ main(int argc, char **argv)
 	 */
 	if (mkdir(o.results, 0755) < 0 && errno != EEXIST)
 		die_errno("cannot create %s", o.results);
+	S.sd = sd;
+	S.nside = nside;
+	vb_set_die_hook(die_teardown);
 	for (k = 0; k < nside; k++) {
 		snprintf(sd[k].dir, sizeof(sd[k].dir), "%s/%s", o.results,
 		    sd[k].label);
+		lock_label(k, o.results, sd[k].label);
 		if (lstat(sd[k].dir, &st) == 0 && !o.force)
 			die("%s already exists: choose another KERNEL= label, "
 			    "or FORCE=1 to replace it", sd[k].dir);
@@ -1213,6 +1388,9 @@ main(int argc, char **argv)
 			snprintf(itbuf, sizeof(itbuf), "%d-%d", lo, hi);
 		S.meta.iterations = itbuf;
 	}
+	S.cause = calloc((size_t)conf.nlines, sizeof(*S.cause));
+	if (!S.cause)
+		die("out of memory");
 	if (ab) {
 		for (k = 0; k < 2; k++) {
 			sd[k].extra[36].key = "ab_setting";
@@ -1223,14 +1401,20 @@ main(int argc, char **argv)
 			sd[k].extra[38].val = (char *)sd[!k].label;
 			sd[k].extra[39].key = "ab_order";
 			sd[k].extra[39].val = (char *)o.order;
-			side_meta(&sd[k], "running", 0);
 		}
 		S.append = 1;
 	} else {
 		sd[0].settings = settings_now();
-		side_meta(&sd[0], "running", 0);
 		memcpy(S.dir, sd[0].dir, sizeof(S.dir));
 	}
+	for (k = 0; k < nside; k++)
+		if (side_meta(&sd[k], "running", 0, 1) < 0) {
+			int e = errno;
+
+			rmdir(sd[k].dir);	/* empty: nothing was recorded */
+			errno = e;
+			die_errno("cannot write %s/meta", sd[k].dir);
+		}
 
 	t0 = vb_now_ns();
 	if (ab) {
@@ -1260,7 +1444,9 @@ main(int argc, char **argv)
 		const char *status = stop_signal || rc == 130 ?
 		    "interrupted" : failed ? "failed" : "complete";
 
-		side_meta(&sd[k], status, 1);
+		/* a meta that cannot be written is a failure, not a stop */
+		if (side_meta(&sd[k], status, 1, 0) < 0)
+			meta_failed = 1;
 		memcpy(S.dir, sd[k].dir, sizeof(S.dir));
 		summary(&conf);
 	}
@@ -1268,15 +1454,19 @@ main(int argc, char **argv)
 		fprintf(stderr, "vmrun: interrupted; what was measured is kept "
 		    "in %s/%s%s%s, marked interrupted\n", sd[0].dir,
 		    ab ? " and " : "", ab ? sd[1].dir : "", ab ? "/" : "");
-		rc = 130;
+		rc = meta_failed ? 1 : 130;
 	} else {
-		rc = failed ? 1 : 0;
-		if (ab && !failed)
+		rc = failed || meta_failed ? 1 : 0;
+		if (ab && !rc)
 			compare(sd);
 	}
 	for (k = 0; k < nside; k++)
 		free(sd[k].settings);
 	vb_knobs_free(&S.knobs);
+	unlock_label();
+	for (i = 0; i < conf.nlines; i++)
+		free(S.cause[i]);
+	free(S.cause);
 	vb_conf_free(&conf);
 	return rc;
 }

@@ -96,6 +96,7 @@ static struct run {
 	int sampling;
 	volatile pid_t child;
 	int progress_fd;
+	int write_failed;	/* a .res or .vmstat could not be written */
 	const char *proc_root;
 	int nstd;
 	int foreign_col;	/* foreign_cpu's column */
@@ -140,7 +141,10 @@ cleanup(void)
 		R.sampling = 0;
 	}
 	if (R.vmf) {
-		fclose(R.vmf);
+		if (fclose(R.vmf) != 0 && !R.write_failed) {
+			warn_errno("cannot write %s", R.vm_path);
+			R.write_failed = 1;
+		}
 		R.vmf = NULL;
 	}
 	if (R.setup_done && R.b->teardown) {
@@ -153,14 +157,63 @@ cleanup(void)
 	}
 }
 
-static void
+/*
+ * Write the .res with @status.  A write that fails is a failure of the
+ * run (the result is lost): said once, the file written last is marked
+ * failed when @status is final (vb_res_save()), and -1.
+ */
+static int
 save(const char *status)
 {
-	snprintf(R.res.status, sizeof(R.res.status), "%s", status);
-	if (strcmp(status, "running") != 0)
-		vb_iso_time(R.res.ended, sizeof(R.res.ended));
-	if (R.res_path[0] && vb_res_write(R.res_path, &R.res) < 0)
+	if (!R.res_path[0])
+		return 0;
+	if (vb_res_save(R.res_path, &R.res, status) == 0)
+		return 0;
+	if (!R.write_failed)
 		warn_errno("cannot write %s", R.res_path);
+	R.write_failed = 1;
+	return -1;
+}
+
+/*
+ * Has the sampler died before its time (killed, or stopped because it
+ * could not write the .vmstat)?  Then say so, note it in the result,
+ * and, for a write error, fail the run.  After each iteration and
+ * before the final save; reaps the sampler, which then needs no stop.
+ */
+static void
+check_sampler(int iter)
+{
+	int status, err;
+	pid_t p;
+
+	if (!R.sampling || !R.sampler.running)
+		return;
+	p = waitpid(R.sampler.pid, &status, WNOHANG | __WALL);
+	if (p != R.sampler.pid)
+		return;
+	err = R.sampler.sh ? R.sampler.sh->err : 0;
+	R.sampler.running = 0;
+	R.sampler.pid = 0;
+	if (err) {
+		errno = err;
+		warn_errno("cannot write %s", R.vm_path);
+		vb_res_add_note(&R.res, "vmstat series incomplete: cannot "
+		    "write it: %s (iteration %d)", strerror(err), iter);
+		R.write_failed = 1;
+	} else if (WIFSIGNALED(status)) {
+		warn("the vmstat sampler died (signal %d) at iteration %d: "
+		    "%s is incomplete", WTERMSIG(status), iter, R.vm_path);
+		vb_res_add_note(&R.res, "vmstat series incomplete: sampler "
+		    "died (signal %d) at iteration %d", WTERMSIG(status), iter);
+	} else {
+		warn("the vmstat sampler ended (exit status %d) at iteration "
+		    "%d: %s is incomplete", WEXITSTATUS(status), iter,
+		    R.vm_path);
+		vb_res_add_note(&R.res, "vmstat series incomplete: sampler "
+		    "ended (exit status %d) at iteration %d",
+		    WEXITSTATUS(status), iter);
+	}
 }
 
 /* die() from the parent: keep what was measured, marked failed. */
@@ -355,8 +408,11 @@ progress(int iter, int n, double secs)
 	if (R.progress_fd < 0)
 		return;
 	len = snprintf(line, sizeof(line), "iter %d %d %.3f\n", iter, n, secs);
-	if (write(R.progress_fd, line, (size_t)len) < 0)
+	/* the runner is gone (EPIPE): carry on without it */
+	if (write(R.progress_fd, line, (size_t)len) < 0) {
 		R.progress_fd = -1;
+		vb_set_err_copy(-1);
+	}
 }
 
 /* Read "name value" lines from the child into @row. */
@@ -654,6 +710,12 @@ vb_main(const struct vb_bench *b, int argc, char **argv)
 
 	vb_set_progname(b->name);
 	setvbuf(stdout, NULL, _IOLBF, 0);
+	/*
+	 * Output is a courtesy: a closed stdout, stderr or progress pipe
+	 * (`| head`, a runner that is gone) fails its writes with EPIPE,
+	 * which stops the printing, never the run or its clean-up.
+	 */
+	signal(SIGPIPE, SIG_IGN);
 	R.b = b;
 	R.cfg = calloc(1, b->cfg_size ? b->cfg_size : 1);
 	if (!R.cfg)
@@ -671,6 +733,8 @@ vb_main(const struct vb_bench *b, int argc, char **argv)
 	if (env && *env) {
 		R.progress_fd = atoi(env);
 		fcntl(R.progress_fd, F_SETFD, FD_CLOEXEC);
+		/* error lines reach the runner even if the log cannot */
+		vb_set_err_copy(R.progress_fd);
 	}
 	R.proc_root = getenv("VMBENCH_PROC");
 	if (!R.proc_root || !*R.proc_root)
@@ -723,15 +787,20 @@ vb_main(const struct vb_bench *b, int argc, char **argv)
 	if (mkdir(R.workdir, 0700) < 0)
 		die_errno("cannot create work folder %s", R.workdir);
 	R.have_workdir = 1;
-	if (R.res_path[0])
-		save("running");
+	if (R.res_path[0] && vb_res_save(R.res_path, &R.res, "running") < 0) {
+		R.write_failed = 1;
+		die_errno("cannot write %s", R.res_path);
+	}
 
 	if (R.vm_path[0] && !(R.vmf = fopen(R.vm_path, c.append ? "a" : "w")))
 		die_errno("cannot create %s", R.vm_path);
 	if (vb_sampler_start(&R.sampler, R.proc_root, R.vmf,
-	    (uint64_t)(c.interval * 1e9)) < 0)
+	    (uint64_t)(c.interval * 1e9)) < 0) {
+		if (errno == ENOSPC || errno == EDQUOT || errno == EIO)
+			die_errno("cannot write %s", R.vm_path);
 		die_errno("cannot start the vmstat sampler on %s",
 		    R.proc_root);
+	}
 	R.sampling = 1;
 	if (vb_proc_open(&proc, R.proc_root) < 0)
 		die_errno("cannot open %s", R.proc_root);
@@ -767,13 +836,27 @@ vb_main(const struct vb_bench *b, int argc, char **argv)
 		if (rc < 0)
 			break;
 		progress(i, (int)c.iterations, vb_elapsed_s(t));
-		if (R.res_path[0])
-			save("running");
+		check_sampler(i);
+		/* what cannot be recorded need not be measured */
+		if (R.write_failed || save("running") < 0)
+			break;
 	}
 	vb_proc_close(&proc);
 	vb_set_die_hook(NULL);
+	check_sampler(i > (int)c.iterations ? (int)c.iterations : i);
 	cleanup();
-	if (stop_signal) {
+	if (R.sampler.err && !R.write_failed) {
+		errno = R.sampler.err;
+		warn_errno("cannot write %s", R.vm_path);
+		vb_res_add_note(&R.res, "vmstat series incomplete: cannot "
+		    "write it: %s", strerror(R.sampler.err));
+		R.write_failed = 1;
+	}
+	if (R.write_failed) {
+		save("failed");
+		print_summary();
+		rc = 1;
+	} else if (stop_signal) {
 		save("interrupted");
 		print_summary();
 		fprintf(stderr, "%s: interrupted by signal %d after %d "
@@ -783,8 +866,9 @@ vb_main(const struct vb_bench *b, int argc, char **argv)
 	} else if (rc < 0) {
 		save("failed");
 		rc = 1;
+	} else if (save("complete") < 0) {
+		rc = 1;
 	} else {
-		save("complete");
 		print_summary();
 	}
 	vb_res_free(&R.res);

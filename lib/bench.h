@@ -30,7 +30,13 @@
  *  - rewrites <out>.res after every iteration (status "running"), and
  *    at the end with status complete, failed or interrupted;
  *  - on a signal: kills the child's process group, keeps the finished
- *    iterations, marks the result interrupted and exits 130.
+ *    iterations, marks the result interrupted and exits 130;
+ *  - ignores SIGPIPE (a closed stdout, stderr or progress pipe only
+ *    stops that output);
+ *  - a .res or .vmstat that cannot be written (a full disk) stops the
+ *    run: said on stderr, the result marked failed, exit 1;
+ *  - notes in the .res a sampler that died before its time ("vmstat
+ *    series incomplete: sampler died (signal 9) at iteration 2").
  *
  * Elapsed includes one fork() and exit() of the harness child (about
  * 0.1 ms); figures that need better resolution are timed inside run()
@@ -38,7 +44,7 @@
  *
  * Environment: VMBENCH_WORKDIR (default work folder, else /var/tmp),
  * VMBENCH_PROGRESS_FD (the runner's progress pipe: "iter I N SECONDS"
- * lines), VMBENCH_PROC (the /proc root, for tests).
+ * lines, and "error LINE" for each error or warning line), VMBENCH_PROC (the /proc root, for tests).
  */
 #ifndef VB_BENCH_H
 #define VB_BENCH_H

@@ -3,6 +3,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "err.h"
 #include "util.h"
@@ -10,6 +11,7 @@
 const char *vb_progname = "vmbench";
 int vb_die_status = 1;
 static void (*die_hook)(void);
+static int copy_fd = -1;
 
 void
 vb_set_progname(const char *argv0)
@@ -25,25 +27,72 @@ vb_set_die_hook(void (*hook)(void))
 	die_hook = hook;
 }
 
+void
+vb_set_err_copy(int fd)
+{
+	copy_fd = fd;
+}
+
 /*
- * One line: "prog: message[: strerror]\n", written with a single fprintf.
- * Control characters in the message (from a file name or a value read
- * from a file) are shown escaped, so the message stays one line and
- * cannot drive the terminal.
+ * "error " and the line to the copy fd, in one write() (shorter than
+ * PIPE_BUF, so lines of several processes do not mix); a failed write
+ * (EPIPE: the reader is gone) stops the copies.  Async-signal-safe.
+ */
+static void
+copy_line(const char *line, size_t len)
+{
+	char buf[1200];
+
+	if (copy_fd < 0)
+		return;
+	if (len > sizeof(buf) - 7)
+		len = sizeof(buf) - 7;
+	memcpy(buf, "error ", 6);
+	memcpy(buf + 6, line, len);
+	if (buf[6 + len - 1] != '\n')
+		buf[6 + len++] = '\n';
+	if (write(copy_fd, buf, 6 + len) < 0)
+		copy_fd = -1;
+}
+
+void
+vb_err_raw(const char *line, size_t len)
+{
+	ssize_t n;
+
+	n = write(2, line, len);
+	(void)n;
+	copy_line(line, len);
+}
+
+/*
+ * One line: "prog: message[: strerror]\n", written with a single
+ * fprintf, and copied to the copy fd if any.  A closed stderr (EPIPE)
+ * is ignored: output is a courtesy.  Control characters in the message
+ * (from a file name or a value read from a file) are shown escaped, so
+ * the message stays one line and cannot drive the terminal.
  */
 static void
 vreport(int errnum, const char *fmt, va_list ap)
 {
-	char raw[1024], msg[4 * sizeof(raw)];
+	char raw[1024], msg[4 * sizeof(raw)], line[4 * sizeof(raw) + 200];
+	int n;
 
 	vsnprintf(raw, sizeof(raw), fmt, ap);
 	vb_esc(msg, sizeof(msg), raw, 0);
 	fflush(stdout);
 	if (errnum)
-		fprintf(stderr, "%s: %s: %s\n", vb_progname, msg,
-		    strerror(errnum));
+		n = snprintf(line, sizeof(line), "%s: %s: %s\n", vb_progname,
+		    msg, strerror(errnum));
 	else
-		fprintf(stderr, "%s: %s\n", vb_progname, msg);
+		n = snprintf(line, sizeof(line), "%s: %s\n", vb_progname, msg);
+	if (n < 0)
+		return;
+	if ((size_t)n >= sizeof(line))
+		n = sizeof(line) - 1;
+	fputs(line, stderr);
+	fflush(stderr);
+	copy_line(line, (size_t)n);
 }
 
 static void VB_NORETURN

@@ -32,4 +32,17 @@ void warn_errno(const char *fmt, ...) VB_PRINTF(1, 2);
  */
 void vb_set_die_hook(void (*hook)(void));
 
+/*
+ * Also send every error and warning line, as "error LINE\n", to @fd (the
+ * runner's progress pipe, so that the runner can say why a benchmark
+ * failed even when its log cannot be written); -1 stops.  A failed
+ * write stops the copies.
+ */
+void vb_set_err_copy(int fd);
+/*
+ * Write the ready-made line @line (with its newline) to stderr and to
+ * the copy fd: async-signal-safe, for signal handlers that die.
+ */
+void vb_err_raw(const char *line, size_t len);
+
 #endif

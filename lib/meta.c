@@ -9,6 +9,7 @@
 
 #include "err.h"
 #include "meta.h"
+#include "res.h"
 #include "util.h"
 #include "version.h"
 
@@ -239,15 +240,16 @@ int
 vb_meta_write(const char *path, const struct vb_meta_in *in)
 {
 	static long mem_kb = -1, swap_kb = -1;
-	char tmp[PATH_MAX + 16], buf[1024], host[256];
+	char buf[1024], host[256], *text = NULL;
+	size_t len = 0;
 	struct utsname u;
 	uint32_t crc;
 	uint64_t clen;
 	FILE *f;
-	int i, e;
+	int i, e, rc;
 
-	snprintf(tmp, sizeof(tmp), "%s.tmp", path);
-	if (!(f = fopen(tmp, "w")))
+	/* formatted in memory, then written in one go (vb_file_replace()) */
+	if (!(f = open_memstream(&text, &len)))
 		return -1;
 	fprintf(f, "vmbench_meta=1\nlabel=%s\nstatus=%s\nstart=%s\nend=%s\n",
 	    in->label, in->status, in->start, in->end ? in->end : "-");
@@ -290,20 +292,17 @@ vb_meta_write(const char *path, const struct vb_meta_in *in)
 	fprintf(f, "iterations=%s\n", in->iterations ? in->iterations : "-");
 	for (i = 0; i < in->nextra; i++)
 		fprintf(f, "%s=%s\n", in->extra[i].key, in->extra[i].val);
-	if (fflush(f) != 0 || ferror(f)) {
-		e = errno;
-		fclose(f);
-		unlink(tmp);
-		errno = e;
+	e = ferror(f);
+	if (fclose(f) != 0 || e) {
+		free(text);
+		errno = ENOMEM;
 		return -1;
 	}
-	if (fclose(f) != 0 || rename(tmp, path) != 0) {
-		e = errno;
-		unlink(tmp);
-		errno = e;
-		return -1;
-	}
-	return 0;
+	rc = vb_file_replace(path, text, len);
+	e = errno;
+	free(text);
+	errno = e;
+	return rc;
 }
 
 int

@@ -1,12 +1,16 @@
 #include <ctype.h>
 #include <errno.h>
+#include <fcntl.h>
 #include <math.h>
+#include <stdint.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
+#include "clock.h"
 #include "err.h"
 #include "res.h"
 #include "util.h"
@@ -38,6 +42,7 @@ vb_res_free(struct vb_res *r)
 	}
 	free(r->params);
 	free(r->cmdline);
+	free(r->note);
 	free(r->metrics);
 	free(r->vals);
 	memset(r, 0, sizeof(*r));
@@ -126,15 +131,111 @@ vb_dir_name(enum vb_dir d)
 	return d == VB_LOWER ? "lower" : d == VB_HIGHER ? "higher" : "info";
 }
 
-int
-vb_res_write(const char *path, const struct vb_res *r)
+/*
+ * Write @len bytes of @buf over the existing file @path in place, then
+ * cut it to @len: for a full file system, where a new file cannot get a
+ * block.  Only when the blocks the file already holds cover @len (so no
+ * write needs a new one and a failure cannot leave half a file).  0, or
+ * -1 with errno set.
+ */
+static int
+write_in_place(const char *path, const char *buf, size_t len)
 {
-	char tmp[4096];
-	FILE *f;
-	int i, j, e;
+	struct stat st;
+	size_t off = 0;
+	ssize_t n;
+	int fd, e;
 
-	snprintf(tmp, sizeof(tmp), "%s.tmp%ld", path, (long)getpid());
-	f = fopen(tmp, "w");
+	fd = open(path, O_WRONLY | O_CLOEXEC);
+	if (fd < 0)
+		return -1;
+	if (fstat(fd, &st) < 0 || !S_ISREG(st.st_mode) ||
+	    (uint64_t)st.st_blocks * 512 < len) {
+		e = errno;
+		close(fd);
+		errno = S_ISREG(st.st_mode) ? e : EINVAL;
+		return -1;
+	}
+	while (off < len) {
+		n = pwrite(fd, buf + off, len - off, (off_t)off);
+		if (n < 0 && errno == EINTR)
+			continue;
+		if (n <= 0) {
+			e = n < 0 ? errno : EIO;
+			close(fd);
+			errno = e;
+			return -1;
+		}
+		off += (size_t)n;
+	}
+	if (ftruncate(fd, (off_t)len) < 0) {
+		e = errno;
+		close(fd);
+		errno = e;
+		return -1;
+	}
+	return close(fd);
+}
+
+int
+vb_file_replace(const char *path, const char *buf, size_t len)
+{
+	char tmp[4200];
+	size_t off = 0;
+	ssize_t n;
+	int fd, e;
+
+	if ((size_t)snprintf(tmp, sizeof(tmp), "%s.tmp%ld", path,
+	    (long)getpid()) >= sizeof(tmp)) {
+		errno = ENAMETOOLONG;
+		return -1;
+	}
+	fd = open(tmp, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0644);
+	if (fd < 0)
+		goto full;
+	while (off < len) {
+		n = write(fd, buf + off, len - off);
+		if (n < 0 && errno == EINTR)
+			continue;
+		if (n <= 0) {
+			/* a short write: the next one says why */
+			e = n < 0 ? errno : EIO;
+			close(fd);
+			unlink(tmp);
+			errno = e;
+			goto full;
+		}
+		off += (size_t)n;
+	}
+	if (close(fd) < 0) {
+		e = errno;
+		unlink(tmp);
+		errno = e;
+		goto full;
+	}
+	if (rename(tmp, path) < 0) {
+		e = errno;
+		unlink(tmp);
+		errno = e;
+		return -1;
+	}
+	return 0;
+full:
+	e = errno;
+	if ((e == ENOSPC || e == EDQUOT) &&
+	    write_in_place(path, buf, len) == 0)
+		return 0;
+	errno = e;
+	return -1;
+}
+
+/* The text of @r as it goes into the file, into *@buf (malloc'd). */
+static int
+format_res(const struct vb_res *r, char **buf, size_t *len)
+{
+	FILE *f = open_memstream(buf, len);
+	int i, j;
+
 	if (!f)
 		return -1;
 	fprintf(f, "vmbench-result %d\n", VB_RES_VERSION);
@@ -145,6 +246,8 @@ vb_res_write(const char *path, const struct vb_res *r)
 	fprintf(f, "status %s\n", r->status);
 	fprintf(f, "started %s\n", r->started[0] ? r->started : "-");
 	fprintf(f, "ended %s\n", r->ended[0] ? r->ended : "-");
+	if (r->note)
+		fprintf(f, "note %s\n", r->note);
 	if (r->headline[0])
 		fprintf(f, "headline %s\n", r->headline);
 	for (i = 0; i < r->nmetrics; i++)
@@ -170,20 +273,119 @@ vb_res_write(const char *path, const struct vb_res *r)
 		fputc('\n', f);
 	}
 	fputs("end\n", f);
-	if (fflush(f) != 0 || ferror(f)) {
-		e = errno;
+	if (ferror(f)) {
 		fclose(f);
-		unlink(tmp);
-		errno = e;
+		free(*buf);
+		*buf = NULL;
+		errno = ENOMEM;
 		return -1;
 	}
-	if (fclose(f) != 0 || rename(tmp, path) != 0) {
-		e = errno;
-		unlink(tmp);
-		errno = e;
+	if (fclose(f) != 0) {
+		free(*buf);
+		*buf = NULL;
 		return -1;
 	}
 	return 0;
+}
+
+int
+vb_res_write(const char *path, const struct vb_res *r)
+{
+	char *buf = NULL;
+	size_t len = 0;
+	int rc, e;
+
+	if (format_res(r, &buf, &len) < 0)
+		return -1;
+	rc = vb_file_replace(path, buf, len);
+	e = errno;
+	free(buf);
+	errno = e;
+	return rc;
+}
+
+int
+vb_res_mark(const char *path, const char *status)
+{
+	static const char key[] = "\nstatus running\n";
+	char buf[16384], word[16];
+	size_t n, wl = strlen(status);
+	ssize_t got;
+	char *p;
+	int fd, e;
+
+	if (wl > strlen("running")) {
+		errno = EINVAL;
+		return -1;
+	}
+	fd = open(path, O_RDWR | O_CLOEXEC);
+	if (fd < 0)
+		return -1;
+	got = pread(fd, buf, sizeof(buf) - 1, 0);
+	if (got < 0) {
+		e = errno;
+		close(fd);
+		errno = e;
+		return -1;
+	}
+	buf[got] = '\0';
+	p = strstr(buf, key);
+	if (!p) {
+		close(fd);
+		errno = EINVAL;
+		return -1;
+	}
+	/* "failed " for "running": the reader ignores the blank */
+	memset(word, ' ', sizeof(word));
+	memcpy(word, status, wl);
+	n = strlen("running");
+	if (pwrite(fd, word, n, p + 8 - buf) != (ssize_t)n) {
+		e = errno;
+		close(fd);
+		errno = e;
+		return -1;
+	}
+	return close(fd);
+}
+
+int
+vb_res_save(const char *path, struct vb_res *r, const char *status)
+{
+	int e;
+
+	snprintf(r->status, sizeof(r->status), "%s", status);
+	if (strcmp(status, "running") != 0)
+		vb_iso_time(r->ended, sizeof(r->ended));
+	if (vb_res_write(path, r) == 0)
+		return 0;
+	e = errno;
+	/* what was written last stays; its status at least is right */
+	if (strcmp(status, "running") != 0)
+		vb_res_mark(path, "failed");
+	errno = e;
+	return -1;
+}
+
+void
+vb_res_add_note(struct vb_res *r, const char *fmt, ...)
+{
+	char msg[512], *p;
+	size_t old = r->note ? strlen(r->note) : 0;
+	va_list ap;
+
+	va_start(ap, fmt);
+	vsnprintf(msg, sizeof(msg), fmt, ap);
+	va_end(ap);
+	/* one line of text */
+	for (p = msg; *p; p++)
+		if (*p == '\n' || *p == '\r' || *p == '\t')
+			*p = ' ';
+	if (!msg[0])
+		return;
+	r->note = vb_xrealloc(r->note, old + strlen(msg) + 3);
+	if (old)
+		memcpy(r->note + old, "; ", 2), old += 2;
+	memcpy(r->note + old, msg, strlen(msg) + 1);
 }
 
 /* ---- reader ---- */
@@ -245,11 +447,11 @@ split(char *s, char **w, int max)
 
 /* The header keywords, in the order they must appear. */
 enum { K_MAGIC, K_BENCH, K_VARIANT, K_CMDLINE, K_PARAM, K_STATUS,
-	K_STARTED, K_ENDED, K_HEADLINE, K_METRIC, K_ITER, K_END };
+	K_STARTED, K_ENDED, K_NOTE, K_HEADLINE, K_METRIC, K_ITER, K_END };
 
 static const char *const kwords[] = {
 	"vmbench-result", "bench", "variant", "cmdline", "param", "status",
-	"started", "ended", "headline", "metric", "iter", "end",
+	"started", "ended", "note", "headline", "metric", "iter", "end",
 };
 
 static int
@@ -273,7 +475,8 @@ parse_line(struct rd *rd, struct vb_res *r, char *line, int *stage)
 		return bad(rd, "'%s' out of place", line);
 	/* mandatory lines may not be skipped */
 	for (i = *stage + 1; i < k; i++)
-		if (i != K_PARAM && i != K_HEADLINE && i != K_ITER)
+		if (i != K_PARAM && i != K_NOTE && i != K_HEADLINE &&
+		    i != K_ITER)
 			return bad(rd, "missing '%s' line before '%s'",
 			    kwords[i], line);
 	if (k == K_MAGIC && *stage != -1)
@@ -285,6 +488,14 @@ parse_line(struct rd *rd, struct vb_res *r, char *line, int *stage)
 		if (!*rest)
 			return bad(rd, "empty cmdline");
 		vb_res_set_cmdline(r, rest);
+		return 0;
+	}
+	if (k == K_NOTE) {
+		while (*rest == ' ' || *rest == '\t')
+			rest++;
+		if (!*rest)
+			return bad(rd, "empty note");
+		r->note = vb_xstrdup(rest);
 		return 0;
 	}
 	n = split(rest, w, (int)(sizeof(w) / sizeof(w[0])) - 1);

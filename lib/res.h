@@ -13,6 +13,7 @@
  *	status complete
  *	started 2026-12-01T00:20:07Z
  *	ended 2026-12-01T00:20:31Z
+ *	note vmstat series incomplete: sampler died (signal 9) at iteration 2
  *	headline forks_per_s
  *	metric elapsed s lower
  *	metric forks_per_s forks/s higher
@@ -20,8 +21,10 @@
  *	iter 2 2.4873 4020.4
  *	end
  *
- * The header lines come in that order (param: zero or more; headline
- * optional); "metric NAME UNIT DIR" lines (DIR is lower, higher or info:
+ * The header lines come in that order (param: zero or more; note and
+ * headline optional, at most one each; note is free text to the end of
+ * the line: what went wrong around the measurement, such as a vmstat
+ * series cut short, while the iterations themselves are sound); "metric NAME UNIT DIR" lines (DIR is lower, higher or info:
  * which way is better) fix the columns; "iter N v1 v2 ..." lines hold
  * every iteration's raw values in that column order, "-" for a value
  * that was not measured (a counter this kernel lacks); "end" closes the
@@ -64,6 +67,7 @@ struct vb_res {
 	char status[16];
 	char started[32];
 	char ended[32];
+	char *note;			/* NULL when none */
 	char headline[VB_NAMELEN];	/* "" when none */
 	int nmetrics;
 	struct vb_res_metric *metrics;
@@ -94,6 +98,29 @@ const char *vb_dir_name(enum vb_dir d);
  * reader never sees half a file.  0, or -1 with errno set.
  */
 int vb_res_write(const char *path, const struct vb_res *r);
+/*
+ * Set @r's status (and its end time, unless "running") and write it.
+ * When the write fails and the status is final, the file written last
+ * is marked failed in place (vb_res_mark()), so that it does not stay
+ * "running".  0, or -1 with errno set (of the write).
+ */
+int vb_res_save(const char *path, struct vb_res *r, const char *status);
+/*
+ * Replace the word "running" of @path's status line by @status (at most
+ * as long), in place: no new block is needed, so it works on a full
+ * file system.  0, or -1 with errno set.
+ */
+int vb_res_mark(const char *path, const char *status);
+/* Append "; "-separated text to @r's note (one line). */
+void vb_res_add_note(struct vb_res *r, const char *fmt, ...)
+    __attribute__((format(printf, 2, 3)));
+/*
+ * Replace @path by @len bytes of @buf atomically (a temporary file
+ * renamed over it).  When the file system is full (ENOSPC, EDQUOT), the
+ * existing file is rewritten in place instead, if the blocks it already
+ * holds are enough.  0, or -1 with errno set.
+ */
+int vb_file_replace(const char *path, const char *buf, size_t len);
 /*
  * Read and validate @path strictly.  0 on success; -1 with
  * "file:line: what is wrong" in @err.  @r is freed on failure.

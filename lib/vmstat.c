@@ -859,7 +859,12 @@ sampler_main(struct vb_sampler *s)
 		}
 		/* deadlines, not stamps: at 1 s, every row, whatever jitter */
 		if (next - flushed >= VB_NSEC_PER_SEC) {
-			fflush(s->out);
+			errno = 0;
+			if (fflush(s->out) == EOF || ferror(s->out)) {
+				/* disk full: stop, and say why */
+				s->sh->err = errno ? errno : EIO;
+				break;
+			}
 			flushed = next;
 		}
 skip:
@@ -868,7 +873,9 @@ skip:
 			next += s->interval_ns;
 	}
 	samples += drain(s, ring, nring, &full, &before);
-	fflush(s->out);
+	errno = 0;
+	if ((fflush(s->out) == EOF || ferror(s->out)) && !s->sh->err)
+		s->sh->err = errno ? errno : EIO;
 	if (ring)
 		free(ring[0].buf);
 	free(ring);
@@ -898,7 +905,7 @@ sampler_child(struct vb_sampler *s, pid_t parent)
 	if (mlockall(MCL_CURRENT | MCL_FUTURE | MCL_ONFAULT) < 0)
 		mlockall(MCL_CURRENT | MCL_FUTURE);
 	sampler_main(s);
-	_exit(0);
+	_exit(s->sh->err ? 1 : 0);
 }
 
 int
@@ -970,6 +977,7 @@ vb_sampler_stop(struct vb_sampler *s)
 			;
 		s->samples = s->sh->samples;
 		s->cpu_ns = s->sh->cpu_ns;
+		s->err = s->sh->err;
 		s->running = 0;
 		s->pid = 0;
 	}

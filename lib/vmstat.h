@@ -137,6 +137,7 @@ struct vb_sampler_shared {		/* a shared page */
 	int iter;
 	long samples;			/* written by the sampler at its end */
 	uint64_t cpu_ns;
+	int err;			/* errno of a failed write: it stopped */
 };
 
 struct vb_sampler {
@@ -150,6 +151,8 @@ struct vb_sampler {
 	uint64_t t0_ns;
 	long samples;			/* after vb_sampler_stop() */
 	uint64_t cpu_ns;		/* CPU time the sampler used */
+	int err;			/* after vb_sampler_stop(): errno of a
+					   failed write of @out, or 0 */
 };
 
 int vb_sampler_start(struct vb_sampler *s, const char *root, FILE *out,

@@ -560,6 +560,12 @@ rt_notes(FILE *f, const struct rl_set *s, const char *id,
 			    s->k[i].label, strcmp(r->status, "running") ?
 			    r->status : "interrupted (status running)",
 			    r->niter, r->niter == 1 ? "" : "s");
+		if (r && r->note) {
+			vb_buf_printf(&line, "! %s: %s", s->k[i].label,
+			    r->note);
+			wrap(f, vb_buf_str(&line), o->width, 4);
+			vb_buf_free(&line);
+		}
 	}
 }
 

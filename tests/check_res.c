@@ -272,6 +272,11 @@ static const struct bad_case {
 	  "text after 'end'" },
 	{ "words after end", HEADER "end of file\n", 10, "text after 'end'" },
 	{ "empty file", "", 1, "empty file" },
+	{ "empty note", HEAD1 HEAD2 HEAD3 "note  \n", 8, "empty note" },
+	{ "repeated note", HEAD1 HEAD2 HEAD3 "note a\nnote b\n", 9,
+	  "'note' out of place" },
+	{ "note after headline", HEAD1 HEAD2 HEAD3 "headline x\nnote a\n", 9,
+	  "'note' out of place" },
 };
 
 START_TEST(malformed)
@@ -294,6 +299,47 @@ START_TEST(malformed)
 	/* a failed read leaves nothing to free */
 	ck_assert_int_eq(r.nmetrics, 0);
 	ck_assert_ptr_null(r.vals);
+}
+END_TEST
+
+/*
+ * The note (free text, optional) round-trips; vb_res_mark() turns a
+ * "running" file failed in place, its iterations kept.
+ */
+START_TEST(note_and_mark)
+{
+	struct vb_res w, r;
+	char path[512], err[1024];
+
+	fill(&w);
+	vb_res_add_note(&w, "vmstat series incomplete: sampler died "
+	    "(signal %d) at iteration %d", 9, 2);
+	vb_res_add_note(&w, "second\nline");
+	snprintf(w.status, sizeof(w.status), "running");
+	tu_path(path, sizeof(path), "note.res");
+	ck_assert_int_eq(vb_res_write(path, &w), 0);
+	ck_assert_msg(vb_res_read(path, &r, err, sizeof(err)) == 0, "%s", err);
+	ck_assert_str_eq(r.note, "vmstat series incomplete: sampler died "
+	    "(signal 9) at iteration 2; second line");
+	ck_assert_str_eq(r.status, "running");
+	vb_res_free(&r);
+	ck_assert_int_eq(vb_res_mark(path, "failed"), 0);
+	ck_assert_msg(vb_res_read(path, &r, err, sizeof(err)) == 0, "%s", err);
+	ck_assert_str_eq(r.status, "failed");
+	ck_assert_int_eq(r.niter, 3);
+	vb_res_free(&r);
+	/* only "running" is marked, and only by a word that fits */
+	ck_assert_int_eq(vb_res_mark(path, "failed"), -1);
+	ck_assert_int_eq(vb_res_mark(path, "interrupted"), -1);
+	vb_res_free(&w);
+	/* without a note: no note line, and none read */
+	fill(&w);
+	ck_assert_int_eq(vb_res_write(path, &w), 0);
+	ck_assert_msg(vb_res_read(path, &r, err, sizeof(err)) == 0, "%s", err);
+	ck_assert_ptr_null(r.note);
+	vb_res_free(&r);
+	vb_res_free(&w);
+	assert_no_tmp();
 }
 END_TEST
 
@@ -323,6 +369,7 @@ res_suite(void)
 	tcase_add_loop_test(tc, malformed, 0,
 	    (int)(sizeof(bad_cases) / sizeof(bad_cases[0])));
 	tcase_add_test(tc, missing_file);
+	tcase_add_test(tc, note_and_mark);
 	suite_add_tcase(s, tc);
 	return s;
 }

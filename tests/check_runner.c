@@ -13,6 +13,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/mount.h>
 #include <sys/prctl.h>
 #include <sys/stat.h>
 #include <sys/wait.h>
@@ -44,6 +45,11 @@ setup(void)
 static void
 teardown(void)
 {
+	char mnt[300];
+
+	/* full_disk_fails's tmpfs, even when the test failed */
+	snprintf(mnt, sizeof(mnt), "%s/full", root);
+	umount2(mnt, MNT_DETACH);
 	nftw(root, rm_entry, 16, FTW_DEPTH | FTW_PHYS);
 }
 
@@ -296,6 +302,387 @@ START_TEST(interrupt_cleans_up)
 }
 END_TEST
 
+/* Status in meta of result folder @dir. */
+static void
+assert_meta_status(const char *dir, const char *status)
+{
+	struct vb_kv *kv;
+	char path[512], err[512];
+	int n;
+
+	snprintf(path, sizeof(path), "%s/meta", dir);
+	ck_assert_msg(vb_meta_read(path, &kv, &n, err, sizeof(err)) == 0, "%s",
+	    err);
+	ck_assert_str_eq(vb_meta_get(kv, n, "status"), status);
+	vb_meta_free(kv, n);
+}
+
+/*
+ * Run @argv with stdout and stderr on a pipe whose reader is closed
+ * (`| head` after head has exited), @env_progress: the progress pipe
+ * too.  Returns the wait status.
+ */
+static int
+run_closed_pipe(char *const argv[], int progress)
+{
+	int fds[2], pfd[2], status;
+	pid_t pid;
+
+	ck_assert_int_eq(pipe(fds), 0);
+	ck_assert_int_eq(pipe(pfd), 0);
+	close(fds[0]);
+	close(pfd[0]);
+	pid = fork();
+	ck_assert_int_ge(pid, 0);
+	if (pid == 0) {
+		char buf[16];
+
+		/* as a shell would leave it: SIGPIPE not ignored */
+		signal(SIGPIPE, SIG_DFL);
+		dup2(fds[1], 1);
+		dup2(fds[1], 2);
+		if (progress) {
+			snprintf(buf, sizeof(buf), "%d", pfd[1]);
+			setenv("VMBENCH_PROGRESS_FD", buf, 1);
+		}
+		execv(argv[0], argv);
+		_exit(127);
+	}
+	close(fds[1]);
+	close(pfd[1]);
+	ck_assert_int_eq(waitpid(pid, &status, 0), pid);
+	return status;
+}
+
+/*
+ * SIGPIPE: vmrun's stderr on a closed pipe must not stop the run: meta
+ * complete, every result complete, no work folder or lock left.
+ */
+START_TEST(sigpipe_on_stderr)
+{
+	char res[512], work[512], path[600];
+	char *argv[] = { "bench/vmrun", "--kernel", "pipe", "--config",
+	    "configs/test.conf", "--results", res, "--workdir", work, NULL };
+	int status;
+
+	snprintf(res, sizeof(res), "%s/res", root);
+	snprintf(work, sizeof(work), "%s/work", root);
+	status = run_closed_pipe(argv, 0);
+	ck_assert_msg(WIFEXITED(status) && WEXITSTATUS(status) == 0,
+	    "vmrun ended with status 0x%x", status);
+	snprintf(path, sizeof(path), "%s/pipe", res);
+	assert_meta_status(path, "complete");
+	snprintf(path, sizeof(path), "%s/pipe/forkbomb.res", res);
+	assert_res(path, 2, "complete");
+	snprintf(path, sizeof(path), "%s/pipe/forkbomb@par.res", res);
+	assert_res(path, 1, "complete");
+	ck_assert_int_eq(tu_count_except(work, ""), 0);
+	ck_assert_int_eq(tu_count_except(res, "pipe"), 0);
+}
+END_TEST
+
+/*
+ * The same inside a memory limit (root, cgroup v1 memory controller):
+ * the cgroup is removed too.
+ */
+START_TEST(sigpipe_with_limit)
+{
+	char res[512], work[512], path[600], line[4400], *cg = NULL, *sp;
+	char *argv[] = { "bench/vmrun", "--kernel", "pipe", "--config",
+	    "configs/test.conf", "--results", res, "--workdir", work, "--mem",
+	    "256M", NULL };
+	FILE *f;
+	int status;
+
+	if (geteuid() != 0 || access("/sys/fs/cgroup/memory/memory.limit_in_"
+	    "bytes", F_OK) < 0) {
+		fprintf(stderr, "sigpipe_with_limit: skipped: needs root and "
+		    "the cgroup v1 memory controller\n");
+		return;
+	}
+	snprintf(res, sizeof(res), "%s/res", root);
+	snprintf(work, sizeof(work), "%s/work", root);
+	status = run_closed_pipe(argv, 0);
+	ck_assert_msg(WIFEXITED(status) && WEXITSTATUS(status) == 0,
+	    "vmrun ended with status 0x%x", status);
+	snprintf(path, sizeof(path), "%s/pipe", res);
+	assert_meta_status(path, "complete");
+	snprintf(path, sizeof(path), "%s/pipe/forkbomb@par.res", res);
+	assert_res(path, 1, "complete");
+	ck_assert_int_eq(tu_count_except(work, ""), 0);
+	/* "mem_limit_cgroup=cgroup v1 PATH limit 256M ...": PATH is gone */
+	snprintf(path, sizeof(path), "%s/pipe/meta", res);
+	f = fopen(path, "r");
+	ck_assert_ptr_nonnull(f);
+	while (fgets(line, sizeof(line), f))
+		if (strncmp(line, "mem_limit_cgroup=cgroup v", 25) == 0) {
+			cg = strchr(line + 25, ' ');
+			break;
+		}
+	fclose(f);
+	ck_assert_msg(cg != NULL, "meta names no cgroup");
+	cg++;
+	sp = strchr(cg, ' ');
+	ck_assert_ptr_nonnull(sp);
+	*sp = '\0';
+	ck_assert_msg(strstr(cg, "/vmbench.") != NULL, "%s", cg);
+	ck_assert_msg(access(cg, F_OK) < 0, "%s left behind", cg);
+}
+END_TEST
+
+/* A benchmark whose runner is gone (progress pipe closed) finishes. */
+START_TEST(progress_pipe_closed)
+{
+	char out[512], work[512], path[512];
+	char *argv[] = { "bench/forkbomb", "--forks", "200", "--ints", "10",
+	    "--iterations", "3", "--out", out, "--workdir", work, NULL };
+	int status;
+
+	snprintf(out, sizeof(out), "%s/fb", root);
+	snprintf(work, sizeof(work), "%s/work", root);
+	ck_assert_int_eq(mkdir(work, 0755), 0);
+	status = run_closed_pipe(argv, 1);
+	ck_assert_msg(WIFEXITED(status) && WEXITSTATUS(status) == 0,
+	    "forkbomb ended with status 0x%x", status);
+	snprintf(path, sizeof(path), "%s/fb.res", root);
+	assert_res(path, 3, "complete");
+	ck_assert_int_eq(tu_count_except(work, ""), 0);
+}
+END_TEST
+
+/* Two with=probe outputs of the same name: refused before anything. */
+START_TEST(duplicate_outputs_refused)
+{
+	char out[4096], conf[512], dir[512];
+	FILE *f;
+	int rc;
+
+	snprintf(conf, sizeof(conf), "%s/dup.conf", root);
+	f = fopen(conf, "w");
+	ck_assert_ptr_nonnull(f);
+	fputs("forkbomb --forks 100 with=probe\nprobe@forkbomb\n", f);
+	fclose(f);
+	rc = sh(out, sizeof(out), "bench/vmrun --kernel dup --config %s "
+	    "--results %s/res --workdir %s 2>&1", conf, root, root);
+	ck_assert_msg(rc != 0, "accepted: %s", out);
+	ck_assert_msg(strstr(out, "dup.conf:2: probe@forkbomb.res would be "
+	    "written twice: by line 1 (its with=probe) and by line 2") !=
+	    NULL, "%s", out);
+	ck_assert_msg(strchr(out, '\n') == out + strlen(out) - 1,
+	    "not one line: '%s'", out);
+	snprintf(dir, sizeof(dir), "%s/res/dup", root);
+	ck_assert_int_ne(access(dir, F_OK), 0);
+}
+END_TEST
+
+/* A second run of a label in use is refused and changes nothing. */
+START_TEST(concurrent_label_refused)
+{
+	char conf[512], path[512], out[4096], want[64];
+	struct stat a, b;
+	FILE *f;
+	pid_t pid;
+	int status, rc, i;
+
+	snprintf(conf, sizeof(conf), "%s/long.conf", root);
+	f = fopen(conf, "w");
+	ck_assert_ptr_nonnull(f);
+	fputs("forkbomb --forks 10000000 --ints 10 --concurrency 2\n", f);
+	fclose(f);
+	pid = fork();
+	ck_assert_int_ge(pid, 0);
+	if (pid == 0) {
+		int null = open("/dev/null", O_WRONLY);
+
+		dup2(null, 1);
+		dup2(null, 2);
+		execl("bench/vmrun", "vmrun", "--kernel", "busy", "--config",
+		    conf, "--results", root, "--workdir", root, "--force",
+		    (char *)NULL);
+		_exit(127);
+	}
+	snprintf(path, sizeof(path), "%s/busy/forkbomb.res", root);
+	for (i = 0; i < 400 && access(path, F_OK) < 0; i++)
+		nanosleep(&(struct timespec){ 0, 50000000 }, NULL);
+	ck_assert_int_eq(stat(path, &a), 0);
+	rc = sh(out, sizeof(out), "bench/vmrun --kernel busy --config %s "
+	    "--results %s --workdir %s --force 2>&1", conf, root, root);
+	ck_assert_int_ne(rc, 0);
+	snprintf(want, sizeof(want), "/busy is in use by another run (pid "
+	    "%ld)", (long)pid);
+	ck_assert_msg(strstr(out, want) != NULL, "%s", out);
+	/* the running one's folder is untouched */
+	ck_assert_int_eq(stat(path, &b), 0);
+	ck_assert_int_eq(a.st_ino, b.st_ino);
+	kill(pid, SIGINT);
+	ck_assert_int_eq(waitpid(pid, &status, 0), pid);
+	ck_assert_int_eq(WEXITSTATUS(status), 130);
+	snprintf(path, sizeof(path), "%s/.busy.lock", root);
+	ck_assert_int_ne(access(path, F_OK), 0);
+}
+END_TEST
+
+/* The harness's sampler process: its child in the harness's group. */
+static pid_t
+find_sampler(pid_t harness)
+{
+	char path[128];
+	FILE *f;
+	long c;
+
+	snprintf(path, sizeof(path), "/proc/%ld/task/%ld/children",
+	    (long)harness, (long)harness);
+	f = fopen(path, "r");
+	if (!f)
+		return -1;
+	while (fscanf(f, "%ld", &c) == 1)
+		if (getpgid((pid_t)c) == getpgid(harness)) {
+			fclose(f);
+			return (pid_t)c;
+		}
+	fclose(f);
+	return -1;
+}
+
+/* A killed sampler is noted in the result, which stays complete. */
+START_TEST(sampler_killed_noted)
+{
+	char out[512], work[512], path[512], err[512];
+	struct vb_res r;
+	pid_t pid, smp = -1;
+	int status, i;
+
+	snprintf(out, sizeof(out), "%s/fb", root);
+	snprintf(work, sizeof(work), "%s/work", root);
+	ck_assert_int_eq(mkdir(work, 0755), 0);
+	pid = fork();
+	ck_assert_int_ge(pid, 0);
+	if (pid == 0) {
+		int null = open("/dev/null", O_WRONLY);
+
+		dup2(null, 1);
+		dup2(null, 2);
+		execl("bench/forkbomb", "forkbomb", "--forks", "3000",
+		    "--ints", "10", "--iterations", "3", "--out", out,
+		    "--workdir", work, (char *)NULL);
+		_exit(127);
+	}
+	snprintf(path, sizeof(path), "%s/fb.res", root);
+	for (i = 0; i < 400 && (access(path, F_OK) < 0 ||
+	    (smp = find_sampler(pid)) <= 0); i++)
+		nanosleep(&(struct timespec){ 0, 10000000 }, NULL);
+	ck_assert_int_gt(smp, 0);
+	ck_assert_int_eq(kill(smp, SIGKILL), 0);
+	ck_assert_int_eq(waitpid(pid, &status, 0), pid);
+	ck_assert(WIFEXITED(status));
+	ck_assert_int_eq(WEXITSTATUS(status), 0);
+	ck_assert_msg(vb_res_read(path, &r, err, sizeof(err)) == 0, "%s", err);
+	ck_assert_str_eq(r.status, "complete");
+	ck_assert_int_eq(r.niter, 3);
+	ck_assert_ptr_nonnull(r.note);
+	ck_assert_msg(strstr(r.note, "vmstat series incomplete: sampler died "
+	    "(signal 9) at iteration ") == r.note, "%s", r.note);
+	vb_res_free(&r);
+	ck_assert_int_eq(tu_count_except(work, ""), 0);
+}
+END_TEST
+
+/*
+ * A full results file system (a 1M tmpfs, root only): the failure to
+ * write a .res is a failure, named, and the result is not left
+ * "running"; so is the run's meta.
+ */
+START_TEST(full_disk_fails)
+{
+	char mnt[512], out[8192], path[600], err[512];
+	struct vb_res r;
+	int rc;
+
+	if (geteuid() != 0) {
+		fprintf(stderr, "full_disk_fails: skipped: needs root to "
+		    "mount a tmpfs\n");
+		return;
+	}
+	snprintf(mnt, sizeof(mnt), "%s/full", root);
+	ck_assert_int_eq(mkdir(mnt, 0755), 0);
+	rc = sh(out, sizeof(out), "mount -t tmpfs -o size=1M tmpfs %s 2>&1",
+	    mnt);
+	if (rc != 0) {
+		fprintf(stderr, "full_disk_fails: skipped: cannot mount a "
+		    "tmpfs: %s", out);
+		return;
+	}
+	/* 16K left: the .res outgrows it after some iterations */
+	rc = sh(out, sizeof(out), "dd if=/dev/zero of=%s/fill bs=1k "
+	    "count=1008 2>&1", mnt);
+	ck_assert_msg(rc == 0, "dd: %s", out);
+	rc = sh(out, sizeof(out), "bench/forkbomb --forks 200 --ints 10 "
+	    "--iterations 60 --out %s/fb --workdir %s 2>&1 >/dev/null", mnt,
+	    root);
+	snprintf(path, sizeof(path), "%s/fb.res", mnt);
+	ck_assert_msg(rc == 1, "forkbomb exited %d: %s", rc, out);
+	ck_assert_msg(strstr(out, "forkbomb: cannot write ") && strstr(out,
+	    "/fb.res: No space left on device"), "%s", out);
+	ck_assert_msg(vb_res_read(path, &r, err, sizeof(err)) == 0, "%s", err);
+	ck_assert_str_eq(r.status, "failed");
+	ck_assert_int_gt(r.niter, 0);
+	vb_res_free(&r);
+	/* the runner: non-zero, meta not left running */
+	sh(NULL, 0, "rm -f %s/fb.*", mnt);
+	rc = sh(out, sizeof(out), "bench/vmrun --kernel full --config "
+	    "configs/test.conf --results %s --workdir %s --iterations 60 "
+	    "2>&1", mnt, root);
+	ck_assert_msg(rc == 1, "vmrun exited %d: %s", rc, out);
+	ck_assert_msg(strstr(out, "No space left on device") != NULL, "%s",
+	    out);
+	snprintf(path, sizeof(path), "%s/full", mnt);
+	assert_meta_status(path, "failed");
+}
+END_TEST
+
+/*
+ * A full work folder (a 2M tmpfs, root only): the runner's failure line
+ * gives the benchmark's own cause, ENOSPC named, not only the exit
+ * status of an iteration.
+ */
+START_TEST(full_workdir_named)
+{
+	char mnt[512], out[8192], conf[512];
+	FILE *f;
+	int rc;
+
+	if (geteuid() != 0) {
+		fprintf(stderr, "full_workdir_named: skipped: needs root to "
+		    "mount a tmpfs\n");
+		return;
+	}
+	snprintf(mnt, sizeof(mnt), "%s/full", root);
+	ck_assert_int_eq(mkdir(mnt, 0755), 0);
+	rc = sh(out, sizeof(out), "mount -t tmpfs -o size=2M tmpfs %s 2>&1",
+	    mnt);
+	if (rc != 0) {
+		fprintf(stderr, "full_workdir_named: skipped: cannot mount "
+		    "a tmpfs: %s", out);
+		return;
+	}
+	snprintf(conf, sizeof(conf), "%s/fl.conf", root);
+	f = fopen(conf, "w");
+	ck_assert_ptr_nonnull(f);
+	fputs("fileload --clients 2 --time 2 --warmup 0 --loadfile "
+	    "configs/fileload.load\n", f);
+	fclose(f);
+	rc = sh(out, sizeof(out), "bench/vmrun --kernel fw --config %s "
+	    "--results %s --workdir %s --iterations 1 2>&1", conf, root, mnt);
+	ck_assert_msg(rc == 1, "vmrun exited %d: %s", rc, out);
+	ck_assert_msg(strstr(out, "vmrun: fileload failed (exit status 1): "
+	    "fileload: client ") != NULL, "%s", out);
+	ck_assert_msg(strstr(out, "WriteX to ") && strstr(out, ": No space "
+	    "left on device; see "), "%s", out);
+	/* the work folder is empty again */
+	ck_assert_int_eq(tu_count_except(mnt, ""), 0);
+}
+END_TEST
+
 Suite *
 runner_suite(void)
 {
@@ -308,6 +695,14 @@ runner_suite(void)
 	tcase_add_test(tc, existing_label_refused);
 	tcase_add_test(tc, bad_input_refused);
 	tcase_add_test(tc, interrupt_cleans_up);
+	tcase_add_test(tc, sigpipe_on_stderr);
+	tcase_add_test(tc, sigpipe_with_limit);
+	tcase_add_test(tc, progress_pipe_closed);
+	tcase_add_test(tc, duplicate_outputs_refused);
+	tcase_add_test(tc, concurrent_label_refused);
+	tcase_add_test(tc, sampler_killed_noted);
+	tcase_add_test(tc, full_disk_fails);
+	tcase_add_test(tc, full_workdir_named);
 	suite_add_tcase(s, tc);
 	return s;
 }
