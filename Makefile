@@ -38,7 +38,9 @@ Q :=
 say = @true
 else
 Q := @
-say = @printf '  %-7s %s\n' $(1) $(2);
+# a closed stdout (make run | head) must not stop the build: the line
+# ignores SIGPIPE and its failure
+say = @trap '' PIPE; printf '  %-7s %s\n' $(1) $(2) || :;
 endif
 
 # Debian packages: building, tests (check), report statistics (gsl),
