@@ -179,6 +179,28 @@ mark_interrupted(const char *dir)
 	return 1;
 }
 
+/* Has process @pid ended (no such process, or a zombie)? */
+static int
+gone(long pid)
+{
+	char path[64], buf[512], *p;
+	ssize_t n;
+	int fd;
+
+	if (kill((pid_t)pid, 0) < 0)
+		return errno == ESRCH;
+	snprintf(path, sizeof(path), "/proc/%ld/stat", pid);
+	if ((fd = open(path, O_RDONLY | O_CLOEXEC)) < 0)
+		return 0;
+	n = read(fd, buf, sizeof(buf) - 1);
+	close(fd);
+	if (n <= 0)
+		return 0;
+	buf[n] = '\0';
+	p = strrchr(buf, ')');
+	return p && (p[2] == 'Z' || p[2] == 'X');
+}
+
 /* Is @name "vmbench-<word>.<pid>" of a process that is gone? */
 static int
 dead_workdir(const char *name)
@@ -193,7 +215,7 @@ dead_workdir(const char *name)
 	pid = strtol(dot + 1, &end, 10);
 	if (*end || pid <= 0)
 		return 0;
-	return kill((pid_t)pid, 0) < 0 && errno == ESRCH;
+	return gone(pid);
 }
 
 /* Undo what the state file @path names; 0, or -1 when something stays. */

@@ -652,6 +652,100 @@ START_TEST(ab_real_root)
 }
 END_TEST
 
+/* The first line of @path starting with @key, its rest into @val. */
+static int
+state_item(const char *path, const char *key, char *val, size_t len)
+{
+	char line[4500];
+	FILE *f = fopen(path, "r");
+	size_t n = strlen(key);
+	int found = 0;
+
+	if (!f)
+		return 0;
+	while (!found && fgets(line, sizeof(line), f))
+		if (strncmp(line, key, n) == 0 && line[n] == ' ') {
+			line[strcspn(line, "\n")] = '\0';
+			snprintf(val, len, "%s", line + n + 1);
+			found = 1;
+		}
+	fclose(f);
+	return found;
+}
+
+/*
+ * As root: a run under MEM= and SWAP= killed with SIGKILL leaves its
+ * cgroup and swap file; the next vmrun (--clean-stale) removes both,
+ * marks its meta interrupted, and leaves the work folder empty.
+ */
+START_TEST(sigkill_then_next_run)
+{
+	char state[700], cg[4500] = "", swp[4500] = "", v[256], dir[600];
+	char wd[600];
+	int status, i;
+	pid_t pid;
+
+	if (geteuid() != 0) {
+		fprintf(stderr, "sigkill_then_next_run: skipped (needs root)\n");
+		return;
+	}
+	fake("k.conf", "iterations 100\nmemfill --bytes 96M --write\n");
+	snprintf(wd, sizeof(wd), "%s/w", tu_dir);
+	pid = fork();
+	ck_assert_int_ge(pid, 0);
+	if (pid == 0) {
+		char conf[600], res[600];
+		int fd = open("/dev/null", O_WRONLY);
+
+		dup2(fd, 1);
+		dup2(fd, 2);
+		snprintf(conf, sizeof(conf), "%s/k.conf", tu_dir);
+		snprintf(res, sizeof(res), "%s/r", tu_dir);
+		execl("bench/vmrun", "vmrun", "--kernel", "k", "--mem", "64M",
+		    "--swap", "256M", "--config", conf, "--results", res,
+		    "--workdir", wd, (char *)NULL);
+		_exit(127);
+	}
+	snprintf(state, sizeof(state), "%s/vmrun.%ld.state", wd, (long)pid);
+	/* wait until the cgroup and the swap file are in the state */
+	for (i = 0; i < 1000 && !(state_item(state, "cgroup", cg,
+	    sizeof(cg)) && state_item(state, "swapfile", swp, sizeof(swp)));
+	    i++)
+		usleep(10000);
+	if (!cg[0] || !swp[0]) {
+		kill(pid, SIGKILL);
+		waitpid(pid, &status, 0);
+		ck_abort_msg("the run never made its cgroup and swap file");
+	}
+	usleep(500000);
+	kill(pid, SIGKILL);
+	ck_assert_int_eq(waitpid(pid, &status, 0), pid);
+	/* "1 /sys/fs/cgroup/memory/.../vmbench.PID": left behind */
+	ck_assert_int_eq(access(strchr(cg, ' ') + 1, F_OK), 0);
+	ck_assert_int_eq(access(swp, F_OK), 0);
+	ck_assert_int_eq(sh("bench/vmrun --clean-stale --workdir %s "
+	    "2>%s/err", wd, tu_dir), 0);
+	ck_assert_int_eq(sh("grep -q 'a run killed earlier (pid %ld) left the "
+	    "machine changed: cleaned up, marked .*interrupted, removed its "
+	    "memory cgroup, removed its swap file' %s/err", (long)pid,
+	    tu_dir), 0);
+	ck_assert_int_lt(access(strchr(cg, ' ') + 1, F_OK), 0);
+	ck_assert_int_lt(access(swp, F_OK), 0);
+	ck_assert_int_ne(sh("grep -q 'vmbench-swap.%ld' /proc/swaps",
+	    (long)pid), 0);
+	snprintf(dir, sizeof(dir), "%s/r/k", tu_dir);
+	ck_assert_str_eq(meta_val(dir, "status", v, sizeof(v)),
+	    "interrupted");
+	/* the benchmark stopped on its own (SIGTERM from the kernel) */
+	for (i = 0; i < 500 && tu_count_except(wd, "") > 0; i++)
+		usleep(10000);
+	ck_assert_int_eq(tu_count_except(wd, ""), 0);
+	/* nothing left: the next clean-up has nothing to say */
+	ck_assert_int_eq(sh("bench/vmrun --clean-stale --workdir %s 2>&1 | "
+	    "grep -q 'nothing left behind'", wd), 0);
+}
+END_TEST
+
 /* The arithmetic: busy less kernel threads less ours, per second. */
 START_TEST(foreign_cpu_sum)
 {
@@ -718,6 +812,7 @@ ab_suite(void)
 	tcase_add_test(e2e, ab_end_to_end_fake);
 	tcase_add_test(e2e, ab_restore_every_path);
 	tcase_add_test(e2e, ab_real_root);
+	tcase_add_test(e2e, sigkill_then_next_run);
 	tcase_add_test(e2e, foreign_cpu_burner);
 	suite_add_tcase(s, e2e);
 	return s;
