@@ -519,9 +519,9 @@ foreign_cpu(const struct vb_snap *a, const struct vb_snap *b,
 	    tv_s(&sa->ru_stime, &sb->ru_stime) +
 	    tv_s(&ka->ru_utime, &kb->ru_utime) +
 	    tv_s(&ka->ru_stime, &kb->ru_stime) +
-	    (double)(ob->ours - oa->ours) / hz;
-	return vb_foreign_cpu(busy, (double)(ob->kthread - oa->kthread) / hz,
-	    ours, (double)(b->t_ns - a->t_ns) / 1e9);
+	    ((double)ob->ours - (double)oa->ours) / hz;
+	return vb_foreign_cpu(busy, (double)vb_cpuown_kthread_delta(oa, ob) /
+	    hz, ours, (double)(b->t_ns - a->t_ns) / 1e9);
 }
 
 /* One iteration; 0, or -1 after a signal, or the child's failure. */
@@ -597,6 +597,8 @@ iterate(int num, struct vb_proc *proc)
 		;
 	R.child = 0;
 	vb_sampler_set_iter(&R.sampler, 0);
+	if (stop_signal || !WIFEXITED(status) || WEXITSTATUS(status) != 0)
+		vb_cpuown_free(&own_a);
 	if (stop_signal)
 		return -1;
 	if (!WIFEXITED(status) || WEXITSTATUS(status) != 0) {
@@ -617,6 +619,8 @@ iterate(int num, struct vb_proc *proc)
 	vb_cpuown_read(R.proc_root, R.sampler.pid, &own_b);
 	row[R.foreign_col] = foreign_cpu(&a, &b, &own_a, &own_b, &self_a,
 	    &self_b, &kids_a, &kids_b);
+	vb_cpuown_free(&own_a);
+	vb_cpuown_free(&own_b);
 	if (R.cg_col >= 0) {
 		vb_cgroup_read(&R.cg, &cgb);
 		vb_cgroup_row(row + R.cg_col, &cgb, &cga);

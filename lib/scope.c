@@ -11,6 +11,7 @@
 #include <unistd.h>
 
 #include "scope.h"
+#include "util.h"
 
 const struct vb_metric vb_cg_metrics[] = {
 	{ "cg_pgfault", "faults", VB_INFO, "page faults (memory cgroup)" },
@@ -203,6 +204,42 @@ proc_cpu(const char *proc_root, const char *pid, unsigned long long *ticks,
 	return 0;
 }
 
+static int
+by_pid(const void *x, const void *y)
+{
+	const struct vb_kthread *a = x, *b = y;
+
+	return a->pid < b->pid ? -1 : a->pid > b->pid;
+}
+
+unsigned long long
+vb_cpuown_kthread_delta(const struct vb_cpuown *a, const struct vb_cpuown *b)
+{
+	unsigned long long sum = 0;
+	int i, j = 0;
+
+	for (i = 0; i < b->n; i++) {
+		unsigned long long before = 0;
+
+		while (j < a->n && a->kt[j].pid < b->kt[i].pid)
+			j++;
+		if (j < a->n && a->kt[j].pid == b->kt[i].pid)
+			before = a->kt[j].ticks;
+		/* a reused pid may read less than before: a new thread */
+		sum += b->kt[i].ticks >= before ? b->kt[i].ticks - before :
+		    b->kt[i].ticks;
+	}
+	return sum;
+}
+
+void
+vb_cpuown_free(struct vb_cpuown *c)
+{
+	free(c->kt);
+	c->kt = NULL;
+	c->n = 0;
+}
+
 void
 vb_cpuown_read(const char *proc_root, pid_t sampler, struct vb_cpuown *c)
 {
@@ -213,16 +250,27 @@ vb_cpuown_read(const char *proc_root, pid_t sampler, struct vb_cpuown *c)
 	int kt;
 	DIR *d;
 
-	c->kthread = c->ours = 0;
+	int cap = 0;
+
+	c->ours = 0;
+	c->n = 0;
+	c->kt = NULL;
 	if ((d = opendir(proc_root))) {
 		while ((e = readdir(d))) {
 			if (!isdigit((unsigned char)e->d_name[0]))
 				continue;
-			if (proc_cpu(proc_root, e->d_name, &t, &kt) == 0 &&
-			    kt)
-				c->kthread += t;
+			if (proc_cpu(proc_root, e->d_name, &t, &kt) < 0 || !kt)
+				continue;
+			if (c->n == cap) {
+				cap = cap ? 2 * cap : 256;
+				c->kt = vb_xrealloc(c->kt, (size_t)cap *
+				    sizeof(*c->kt));
+			}
+			c->kt[c->n].pid = atol(e->d_name);
+			c->kt[c->n++].ticks = t;
 		}
 		closedir(d);
+		qsort(c->kt, (size_t)c->n, sizeof(*c->kt), by_pid);
 	}
 	if (sampler > 0) {
 		snprintf(pid, sizeof(pid), "%ld", (long)sampler);

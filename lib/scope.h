@@ -65,14 +65,27 @@ void vb_cgroup_reset_peak(const struct vb_cgroup *cg);
 void vb_cgroup_row(double *row, const struct vb_cgsnap *b,
     const struct vb_cgsnap *a);
 
-/* CPU time (ticks) of kernel threads and of the pids in VMBENCH_OURS. */
+/* CPU time (ticks) of each kernel thread and of the pids in VMBENCH_OURS. */
 struct vb_cpuown {
-	unsigned long long kthread, ours;
+	unsigned long long ours;
+	int n;
+	struct vb_kthread {
+		long pid;
+		unsigned long long ticks;
+	} *kt;			/* allocated, by pid */
 };
 
 /* Scan /proc (under @proc_root) for the figures above. */
 void vb_cpuown_read(const char *proc_root, pid_t sampler,
     struct vb_cpuown *c);
+/*
+ * Ticks kernel threads used from @a to @b: per thread, so that one that
+ * ended (kworkers come and go) takes nothing away and a new one counts
+ * from zero.
+ */
+unsigned long long vb_cpuown_kthread_delta(const struct vb_cpuown *a,
+    const struct vb_cpuown *b);
+void vb_cpuown_free(struct vb_cpuown *c);
 
 /*
  * Foreign CPU in % of one CPU: the machine's busy seconds over @secs
