@@ -756,6 +756,21 @@ START_TEST(foreign_cpu_sum)
 }
 END_TEST
 
+/* Kernel threads per thread: one that ends or is new does not skew. */
+START_TEST(kthread_delta)
+{
+	struct vb_kthread ka[] = { { 2, 100 }, { 7, 50 }, { 9, 1000 } };
+	struct vb_kthread kb[] = { { 2, 130 }, { 9, 1005 }, { 11, 4 } };
+	struct vb_cpuown a = { .n = 3, .kt = ka }, b = { .n = 3, .kt = kb };
+
+	/* 30 + 5 + 4; thread 7 ended (its 50 do not count against) */
+	ck_assert_uint_eq(vb_cpuown_kthread_delta(&a, &b), 39);
+	/* a reused pid that reads less: a new thread, counted from 0 */
+	kb[1].ticks = 3;
+	ck_assert_uint_eq(vb_cpuown_kthread_delta(&a, &b), 37);
+}
+END_TEST
+
 /*
  * A process burning a CPU beside a benchmark shows up in foreign_cpu
  * (the benchmark's own CPU is subtracted; other load only adds).
@@ -806,6 +821,7 @@ ab_suite(void)
 	tcase_add_test(tc, cgroup_v2_counters);
 	tcase_add_test(tc, meta_settings);
 	tcase_add_test(tc, foreign_cpu_sum);
+	tcase_add_test(tc, kthread_delta);
 	suite_add_tcase(s, tc);
 	tcase_add_checked_fixture(e2e, tu_mktmp, tu_rmtmp);
 	tcase_set_timeout(e2e, 120);
