@@ -17,31 +17,38 @@
 #include "state.h"
 #include "util.h"
 
+/*
+ * /proc/@pid/stat into @buf; the fields after the command's ")" (the
+ * first is field 3, the state), or NULL when there is no such process.
+ */
+static char *
+proc_stat(long pid, char *buf, size_t len)
+{
+	char path[64];
+	ssize_t n;
+	int fd;
+
+	snprintf(path, sizeof(path), "/proc/%ld/stat", pid);
+	if ((fd = open(path, O_RDONLY | O_CLOEXEC)) < 0)
+		return NULL;
+	n = read(fd, buf, len - 1);
+	close(fd);
+	if (n <= 0)
+		return NULL;
+	buf[n] = '\0';
+	return strrchr(buf, ')');
+}
+
 /* Field 22 of /proc/@pid/stat (start time in ticks); 0 when gone. */
 static unsigned long long
 start_time(long pid)
 {
-	char path[64], buf[1024], *p;
-	unsigned long long t = 0;
-	ssize_t n;
-	int fd, i;
+	char buf[1024], *p = proc_stat(pid, buf, sizeof(buf));
+	int i;
 
-	snprintf(path, sizeof(path), "/proc/%ld/stat", pid);
-	if ((fd = open(path, O_RDONLY | O_CLOEXEC)) < 0)
-		return 0;
-	n = read(fd, buf, sizeof(buf) - 1);
-	close(fd);
-	if (n <= 0)
-		return 0;
-	buf[n] = '\0';
-	if (!(p = strrchr(buf, ')')))
-		return 0;
-	/* after ")": field 3 (state) is the first */
 	for (i = 3; i < 22 && p; i++)
 		p = strchr(p + 1, ' ');
-	if (p)
-		t = strtoull(p + 1, NULL, 10);
-	return t;
+	return p ? strtoull(p + 1, NULL, 10) : 0;
 }
 
 /* %-escape @s (spaces, %, controls, bytes >= 0x7f) into @f. */
@@ -183,21 +190,11 @@ mark_interrupted(const char *dir)
 static int
 gone(long pid)
 {
-	char path[64], buf[512], *p;
-	ssize_t n;
-	int fd;
+	char buf[1024], *p;
 
 	if (kill((pid_t)pid, 0) < 0)
 		return errno == ESRCH;
-	snprintf(path, sizeof(path), "/proc/%ld/stat", pid);
-	if ((fd = open(path, O_RDONLY | O_CLOEXEC)) < 0)
-		return 0;
-	n = read(fd, buf, sizeof(buf) - 1);
-	close(fd);
-	if (n <= 0)
-		return 0;
-	buf[n] = '\0';
-	p = strrchr(buf, ')');
+	p = proc_stat(pid, buf, sizeof(buf));
 	return p && (p[2] == 'Z' || p[2] == 'X');
 }
 
