@@ -86,6 +86,10 @@ export VB_SWAP = $(value SWAP)
 export VB_WORKDIR = $(value WORKDIR)
 export VB_A = $(value A)
 export VB_B = $(value B)
+# A= given, even empty (the settings as found), or forgotten: read
+# before the unexport below, which defines every name it lists
+export VB_A_SET := $(if $(filter undefined,$(origin A)),,1)
+export VB_B_SET := $(if $(filter undefined,$(origin B)),,1)
 export VB_A_LABEL = $(value A_LABEL)
 export VB_B_LABEL = $(value B_LABEL)
 export VB_ORDER = $(value ORDER)
@@ -168,7 +172,8 @@ run: all
 # results/<KERNEL>-A and -B (or A_LABEL, B_LABEL), then the comparison.
 ab: all
 	$(Q)case "$$VB_FORCE" in 1) set -- --force;; *) set --;; esac; \
-	bench/vmrun --kernel "$$VB_KERNEL" --a "$$VB_A" --b "$$VB_B" \
+	bench/vmrun --kernel "$$VB_KERNEL" \
+	    $${VB_A_SET:+--a "$$VB_A"} $${VB_B_SET:+--b "$$VB_B"} \
 	    $${VB_A_LABEL:+--label-a "$$VB_A_LABEL"} \
 	    $${VB_B_LABEL:+--label-b "$$VB_B_LABEL"} \
 	    $${VB_ORDER:+--order "$$VB_ORDER"} $(VMRUN_ARGS) "$$@"

@@ -582,20 +582,21 @@ last_line(const char *path, char *buf, size_t len)
 }
 
 /*
- * A/B: add the probe's result of this run (.slot-probe@LABEL.res) to
- * its side's probe@LABEL.res.  0, or 1 (said) when it cannot.
+ * A/B: add the result of one run of a program that cannot append
+ * itself (the probe: .slot-NAME.res) to its side's NAME.res.  0, or 1
+ * (said) when it cannot.
  */
 static int
-merge_probe(const char *label)
+merge_slot(const char *name)
 {
 	char src[PATH_MAX + 300], dst[PATH_MAX + 300], err[1024];
 	struct vb_res a, b;
 	int i, rc = 0;
 
-	snprintf(src, sizeof(src), "%s/.slot-probe@%s.res", S.dir, label);
-	snprintf(dst, sizeof(dst), "%s/probe@%s.res", S.dir, label);
+	snprintf(src, sizeof(src), "%s/.slot-%s.res", S.dir, name);
+	snprintf(dst, sizeof(dst), "%s/%s.res", S.dir, name);
 	if (vb_res_read(src, &b, err, sizeof(err)) < 0) {
-		warn("the probe beside %s left no result: %s", label, err);
+		warn("%s left no result: %s", name, err);
 		unlink(src);
 		return 1;
 	}
@@ -636,6 +637,33 @@ merge_probe(const char *label)
 	return rc;
 }
 
+/*
+ * A benchmark killed by a signal (the OOM killer, kill -9) could not
+ * mark its result or remove its work folder: its .res (@out.res) still
+ * says running, and <workdir>/vmbench-<bench>.<pid> is left.  Mark the
+ * one failed and remove the other.
+ */
+static void
+after_killed(const char *bench, pid_t pid, const char *out)
+{
+	char path[PATH_MAX + 300], err[1024];
+	struct vb_res r;
+
+	snprintf(path, sizeof(path), "%s/vmbench-%s.%ld", S.workdir, bench,
+	    (long)pid);
+	if (access(path, F_OK) == 0 && vb_rmtree(path) < 0)
+		warn_errno("cannot remove %s", path);
+	snprintf(path, sizeof(path), "%s.res", out);
+	if (vb_res_read(path, &r, err, sizeof(err)) < 0)
+		return;
+	if (strcmp(r.status, "running") == 0) {
+		snprintf(r.status, sizeof(r.status), "failed");
+		if (vb_res_write(path, &r) < 0)
+			warn_errno("cannot write %s", path);
+	}
+	vb_res_free(&r);
+}
+
 /* Run one config line; returns the program's exit status. */
 static int
 run_line(const struct vb_conf *c, int idx, int iterations, uint64_t t0)
@@ -645,12 +673,15 @@ run_line(const struct vb_conf *c, int idx, int iterations, uint64_t t0)
 	char logp[PATH_MAX + 256], nit[16], fdbuf[16];
 	char **argv;
 	const char *profile = probe_profile(c, l);
-	int pfd[2], logfd, status, n = 0, i, probe_failed = 0;
+	int pfd[2], logfd, status, n = 0, i, probe_failed = 0, self_slot;
 	pid_t pid;
 
 	vb_conf_label(l, label, sizeof(label));
 	prog_path(l->bench, prog, sizeof(prog));
-	snprintf(out, sizeof(out), "%s/%s", S.dir, label);
+	/* the probe cannot append: A/B runs it into a slot, merged after */
+	self_slot = S.append && strcmp(l->bench, "probe") == 0;
+	snprintf(out, sizeof(out), "%s/%s%s", S.dir, self_slot ? ".slot-" :
+	    "", label);
 	snprintf(logp, sizeof(logp), "%s/%s.log", S.dir, label);
 	snprintf(nit, sizeof(nit), "%d", iterations);
 	argv = calloc((size_t)l->argc + 12, sizeof(char *));
@@ -665,7 +696,7 @@ run_line(const struct vb_conf *c, int idx, int iterations, uint64_t t0)
 	argv[n++] = nit;
 	argv[n++] = "--workdir";
 	argv[n++] = S.workdir;
-	if (S.append)
+	if (S.append && !self_slot)
 		argv[n++] = "--append";
 	if (l->variant) {
 		argv[n++] = "--variant";
@@ -719,10 +750,19 @@ run_line(const struct vb_conf *c, int idx, int iterations, uint64_t t0)
 	running_pid = 0;
 	free(argv);
 	probe_failed = stop_probe(label);
-	if (profile && S.append)
-		probe_failed |= merge_probe(label);
+	if (profile && S.append) {
+		char name[3 * VB_NAMELEN];
+
+		snprintf(name, sizeof(name), "probe@%s", label);
+		probe_failed |= merge_slot(name);
+	}
+	if (self_slot && WIFEXITED(status) && WEXITSTATUS(status) == 0)
+		probe_failed |= merge_slot(label);
 	if (WIFEXITED(status) && WEXITSTATUS(status) == 0)
 		return probe_failed;
+	/* what a killed program could not do itself */
+	if (WIFSIGNALED(status))
+		after_killed(l->bench, pid, out);
 	if (stop_signal || (WIFEXITED(status) && WEXITSTATUS(status) == 130))
 		return 130;
 	{
@@ -752,7 +792,6 @@ static int
 teardown(void)
 {
 	char err[1024];
-	uint64_t peak, hits;
 	int rc = 0;
 
 	if (probe_pid > 0) {
@@ -760,12 +799,7 @@ teardown(void)
 		waitpid(probe_pid, NULL, 0);
 		probe_pid = 0;
 	}
-	if (S.lim.version && vb_memlimit_peak(&S.lim, &peak, &hits) == 0) {
-		snprintf(S.peak, sizeof(S.peak), "%llu",
-		    (unsigned long long)(peak >> 10));
-		snprintf(S.hits, sizeof(S.hits), "%llu",
-		    (unsigned long long)hits);
-	}
+
 	if (vb_memlimit_remove(&S.lim, err, sizeof(err)) < 0) {
 		warn("%s", err);
 		rc = -1;
@@ -794,6 +828,10 @@ struct side {
 	int nextra;
 	int failed;
 	int written;			/* meta exists: die() marks it */
+	/* under MEM=: the cgroup's peak (kB) and limit hits on this side */
+	double peak_kb;
+	uint64_t hits;
+	char peak_s[32], hits_s[32];
 };
 
 /*
@@ -812,8 +850,18 @@ side_meta(struct side *sd, const char *status, int ended, int quiet)
 	m.status = status;
 	m.end = ended ? vb_iso_time(end, sizeof(end)) : NULL;
 	sd->nextra = 0;
-	for (i = 0; i < S.nextra; i++)
-		sd->extra[sd->nextra++] = S.extra[i];
+	snprintf(sd->peak_s, sizeof(sd->peak_s), "%.0f", sd->peak_kb);
+	snprintf(sd->hits_s, sizeof(sd->hits_s), "%llu",
+	    (unsigned long long)sd->hits);
+	for (i = 0; i < S.nextra; i++) {
+		sd->extra[sd->nextra] = S.extra[i];
+		/* the limit's figures are the side's own */
+		if (strcmp(S.extra[i].key, "mem_limit_peak_kb") == 0)
+			sd->extra[sd->nextra].val = sd->peak_s;
+		if (strcmp(S.extra[i].key, "mem_limit_hits") == 0)
+			sd->extra[sd->nextra].val = sd->hits_s;
+		sd->nextra++;
+	}
 	for (i = 0; i < 4 && sd->extra[36 + i].key; i++)
 		sd->extra[sd->nextra++] = sd->extra[36 + i];
 	m.extra = sd->extra;
@@ -1128,6 +1176,46 @@ find_workdir(struct opts *o)
 }
 
 
+/* The memory limit's hits so far (0 without a limit). */
+static uint64_t
+limit_hits(void)
+{
+	uint64_t peak, hits;
+
+	if (!S.lim.version || vb_memlimit_peak(&S.lim, &peak, &hits) < 0)
+		return 0;
+	return hits;
+}
+
+/*
+ * After a program of side @sd ran (@label): add the limit hits since
+ * @before to the side's, and raise its peak to the cgroup's peak now and
+ * to each iteration's (cg_mem_peak_kb: the harness resets the cgroup's
+ * peak before every iteration).
+ */
+static void
+limit_after(struct side *sd, uint64_t before, const char *label)
+{
+	char path[PATH_MAX + 300], err[1024];
+	uint64_t peak, hits;
+	struct vb_res r;
+	int m, i;
+
+	if (!S.lim.version || vb_memlimit_peak(&S.lim, &peak, &hits) < 0)
+		return;
+	sd->hits += hits >= before ? hits - before : 0;
+	if ((double)(peak >> 10) > sd->peak_kb)
+		sd->peak_kb = (double)(peak >> 10);
+	snprintf(path, sizeof(path), "%s/%s.res", sd->dir, label);
+	if (vb_res_read(path, &r, err, sizeof(err)) < 0)
+		return;
+	m = vb_res_metric_index(&r, "cg_mem_peak_kb");
+	for (i = 0; m >= 0 && i < r.niter; i++)
+		if (vb_res_get(&r, i, m) > sd->peak_kb)
+			sd->peak_kb = vb_res_get(&r, i, m);
+	vb_res_free(&r);
+}
+
 /*
  * make ab: each config line's iterations, A's and B's, in the order's
  * pattern, each a run of the program with --iterations 1 --append into
@@ -1140,6 +1228,7 @@ run_ab(const struct vb_conf *c, const struct opts *o, struct side *sd,
 {
 	char sched[2 * 100000 + 1], err[1024];
 	int i, k, failed = 0, cur = -1;
+	uint64_t hits;
 
 	for (i = 0; i < c->nlines && !stop_signal; i++) {
 		int n = line_iterations(c, i, o), rc, line_failed = 0;
@@ -1169,7 +1258,9 @@ run_ab(const struct vb_conf *c, const struct opts *o, struct side *sd,
 			memcpy(S.dir, sd[s].dir, sizeof(S.dir));
 			snprintf(S.slot, sizeof(S.slot), "%c %d/%d (%s)",
 			    sched[k], k + 1, 2 * n, sd[s].desc);
+			hits = limit_hits();
 			rc = run_line(c, i, 1, t0);
+			limit_after(&sd[s], hits, label);
 			if (rc == 130)
 				return 130;
 			if (rc) {
@@ -1261,8 +1352,8 @@ main(int argc, char **argv)
 
 		if (!o.set_a || !o.set_b || (!*o.set_a && !*o.set_b))
 			die("an A/B run needs both sides: A=\"name=value,...\" "
-			    "B=\"name=value,...\" (one side may be empty: "
-			    "the settings as they are)");
+			    "B=\"name=value,...\" (one side may be given "
+			    "empty, B=, for the settings as they are)");
 		if (vb_ab_order_ok(o.order, err, sizeof(err)) < 0)
 			die("%s", err);
 		S.knobs.root = root && *root ? vb_xstrdup(root) : NULL;
@@ -1330,8 +1421,10 @@ main(int argc, char **argv)
 		    sd[k].label);
 		lock_label(k, o.results, sd[k].label);
 		if (lstat(sd[k].dir, &st) == 0 && !o.force)
-			die("%s already exists: choose another KERNEL= label, "
-			    "or FORCE=1 to replace it", sd[k].dir);
+			die("%s already exists: choose another %s label, or "
+			    "FORCE=1 to replace it", sd[k].dir, !ab ? "KERNEL=" :
+			    k == 0 && o.label_a ? "A_LABEL=" : k == 1 &&
+			    o.label_b ? "B_LABEL=" : "KERNEL=");
 	}
 
 	/* from here on, every path undoes what the run changed */
@@ -1430,8 +1523,12 @@ main(int argc, char **argv)
 		    S.dir);
 		for (i = 0; i < conf.nlines && !stop_signal; i++) {
 			int n = line_iterations(&conf, i, &o);
+			char label[2 * VB_NAMELEN];
+			uint64_t hits = limit_hits();
 
 			rc = run_line(&conf, i, n, t0);
+			vb_conf_label(&conf.lines[i], label, sizeof(label));
+			limit_after(&sd[0], hits, label);
 			if (rc == 130)
 				break;
 			failed += rc != 0;
@@ -1457,7 +1554,8 @@ main(int argc, char **argv)
 		rc = meta_failed ? 1 : 130;
 	} else {
 		rc = failed || meta_failed ? 1 : 0;
-		if (ab && !rc)
+		/* the report marks what is incomplete ("!") */
+		if (ab)
 			compare(sd);
 	}
 	for (k = 0; k < nside; k++)

@@ -294,10 +294,25 @@ kernel_has(const struct rl_set *s, int k, const char *id)
 static int
 all_zero(const struct rt_row *r, int nk)
 {
+	int i, seen = 0;
+
+	/* a metric no kernel measured ("-" throughout) is absent, not zero */
+	for (i = 0; i < nk; i++) {
+		if (r->d[i].n && (r->d[i].min != 0 || r->d[i].max != 0))
+			return 0;
+		seen += r->d[i].n > 0;
+	}
+	return seen > 0;
+}
+
+/* No kernel measured it (a counter this kernel or cgroup lacks). */
+static int
+unmeasured(const struct rt_row *r, int nk)
+{
 	int i;
 
 	for (i = 0; i < nk; i++)
-		if (r->d[i].n && (r->d[i].min != 0 || r->d[i].max != 0))
+		if (r->d[i].n)
 			return 0;
 	return 1;
 }
@@ -352,7 +367,7 @@ rt_table(FILE *f, const struct rl_set *s, const char *id,
 	for (j = 0; j < nrows; j++) {
 		int who;
 
-		if (all_zero(&rows[j], s->nk))
+		if (all_zero(&rows[j], s->nk) || unmeasured(&rows[j], s->nk))
 			continue;
 		shown++;
 		i = (int)strlen(rows[j].name) +
@@ -401,7 +416,7 @@ rt_table(FILE *f, const struct rl_set *s, const char *id,
 			struct rt_row *r = &rows[j];
 			int dec = row_decimals(r, s->nk), who;
 
-			if (all_zero(r, s->nk))
+			if (all_zero(r, s->nk) || unmeasured(r, s->nk))
 				continue;
 			snprintf(buf, sizeof(buf), "%s%s", r->name,
 			    max_cov(r, s->nk, &who) > o->noisy ? "~" : "");
@@ -945,7 +960,8 @@ section(FILE *f, const struct rl_set *s, const char *id,
 		detail_block(f, s, &rows[h], o);
 	}
 	for (j = 0; o->detail && j < nrows; j++)
-		if (j != h && !all_zero(&rows[j], s->nk)) {
+		if (j != h && !all_zero(&rows[j], s->nk) &&
+		    !unmeasured(&rows[j], s->nk)) {
 			fputc('\n', f);
 			detail_block(f, s, &rows[j], o);
 		}
