@@ -103,6 +103,7 @@ static struct run {
 	struct vb_cgroup cg;	/* the memory cgroup we run in, if any */
 	int cg_col;		/* its first column, or -1 */
 	int first_iter;		/* 1, or after the iterations appended to */
+	char prior_status[16];	/* --append: "failed" etc., "" if complete */
 } R = { .progress_fd = -1 };
 
 static volatile sig_atomic_t stop_signal;
@@ -167,6 +168,9 @@ save(const char *status)
 {
 	if (!R.res_path[0])
 		return 0;
+	/* appended to a result that failed: the whole stays failed */
+	if (strcmp(status, "complete") == 0 && R.prior_status[0])
+		status = R.prior_status;
 	if (vb_res_save(R.res_path, &R.res, status) == 0)
 		return 0;
 	if (!R.write_failed)
@@ -673,6 +677,10 @@ append_to(const char *path)
 		    sizeof(double));
 	snprintf(R.res.started, sizeof(R.res.started), "%s", old.started);
 	R.first_iter = old.niter + 1;
+	if (strcmp(old.status, "complete") != 0 &&
+	    strcmp(old.status, "running") != 0)
+		snprintf(R.prior_status, sizeof(R.prior_status), "%s",
+		    old.status);
 	vb_res_free(&old);
 }
 

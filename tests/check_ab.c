@@ -608,6 +608,56 @@ START_TEST(ab_restore_every_path)
 END_TEST
 
 /*
+ * A benchmark killed with SIGKILL in the middle of an A/B run: the run
+ * goes on with the other iterations, exits 1, puts the settings back,
+ * marks that side's result failed and removes the killed program's
+ * work folder.
+ */
+START_TEST(ab_killed_benchmark)
+{
+	char v[256], path[700], kids[256];
+	long child = 0;
+	int status, i;
+	pid_t pid;
+	FILE *f;
+
+	fake_tree();
+	fake("ab.conf", "iterations 6\nforkbomb --forks 3000 --ints 10\n");
+	pid = start_ab("kb");
+	ck_assert_msg(wait_knob("7"), "A never applied");
+	/* the benchmark: vmrun's child (it has none but it) */
+	snprintf(path, sizeof(path), "/proc/%ld/task/%ld/children",
+	    (long)pid, (long)pid);
+	for (i = 0; i < 500 && !child; i++) {
+		if ((f = fopen(path, "r"))) {
+			if (fgets(kids, sizeof(kids), f))
+				child = atol(kids);
+			fclose(f);
+		}
+		if (!child)
+			usleep(10000);
+	}
+	ck_assert_msg(child > 0, "no benchmark under vmrun");
+	kill((pid_t)child, SIGKILL);
+	ck_assert_int_eq(waitpid(pid, &status, 0), pid);
+	ck_assert_msg(WIFEXITED(status) && WEXITSTATUS(status) == 1,
+	    "status %d", status);
+	ck_assert_str_eq(slurp("proc/sys/vm/swappiness", v, sizeof(v)), "60");
+	ck_assert_str_eq(slurp("sys/kernel/mm/transparent_hugepage/enabled", v,
+	    sizeof(v)), "madvise");
+	snprintf(path, sizeof(path), "%s/r/kb-A", tu_dir);
+	ck_assert_str_eq(meta_val(path, "status", v, sizeof(v)), "failed");
+	/* the side whose run was killed says so; its iterations are kept */
+	ck_assert_int_eq(sh("grep -q '^status failed' %s/r/kb-A/forkbomb.res",
+	    tu_dir), 0);
+	ck_assert_int_eq(sh("grep -q '^status complete' "
+	    "%s/r/kb-B/forkbomb.res", tu_dir), 0);
+	snprintf(path, sizeof(path), "%s/w", tu_dir);
+	ck_assert_int_eq(tu_count_except(path, ""), 0);
+}
+END_TEST
+
+/*
  * As root, `make ab` on the real knobs, without changing a value: A and
  * B both set vm.swappiness to what it is, under a memory cgroup; meta
  * records the cgroup's own copy, the .res the cgroup's counters, and
@@ -832,6 +882,7 @@ ab_suite(void)
 	tcase_set_timeout(e2e, 120);
 	tcase_add_test(e2e, ab_end_to_end_fake);
 	tcase_add_test(e2e, ab_restore_every_path);
+	tcase_add_test(e2e, ab_killed_benchmark);
 	tcase_add_test(e2e, ab_real_root);
 	tcase_add_test(e2e, sigkill_then_next_run);
 	tcase_add_test(e2e, foreign_cpu_burner);
