@@ -638,6 +638,27 @@ merge_slot(const char *name)
 }
 
 /*
+ * Mark the result @path failed if it says running (or, with @complete,
+ * complete: an A/B side one of whose runs failed).
+ */
+static void
+mark_failed(const char *path, int complete)
+{
+	char err[1024];
+	struct vb_res r;
+
+	if (vb_res_read(path, &r, err, sizeof(err)) < 0)
+		return;
+	if (strcmp(r.status, "running") == 0 || (complete &&
+	    strcmp(r.status, "complete") == 0)) {
+		snprintf(r.status, sizeof(r.status), "failed");
+		if (vb_res_write(path, &r) < 0)
+			warn_errno("cannot write %s", path);
+	}
+	vb_res_free(&r);
+}
+
+/*
  * A benchmark killed by a signal (the OOM killer, kill -9) could not
  * mark its result or remove its work folder: its .res (@out.res) still
  * says running, and <workdir>/vmbench-<bench>.<pid> is left.  Mark the
@@ -646,22 +667,14 @@ merge_slot(const char *name)
 static void
 after_killed(const char *bench, pid_t pid, const char *out)
 {
-	char path[PATH_MAX + 300], err[1024];
-	struct vb_res r;
+	char path[PATH_MAX + 300];
 
 	snprintf(path, sizeof(path), "%s/vmbench-%s.%ld", S.workdir, bench,
 	    (long)pid);
 	if (access(path, F_OK) == 0 && vb_rmtree(path) < 0)
 		warn_errno("cannot remove %s", path);
 	snprintf(path, sizeof(path), "%s.res", out);
-	if (vb_res_read(path, &r, err, sizeof(err)) < 0)
-		return;
-	if (strcmp(r.status, "running") == 0) {
-		snprintf(r.status, sizeof(r.status), "failed");
-		if (vb_res_write(path, &r) < 0)
-			warn_errno("cannot write %s", path);
-	}
-	vb_res_free(&r);
+	mark_failed(path, 0);
 }
 
 /* Run one config line; returns the program's exit status. */
@@ -1265,10 +1278,19 @@ run_ab(const struct vb_conf *c, const struct opts *o, struct side *sd,
 				return 130;
 			if (rc) {
 				sd[s].failed = 1;
-				line_failed = 1;
+				line_failed |= 1 << s;
 			}
 		}
-		failed += line_failed;
+		/* a side one of whose runs failed: its result says so */
+		for (k = 0; k < 2; k++)
+			if (line_failed & (1 << k)) {
+				char path[PATH_MAX + 300];
+
+				snprintf(path, sizeof(path), "%s/%s.res",
+				    sd[k].dir, label);
+				mark_failed(path, 1);
+			}
+		failed += line_failed != 0;
 	}
 	return stop_signal ? 130 : failed;
 }

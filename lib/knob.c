@@ -310,8 +310,10 @@ vb_knobs_save(struct vb_knobs *ks, char *err, size_t errlen)
 			continue;
 		if (stat(k->path, &st) < 0) {
 			snprintf(err, errlen, "%s: no such setting on this "
-			    "kernel (%s: %s)", k->name, k->path,
-			    strerror(errno));
+			    "kernel (%s: %s)%s", k->name, k->path,
+			    strerror(errno), strpbrk(k->name, "./") ? "" :
+			    "; short names: thp, thp_defrag, zswap, ksm, "
+			    "lru_gen, mglru, or a vm sysctl");
 			return -1;
 		}
 		if (!S_ISREG(st.st_mode) || !(st.st_mode & 0222) ||
