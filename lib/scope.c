@@ -270,7 +270,8 @@ vb_cpuown_read(const char *proc_root, pid_t sampler, struct vb_cpuown *c)
 			c->kt[c->n++].ticks = t;
 		}
 		closedir(d);
-		qsort(c->kt, (size_t)c->n, sizeof(*c->kt), by_pid);
+		if (c->n > 1)
+			qsort(c->kt, (size_t)c->n, sizeof(*c->kt), by_pid);
 	}
 	if (sampler > 0) {
 		snprintf(pid, sizeof(pid), "%ld", (long)sampler);
