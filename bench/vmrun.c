@@ -192,6 +192,25 @@ usage(FILE *f)
 	vb_opt_usage(f, opt_tab);
 }
 
+/*
+ * A path from the command line (CONFIG=, RESULTS=, WORKDIR=) goes into
+ * meta (one value a line) and into messages: no control characters, and
+ * short enough for the folders and files made under it.
+ */
+static void
+check_path(const char *what, const char *path)
+{
+	const unsigned char *p;
+
+	for (p = (const unsigned char *)path; *p; p++)
+		if (*p < 0x20 || *p == 0x7f)
+			die("%s '%s': a control character in a path", what,
+			    path);
+	if (strlen(path) >= PATH_MAX - 256)
+		die("%s '%.60s...': path too long (%zu bytes)", what, path,
+		    strlen(path));
+}
+
 /* Labels become folder names: keep them to a safe alphabet. */
 static int
 good_label(const char *s)
@@ -1100,10 +1119,15 @@ summary(const struct vb_conf *c)
 		if (m < 0)
 			m = 0;
 		vb_describe(r.vals + m, (size_t)r.niter, (size_t)r.nmetrics, &d);
-		fprintf(stderr, "%-18s %-18s %11.6g %10.4g %6.2f %3zu  %s (%s)\n",
-		    label, r.metrics[m].name, d.mean, d.sd,
-		    isnan(d.cov) ? 0.0 : d.cov * 100, d.n, r.status,
-		    r.metrics[m].unit);
+		if (d.n == 0)	/* nothing to describe: no nan */
+			fprintf(stderr, "%-18s %-18s %11s %10s %6s %3zu  %s "
+			    "(%s)\n", label, r.metrics[m].name, "-", "-", "-",
+			    d.n, r.status, r.metrics[m].unit);
+		else
+			fprintf(stderr, "%-18s %-18s %11.6g %10.4g %6.2f %3zu  "
+			    "%s (%s)\n", label, r.metrics[m].name, d.mean,
+			    d.sd, isnan(d.cov) ? 0.0 : d.cov * 100, d.n,
+			    r.status, r.metrics[m].unit);
 		if (r.note)
 			fprintf(stderr, "  note: %s\n", r.note);
 		if (S.cause[i] && strcmp(r.status, "complete") != 0)
@@ -1182,6 +1206,7 @@ find_workdir(struct opts *o)
 		o->workdir = getenv("VMBENCH_WORKDIR");
 	if (!o->workdir || !*o->workdir)
 		o->workdir = "work";
+	check_path("the work folder", o->workdir);
 	if (mkdir(o->workdir, 0755) < 0 && errno != EEXIST)
 		die_errno("cannot create work folder %s", o->workdir);
 	if (!realpath(o->workdir, S.workdir))
@@ -1404,6 +1429,8 @@ main(int argc, char **argv)
 	} else {
 		sd[0].label = o.kernel;
 	}
+	check_path("--config", o.config);
+	check_path("--results", o.results);
 	parse_limit(&o, &mem, &swap);
 
 	/* programs live beside vmrun, wherever it was started from */

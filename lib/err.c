@@ -75,24 +75,31 @@ vb_err_raw(const char *line, size_t len)
 static void
 vreport(int errnum, const char *fmt, va_list ap)
 {
-	char raw[1024], msg[4 * sizeof(raw)], line[4 * sizeof(raw) + 200];
+	char *raw = NULL, *msg = NULL, *line = NULL;
+	size_t cap;
 	int n;
 
-	vsnprintf(raw, sizeof(raw), fmt, ap);
-	vb_esc(msg, sizeof(msg), raw, 0);
+	/* any length: a long path must not cut off the cause after it */
+	if (vasprintf(&raw, fmt, ap) < 0)
+		raw = NULL;
+	cap = raw ? 4 * strlen(raw) + 1 : 0;
+	if (raw && (msg = malloc(cap)))
+		vb_esc(msg, cap, raw, 0);
 	fflush(stdout);
 	if (errnum)
-		n = snprintf(line, sizeof(line), "%s: %s: %s\n", vb_progname,
-		    msg, strerror(errnum));
+		n = asprintf(&line, "%s: %s: %s\n", vb_progname, msg ? msg :
+		    "(out of memory)", strerror(errnum));
 	else
-		n = snprintf(line, sizeof(line), "%s: %s\n", vb_progname, msg);
-	if (n < 0)
-		return;
-	if ((size_t)n >= sizeof(line))
-		n = sizeof(line) - 1;
-	fputs(line, stderr);
-	fflush(stderr);
-	copy_line(line, (size_t)n);
+		n = asprintf(&line, "%s: %s\n", vb_progname, msg ? msg :
+		    "(out of memory)");
+	if (n >= 0) {
+		fputs(line, stderr);
+		fflush(stderr);
+		copy_line(line, (size_t)n);
+		free(line);
+	}
+	free(msg);
+	free(raw);
 }
 
 static void VB_NORETURN

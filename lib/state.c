@@ -46,7 +46,8 @@ start_time(long pid)
 	char buf[1024], *p = proc_stat(pid, buf, sizeof(buf));
 	int i;
 
-	for (i = 3; i < 22 && p; i++)
+	/* p is at ")"; each step moves to the blank before field i */
+	for (i = 3; i <= 22 && p; i++)
 		p = strchr(p + 1, ' ');
 	return p ? strtoull(p + 1, NULL, 10) : 0;
 }

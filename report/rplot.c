@@ -150,6 +150,13 @@ bar_chart(const struct rl_set *s, const char *dir, const char *id,
 	FILE *f;
 	int k;
 
+	/*
+	 * Means beyond 1e300 (their intervals overflow) are beyond what
+	 * gnuplot can draw: no chart for such a metric, not a failed plot.
+	 */
+	for (k = 0; k < s->nk; k++)
+		if (r->d[k].n && !(fabs(r->d[k].mean) < 1e300))
+			return 0;
 	snprintf(name, sizeof(name), "%s-%s", safe(a, sizeof(a), id),
 	    safe(b, sizeof(b), r->name));
 	if (!(f = open_in(dir, name, "dat")))
@@ -163,14 +170,18 @@ bar_chart(const struct rl_set *s, const char *dir, const char *id,
 
 		if (!d->n)
 			continue;
-		if (d->mean > ymax)
+		/* gnuplot reads NaN, not inf: an infinite bound is "NaN" */
+		if (isfinite(d->mean) && d->mean > ymax)
 			ymax = d->mean;
-		if (!isnan(d->ci_hi) && d->ci_hi > ymax)
+		if (isfinite(d->ci_hi) && d->ci_hi > ymax)
 			ymax = d->ci_hi;
 		fprintf(f, "%d \"", k);
 		dat_str(f, s->k[k].label);
-		fprintf(f, " (n=%d)\" %.10g ", d->n, d->mean);
-		if (isnan(d->ci_lo))
+		if (isfinite(d->mean))
+			fprintf(f, " (n=%d)\" %.10g ", d->n, d->mean);
+		else
+			fprintf(f, " (n=%d)\" NaN ", d->n);
+		if (!isfinite(d->ci_lo) || !isfinite(d->ci_hi))
 			fprintf(f, "NaN NaN %d\n", d->n);
 		else
 			fprintf(f, "%.10g %.10g %d\n", d->ci_lo, d->ci_hi,
@@ -186,7 +197,7 @@ bar_chart(const struct rl_set *s, const char *dir, const char *id,
 	    "set xrange [-0.7:%d.7]\nset xtics noenhanced\nunset key\n",
 	    s->nk - 1);
 	/* the whole interval in view, however wide */
-	if (ymax > 0)
+	if (ymax > 0 && isfinite(ymax * 1.08))
 		fprintf(f, "set yrange [0:%.6g]\n", ymax * 1.08);
 	else
 		fputs("set yrange [*:*]\n", f);

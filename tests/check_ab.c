@@ -60,6 +60,10 @@ slurp(const char *rel, char *buf, size_t len)
 	return buf;
 }
 
+static int sh(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
+static int state_item(const char *path, const char *key, char *val,
+    size_t len);
+
 /* A fake tree: swappiness 60, THP madvise, zswap N. */
 static void
 fake_tree(void)
@@ -291,6 +295,92 @@ START_TEST(state_recover)
 }
 END_TEST
 
+/*
+ * A state file whose pid runs but is not the run that wrote it (its
+ * start time differs: the pid was reused) is cleaned up; the state of
+ * a live run is left alone.
+ */
+START_TEST(state_pid_reused)
+{
+	char work[300], path[600], line[256];
+	int fds[2];
+	FILE *f;
+	pid_t pid;
+
+	fake("results/y/meta", "vmbench_meta=1\nlabel=y\nstatus=running\n");
+	snprintf(work, sizeof(work), "%s/work", tu_dir);
+	mkdir(work, 0755);
+	ck_assert_int_eq(pipe(fds), 0);
+	pid = fork();
+	ck_assert_int_ge(pid, 0);
+	if (pid == 0) {
+		struct vb_state st;
+		char c = 0;
+
+		close(fds[1]);
+		if (vb_state_begin(&st, work) < 0)
+			_exit(2);
+		snprintf(st.results[0], sizeof(st.results[0]), "%s/results/y",
+		    tu_dir);
+		if (vb_state_save(&st) < 0)
+			_exit(3);
+		/* alive until the parent closes the pipe */
+		if (read(fds[0], &c, 1) < 0)
+			_exit(4);
+		_exit(0);
+	}
+	close(fds[0]);
+	snprintf(path, sizeof(path), "%s/vmrun.%ld.state", work, (long)pid);
+	while (access(path, F_OK) < 0 || !state_item(path, "results", line,
+	    sizeof(line)))
+		usleep(10000);
+	/* its own start time, not 0 */
+	ck_assert(state_item(path, "start", line, sizeof(line)));
+	ck_assert_msg(strtoull(line, NULL, 10) > 0, "start %s", line);
+	ck_assert_int_eq(vb_state_recover(work), 0);
+	ck_assert_int_eq(access(path, F_OK), 0);
+	/* the same pid, another start: a reused pid */
+	f = fopen(path, "w");
+	ck_assert_ptr_nonnull(f);
+	fprintf(f, "vmbench-state 1\npid %ld\nstart 1\nresults %s/results/y"
+	    "\n", (long)pid, tu_dir);
+	fclose(f);
+	ck_assert_int_eq(vb_state_recover(work), 1);
+	ck_assert_int_lt(access(path, F_OK), 0);
+	ck_assert_int_eq(sh("grep -q status=interrupted %s/results/y/meta",
+	    tu_dir), 0);
+	close(fds[1]);
+	waitpid(pid, NULL, 0);
+}
+END_TEST
+
+/* Paths with control characters are refused; a long one keeps its cause. */
+START_TEST(paths_refused)
+{
+	char longp[6000];
+	size_t i;
+
+	fake("ab.conf", "forkbomb --forks 10 --ints 1\n");
+	ck_assert_int_eq(sh("bench/vmrun --kernel p --config %s/ab.conf "
+	    "--results %s/r --workdir '%s/w\nx' 2>%s/err", tu_dir, tu_dir,
+	    tu_dir, tu_dir), 1);
+	ck_assert_int_eq(sh("grep -q 'a control character in a path' %s/err",
+	    tu_dir), 0);
+	ck_assert_int_eq(sh("test $(wc -l < %s/err) = 1", tu_dir), 0);
+	/* nothing made */
+	ck_assert_int_ne(sh("test -e %s/r", tu_dir), 0);
+	for (i = 0; i + 201 < sizeof(longp) - 1 && i < 5000; i += 201) {
+		memset(longp + i, 'a', 200);
+		longp[i + 200] = '/';
+	}
+	longp[i] = '\0';
+	ck_assert_int_eq(sh("bench/vmrun --kernel p --config %s 2>%s/err",
+	    longp, tu_dir), 1);
+	ck_assert_int_eq(sh("grep -q '^vmrun: --config .*: path too long' "
+	    "%s/err", tu_dir), 0);
+}
+END_TEST
+
 static const char v1_stat_a[] =
     "cache 0\nrss 4096\nworkingset_refault_anon 10\n"
     "workingset_refault_file 5\nswap 0\npgpgin 100\npgpgout 50\n"
@@ -393,14 +483,15 @@ sh(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
 static int
 sh(const char *fmt, ...)
 {
-	char cmd[4096];
+	char *cmd;
 	va_list ap;
 	int st;
 
 	va_start(ap, fmt);
-	vsnprintf(cmd, sizeof(cmd), fmt, ap);
+	ck_assert_int_ge(vasprintf(&cmd, fmt, ap), 0);
 	va_end(ap);
 	st = system(cmd);
+	free(cmd);
 	return WIFEXITED(st) ? WEXITSTATUS(st) : 128 + WTERMSIG(st);
 }
 
@@ -872,6 +963,8 @@ ab_suite(void)
 	tcase_add_test(tc, check_refuses);
 	tcase_add_test(tc, schedule);
 	tcase_add_test(tc, state_recover);
+	tcase_add_test(tc, state_pid_reused);
+	tcase_add_test(tc, paths_refused);
 	tcase_add_test(tc, cgroup_v1_counters);
 	tcase_add_test(tc, cgroup_v2_counters);
 	tcase_add_test(tc, meta_settings);
