@@ -222,7 +222,10 @@ good_token(const char *s, size_t max)
 	return 1;
 }
 
-/* Split @s at runs of blanks into at most @max words; returns count. */
+/*
+ * Split @s at runs of blanks into at most @max words; returns the
+ * count, or -1 when there are more.
+ */
 static int
 split(char *s, char **w, int max)
 {
@@ -234,7 +237,7 @@ split(char *s, char **w, int max)
 		if (!*s)
 			return n;
 		if (n == max)
-			return max + 1;
+			return -1;
 		w[n++] = s;
 		while (*s && *s != ' ' && *s != '\t')
 			s++;
@@ -287,7 +290,10 @@ parse_line(struct rd *rd, struct vb_res *r, char *line, int *stage)
 		vb_res_set_cmdline(r, rest);
 		return 0;
 	}
-	n = split(rest, w, (int)(sizeof(w) / sizeof(w[0])) - 1);
+	n = split(rest, w, (int)(sizeof(w) / sizeof(w[0])));
+	if (n < 0)
+		return bad(rd, "too many words (at most %d)",
+		    (int)(sizeof(w) / sizeof(w[0])));
 	switch (k) {
 	case K_MAGIC:
 		if (n != 1 || strcmp(w[0], "1") != 0)
