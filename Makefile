@@ -230,7 +230,8 @@ SAN_FLAGS := -fsanitize=address,undefined -fno-omit-frame-pointer \
 	-fno-sanitize-recover=undefined
 CFLAGS += $(SAN_FLAGS)
 LDFLAGS += $(SAN_FLAGS)
-export ASAN_OPTIONS ?= abort_on_error=0:detect_leaks=1
+export ASAN_OPTIONS ?= detect_leaks=1
+export LSAN_OPTIONS ?= suppressions=$(CURDIR)/tests/lsan.supp:print_suppressions=0
 export UBSAN_OPTIONS ?= print_stacktrace=1:halt_on_error=1
 endif
 
@@ -304,8 +305,8 @@ $(FUZZ_RUNS): fuzz-%: tests/fuzz/fuzz_%
 	    -close_fd_mask=3 -print_final_stats=1 \
 	    -dict=$$d/$*.dict -artifact_prefix=$$d/crashes/$*- $(FUZZ_OPTS) \
 	    $$d/corpus/$* $$d/seeds/$* > $$d/logs/$*.log 2>&1; then \
-	    grep -E '^(Done|stat::number_of_executed_units)' \
-	        $$d/logs/$*.log | sed 's/^/  $* /'; \
+	    grep -E '^#[0-9]+[[:space:]]+DONE' $$d/logs/$*.log | \
+	        sed 's/^/  $* /'; \
 	else \
 	    tail -n 40 $$d/logs/$*.log >&2; \
 	    echo "make fuzz: $* failed; see $$d/logs/$*.log and" \
