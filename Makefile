@@ -319,7 +319,7 @@ $(FUZZ_RUNS): fuzz-%: tests/fuzz/fuzz_%
 .PHONY: clean-testing
 clean: clean-testing
 clean-testing:
-	$(Q)rm -rf tests/fuzz/obj tests/fuzz/seeds tests/fuzz/logs \
+	$(Q)rm -rf tests/fuzz/obj tests/fuzz/seeds \
 	    $(FUZZ_BINS) .build-flags .build-flags.tmp
 
 -include $(ALL_OBJS:.o=.d)
