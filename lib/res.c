@@ -417,6 +417,11 @@ vb_res_read(const char *path, struct vb_res *r, char *err, size_t errlen)
 			rc = bad(&rd, "NUL byte in line");
 			break;
 		}
+		/* one CR ends a CRLF line; another would not survive a rewrite */
+		if (strchr(line, '\r')) {
+			rc = bad(&rd, "carriage return inside a line");
+			break;
+		}
 		if (len == 0 || line[0] == '#')
 			continue;
 		if (stage == -1 && (strncmp(line, "vmbench-result", 14) != 0 ||

@@ -118,6 +118,32 @@ START_TEST(res_many_words)
 }
 END_TEST
 
+/*
+ * A carriage return left in a line after its CRLF's was taken off
+ * ("param parent-mem 0\r\r"): the value kept it, and each rewrite and
+ * read lost one more.  It must be refused.
+ */
+START_TEST(res_inner_cr)
+{
+	static const char *const lines[] = {
+		"param parent-mem 0\r\r\n", "param parent-mem \r0\n",
+		"param a\rb 0\n", "cmdline forkbomb\r--forks 1\n",
+	};
+	char path[512], err[1024], text[512];
+	struct vb_res r;
+
+	snprintf(text, sizeof(text), "vmbench-result 1\nbench forkbomb\n"
+	    "variant default\n%s%sstatus complete\nstarted -\nended -\n"
+	    "metric elapsed s lower\niter 1 1.5\nend\n",
+	    _i == 3 ? "" : "cmdline forkbomb\n", lines[_i]);
+	tu_write(path, sizeof(path), "cr.res", text);
+	ck_assert_int_eq(vb_res_read(path, &r, err, sizeof(err)), -1);
+	snprintf(text, sizeof(text), "cr.res:%d: carriage return inside a "
+	    "line", _i == 3 ? 4 : 5);
+	ck_assert_msg(strstr(err, text), "%s", err);
+}
+END_TEST
+
 Suite *
 fuzz_suite(void)
 {
@@ -128,6 +154,7 @@ fuzz_suite(void)
 	tcase_add_loop_test(tc, vmstat_bad_iteration, 0,
 	    (int)(sizeof(bad_iter) / sizeof(bad_iter[0])));
 	tcase_add_test(tc, res_many_words);
+	tcase_add_loop_test(tc, res_inner_cr, 0, 4);
 	suite_add_tcase(s, tc);
 	return s;
 }
