@@ -290,10 +290,10 @@ parse_line(struct rd *rd, struct vb_res *r, char *line, int *stage)
 		vb_res_set_cmdline(r, rest);
 		return 0;
 	}
-	n = split(rest, w, (int)(sizeof(w) / sizeof(w[0])));
+	n = split(rest, w, (int)(sizeof(w) / sizeof(w[0])) - 1);
 	if (n < 0)
 		return bad(rd, "too many words (at most %d)",
-		    (int)(sizeof(w) / sizeof(w[0])));
+		    (int)(sizeof(w) / sizeof(w[0])) - 1);
 	switch (k) {
 	case K_MAGIC:
 		if (n != 1 || strcmp(w[0], "1") != 0)

@@ -95,25 +95,26 @@ wide_res(char *path, size_t len, const char *name, int nm)
 }
 
 /*
- * An iteration line as long as the reader's word array: the count its
- * splitter returned for "too many words" equalled a real count (4095
- * metrics and the iteration number), so the last value was read from
- * an unset slot (a crash).  4095 metrics must read, 4096 be refused.
+ * An iteration line longer than the reader's word array: the count its
+ * splitter returned for "too many words" equalled the count expected
+ * with 4095 metrics (the iteration number and 4095 values), so the last
+ * value was read from an unset slot (a crash).  4094 metrics must read,
+ * 4095 be refused.
  */
 START_TEST(res_many_words)
 {
 	char path[512], err[1024];
 	struct vb_res r;
 
-	wide_res(path, sizeof(path), "wide.res", 4095);
+	wide_res(path, sizeof(path), "wide.res", 4094);
 	ck_assert_msg(vb_res_read(path, &r, err, sizeof(err)) == 0, "%s",
 	    err);
 	ck_assert_int_eq(r.niter, 1);
-	ck_assert_double_eq(vb_res_get(&r, 0, 4094), 1);
+	ck_assert_double_eq(vb_res_get(&r, 0, 4093), 1);
 	vb_res_free(&r);
-	wide_res(path, sizeof(path), "wider.res", 4096);
+	wide_res(path, sizeof(path), "wider.res", 4095);
 	ck_assert_int_eq(vb_res_read(path, &r, err, sizeof(err)), -1);
-	ck_assert_msg(strstr(err, "wider.res:4104: too many words"), "%s",
+	ck_assert_msg(strstr(err, "wider.res:4103: too many words"), "%s",
 	    err);
 }
 END_TEST
