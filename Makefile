@@ -254,6 +254,12 @@ FUZZ_CFLAGS := -g -O1 -std=gnu11 -Wall -Wextra -fno-omit-frame-pointer \
 	-Wno-missing-field-initializers \
 	-fsanitize=address,undefined -fno-sanitize-recover=undefined
 FUZZ_OPTS ?=
+# FUZZ_TIME and FUZZ_OPTS reach the recipe through the environment,
+# unexpanded, and are never parsed by the shell (FUZZ_OPTS is split on
+# blanks, globbing off).
+export VB_FUZZ_TIME = $(value FUZZ_TIME)
+export VB_FUZZ_OPTS = $(value FUZZ_OPTS)
+unexport FUZZ_TIME FUZZ_OPTS
 FUZZ_SRCS := $(wildcard lib/*.c) bench/fileload-load.c \
 	$(filter-out report/vmreport.c,$(wildcard report/*.c))
 FUZZ_OBJS := $(addprefix tests/fuzz/obj/,$(FUZZ_SRCS:.c=.o))
@@ -296,14 +302,19 @@ tests/fuzz/fuzz_%: tests/fuzz/obj/tests/fuzz/fuzz_%.o $(FUZZ_LIB)
 	    $(GSL_LIBS) $(LDLIBS)
 
 $(FUZZ_RUNS): fuzz-%: tests/fuzz/fuzz_%
-	$(Q)d=tests/fuzz; rm -rf $$d/seeds/$*; \
+	$(Q)case "$$VB_FUZZ_TIME" in ''|*[!0-9]*) echo "make fuzz:" \
+	    "FUZZ_TIME must be whole seconds, not '$$VB_FUZZ_TIME'" >&2; \
+	    exit 2;; esac; \
+	d=tests/fuzz; rm -rf $$d/seeds/$*; \
 	mkdir -p $$d/seeds/$* $$d/corpus/$* $$d/crashes $$d/logs; \
 	i=0; for f in $(FUZZ_SEEDS_$*); do i=$$((i + 1)); \
 	    cp "$$f" $$d/seeds/$*/$$i; done; \
-	echo "  FUZZ    $* for $(FUZZ_TIME) s ($$i seeds)"; \
-	if $$d/fuzz_$* -max_total_time=$(FUZZ_TIME) -timeout=10 \
+	echo "  FUZZ    $* for $$VB_FUZZ_TIME s ($$i seeds)"; \
+	set -f; \
+	if $$d/fuzz_$* -max_total_time="$$VB_FUZZ_TIME" -timeout=10 \
 	    -close_fd_mask=3 -print_final_stats=1 \
-	    -dict=$$d/$*.dict -artifact_prefix=$$d/crashes/$*- $(FUZZ_OPTS) \
+	    -dict=$$d/$*.dict -artifact_prefix=$$d/crashes/$*- \
+	    $$VB_FUZZ_OPTS \
 	    $$d/corpus/$* $$d/seeds/$* > $$d/logs/$*.log 2>&1; then \
 	    grep -E '^#[0-9]+[[:space:]]+DONE' $$d/logs/$*.log | \
 	        sed 's/^/  $* /'; \
