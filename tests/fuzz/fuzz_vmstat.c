@@ -8,6 +8,7 @@
  * dumped whole and for iteration 1, the two ways the report reads it.
  */
 #include <setjmp.h>
+#include <stddef.h>
 
 #include "err.h"
 #include "fuzz.h"
