@@ -59,14 +59,12 @@ dump_one(FILE *out, const struct rl_kernel *k, const char *id, int iter)
 		    &v[3], &v[4], &v[5], &v[6], &v[7], &v[8], &v[9], &v[10],
 		    &v[11], &v[12], &v[13], &v[14], &v[15], &v[16], &v[17],
 		    &v[18]);
-		/* the iteration column is a count: (int) of it is defined */
-		if (n != 19 || !(v[1] >= 0 && v[1] <= INT_MAX &&
-		    v[1] == floor(v[1]))) {
+		if (n != 19) {
 			free(line);
 			fclose(f);
 			die("%s:%d: not a vmstat sample line", path, lineno);
 		}
-		if (iter && (int)v[1] != iter)
+		if (iter && v[1] != iter)
 			continue;
 		fprintf(out, "%2.0f %2.0f %6.0f %6.0f %6.0f %6.0f %4.0f %4.0f "
 		    "%5.0f %5.0f %4.0f %4.0f %2.0f %2.0f %2.0f %2.0f %2.0f\n",

@@ -5,73 +5,12 @@
  * "file:line: what is wrong" message.
  */
 #include <check.h>
-#include <fcntl.h>
-#include <setjmp.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <unistd.h>
 
-#include "err.h"
-#include "report.h"
 #include "res.h"
 #include "testutil.h"
-
-static jmp_buf died_jump;
-
-static void
-died(void)
-{
-	longjmp(died_jump, 1);
-}
-
-/*
- * A .vmstat sample whose iteration column is not a whole count ("nan",
- * 1e300, -1): converting it to int was undefined (UBSan), and with
- * --vmstat ID --iteration N the line was skipped in silence.  The dump
- * must refuse it like any other line that is not a sample.
- */
-static const char *const bad_iter[] = { "nan", "1e300", "-1", "1.5" };
-
-START_TEST(vmstat_bad_iteration)
-{
-	char path[512], text[512];
-	struct rl_kernel k;
-	struct rl_set s;
-	volatile int dead = 0;
-	int saved, null;
-	FILE *out = tmpfile();
-
-	ck_assert_ptr_nonnull(out);
-	snprintf(text, sizeof(text), "# t iter r b ...\n"
-	    "1.000 %s 41 0 0 22992200 84492 809580 0 0 92 346550 2880 "
-	    "15736 16 84 0 0 1\n", bad_iter[_i]);
-	tu_write(path, sizeof(path), "bad.vmstat", text);
-	memset(&k, 0, sizeof(k));
-	memset(&s, 0, sizeof(s));
-	k.dir = tu_dir;
-	k.label = "k";
-	s.nk = 1;
-	s.k = &k;
-	/* the refusal is printed: keep it out of the test's output */
-	fflush(stderr);
-	ck_assert_int_ge(saved = dup(2), 0);
-	ck_assert_int_ge(null = open("/dev/null", O_WRONLY), 0);
-	dup2(null, 2);
-	if (setjmp(died_jump))
-		dead = 1;
-	else {
-		vb_set_die_hook(died);
-		rt_vmstat(out, &s, "bad", 1);
-	}
-	vb_set_die_hook(NULL);
-	dup2(saved, 2);
-	close(saved);
-	close(null);
-	fclose(out);
-	ck_assert_msg(dead, "iteration '%s' was not refused", bad_iter[_i]);
-}
-END_TEST
 
 /* A .res file of @nm metrics and one iteration of 1s, at tu_dir/@name. */
 static char *
@@ -152,8 +91,6 @@ fuzz_suite(void)
 	TCase *tc = tcase_create("fuzz");
 
 	tcase_add_unchecked_fixture(tc, tu_mktmp, tu_rmtmp);
-	tcase_add_loop_test(tc, vmstat_bad_iteration, 0,
-	    (int)(sizeof(bad_iter) / sizeof(bad_iter[0])));
 	tcase_add_test(tc, res_many_words);
 	tcase_add_loop_test(tc, res_inner_cr, 0, 4);
 	suite_add_tcase(s, tc);
