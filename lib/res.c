@@ -424,7 +424,10 @@ good_token(const char *s, size_t max)
 	return 1;
 }
 
-/* Split @s at runs of blanks into at most @max words; returns count. */
+/*
+ * Split @s at runs of blanks into at most @max words; returns the
+ * count, or -1 when there are more.
+ */
 static int
 split(char *s, char **w, int max)
 {
@@ -436,7 +439,7 @@ split(char *s, char **w, int max)
 		if (!*s)
 			return n;
 		if (n == max)
-			return max + 1;
+			return -1;
 		w[n++] = s;
 		while (*s && *s != ' ' && *s != '\t')
 			s++;
@@ -499,6 +502,9 @@ parse_line(struct rd *rd, struct vb_res *r, char *line, int *stage)
 		return 0;
 	}
 	n = split(rest, w, (int)(sizeof(w) / sizeof(w[0])) - 1);
+	if (n < 0)
+		return bad(rd, "too many words (at most %d)",
+		    (int)(sizeof(w) / sizeof(w[0])) - 1);
 	switch (k) {
 	case K_MAGIC:
 		if (n != 1 || strcmp(w[0], "1") != 0)
@@ -620,6 +626,11 @@ vb_res_read(const char *path, struct vb_res *r, char *err, size_t errlen)
 			line[--len] = '\0';
 		if (strlen(line) != (size_t)len) {
 			rc = bad(&rd, "NUL byte in line");
+			break;
+		}
+		/* one CR ends a CRLF line; another would not survive a rewrite */
+		if (strchr(line, '\r')) {
+			rc = bad(&rd, "carriage return inside a line");
 			break;
 		}
 		if (len == 0 || line[0] == '#')
