@@ -11,6 +11,8 @@
 #ifndef VB_ERR_H
 #define VB_ERR_H
 
+#include <stddef.h>
+
 #define VB_PRINTF(a, b) __attribute__((format(printf, a, b)))
 #define VB_NORETURN __attribute__((noreturn))
 
