@@ -568,6 +568,12 @@ iterate(int num, struct vb_proc *proc)
 		sigaction(SIGINT, &sa, NULL);
 		sigaction(SIGTERM, &sa, NULL);
 		sigaction(SIGHUP, &sa, NULL);
+		/*
+		 * The workload runs with the signals a program normally has:
+		 * the harness ignores SIGPIPE for its own output only (a
+		 * load's pipe ring stops by SIGPIPE when the load ends).
+		 */
+		sigaction(SIGPIPE, &sa, NULL);
 		vb_set_die_hook(NULL);
 		munlockall();
 		close(fds[0]);
