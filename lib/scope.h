@@ -22,15 +22,17 @@
  * peak memory, and memory + swap, during it (v1 resets them before each
  * iteration; v2 cannot, so they are absent there).
  *
- * Foreign CPU: the busy time of /proc/stat (user, nice, system, irq,
- * softirq; not steal, not idle or iowait) over the iteration, minus the
- * CPU time of our own processes (the iteration's process tree, the
- * harness, the sampler, the runner and a companion probe, named in
- * VMBENCH_OURS as "pid,pid"), minus the CPU of kernel threads (kswapd,
- * writeback and the like work for everyone, the benchmark included, and
- * cannot be told apart).  /proc/stat counts in ticks (10 ms at 100 Hz),
- * so a single short iteration carries that much error in either
- * direction; the report judges the mean over the iterations.
+ * Foreign CPU: the busy time of the machine over the iteration (every
+ * CPU's time less the idle, iowait and steal of /proc/stat, which the
+ * kernel measures exactly; its user and system columns are sampled at
+ * each tick and miss part of a fork-heavy load), less the CPU time of
+ * our own processes (the iteration's process tree, the harness, the
+ * sampler, the runner and a companion probe, named in VMBENCH_OURS as
+ * "pid,pid"), less the CPU of kernel threads (kswapd, writeback and the
+ * like work for everyone, the benchmark included, and cannot be told
+ * apart).  /proc/stat counts in ticks (10 ms at 100 Hz), so a single
+ * short iteration carries that much error in either direction; the
+ * report judges the mean over the iterations.
  */
 #ifndef VB_SCOPE_H
 #define VB_SCOPE_H
