@@ -8,6 +8,7 @@
 #include <unistd.h>
 
 #include "err.h"
+#include "knob.h"
 #include "meta.h"
 #include "res.h"
 #include "util.h"
@@ -30,21 +31,12 @@ read_line(const char *path, char *buf, size_t len)
 	return buf;
 }
 
-/* "always [madvise] never" -> "madvise". */
+/* "always [madvise] never" -> "madvise" (lib/knob.h); "unknown". */
 static char *
 bracketed(const char *path, char *buf, size_t len)
 {
-	char line[256], *a, *b;
-
-	read_line(path, line, sizeof(line));
-	a = strchr(line, '[');
-	b = a ? strchr(a, ']') : NULL;
-	if (a && b) {
-		*b = '\0';
-		snprintf(buf, len, "%s", a + 1);
-	} else {
-		snprintf(buf, len, "%s", line);
-	}
+	if (vb_knob_read(path, buf, len) < 0 || !buf[0])
+		snprintf(buf, len, "unknown");
 	return buf;
 }
 
