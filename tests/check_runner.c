@@ -38,7 +38,9 @@ rm_entry(const char *p, const struct stat *st, int f, struct FTW *w)
 static void
 setup(void)
 {
-	snprintf(root, sizeof(root), "/tmp/vmbench-runner.XXXXXX");
+	/* named after the runner process, whose teardown looks for it */
+	snprintf(root, sizeof(root), "/tmp/vmbench-runner.%ld.XXXXXX",
+	    (long)getppid());
 	ck_assert_ptr_nonnull(mkdtemp(root));
 }
 
@@ -56,19 +58,22 @@ teardown(void)
 /*
  * After the whole case, in the runner's own process: a test that failed
  * in its forked child skipped teardown(), so unmount and remove any
- * tmpfs of ours it left (their roots are /tmp/vmbench-runner.*).
+ * tmpfs it left: roots /tmp/vmbench-runner.<this process>.*, not those
+ * of another make check running at the same time.
  */
 static void
 umount_leftovers(void)
 {
-	char line[1024], mnt[512];
+	char line[1024], mnt[512], mine[64];
 	FILE *f = fopen("/proc/self/mounts", "r");
 
 	if (!f)
 		return;
+	snprintf(mine, sizeof(mine), "/tmp/vmbench-runner.%ld.",
+	    (long)getpid());
 	while (fgets(line, sizeof(line), f))
 		if (sscanf(line, "%*s %511s", mnt) == 1 &&
-		    strncmp(mnt, "/tmp/vmbench-runner.", 20) == 0) {
+		    strncmp(mnt, mine, strlen(mine)) == 0) {
 			umount2(mnt, MNT_DETACH);
 			*strrchr(mnt, '/') = '\0';
 			nftw(mnt, rm_entry, 16, FTW_DEPTH | FTW_PHYS);
