@@ -525,6 +525,9 @@ foreign_cpu(const struct vb_snap *a, const struct vb_snap *b,
 	    a->t_ns) / 1e9 - ((double)(b->cpu_idle + b->cpu_iowait +
 	    b->cpu_steal) - (double)(a->cpu_idle + a->cpu_iowait +
 	    a->cpu_steal)) / hz;
+	/* interrupts serve the benchmark's own I/O as much as anyone's */
+	busy -= ((double)(b->cpu_irq + b->cpu_softirq) -
+	    (double)(a->cpu_irq + a->cpu_softirq)) / hz;
 	ours = tv_s(&sa->ru_utime, &sb->ru_utime) +
 	    tv_s(&sa->ru_stime, &sb->ru_stime) +
 	    tv_s(&ka->ru_utime, &kb->ru_utime) +

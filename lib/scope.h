@@ -28,9 +28,9 @@
  * each tick and miss part of a fork-heavy load), less the CPU time of
  * our own processes (the iteration's process tree, the harness, the
  * sampler, the runner and a companion probe, named in VMBENCH_OURS as
- * "pid,pid"), less the CPU of kernel threads (kswapd, writeback and the
- * like work for everyone, the benchmark included, and cannot be told
- * apart).  /proc/stat counts in ticks (10 ms at 100 Hz), so a single
+ * "pid,pid"), less the CPU of kernel threads and of interrupts
+ * (kswapd, writeback, the completions of block I/O work for everyone,
+ * the benchmark included, and cannot be told apart).  /proc/stat counts in ticks (10 ms at 100 Hz), so a single
  * short iteration carries that much error in either direction; the
  * report judges the mean over the iterations.
  */
