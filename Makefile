@@ -165,7 +165,7 @@ check: all $(TEST_BIN)
 	$(call say,TEST,$(TEST_BIN))
 	$(Q)./$(TEST_BIN)
 
-# make run: the runner does the work; see bench/vmrun.c and README.md.
+# make run: the runner does the work; see bench/vmrun.c and docs/running.md.
 run: all
 	$(Q)case "$$VB_FORCE" in 1) set -- --force;; *) set --;; esac; \
 	bench/vmrun --kernel "$$VB_KERNEL" $(VMRUN_ARGS) "$$@"
@@ -185,7 +185,7 @@ ab: all
 clean-stale: all
 	$(Q)bench/vmrun --clean-stale $${VB_WORKDIR:+--workdir "$$VB_WORKDIR"}
 
-# The report (report/vmreport; README.md, section report): KERNELS="a b c"
+# The report (report/vmreport; docs/report.md): KERNELS="a b c"
 # names result folders under $(RESULTS), the first is the baseline;
 # REPORT_OPTS passes more options (e.g. --detail, --format csv).
 # REPORT_DIRS: the shell words "$RESULTS/label" ... then the options,

@@ -52,7 +52,7 @@
  * and kernel runs the same instructions.  Chosen so that the default
  * build (2000 files, 27 MB of source, 5.6e10 operations) takes 1-2
  * minutes at -j2 on the 2-core development machine (about 1.9 ns an
- * operation there; see the README's figures).
+ * operation there; see the figures in docs/benchmarks.md).
  */
 #define DEF_OPS_PER_KB "2000000"
 

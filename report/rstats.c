@@ -2,7 +2,7 @@
  * rstats.c - the report's statistics.  The t distribution comes from
  * GSL (gsl_cdf_tdist_*); the arithmetic around it is ours.
  *
- * Conventions (also in README.md, section report):
+ * Conventions (also in docs/report.md):
  * - sd is the sample standard deviation (n - 1); CoV = sd / |mean|.
  * - The 95% CI of a mean is mean +- t(0.975, n-1) * sd / sqrt(n); it
  *   needs n >= 2 (NAN otherwise).

@@ -1,7 +1,7 @@
 #!/bin/sh
 # bench-probe: the interactivity probe's own cost beyond its configured
 # work, on this machine as it is now (run it on an idle machine for the
-# README figure).  For each profile the probe runs SECONDS (default 20)
+# docs/self.md figure).  For each profile the probe runs SECONDS (default 20)
 # and reports overhead_pct: its CPU time from getrusage() minus the CPU
 # time of its work slices (CLOCK_THREAD_CPUTIME_ID around each), as a
 # share of one CPU; "none" is --cpu 0 --buffer 0, the bare timer loop.
