@@ -610,7 +610,7 @@ merge_slot(const char *name)
 {
 	char src[PATH_MAX + 300], dst[PATH_MAX + 300], err[1024];
 	struct vb_res a, b;
-	int i, rc = 0;
+	int rc = 0;
 
 	snprintf(src, sizeof(src), "%s/.slot-%s.res", S.dir, name);
 	snprintf(dst, sizeof(dst), "%s/%s.res", S.dir, name);
@@ -633,14 +633,11 @@ merge_slot(const char *name)
 		unlink(src);
 		return 1;
 	}
-	if (a.nmetrics != b.nmetrics) {
-		warn("%s: the probe's figures changed between runs", dst);
+	if (vb_res_append(&a, &b) < 0) {
+		warn("%s: the probe's parameters or figures changed between "
+		    "runs", dst);
 		rc = 1;
 	} else {
-		for (i = 0; i < b.niter; i++)
-			memcpy(vb_res_add_iter(&a), b.vals + (size_t)i *
-			    (size_t)b.nmetrics, (size_t)b.nmetrics *
-			    sizeof(double));
 		/* the side is as complete as its least complete run */
 		if (strcmp(b.status, "complete") != 0)
 			snprintf(a.status, sizeof(a.status), "%s", b.status);

@@ -673,23 +673,12 @@ append_to(const char *path)
 {
 	struct vb_res old;
 	char err[512];
-	int i, same;
 
 	if (vb_res_read(path, &old, err, sizeof(err)) < 0)
 		die("cannot append: %s", err);
-	same = strcmp(old.bench, R.res.bench) == 0 &&
-	    strcmp(old.variant, R.res.variant) == 0 &&
-	    old.nmetrics == R.res.nmetrics && old.cmdline &&
-	    R.res.cmdline && strcmp(old.cmdline, R.res.cmdline) == 0;
-	for (i = 0; same && i < old.nmetrics; i++)
-		same = strcmp(old.metrics[i].name, R.res.metrics[i].name) == 0;
-	if (!same)
+	if (vb_res_append(&R.res, &old) < 0)
 		die("cannot append to %s: it holds another benchmark, "
 		    "variant, parameters or set of figures", path);
-	for (i = 0; i < old.niter; i++)
-		memcpy(vb_res_add_iter(&R.res), old.vals + (size_t)i *
-		    (size_t)old.nmetrics, (size_t)old.nmetrics *
-		    sizeof(double));
 	snprintf(R.res.started, sizeof(R.res.started), "%s", old.started);
 	R.first_iter = old.niter + 1;
 	if (strcmp(old.status, "complete") != 0 &&

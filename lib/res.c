@@ -98,6 +98,26 @@ vb_res_add_iter(struct vb_res *r)
 }
 
 int
+vb_res_append(struct vb_res *dst, const struct vb_res *src)
+{
+	int i;
+
+	if (strcmp(dst->bench, src->bench) || strcmp(dst->variant,
+	    src->variant) || dst->nmetrics != src->nmetrics ||
+	    !dst->cmdline != !src->cmdline || (dst->cmdline &&
+	    strcmp(dst->cmdline, src->cmdline)))
+		return -1;
+	for (i = 0; i < src->nmetrics; i++)
+		if (strcmp(dst->metrics[i].name, src->metrics[i].name))
+			return -1;
+	for (i = 0; i < src->niter; i++)
+		memcpy(vb_res_add_iter(dst), src->vals + (size_t)i *
+		    (size_t)src->nmetrics, (size_t)src->nmetrics *
+		    sizeof(double));
+	return 0;
+}
+
+int
 vb_res_metric_index(const struct vb_res *r, const char *name)
 {
 	int i;

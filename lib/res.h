@@ -85,6 +85,11 @@ int vb_res_add_metric(struct vb_res *r, const char *name, const char *unit,
     enum vb_dir dir);
 /* Append an iteration; returns a row of nmetrics NANs to fill in. */
 double *vb_res_add_iter(struct vb_res *r);
+/*
+ * Append @src's iterations to @dst: the same benchmark, variant,
+ * command line and metrics, else -1 (nothing appended).
+ */
+int vb_res_append(struct vb_res *dst, const struct vb_res *src);
 /* Column of metric @name, or -1. */
 int vb_res_metric_index(const struct vb_res *r, const char *name);
 /* Value of parameter @key, or NULL. */

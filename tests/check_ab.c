@@ -381,6 +381,34 @@ START_TEST(paths_refused)
 }
 END_TEST
 
+/* make ab's appending: rows added in order; another result refused. */
+START_TEST(res_append)
+{
+	struct vb_res a, b;
+	double *row;
+
+	vb_res_init(&a, "forkbomb", NULL);
+	vb_res_init(&b, "forkbomb", NULL);
+	vb_res_set_cmdline(&a, "forkbomb --forks 10");
+	vb_res_set_cmdline(&b, "forkbomb --forks 10");
+	vb_res_add_metric(&a, "elapsed", "s", VB_LOWER);
+	vb_res_add_metric(&b, "elapsed", "s", VB_LOWER);
+	vb_res_add_iter(&a)[0] = 1;
+	vb_res_add_iter(&b)[0] = 2;
+	row = vb_res_add_iter(&b);
+	row[0] = 3;
+	ck_assert_int_eq(vb_res_append(&a, &b), 0);
+	ck_assert_int_eq(a.niter, 3);
+	ck_assert_double_eq(vb_res_get(&a, 1, 0), 2);
+	ck_assert_double_eq(vb_res_get(&a, 2, 0), 3);
+	vb_res_set_cmdline(&b, "forkbomb --forks 20");
+	ck_assert_int_lt(vb_res_append(&a, &b), 0);
+	ck_assert_int_eq(a.niter, 3);
+	vb_res_free(&a);
+	vb_res_free(&b);
+}
+END_TEST
+
 static const char v1_stat_a[] =
     "cache 0\nrss 4096\nworkingset_refault_anon 10\n"
     "workingset_refault_file 5\nswap 0\npgpgin 100\npgpgout 50\n"
@@ -965,6 +993,7 @@ ab_suite(void)
 	tcase_add_test(tc, state_recover);
 	tcase_add_test(tc, state_pid_reused);
 	tcase_add_test(tc, paths_refused);
+	tcase_add_test(tc, res_append);
 	tcase_add_test(tc, cgroup_v1_counters);
 	tcase_add_test(tc, cgroup_v2_counters);
 	tcase_add_test(tc, meta_settings);
