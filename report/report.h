@@ -271,10 +271,12 @@ void rx_json(FILE *f, const struct rl_set *s, const struct rt_opts *o);
 /* ---- rplot.c ---- */
 
 /*
- * Write charts for every benchmark into @dir (created): per chart a
- * .dat, a .gp script, a .png and a .svg.  @gnuplot: the program to run.
- * Returns the number of charts, -1 on error (message printed).
+ * Write charts into @dir (created): per chart a .dat, a .gp script, a
+ * .png and a .svg; the summary and each benchmark's headline and vmstat
+ * series, with @detail every metric's.  @gnuplot: the program to run.
+ * Returns the number of charts, -1 on error (one line printed).
  */
-int rp_plot(const struct rl_set *s, const char *dir, const char *gnuplot);
+int rp_plot(const struct rl_set *s, const char *dir, const char *gnuplot,
+    int detail);
 
 #endif

@@ -254,7 +254,7 @@ main(int argc, char **argv)
 	if (fflush(stdout) != 0 && errno != EPIPE)
 		die_errno("cannot write the report");
 	if (plot && rp_plot(&s, plot, getenv("GNUPLOT") ? getenv("GNUPLOT") :
-	    "gnuplot") < 0)
+	    "gnuplot", o.detail) < 0)
 		rc = 1;
 	if (!isnan(regress)) {
 		/* the lines name labels and ids: shown escaped */
