@@ -709,7 +709,7 @@ rp_plot(const struct rl_set *s, const char *dir, const char *gnuplot,
     int detail)
 {
 	struct rt_row *rows;
-	int i, j, n, h, charts = 0;
+	int i, j, n, h, charts = 0, summary;
 	char gp[PATH_MAX];
 	FILE *all;
 
@@ -728,9 +728,9 @@ rp_plot(const struct rl_set *s, const char *dir, const char *gnuplot,
 	}
 	fputs("# every chart: gnuplot all.gp (in this folder)\n", all);
 	rt_settings_line(settings_line, sizeof(settings_line), s);
-	if ((j = summary_chart(s, dir, all)) < 0)
+	if ((summary = summary_chart(s, dir, all)) < 0)
 		goto fail;
-	charts += j;
+	charts += summary;
 	for (i = 0; i < s->nids; i++) {
 		n = rt_rows(s, s->ids[i], &rows);
 		h = rt_headline(s, s->ids[i], rows, n);
@@ -771,10 +771,10 @@ rp_plot(const struct rl_set *s, const char *dir, const char *gnuplot,
 	}
 	if (run_gnuplot(dir, gnuplot) != 0)
 		return -1;
-	fprintf(stderr, "vmreport: %d charts (PNG and SVG) in %s: %s\n",
-	    charts, dir, detail ? "the summary, every metric and the vmstat "
-	    "series of each benchmark" : "the summary, each benchmark's "
-	    "headline and vmstat series (--detail: every metric)");
+	fprintf(stderr, "vmreport: %d charts (PNG and SVG) in %s: %s%s\n",
+	    charts, dir, summary ? "the summary, " : "", detail ? "every "
+	    "metric and the vmstat series of each benchmark" : "each "
+	    "benchmark's headline and vmstat series (--detail: every metric)");
 	return charts;
 fail:
 	fclose(all);
