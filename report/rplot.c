@@ -3,7 +3,8 @@
  *
  *	summary.{dat,gp,png,svg}  every benchmark's headline figure as a
  *		ratio to the baseline with its 95% interval (Fieller,
- *		rs_cmp_ratio()), one bar group per kernel (two folders or more)
+ *		rs_cmp_ratio()), one bar group per kernel (two folders or
+ *		more)
  *	<id>-<metric>.{dat,gp,png,svg}  one bar per kernel (the mean) with
  *		the 95% CI of the mean as an error bar: the headline (the
  *		metric rt_headline() picks); with --detail also every metric
@@ -525,7 +526,7 @@ summary_chart(const struct rl_set *s, const char *dir, FILE *all)
 	}
 	npos = (s->nk - 1) * (nb + 1) - 1;
 	snprintf(title, sizeof(title), "headline figures: ratio kernel / %s "
-	    "(bars: 95%% interval, Fieller)", s->k[0].label);
+	    "(error bars: 95%% interval, Fieller)", s->k[0].label);
 	gp_head(f, name, title, "(+) higher is better, (-) lower is better",
 	    "ratio to the baseline");
 	/* the labels stand upright under the bars: room for the longest */
