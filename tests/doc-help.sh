@@ -10,7 +10,8 @@
 # shares); the "common" block is that paragraph, once.  A program with no
 # block in any file (and the common paragraph, if no file has it) gets one
 # at the end of docs/benchmarks.md.
-# tests/check_docs.c fails when a block and the program differ.
+# tests/check_docs.c fails when a block and the program differ.  DOCS=dir
+# works on another folder than docs/ (the tests use it).
 set -eu
 
 docs=${DOCS:-docs}
