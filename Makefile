@@ -10,6 +10,7 @@
 #   make bench-overhead   measure the harness's own cost
 #   make check SANITIZE=1 the tests with ASan and UBSan
 #   make fuzz [FUZZ_TIME=60]   fuzz every reader (docs/testing.md)
+#   make docs       rewrite the --help blocks of docs/*.md
 # V=1 shows the commands.
 
 MAKEFLAGS += -r
@@ -157,6 +158,21 @@ tests/suites.h: $(TEST_SRCS) Makefile
 
 tests/runner.o: tests/suites.h
 
+# tests/progs.h: the programs built here, PROG("bench/forkbomb") ...,
+# whose --help tests/check_docs.c compares with docs/*.md.
+tests/progs.h: FORCE
+	$(Q)for p in $(sort $(PROGS) $(REPORT)); do \
+	    echo "PROG(\"$$p\")"; done > $@.tmp; \
+	cmp -s $@.tmp $@ && rm -f $@.tmp || mv $@.tmp $@
+tests/check_docs.o: tests/progs.h
+
+# make docs: each program's --help into its block in docs/*.md
+# (tests/doc-help.sh says how; a new program gets a block at the end of
+# docs/benchmarks.md).
+.PHONY: docs
+docs: all
+	$(Q)sh tests/doc-help.sh $(sort $(PROGS) $(REPORT))
+
 $(TEST_BIN): $(TEST_OBJS) $(BENCH_MODS) $(REPORT_MODS) $(LIB)
 	$(call say,LD,$@)
 	$(Q)$(CC) $(LDFLAGS) -o $@ $^ $(CHECK_LIBS) $(GSL_LIBS) $(LDLIBS)
@@ -277,6 +293,7 @@ deps:
 clean:
 	$(call say,CLEAN,.)
 	$(Q)rm -f $(LIB) $(PROGS) report/vmreport $(TEST_BIN) tests/suites.h \
+	    tests/progs.h \
 	    tests/overhead tests/bench_memfill \
 	    lib/version.h $(ALL_OBJS) $(ALL_OBJS:.o=.d)
 

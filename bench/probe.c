@@ -274,8 +274,9 @@ usage(void)
 	vb_opt_usage(stdout, opts);
 	printf("\nFigures (besides time, rusage and vmstat deltas):\n");
 	for (m = metrics; m->name; m++)
-		printf("  %-22s %s (%s, %s is better)\n", m->name, m->desc,
-		    m->unit, vb_dir_name(m->dir));
+		printf("  %-22s %s (%s, %s)\n", m->name, m->desc, m->unit,
+		    m->dir == VB_LOWER ? "lower is better" : m->dir ==
+		    VB_HIGHER ? "higher is better" : "information");
 }
 
 /* The "cmdline" and "param" lines, as the harness writes them. */

@@ -281,8 +281,9 @@ usage(const struct vb_bench *b, FILE *f)
 	    "  --help                 this text\n");
 	fprintf(f, "\nFigures (besides time, rusage and vmstat deltas):\n");
 	for (m = b->metrics; m && m->name; m++)
-		fprintf(f, "  %-22s %s (%s, %s is better)\n", m->name, m->desc,
-		    m->unit, vb_dir_name(m->dir));
+		fprintf(f, "  %-22s %s (%s, %s)\n", m->name, m->desc,
+		    m->unit, m->dir == VB_LOWER ? "lower is better" :
+		    m->dir == VB_HIGHER ? "higher is better" : "information");
 }
 
 struct common {
