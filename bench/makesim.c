@@ -10,8 +10,8 @@
  *
  *  1. make clean: the previous iteration's objects are removed;
  *  2. the cache: every source and header is dropped from the page cache
- *     (POSIX_FADV_DONTNEED on our own files only: other users' caches
- *     are untouched), so each build starts cold, as after a reboot; with
+ *     (POSIX_FADV_DONTNEED on its own files only: the rest of the page
+ *     cache is untouched), so each build starts cold, as after a reboot; with
  *     --load cacherun they are read once instead, so the build starts
  *     warm (contest's second run without flushing);
  *  3. the load (if any) starts;
@@ -51,8 +51,8 @@
  * Operations per KB of source.  Fixed, never calibrated: every machine
  * and kernel runs the same instructions.  Chosen so that the default
  * build (2000 files, 27 MB of source, 5.6e10 operations) takes 1-2
- * minutes at -j2 on the 2-core development machine (about 1.9 ns an
- * operation there; see the figures in docs/benchmarks.md).
+ * minutes at -j2 on a 2-core EPYC VM (about 1.9 ns an operation
+ * there; see the figures in docs/benchmarks.md).
  */
 #define DEF_OPS_PER_KB "2000000"
 

@@ -228,7 +228,7 @@ create_file(const char *path, uint64_t size)
 /*
  * Create the files once.  Refuse when they would leave less than a
  * tenth of the work folder's file system free: a run must never fill
- * the disk other people are using.
+ * the file system it shares with the rest of the machine.
  */
 static int
 setup(void *p, const char *workdir)
