@@ -10,7 +10,8 @@
  *	rexport.c CSV and JSON of every statistic
  *	rplot.c   gnuplot charts (PNG and SVG)
  *	rsetup.c  what the figures rest on: the settings that differ between
- *		  the folders, how quiet the machine was, whose counters
+ *		  the folders, which machine each ran on, how quiet the
+ *		  machine was, whose counters
  *		  (the whole machine's or the memory cgroup's) a metric is
  *
  * The report only reads result folders; it never runs a benchmark and
@@ -242,6 +243,33 @@ const char *rt_scope_tag(enum rt_scope sc);
 void rt_settings(FILE *f, const struct rl_set *s, int width);
 /* The same as one line for chart titles, cut to @len. */
 char *rt_settings_line(char *buf, size_t len, const struct rl_set *s);
+/*
+ * Folder @k's value of setting @d as the settings block shows it (for
+ * cmdline: only the words not in every folder); allocated, NULL when
+ * not recorded.
+ */
+char *rt_setting_value(const struct rl_set *s, const struct rl_mdiff *d,
+    int k);
+
+/*
+ * The machines the folders ran on: the same host name, CPU model and
+ * count, and MemTotal within 2%.  Machines are numbered in the order
+ * of their first folder.
+ */
+struct rt_machines {
+	int n;				/* distinct machines */
+	int *of;			/* per folder: its machine */
+	int *first;			/* per machine: its first folder */
+};
+void rt_machines_of(const struct rl_set *s, struct rt_machines *m);
+void rt_machines_free(struct rt_machines *m);
+/* "vm, AMD EPYC x 2, 23.5 GiB RAM" for folder @k. */
+char *rt_machine_name(char *buf, size_t len, const struct rl_kernel *k);
+/*
+ * With folders from more than one machine: one line per machine with
+ * its folders, then one warning line (part of rt_settings()).
+ */
+void rt_machines(FILE *f, const struct rl_set *s, int width);
 
 /* How busy the machine was with other work during one result. */
 struct rt_quiet {
