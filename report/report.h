@@ -9,6 +9,7 @@
  *		  posts' forms, ASCII bar charts, the vmstat dump
  *	rexport.c CSV and JSON of every statistic
  *	rplot.c   gnuplot charts (PNG and SVG)
+ *	rhtml.c   the results page across many kernels (HTML, inline SVG)
  *	rsetup.c  what the figures rest on: the settings that differ between
  *		  the folders, which machine each ran on, how quiet the
  *		  machine was, whose counters
@@ -227,6 +228,21 @@ int rt_regressions(FILE *f, const struct rl_set *s, double pct);
 char *rt_short(char *buf, size_t len, double v);
 /* Print @text wrapped at @width, continuation lines indented by @ind. */
 void rt_wrap(FILE *f, const char *text, int width, int ind);
+/*
+ * The comparison table's pieces for other views: is row @r shown (not
+ * zero in every run, measured somewhere), is it noisy (some kernel's
+ * CoV above @noisy), kernel @k's mean as the table prints it, and a
+ * change as "+3.02%".
+ */
+int rt_row_shown(const struct rt_row *r, int nk);
+int rt_row_noisy(const struct rt_row *r, int nk, double noisy);
+char *rt_row_mean(char *buf, size_t len, const struct rt_row *r, int nk,
+    int k);
+char *rt_pct(char *buf, size_t len, double p);
+/* rpost.c: contest's table of @bench (makesim), tworead's n table. */
+void rt_contest_table(FILE *f, const struct rl_set *s, const char *bench);
+void rt_tworead_table(FILE *f, const struct rl_set *s, const char *bench,
+    const struct rt_opts *o);
 
 /* ---- rsetup.c ---- */
 
@@ -304,5 +320,17 @@ void rx_json(FILE *f, const struct rl_set *s, const struct rt_opts *o);
  * Returns the number of charts, -1 on error (message printed).
  */
 int rp_plot(const struct rl_set *s, const char *dir, const char *gnuplot);
+
+/* ---- rhtml.c ---- */
+
+/* @s as HTML text: & < > " ' as entities, what is not text as U+FFFD. */
+void rh_esc(FILE *f, const char *s);
+/*
+ * The results page: @dir/index.html (@dir created, or an earlier page
+ * of vmreport's replaced; anything else there is refused and nothing
+ * written).  0, or -1 with one line printed.
+ */
+int rh_html(const struct rl_set *s, const char *dir,
+    const struct rt_opts *o);
 
 #endif

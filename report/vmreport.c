@@ -32,6 +32,7 @@ usage(FILE *f)
 "  --vmstat BENCH             BENCH's sampled series as `vmstat 1` dumps\n"
 "  --iter N                   with --vmstat: only iteration N\n"
 "  --plot DIR                 write gnuplot charts (PNG, SVG) into DIR\n"
+"  --html DIR                 write the results page DIR/index.html\n"
 "  --fail-on-regression PCT   exit 3 if a metric is significantly worse\n"
 "                             than the baseline by more than PCT%%\n"
 "  --allow-different-params   compare runs whose parameters differ\n"
@@ -132,6 +133,7 @@ main(int argc, char **argv)
 		{ "vmstat", required_argument, NULL, 'v' },
 		{ "iter", required_argument, NULL, 'i' },
 		{ "plot", required_argument, NULL, 'p' },
+		{ "html", required_argument, NULL, 'H' },
 		{ "fail-on-regression", required_argument, NULL, 'r' },
 		{ "allow-different-params", no_argument, NULL, 'a' },
 		{ "noisy", required_argument, NULL, 'n' },
@@ -144,7 +146,7 @@ main(int argc, char **argv)
 	struct rt_opts o = { .width = 80, .noisy = 0.05, .quiet = 5 };
 	struct rl_set s = { .min_change = 1 };
 	const char *format = "text", *vmstat = NULL, *plot = NULL;
-	const char *only = NULL;
+	const char *only = NULL, *html = NULL;
 	double regress = NAN;
 	char err[8192], *text = NULL;
 	size_t textlen = 0;
@@ -172,6 +174,7 @@ main(int argc, char **argv)
 		case 'v': vmstat = optarg; break;
 		case 'i': iter = (int)num_arg("--iter", optarg, 1, 1e6); break;
 		case 'p': plot = optarg; break;
+		case 'H': html = optarg; break;
 		case 'r':
 			regress = num_arg("--fail-on-regression", optarg, 0,
 			    1e6);
@@ -225,6 +228,16 @@ main(int argc, char **argv)
 		die("refusing to compare runs with different parameters (see "
 		    "above; --allow-different-params to compare anyway)");
 
+	if (html) {
+		/* the page only; its settings block names the machines */
+		if (rh_html(&s, html, &o) != 0)
+			return 1;
+		printf("vmreport: wrote %s/index.html (%d kernel%s, %d "
+		    "benchmark%s)\n", html, s.nk, s.nk == 1 ? "" : "s", s.nids,
+		    s.nids == 1 ? "" : "s");
+		rl_free(&s);
+		return 0;
+	}
 	if (!(mem = open_memstream(&text, &textlen)))
 		die_errno("cannot allocate the report");
 	if (vmstat) {
