@@ -1,7 +1,8 @@
 /*
  * vmreport - compare result folders: report/vmreport [options] DIR...
  * The first folder is the baseline.  Reads only; never runs a benchmark
- * and never writes into a result folder (charts go to --plot DIR).
+ * and never writes into a result folder (charts go to --plot DIR, the
+ * results page to --html DIR).
  *
  * Exit status: 0 fine, 1 bad input (one line on stderr), 2 bad usage,
  * 3 --fail-on-regression found a regression (a change marked
@@ -228,16 +229,6 @@ main(int argc, char **argv)
 		die("refusing to compare runs with different parameters (see "
 		    "above; --allow-different-params to compare anyway)");
 
-	if (html) {
-		/* the page only; its settings block names the machines */
-		if (rh_html(&s, html, &o) != 0)
-			return 1;
-		printf("vmreport: wrote %s/index.html (%d kernel%s, %d "
-		    "benchmark%s)\n", html, s.nk, s.nk == 1 ? "" : "s", s.nids,
-		    s.nids == 1 ? "" : "s");
-		rl_free(&s);
-		return 0;
-	}
 	if (!(mem = open_memstream(&text, &textlen)))
 		die_errno("cannot allocate the report");
 	if (vmstat) {
@@ -257,7 +248,7 @@ main(int argc, char **argv)
 			rt_quiet_warn(mem, &s, s.ids[i], &o);
 		fputc('\n', mem);
 		rt_summary(mem, &s, &o);
-	} else if (!plot) {
+	} else if (!plot && !html) {
 		rt_compare(mem, &s, &o);
 	}
 	if (fclose(mem) != 0)
@@ -269,6 +260,13 @@ main(int argc, char **argv)
 	if (plot && rp_plot(&s, plot, getenv("GNUPLOT") ? getenv("GNUPLOT") :
 	    "gnuplot") < 0)
 		rc = 1;
+	if (html && rh_html(&s, html, &o) != 0)
+		rc = 1;
+	else if (html && printf("vmreport: wrote %s/index.html (%d kernel%s, "
+	    "%d benchmark%s)\n", html, s.nk, s.nk == 1 ? "" : "s", s.nids,
+	    s.nids == 1 ? "" : "s") > 0 && fflush(stdout) != 0 &&
+	    errno != EPIPE)
+		die_errno("cannot write the report");
 	if (!isnan(regress)) {
 		/* the lines name labels and ids: shown escaped */
 		text = NULL;
