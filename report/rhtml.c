@@ -38,6 +38,9 @@
 #define RH_MARK "<meta name=\"generator\" content=\"vmreport\">"
 #define RH_MARKLEN 1024
 
+/* Up to this many folders the settings table is shown unfolded. */
+#define RH_OPEN 12
+
 /* The charts' geometry (SVG user units). */
 #define CH_TOP 34
 #define CH_ROWH 18
@@ -276,6 +279,7 @@ static const char style[] =
 "rect.bar{fill:#8aa}rect.base{fill:#669}\n"
 "rect.better{fill:#5a5}rect.worse{fill:#c55}\n"
 "line.err{stroke:#000;stroke-width:1}\n"
+"summary{cursor:pointer;margin:.5em 0}\n"
 "#tools{position:sticky;top:0;background:#fff;padding:.3em 0;"
 "z-index:1;border-bottom:1px solid #eee}\n";
 
@@ -360,8 +364,13 @@ settings(FILE *f, const struct rl_set *s, const struct rt_opts *o)
 				i++;
 		fprintf(f, " (%d folder%s)</li>\n", i, i == 1 ? "" : "s");
 	}
-	fputs("</ul>\n<div class=\"scroll\"><table id=\"settings-table\">"
-	    "<thead><tr><th>Kernel</th><th>machine</th><th>folder</th>", f);
+	/* many folders: the table folded, so the summary is near the top */
+	fprintf(f, "</ul>\n<details%s><summary>Each folder's machine and the "
+	    "settings that differ (%d folder%s, %d setting%s differ%s)"
+	    "</summary>\n<div class=\"scroll\"><table id=\"settings-table\">"
+	    "<thead><tr><th>Kernel</th><th>machine</th><th>folder</th>",
+	    s->nk <= RH_OPEN ? " open" : "", s->nk, s->nk == 1 ? "" : "s", n,
+	    n == 1 ? "" : "s", n == 1 ? "s" : "");
 	for (i = 0; i < n; i++) {
 		fputs("<th>", f);
 		rh_esc(f, d[i].key);
@@ -385,7 +394,8 @@ settings(FILE *f, const struct rl_set *s, const struct rt_opts *o)
 		}
 		fputs("</tr>\n", f);
 	}
-	fputs("</tbody></table></div>\n<p id=\"same-settings\">", f);
+	fputs("</tbody></table></div></details>\n<p id=\"same-settings\">",
+	    f);
 	fputs(s->nk > 1 ? "The same in every folder: " : "Settings: ", f);
 	for (i = first = 0; common[i]; i++) {
 		const char *val = rl_meta(&s->k[0], common[i]);
