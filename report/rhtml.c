@@ -471,8 +471,9 @@ summary(FILE *f, const struct rl_set *s, struct rt_row **rows,
 		const struct rt_row *r = hl[j] >= 0 ? &rows[j][hl[j]] : NULL;
 		const char *at = strchr(s->ids[j], '@');
 
-		fprintf(f, "<th class=\"sort\" data-col=\"%d\"><a href=\"#%s\">",
-		    j + 1, anchor(a, sizeof(a), j, s->ids[j]));
+		fprintf(f, "<th class=\"sort\" data-col=\"%d\">"
+		    "<a href=\"#%s\">", j + 1, anchor(a, sizeof(a), j,
+		    s->ids[j]));
 		snprintf(num, sizeof(num), "%.*s", at ? (int)(at -
 		    s->ids[j]) : (int)strlen(s->ids[j]), s->ids[j]);
 		rh_esc(f, num);
@@ -685,8 +686,8 @@ chart(FILE *f, const struct rl_set *s, const char *id, const struct rt_row *r)
 		rh_esc(f, num);
 		fputs("</text>", f);
 		if (!has) {
-			fprintf(f, "<text x=\"%d\" y=\"13\">missing</text></g>\n",
-			    CH_LABW + 4);
+			fprintf(f, "<text x=\"%d\" y=\"13\">missing"
+			    "</text></g>\n", CH_LABW + 4);
 			continue;
 		}
 		x1 = xpos(d->mean, lo, hi);
@@ -700,8 +701,9 @@ chart(FILE *f, const struct rl_set *s, const char *id, const struct rt_row *r)
 			double b = xpos(d->ci_hi, lo, hi);
 
 			fprintf(f, "<line class=\"err\" x1=\"%.1f\" "
-			    "x2=\"%.1f\" y1=\"9\" y2=\"9\"/><line class=\"err\" "
-			    "x1=\"%.1f\" x2=\"%.1f\" y1=\"5\" y2=\"13\"/>"
+			    "x2=\"%.1f\" y1=\"9\" y2=\"9\"/>"
+			    "<line class=\"err\" x1=\"%.1f\" x2=\"%.1f\" "
+			    "y1=\"5\" y2=\"13\"/>"
 			    "<line class=\"err\" x1=\"%.1f\" x2=\"%.1f\" "
 			    "y1=\"5\" y2=\"13\"/>", a, b, a, a, b, b);
 		}
