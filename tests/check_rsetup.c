@@ -278,6 +278,16 @@ START_TEST(machines)
 	    strstr(text, "warning: these folders come from 2 machines"),
 	    "machines block: %s", text);
 	free(text);
+	/* every text view's settings block ends with it */
+	text = NULL;
+	ck_assert_ptr_nonnull(mf = open_memstream(&text, &len));
+	rt_settings(mf, &f.s, 200);
+	fclose(mf);
+	ck_assert_msg(strstr(text, "hostname: vm in a, b; box2 in c\n") &&
+	    strstr(text, "\nMachines (from meta: host, CPU, memory):\n") &&
+	    strstr(text, "\nwarning: these folders come from 2 machines"),
+	    "%s", text);
+	free(text);
 	/* 3% less RAM (a mem= limit): another machine for the figures */
 	free(f.kv[1][4].val);
 	f.kv[1][4].val = strdup("23900000");
