@@ -5,6 +5,7 @@
 #   make check      build and run the tests (fails when any test fails)
 #   make run KERNEL=label [CONFIG=configs/quick.conf] [ITERATIONS=n]
 #   make ab KERNEL=label A="name=value,..." B="name=value,..."
+#   make html KERNELS="a b c" [HTML=dir]   the results page (docs/html.md)
 #   make clean-stale      undo what a killed run left behind
 #   make deps       install the Debian packages (as root)
 #   make bench-overhead   measure the harness's own cost
@@ -220,6 +221,15 @@ plot: all
 post: all
 	$(Q)$(REPORT_DIRS); report/vmreport $$VB_REPORT_OPTS --post "$$@"
 
+# make html: the results page across the KERNELS, HTML=dir/index.html
+# (default $(RESULTS)/html): report/rhtml.c, docs/html.md.
+export VB_HTML = $(value HTML)
+unexport HTML
+.PHONY: html bench-html
+html: all
+	$(Q)$(REPORT_DIRS); report/vmreport $$VB_REPORT_OPTS \
+	    --html "$${VB_HTML:-$${VB_RESULTS:-results}/html}" "$$@"
+
 # Measurements of vmbench itself (not timed unit tests): each issue adds
 # its bench-<name> target to BENCH_TARGETS; `make bench` runs them all.
 BENCH_TARGETS := bench-overhead
@@ -265,6 +275,12 @@ ALL_OBJS += tests/bench_memfill.o
 # The report's speed on 100 folders x 20 benchmarks: tests/bench-report.sh.
 bench-report: all
 	$(Q)sh tests/bench-report.sh
+
+# The results page over 50 generated folders: its time (under 2 s) and,
+# with chromium, the browser test (tests/html-browser.sh; in make check).
+BENCH_TARGETS += bench-html
+bench-html: all
+	$(Q)sh tests/html-browser.sh 50; rc=$$?; [ $$rc = 77 ] || exit $$rc
 
 # Check for the Debian packages; install them as root, else say how.
 need-deps:

@@ -9,8 +9,10 @@
  *		  posts' forms, ASCII bar charts, the vmstat dump
  *	rexport.c CSV and JSON of every statistic
  *	rplot.c   gnuplot charts (PNG and SVG)
+ *	rhtml.c   the results page across many kernels (HTML, inline SVG)
  *	rsetup.c  what the figures rest on: the settings that differ between
- *		  the folders, how quiet the machine was, whose counters
+ *		  the folders, which machine each ran on, how quiet the
+ *		  machine was, whose counters
  *		  (the whole machine's or the memory cgroup's) a metric is
  *
  * The report only reads result folders; it never runs a benchmark and
@@ -226,6 +228,21 @@ int rt_regressions(FILE *f, const struct rl_set *s, double pct);
 char *rt_short(char *buf, size_t len, double v);
 /* Print @text wrapped at @width, continuation lines indented by @ind. */
 void rt_wrap(FILE *f, const char *text, int width, int ind);
+/*
+ * The comparison table's pieces for other views: is row @r shown (not
+ * zero in every run, measured somewhere), is it noisy (some kernel's
+ * CoV above @noisy), kernel @k's mean as the table prints it, and a
+ * change as "+3.02%".
+ */
+int rt_row_shown(const struct rt_row *r, int nk);
+int rt_row_noisy(const struct rt_row *r, int nk, double noisy);
+char *rt_row_mean(char *buf, size_t len, const struct rt_row *r, int nk,
+    int k);
+char *rt_pct(char *buf, size_t len, double p);
+/* rpost.c: contest's table of @bench (makesim), tworead's n table. */
+void rt_contest_table(FILE *f, const struct rl_set *s, const char *bench);
+void rt_tworead_table(FILE *f, const struct rl_set *s, const char *bench,
+    const struct rt_opts *o);
 
 /* ---- rsetup.c ---- */
 
@@ -242,6 +259,33 @@ const char *rt_scope_tag(enum rt_scope sc);
 void rt_settings(FILE *f, const struct rl_set *s, int width);
 /* The same as one line for chart titles, cut to @len. */
 char *rt_settings_line(char *buf, size_t len, const struct rl_set *s);
+/*
+ * Folder @k's value of setting @d as the settings block shows it (for
+ * cmdline: only the words not in every folder); allocated, NULL when
+ * not recorded.
+ */
+char *rt_setting_value(const struct rl_set *s, const struct rl_mdiff *d,
+    int k);
+
+/*
+ * The machines the folders ran on: the same host name, CPU model and
+ * count, and MemTotal within 2%.  Machines are numbered in the order
+ * of their first folder.
+ */
+struct rt_machines {
+	int n;				/* distinct machines */
+	int *of;			/* per folder: its machine */
+	int *first;			/* per machine: its first folder */
+};
+void rt_machines_of(const struct rl_set *s, struct rt_machines *m);
+void rt_machines_free(struct rt_machines *m);
+/* "vm, AMD EPYC x 2, 23.5 GiB RAM" for folder @k. */
+char *rt_machine_name(char *buf, size_t len, const struct rl_kernel *k);
+/*
+ * With folders from more than one machine: one line per machine with
+ * its folders, then one warning line (part of rt_settings()).
+ */
+void rt_machines(FILE *f, const struct rl_set *s, int width);
 
 /* How busy the machine was with other work during one result. */
 struct rt_quiet {
@@ -278,5 +322,17 @@ void rx_json(FILE *f, const struct rl_set *s, const struct rt_opts *o);
  */
 int rp_plot(const struct rl_set *s, const char *dir, const char *gnuplot,
     int detail);
+
+/* ---- rhtml.c ---- */
+
+/* @s as HTML text: & < > " ' as entities, what is not text as U+FFFD. */
+void rh_esc(FILE *f, const char *s);
+/*
+ * The results page: @dir/index.html (@dir created, or an earlier page
+ * of vmreport's replaced; anything else there is refused and nothing
+ * written).  0, or -1 with one line printed.
+ */
+int rh_html(const struct rl_set *s, const char *dir,
+    const struct rt_opts *o);
 
 #endif

@@ -1182,3 +1182,31 @@ rt_wrap(FILE *f, const char *text, int width, int ind)
 {
 	wrap(f, text, width, ind);
 }
+
+/* ---- the table's cells for other views (report/rhtml.c) ---- */
+
+int
+rt_row_shown(const struct rt_row *r, int nk)
+{
+	return !all_zero(r, nk) && !unmeasured(r, nk);
+}
+
+int
+rt_row_noisy(const struct rt_row *r, int nk, double noisy)
+{
+	int who;
+
+	return max_cov(r, nk, &who) > noisy;
+}
+
+char *
+rt_row_mean(char *buf, size_t len, const struct rt_row *r, int nk, int k)
+{
+	return fmt_num(buf, len, r->d[k].mean, row_decimals(r, nk));
+}
+
+char *
+rt_pct(char *buf, size_t len, double p)
+{
+	return fmt_pct(buf, len, p);
+}
