@@ -46,6 +46,21 @@ id_index(const struct rl_set *s, const char *id)
 	return -1;
 }
 
+/* A figure every benchmark's default view shows (see struct rt_row). */
+static int
+common_figure(const char *name)
+{
+	static const char *const common[] = {
+		"elapsed", "user", "sys", "majflt", "pswpin", "pswpout",
+	};
+	size_t i;
+
+	for (i = 0; i < sizeof(common) / sizeof(common[0]); i++)
+		if (strcmp(name, common[i]) == 0)
+			return 1;
+	return 0;
+}
+
 static int
 build_rows(const struct rl_set *s, const char *id, struct rt_row **out)
 {
@@ -58,8 +73,10 @@ build_rows(const struct rl_set *s, const char *id, struct rt_row **out)
 		if (!r)
 			continue;
 		for (j = 0; j < r->nmetrics; j++) {
-			if (find_row(rows, n, r->metrics[j].name) >= 0)
+			if ((m = find_row(rows, n, r->metrics[j].name)) >= 0) {
+				rows[m].key |= r->metrics[j].key;
 				continue;
+			}
 			if (n == cap) {
 				cap = cap ? 2 * cap : 32;
 				rows = realloc(rows, (size_t)cap *
@@ -72,6 +89,8 @@ build_rows(const struct rl_set *s, const char *id, struct rt_row **out)
 			rows[n].dir = r->metrics[j].dir;
 			rows[n].scope = rt_scope_of(rows[n].name);
 			rows[n].integral = 1;
+			rows[n].key = common_figure(rows[n].name);
+			rows[n].key |= r->metrics[j].key;
 			rows[n].d = vb_xcalloc((size_t)s->nk,
 			    sizeof(struct rs_desc));
 			rows[n].c = vb_xcalloc((size_t)s->nk,
@@ -111,6 +130,8 @@ build_rows(const struct rl_set *s, const char *id, struct rt_row **out)
 			rs_mark(&rows[j].d[0], &rows[j].d[i], rows[j].dir,
 			    s->min_change, &rows[j].c[i]);
 		}
+	if ((j = rt_headline(s, id, rows, n)) >= 0)
+		rows[j].key = 1;
 	*out = rows;
 	return n;
 }
@@ -317,6 +338,21 @@ unmeasured(const struct rt_row *r, int nk)
 	return 1;
 }
 
+/* The CoV of @d, infinite for a mean of 0 with spread. */
+static double
+cov_of(const struct rs_desc *d)
+{
+	if (d->n > 1 && d->mean == 0 && d->sd > 0)
+		return INFINITY;
+	return d->cov;
+}
+
+int
+rt_noisy(const struct rs_desc *d, double thr)
+{
+	return d->n > 1 && cov_of(d) > thr;
+}
+
 static double
 max_cov(const struct rt_row *r, int nk, int *who)
 {
@@ -325,8 +361,9 @@ max_cov(const struct rt_row *r, int nk, int *who)
 
 	*who = -1;
 	for (i = 0; i < nk; i++)
-		if (r->d[i].n > 1 && !isnan(r->d[i].cov) && r->d[i].cov > m) {
-			m = r->d[i].cov;
+		if (r->d[i].n > 1 && !isnan(cov_of(&r->d[i])) &&
+		    cov_of(&r->d[i]) > m) {
+			m = cov_of(&r->d[i]);
 			*who = i;
 		}
 	return m;
@@ -520,29 +557,66 @@ outlier_notes(FILE *f, const struct rl_set *s, const char *id,
 	vb_buf_free(&cold);
 }
 
-void
-rt_notes(FILE *f, const struct rl_set *s, const char *id,
-    struct rt_row *rows, int nrows, const struct rt_opts *o)
+/*
+ * The metrics of @rows that are zero in every run, or (@absent) that no
+ * run measured, as one wrapped line after @title; nothing if none.
+ */
+static void
+name_list(FILE *f, const char *title, struct rt_row *rows, int nrows,
+    int nk, int absent, int width)
+{
+	struct vb_buf line = VB_BUF_INIT;
+	int j, n = 0;
+
+	vb_buf_printf(&line, "%s", title);
+	for (j = 0; j < nrows; j++)
+		if (absent ? unmeasured(&rows[j], nk) :
+		    all_zero(&rows[j], nk)) {
+			n++;
+			vb_buf_printf(&line, " %s", rows[j].name);
+		}
+	if (n)
+		wrap(f, vb_buf_str(&line), width, 2);
+	vb_buf_free(&line);
+}
+
+/*
+ * Noisy metrics: the largest CoV of any kernel, and the smallest change
+ * the runs could have detected, n = 15.7 (CoV/delta)^2 solved for delta
+ * with the fewest runs of any kernel for that metric, rounded up to a
+ * whole percent ("-" with one run, or a mean of 0: its SD is shown).
+ * The header names n when every metric listed has the same, else each
+ * metric carries its own.
+ */
+static void
+noise_note(FILE *f, const struct rl_set *s, struct rt_row *rows, int nrows,
+    const struct rt_opts *o)
 {
 	struct vb_buf line = VB_BUF_INIT;
 	char a[32], b[32];
-	int i, j, nz = 0;
+	int j, nz = 0, n0 = -1, same = 1;
 
-	vb_buf_printf(&line, "zero in every run:");
-	for (j = 0; j < nrows; j++)
-		if (all_zero(&rows[j], s->nk)) {
-			nz++;
-			vb_buf_printf(&line, " %s", rows[j].name);
-		}
-	if (nz)
-		wrap(f, vb_buf_str(&line), o->width, 2);
-	vb_buf_free(&line);
-	/*
-	 * Noisy metrics: the largest CoV of any kernel, and the smallest
-	 * change the runs could have detected, n = 15.7 (CoV/delta)^2
-	 * solved for delta with the fewest runs of any kernel.
-	 */
-	nz = 0;
+	for (j = 0; j < nrows; j++) {
+		int who, n;
+
+		if (all_zero(&rows[j], s->nk) ||
+		    !(max_cov(&rows[j], s->nk, &who) > o->noisy))
+			continue;
+		n = min_n(&rows[j], s->nk);
+		if (n0 >= 0 && n != n0)
+			same = 0;
+		n0 = n;
+	}
+	if (n0 < 0)
+		return;
+	if (same)
+		vb_buf_printf(&line, "~ noisy, CoV > %.0f%% (largest CoV: "
+		    "smallest change detectable with %d run%s a side):",
+		    o->noisy * 100, n0, n0 == 1 ? "" : "s");
+	else
+		vb_buf_printf(&line, "~ noisy, CoV > %.0f%% (largest CoV: "
+		    "smallest change detectable with n runs a side):",
+		    o->noisy * 100);
 	for (j = 0; j < nrows; j++) {
 		struct rt_row *r = &rows[j];
 		int who, n;
@@ -551,18 +625,34 @@ rt_notes(FILE *f, const struct rl_set *s, const char *id,
 		if (all_zero(r, s->nk) || !(cov > o->noisy))
 			continue;
 		n = min_n(r, s->nk);
-		if (!nz++)
-			vb_buf_printf(&line, "~ noisy, CoV > %.0f%% (largest "
-			    "CoV: smallest change detectable with %d runs a "
-			    "side):", o->noisy * 100, n);
-		vb_buf_printf(&line, "%s %s %s%%: %s%%", nz > 1 ? "," : "",
-		    r->name, rt_num(a, sizeof(a), "%.1f", cov * 100),
-		    rt_num(b, sizeof(b), "%.0f",
-		    ceil(rs_detectable(cov, n) * 100)));
+		if (isinf(cov))		/* a mean of 0: no CoV, its SD */
+			vb_buf_printf(&line, "%s %s mean 0, SD %s: -",
+			    nz++ ? "," : "", r->name, rt_num(a, sizeof(a),
+			    "%.4g", r->d[who].sd));
+		else
+			vb_buf_printf(&line, "%s %s %s%%: %s%s", nz++ ? "," :
+			    "", r->name, rt_num(a, sizeof(a), "%.1f",
+			    cov * 100), rt_num(b, sizeof(b), "%.0f",
+			    ceil(rs_detectable(cov, n) * 100)),
+			    n > 1 ? "%" : "");
+		if (!same)
+			vb_buf_printf(&line, " (n %d)", n);
 	}
-	if (nz)
-		wrap(f, vb_buf_str(&line), o->width, 4);
+	wrap(f, vb_buf_str(&line), o->width, 4);
 	vb_buf_free(&line);
+}
+
+void
+rt_notes(FILE *f, const struct rl_set *s, const char *id,
+    struct rt_row *rows, int nrows, const struct rt_opts *o)
+{
+	struct vb_buf line = VB_BUF_INIT;
+	int i;
+
+	name_list(f, "zero in every run:", rows, nrows, s->nk, 0, o->width);
+	name_list(f, "not measured (\"-\" in every run):", rows, nrows,
+	    s->nk, 1, o->width);
+	noise_note(f, s, rows, nrows, o);
 	outlier_notes(f, s, id, rows, nrows, o);
 	for (i = 0; i < s->nk; i++) {
 		const struct vb_res *r = rl_find(&s->k[i], id);
@@ -924,6 +1014,51 @@ first_res(const struct rl_set *s, const char *id)
 
 /* ---- the compare view ---- */
 
+/*
+ * The default view of @id: the table of the key rows (struct rt_row),
+ * their notes, how many more metrics --detail has and which of them are
+ * marked, and the probe that ran beside it.
+ */
+static void
+key_section(FILE *f, const struct rl_set *s, const char *id,
+    struct rt_row *rows, int nrows, const struct rt_opts *o)
+{
+	struct rt_row *sel = vb_xcalloc((size_t)nrows, sizeof(*sel));
+	struct vb_buf line = VB_BUF_INIT, marks = VB_BUF_INIT;
+	char probe[sizeof("probe@") + NAME_MAX];	/* ids are file names */
+	int n = 0, more = 0, nmark = 0, i, j;
+
+	for (j = 0; j < nrows; j++) {
+		if (rows[j].key) {
+			sel[n++] = rows[j];
+			continue;
+		}
+		if (unmeasured(&rows[j], s->nk))
+			continue;
+		more++;
+		for (i = 1; i < s->nk; i++)
+			if (rows[j].c[i].sig && rows[j].dir != VB_INFO)
+				break;
+		if (i < s->nk)
+			vb_buf_printf(&marks, "%s %s", nmark++ ? "," : ":",
+			    rows[j].name);
+	}
+	rt_table(f, s, id, sel, n, o);
+	rt_notes(f, s, id, sel, n, o);
+	if (more) {
+		vb_buf_printf(&line, "--detail: %d more metric%s, %d marked "
+		    "*%s", more, more == 1 ? "" : "s", nmark,
+		    nmark ? vb_buf_str(&marks) : "");
+		wrap(f, vb_buf_str(&line), o->width, 4);
+	}
+	vb_buf_free(&line);
+	vb_buf_free(&marks);
+	snprintf(probe, sizeof(probe), "probe@%s", id);
+	rt_probe_lines(f, s, probe);
+	fputc('\n', f);
+	free(sel);
+}
+
 static void
 section(FILE *f, const struct rl_set *s, const char *id,
     const struct rt_opts *o)
@@ -944,6 +1079,10 @@ section(FILE *f, const struct rl_set *s, const char *id,
 		    vb_buf_str(&text));
 	vb_buf_free(&text);
 	rt_quiet_warn(f, s, id, o);
+	if (!o->detail) {
+		key_section(f, s, id, rows, nrows, o);
+		return;
+	}
 	fputc('\n', f);
 	rt_table(f, s, id, rows, nrows, o);
 	rt_notes(f, s, id, rows, nrows, o);
@@ -967,6 +1106,42 @@ section(FILE *f, const struct rl_set *s, const char *id,
 		}
 	fputc('\n', f);
 	rt_free_rows(rows, nrows, s->nk);
+}
+
+/*
+ * The benchmarks' own forms after the sections: contest's table of
+ * makesim's load variants and tworead's n-by-kernel table (each only
+ * when the folders have such runs).
+ */
+static void
+forms(FILE *f, const struct rl_set *s, const struct rt_opts *o)
+{
+	static const char *const title[] = {
+		"makesim under contest's loads (Ratio: time / no_load time)",
+		"tworead: two files read over ranges n and 1100-n",
+	};
+	char *buf = NULL;
+	size_t len = 0;
+	FILE *m;
+	int k;
+
+	for (k = 0; k < 2; k++) {
+		m = open_memstream(&buf, &len);
+		if (!m)
+			die("out of memory");
+		if (k == 0)
+			rt_contest_table(m, s, "makesim");
+		else
+			rt_tworead_table(m, s, "tworead", o);
+		fclose(m);
+		if (len) {
+			fprintf(f, "%s\n\n", title[k]);
+			fwrite(buf, 1, len, f);
+		}
+		free(buf);
+		buf = NULL;
+		len = 0;
+	}
 }
 
 void
@@ -998,6 +1173,7 @@ rt_compare(FILE *f, const struct rl_set *s, const struct rt_opts *o)
 	fputc('\n', f);
 	for (i = 0; i < s->nids; i++)
 		section(f, s, s->ids[i], o);
+	forms(f, s, o);
 	rt_summary(f, s, o);
 }
 
