@@ -610,13 +610,11 @@ noise_note(FILE *f, const struct rl_set *s, struct rt_row *rows, int nrows,
 	if (n0 < 0)
 		return;
 	if (same)
-		vb_buf_printf(&line, "~ noisy, CoV > %.0f%% (largest CoV: "
-		    "smallest change detectable with %d run%s a side):",
-		    o->noisy * 100, n0, n0 == 1 ? "" : "s");
+		vb_buf_printf(&line, "~ largest CoV: smallest change "
+		    "detectable with %d run%s a side:", n0, n0 == 1 ? "" : "s");
 	else
-		vb_buf_printf(&line, "~ noisy, CoV > %.0f%% (largest CoV: "
-		    "smallest change detectable with n runs a side):",
-		    o->noisy * 100);
+		vb_buf_printf(&line, "~ largest CoV: smallest change "
+		    "detectable with n runs a side:");
 	for (j = 0; j < nrows; j++) {
 		struct rt_row *r = &rows[j];
 		int who, n;
@@ -1015,6 +1013,46 @@ first_res(const struct rl_set *s, const char *id)
 /* ---- the compare view ---- */
 
 /*
+ * The default view's one line on a machine busy with other work during
+ * @id (rt_quiet_warn() has the details: --detail).
+ */
+static void
+quiet_line(FILE *f, const struct rl_set *s, const char *id,
+    const struct rt_opts *o)
+{
+	struct vb_buf line = VB_BUF_INIT;
+	struct rt_quiet q;
+	int k, n = 0;
+
+	for (k = 0; k < s->nk; k++) {
+		rt_quiet_of(rl_find(&s->k[k], id), o->quiet, &q);
+		if (q.quiet != 0)
+			continue;
+		vb_buf_printf(&line, "%s %.*f%% in %s", n++ ? "," :
+		    "! not quiet: other processes used (mean, % of a CPU)",
+		    fabs(q.mean) < 10 ? 1 : 0, q.mean, s->k[k].label);
+	}
+	if (n)
+		wrap(f, vb_buf_str(&line), o->width, 4);
+	vb_buf_free(&line);
+}
+
+/* A probe that ran beside a benchmark of the folders: shown with it. */
+static int
+beside(const struct rl_set *s, const char *id)
+{
+	const char *at = strchr(id, '@');
+	int k;
+
+	if (strncmp(id, "probe@", 6) != 0 || !at)
+		return 0;
+	for (k = 0; k < s->nk; k++)
+		if (rl_find(&s->k[k], at + 1))
+			return 1;
+	return 0;
+}
+
+/*
  * The default view of @id: the table of the key rows (struct rt_row),
  * their notes, how many more metrics --detail has and which of them are
  * marked, and the probe that ran beside it.
@@ -1039,16 +1077,18 @@ key_section(FILE *f, const struct rl_set *s, const char *id,
 		for (i = 1; i < s->nk; i++)
 			if (rows[j].c[i].sig && rows[j].dir != VB_INFO)
 				break;
-		if (i < s->nk)
-			vb_buf_printf(&marks, "%s %s", nmark++ ? "," : ":",
+		/* five names at most: a few lines per benchmark */
+		if (i < s->nk && nmark++ < 5)
+			vb_buf_printf(&marks, "%s %s", nmark > 1 ? "," : ":",
 			    rows[j].name);
 	}
+	if (nmark > 5)
+		vb_buf_printf(&marks, " and %d more", nmark - 5);
 	rt_table(f, s, id, sel, n, o);
 	rt_notes(f, s, id, sel, n, o);
-	if (more) {
-		vb_buf_printf(&line, "--detail: %d more metric%s, %d marked "
-		    "*%s", more, more == 1 ? "" : "s", nmark,
-		    nmark ? vb_buf_str(&marks) : "");
+	if (nmark) {
+		vb_buf_printf(&line, "--detail has %d more metric%s; marked * "
+		    "there%s", more, more == 1 ? "" : "s", vb_buf_str(&marks));
 		wrap(f, vb_buf_str(&line), o->width, 4);
 	}
 	vb_buf_free(&line);
@@ -1070,19 +1110,19 @@ section(FILE *f, const struct rl_set *s, const char *id,
 	int nrows, h, j;
 
 	nrows = rt_rows(s, id, &rows);
-	fprintf(f, "== %s ==\n", id);
-	vb_buf_printf(&text, "command: %s", r0->cmdline);
+	vb_buf_printf(&text, "== %s == %s", id, r0->cmdline);
 	wrap(f, vb_buf_str(&text), o->width, 4);
 	vb_buf_free(&text);
 	if (rl_param_diffs(s, id, &text))
 		fprintf(f, "parameters differ (--allow-different-params):\n%s",
 		    vb_buf_str(&text));
 	vb_buf_free(&text);
-	rt_quiet_warn(f, s, id, o);
 	if (!o->detail) {
+		quiet_line(f, s, id, o);
 		key_section(f, s, id, rows, nrows, o);
 		return;
 	}
+	rt_quiet_warn(f, s, id, o);
 	fputc('\n', f);
 	rt_table(f, s, id, rows, nrows, o);
 	rt_notes(f, s, id, rows, nrows, o);
@@ -1163,7 +1203,9 @@ rt_compare(FILE *f, const struct rl_set *s, const struct rt_opts *o)
 	    "p<0.05) and a change of at least %g%% (never on info metrics); "
 	    "~ noisy (CoV > %.0f%%); ! run incomplete; [system] a counter "
 	    "of the whole machine, [cgroup] of the benchmark's memory "
-	    "cgroup (MEM=).", s->min_change, o->noisy * 100);
+	    "cgroup (MEM=).%s", s->min_change, o->noisy * 100, o->detail ?
+	    "" : " Each benchmark's headline, time, major faults, swap and "
+	    "key figures; --detail: every metric and its statistics.");
 	wrap(f, line, o->width, 0);
 	for (i = 0; i < s->nk; i++)
 		if (rl_meta(&s->k[i], "status") &&
@@ -1172,7 +1214,8 @@ rt_compare(FILE *f, const struct rl_set *s, const struct rt_opts *o)
 			    rl_meta(&s->k[i], "status"));
 	fputc('\n', f);
 	for (i = 0; i < s->nids; i++)
-		section(f, s, s->ids[i], o);
+		if (o->detail || !beside(s, s->ids[i]))
+			section(f, s, s->ids[i], o);
 	forms(f, s, o);
 	rt_summary(f, s, o);
 }
