@@ -385,6 +385,9 @@ min_n(const struct rt_row *r, int nk)
 #define VALW 9
 #define CMPW 22		/* "   3398.52 (  +3.02%)*": a blank, 9, 12 */
 
+/* The default view's "== ID ==", left of the table's kernel labels. */
+static const char *table_title;
+
 /*
  * Metrics down, kernels across: the baseline's mean, then each other
  * kernel's mean with the change (positive = better) and '*' when the
@@ -418,9 +421,14 @@ rt_table(FILE *f, const struct rl_set *s, const char *id,
 			unitw = i;
 	}
 	if (!shown) {
+		if (table_title)
+			fprintf(f, "%s\n", table_title);
 		fprintf(f, "  (every metric is zero or absent)\n");
 		return;
 	}
+	/* the default view's title fills the header's left part */
+	if (table_title && (int)strlen(table_title) > namew + 1 + unitw)
+		namew = (int)strlen(table_title) - 1 - unitw;
 	basew = VALW + 1;
 	if ((int)strlen(s->k[0].label) + 1 > basew)
 		basew = (int)strlen(s->k[0].label) + 1;
@@ -435,7 +443,8 @@ rt_table(FILE *f, const struct rl_set *s, const char *id,
 		if (last > s->nk)
 			last = s->nk;
 		/* header: kernel labels, '!' marks an incomplete run */
-		fprintf(f, "%*s", namew + 1 + unitw, "");
+		fprintf(f, "%-*s", namew + 1 + unitw, table_title &&
+		    first == 1 ? table_title : "");
 		snprintf(buf, sizeof(buf), "%s%s", s->k[0].label,
 		    rl_find(&s->k[0], id) && strcmp(rl_find(&s->k[0],
 		    id)->status, "complete") ? "!" : "");
@@ -581,7 +590,8 @@ name_list(FILE *f, const char *title, struct rt_row *rows, int nrows,
 }
 
 /*
- * Noisy metrics: the largest CoV of any kernel, and the smallest change
+ * Noisy metrics: the largest CoV of any kernel (--detail), and the
+ * smallest change
  * the runs could have detected, n = 15.7 (CoV/delta)^2 solved for delta
  * with the fewest runs of any kernel for that metric, rounded up to a
  * whole percent ("-" with one run, or a mean of 0: its SD is shown).
@@ -610,11 +620,12 @@ noise_note(FILE *f, const struct rl_set *s, struct rt_row *rows, int nrows,
 	if (n0 < 0)
 		return;
 	if (same)
-		vb_buf_printf(&line, "~ largest CoV: smallest change "
-		    "detectable with %d run%s a side:", n0, n0 == 1 ? "" : "s");
+		vb_buf_printf(&line, "~ %ssmallest change detectable with %d "
+		    "run%s a side:", o->detail ? "largest CoV: " : "", n0,
+		    n0 == 1 ? "" : "s");
 	else
-		vb_buf_printf(&line, "~ largest CoV: smallest change "
-		    "detectable with n runs a side:");
+		vb_buf_printf(&line, "~ %ssmallest change detectable with n "
+		    "runs a side:", o->detail ? "largest CoV: " : "");
 	for (j = 0; j < nrows; j++) {
 		struct rt_row *r = &rows[j];
 		int who, n;
@@ -623,16 +634,19 @@ noise_note(FILE *f, const struct rl_set *s, struct rt_row *rows, int nrows,
 		if (all_zero(r, s->nk) || !(cov > o->noisy))
 			continue;
 		n = min_n(r, s->nk);
+		rt_num(b, sizeof(b), "%.0f", ceil(rs_detectable(cov, n) *
+		    100));
 		if (isinf(cov))		/* a mean of 0: no CoV, its SD */
 			vb_buf_printf(&line, "%s %s mean 0, SD %s: -",
 			    nz++ ? "," : "", r->name, rt_num(a, sizeof(a),
 			    "%.4g", r->d[who].sd));
-		else
+		else if (o->detail)
 			vb_buf_printf(&line, "%s %s %s%%: %s%s", nz++ ? "," :
 			    "", r->name, rt_num(a, sizeof(a), "%.1f",
-			    cov * 100), rt_num(b, sizeof(b), "%.0f",
-			    ceil(rs_detectable(cov, n) * 100)),
-			    n > 1 ? "%" : "");
+			    cov * 100), b, n > 1 ? "%" : "");
+		else		/* the default view: the change only */
+			vb_buf_printf(&line, "%s %s %s%s", nz++ ? "," : "",
+			    r->name, b, n > 1 ? "%" : "");
 		if (!same)
 			vb_buf_printf(&line, " (n %d)", n);
 	}
@@ -1053,9 +1067,10 @@ beside(const struct rl_set *s, const char *id)
 }
 
 /*
- * The default view of @id: the table of the key rows (struct rt_row),
- * their notes, how many more metrics --detail has and which of them are
- * marked, and the probe that ran beside it.
+ * The default view of @id: the table of the key rows (struct rt_row)
+ * under "== ID ==" (the command is --detail's), their notes, the other
+ * load, which of the metrics only --detail shows are marked, and the
+ * probe that ran beside it.
  */
 static void
 key_section(FILE *f, const struct rl_set *s, const char *id,
@@ -1064,7 +1079,10 @@ key_section(FILE *f, const struct rl_set *s, const char *id,
 	struct rt_row *sel = vb_xcalloc((size_t)nrows, sizeof(*sel));
 	struct vb_buf line = VB_BUF_INIT, marks = VB_BUF_INIT;
 	char probe[sizeof("probe@") + NAME_MAX];	/* ids are file names */
+	char *buf = NULL;
+	size_t len = 0;
 	int n = 0, more = 0, nmark = 0, i, j;
+	FILE *m;
 
 	for (j = 0; j < nrows; j++) {
 		if (rows[j].key) {
@@ -1084,8 +1102,17 @@ key_section(FILE *f, const struct rl_set *s, const char *id,
 	}
 	if (nmark > 5)
 		vb_buf_printf(&marks, " and %d more", nmark - 5);
+	vb_buf_printf(&line, "== %s ==", id);
+	table_title = vb_buf_str(&line);
 	rt_table(f, s, id, sel, n, o);
+	table_title = NULL;
+	vb_buf_free(&line);
+	if (rl_param_diffs(s, id, &line))
+		fprintf(f, "parameters differ (--allow-different-params):\n%s",
+		    vb_buf_str(&line));
+	vb_buf_free(&line);
 	rt_notes(f, s, id, sel, n, o);
+	quiet_line(f, s, id, o);
 	if (nmark) {
 		vb_buf_printf(&line, "--detail has %d more metric%s; marked * "
 		    "there%s", more, more == 1 ? "" : "s", vb_buf_str(&marks));
@@ -1093,8 +1120,15 @@ key_section(FILE *f, const struct rl_set *s, const char *id,
 	}
 	vb_buf_free(&line);
 	vb_buf_free(&marks);
+	/* the probe's lines, without the blank line the other views want */
 	snprintf(probe, sizeof(probe), "probe@%s", id);
-	rt_probe_lines(f, s, probe);
+	m = open_memstream(&buf, &len);
+	if (!m)
+		die("out of memory");
+	rt_probe_lines(m, s, probe);
+	fclose(m);
+	fputs(buf[0] == '\n' ? buf + 1 : buf, f);
+	free(buf);
 	fputc('\n', f);
 	free(sel);
 }
@@ -1110,6 +1144,10 @@ section(FILE *f, const struct rl_set *s, const char *id,
 	int nrows, h, j;
 
 	nrows = rt_rows(s, id, &rows);
+	if (!o->detail) {
+		key_section(f, s, id, rows, nrows, o);
+		return;
+	}
 	vb_buf_printf(&text, "== %s == %s", id, r0->cmdline);
 	wrap(f, vb_buf_str(&text), o->width, 4);
 	vb_buf_free(&text);
@@ -1117,11 +1155,6 @@ section(FILE *f, const struct rl_set *s, const char *id,
 		fprintf(f, "parameters differ (--allow-different-params):\n%s",
 		    vb_buf_str(&text));
 	vb_buf_free(&text);
-	if (!o->detail) {
-		quiet_line(f, s, id, o);
-		key_section(f, s, id, rows, nrows, o);
-		return;
-	}
 	rt_quiet_warn(f, s, id, o);
 	fputc('\n', f);
 	rt_table(f, s, id, rows, nrows, o);

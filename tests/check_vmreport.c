@@ -654,6 +654,79 @@ assert_field(const char *line, int n, const char *want)
 	free(f);
 }
 
+/*
+ * The default view: per benchmark the headline and the common figures,
+ * plus the metrics a .res names on its "key" line (the examples have
+ * none: written before it); the rest, the probes beside a benchmark and
+ * the statistics blocks only with --detail; contest's and tworead's
+ * tables after the benchmarks.
+ */
+START_TEST(default_view)
+{
+	static const char *const key[] = { "elapsed ", "user", "sys",
+		"pswpin", "pswpout", "mb_per_s" };
+	char args[512], *out, *l;
+	const char *sec;
+	size_t i;
+
+	mktmp();
+	ck_assert_int_eq(report(EX "/example-a " EX "/example-b"), 0);
+	out = out_text("out");
+	sec = after(out, "== fileload@c2 ==");
+	for (i = 0; i < sizeof(key) / sizeof(key[0]); i++) {
+		l = line_of(sec, key[i]);
+		ck_assert_msg(l != NULL, "no %s row", key[i]);
+		free(l);
+	}
+	ck_assert_ptr_null(strstr(out, "\nntcreatex_count"));
+	ck_assert_ptr_null(strstr(out, "\nops_per_s"));
+	ck_assert_ptr_null(strstr(out, "\nmb_per_s (MB/s, higher"));
+	ck_assert_ptr_null(strstr(out, "vmstat (derived)"));
+	ck_assert_ptr_nonnull(strstr(sec, "\nzero in every run: majflt\n"));
+	ck_assert_ptr_nonnull(strstr(sec, "\n--detail has 73 more metrics; "
+	    "marked * there: minflt, pgmajfault,"));
+	/* probes beside their benchmark: a line, not a section */
+	ck_assert_ptr_null(strstr(out, "== probe@memfill =="));
+	ck_assert_ptr_nonnull(strstr(after(out, "== memfill =="),
+	    "example-b  played 3.2 of 5.1 seconds (64%)"));
+	/* contest's and tworead's tables, then the summary */
+	sec = after(out, "makesim under contest's loads");
+	sec = after(sec, "cacherun:\nKernel [runs]      Time   CPU%  Loads  "
+	    "LCPU%  Ratio\n");
+	sec = after(sec, "tworead: two files read over ranges n and 1100-n");
+	sec = after(sec, "100           357626      917358\n");
+	after(sec, "Summary: each benchmark's headline figure");
+	free(out);
+	ck_assert_int_eq(report("--detail " EX "/example-a " EX "/example-b"),
+	    0);
+	out = out_text("out");
+	ck_assert_ptr_nonnull(strstr(out, "\nntcreatex_count"));
+	ck_assert_ptr_nonnull(strstr(out, "\nmb_per_s (MB/s, higher"));
+	ck_assert_ptr_nonnull(strstr(out, "== probe@memfill =="));
+	ck_assert_ptr_null(strstr(out, "--detail has"));
+	free(out);
+	/* a key line adds its metrics to the default view */
+	ck_assert_int_eq(sh("for k in a b; do mkdir \"$T/$k\" && cp " EX
+	    "/example-$k/meta \"$T/$k/\" && awk '$1 == \"iter\" && !done { "
+	    "print \"key ops_per_s max_latency_ms\"; done = 1 } { print }' "
+	    EX "/example-$k/fileload@c2.res > \"$T/$k/fileload@c2.res\"; "
+	    "done"), 0);
+	snprintf(args, sizeof(args), "%s/a %s/b", tmp, tmp);
+	ck_assert_int_eq(report(args), 0);
+	out = out_text("out");
+	l = line_of(out, "ops_per_s~");
+	ck_assert_msg(l && strstr(l, "10677      9344 ( -12.48%)"), "%s", l);
+	free(l);
+	l = line_of(out, "max_latency_ms~");
+	ck_assert_msg(l && l[strlen(l) - 1] == '*', "%s", l);
+	free(l);
+	ck_assert_ptr_null(strstr(out, "\nntcreatex_count"));
+	ck_assert_ptr_nonnull(strstr(out, "--detail has 71 more metrics"));
+	free(out);
+	rmtmp();
+}
+END_TEST
+
 /* Write @text to T/@rel. */
 static void
 put(const char *rel, const char *text)
@@ -713,9 +786,9 @@ START_TEST(one_run)
 	free(l);
 	/* a noisy metric with one run on a side: nothing detectable */
 	unwrap(out);
-	ck_assert_msg(strstr(out, "smallest change detectable with 1 run a "
-	    "side): elapsed 5.6%: -, delta mean 0, SD 1: -, spread 9.1%: -,"),
-	    "no such note");
+	ck_assert_msg(strstr(out, "~ largest CoV: smallest change detectable "
+	    "with 1 run a side: elapsed 5.6%: -, delta mean 0, SD 1: -, spread "
+	    "9.1%: -,"), "no such note");
 	free(out);
 	snprintf(args, sizeof(args), "--format csv %s/a %s/b", tmp, tmp);
 	ck_assert_int_eq(report(args), 0);
@@ -834,9 +907,9 @@ START_TEST(noise_n_and_mad0)
 	ck_assert_int_eq(report(args), 0);
 	out = out_text("out");
 	unwrap(out);
-	ck_assert_msg(strstr(out, "smallest change detectable with n runs a "
-	    "side): elapsed 20.3%: 37% (n 5), spread 11.2%: 23% (n 4)"),
-	    "no such note");
+	ck_assert_msg(strstr(out, "~ largest CoV: smallest change detectable "
+	    "with n runs a side: elapsed 20.3%: 37% (n 5), spread 11.2%: 23% "
+	    "(n 4)"), "no such note");
 	ck_assert_msg(strstr(out, "outliers (modified Z-score > 3.5): "
 	    "elapsed example-b run 5 (4.0)"), "no such note");
 	free(out);
@@ -1064,7 +1137,14 @@ START_TEST(quiet_machine)
 	char *out, *l;
 
 	mktmp();
+	/* the default view: one line under the table */
 	ck_assert_int_eq(report(AB), 0);
+	out = out_text("out");
+	ck_assert_ptr_nonnull(strstr(out, "\n! not quiet: other processes "
+	    "used (mean, % of a CPU) 97% in x-B\n"));
+	ck_assert_ptr_null(strstr(out, "% in x-A"));
+	free(out);
+	ck_assert_int_eq(report("--detail " AB), 0);
 	out = out_text("out");
 	unwrap(out);
 	ck_assert_ptr_nonnull(strstr(out, warn97));
@@ -1203,6 +1283,7 @@ vmreport_suite(void)
 	tcase_add_test(tc, info_never_marked);
 	tcase_add_test(tc, quiet_machine);
 	tcase_add_test(tc, cgroup_labels);
+	tcase_add_test(tc, default_view);
 	tcase_add_test(tc, one_run);
 	tcase_add_test(tc, absent_and_zero_mean);
 	tcase_add_test(tc, noise_n_and_mad0);
