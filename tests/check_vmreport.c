@@ -888,9 +888,10 @@ END_TEST
 /*
  * The noise note takes n per metric: spread has a run fewer in a (n 4)
  * than elapsed (n 5); elapsed's largest CoV, b's, is sqrt(0.05) / 1.1 =
- * 20.3%, detectable 20.3% sqrt(15.7 / 5) = 36.02%, rounded up to 37%.  Outliers with a MAD of 0: b's elapsed is 1.0 in
- * four runs of five, 1.5 in run 5: MeanAD 0.1 stands in for the MAD,
- * z = 0.5 / 0.1253314 = 3.99 > 3.5.
+ * 20.3%, detectable 20.3% sqrt(15.7 / 5) = 36.02%, rounded up to 37%.
+ * Outliers with a MAD of 0: b's elapsed is 1.0 in four runs of five,
+ * 1.5 in run 5: MeanAD 0.1 stands in for the MAD, z = 0.5 / 0.1253314
+ * = 3.99 > 3.5.
  */
 START_TEST(noise_n_and_mad0)
 {
