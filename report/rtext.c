@@ -620,12 +620,12 @@ noise_note(FILE *f, const struct rl_set *s, struct rt_row *rows, int nrows,
 	if (n0 < 0)
 		return;
 	if (same)
-		vb_buf_printf(&line, "~ %ssmallest change detectable with %d "
-		    "run%s a side:", o->detail ? "largest CoV: " : "", n0,
-		    n0 == 1 ? "" : "s");
+		vb_buf_printf(&line, "~ %s with %d run%s a side:", o->detail ?
+		    "largest CoV: smallest change detectable" : "detectable",
+		    n0, n0 == 1 ? "" : "s");
 	else
-		vb_buf_printf(&line, "~ %ssmallest change detectable with n "
-		    "runs a side:", o->detail ? "largest CoV: " : "");
+		vb_buf_printf(&line, "~ %s with n runs a side:", o->detail ?
+		    "largest CoV: smallest change detectable" : "detectable");
 	for (j = 0; j < nrows; j++) {
 		struct rt_row *r = &rows[j];
 		int who, n;
@@ -1230,15 +1230,26 @@ rt_compare(FILE *f, const struct rl_set *s, const struct rt_opts *o)
 	rt_settings(f, s, o->width);
 	rt_quiet_summary(f, s, o);
 	fputc('\n', f);
-	snprintf(line, sizeof(line), "Means of all runs; (+x.xx%%) is the "
-	    "change against the baseline, positive = better (for info "
-	    "metrics: the plain change); * significant (Welch's t-test, "
-	    "p<0.05) and a change of at least %g%% (never on info metrics); "
-	    "~ noisy (CoV > %.0f%%); ! run incomplete; [system] a counter "
-	    "of the whole machine, [cgroup] of the benchmark's memory "
-	    "cgroup (MEM=).%s", s->min_change, o->noisy * 100, o->detail ?
-	    "" : " Each benchmark's headline, time, major faults, swap and "
-	    "key figures; --detail: every metric and its statistics.");
+	if (o->detail)
+		snprintf(line, sizeof(line), "Means of all runs; (+x.xx%%) is "
+		    "the change against the baseline, positive = better (for "
+		    "info metrics: the plain change); * significant (Welch's "
+		    "t-test, p<0.05) and a change of at least %g%% (never on "
+		    "info metrics); ~ noisy (CoV > %.0f%%); ! run incomplete; "
+		    "[system] a counter of the whole machine, [cgroup] of the "
+		    "benchmark's memory cgroup (MEM=).", s->min_change,
+		    o->noisy * 100);
+	else
+		snprintf(line, sizeof(line), "Each benchmark's key figures, "
+		    "means of all runs (--detail: every metric, its "
+		    "statistics); (+x.xx%%) the change against the baseline, "
+		    "positive = better (info metrics: the plain change); * "
+		    "significant (Welch's t-test, p<0.05, "
+		    "a change of at least %g%%, never on info metrics); ~ noisy "
+		    "(CoV > %.0f%%; its note: the smallest change the runs "
+		    "could detect); ! run incomplete; [system] the whole "
+		    "machine's counter, [cgroup] the memory cgroup's (MEM=).",
+		    s->min_change, o->noisy * 100);
 	wrap(f, line, o->width, 0);
 	for (i = 0; i < s->nk; i++)
 		if (rl_meta(&s->k[i], "status") &&
