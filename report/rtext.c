@@ -387,6 +387,8 @@ min_n(const struct rt_row *r, int nk)
 
 /* The default view's "== ID ==", left of the table's kernel labels. */
 static const char *table_title;
+/* The default view's noise note: the detectable change without the CoV. */
+static int short_notes;
 
 /*
  * Metrics down, kernels across: the baseline's mean, then each other
@@ -590,8 +592,8 @@ name_list(FILE *f, const char *title, struct rt_row *rows, int nrows,
 }
 
 /*
- * Noisy metrics: the largest CoV of any kernel (--detail), and the
- * smallest change
+ * Noisy metrics: the largest CoV of any kernel (not in the compare
+ * view's default: short_notes), and the smallest change
  * the runs could have detected, n = 15.7 (CoV/delta)^2 solved for delta
  * with the fewest runs of any kernel for that metric, rounded up to a
  * whole percent ("-" with one run, or a mean of 0: its SD is shown).
@@ -619,13 +621,15 @@ noise_note(FILE *f, const struct rl_set *s, struct rt_row *rows, int nrows,
 	}
 	if (n0 < 0)
 		return;
-	if (same)
-		vb_buf_printf(&line, "~ %s with %d run%s a side:", o->detail ?
-		    "largest CoV: smallest change detectable" : "detectable",
-		    n0, n0 == 1 ? "" : "s");
+	if (short_notes)
+		vb_buf_printf(&line, "~ detectable with %s run%s a side:",
+		    same ? rt_num(a, sizeof(a), "%.0f", n0) : "n",
+		    same && n0 == 1 ? "" : "s");
 	else
-		vb_buf_printf(&line, "~ %s with n runs a side:", o->detail ?
-		    "largest CoV: smallest change detectable" : "detectable");
+		vb_buf_printf(&line, "~ noisy, CoV > %.0f%% (largest CoV: "
+		    "smallest change detectable with %s run%s a side):",
+		    o->noisy * 100, same ? rt_num(a, sizeof(a), "%.0f", n0) :
+		    "n", same && n0 == 1 ? "" : "s");
 	for (j = 0; j < nrows; j++) {
 		struct rt_row *r = &rows[j];
 		int who, n;
@@ -640,7 +644,7 @@ noise_note(FILE *f, const struct rl_set *s, struct rt_row *rows, int nrows,
 			vb_buf_printf(&line, "%s %s mean 0, SD %s: -",
 			    nz++ ? "," : "", r->name, rt_num(a, sizeof(a),
 			    "%.4g", r->d[who].sd));
-		else if (o->detail)
+		else if (!short_notes)
 			vb_buf_printf(&line, "%s %s %s%%: %s%s", nz++ ? "," :
 			    "", r->name, rt_num(a, sizeof(a), "%.1f",
 			    cov * 100), b, n > 1 ? "%" : "");
@@ -1111,7 +1115,9 @@ key_section(FILE *f, const struct rl_set *s, const char *id,
 		fprintf(f, "parameters differ (--allow-different-params):\n%s",
 		    vb_buf_str(&line));
 	vb_buf_free(&line);
+	short_notes = 1;
 	rt_notes(f, s, id, sel, n, o);
+	short_notes = 0;
 	quiet_line(f, s, id, o);
 	if (nmark) {
 		vb_buf_printf(&line, "--detail has %d more metric%s; marked * "
@@ -1245,8 +1251,8 @@ rt_compare(FILE *f, const struct rl_set *s, const struct rt_opts *o)
 		    "statistics); (+x.xx%%) the change against the baseline, "
 		    "positive = better (info metrics: the plain change); * "
 		    "significant (Welch's t-test, p<0.05, "
-		    "a change of at least %g%%, never on info metrics); ~ noisy "
-		    "(CoV > %.0f%%; its note: the smallest change the runs "
+		    "a change of at least %g%%, never on info metrics); ~ "
+		    "noisy (CoV > %.0f%%; its note: the smallest change the runs "
 		    "could detect); ! run incomplete; [system] the whole "
 		    "machine's counter, [cgroup] the memory cgroup's (MEM=).",
 		    s->min_change, o->noisy * 100);

@@ -786,9 +786,9 @@ START_TEST(one_run)
 	free(l);
 	/* a noisy metric with one run on a side: nothing detectable */
 	unwrap(out);
-	ck_assert_msg(strstr(out, "~ largest CoV: smallest change detectable "
-	    "with 1 run a side: elapsed 5.6%: -, delta mean 0, SD 1: -, spread "
-	    "9.1%: -,"), "no such note");
+	ck_assert_msg(strstr(out, "(largest CoV: smallest change detectable "
+	    "with 1 run a side): elapsed 5.6%: -, delta mean 0, SD 1: -, "
+	    "spread 9.1%: -,"), "no such note");
 	free(out);
 	snprintf(args, sizeof(args), "--format csv %s/a %s/b", tmp, tmp);
 	ck_assert_int_eq(report(args), 0);
@@ -908,8 +908,8 @@ START_TEST(noise_n_and_mad0)
 	ck_assert_int_eq(report(args), 0);
 	out = out_text("out");
 	unwrap(out);
-	ck_assert_msg(strstr(out, "~ largest CoV: smallest change detectable "
-	    "with n runs a side: elapsed 20.3%: 37% (n 5), spread 11.2%: 23% "
+	ck_assert_msg(strstr(out, "(largest CoV: smallest change detectable "
+	    "with n runs a side): elapsed 20.3%: 37% (n 5), spread 11.2%: 23% "
 	    "(n 4)"), "no such note");
 	ck_assert_msg(strstr(out, "outliers (modified Z-score > 3.5): "
 	    "elapsed example-b run 5 (4.0)"), "no such note");
