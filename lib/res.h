@@ -28,8 +28,9 @@
  * series cut short, while the iterations themselves are sound); "metric NAME UNIT DIR" lines (DIR is lower, higher or info:
  * which way is better) fix the columns; an optional "key NAME..." line
  * after them names the metrics the benchmark declares key (the report's
- * default view shows them; a file without it: the headline only), each
- * a metric of the file, at most once; "iter N v1 v2 ..." lines hold
+ * default view shows them beside the headline and elapsed, user, sys,
+ * majflt, pswpin, pswpout), each a metric of the file, at most once;
+ * "iter N v1 v2 ..." lines hold
  * every iteration's raw values in that column order, "-" for a value
  * that was not measured (a counter this kernel lacks); "end" closes the
  * file, so a truncated file is detected.  '#' lines and blank lines are
