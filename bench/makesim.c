@@ -148,21 +148,22 @@ static const struct vb_opt opts[] = {
 };
 
 static const struct vb_metric metrics[] = {
-	{ "build_time", "s", VB_LOWER, "make's elapsed time (contest: Time)" },
-	{ "build_user", "s", VB_LOWER, "user CPU of make and its jobs" },
-	{ "build_sys", "s", VB_LOWER, "system CPU of make and its jobs" },
+	{ "build_time", "s", VB_LOWER,
+	    "make's elapsed time (contest: Time)", 1 },
+	{ "build_user", "s", VB_LOWER, "user CPU of make and its jobs", 0 },
+	{ "build_sys", "s", VB_LOWER, "system CPU of make and its jobs", 0 },
 	{ "build_cpu", "%", VB_INFO, "(user + sys) / build_time (contest: "
-	  "CPU%)" },
-	{ "build_minflt", "faults", VB_LOWER, "minor faults of the build" },
-	{ "build_majflt", "faults", VB_LOWER, "major faults of the build" },
-	{ "jobs", "jobs", VB_INFO, "jobs run (compiles, archives, link)" },
-	{ "max_jobs", "jobs", VB_INFO, "most jobs running at once" },
+	  "CPU%)", 1 },
+	{ "build_minflt", "faults", VB_LOWER, "minor faults of the build", 0 },
+	{ "build_majflt", "faults", VB_LOWER, "major faults of the build", 1 },
+	{ "jobs", "jobs", VB_INFO, "jobs run (compiles, archives, link)", 0 },
+	{ "max_jobs", "jobs", VB_INFO, "most jobs running at once", 0 },
 	{ "loads", "loads", VB_INFO, "load iterations completed during the "
-	  "build (contest: Loads)" },
+	  "build (contest: Loads)", 1 },
 	{ "lcpu", "%", VB_INFO, "the load's CPU / the time it ran beside "
-	  "the build (contest: LCPU%)" },
-	{ "load_mb", "MB", VB_INFO, "io/read/mem load size" },
-	{ NULL, NULL, VB_INFO, NULL },
+	  "the build (contest: LCPU%)", 0 },
+	{ "load_mb", "MB", VB_INFO, "io/read/mem load size", 0 },
+	{ NULL, NULL, VB_INFO, NULL, 0 },
 };
 
 /* MemTotal, or the memory limit the runner set (VMBENCH_MEM_LIMIT). */

@@ -83,15 +83,16 @@ const struct rs_ratio *rs_cmp_ratio(const struct rs_desc *a,
     const struct rs_desc *b, struct rs_cmp *c);
 /*
  * Modified Z-scores (Iglewicz and Hoaglin, as hyperfine uses them):
- * z = 0.6745 (x - median) / MAD, into @z (NAN for absent values).
- * -1 when there are fewer than 5 values (with 3 or 4 the MAD is one
- * or two deviations and nearly every spread run looks like an outlier)
- * or the MAD is 0.
+ * z = 0.6745 (x - median) / MAD, into @z (NAN for absent values); when
+ * the MAD is 0, z = (x - median) / (1.253314 MeanAD), MeanAD the mean
+ * absolute deviation from the median.  -1 when there are fewer than 5
+ * values (with 3 or 4 the MAD is one or two deviations and nearly every
+ * spread run looks like an outlier) or every value is the median.
  */
 int rs_modz(const double *v, int n, int stride, double *z);
 /* Runs per side to detect relative change @delta (alpha .05, power .8). */
 double rs_runs_needed(double cov, double delta);
-/* Smallest relative change detectable with @n runs per side. */
+/* Smallest relative change detectable with @n runs per side (NAN: n<2). */
 double rs_detectable(double cov, int n);
 
 /* Geometric mean of ratios b/a over several metrics, with a 95% CI. */
@@ -185,6 +186,12 @@ struct rt_row {
 	enum vb_dir dir;
 	enum rt_scope scope;
 	int integral;			/* every value a whole number */
+	/*
+	 * Shown by the default view: the headline, the common figures
+	 * (elapsed, user, sys, majflt, pswpin, pswpout) and the metrics a
+	 * .res names on its "key" line; the others only with --detail.
+	 */
+	int key;
 	struct rs_desc *d;		/* nk; n == 0: missing */
 	struct rs_cmp *c;		/* nk; c[0] unused */
 };
@@ -196,6 +203,11 @@ struct rt_row {
 int rt_rows(const struct rl_set *s, const char *id, struct rt_row **rows);
 /* Rows are owned by the set: this does nothing, kept for symmetry. */
 void rt_free_rows(struct rt_row *rows, int n, int nk);
+/*
+ * Is @d noisy: CoV above @thr, or a mean of 0 with spread (its CoV is
+ * infinite: never called steady)?  Needs two runs.
+ */
+int rt_noisy(const struct rs_desc *d, double thr);
 void rt_free_cache(struct rl_set *s);
 
 /* The comparison table of @id (rows from rt_rows()) and its notes. */
@@ -213,6 +225,11 @@ void rt_summary(FILE *f, const struct rl_set *s, const struct rt_opts *o);
 void rt_post(FILE *f, const struct rl_set *s, const struct rt_opts *o);
 void rt_bars(FILE *f, const char *title, int n, const char *const *labels,
     const double *vals, const char *unit, int width);
+/* contest's table of @bench's load variants (rpost.c); nothing if none. */
+void rt_contest_table(FILE *f, const struct rl_set *s, const char *bench);
+/* tworead's n-by-kernel table of @bench's sweep (rpost.c). */
+void rt_tworead_table(FILE *f, const struct rl_set *s, const char *bench,
+    const struct rt_opts *o);
 /* "played X of Y seconds (Z%)" per kernel from @probe_id; 0 if none. */
 int rt_probe_lines(FILE *f, const struct rl_set *s, const char *probe_id);
 /* Sort the next charts smallest first (lower is better) or largest first. */

@@ -9,8 +9,13 @@
  * and folder, or one row "(none),,the same in every folder"; JSON: the
  * object "settings_differ", key -> { kernel label -> value or null }).
  * significant is the mark of the text view (rs_mark(): p < 0.05, at
- * least the minimum change, never on an info metric); scope says whose
- * counter a metric is (benchmark, system, cgroup); quiet and
+ * least the minimum change, never on an info metric), empty/null when
+ * there is no test (one run on a side); so are ratio_unbounded and the
+ * ratio's interval then.  Every JSON kernel entry has the same fields,
+ * null where they do not apply (the baseline, a side with no run).
+ * noisy: CoV above the threshold, or a mean of 0 with spread
+ * (rt_noisy()); scope says whose counter a metric is (benchmark,
+ * system, cgroup); quiet and
  * foreign_cpu say how busy the machine was with other work during that
  * kernel's run of the benchmark (1/true: quiet; empty/null: not
  * recorded).
@@ -47,6 +52,13 @@ csv_num(FILE *f, double v)
 	fputc(',', f);
 	if (!isnan(v) && !isinf(v))
 		fprintf(f, "%.10g", v);
+}
+
+/* Is there a ratio interval (bounded or not): two runs a side or more? */
+static int
+has_interval(const struct rs_desc *a, const struct rs_desc *b)
+{
+	return a->n > 1 && b->n > 1;
 }
 
 static const char *
@@ -124,14 +136,19 @@ rx_csv(FILE *f, const struct rl_set *s, const struct rt_opts *o)
 					csv_num(f, c->pct);
 					csv_num(f, c->w.p);
 					csv_num(f, c->w.df);
-					fprintf(f, ",%d", c->sig);
+					/* no test (one run a side): empty */
+					fputc(',', f);
+					if (!isnan(c->w.p))
+						fprintf(f, "%d", c->sig);
 					csv_num(f, c->ratio.r);
 					csv_num(f, c->ratio.lo);
 					csv_num(f, c->ratio.hi);
-					fprintf(f, ",%d", c->ratio.unbounded);
+					fputc(',', f);
+					if (has_interval(&rows[j].d[0], d))
+						fprintf(f, "%d",
+						    c->ratio.unbounded);
 				}
-				fprintf(f, ",%d,%s,", d->n > 1 &&
-				    d->cov > o->noisy,
+				fprintf(f, ",%d,%s,", rt_noisy(d, o->noisy),
 				    rt_scope_name(rows[j].scope));
 				rt_quiet_of(rl_find(&s->k[k], s->ids[i]),
 				    o->quiet, &q);
@@ -231,6 +248,29 @@ json_load(FILE *f, const struct rl_set *s, const char *id,
 	fputc(']', f);
 }
 
+/*
+ * The comparison fields of one kernel's entry, the same set in every
+ * entry: null where there is nothing to compare (the baseline, a side
+ * with no run) or no test (one run a side: significant and
+ * ratio_unbounded null too).
+ */
+static void
+json_cmp(FILE *f, const struct rs_cmp *c, const struct rs_desc *a,
+    const struct rs_desc *b)
+{
+	json_num(f, "change_pct", c ? c->pct : NAN);
+	json_num(f, "welch_p", c ? c->w.p : NAN);
+	json_num(f, "welch_df", c ? c->w.df : NAN);
+	fputs(", \"significant\": ", f);
+	fputs(!c || isnan(c->w.p) ? "null" : c->sig ? "true" : "false", f);
+	json_num(f, "ratio", c ? c->ratio.r : NAN);
+	json_num(f, "ratio_ci_low", c ? c->ratio.lo : NAN);
+	json_num(f, "ratio_ci_high", c ? c->ratio.hi : NAN);
+	fputs(", \"ratio_unbounded\": ", f);
+	fputs(!c || !has_interval(a, b) ? "null" : c->ratio.unbounded ?
+	    "true" : "false", f);
+}
+
 void
 rx_json(FILE *f, const struct rl_set *s, const struct rt_opts *o)
 {
@@ -284,23 +324,10 @@ rx_json(FILE *f, const struct rl_set *s, const struct rt_opts *o)
 				json_num(f, "max", d->max);
 				json_num(f, "ci_low", d->ci_lo);
 				json_num(f, "ci_high", d->ci_hi);
-				fprintf(f, ", \"noisy\": %s", d->n > 1 &&
-				    d->cov > o->noisy ? "true" : "false");
-				if (k > 0 && d->n) {
-					json_num(f, "change_pct", c->pct);
-					json_num(f, "welch_p", c->w.p);
-					json_num(f, "welch_df", c->w.df);
-					fprintf(f, ", \"significant\": %s",
-					    c->sig ? "true" : "false");
-					json_num(f, "ratio", c->ratio.r);
-					json_num(f, "ratio_ci_low",
-					    c->ratio.lo);
-					json_num(f, "ratio_ci_high",
-					    c->ratio.hi);
-					fprintf(f, ", \"ratio_unbounded\": %s",
-					    c->ratio.unbounded ? "true" :
-					    "false");
-				}
+				fprintf(f, ", \"noisy\": %s",
+				    rt_noisy(d, o->noisy) ? "true" : "false");
+				json_cmp(f, k > 0 && d->n ? c : NULL,
+				    &rows[j].d[0], d);
 				fputc('}', f);
 			}
 			fputs("]}", f);
