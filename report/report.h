@@ -256,10 +256,6 @@ int rt_row_noisy(const struct rt_row *r, int nk, double noisy);
 char *rt_row_mean(char *buf, size_t len, const struct rt_row *r, int nk,
     int k);
 char *rt_pct(char *buf, size_t len, double p);
-/* rpost.c: contest's table of @bench (makesim), tworead's n table. */
-void rt_contest_table(FILE *f, const struct rl_set *s, const char *bench);
-void rt_tworead_table(FILE *f, const struct rl_set *s, const char *bench,
-    const struct rt_opts *o);
 
 /* ---- rsetup.c ---- */
 

@@ -770,17 +770,3 @@ rt_post(FILE *f, const struct rl_set *s, const struct rt_opts *o)
 		fputc('\n', f);
 	}
 }
-
-/* contest's and Iwamoto's tables for other views (report/rhtml.c). */
-void
-rt_contest_table(FILE *f, const struct rl_set *s, const char *bench)
-{
-	contest_table(f, s, bench);
-}
-
-void
-rt_tworead_table(FILE *f, const struct rl_set *s, const char *bench,
-    const struct rt_opts *o)
-{
-	tworead_table(f, s, bench, o);
-}
