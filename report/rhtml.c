@@ -268,10 +268,11 @@ static const char style[] =
 "th{background:#f3f3f3;position:sticky;top:0}\n"
 "td.num{text-align:right;font-family:monospace}\n"
 "td.long{white-space:normal;min-width:20em;font-family:monospace}\n"
-"td.best{background:#d8f0d8;font-weight:bold}\n"
+"tr.base td{background:#f8f8ff}\n"
+/* after tr.base td and as specific: the best is green in every row */
+"td.best,tr.base td.best{background:#d8f0d8;font-weight:bold}\n"
 "td.better{color:#060}td.worse{color:#b00}\n"
 "th.sort{cursor:pointer}\n"
-"tr.base td{background:#f8f8ff}\n"
 "pre{background:#f7f7f7;padding:.5em;overflow-x:auto}\n"
 "p.warn,pre.warn{color:#a40}\n"
 "svg.chart{display:block;margin:.5em 0}\n"
