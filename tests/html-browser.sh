@@ -17,12 +17,17 @@
 #    benchmark has its section and its chart, every chart has one bar
 #    per kernel that ran it, the bars by value are in order, the machine
 #    warning is there, the page's script ran to its end, and the browser
-#    logged nothing from the page's console (no error).
+#    logged nothing from the page's console (no error).  Then a copy of
+#    the page with a probe script checks the computed style of the
+#    summary: every best cell (one is marked in the baseline's row when
+#    none is) has the same background, unlike the other cells of its row.
 #
 # Exit 0: passed; 1: failed (one line per failure); 77: chromium missing
-# (steps 1 and 2 still ran).  HTML_SHOT=FILE keeps the screenshot (PNG);
-# HTML_KEEP=1 keeps the temporary folder.  The folders live in a
-# temporary folder removed on exit.
+# (steps 1 and 2 still ran); 130 (143): stopped by SIGINT (SIGTERM), the
+# browser killed and the temporary folder removed.  HTML_SHOT=FILE keeps
+# the screenshot (PNG); HTML_KEEP=1 keeps the temporary folder.  The
+# folders live in a temporary folder under $TMPDIR (default /tmp),
+# removed on exit; the browser's own temporary files go there too.
 set -e
 n=${1:-50}
 ex=results/examples
