@@ -9,12 +9,16 @@
  * Fixtures are copies of results/examples/ in a temporary folder.
  */
 #include <check.h>
+#include <fcntl.h>
+#include <glob.h>
+#include <signal.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
 #include <sys/wait.h>
+#include <time.h>
 #include <unistd.h>
 
 #include "report.h"
@@ -231,6 +235,88 @@ START_TEST(browser)
 }
 END_TEST
 
+/* Does a file match the glob pattern T/@pat? */
+static int
+exists_in_t(const char *pat)
+{
+	char p[1024];
+	glob_t g;
+	int n;
+
+	snprintf(p, sizeof(p), "%s/%s", tu_dir, pat);
+	n = glob(p, 0, NULL, &g) == 0 && g.gl_pathc > 0;
+	if (n)
+		globfree(&g);
+	return n;
+}
+
+/*
+ * Ctrl-C (SIGINT to the process group, as a terminal sends it) while
+ * the browser is open: the script stops at once, exit 130, no error
+ * printed, and its temporary folder and the browser's files are gone.
+ */
+START_TEST(browser_interrupt)
+{
+	struct timespec ms100 = { 0, 100000000 };
+	char tmp[512], out[512], *text;
+	pid_t pid;
+	int st = 0, i, done = 0;
+
+	snprintf(tmp, sizeof(tmp), "%s/tmp", tu_dir);
+	snprintf(out, sizeof(out), "%s/out", tu_dir);
+	ck_assert_int_eq(mkdir(tmp, 0777), 0);
+	ck_assert_int_ge(pid = fork(), 0);
+	if (pid == 0) {
+		int fd = open(out, O_WRONLY | O_CREAT | O_TRUNC, 0666);
+
+		setsid();
+		signal(SIGINT, SIG_DFL);
+		dup2(fd, 1);
+		dup2(fd, 2);
+		setenv("TMPDIR", tmp, 1);
+		execlp("sh", "sh", "tests/html-browser.sh", "3", (char *)NULL);
+		_exit(127);
+	}
+	/* until the first page is open in the browser (up to 2 min) */
+	for (i = 0; i < 1200 && !done; i++) {
+		if (exists_in_t("tmp/vmbench-html.*/plain.log"))
+			break;
+		nanosleep(&ms100, NULL);
+		done = waitpid(pid, &st, WNOHANG) == pid;
+	}
+	if (done && WIFEXITED(st) && WEXITSTATUS(st) == 77) {
+		fprintf(stderr, "rhtml browser_interrupt: skipped: no "
+		    "chromium\n");
+		return;
+	}
+	ck_assert_msg(!done, "html-browser.sh ended before the browser");
+	nanosleep(&ms100, NULL);
+	nanosleep(&ms100, NULL);
+	ck_assert_int_eq(kill(-pid, SIGINT), 0);
+	/* at once: within 10 s (the browser is killed, not awaited) */
+	for (i = 0; i < 100 && !done; i++) {
+		done = waitpid(pid, &st, WNOHANG) == pid;
+		if (!done)
+			nanosleep(&ms100, NULL);
+	}
+	if (!done) {
+		kill(-pid, SIGKILL);
+		waitpid(pid, &st, 0);
+	}
+	text = slurp("out");
+	ck_assert_msg(done, "html-browser.sh still running 10 s after "
+	    "SIGINT:\n%s", text);
+	ck_assert_msg(WIFEXITED(st) && WEXITSTATUS(st) == 130,
+	    "html-browser.sh: status %#x after SIGINT, not exit 130:\n%s", st,
+	    text);
+	ck_assert_msg(!strstr(text, "grep") && !strstr(text, "No such file"),
+	    "html-browser.sh went on after SIGINT:\n%s", text);
+	ck_assert_msg(!exists_in_t("tmp/*"), "html-browser.sh left files "
+	    "in its TMPDIR");
+	free(text);
+}
+END_TEST
+
 Suite *
 rhtml_suite(void)
 {
@@ -247,6 +333,7 @@ rhtml_suite(void)
 	suite_add_tcase(s, tc);
 	tcase_add_unchecked_fixture(br, tu_mktmp, tu_rmtmp);
 	tcase_add_test(br, browser);
+	tcase_add_test(br, browser_interrupt);
 	tcase_set_timeout(br, 300);
 	suite_add_tcase(s, br);
 	return s;
