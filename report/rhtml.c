@@ -330,6 +330,30 @@ static const char script[] =
 "document.body.setAttribute('data-ready','1');\n"
 "})();\n";
 
+/*
+ * The folders whose suite run did not complete (meta status), one line
+ * each, as make compare prints them: "! inc2: suite run interrupted".
+ */
+static void
+suite_status(FILE *f, const struct rl_set *s)
+{
+	const char *st;
+	int k, n = 0;
+
+	for (k = 0; k < s->nk; k++) {
+		st = rl_meta(&s->k[k], "status");
+		if (!st || !strcmp(st, "complete"))
+			continue;
+		fputs(n++ ? "<br>\n! " : "<p class=\"warn\" id=\"suite-status\">"
+		    "! ", f);
+		rh_esc(f, s->k[k].label);
+		fputs(": suite run ", f);
+		rh_esc(f, st);
+	}
+	if (n)
+		fputs("</p>\n", f);
+}
+
 /* The settings of every folder, what differs, which machine. */
 static void
 settings(FILE *f, const struct rl_set *s, const struct rt_opts *o)
@@ -355,6 +379,7 @@ settings(FILE *f, const struct rl_set *s, const struct rt_opts *o)
 		    "these folders come from %d machines: a difference "
 		    "between folders of two machines may be the machine's, "
 		    "not the kernel's.</p>\n", m.n);
+	suite_status(f, s);
 	fputs("<ul id=\"machines\">\n", f);
 	for (j = 0; j < m.n; j++) {
 		fprintf(f, "<li>m%d: ", j + 1);

@@ -173,6 +173,32 @@ START_TEST(same_figures)
 END_TEST
 
 /*
+ * A suite run that did not complete (meta status) is said at the top of
+ * the page, as make compare says it; a complete one is not.
+ */
+START_TEST(suite_status)
+{
+	char *page;
+
+	ck_assert_int_eq(sh("cp -r " EX "/example-a " EX "/example-b \"$T\"/ "
+	    "&& sed -i -e 's/^status=.*/status=interrupted/' "
+	    "-e 's/^label=.*/label=inc2/' \"$T/example-b/meta\""), 0);
+	ck_assert_int_eq(sh("report/vmreport --html \"$T/h\" \"$T/example-a\" "
+	    "\"$T/example-b\" > \"$T/out\" 2> \"$T/err\" && "
+	    "report/vmreport --html \"$T/h2\" \"$T/example-a\" " EX
+	    "/example-c > \"$T/out\" 2> \"$T/err\" && report/vmreport "
+	    "\"$T/example-a\" \"$T/example-b\" | grep -qx '! inc2: suite "
+	    "run interrupted'"), 0);
+	page = slurp("h/index.html");
+	ck_assert_ptr_nonnull(strstr(page, ">! inc2: suite run interrupted<"));
+	free(page);
+	page = slurp("h2/index.html");
+	ck_assert_ptr_null(strstr(page, "suite run"));
+	free(page);
+}
+END_TEST
+
+/*
  * The HTML folder: created (with its parents); an earlier page
  * replaced; a folder with other things in it, a file, a folder that
  * cannot be made or one inside a result folder refused in one line,
@@ -328,6 +354,7 @@ rhtml_suite(void)
 	tcase_add_test(tc, escape);
 	tcase_add_test(tc, escaped_page);
 	tcase_add_test(tc, same_figures);
+	tcase_add_test(tc, suite_status);
 	tcase_add_test(tc, bad_dirs);
 	tcase_set_timeout(tc, 30);
 	suite_add_tcase(s, tc);
