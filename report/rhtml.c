@@ -19,7 +19,9 @@
  * DIR is created when missing; an existing DIR must be empty or hold
  * an index.html written by vmreport (its generator line), else nothing
  * is written.  The page goes to index.html.tmp first, then is renamed
- * over index.html: an error leaves the old page as it was.
+ * over index.html: an error leaves the old page as it was.  A run
+ * stopped before the rename leaves the index.html.tmp: the next run
+ * accepts it (vmreport's, or empty) and replaces it.
  */
 #include <dirent.h>
 #include <errno.h>
@@ -211,18 +213,32 @@ is_our_page(const char *path)
 }
 
 /*
+ * Is @path what an interrupted run of vmreport leaves: its page not yet
+ * renamed, or still empty?
+ */
+static int
+is_our_tmp(const char *path)
+{
+	struct stat st;
+
+	return is_our_page(path) || (stat(path, &st) == 0 &&
+	    S_ISREG(st.st_mode) && st.st_size == 0);
+}
+
+/*
  * May the page be written into @dir?  Created when missing; an existing
- * folder must be empty or hold vmreport's index.html.  0, or -1 with
- * one line printed.
+ * folder must be empty or hold vmreport's index.html, and may hold the
+ * index.html.tmp that an interrupted run left (replaced).  0, or -1
+ * with one line printed.
  */
 static int
 check_dir(const struct rl_set *s, const char *dir)
 {
-	char path[PATH_MAX];
+	char path[PATH_MAX], tmp[PATH_MAX + 8];
 	struct stat st;
 	struct dirent *e;
 	DIR *d;
-	int n = 0;
+	int n = 0, t = 0;
 
 	if (inside_results(s, dir)) {
 		warn("%s: is inside a result folder; the page goes elsewhere "
@@ -244,10 +260,19 @@ check_dir(const struct rl_set *s, const char *dir)
 		return -1;
 	}
 	while ((e = readdir(d)))
-		if (strcmp(e->d_name, ".") && strcmp(e->d_name, ".."))
+		if (!strcmp(e->d_name, "index.html.tmp"))
+			t = 1;
+		else if (strcmp(e->d_name, ".") && strcmp(e->d_name, ".."))
 			n++;
 	closedir(d);
 	snprintf(path, sizeof(path), "%s/index.html", dir);
+	snprintf(tmp, sizeof(tmp), "%s.tmp", path);
+	if (t && !is_our_tmp(tmp)) {
+		warn("%s: exists and is not an HTML page of vmreport (its "
+		    "index.html.tmp is not vmreport's); nothing overwritten",
+		    dir);
+		return -1;
+	}
 	if (n && !is_our_page(path)) {
 		warn("%s: exists and is not an HTML page of vmreport (no "
 		    "index.html written by it); nothing overwritten", dir);

@@ -244,6 +244,40 @@ START_TEST(bad_dirs)
 }
 END_TEST
 
+/*
+ * A run stopped between writing index.html.tmp and renaming it leaves
+ * only the .tmp: the next run accepts it (vmreport's, or empty) and
+ * replaces it; an index.html.tmp that is not vmreport's is refused and
+ * kept, even beside vmreport's index.html.
+ */
+START_TEST(leftover_tmp)
+{
+	char *err, *keep;
+
+	ck_assert_int_eq(sh("cp -r " EX "/example-a \"$T/ex\" && "
+	    "report/vmreport --html \"$T/h\" \"$T/ex\" > \"$T/out\" && "
+	    "mkdir \"$T/left\" \"$T/empty\" \"$T/foreign\" && "
+	    "cp \"$T/h/index.html\" \"$T/left/index.html.tmp\" && "
+	    ": > \"$T/empty/index.html.tmp\" && "
+	    "cp \"$T/h/index.html\" \"$T/foreign/index.html\" && "
+	    "echo mine > \"$T/foreign/index.html.tmp\""), 0);
+	ck_assert_int_eq(sh("for d in left empty; do report/vmreport --html "
+	    "\"$T/$d\" \"$T/ex\" \"$T/ex\" > \"$T/out\" 2> \"$T/err\" && "
+	    "test ! -s \"$T/err\" && test \"$(ls \"$T/$d\")\" = index.html "
+	    "&& grep -q '2 kernels' \"$T/$d/index.html\" || exit 1; done"),
+	    0);
+	ck_assert_int_eq(sh("report/vmreport --html \"$T/foreign\" \"$T/ex\" "
+	    "> \"$T/out\" 2> \"$T/err\""), 1);
+	err = slurp("err");
+	ck_assert_msg(strstr(err, "index.html.tmp is not vmreport's") &&
+	    strchr(err, '\n') == err + strlen(err) - 1, "stderr '%s'", err);
+	free(err);
+	keep = slurp("foreign/index.html.tmp");
+	ck_assert_str_eq(keep, "mine\n");
+	free(keep);
+}
+END_TEST
+
 /* 50 folders: rendered under 2 s, and checked in headless Chromium. */
 START_TEST(browser)
 {
@@ -356,6 +390,7 @@ rhtml_suite(void)
 	tcase_add_test(tc, same_figures);
 	tcase_add_test(tc, suite_status);
 	tcase_add_test(tc, bad_dirs);
+	tcase_add_test(tc, leftover_tmp);
 	tcase_set_timeout(tc, 30);
 	suite_add_tcase(s, tc);
 	tcase_add_unchecked_fixture(br, tu_mktmp, tu_rmtmp);
