@@ -669,10 +669,41 @@ xpos(double v, double lo, double hi)
 }
 
 /*
+ * The error bar of @d, from the interval's low end to its high end,
+ * clipped at the axis @x0 on the side away from the bar (an interval
+ * of a positive mean that reaches below zero stops at the axis, without
+ * its end cap, and does not run into the labels).
+ */
+static void
+err_bar(FILE *f, const struct rs_desc *d, double lo, double hi, double x0)
+{
+	double a = xpos(d->ci_lo, lo, hi), b = xpos(d->ci_hi, lo, hi);
+	int capa = 1, capb = 1;
+
+	if (d->mean >= 0 && a < x0) {
+		a = x0;
+		capa = 0;
+	}
+	if (d->mean < 0 && b > x0) {
+		b = x0;
+		capb = 0;
+	}
+	fprintf(f, "<line class=\"err\" x1=\"%.1f\" x2=\"%.1f\" y1=\"9\" "
+	    "y2=\"9\"/>", a, b);
+	if (capa)
+		fprintf(f, "<line class=\"err\" x1=\"%.1f\" x2=\"%.1f\" "
+		    "y1=\"5\" y2=\"13\"/>", a, a);
+	if (capb)
+		fprintf(f, "<line class=\"err\" x1=\"%.1f\" x2=\"%.1f\" "
+		    "y1=\"5\" y2=\"13\"/>", b, b);
+}
+
+/*
  * The headline's bar chart: one row per kernel (the kernels' order;
  * the script reorders by value), a bar from 0 to the mean, the 95% CI
- * of the mean as an error bar, the value at the right.  The bar is
- * green or red when the change is marked significant, better or worse.
+ * of the mean as an error bar (clipped at the axis), the value at the
+ * right.  The bar is green or red when the change is marked
+ * significant, better or worse.
  */
 static void
 chart(FILE *f, const struct rl_set *s, const char *id, const struct rt_row *r)
@@ -688,9 +719,12 @@ chart(FILE *f, const struct rl_set *s, const char *id, const struct rt_row *r)
 			continue;
 		lo = fmin(lo, d->mean);
 		hi = fmax(hi, d->mean);
+		/* the interval's end beyond the axis is clipped there */
 		if (isfinite(d->ci_lo) && isfinite(d->ci_hi)) {
-			lo = fmin(lo, d->ci_lo);
-			hi = fmax(hi, d->ci_hi);
+			if (d->mean >= 0)
+				hi = fmax(hi, d->ci_hi);
+			else
+				lo = fmin(lo, d->ci_lo);
 		}
 	}
 	if (!(hi > lo))
@@ -747,17 +781,8 @@ chart(FILE *f, const struct rl_set *s, const char *id, const struct rt_row *r)
 		    r->c[k].sig && r->dir != VB_INFO ? (r->c[k].pct > 0 ?
 		    "better" : "worse") : "same", fmin(x0, x1),
 		    fmax(fabs(x1 - x0), 0.5));
-		if (isfinite(d->ci_lo) && isfinite(d->ci_hi)) {
-			double a = xpos(d->ci_lo, lo, hi);
-			double b = xpos(d->ci_hi, lo, hi);
-
-			fprintf(f, "<line class=\"err\" x1=\"%.1f\" "
-			    "x2=\"%.1f\" y1=\"9\" y2=\"9\"/>"
-			    "<line class=\"err\" x1=\"%.1f\" x2=\"%.1f\" "
-			    "y1=\"5\" y2=\"13\"/>"
-			    "<line class=\"err\" x1=\"%.1f\" x2=\"%.1f\" "
-			    "y1=\"5\" y2=\"13\"/>", a, b, a, a, b, b);
-		}
+		if (isfinite(d->ci_lo) && isfinite(d->ci_hi))
+			err_bar(f, d, lo, hi, x0);
 		fprintf(f, "<text x=\"%d\" y=\"13\">%s ", CH_LABW + CH_BARW +
 		    6, rt_row_mean(num, sizeof(num), r, s->nk, k));
 		rh_esc(f, r->unit);

@@ -199,6 +199,50 @@ START_TEST(suite_status)
 END_TEST
 
 /*
+ * An error bar whose interval reaches below zero stops at the chart's
+ * axis: forkbomb's headline in one folder is 1, 1 and 1000 forks/s.
+ */
+START_TEST(err_clipped)
+{
+	char *page, *p, *svg, *end;
+	double axis, a, b;
+	int bars = 0;
+
+	ck_assert_int_eq(sh("cp -r " EX "/example-a " EX "/example-b \"$T\"/ "
+	    "&& f=\"$T/example-b/forkbomb.res\" && awk '$1 == \"metric\" "
+	    "{ n++; if ($2 == \"forks_per_s\") c = n + 2 } $1 == \"iter\" "
+	    "{ $c = $2 == 3 ? 1000 : 1 } { print }' \"$f\" > \"$f.new\" && "
+	    "mv \"$f.new\" \"$f\" && report/vmreport --html \"$T/h\" "
+	    "\"$T/example-a\" \"$T/example-b\" > \"$T/out\""), 0);
+	page = slurp("h/index.html");
+	ck_assert_ptr_nonnull(page);
+	svg = strstr(page, "<svg class=\"chart\"");
+	ck_assert_ptr_nonnull(svg);
+	for (; svg; svg = strstr(end, "<svg class=\"chart\"")) {
+		end = strstr(svg, "</svg>");
+		ck_assert_ptr_nonnull(end);
+		p = strstr(svg, "<line x1=\"");
+		ck_assert_ptr_nonnull(p);
+		axis = strtod(p + strlen("<line x1=\""), NULL);
+		/* every mean here is positive: no error bar left of 0 */
+		for (p = svg; (p = strstr(p, "class=\"err\" x1=\"")) &&
+		    p < end; p++) {
+			a = strtod(p + strlen("class=\"err\" x1=\""), &p);
+			ck_assert(!strncmp(p, "\" x2=\"", 6));
+			b = strtod(p + 6, NULL);
+			ck_assert_msg(a >= axis && b >= axis, "an error bar "
+			    "%.1f-%.1f left of the axis at %.1f", a, b, axis);
+			bars++;
+		}
+	}
+	ck_assert_int_gt(bars, 0);
+	/* forkbomb's interval does go below zero */
+	ck_assert_ptr_nonnull(strstr(page, "example-b: 334 forks/s, 95% CI [-"));
+	free(page);
+}
+END_TEST
+
+/*
  * The HTML folder: created (with its parents); an earlier page
  * replaced; a folder with other things in it, a file, a folder that
  * cannot be made or one inside a result folder refused in one line,
@@ -389,6 +433,7 @@ rhtml_suite(void)
 	tcase_add_test(tc, escaped_page);
 	tcase_add_test(tc, same_figures);
 	tcase_add_test(tc, suite_status);
+	tcase_add_test(tc, err_clipped);
 	tcase_add_test(tc, bad_dirs);
 	tcase_add_test(tc, leftover_tmp);
 	tcase_set_timeout(tc, 30);
