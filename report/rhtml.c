@@ -5,8 +5,9 @@
  * summary); nothing is fetched from anywhere, so the page reads the
  * same from a file:// URL and from any web server.
  *
- * From the top: the settings and machine of each folder and what
- * differs between them (rsetup.c), the summary (one row per kernel, one
+ * From the top: the folders whose suite run did not complete, the
+ * settings and machine of each folder and what differs between them
+ * (rsetup.c), the summary (one row per kernel, one
  * column per benchmark's headline figure, the best of each column
  * marked, links to the sections), contest's and tworead's tables
  * (rpost.c), then per benchmark its comparison table with significance
