@@ -7,7 +7,12 @@
  * Both begin with the settings that differ between the folders (CSV: a
  * section "setting,kernel,value" ended by a blank line, one row per key
  * and folder, or one row "(none),,the same in every folder"; JSON: the
- * object "settings_differ", key -> { kernel label -> value or null }).
+ * object "settings_differ", key -> { kernel label -> value or null }),
+ * and the machine of each folder (rt_machines_of(): CSV: rows
+ * "machine,label,m1 host, CPU x n, RAM" in that section, and a row
+ * "mixed_machines,,N machines: ..." when there is more than one; JSON:
+ * "machines", [{kernel, machine (its number), name}], and
+ * "mixed_machines", true or false).
  * significant is the mark of the text view (rs_mark(): p < 0.05, at
  * least the minimum change, never on an info metric), empty/null when
  * there is no test (one run on a side); so are ratio_unbounded and the
@@ -69,6 +74,35 @@ status_of(const struct rl_set *s, int k, const char *id)
 	return r ? r->status : "missing";
 }
 
+/*
+ * The machine of each folder, in the settings section: "machine,label,
+ * m1 host, CPU x n, RAM"; with more than one machine, the warning row
+ * "mixed_machines,,N machines: ...", as the text report warns.
+ */
+static void
+csv_machines(FILE *f, const struct rl_set *s)
+{
+	struct rt_machines m;
+	char name[512], val[560];
+	int k;
+
+	rt_machines_of(s, &m);
+	for (k = 0; k < s->nk; k++) {
+		fputs("machine,", f);
+		csv_str(f, s->k[k].label);
+		snprintf(val, sizeof(val), "m%d %s", m.of[k] + 1,
+		    rt_machine_name(name, sizeof(name), &s->k[k]));
+		fputc(',', f);
+		csv_str(f, val);
+		fputc('\n', f);
+	}
+	if (m.n > 1)
+		fprintf(f, "mixed_machines,,\"%d machines: a difference between "
+		    "folders of two machines may be the machine's, not the "
+		    "kernel's\"\n", m.n);
+	rt_machines_free(&m);
+}
+
 /* The CSV's first section: the settings that differ, per folder. */
 static void
 csv_settings(FILE *f, const struct rl_set *s)
@@ -89,6 +123,7 @@ csv_settings(FILE *f, const struct rl_set *s)
 				csv_str(f, d[i].val[k]);
 			fputc('\n', f);
 		}
+	csv_machines(f, s);
 	fputc('\n', f);
 	rl_free_mdiffs(d, n);
 }
@@ -226,6 +261,31 @@ json_settings(FILE *f, const struct rl_set *s)
 	rl_free_mdiffs(d, n);
 }
 
+/*
+ * "machines": per folder its machine's number and name; "mixed_machines":
+ * whether the folders come from more than one machine.
+ */
+static void
+json_machines(FILE *f, const struct rl_set *s)
+{
+	struct rt_machines m;
+	char name[512];
+	int k;
+
+	rt_machines_of(s, &m);
+	fputs(",\n  \"machines\": [", f);
+	for (k = 0; k < s->nk; k++) {
+		fputs(k ? ",\n    {\"kernel\": " : "\n    {\"kernel\": ", f);
+		json_str(f, s->k[k].label);
+		fprintf(f, ", \"machine\": %d, \"name\": ", m.of[k] + 1);
+		json_str(f, rt_machine_name(name, sizeof(name), &s->k[k]));
+		fputc('}', f);
+	}
+	fprintf(f, "\n  ],\n  \"mixed_machines\": %s", m.n > 1 ? "true" :
+	    "false");
+	rt_machines_free(&m);
+}
+
 /* "load": per kernel, how busy the machine was with other work. */
 static void
 json_load(FILE *f, const struct rl_set *s, const char *id,
@@ -288,6 +348,7 @@ rx_json(FILE *f, const struct rl_set *s, const struct rt_opts *o)
 	    "%.10g,\n  \"quiet_threshold_pct\": %.10g,\n", o->noisy,
 	    s->min_change, o->quiet);
 	json_settings(f, s);
+	json_machines(f, s);
 	fputs(",\n  \"benchmarks\": [", f);
 	for (i = 0; i < s->nids; i++) {
 		n = rt_rows(s, s->ids[i], &rows);

@@ -5,8 +5,9 @@
  * summary); nothing is fetched from anywhere, so the page reads the
  * same from a file:// URL and from any web server.
  *
- * From the top: the settings and machine of each folder and what
- * differs between them (rsetup.c), the summary (one row per kernel, one
+ * From the top: the folders whose suite run did not complete, the
+ * settings and machine of each folder and what differs between them
+ * (rsetup.c), the summary (one row per kernel, one
  * column per benchmark's headline figure, the best of each column
  * marked, links to the sections), contest's and tworead's tables
  * (rpost.c), then per benchmark its comparison table with significance
@@ -19,7 +20,9 @@
  * DIR is created when missing; an existing DIR must be empty or hold
  * an index.html written by vmreport (its generator line), else nothing
  * is written.  The page goes to index.html.tmp first, then is renamed
- * over index.html: an error leaves the old page as it was.
+ * over index.html: an error leaves the old page as it was.  A run
+ * stopped before the rename leaves the index.html.tmp: the next run
+ * accepts it (vmreport's, or empty) and replaces it.
  */
 #include <dirent.h>
 #include <errno.h>
@@ -211,18 +214,32 @@ is_our_page(const char *path)
 }
 
 /*
+ * Is @path what an interrupted run of vmreport leaves: its page not yet
+ * renamed, or still empty?
+ */
+static int
+is_our_tmp(const char *path)
+{
+	struct stat st;
+
+	return is_our_page(path) || (stat(path, &st) == 0 &&
+	    S_ISREG(st.st_mode) && st.st_size == 0);
+}
+
+/*
  * May the page be written into @dir?  Created when missing; an existing
- * folder must be empty or hold vmreport's index.html.  0, or -1 with
- * one line printed.
+ * folder must be empty or hold vmreport's index.html, and may hold the
+ * index.html.tmp that an interrupted run left (replaced).  0, or -1
+ * with one line printed.
  */
 static int
 check_dir(const struct rl_set *s, const char *dir)
 {
-	char path[PATH_MAX];
+	char path[PATH_MAX], tmp[PATH_MAX + 8];
 	struct stat st;
 	struct dirent *e;
 	DIR *d;
-	int n = 0;
+	int n = 0, t = 0;
 
 	if (inside_results(s, dir)) {
 		warn("%s: is inside a result folder; the page goes elsewhere "
@@ -244,10 +261,19 @@ check_dir(const struct rl_set *s, const char *dir)
 		return -1;
 	}
 	while ((e = readdir(d)))
-		if (strcmp(e->d_name, ".") && strcmp(e->d_name, ".."))
+		if (!strcmp(e->d_name, "index.html.tmp"))
+			t = 1;
+		else if (strcmp(e->d_name, ".") && strcmp(e->d_name, ".."))
 			n++;
 	closedir(d);
 	snprintf(path, sizeof(path), "%s/index.html", dir);
+	snprintf(tmp, sizeof(tmp), "%s.tmp", path);
+	if (t && !is_our_tmp(tmp)) {
+		warn("%s: exists and is not an HTML page of vmreport (its "
+		    "index.html.tmp is not vmreport's); nothing overwritten",
+		    dir);
+		return -1;
+	}
 	if (n && !is_our_page(path)) {
 		warn("%s: exists and is not an HTML page of vmreport (no "
 		    "index.html written by it); nothing overwritten", dir);
@@ -268,10 +294,11 @@ static const char style[] =
 "th{background:#f3f3f3;position:sticky;top:0}\n"
 "td.num{text-align:right;font-family:monospace}\n"
 "td.long{white-space:normal;min-width:20em;font-family:monospace}\n"
-"td.best{background:#d8f0d8;font-weight:bold}\n"
+"tr.base td{background:#f8f8ff}\n"
+/* after tr.base td and as specific: the best is green in every row */
+"td.best,tr.base td.best{background:#d8f0d8;font-weight:bold}\n"
 "td.better{color:#060}td.worse{color:#b00}\n"
 "th.sort{cursor:pointer}\n"
-"tr.base td{background:#f8f8ff}\n"
 "pre{background:#f7f7f7;padding:.5em;overflow-x:auto}\n"
 "p.warn,pre.warn{color:#a40}\n"
 "svg.chart{display:block;margin:.5em 0}\n"
@@ -329,6 +356,30 @@ static const char script[] =
 "document.body.setAttribute('data-ready','1');\n"
 "})();\n";
 
+/*
+ * The folders whose suite run did not complete (meta status), one line
+ * each, as make compare prints them: "! inc2: suite run interrupted".
+ */
+static void
+suite_status(FILE *f, const struct rl_set *s)
+{
+	const char *st;
+	int k, n = 0;
+
+	for (k = 0; k < s->nk; k++) {
+		st = rl_meta(&s->k[k], "status");
+		if (!st || !strcmp(st, "complete"))
+			continue;
+		fputs(n++ ? "<br>\n! " : "<p class=\"warn\" id=\"suite-status\">"
+		    "! ", f);
+		rh_esc(f, s->k[k].label);
+		fputs(": suite run ", f);
+		rh_esc(f, st);
+	}
+	if (n)
+		fputs("</p>\n", f);
+}
+
 /* The settings of every folder, what differs, which machine. */
 static void
 settings(FILE *f, const struct rl_set *s, const struct rt_opts *o)
@@ -354,6 +405,7 @@ settings(FILE *f, const struct rl_set *s, const struct rt_opts *o)
 		    "these folders come from %d machines: a difference "
 		    "between folders of two machines may be the machine's, "
 		    "not the kernel's.</p>\n", m.n);
+	suite_status(f, s);
 	fputs("<ul id=\"machines\">\n", f);
 	for (j = 0; j < m.n; j++) {
 		fprintf(f, "<li>m%d: ", j + 1);
@@ -618,10 +670,41 @@ xpos(double v, double lo, double hi)
 }
 
 /*
+ * The error bar of @d, from the interval's low end to its high end,
+ * clipped at the axis @x0 on the side away from the bar (an interval
+ * of a positive mean that reaches below zero stops at the axis, without
+ * its end cap, and does not run into the labels).
+ */
+static void
+err_bar(FILE *f, const struct rs_desc *d, double lo, double hi, double x0)
+{
+	double a = xpos(d->ci_lo, lo, hi), b = xpos(d->ci_hi, lo, hi);
+	int capa = 1, capb = 1;
+
+	if (d->mean >= 0 && a < x0) {
+		a = x0;
+		capa = 0;
+	}
+	if (d->mean < 0 && b > x0) {
+		b = x0;
+		capb = 0;
+	}
+	fprintf(f, "<line class=\"err\" x1=\"%.1f\" x2=\"%.1f\" y1=\"9\" "
+	    "y2=\"9\"/>", a, b);
+	if (capa)
+		fprintf(f, "<line class=\"err\" x1=\"%.1f\" x2=\"%.1f\" "
+		    "y1=\"5\" y2=\"13\"/>", a, a);
+	if (capb)
+		fprintf(f, "<line class=\"err\" x1=\"%.1f\" x2=\"%.1f\" "
+		    "y1=\"5\" y2=\"13\"/>", b, b);
+}
+
+/*
  * The headline's bar chart: one row per kernel (the kernels' order;
  * the script reorders by value), a bar from 0 to the mean, the 95% CI
- * of the mean as an error bar, the value at the right.  The bar is
- * green or red when the change is marked significant, better or worse.
+ * of the mean as an error bar (clipped at the axis), the value at the
+ * right.  The bar is green or red when the change is marked
+ * significant, better or worse.
  */
 static void
 chart(FILE *f, const struct rl_set *s, const char *id, const struct rt_row *r)
@@ -637,9 +720,12 @@ chart(FILE *f, const struct rl_set *s, const char *id, const struct rt_row *r)
 			continue;
 		lo = fmin(lo, d->mean);
 		hi = fmax(hi, d->mean);
+		/* the interval's end beyond the axis is clipped there */
 		if (isfinite(d->ci_lo) && isfinite(d->ci_hi)) {
-			lo = fmin(lo, d->ci_lo);
-			hi = fmax(hi, d->ci_hi);
+			if (d->mean >= 0)
+				hi = fmax(hi, d->ci_hi);
+			else
+				lo = fmin(lo, d->ci_lo);
 		}
 	}
 	if (!(hi > lo))
@@ -696,17 +782,8 @@ chart(FILE *f, const struct rl_set *s, const char *id, const struct rt_row *r)
 		    r->c[k].sig && r->dir != VB_INFO ? (r->c[k].pct > 0 ?
 		    "better" : "worse") : "same", fmin(x0, x1),
 		    fmax(fabs(x1 - x0), 0.5));
-		if (isfinite(d->ci_lo) && isfinite(d->ci_hi)) {
-			double a = xpos(d->ci_lo, lo, hi);
-			double b = xpos(d->ci_hi, lo, hi);
-
-			fprintf(f, "<line class=\"err\" x1=\"%.1f\" "
-			    "x2=\"%.1f\" y1=\"9\" y2=\"9\"/>"
-			    "<line class=\"err\" x1=\"%.1f\" x2=\"%.1f\" "
-			    "y1=\"5\" y2=\"13\"/>"
-			    "<line class=\"err\" x1=\"%.1f\" x2=\"%.1f\" "
-			    "y1=\"5\" y2=\"13\"/>", a, b, a, a, b, b);
-		}
+		if (isfinite(d->ci_lo) && isfinite(d->ci_hi))
+			err_bar(f, d, lo, hi, x0);
 		fprintf(f, "<text x=\"%d\" y=\"13\">%s ", CH_LABW + CH_BARW +
 		    6, rt_row_mean(num, sizeof(num), r, s->nk, k));
 		rh_esc(f, r->unit);

@@ -298,6 +298,68 @@ START_TEST(machines)
 }
 END_TEST
 
+/* CSV and JSON of @f's set (no benchmarks: the settings only). */
+static char *
+export(struct fake *f, int json)
+{
+	struct rt_opts o = { .width = 80, .noisy = 0.05, .quiet = 5 };
+	char *text = NULL;
+	size_t len = 0;
+	FILE *mf = open_memstream(&text, &len);
+
+	ck_assert_ptr_nonnull(mf);
+	if (json)
+		rx_json(mf, &f->s, &o);
+	else
+		rx_csv(mf, &f->s, &o);
+	fclose(mf);
+	return text;
+}
+
+/*
+ * CSV and JSON carry the machine of each folder, and say when the
+ * folders come from more than one machine, as the text views do.
+ */
+START_TEST(machines_export)
+{
+	static const char *const a[] = { "label=a", "hostname=vm",
+		"cpu_model=AMD EPYC", "cpu_count=2", "mem_total_kb=24684092",
+		NULL };
+	static const char *const c[] = { "label=c", "hostname=box2",
+		"cpu_model=AMD EPYC", "cpu_count=2", "mem_total_kb=24684092",
+		NULL };
+	struct fake f = { 0 };
+	char *text;
+
+	fake_kernel(&f, 0, "a", a);
+	fake_kernel(&f, 1, "b", a);
+	text = export(&f, 0);
+	ck_assert_msg(strstr(text, "\nmachine,a,\"m1 vm, AMD EPYC x 2, 23.5 "
+	    "GiB RAM\"\nmachine,b,\"m1 vm, AMD EPYC x 2, 23.5 GiB RAM\"\n\n"),
+	    "%s", text);
+	ck_assert_ptr_null(strstr(text, "mixed_machines"));
+	free(text);
+	text = export(&f, 1);
+	ck_assert_msg(strstr(text, "\"machines\": [\n    {\"kernel\": \"a\", "
+	    "\"machine\": 1, \"name\": \"vm, AMD EPYC x 2, 23.5 GiB RAM\"},") &&
+	    strstr(text, "\n  \"mixed_machines\": false,"), "%s", text);
+	free(text);
+	fake_kernel(&f, 2, "c", c);
+	text = export(&f, 0);
+	ck_assert_msg(strstr(text, "\nmachine,c,\"m2 box2, AMD EPYC x 2, "
+	    "23.5 GiB RAM\"\nmixed_machines,,\"2 machines: a difference "
+	    "between folders of two machines may be the machine's, not the "
+	    "kernel's\"\n\n"), "%s", text);
+	free(text);
+	text = export(&f, 1);
+	ck_assert_msg(strstr(text, "{\"kernel\": \"c\", \"machine\": 2, "
+	    "\"name\": \"box2, AMD EPYC x 2, 23.5 GiB RAM\"}\n  ],") &&
+	    strstr(text, "\n  \"mixed_machines\": true,"), "%s", text);
+	free(text);
+	fake_free(&f);
+}
+END_TEST
+
 Suite *
 rsetup_suite(void)
 {
@@ -310,6 +372,7 @@ rsetup_suite(void)
 	tcase_add_test(tc, scope);
 	tcase_add_test(tc, quiet);
 	tcase_add_test(tc, machines);
+	tcase_add_test(tc, machines_export);
 	suite_add_tcase(s, tc);
 	return s;
 }

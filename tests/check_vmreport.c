@@ -961,7 +961,9 @@ START_TEST(settings_differ)
 	ck_assert(starts(out, "setting,kernel,value\nab_setting,x-A,"
 	    "thp=never\nab_setting,x-B,thp=always\n"));
 	ck_assert_ptr_nonnull(strstr(out, "\nthp_enabled,x-A,never\n"
-	    "thp_enabled,x-B,always\n\nkernel,benchmark,"));
+	    "thp_enabled,x-B,always\nmachine,x-A,\"m1 vm, AMD EPYC x 2, "
+	    "23.5 GiB RAM\"\nmachine,x-B,\"m1 vm, AMD EPYC x 2, 23.5 GiB "
+	    "RAM\"\n\nkernel,benchmark,"));
 	free(out);
 	ck_assert_int_eq(report("--format json " AB), 0);
 	out = out_text("out");
@@ -1012,7 +1014,8 @@ START_TEST(settings_same)
 	ck_assert_int_eq(report(args), 0);
 	out = out_text("out");
 	ck_assert(starts(out, "setting,kernel,value\n(none),,the same in "
-	    "every folder\n\nkernel,"));
+	    "every folder\nmachine,x-A,\"m1 vm, AMD EPYC x 2, 23.5 GiB RAM\"\n"
+	    "machine,x-A2,\"m1 vm, AMD EPYC x 2, 23.5 GiB RAM\"\n\nkernel,"));
 	free(out);
 	snprintf(args, sizeof(args), "--format json " FX "/ab-A %s/a2", tmp);
 	ck_assert_int_eq(report(args), 0);

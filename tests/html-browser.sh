@@ -17,19 +17,36 @@
 #    benchmark has its section and its chart, every chart has one bar
 #    per kernel that ran it, the bars by value are in order, the machine
 #    warning is there, the page's script ran to its end, and the browser
-#    logged nothing from the page's console (no error).
+#    logged nothing from the page's console (no error).  Then a copy of
+#    the page with a probe script checks the computed style of the
+#    summary: every best cell (one is marked in the baseline's row when
+#    none is) has the same background, unlike the other cells of its row.
 #
 # Exit 0: passed; 1: failed (one line per failure); 77: chromium missing
-# (steps 1 and 2 still ran).  HTML_SHOT=FILE keeps the screenshot (PNG);
-# HTML_KEEP=1 keeps the temporary folder.  The folders live in a
-# temporary folder removed on exit.
+# (steps 1 and 2 still ran); 130 (143): stopped by SIGINT (SIGTERM), the
+# browser killed and the temporary folder removed.  HTML_SHOT=FILE keeps
+# the screenshot (PNG); HTML_KEEP=1 keeps the temporary folder.  The
+# folders live in a temporary folder under $TMPDIR (default /tmp),
+# removed on exit; the browser's own temporary files go there too.
 set -e
 n=${1:-50}
 ex=results/examples
 [ -x report/vmreport ] || { echo "html-browser: report/vmreport not built" >&2; exit 1; }
 [ -d $ex/example-a ] || { echo "html-browser: $ex/example-a missing" >&2; exit 1; }
-T=$(mktemp -d /tmp/vmbench-html.XXXXXX)
-[ "${HTML_KEEP:-0}" = 1 ] || trap 'rm -rf "$T"' EXIT INT TERM
+T=$(mktemp -d "${TMPDIR:-/tmp}/vmbench-html.XXXXXX")
+# the browser runs in the background (its own process group, made by
+# timeout) while the script waits for it: a signal stops both at once
+bpid=
+stop() {
+	if [ -n "$bpid" ]; then
+		kill -TERM "-$bpid" 2> /dev/null || :
+		wait "$bpid" 2> /dev/null || :
+	fi
+	[ "${HTML_KEEP:-0}" = 1 ] || rm -rf "$T"
+}
+trap 'stop' EXIT
+trap 'trap - EXIT; stop; exit 130' INT
+trap 'trap - EXIT; stop; exit 143' TERM
 set -- $ex/example-a $ex/example-b $ex/example-c $ex/example-d $ex/example-e
 srcs="$*"
 i=1
@@ -82,12 +99,16 @@ if [ -z "$browser" ]; then
 	[ $fail = 0 ] && exit 77
 	exit 1
 fi
-# $1: URL suffix, $2: name; writes $T/$2.dom, $T/$2.log, $T/$2.png
+# $1: URL suffix, $2: name, $3: page (index.html); writes $T/$2.dom,
+# $T/$2.log, $T/$2.png
 load() {
-	timeout 120 "$browser" --headless --no-sandbox --disable-gpu \
+	TMPDIR="$T" timeout 120 "$browser" --headless --no-sandbox --disable-gpu \
 	    --user-data-dir="$T/profile" --enable-logging=stderr --v=0 \
 	    --window-size=1280,1600 --screenshot="$T/$2.png" --dump-dom \
-	    "file://$T/html/index.html$1" > "$T/$2.dom" 2> "$T/$2.log" || {
+	    "file://$T/html/${3:-index.html}$1" > "$T/$2.dom" 2> "$T/$2.log" &
+	bpid=$!
+	wait "$bpid" && bpid= || {
+		bpid=
 		echo "html-browser: $browser failed on the page$1:" >&2
 		tail -n 5 "$T/$2.log" >&2
 		return 1
@@ -180,6 +201,40 @@ for v in plain byvalue; do
 		fail=1
 	fi
 done
+# the summary's best cells, the baseline's row too (one is marked there
+# when none is): their computed background differs from the other
+# cells' of the row and is the same in every row
+{
+	sed '$d' "$T/html/index.html"	# </body></html>, the last line
+	cat <<'EOF'
+<script>(function(){
+var t=document.getElementById("summary-table"),b=t.querySelector("tr.base");
+var bad=[],bg=null,n=0;
+if(!b.querySelector("td.best"))b.cells[1].className+=" best";
+[].forEach.call(t.querySelectorAll("tbody tr"),function(r){
+ [].forEach.call(r.querySelectorAll("td.best"),function(c){
+  var v=getComputedStyle(c).backgroundColor;n++;if(bg===null)bg=v;
+  if(v!==bg)bad.push(r.cells[0].textContent+": "+v+", not "+bg);
+  [].forEach.call(r.cells,function(o){
+   if(o.cellIndex>0&&!o.classList.contains("best")&&
+    getComputedStyle(o).backgroundColor===v)
+    bad.push(r.cells[0].textContent+": a best cell looks like the others");
+  });});});
+document.body.setAttribute("data-best",n+" "+(bad.length?bad[0]:"ok"));
+})();</script>
+</body></html>
+EOF
+} > "$T/html/probe.html"
+if load '' probe probe.html; then
+	best=$(grep -oE 'data-best="[^"]*"' "$T/probe.dom" | sed 's/^data-best=//')
+	case $best in
+	'"0 '*|'') bad "probe: no best cell in the summary" ;;
+	*' ok"') ;;
+	*) bad "probe: best cells not marked: $best" ;;
+	esac
+else
+	fail=1
+fi
 [ -n "${HTML_SHOT:-}" ] && [ -s "$T/plain.png" ] && cp "$T/plain.png" "$HTML_SHOT"
 [ $fail = 0 ] && echo "html-browser: $browser: $n summary rows, $nids" \
     "sections and charts with their bars, no console errors"
