@@ -37,6 +37,12 @@ static const struct {
 	{ "post", "KERNELS", "" },
 	{ "plot", "PLOTS", "KERNELS=mk-none" },
 	{ "plot", "RESULTS", "KERNELS=mk-none" },
+	{ "fleet", "INVENTORY", "" },
+	{ "fleet", "CONFIG", "INVENTORY=deploy/hosts.example.ini" },
+	{ "fleet", "MEM", "INVENTORY=deploy/hosts.example.ini" },
+	{ "fleet", "SWAP", "INVENTORY=deploy/hosts.example.ini" },
+	{ "fleet", "RESULTS", "INVENTORY=deploy/hosts.example.ini" },
+	{ "fleet", "ANSIBLE_PLAYBOOK", "INVENTORY=deploy/hosts.example.ini" },
 };
 
 START_TEST(make_values_are_text)
