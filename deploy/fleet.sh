@@ -43,10 +43,9 @@ esac
 
 # sizes and counts: vmrun checks them on each host; here only that they
 # are plain words
-for v in MEM SWAP; do
-	eval "val=\${VB_$v-}"
-	case $val in
-	*[!0-9A-Za-z.%]*) die "$v '$val': not a size like 512M";;
+for v in "MEM=${VB_MEM-}" "SWAP=${VB_SWAP-}"; do
+	case ${v#*=} in
+	*[!0-9A-Za-z.%]*) die "${v%%=*} '${v#*=}': not a size like 512M";;
 	esac
 done
 case ${VB_ITERATIONS-} in
@@ -59,7 +58,7 @@ plain_path RESULTS "$res"
 res=$(cd -- "$res" && pwd -P) || die "RESULTS '$res': cannot enter it"
 
 pb=${VB_ANSIBLE_PLAYBOOK:-ansible-playbook}
-command -v "$pb" >/dev/null 2>&1 || die "no $pb (Ansible); run:" \
+command -v "$pb" >/dev/null 2>&1 || die "$pb: not found; install Ansible:" \
     'sudo apt-get install -y ansible'
 
 # the suite the hosts get: HEAD, as committed

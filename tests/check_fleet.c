@@ -4,8 +4,9 @@
  * this machine (ansible_connection=local, each in its own folder) run the
  * test config end to end, their folders land in RESULTS and make compare
  * reads them; an unreachable host and a label that exists fail alone,
- * named in the summary, while the local host's folder lands.  The Ansible
- * tests are skipped, with one line, when ansible-playbook is missing.
+ * as do two hosts given one label, each named in the summary, while the
+ * local host's folder lands.  The Ansible tests are skipped, with one
+ * line, when ansible-playbook is missing.
  */
 #include <check.h>
 #include <fcntl.h>
@@ -193,13 +194,14 @@ have_ansible(const char *test)
 	return 1;
 }
 
-/* Write inventory @name in tu_dir from @fmt, every %s being tu_dir. */
+/* Write inventory @name in tu_dir from @fmt, its %s (up to 6) tu_dir. */
 static char *
 write_inventory(char *buf, size_t len, const char *name, const char *fmt)
 {
 	char text[2048];
 
-	snprintf(text, sizeof(text), fmt, tu_dir, tu_dir, tu_dir, tu_dir);
+	snprintf(text, sizeof(text), fmt, tu_dir, tu_dir, tu_dir, tu_dir,
+	    tu_dir, tu_dir);
 	return tu_write(buf, len, name, text);
 }
 
@@ -277,7 +279,11 @@ START_TEST(fleet_failed_hosts)
 	    "gone ansible_host=127.0.0.2 ansible_port=1 "
 	    "ansible_connection=ssh\n"
 	    "dup ansible_connection=local vmbench_label=fl-dup "
-	    "vmbench_dir=%s/dup\n");
+	    "vmbench_dir=%s/dup\n"
+	    "twin1 ansible_connection=local vmbench_label=fl-twin "
+	    "vmbench_dir=%s/twin1\n"
+	    "twin2 ansible_connection=local vmbench_label=fl-twin "
+	    "vmbench_dir=%s/twin2\n");
 	ck_assert_int_eq(mkdir(tu_path(res, sizeof(res), "res-failed"), 0755),
 	    0);
 	ck_assert_int_eq(mkdir(tu_path(path, sizeof(path),
@@ -295,12 +301,16 @@ START_TEST(fleet_failed_hosts)
 	rc = run_make(tu_path(out, sizeof(out), "out"), argv);
 	text = slurp(out);
 	ck_assert_msg(rc != 0, "make fleet: exit 0:\n%s", text);
-	ck_assert_msg(strstr(text, "make fleet: 1 host(s) ran, 2 failed") &&
+	ck_assert_msg(strstr(text, "make fleet: 1 host(s) ran, 4 failed") &&
 	    line_with(text, "ran     here", "fl-here"), "summary:\n%s", text);
 	l = line_with(text, "failed  gone", "unreachable: ");
 	ck_assert_msg(l && strstr(l, "127.0.0.2"), "gone:\n%s", text);
 	l = line_with(text, "failed  dup", "fl-dup exists; not overwritten");
 	ck_assert_msg(l != NULL, "dup:\n%s", text);
+	l = line_with(text, "failed  twin1", "'fl-twin' is also the label of");
+	ck_assert_msg(l && strstr(l, "twin2"), "twin1:\n%s", text);
+	ck_assert_msg(line_with(text, "failed  twin2", "also the label of "
+	    "twin1"), "twin2:\n%s", text);
 	free(text);
 
 	/* the local host's folder landed; the existing one is as it was */
@@ -312,8 +322,10 @@ START_TEST(fleet_failed_hosts)
 	text = slurp(path);
 	ck_assert_str_eq(text, "label=fl-dup\n");
 	free(text);
-	/* and nothing ran for it */
+	/* and nothing ran for them */
 	snprintf(path, sizeof(path), "%s/dup", tu_dir);
+	ck_assert_msg(access(path, F_OK) < 0, "%s exists", path);
+	snprintf(path, sizeof(path), "%s/twin1", tu_dir);
 	ck_assert_msg(access(path, F_OK) < 0, "%s exists", path);
 }
 END_TEST
