@@ -187,8 +187,9 @@ ab: all
 # host's folder fetched into $(RESULTS); see deploy/fleet.sh, docs/fleet.md.
 export VB_INVENTORY = $(value INVENTORY)
 export VB_ANSIBLE_PLAYBOOK = $(value ANSIBLE_PLAYBOOK)
+export VB_FLEET_OPTS = $(value FLEET_OPTS)
 export VB_DEB_PKGS := $(DEB_PKGS)
-unexport INVENTORY ANSIBLE_PLAYBOOK
+unexport INVENTORY ANSIBLE_PLAYBOOK FLEET_OPTS
 .PHONY: fleet
 fleet:
 	$(Q)sh deploy/fleet.sh

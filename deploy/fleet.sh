@@ -5,9 +5,10 @@
 #
 # The values come from the Makefile in the environment (VB_INVENTORY,
 # VB_CONFIG, VB_MEM, VB_SWAP, VB_ITERATIONS, VB_RESULTS, VB_KERNEL,
-# VB_ANSIBLE_PLAYBOOK, VB_DEB_PKGS), are checked here, and reach the
-# playbook in the environment too, never through a shell or Ansible's
-# key=value parsing.  Bad input: one line, exit 2.  A host that failed:
+# VB_ANSIBLE_PLAYBOOK, VB_FLEET_OPTS, VB_DEB_PKGS), are checked here, and
+# reach the playbook in the environment too, never through a shell or
+# Ansible's key=value parsing.  VB_FLEET_OPTS are ansible-playbook's own
+# options (--limit, -K ...), split on blanks with globbing off.  Bad input: one line, exit 2.  A host that failed:
 # its summary line, exit 1.
 set -u
 
@@ -28,7 +29,8 @@ inv=${VB_INVENTORY-}
     'inventory; see docs/fleet.md)'
 plain_path INVENTORY "$inv"
 [ -e "$inv" ] || die "inventory '$inv': No such file or directory"
-[ -f "$inv" ] && [ -r "$inv" ] || die "inventory '$inv': not a readable file"
+{ [ -f "$inv" ] || [ -d "$inv" ]; } && [ -r "$inv" ] ||
+    die "inventory '$inv': not a readable file or folder"
 
 [ -z "${VB_KERNEL-}" ] || die "KERNEL does not apply: each host's label" \
     'is its vmbench_label (default: host name-uname -r); see docs/fleet.md'
@@ -92,8 +94,11 @@ export VB_FLEET_STAGE="$stage" VB_FLEET_RESULTS="$res" \
     VB_FLEET_SWAP="${VB_SWAP-}" VB_FLEET_ITERATIONS="${VB_ITERATIONS-}" \
     VB_FLEET_VERSION="$ver" VB_FLEET_PKGS="${VB_DEB_PKGS-}"
 unset MAKEFLAGS MFLAGS MAKELEVEL MAKEOVERRIDES
-"$pb" -i "$inv" deploy/fleet.yml
+set -f
+# shellcheck disable=SC2086
+"$pb" -i "$inv" ${VB_FLEET_OPTS-} deploy/fleet.yml
 prc=$?
+set +f
 
 [ -s "$stage/status" ] || die "no host ran: the inventory names none, or" \
     "$pb stopped (exit $prc) before the summary; see its output above"

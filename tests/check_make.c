@@ -46,6 +46,7 @@ static const struct {
 	{ "fleet", "SWAP", FLEET_INV },
 	{ "fleet", "RESULTS", FLEET_INV },
 	{ "fleet", "ANSIBLE_PLAYBOOK", FLEET_INV },
+	{ "fleet", "FLEET_OPTS", FLEET_INV },
 };
 
 START_TEST(make_values_are_text)
