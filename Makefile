@@ -7,6 +7,7 @@
 #   make ab KERNEL=label A="name=value,..." B="name=value,..."
 #   make html KERNELS="a b c" [HTML=dir]   the results page (docs/html.md)
 #   make clean-stale      undo what a killed run left behind
+#   make fleet INVENTORY=hosts.ini [CONFIG=...]   run on every host (Ansible)
 #   make deps       install the Debian packages (as root)
 #   make bench-overhead   measure the harness's own cost
 #   make check SANITIZE=1 the tests with ASan and UBSan
@@ -121,8 +122,10 @@ VMRUN_ARGS = --config "$$VB_CONFIG" --results "$$VB_RESULTS" \
 all: need-deps $(LIB) $(PROGS) $(REPORT)
 
 .PHONY: FORCE
+# a copy made by make fleet has its version in .vmbench-version, no .git
 lib/version.h: FORCE
-	$(Q)v=$$(git describe --always --dirty --tags 2>/dev/null || \
+	$(Q)v=$$(cat .vmbench-version 2>/dev/null || \
+	    git describe --always --dirty --tags 2>/dev/null || \
 	    echo unknown); \
 	echo "#define VB_VERSION \"$$v\"" > $@.tmp; \
 	cmp -s $@.tmp $@ && rm -f $@.tmp || mv $@.tmp $@
@@ -196,6 +199,17 @@ ab: all
 	    $${VB_A_LABEL:+--label-a "$$VB_A_LABEL"} \
 	    $${VB_B_LABEL:+--label-b "$$VB_B_LABEL"} \
 	    $${VB_ORDER:+--order "$$VB_ORDER"} $(VMRUN_ARGS) "$$@"
+
+# make fleet: the suite on every host of an Ansible inventory, each
+# host's folder fetched into $(RESULTS); see deploy/fleet.sh, docs/fleet.md.
+export VB_INVENTORY = $(value INVENTORY)
+export VB_ANSIBLE_PLAYBOOK = $(value ANSIBLE_PLAYBOOK)
+export VB_FLEET_OPTS = $(value FLEET_OPTS)
+export VB_DEB_PKGS := $(DEB_PKGS)
+unexport INVENTORY ANSIBLE_PLAYBOOK FLEET_OPTS
+.PHONY: fleet
+fleet:
+	$(Q)sh deploy/fleet.sh
 
 # Undo what a run killed with SIGKILL left (cgroup, swap file, settings,
 # work folders); every run does this first by itself.
