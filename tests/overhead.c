@@ -479,6 +479,14 @@ miss(const char *what)
 	    what);
 }
 
+/* One judged figure: "  what   value  (target: ...)   PASS". */
+static void
+verdict(const char *what, const char *value, const char *target, int ok)
+{
+	printf("  %-32s %7s  (target: %s)%*s%s\n", what, value, target,
+	    (int)(16 - strlen(target)), "", ok ? "PASS" : "FAIL");
+}
+
 static double
 median(const double *v, size_t n)
 {
@@ -508,7 +516,8 @@ sampler_round(const struct cfg *c, int busy)
 	pid_t pid[N], spid[N] = { 0 }, spinner = -1;
 	int ctl[N], resfd[N], fd, i, w, nw, ok1, okf, ok10, status;
 	char path[512], what[160], *vargv[] = { "vmstat", "-n", "1", NULL };
-	double r1[MAXW], above[MAXW], p10[MAXW], pct[N], dt, m1, mf, m10;
+	double r1[MAXW], above[MAXW], p10[MAXW], pf[MAXW], pct[N], dt;
+	double m1, mf, m10;
 	const char *round = busy ? "busy" : "idle";
 
 	nw = (int)(c->span / 5 + 0.5);
@@ -606,6 +615,7 @@ sampler_round(const struct cfg *c, int busy)
 		r1[w] = d[VMSTAT] > 0 ? d[S1] / d[VMSTAT] : INFINITY;
 		above[w] = (d[S10] - d[FLOOR]) / 1e3 / (s * hz[S10]);
 		p10[w] = d[S10] / 1e9 / s * 100;
+		pf[w] = d[FLOOR] / 1e9 / s * 100;
 	}
 	m1 = median(r1, (size_t)nw);
 	mf = median(above, (size_t)nw);
@@ -614,17 +624,19 @@ sampler_round(const struct cfg *c, int busy)
 	okf = mf <= 20;
 	ok10 = !busy || m10 < 0.1;
 	printf("\n  medians of %d windows of %.0f s:\n", nw, dt / nw);
-	printf("  sampler 1 Hz / vmstat 1: %.3f   target: no more than "
-	    "vmstat 1      %s\n", m1, ok1 ? "PASS" : "FAIL");
-	printf("  sampler 10 Hz above the floor: %.1f us a sample\n"
-	    "                                 target: at most 20 us       "
-	    "   %s\n", mf, okf ? "PASS" : "FAIL");
+	snprintf(what, sizeof(what), "%.3f", m1);
+	verdict("sampler 1 Hz / vmstat 1", what, "at most 1", ok1);
+	snprintf(what, sizeof(what), "%.1f us", mf);
+	verdict("10 Hz: above the floor, a sample", what, "at most 20 us",
+	    okf);
+	snprintf(what, sizeof(what), "%.4f%%", m10);
 	if (busy)
-		printf("  sampler 10 Hz: %.4f%% of one CPU   target: under "
-		    "0.1%%              %s\n", m10, ok10 ? "PASS" : "FAIL");
+		verdict("sampler 10 Hz, % of one CPU", what, "under 0.1%",
+		    ok10);
 	else
-		printf("  sampler 10 Hz: %.4f%% of one CPU (no target idle: "
-		    "the floor alone is %.4f%%)\n", m10, pct[FLOOR]);
+		printf("  %-32s %7s  (no target idle; the floor: %.4f%%)\n",
+		    "sampler 10 Hz, % of one CPU", what,
+		    median(pf, (size_t)nw));
 	if (!ok1) {
 		snprintf(what, sizeof(what), "sampler 1 Hz above vmstat 1 "
 		    "(%s, x%.3f)", round, m1);
@@ -746,6 +758,8 @@ fork_cost(const struct cfg *c)
 	double *wall[NS], *cpu[NS], *re, *rf, *rfe, *ce, *cf;
 	double me, mf, mfe, mce, mcf;
 	char what[160], order[NS + 1];
+	long ncpu = sysconf(_SC_NPROCESSORS_ONLN);
+	double load;
 	int ok;
 
 	if (!v)
@@ -786,6 +800,10 @@ fork_cost(const struct cfg *c)
 		    wall[FORKED][i], re[i], rf[i], ce[i], cf[i]);
 		fflush(stdout);
 	}
+	if (getloadavg(&load, 1) == 1 && load > (double)ncpu)
+		printf("\n  (load average %.1f on %ld CPUs: the wall times "
+		    "measure the other work too;\n  the CPU times much "
+		    "less)\n", load, ncpu);
 	me = median(re, n);
 	mf = median(rf, n);
 	mfe = median(rfe, n);
@@ -803,9 +821,8 @@ fork_cost(const struct cfg *c)
 	    "(%+5.1f%%)\n", n, mf, (mf - 1) * 100, mcf, (mcf - 1) * 100,
 	    mfe, (mfe - 1) * 100, me, (me - 1) * 100, mce, (mce - 1) * 100);
 	ok = fabs(me - 1) <= 0.05;
-	printf("  forkbomb (exec'd) / bare, wall us per fork: %+.1f%%\n"
-	    "                                 target: within 5%%          "
-	    "   %s\n", (me - 1) * 100, ok ? "PASS" : "FAIL");
+	snprintf(what, sizeof(what), "%+.1f%%", (me - 1) * 100);
+	verdict("forkbomb / bare, wall us/fork", what, "within 5%", ok);
 	if (!ok) {
 		snprintf(what, sizeof(what), "forkbomb %+.1f%% per fork "
 		    "against the bare loop (target within 5%%)",
