@@ -157,9 +157,9 @@ END_TEST
 START_TEST(forkbomb_sigint)
 {
 	char path[512], err[512];
-	struct timespec ts = { 0, 600 * 1000 * 1000 };
+	struct timespec ts = { 0, 50 * 1000 * 1000 };
 	struct vb_res r;
-	int status;
+	int status, i;
 	pid_t pid;
 
 	pid = fork();
@@ -176,12 +176,17 @@ START_TEST(forkbomb_sigint)
 		    (char *)NULL);
 		_exit(127);
 	}
+	/* the .res exists once the signals are caught; then into the loop */
+	snprintf(path, sizeof(path), "%s/fb.res", tu_dir);
+	for (i = 0; i < 200 && access(path, F_OK) < 0; i++)
+		nanosleep(&ts, NULL);
+	ck_assert_int_eq(access(path, F_OK), 0);
+	ts.tv_nsec = 300 * 1000 * 1000;
 	nanosleep(&ts, NULL);
 	kill(pid, SIGINT);
 	ck_assert_int_eq(waitpid(pid, &status, 0), pid);
 	ck_assert(WIFEXITED(status));
 	ck_assert_int_eq(WEXITSTATUS(status), 130);
-	snprintf(path, sizeof(path), "%s/fb.res", tu_dir);
 	ck_assert_msg(vb_res_read(path, &r, err, sizeof(err)) == 0, "%s", err);
 	ck_assert_str_eq(r.status, "interrupted");
 	vb_res_free(&r);

@@ -697,19 +697,20 @@ run_bare(const struct cfg *c, double *cpu)
 }
 
 /*
- * forkbomb: us per fork; *@cpu: the iteration tree's CPU us per fork.
- * @forked: VMBENCH_EXEC=0, the loop in the forked harness child (the
- * way before .exec_run), else in the exec'd one.
+ * forkbomb: us per fork; *@cpu: the iteration tree's CPU us per fork;
+ * *@foreign: the CPU other processes used meanwhile (its foreign_cpu,
+ * % of one CPU).  @forked: VMBENCH_EXEC=0, the loop in the forked
+ * harness child (the way before .exec_run), else in the exec'd one.
  */
 static double
-run_forkbomb(const struct cfg *c, int forked, double *cpu)
+run_forkbomb(const struct cfg *c, int forked, double *cpu, double *foreign)
 {
 	char f[32], n[32], prefix[300], path[320], err[1024];
 	char *argv[] = { "bench/forkbomb", "--forks", f, "--ints", n,
 	    "--iterations", "1", "--out", prefix, "--workdir", tmpdir, NULL };
 	struct vb_res r;
 	double us;
-	int status, m, u, s;
+	int status, m, u, s, o;
 
 	snprintf(f, sizeof(f), "%llu", (unsigned long long)c->forks);
 	snprintf(n, sizeof(n), "%llu", (unsigned long long)c->ints);
@@ -728,9 +729,12 @@ run_forkbomb(const struct cfg *c, int forked, double *cpu)
 	m = vb_res_metric_index(&r, "us_per_fork");
 	u = vb_res_metric_index(&r, "user");
 	s = vb_res_metric_index(&r, "sys");
-	if (m < 0 || u < 0 || s < 0 || r.niter != 1)
-		die("%s: no us_per_fork, user or sys figure", path);
+	o = vb_res_metric_index(&r, "foreign_cpu");
+	if (m < 0 || u < 0 || s < 0 || o < 0 || r.niter != 1)
+		die("%s: no us_per_fork, user, sys or foreign_cpu figure",
+		    path);
 	us = vb_res_get(&r, 0, m);
+	*foreign = vb_res_get(&r, 0, o);
 	*cpu = (vb_res_get(&r, 0, u) + vb_res_get(&r, 0, s)) * 1e6 /
 	    (double)c->forks;
 	vb_res_free(&r);
@@ -755,14 +759,15 @@ fork_cost(const struct cfg *c)
 	static const char letter[NS] = { 'b', 'e', 'f' };
 	size_t n = c->pairs, i, k;
 	double *v = calloc(n * NS * 4, sizeof(double));
+	double *fo = calloc(2 * n, sizeof(double));
 	double *wall[NS], *cpu[NS], *re, *rf, *rfe, *ce, *cf;
 	double me, mf, mfe, mce, mcf;
+	enum { FOREIGN_MAX = 50 };	/* % of one CPU */
 	char what[160], order[NS + 1];
-	long ncpu = sysconf(_SC_NPROCESSORS_ONLN);
-	double load;
-	int ok;
+	double mo;
+	int ok, okc, okw;
 
-	if (!v)
+	if (!v || !fo)
 		die("out of memory");
 	for (k = 0; k < NS; k++) {
 		wall[k] = v + k * n;
@@ -787,7 +792,7 @@ fork_cost(const struct cfg *c)
 				wall[s][i] = run_bare(c, &cpu[s][i]);
 			else
 				wall[s][i] = run_forkbomb(c, s == FORKED,
-				    &cpu[s][i]);
+				    &cpu[s][i], &fo[(s == FORKED) * n + i]);
 		}
 		order[NS] = '\0';
 		re[i] = wall[EXEC][i] / wall[BARE][i];
@@ -800,10 +805,6 @@ fork_cost(const struct cfg *c)
 		    wall[FORKED][i], re[i], rf[i], ce[i], cf[i]);
 		fflush(stdout);
 	}
-	if (getloadavg(&load, 1) == 1 && load > (double)ncpu)
-		printf("\n  (load average %.1f on %ld CPUs: the wall times "
-		    "measure the other work too;\n  the CPU times much "
-		    "less)\n", load, ncpu);
 	me = median(re, n);
 	mf = median(rf, n);
 	mfe = median(rfe, n);
@@ -820,15 +821,41 @@ fork_cost(const struct cfg *c)
 	    "\n    exec'd / bare             %6.3f (%+5.1f%%)  %6.3f "
 	    "(%+5.1f%%)\n", n, mf, (mf - 1) * 100, mcf, (mcf - 1) * 100,
 	    mfe, (mfe - 1) * 100, me, (me - 1) * 100, mce, (mce - 1) * 100);
-	ok = fabs(me - 1) <= 0.05;
+	/*
+	 * Wall time per fork is the figure forkbomb reports, but when other
+	 * processes keep a CPU busy it measures their queue for the CPUs
+	 * as much as fork: then only the CPU time per fork is judged.
+	 */
+	mo = median(fo, 2 * n);
+	okc = fabs(mce - 1) <= 0.05;
+	okw = fabs(me - 1) <= 0.05;
+	printf("  other processes' CPU during forkbomb's runs (its "
+	    "foreign_cpu): median %.0f%%\n  of one CPU\n", mo);
+	snprintf(what, sizeof(what), "%+.1f%%", (mce - 1) * 100);
+	verdict("forkbomb / bare, CPU per fork", what, "within 5%", okc);
 	snprintf(what, sizeof(what), "%+.1f%%", (me - 1) * 100);
-	verdict("forkbomb / bare, wall us/fork", what, "within 5%", ok);
-	if (!ok) {
-		snprintf(what, sizeof(what), "forkbomb %+.1f%% per fork "
+	if (mo <= FOREIGN_MAX) {
+		verdict("forkbomb / bare, wall us/fork", what, "within 5%",
+		    okw);
+	} else {
+		printf("  %-32s %7s  (not judged: foreign CPU over %d%%)\n",
+		    "forkbomb / bare, wall us/fork", what, FOREIGN_MAX);
+		okw = 1;
+	}
+	if (!okc) {
+		snprintf(what, sizeof(what), "forkbomb %+.1f%% CPU per fork "
 		    "against the bare loop (target within 5%%)",
+		    (mce - 1) * 100);
+		miss(what);
+	}
+	if (!okw) {
+		snprintf(what, sizeof(what), "forkbomb %+.1f%% wall time per "
+		    "fork against the bare loop (target within 5%%)",
 		    (me - 1) * 100);
 		miss(what);
 	}
+	ok = okc && okw;
+	free(fo);
 	free(v);
 	return ok;
 }
