@@ -49,7 +49,7 @@
  *
  * Exit status 0 when every target is met; else 1, the last line naming
  * what missed.  Temporary files go to a private folder under $TMPDIR
- * (or /tmp), removed at the end.  Not a unit test: it takes about three
+ * (or /tmp), removed at the end.  Not a unit test: it takes about two
  * minutes.
  *
  *	tests/overhead [--span S] [--part all|sampler|fork] [--pairs N]
