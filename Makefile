@@ -230,6 +230,10 @@ tests/iterchild: tests/iterchild.o $(LIB)
 	$(call say,LD,$@)
 	$(Q)$(CC) $(LDFLAGS) -o $@ $^ $(LDLIBS)
 ALL_OBJS += tests/iterchild.o
+.PHONY: clean-iterchild
+clean: clean-iterchild
+clean-iterchild:
+	$(Q)rm -f tests/iterchild
 
 # The harness's own cost: see tests/overhead.c (not part of make check).
 bench-overhead: all tests/overhead
@@ -284,7 +288,7 @@ deps:
 clean:
 	$(call say,CLEAN,.)
 	$(Q)rm -f $(LIB) $(PROGS) report/vmreport $(TEST_BIN) tests/suites.h \
-	    tests/overhead tests/bench_memfill tests/iterchild \
+	    tests/overhead tests/bench_memfill \
 	    lib/version.h $(ALL_OBJS) $(ALL_OBJS:.o=.d)
 
 # ---- sanitizers and fuzzing (docs/testing.md) ----
