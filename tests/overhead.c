@@ -1,16 +1,17 @@
 /*
  * overhead - what the harness itself costs (`make bench-overhead`).
  *
- * 1. The vmstat sampler's CPU cost.  Four processes run side by side
+ * 1. The vmstat sampler's CPU cost.  Five processes run side by side
  *    over the same span: procps `vmstat -n 1`; two that run nothing
  *    but the vmbench sampler (lib/vmstat.c, a process of its own,
  *    counted with the one that started it) at 1 Hz and 10 Hz, each
- *    writing its rows to a file as the harness does; and a floor: a
- *    bare loop that sleeps to the same 10 Hz deadlines and reads the
- *    same bytes of the same files, parsing and writing nothing (what
- *    any 10 Hz reader of these figures must pay on this machine).
- *    Their start times are staggered so that their wake-ups do not
- *    coincide (a CPU that wakes once for two of them charges each
+ *    writing its rows to a file as the harness does; and two floors,
+ *    started just before and just after the 10 Hz sampler: bare loops
+ *    that sleep to the same 10 Hz deadlines and read the same bytes of
+ *    the same files, parsing and writing nothing (what any 10 Hz reader
+ *    of these figures must pay on this machine); the floor is their
+ *    mean.  Their start times are staggered so that their wake-ups do
+ *    not coincide (a CPU that wakes once for two of them charges each
  *    less).  After a warm-up (so start-up, exec and the first read are
  *    excluded) the on-CPU time of every thread of each process is read
  *    from /proc/PID/task/TID/schedstat (the scheduler's sum_exec_runtime,
@@ -505,12 +506,12 @@ median(const double *v, size_t n)
 static int
 sampler_round(const struct cfg *c, int busy)
 {
-	enum { VMSTAT, S1, S10, FLOOR, N, MAXW = 64 };
+	enum { VMSTAT, S1, S10, FLOOR, FLOOR2, N, MAXW = 64 };
 	static const char *const name[N] = {
 		"vmstat 1 (procps)", "sampler 1 Hz", "sampler 10 Hz",
-		"floor 10 Hz",
+		"floor 10 Hz, after", "floor 10 Hz, before",
 	};
-	static const double hz[N] = { 1, 1, 10, 10 };
+	static const double hz[N] = { 1, 1, 10, 10, 10 };
 	int64_t cpu[MAXW + 1][N];
 	uint64_t tw[MAXW + 1];
 	pid_t pid[N], spid[N] = { 0 }, spinner = -1;
@@ -527,15 +528,23 @@ sampler_round(const struct cfg *c, int busy)
 	if (busy)
 		spinner = spawn_self("--spin",
 		    (unsigned long long)sysconf(_SC_NPROCESSORS_ONLN));
-	/* staggered: 0, 50, 75 and 330 ms past each whole second */
+	/*
+	 * Staggered: 0, 25, 50, 75 and 330 ms past each whole second; a
+	 * floor just before the 10 Hz sampler and one just after it, so
+	 * that neither the order of wake-ups nor one process's bad luck
+	 * decides its figure.
+	 */
 	snprintf(path, sizeof(path), "%s/vmstat.out", tmpdir);
 	fd = open(path, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0600);
 	if (fd < 0)
 		die_errno("cannot create %s", path);
 	pid[VMSTAT] = spawn(vargv, fd);
 	close(fd);
-	ctl[VMSTAT] = resfd[VMSTAT] = ctl[FLOOR] = resfd[FLOOR] = -1;
-	usleep(50 * 1000);
+	for (i = 0; i < N; i++)
+		ctl[i] = resfd[i] = -1;
+	usleep(25 * 1000);
+	pid[FLOOR2] = spawn_self("--floor", VB_NSEC_PER_SEC / 10);
+	usleep(25 * 1000);
 	snprintf(path, sizeof(path), "%s/s10.vmstat", tmpdir);
 	pid[S10] = sampler_proc(VB_NSEC_PER_SEC / 10, path, &ctl[S10],
 	    &resfd[S10], &spid[S10]);
@@ -565,8 +574,10 @@ sampler_round(const struct cfg *c, int busy)
 	status = reap(pid[VMSTAT]);
 	if (WIFEXITED(status) && WEXITSTATUS(status) == 127)
 		die("cannot run vmstat(8): install procps");
-	kill(pid[FLOOR], SIGTERM);
-	reap(pid[FLOOR]);
+	for (i = FLOOR; i <= FLOOR2; i++) {
+		kill(pid[i], SIGTERM);
+		reap(pid[i]);
+	}
 	if (spinner > 0) {
 		kill(spinner, SIGTERM);
 		reap(spinner);
@@ -595,14 +606,14 @@ sampler_round(const struct cfg *c, int busy)
 		}
 	}
 
-	printf("\n  %-18s %10s %9s %12s %11s\n", "", "samples", "CPU ms",
+	printf("\n  %-20s %8s %9s %12s %11s\n", "", "samples", "CPU ms",
 	    "% of 1 CPU", "us/sample");
 	for (i = 0; i < N; i++) {
 		double ms = (double)(cpu[nw][i] - cpu[0][i]) / 1e6;
 		double samples = dt * hz[i];
 
 		pct[i] = ms / 1e3 / dt * 100;
-		printf("  %-18s %10.0f %9.2f %11.4f%% %11.0f\n", name[i],
+		printf("  %-20s %8.0f %9.2f %11.4f%% %11.0f\n", name[i],
 		    samples, ms, pct[i], ms * 1e3 / samples);
 	}
 	/* per window: the ratio to vmstat, the work above the floor */
@@ -613,6 +624,7 @@ sampler_round(const struct cfg *c, int busy)
 		for (i = 0; i < N; i++)
 			d[i] = (double)(cpu[w + 1][i] - cpu[w][i]);
 		r1[w] = d[VMSTAT] > 0 ? d[S1] / d[VMSTAT] : INFINITY;
+		d[FLOOR] = (d[FLOOR] + d[FLOOR2]) / 2;
 		above[w] = (d[S10] - d[FLOOR]) / 1e3 / (s * hz[S10]);
 		p10[w] = d[S10] / 1e9 / s * 100;
 		pf[w] = d[FLOOR] / 1e9 / s * 100;
