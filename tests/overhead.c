@@ -1,18 +1,20 @@
 /*
  * overhead - what the harness itself costs (`make bench-overhead`).
  *
- * 1. The vmstat sampler's CPU cost.  Five processes run side by side
- *    over the same span: procps `vmstat -n 1`; two that run nothing
- *    but the vmbench sampler (lib/vmstat.c, a process of its own,
- *    counted with the one that started it) at 1 Hz and 10 Hz, each
- *    writing its rows to a file as the harness does; and two floors,
- *    started just before and just after the 10 Hz sampler: bare loops
- *    that sleep to the same 10 Hz deadlines and read the same bytes of
- *    the same files, parsing and writing nothing (what any 10 Hz reader
- *    of these figures must pay on this machine); the floor is their
- *    mean.  Their start times are staggered so that their wake-ups do
- *    not coincide (a CPU that wakes once for two of them charges each
- *    less).  After a warm-up (so start-up, exec and the first read are
+ * 1. The vmstat sampler's CPU cost.  Seven processes run side by side
+ *    over the same span: two procps `vmstat -n 1`; three that run
+ *    nothing but the vmbench sampler (lib/vmstat.c, a process of its
+ *    own, counted with the one that started it), two at 1 Hz and one
+ *    at 10 Hz, each writing its rows to a file as the harness does; and
+ *    two floors, started just before and just after the 10 Hz sampler:
+ *    bare loops that sleep to the same 10 Hz deadlines and read the
+ *    same bytes of the same files, parsing and writing nothing (what
+ *    any 10 Hz reader of these figures must pay on this machine).
+ *    Pairs, because two copies of one program differ by up to a factor
+ *    of two on a loaded VM: the 1 Hz figures are the pairs' sums, the
+ *    floor the floors' mean.  Their start times are staggered so that
+ *    their wake-ups do not coincide (a CPU that wakes once for two of
+ *    them charges each less).  After a warm-up (so start-up, exec and the first read are
  *    excluded) the on-CPU time of every thread of each process is read
  *    from /proc/PID/task/TID/schedstat (the scheduler's sum_exec_runtime,
  *    in ns, user and kernel time together; /proc/PID/stat's ticks are
@@ -458,6 +460,23 @@ sample_floor(void)
 	    ds.median, dr.median, hot_us);
 }
 
+/* `vmstat -n 1`, writing to tmpdir/vmstat-@tag.out. */
+static pid_t
+spawn_vmstat(const char *tag)
+{
+	char path[512], *argv[] = { "vmstat", "-n", "1", NULL };
+	pid_t pid;
+	int fd;
+
+	snprintf(path, sizeof(path), "%s/vmstat-%s.out", tmpdir, tag);
+	fd = open(path, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0600);
+	if (fd < 0)
+		die_errno("cannot create %s", path);
+	pid = spawn(argv, fd);
+	close(fd);
+	return pid;
+}
+
 /* `self --MODE ARG` as a child, stdout to /dev/null. */
 static pid_t
 spawn_self(const char *mode, unsigned long long arg)
@@ -506,17 +525,20 @@ median(const double *v, size_t n)
 static int
 sampler_round(const struct cfg *c, int busy)
 {
-	enum { VMSTAT, S1, S10, FLOOR, FLOOR2, N, MAXW = 64 };
-	static const char *const name[N] = {
-		"vmstat 1 (procps)", "sampler 1 Hz", "sampler 10 Hz",
-		"floor 10 Hz, after", "floor 10 Hz, before",
+	enum {
+		VMSTAT, VMSTAT2, S1, S1B, S10, FLOOR, FLOOR2, N, MAXW = 64
 	};
-	static const double hz[N] = { 1, 1, 10, 10, 10 };
+	static const char *const name[N] = {
+		"vmstat 1 (procps) a", "vmstat 1 (procps) b", "sampler 1 Hz a",
+		"sampler 1 Hz b", "sampler 10 Hz", "floor 10 Hz, after",
+		"floor 10 Hz, before",
+	};
+	static const double hz[N] = { 1, 1, 1, 1, 10, 10, 10 };
 	int64_t cpu[MAXW + 1][N];
 	uint64_t tw[MAXW + 1];
 	pid_t pid[N], spid[N] = { 0 }, spinner = -1;
-	int ctl[N], resfd[N], fd, i, w, nw, ok1, okf, ok10, status;
-	char path[512], what[160], *vargv[] = { "vmstat", "-n", "1", NULL };
+	int ctl[N], resfd[N], i, w, nw, ok1, okf, ok10, status;
+	char path[512], what[160];
 	double r1[MAXW], above[MAXW], p10[MAXW], pf[MAXW], pct[N], dt;
 	double m1, mf, m10;
 	const char *round = busy ? "busy" : "idle";
@@ -529,19 +551,15 @@ sampler_round(const struct cfg *c, int busy)
 		spinner = spawn_self("--spin",
 		    (unsigned long long)sysconf(_SC_NPROCESSORS_ONLN));
 	/*
-	 * Staggered: 0, 25, 50, 75 and 330 ms past each whole second; a
-	 * floor just before the 10 Hz sampler and one just after it, so
-	 * that neither the order of wake-ups nor one process's bad luck
-	 * decides its figure.
+	 * Staggered: 0, 25, 50, 75, 330, 500 and 660 ms past each whole
+	 * second, the windows' edges near 160 ms.  Two of each 1 Hz
+	 * process, and a floor just before the 10 Hz sampler and one just
+	 * after it, so that neither the order of the wake-ups nor one
+	 * process's luck (the CPU it wakes on) decides a figure.
 	 */
-	snprintf(path, sizeof(path), "%s/vmstat.out", tmpdir);
-	fd = open(path, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0600);
-	if (fd < 0)
-		die_errno("cannot create %s", path);
-	pid[VMSTAT] = spawn(vargv, fd);
-	close(fd);
 	for (i = 0; i < N; i++)
 		ctl[i] = resfd[i] = -1;
+	pid[VMSTAT] = spawn_vmstat("a");
 	usleep(25 * 1000);
 	pid[FLOOR2] = spawn_self("--floor", VB_NSEC_PER_SEC / 10);
 	usleep(25 * 1000);
@@ -554,6 +572,12 @@ sampler_round(const struct cfg *c, int busy)
 	snprintf(path, sizeof(path), "%s/s1.vmstat", tmpdir);
 	pid[S1] = sampler_proc(VB_NSEC_PER_SEC, path, &ctl[S1], &resfd[S1],
 	    &spid[S1]);
+	usleep(170 * 1000);
+	pid[VMSTAT2] = spawn_vmstat("b");
+	usleep(160 * 1000);
+	snprintf(path, sizeof(path), "%s/s1b.vmstat", tmpdir);
+	pid[S1B] = sampler_proc(VB_NSEC_PER_SEC, path, &ctl[S1B],
+	    &resfd[S1B], &spid[S1B]);
 
 	/* warm-up: exec, dynamic linking, first reads are not counted */
 	usleep(1500 * 1000);
@@ -570,21 +594,24 @@ sampler_round(const struct cfg *c, int busy)
 	}
 	dt = vb_ns_to_s(tw[nw] - tw[0]);
 
-	kill(pid[VMSTAT], SIGTERM);
-	status = reap(pid[VMSTAT]);
-	if (WIFEXITED(status) && WEXITSTATUS(status) == 127)
-		die("cannot run vmstat(8): install procps");
-	for (i = FLOOR; i <= FLOOR2; i++) {
+	for (i = 0; i < N; i++) {
+		if (ctl[i] >= 0)
+			continue;	/* a sampler: below */
 		kill(pid[i], SIGTERM);
-		reap(pid[i]);
+		status = reap(pid[i]);
+		if (WIFEXITED(status) && WEXITSTATUS(status) == 127)
+			die("cannot run vmstat(8): install procps");
 	}
 	if (spinner > 0) {
 		kill(spinner, SIGTERM);
 		reap(spinner);
 	}
-	for (i = S1; i <= S10; i++) {
+	for (i = 0; i < N; i++) {
 		char line[128] = "";
 		ssize_t n;
+
+		if (ctl[i] < 0)
+			continue;
 
 		/* a byte, not EOF: later children hold copies of the pipe */
 		if (write(ctl[i], "x", 1) != 1)
@@ -623,6 +650,8 @@ sampler_round(const struct cfg *c, int busy)
 
 		for (i = 0; i < N; i++)
 			d[i] = (double)(cpu[w + 1][i] - cpu[w][i]);
+		d[S1] += d[S1B];
+		d[VMSTAT] += d[VMSTAT2];
 		r1[w] = d[VMSTAT] > 0 ? d[S1] / d[VMSTAT] : INFINITY;
 		d[FLOOR] = (d[FLOOR] + d[FLOOR2]) / 2;
 		above[w] = (d[S10] - d[FLOOR]) / 1e3 / (s * hz[S10]);
