@@ -62,6 +62,7 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <ftw.h>
+#include <linux/futex.h>
 #include <math.h>
 #include <pthread.h>
 #include <signal.h>
@@ -72,7 +73,9 @@
 #include <sys/mman.h>
 #include <sys/resource.h>
 #include <sys/stat.h>
+#include <sys/syscall.h>
 #include <sys/wait.h>
+#include <time.h>
 #include <unistd.h>
 
 #include "clock.h"
@@ -204,7 +207,8 @@ bare(uint64_t forks, uint64_t ints)
 
 /*
  * The floor (run as `overhead --floor NS`): sleep to absolute deadlines
- * NS apart and read what the sampler reads, the same bytes of the same
+ * NS apart, as the sampler sleeps (sleep_or_stop() in lib/vmstat.c),
+ * and read what the sampler reads, the same bytes of the same
  * files at the same moments (see sampler_main() in lib/vmstat.c: below
  * a second, /proc/vmstat's quick counters, and once a second the whole
  * reading), but parse nothing and write nothing, until killed.  What
@@ -215,21 +219,41 @@ floor_loop(uint64_t interval_ns)
 {
 	struct vb_proc p;
 	struct vb_snap s;
+	struct timespec ts;
 	uint64_t next, whole;
 	size_t len;
 	char *buf;
+	int *word;
 
 	if (vb_proc_open(&p, "/proc") < 0 || vb_proc_read(&p, &s) < 0 ||
 	    vb_proc_read_vmstat(&p, &s) < 0)
 		die_errno("cannot read /proc");
 	len = p.bufsz;
 	buf = malloc(len);
-	if (!buf)
+	word = mmap(NULL, sizeof(*word), PROT_READ | PROT_WRITE,
+	    MAP_SHARED | MAP_ANONYMOUS, -1, 0);
+	if (!buf || word == MAP_FAILED)
 		die("out of memory");
-	mlockall(MCL_CURRENT | MCL_FUTURE);
+	*word = 0;
+	/* as the sampler process locks itself */
+	mlockall(MCL_CURRENT | MCL_FUTURE | MCL_ONFAULT);
 	for (whole = next = vb_now_ns();;) {
 		next += interval_ns;
-		vb_sleep_until(next);
+		/* the sampler's sleep: a shared futex word, never woken */
+		ts.tv_sec = (time_t)(next / VB_NSEC_PER_SEC);
+		ts.tv_nsec = (long)(next % VB_NSEC_PER_SEC);
+		for (;;) {
+			long r = syscall(SYS_futex, word, FUTEX_WAIT_BITSET, 0,
+			    &ts, NULL, FUTEX_BITSET_MATCH_ANY);
+
+			if (r < 0 && errno == ETIMEDOUT)
+				break;
+			if (r < 0 && errno != EINTR && errno != EAGAIN)
+				die_errno("futex");
+			if (vb_now_ns() >= next)
+				break;
+		}
+		(void)vb_now_ns();	/* the sampler's time stamp */
 		if (next - whole + interval_ns / 2 >= VB_NSEC_PER_SEC) {
 			whole = next;
 			if (pread(p.fd_vmstat, buf, p.want, 0) < 0 ||
