@@ -181,7 +181,7 @@ $(TEST_BIN): $(TEST_OBJS) $(BENCH_MODS) $(REPORT_MODS) $(LIB)
 	$(call say,LD,$@)
 	$(Q)$(CC) $(LDFLAGS) -o $@ $^ $(CHECK_LIBS) $(GSL_LIBS) $(LDLIBS)
 
-check: all $(TEST_BIN)
+check: all $(TEST_BIN) tests/iterchild
 	$(call say,TEST,$(TEST_BIN))
 	$(Q)./$(TEST_BIN)
 
@@ -263,6 +263,17 @@ bench-makesim: all
 bench-fileload: all
 	$(Q)sh tests/fileload-vs-dbench.sh "$${VB_FL_TIME:-20}" \
 	    "$${VB_FL_RUNS:-3}"
+
+# A benchmark that reports what its iteration child looks like, for
+# tests/check_harness.c.
+tests/iterchild: tests/iterchild.o $(LIB)
+	$(call say,LD,$@)
+	$(Q)$(CC) $(LDFLAGS) -o $@ $^ $(LDLIBS)
+ALL_OBJS += tests/iterchild.o
+.PHONY: clean-iterchild
+clean: clean-iterchild
+clean-iterchild:
+	$(Q)rm -f tests/iterchild
 
 # The harness's own cost: see tests/overhead.c (not part of make check).
 bench-overhead: all tests/overhead

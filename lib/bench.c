@@ -105,7 +105,12 @@ static struct run {
 	int cg_col;		/* its first column, or -1 */
 	int first_iter;		/* 1, or after the iterations appended to */
 	char prior_status[16];	/* --append: "failed" etc., "" if complete */
+	char **argv;		/* the program's, for an exec'd iteration */
+	int exec_run;		/* .exec_run, unless VMBENCH_EXEC=0 */
 } R = { .progress_fd = -1 };
+
+/* The exec'd iteration child's handshake: "PPID NUM FD WORKDIR". */
+#define VB_ITER_ENV	"VMBENCH_ITERATION"
 
 static volatile sig_atomic_t stop_signal;
 
@@ -539,6 +544,77 @@ foreign_cpu(const struct vb_snap *a, const struct vb_snap *b,
 	    hz, ours, (double)(b->t_ns - a->t_ns) / 1e9);
 }
 
+/*
+ * In the forked iteration child (.exec_run): re-execute the program
+ * with the figures pipe @fd and nothing else open but stdio and the
+ * runner's progress pipe; iteration_main() takes over.  The process
+ * (pid, process group, death signal, rusage, cgroup) stays the same:
+ * only its memory is a plain program's.  Returns if the exec fails
+ * (no /proc), and run() then runs here, as without .exec_run.
+ */
+static void
+exec_iteration(int num, int fd)
+{
+	char env[sizeof(R.workdir) + 64];
+
+	snprintf(env, sizeof(env), "%ld %d %d %s", (long)getppid(), num, fd,
+	    R.workdir);
+	if (setenv(VB_ITER_ENV, env, 1) < 0)
+		return;
+	/* not close(): on failure the child goes on with what it had */
+	close_range(3, ~0U, CLOSE_RANGE_CLOEXEC);
+	fcntl(fd, F_SETFD, 0);
+	if (R.progress_fd >= 0)
+		fcntl(R.progress_fd, F_SETFD, 0);
+	execv("/proc/self/exe", R.argv);
+	unsetenv(VB_ITER_ENV);
+}
+
+/*
+ * The exec'd iteration child (see exec_iteration()): parse the options
+ * as the harness did and run one iteration.  Never returns.  @env is
+ * VMBENCH_ITERATION's value, already checked to name our parent.
+ */
+static void
+iteration_main(const struct vb_bench *b, int argc, char **argv,
+    const char *env, long ppid)
+{
+	struct common c;
+	struct vb_iter it;
+	const char *p;
+	char *workdir;
+	void *cfg;
+	int num, fd, n = 0, rc;
+
+	if (sscanf(env, "%*d %d %d %n", &num, &fd, &n) != 2 || n == 0)
+		die("%s: malformed: %s", VB_ITER_ENV, env);
+	p = env + n;
+	if (!(workdir = strdup(p)) || !(cfg = calloc(1, b->cfg_size ?
+	    b->cfg_size : 1)))
+		die("out of memory");
+	unsetenv(VB_ITER_ENV);
+	/* kept across execve(), but said again: the harness may be gone */
+	prctl(PR_SET_PDEATHSIG, SIGKILL);
+	if (getppid() != (pid_t)ppid)
+		_exit(1);
+	/* as the forked child had them: not inherited by what run() execs */
+	fcntl(fd, F_SETFD, FD_CLOEXEC);
+	p = getenv("VMBENCH_PROGRESS_FD");
+	if (p && *p) {
+		R.progress_fd = atoi(p);
+		fcntl(R.progress_fd, F_SETFD, FD_CLOEXEC);
+		vb_set_err_copy(R.progress_fd);
+	}
+	parse_args(b, argc, argv, &c, cfg);
+	it.num = num;
+	it.fd = fd;
+	it.workdir = workdir;
+	it.bench = b;
+	rc = b->run(cfg, &it);
+	fflush(NULL);
+	_exit(rc == 0 ? 0 : 1);
+}
+
 /* One iteration; 0, or -1 after a signal, or the child's failure. */
 static int
 iterate(int num, struct vb_proc *proc)
@@ -588,6 +664,8 @@ iterate(int num, struct vb_proc *proc)
 		vb_set_die_hook(NULL);
 		munlockall();
 		close(fds[0]);
+		if (R.exec_run)
+			exec_iteration(num, fds[1]);
 		it.num = num;
 		it.fd = fds[1];
 		it.workdir = R.workdir;
@@ -728,6 +806,15 @@ vb_main(const struct vb_bench *b, int argc, char **argv)
 
 	vb_set_progname(b->name);
 	setvbuf(stdout, NULL, _IOLBF, 0);
+	/* an iteration child of ours, exec'd (.exec_run): run() only */
+	env = getenv(VB_ITER_ENV);
+	if (env) {
+		long ppid = strtol(env, NULL, 10);
+
+		if (ppid > 1 && ppid == (long)getppid())
+			iteration_main(b, argc, argv, env, ppid);
+		unsetenv(VB_ITER_ENV);	/* not for us */
+	}
 	/*
 	 * Output is a courtesy: a closed stdout, stderr or progress pipe
 	 * (`| head`, a runner that is gone) fails its writes with EPIPE,
@@ -735,6 +822,9 @@ vb_main(const struct vb_bench *b, int argc, char **argv)
 	 */
 	signal(SIGPIPE, SIG_IGN);
 	R.b = b;
+	R.argv = argv;
+	env = getenv("VMBENCH_EXEC");
+	R.exec_run = b->exec_run && !(env && strcmp(env, "0") == 0);
 	R.cfg = calloc(1, b->cfg_size ? b->cfg_size : 1);
 	if (!R.cfg)
 		die("out of memory");

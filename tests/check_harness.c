@@ -1,0 +1,213 @@
+/*
+ * The iteration child of lib/bench.c with .exec_run: tests/iterchild
+ * reports, from inside run(), what its process carries, exec'd (the
+ * default) and forked (VMBENCH_EXEC=0, the other way, for contrast);
+ * a failing run(), the runner's error copy, --append's numbering, and
+ * forkbomb (which uses .exec_run) interrupted by SIGINT.
+ */
+#include <check.h>
+#include <errno.h>
+#include <signal.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <sys/wait.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "res.h"
+#include "testutil.h"
+
+/* Run a command line through the shell (tests only); exit status. */
+static int
+sh(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
+
+static int
+sh(const char *fmt, ...)
+{
+	char *cmd;
+	va_list ap;
+	int st;
+
+	va_start(ap, fmt);
+	ck_assert_int_ge(vasprintf(&cmd, fmt, ap), 0);
+	va_end(ap);
+	st = system(cmd);
+	free(cmd);
+	return WIFEXITED(st) ? WEXITSTATUS(st) : 128 + WTERMSIG(st);
+}
+
+/* Metric @name of iteration @i (0-based) of tu_dir/@base.res. */
+static double
+fig(const char *base, const char *name, int i)
+{
+	struct vb_res r;
+	char path[512], err[512];
+	double v;
+	int m;
+
+	snprintf(path, sizeof(path), "%s/%s.res", tu_dir, base);
+	ck_assert_msg(vb_res_read(path, &r, err, sizeof(err)) == 0, "%s", err);
+	m = vb_res_metric_index(&r, name);
+	ck_assert_msg(m >= 0, "%s: no %s", path, name);
+	ck_assert_int_gt(r.niter, i);
+	v = vb_res_get(&r, i, m);
+	vb_res_free(&r);
+	return v;
+}
+
+/* What every iteration child keeps, exec'd or not. */
+static void
+kept(const char *base, int i)
+{
+	ck_assert_int_eq((int)fig(base, "pdeathsig", i), SIGKILL);
+	ck_assert_int_eq((int)fig(base, "own_pgrp", i), 1);
+	ck_assert_int_eq((int)fig(base, "sigpipe_dfl", i), 1);
+	ck_assert_int_eq((int)fig(base, "workdir_ok", i), 1);
+	ck_assert_int_eq((int)fig(base, "iter", i), i + 1);
+}
+
+/*
+ * Exec'd: nothing of the harness (setup()'s memory, the sampler's
+ * shared page, its open files; a stray descriptor of the caller, 7
+ * here) reaches run(), which has stdio and the figures pipe only.
+ */
+START_TEST(exec_plain)
+{
+	int i;
+
+	ck_assert_int_eq(sh("exec 7</dev/null; unset VMBENCH_EXEC; "
+	    "tests/iterchild --iterations 2 --out %s/x --workdir %s "
+	    ">/dev/null", tu_dir, tu_dir), 0);
+	for (i = 0; i < 2; i++) {
+		ck_assert_int_eq((int)fig("x", "setup_seen", i), 0);
+		ck_assert_int_eq((int)fig("x", "shared_maps", i), 0);
+		ck_assert_int_eq((int)fig("x", "open_fds", i), 4);
+		kept("x", i);
+	}
+	/* the work folder is gone, nothing else left */
+	ck_assert_int_eq(tu_count_except(tu_dir, "x."), 0);
+}
+END_TEST
+
+/* VMBENCH_EXEC=0: the forked harness child, which carries the harness. */
+START_TEST(forked_carries_harness)
+{
+	ck_assert_int_eq(sh("VMBENCH_EXEC=0 tests/iterchild --out %s/f "
+	    "--workdir %s >/dev/null", tu_dir, tu_dir), 0);
+	ck_assert_int_eq((int)fig("f", "setup_seen", 0), 1);
+	ck_assert_int_ge((int)fig("f", "shared_maps", 0), 1);
+	ck_assert_int_gt((int)fig("f", "open_fds", 0), 4);
+	kept("f", 0);
+}
+END_TEST
+
+/*
+ * A run() that dies in the exec'd child: its message on stderr and in
+ * the runner's progress pipe, the result failed, exit 1.
+ */
+START_TEST(exec_fail)
+{
+	char path[512];
+	struct vb_res r;
+	char err[512];
+
+	ck_assert_int_eq(sh("VMBENCH_PROGRESS_FD=5 tests/iterchild --fail "
+	    "--out %s/e --workdir %s >/dev/null 2>%s/stderr 5>%s/progress",
+	    tu_dir, tu_dir, tu_dir, tu_dir), 1);
+	ck_assert_int_eq(sh("grep -q '^iterchild: failing as asked$' "
+	    "%s/stderr", tu_dir), 0);
+	ck_assert_int_eq(sh("grep -q '^error iterchild: failing as asked$' "
+	    "%s/progress", tu_dir), 0);
+	snprintf(path, sizeof(path), "%s/e.res", tu_dir);
+	ck_assert_msg(vb_res_read(path, &r, err, sizeof(err)) == 0, "%s", err);
+	ck_assert_str_eq(r.status, "failed");
+	ck_assert_int_eq(r.niter, 0);
+	vb_res_free(&r);
+}
+END_TEST
+
+/* --append: the exec'd child is told the iteration's number. */
+START_TEST(exec_append)
+{
+	ck_assert_int_eq(sh("tests/iterchild --out %s/a --workdir %s "
+	    ">/dev/null && tests/iterchild --append --iterations 2 --out %s/a "
+	    "--workdir %s >/dev/null", tu_dir, tu_dir, tu_dir, tu_dir), 0);
+	ck_assert_int_eq((int)fig("a", "iter", 2), 3);
+	ck_assert_int_eq((int)fig("a", "setup_seen", 2), 0);
+}
+END_TEST
+
+/* A stray VMBENCH_ITERATION (not from our parent) is ignored. */
+START_TEST(stray_env)
+{
+	ck_assert_int_eq(sh("VMBENCH_ITERATION='1 1 1 /nonexistent' "
+	    "tests/iterchild --out %s/s --workdir %s >/dev/null", tu_dir,
+	    tu_dir), 0);
+	ck_assert_int_eq((int)fig("s", "iter", 0), 1);
+}
+END_TEST
+
+/*
+ * forkbomb (exec'd loop) stopped by SIGINT: exit 130, the result
+ * interrupted, no work folder and no process of its group left.
+ */
+START_TEST(forkbomb_sigint)
+{
+	char path[512], err[512];
+	struct timespec ts = { 0, 50 * 1000 * 1000 };
+	struct vb_res r;
+	int status, i;
+	pid_t pid;
+
+	pid = fork();
+	ck_assert_int_ge(pid, 0);
+	if (pid == 0) {
+		char out[300];
+
+		snprintf(out, sizeof(out), "%s/fb", tu_dir);
+		if (!freopen("/dev/null", "w", stdout) ||
+		    !freopen("/dev/null", "w", stderr))
+			_exit(126);
+		execl("bench/forkbomb", "forkbomb", "--forks", "100000000",
+		    "--ints", "10", "--out", out, "--workdir", tu_dir,
+		    (char *)NULL);
+		_exit(127);
+	}
+	/* the .res exists once the signals are caught; then into the loop */
+	snprintf(path, sizeof(path), "%s/fb.res", tu_dir);
+	for (i = 0; i < 200 && access(path, F_OK) < 0; i++)
+		nanosleep(&ts, NULL);
+	ck_assert_int_eq(access(path, F_OK), 0);
+	ts.tv_nsec = 300 * 1000 * 1000;
+	nanosleep(&ts, NULL);
+	kill(pid, SIGINT);
+	ck_assert_int_eq(waitpid(pid, &status, 0), pid);
+	ck_assert(WIFEXITED(status));
+	ck_assert_int_eq(WEXITSTATUS(status), 130);
+	ck_assert_msg(vb_res_read(path, &r, err, sizeof(err)) == 0, "%s", err);
+	ck_assert_str_eq(r.status, "interrupted");
+	vb_res_free(&r);
+	ck_assert_int_eq(tu_count_except(tu_dir, "fb."), 0);
+}
+END_TEST
+
+Suite *
+harness_suite(void)
+{
+	Suite *s = suite_create("harness");
+	TCase *tc = tcase_create("iteration child");
+
+	tcase_add_checked_fixture(tc, tu_mktmp, tu_rmtmp);
+	tcase_set_timeout(tc, 60);
+	tcase_add_test(tc, exec_plain);
+	tcase_add_test(tc, forked_carries_harness);
+	tcase_add_test(tc, exec_fail);
+	tcase_add_test(tc, exec_append);
+	tcase_add_test(tc, stray_env);
+	tcase_add_test(tc, forkbomb_sigint);
+	suite_add_tcase(s, tc);
+	return s;
+}

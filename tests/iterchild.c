@@ -1,0 +1,126 @@
+/*
+ * iterchild - a benchmark whose run() reports what its iteration child
+ * looks like, for tests/check_harness.c: the harness's .exec_run (see
+ * lib/bench.h) must give run() a process that carries nothing of the
+ * harness (no setup() state, no shared mapping, only the figures pipe
+ * open beside stdio) and keeps what the harness relies on (its own
+ * process group, SIGKILL at the parent's death, default SIGPIPE, the
+ * work folder, the iteration number).
+ *
+ *	tests/iterchild [--fail] [harness options]
+ */
+#include <dirent.h>
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/prctl.h>
+#include <unistd.h>
+
+#include "bench.h"
+#include "err.h"
+
+struct cfg {
+	int fail;
+};
+
+static const struct vb_opt opts[] = {
+	{ .name = "fail", .type = VB_OPT_FLAG,
+	  .off = offsetof(struct cfg, fail), .help = "die() in run()" },
+	{ 0 },
+};
+
+static const struct vb_metric metrics[] = {
+	{ "setup_seen", "flag", VB_INFO, "1 if run() sees setup()'s memory" },
+	{ "shared_maps", "maps", VB_INFO, "shared mappings of the process" },
+	{ "open_fds", "fds", VB_INFO, "open file descriptors" },
+	{ "pdeathsig", "signal", VB_INFO, "PR_GET_PDEATHSIG" },
+	{ "own_pgrp", "flag", VB_INFO, "1 if the process leads its group" },
+	{ "sigpipe_dfl", "flag", VB_INFO, "1 if SIGPIPE is SIG_DFL" },
+	{ "workdir_ok", "flag", VB_INFO, "1 if the work folder exists" },
+	{ "iter", "number", VB_INFO, "the iteration number" },
+	{ NULL, NULL, VB_INFO, NULL },
+};
+
+static int set_up;	/* set by setup(), in the harness */
+
+static int
+setup(void *cfg, const char *workdir)
+{
+	(void)cfg;
+	(void)workdir;
+	set_up = 1;
+	return 0;
+}
+
+/* Lines of /proc/self/maps whose permissions say shared ("rw-s"). */
+static double
+shared_maps(void)
+{
+	char line[512], perm[8];
+	FILE *f = fopen("/proc/self/maps", "r");
+	int n = 0;
+
+	if (!f)
+		die_errno("cannot open /proc/self/maps");
+	while (fgets(line, sizeof(line), f))
+		if (sscanf(line, "%*s %7s", perm) == 1 && perm[3] == 's')
+			n++;
+	fclose(f);
+	return n;
+}
+
+/* Entries of /proc/self/fd, less the one reading it. */
+static double
+open_fds(void)
+{
+	DIR *d = opendir("/proc/self/fd");
+	struct dirent *e;
+	int n = 0;
+
+	if (!d)
+		die_errno("cannot open /proc/self/fd");
+	while ((e = readdir(d)))
+		n += e->d_name[0] != '.';
+	closedir(d);
+	return n - 1;
+}
+
+static int
+run(void *p, struct vb_iter *it)
+{
+	struct cfg *c = p;
+	struct sigaction sa;
+	int sig = 0;
+
+	if (c->fail)
+		die("failing as asked");
+	prctl(PR_GET_PDEATHSIG, &sig);
+	sigaction(SIGPIPE, NULL, &sa);
+	vb_report(it, "setup_seen", set_up);
+	vb_report(it, "shared_maps", shared_maps());
+	vb_report(it, "open_fds", open_fds());
+	vb_report(it, "pdeathsig", sig);
+	vb_report(it, "own_pgrp", getpgrp() == getpid());
+	vb_report(it, "sigpipe_dfl", sa.sa_handler == SIG_DFL);
+	vb_report(it, "workdir_ok", access(vb_iter_workdir(it), W_OK) == 0);
+	vb_report(it, "iter", vb_iter_num(it));
+	return 0;
+}
+
+static const struct vb_bench iterchild = {
+	.name = "iterchild",
+	.summary = "report what the iteration child looks like",
+	.opts = opts,
+	.cfg_size = sizeof(struct cfg),
+	.metrics = metrics,
+	.setup = setup,
+	.run = run,
+	.exec_run = 1,
+};
+
+int
+main(int argc, char **argv)
+{
+	return vb_main(&iterchild, argc, argv);
+}
