@@ -45,7 +45,7 @@ done
 dirs=$(ls -d "$T"/k* | sort -V)
 # Wall time and CPU time (user + sys, from GNU time when installed): the
 # report is one single-threaded process, so its CPU time is what the wall
-# time is on a quiet machine; on a busy one (other builds and benchmarks
+# time is on a quiet machine; on a busy one (other processes
 # running) the wall time mostly measures the wait for a CPU.  The 1 s
 # budget is checked on the median CPU time when known, else on wall time.
 timer=
