@@ -241,7 +241,7 @@ setup(void *p, const char *workdir)
 struct thr {
 	pthread_t tid;
 	const struct cfg *c;
-	pthread_barrier_t *start;
+	pthread_barrier_t *ready, *go;
 	int phase;
 	int fd;
 	unsigned idx;
@@ -251,6 +251,7 @@ struct thr {
 	/* results */
 	uint64_t blocks;
 	double cpu, lat_sum, lat_max;
+	uint64_t end;		/* ns, when its fsync() returned */
 	int err;		/* errno of a failed call, 0 */
 	const char *what;	/* which call failed */
 };
@@ -282,7 +283,8 @@ thr_run(void *arg)
 	int rnd = t->phase == P_RAND_WRITE || t->phase == P_RAND_READ;
 	double cpu0;
 
-	pthread_barrier_wait(t->start);
+	pthread_barrier_wait(t->ready);
+	pthread_barrier_wait(t->go);
 	cpu0 = thread_cpu();
 	n = rnd ? c->random_ops : nblk;
 	for (i = 0; i < n; i++) {
@@ -312,6 +314,7 @@ thr_run(void *arg)
 		t->err = errno;
 		t->what = "fsync";
 	}
+	t->end = vb_now_ns();
 	t->cpu = thread_cpu() - cpu0;
 	return NULL;
 }
@@ -344,20 +347,26 @@ drop_pages(const struct cfg *c, const char *dir)
 	}
 }
 
-/* Run phase @ph with every thread; its summed figures into @out. */
+/*
+ * Run phase @ph with every thread; its summed figures into @out.  The
+ * clock starts when every thread is waiting at the start line (so that
+ * no I/O can precede it however the threads are scheduled) and stops
+ * at the last thread's end, not when the joins happen to return.
+ */
 static void
 run_phase(const struct cfg *c, const char *dir, int ph, struct thr *t,
     struct tio_phase *out)
 {
-	pthread_barrier_t start;
+	pthread_barrier_t ready, go;
 	char path[PATH_MAX];
 	unsigned i, n = (unsigned)c->threads;
-	uint64_t t0;
+	uint64_t t0, t1;
 	int flags = O_CLOEXEC | (c->direct ? O_DIRECT : 0), e;
 
 	flags |= ph == P_SEQ_WRITE ? O_WRONLY | O_CREAT | O_TRUNC :
 	    ph == P_RAND_WRITE ? O_WRONLY : O_RDONLY;
-	if ((e = pthread_barrier_init(&start, NULL, n + 1)))
+	if ((e = pthread_barrier_init(&ready, NULL, n + 1)) ||
+	    (e = pthread_barrier_init(&go, NULL, n + 1)))
 		die("cannot make a barrier: %s", strerror(e));
 	for (i = 0; i < n; i++) {
 		file_path(path, sizeof(path), dir, i);
@@ -368,19 +377,25 @@ run_phase(const struct cfg *c, const char *dir, int ph, struct thr *t,
 		if (t[i].fd < 0)
 			die_errno("cannot open %s", path);
 		t[i].phase = ph;
-		t[i].start = &start;
+		t[i].ready = &ready;
+		t[i].go = &go;
 		t[i].blocks = 0;
 		t[i].cpu = t[i].lat_sum = t[i].lat_max = 0;
 		t[i].err = 0;
 		if ((e = pthread_create(&t[i].tid, NULL, thr_run, &t[i])))
 			die("cannot start thread %u: %s", i, strerror(e));
 	}
-	pthread_barrier_wait(&start);
+	pthread_barrier_wait(&ready);
 	t0 = vb_now_ns();
-	for (i = 0; i < n; i++)
+	pthread_barrier_wait(&go);
+	t1 = t0;
+	for (i = 0; i < n; i++) {
 		pthread_join(t[i].tid, NULL);
+		if (t[i].end > t1)
+			t1 = t[i].end;
+	}
 	memset(out, 0, sizeof(*out));
-	out->elapsed = vb_elapsed_s(t0);
+	out->elapsed = vb_ns_to_s(t1 - t0);
 	out->block = c->block;
 	for (i = 0; i < n; i++) {
 		if (t[i].err) {
@@ -395,7 +410,8 @@ run_phase(const struct cfg *c, const char *dir, int ph, struct thr *t,
 		if (t[i].lat_max > out->lat_max)
 			out->lat_max = t[i].lat_max;
 	}
-	pthread_barrier_destroy(&start);
+	pthread_barrier_destroy(&ready);
+	pthread_barrier_destroy(&go);
 }
 
 static void
