@@ -17,7 +17,7 @@
 #include <stdint.h>
 
 #define TIO_DEFAULT_SIZE (256ULL << 20)	/* total, without a limit */
-#define TIO_MEM_FACTOR 2	/* tiobench.pl: twice the memory */
+#define TIO_MEM_FACTOR 2	/* times the memory limit: never cached */
 
 /*
  * The total size to use: @mem_limit (0: none) times TIO_MEM_FACTOR,

@@ -25,8 +25,8 @@
  * posix_fadvise(POSIX_FADV_DONTNEED) (untimed, no global knob): reads
  * start cold and come from the disk at any --size.  --size defaults to
  * twice the memory limit when there is one (--mem, or
- * $VMBENCH_MEM_LIMIT from make run MEM=), tiobench's twice the memory,
- * else to 256M.  --direct opens the files with O_DIRECT instead of
+ * $VMBENCH_MEM_LIMIT from make run MEM=), more than the page cache
+ * the limit allows, else to 256M.  --direct opens the files with O_DIRECT instead of
  * going through the page cache at all.
  *
  * Figures per phase (tio-plan.h): rate in MB/s (2^20 bytes, as
