@@ -2,6 +2,7 @@
  * tio-plan.c - tio's arithmetic (see tio-plan.h).
  */
 #include <math.h>
+#include <stdio.h>
 
 #include "tio-plan.h"
 
@@ -86,4 +87,23 @@ tio_order(uint32_t *order, uint32_t n, uint64_t seed)
 		order[i - 1] = order[j];
 		order[j] = t;
 	}
+}
+
+char *
+tio_name(char *buf, size_t len, uint32_t i, int random_first,
+    uint64_t *state)
+{
+	static const char chars[] = "abcdefghijklmnopqrstuvwxyz"
+	    "0123456789ABCDEFGHIJKLMNOPQRSTUVWXYZ";
+	char extra[TIO_NAME_EXTRA + 1];
+	unsigned n = (unsigned)(tio_rand(state) % (TIO_NAME_EXTRA + 1)), j;
+
+	for (j = 0; j < n; j++)
+		extra[j] = chars[tio_rand(state) % (sizeof(chars) - 1)];
+	extra[n] = '\0';
+	if (random_first)
+		snprintf(buf, len, "%s%07u", extra, (unsigned)i);
+	else
+		snprintf(buf, len, "%07u%s", (unsigned)i, extra);
+	return buf;
 }

@@ -40,7 +40,7 @@ uint64_t tio_rand_offset(uint64_t *state, uint64_t blocks, uint64_t block);
 struct tio_phase {
 	uint64_t blocks;	/* blocks read or written */
 	uint64_t block;		/* bytes per block */
-	double elapsed;		/* s, from the start to the last thread */
+	double elapsed;		/* s, start to the last thread's end */
 	double cpu;		/* s, user + system of the threads */
 	double lat_sum;		/* s, over every block */
 	double lat_max;		/* s, the slowest block */
@@ -59,6 +59,14 @@ void tio_figures(const struct tio_phase *p, struct tio_fig *f);
 /* Files per second and CPU% of a create or delete phase. */
 void tio_file_figures(uint64_t files, double elapsed, double cpu,
     double *per_s, double *cpu_pct);
+
+/* bonnie++'s file names: the number in 7 digits and 0 to 12 random
+ * letters and digits, after the number (sequential) or before it
+ * (random, which scatters the names). */
+#define TIO_NAME_EXTRA 12
+#define TIO_NAME_MAX (7 + TIO_NAME_EXTRA + 1)
+char *tio_name(char *buf, size_t len, uint32_t i, int random_first,
+    uint64_t *state);
 
 /*
  * @order[0..n) = a permutation of 0..n-1: in order when @seed is 0,

@@ -26,8 +26,8 @@
  * start cold and come from the disk at any --size.  --size defaults to
  * twice the memory limit when there is one (--mem, or
  * $VMBENCH_MEM_LIMIT from make run MEM=), more than the page cache
- * the limit allows, else to 256M.  --direct opens the files with O_DIRECT instead of
- * going through the page cache at all.
+ * the limit allows, else to 256M.  --direct opens the files with
+ * O_DIRECT instead of going through the page cache at all.
  *
  * Figures per phase (tio-plan.h): rate in MB/s (2^20 bytes, as
  * tiobench), CPU% (the threads' user + system time, RUSAGE_THREAD,
@@ -35,12 +35,15 @@
  * the average and maximum latency per block in ms.
  *
  * --creates: bonnie++'s "Sequential Create" and "Random Create" with
- * files of size 0 (-n): --files empty files created (open O_CREAT |
- * O_EXCL, close) in a fresh folder, then deleted, first in name order
- * (sequential), then in a shuffled order for the creates and another
- * for the deletes (random, from --seed); files/s and CPU% (user +
- * system over elapsed) of each of the four phases.
+ * files of size 0 (-n): --files empty files created (creat(), close())
+ * in a fresh folder by bonnie++'s names, a 7-digit number and 0 to 12
+ * random letters (tio-plan.h).  Sequential: the number first, created
+ * in number order, deleted in readdir() order; random: the letters
+ * first, created in number order, deleted in a shuffled order (from
+ * --seed).  files/s and CPU% (user + system over elapsed) of each of
+ * the four phases.
  */
+#include <dirent.h>
 #include <errno.h>
 #include <fcntl.h>
 #include <limits.h>
@@ -484,27 +487,46 @@ self_cpu(void)
 }
 
 /*
- * Create (@del 0) or delete the files of folder @dfd in @order, by
- * names relative to it (bonnie++ works in its folder); figures out.
+ * One timed phase in folder @dfd: create the files @names[0..n) in
+ * that order (@what 0), delete them in @order (1), or delete whatever
+ * the folder holds in readdir() order (2); files/s and CPU% out.
  */
 static void
-file_phase(int dfd, const uint32_t *order, uint32_t n, int del,
-    double *per_s, double *cpu_pct)
+file_phase(int dfd, const char *names, const uint32_t *order, uint32_t n,
+    int what, double *per_s, double *cpu_pct)
 {
-	char name[16];
 	double cpu0 = self_cpu();
-	uint64_t t0 = vb_now_ns();
+	uint64_t t0 = vb_now_ns(), done = 0;
+	struct dirent *e;
+	const char *name;
 	uint32_t i;
+	DIR *d;
 	int fd;
 
-	for (i = 0; i < n; i++) {
-		snprintf(name, sizeof(name), "%07u", (unsigned)order[i]);
-		if (del) {
+	if (what == 2) {
+		if ((fd = dup(dfd)) < 0 || !(d = fdopendir(fd)))
+			die_errno("cannot read the files' folder");
+		rewinddir(d);
+		while ((e = readdir(d))) {
+			if (e->d_name[0] == '.')
+				continue;
+			if (unlinkat(dfd, e->d_name, 0) < 0)
+				die_errno("cannot delete file %s", e->d_name);
+			done++;
+		}
+		closedir(d);
+		if (done != n)
+			die("deleted %llu files of %u", (unsigned long long)done,
+			    (unsigned)n);
+	}
+	for (i = 0; what != 2 && i < n; i++) {
+		name = names + (size_t)(what ? order[i] : i) * TIO_NAME_MAX;
+		if (what) {
 			if (unlinkat(dfd, name, 0) < 0)
 				die_errno("cannot delete file %s", name);
 			continue;
 		}
-		fd = openat(dfd, name, O_WRONLY | O_CREAT | O_EXCL |
+		fd = openat(dfd, name, O_WRONLY | O_CREAT | O_TRUNC |
 		    O_CLOEXEC, 0600);
 		if (fd < 0)
 			die_errno("cannot create file %s", name);
@@ -514,6 +536,11 @@ file_phase(int dfd, const uint32_t *order, uint32_t n, int del,
 	    cpu_pct);
 }
 
+/*
+ * bonnie++'s -n test: sequential names created in order and deleted in
+ * readdir() order; random names (random letters first) created in
+ * order and deleted in a shuffled order.
+ */
 static int
 run_creates(struct cfg *c, struct vb_iter *it)
 {
@@ -524,12 +551,14 @@ run_creates(struct cfg *c, struct vb_iter *it)
 	static const char *const name[4] = {
 		"seq_create", "seq_delete", "rand_create", "rand_delete",
 	};
-	uint32_t n = (uint32_t)c->files, *order = malloc(n * sizeof(*order));
-	char dir[PATH_MAX];
+	uint32_t n = (uint32_t)c->files, i;
+	uint32_t *order = malloc(n * sizeof(*order));
+	char *names = malloc((size_t)n * TIO_NAME_MAX), dir[PATH_MAX];
+	uint64_t st = tio_seed(c->seed, 0);
 	double per_s, cpu;
 	int p, dfd;
 
-	if (!order)
+	if (!order || !names)
 		die("out of memory");
 	snprintf(dir, sizeof(dir), "%s/files", vb_iter_workdir(it));
 	if (mkdir(dir, 0700) < 0)
@@ -538,9 +567,14 @@ run_creates(struct cfg *c, struct vb_iter *it)
 		die_errno("cannot open %s", dir);
 	printf("%u files of size 0 in one folder\n", n);
 	for (p = 0; p < 4; p++) {
-		/* sequential: name order; random: two shuffles */
-		tio_order(order, n, p < 2 ? 0 : c->seed + (uint64_t)p);
-		file_phase(dfd, order, n, p & 1, &per_s, &cpu);
+		if (p == 0 || p == 2)
+			for (i = 0; i < n; i++)
+				tio_name(names + (size_t)i * TIO_NAME_MAX,
+				    TIO_NAME_MAX, i, p == 2, &st);
+		if (p == 3)
+			tio_order(order, n, c->seed);
+		file_phase(dfd, names, order, n, p == 1 ? 2 : p == 3, &per_s,
+		    &cpu);
 		printf("%-18s %10.0f files/s %6.1f%% CPU\n", title[p], per_s,
 		    cpu);
 		report(it, name[p], "per_s", per_s);
@@ -548,6 +582,7 @@ run_creates(struct cfg *c, struct vb_iter *it)
 	}
 	close(dfd);
 	rmdir(dir);
+	free(names);
 	free(order);
 	return 0;
 }

@@ -7,6 +7,7 @@
  * creates, bad options, and Ctrl-C.
  */
 #include <check.h>
+#include <ctype.h>
 #include <dirent.h>
 #include <fcntl.h>
 #include <math.h>
@@ -147,6 +148,39 @@ START_TEST(orders)
 	ck_assert_int_gt(moved, 900);
 	tio_order(a, 1, 9);
 	ck_assert_uint_eq(a[0], 0);
+}
+END_TEST
+
+START_TEST(names)
+{
+	char a[TIO_NAME_MAX], b[TIO_NAME_MAX], num[8];
+	uint64_t s1 = tio_seed(1, 0), s2 = tio_seed(1, 0);
+	size_t len, j, minlen = 99, maxlen = 0;
+	uint32_t i;
+	int k;
+
+	for (k = 0; k < 2; k++)
+	for (i = 0; i < 3000; i += 7) {
+		tio_name(a, sizeof(a), i, k, &s1);
+		tio_name(b, sizeof(b), i, k, &s2);
+		/* the same seed, the same names */
+		ck_assert_str_eq(a, b);
+		len = strlen(a);
+		ck_assert(len >= 7 && len <= 7 + TIO_NAME_EXTRA);
+		snprintf(num, sizeof(num), "%07u", (unsigned)i);
+		/* the number first (sequential) or last (random) */
+		ck_assert_msg(strncmp(k ? a + len - 7 : a, num, 7) == 0, "%s",
+		    a);
+		for (j = 0; j < len; j++)
+			ck_assert(isalnum((unsigned char)a[j]));
+		if (len < minlen)
+			minlen = len;
+		if (len > maxlen)
+			maxlen = len;
+	}
+	/* 0 to 12 extra characters, all lengths met */
+	ck_assert_uint_eq(minlen, 7);
+	ck_assert_uint_eq(maxlen, 7 + TIO_NAME_EXTRA);
 }
 END_TEST
 
@@ -465,6 +499,7 @@ tio_suite(void)
 	tcase_add_test(tc, sizes);
 	tcase_add_test(tc, random_offsets);
 	tcase_add_test(tc, orders);
+	tcase_add_test(tc, names);
 	tcase_add_test(tc, golden_tables);
 	suite_add_tcase(s, tc);
 
