@@ -19,8 +19,9 @@
 # runs each file's pages are dropped untimed with `dd iflag=nocache
 # count=0` (POSIX_FADV_DONTNEED, what tio does between its phases), and
 # fio's own invalidate=1 is off: it drops inside fio's timed run, which
-# measured 0.46 s of a 1.3 s random write phase here.  Compared: the rate of each phase (MB/s, 2^20 bytes), and,
-# for information, the average latency per block.
+# measured 0.46 s of a 1.3 s random write phase here.  Compared: the
+# rate of each phase (MB/s, 2^20 bytes), and, for information, the
+# average latency per block.
 #
 # Creates: RUNS rounds of tio --creates --files 16384 and bonnie++ -s 0
 # -n 16 (16384 empty files), alternating; compared: files/s of the
@@ -42,7 +43,8 @@ WD=${VMBENCH_WORKDIR:-/var/tmp}
 HERE=$(cd "$(dirname "$0")/.." && pwd)
 
 case "$SIZE" in *[!0-9KMG]*|'') echo "$0: bad size '$SIZE'" >&2; exit 2;; esac
-case "$RUNS" in *[!0-9]*|''|0) echo "$0: bad run count '$RUNS'" >&2; exit 2;; esac
+case "$RUNS" in *[!0-9]*|''|0)
+	echo "$0: bad run count '$RUNS'" >&2; exit 2;; esac
 bytes() {	# 256M -> bytes
 	echo "$1" | awk '{ n = $1 + 0; u = substr($1, length($1));
 	    m = u == "K" ? 1024 : u == "M" ? 1048576 : u == "G" ? 1073741824 : 1;
