@@ -297,6 +297,19 @@ tests/bench_memfill: tests/bench_memfill.o bench/memfill-fill.o $(LIB)
 	$(Q)$(CC) $(LDFLAGS) -o $@ $^ $(LDLIBS)
 ALL_OBJS += tests/bench_memfill.o
 
+# tio against fio (its four phases at 1 and 4 threads) and bonnie++ (the
+# creates and deletes), alternating in one run: tests/tio-vs-peers.sh.
+# TIO_SIZE (total, default 256M), TIO_RUNS (3), TIO_DIRECT=1 for O_DIRECT.
+BENCH_TARGETS += bench-tio
+.PHONY: bench-tio
+export VB_TIO_SIZE = $(value TIO_SIZE)
+export VB_TIO_RUNS = $(value TIO_RUNS)
+export VB_TIO_DIRECT = $(value TIO_DIRECT)
+unexport TIO_SIZE TIO_RUNS TIO_DIRECT
+bench-tio: all
+	$(Q)sh tests/tio-vs-peers.sh "$${VB_TIO_SIZE:-256M}" \
+	    "$${VB_TIO_RUNS:-3}" $${VB_TIO_DIRECT:+direct}
+
 # The report's speed on 100 folders x 20 benchmarks: tests/bench-report.sh.
 bench-report: all
 	$(Q)sh tests/bench-report.sh

@@ -320,6 +320,14 @@ void rt_quiet_summary(FILE *f, const struct rl_set *s,
  */
 char *rt_num(char *buf, size_t len, const char *fmt, double v);
 
+/* ---- rtio.c ---- */
+
+/*
+ * tio's tables in the post's forms: tiobench's Num Thr | Rate (CPU%)
+ * Eff and bonnie++'s creates and deletes.  The number of tables.
+ */
+int rt_tio(FILE *f, const struct rl_set *s, const struct rt_opts *o);
+
 /* ---- rexport.c ---- */
 
 void rx_csv(FILE *f, const struct rl_set *s, const struct rt_opts *o);

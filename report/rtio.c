@@ -1,0 +1,240 @@
+/*
+ * rtio.c - tio's tables in the post's forms (make post): tiobench's
+ * "Threaded I/O Bench" table, Num Thr | Rate (CPU%) Eff per mode, one
+ * row per thread count and kernel, and bonnie++'s "Sequential Create"
+ * and "Random Create" table, files/s, %CPU and Eff per kernel.
+ *
+ * The results are found by their figures: a tio result with
+ * seq_read_mbs is a threaded I/O run (its thread count from the param
+ * threads), one with seq_create_per_s a --creates run.  Figures are
+ * means over the runs; Eff is the mean of the runs' own efficiencies
+ * for tio, files/s / (%CPU / 100) of the means for the creates.
+ */
+#include <limits.h>
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "report.h"
+
+/* Mean of metric @name over the runs of @r; NAN when absent. */
+static double
+mean_of(const struct vb_res *r, const char *name)
+{
+	struct rs_desc d;
+	int m;
+
+	if (!r || (m = vb_res_metric_index(r, name)) < 0)
+		return NAN;
+	rs_describe(r->vals + m, r->niter, r->nmetrics, &d);
+	return d.n ? d.mean : NAN;
+}
+
+/* The first result of @id in any kernel. */
+static const struct vb_res *
+first_res(const struct rl_set *s, const char *id)
+{
+	const struct vb_res *r;
+	int k;
+
+	for (k = 0; k < s->nk; k++)
+		if ((r = rl_find(&s->k[k], id)))
+			return r;
+	return NULL;
+}
+
+/* Is @id a tio result with figure @metric? */
+static int
+is_tio(const struct rl_set *s, const char *id, const char *metric)
+{
+	const struct vb_res *r = first_res(s, id);
+
+	return r && strcmp(r->bench, "tio") == 0 &&
+	    vb_res_metric_index(r, metric) >= 0;
+}
+
+static long
+threads_of(const struct rl_set *s, const char *id)
+{
+	const char *t = vb_res_param(first_res(s, id), "threads");
+
+	return t ? atol(t) : 0;
+}
+
+/* "Seq Read" and its "CPU" over the mode's three columns (27 wide). */
+static const char *const io_mode[4] = {
+	"seq_read", "rand_read", "seq_write", "rand_write",
+};
+static const char *const io_title[4] = {
+	"Seq Read", "Rand Read", "Seq Write", "Rand Write",
+};
+
+static void
+io_block(FILE *f, const struct rl_set *s, const char **ids, int n, int m0)
+{
+	char a[32], b[32], c[32];
+	int i, k, m;
+
+	fprintf(f, "%-16s %3s", "", "Num");
+	for (m = m0; m < m0 + 2; m++)
+		fprintf(f, "  %-17s%8s", io_title[m], "CPU");
+	fprintf(f, "\n%-16s %3s", "Kernel", "Thr");
+	for (m = m0; m < m0 + 2; m++)
+		fprintf(f, "  %8s %7s %8s", "Rate", "(CPU%)", "Eff");
+	fprintf(f, "\n%-16s %3s", "----------------", "---");
+	for (m = m0; m < m0 + 2; m++)
+		fprintf(f, "  %s", "--------------------------");
+	fputc('\n', f);
+	for (i = 0; i < n; i++) {
+		for (k = 0; k < s->nk; k++) {
+			const struct vb_res *r = rl_find(&s->k[k], ids[i]);
+
+			fprintf(f, "%-16.16s %3ld", s->k[k].label,
+			    threads_of(s, ids[i]));
+			if (!r) {
+				fprintf(f, "  missing\n");
+				continue;
+			}
+			for (m = m0; m < m0 + 2; m++) {
+				char name[64];
+
+				snprintf(name, sizeof(name), "%s_mbs",
+				    io_mode[m]);
+				rt_num(a, sizeof(a), "%.2f", mean_of(r, name));
+				snprintf(name, sizeof(name), "%s_cpu",
+				    io_mode[m]);
+				rt_num(b, sizeof(b), "%.1f%%", mean_of(r,
+				    name));
+				snprintf(name, sizeof(name), "%s_eff",
+				    io_mode[m]);
+				rt_num(c, sizeof(c), "%.2f", mean_of(r, name));
+				fprintf(f, "  %8s %7s %8s", a, b, c);
+			}
+			fputc('\n', f);
+		}
+	}
+}
+
+/* The ids of tio's threaded runs, by thread count; their number. */
+static int
+io_ids(const struct rl_set *s, const char **ids)
+{
+	int i, j, n = 0;
+
+	for (i = 0; i < s->nids; i++) {
+		if (!is_tio(s, s->ids[i], "seq_read_mbs"))
+			continue;
+		/* insertion by thread count, stable */
+		for (j = n; j > 0 && threads_of(s, ids[j - 1]) >
+		    threads_of(s, s->ids[i]); j--)
+			ids[j] = ids[j - 1];
+		ids[j] = s->ids[i];
+		n++;
+	}
+	return n;
+}
+
+static void
+io_table(FILE *f, const struct rl_set *s, const char **ids, int n)
+{
+	const struct vb_res *r0 = first_res(s, ids[0]);
+	const char *dir = vb_res_param(r0, "direct");
+
+	fprintf(f, "Threaded I/O Bench (tio, tiobench's method)\n"
+	    "Read, Write, and Seeks are MB/sec\n"
+	    "CPU Efficiency (CPU Eff) = (MB/sec) / CPU%% (bigger is "
+	    "better)\n\n");
+	io_block(f, s, ids, n, 0);
+	fputc('\n', f);
+	io_block(f, s, ids, n, 2);
+	fprintf(f, "(means of runs; %s total, %s blocks, %s random blocks "
+	    "a thread, %s)\n\n", vb_res_param(r0, "size") ?
+	    vb_res_param(r0, "size") : "?", vb_res_param(r0, "block") ?
+	    vb_res_param(r0, "block") : "?", vb_res_param(r0, "random-ops") ?
+	    vb_res_param(r0, "random-ops") : "?", dir && !strcmp(dir, "1") ?
+	    "O_DIRECT" : "buffered");
+}
+
+/* "-----Create-----" : @title centred in dashes, @w wide. */
+static void
+dashed(FILE *f, const char *title, int w)
+{
+	int t = (int)strlen(title) + 2, l = (w - t) / 2, i;
+
+	for (i = 0; i < l; i++)
+		fputc('-', f);
+	fprintf(f, " %s ", title);
+	for (i = l + t; i < w; i++)
+		fputc('-', f);
+}
+
+static void
+create_block(FILE *f, const struct rl_set *s, const char *id, int rnd)
+{
+	static const char *const op[2] = { "create", "delete" };
+	char a[32], b[32], c[32], name[64];
+	int k, j;
+
+	fprintf(f, "%-23s ", "");
+	dashed(f, rnd ? "Random Create" : "Sequential Create", 41);
+	fprintf(f, "\n%-23s ", "");
+	dashed(f, "Create", 20);
+	fputc(' ', f);
+	dashed(f, "Delete", 20);
+	fprintf(f, "\n%-16s %6s", "Kernel", "files");
+	for (j = 0; j < 2; j++)
+		fprintf(f, " %6s %5s %7s", "/sec", "%CPU", "Eff");
+	fputc('\n', f);
+	for (k = 0; k < s->nk; k++) {
+		const struct vb_res *r = rl_find(&s->k[k], id);
+
+		fprintf(f, "%-16.16s %6s", s->k[k].label, r &&
+		    vb_res_param(r, "files") ? vb_res_param(r, "files") : "-");
+		if (!r) {
+			fprintf(f, " missing\n");
+			continue;
+		}
+		for (j = 0; j < 2; j++) {
+			double ps, cpu;
+
+			snprintf(name, sizeof(name), "%s_%s_per_s", rnd ?
+			    "rand" : "seq", op[j]);
+			ps = mean_of(r, name);
+			snprintf(name, sizeof(name), "%s_%s_cpu", rnd ?
+			    "rand" : "seq", op[j]);
+			cpu = mean_of(r, name);
+			fprintf(f, " %6s %5s %7s", rt_num(a, sizeof(a), "%.0f",
+			    ps), rt_num(b, sizeof(b), "%.1f", cpu),
+			    rt_num(c, sizeof(c), "%.0f", cpu > 0 ?
+			    ps / (cpu / 100) : NAN));
+		}
+		fputc('\n', f);
+	}
+}
+
+int
+rt_tio(FILE *f, const struct rl_set *s, const struct rt_opts *o)
+{
+	const char **ids = calloc((size_t)s->nids + 1, sizeof(*ids));
+	int n, i, shown = 0;
+
+	(void)o;
+	if (!ids)
+		return 0;
+	if ((n = io_ids(s, ids)) > 0) {
+		io_table(f, s, ids, n);
+		shown++;
+	}
+	for (i = 0; i < s->nids; i++) {
+		if (!is_tio(s, s->ids[i], "seq_create_per_s"))
+			continue;
+		fprintf(f, "File creates and deletes (%s, bonnie++'s method, "
+		    "empty files)\n\n", s->ids[i]);
+		create_block(f, s, s->ids[i], 0);
+		create_block(f, s, s->ids[i], 1);
+		fprintf(f, "(means of runs; Eff = /sec / (%%CPU / 100))\n\n");
+		shown++;
+	}
+	free(ids);
+	return shown;
+}
