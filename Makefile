@@ -395,3 +395,6 @@ clean-testing:
 	    $(FUZZ_BINS) .build-flags .build-flags.tmp
 
 -include $(ALL_OBJS:.o=.d)
+
+# vmlat's exec helper: tiny and static, as LMbench's hello.
+bench/vmlat_hello: LDFLAGS += -static

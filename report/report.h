@@ -9,6 +9,7 @@
  *		  posts' forms, ASCII bar charts, the vmstat dump
  *	rexport.c CSV and JSON of every statistic
  *	rplot.c   gnuplot charts (PNG and SVG)
+ *	rlmbench.c LMbench's summary tables of vmlat's figures (the post)
  *	rsetup.c  what the figures rest on: the settings that differ between
  *		  the folders, how quiet the machine was, whose counters
  *		  (the whole machine's or the memory cgroup's) a metric is
@@ -226,6 +227,16 @@ int rt_regressions(FILE *f, const struct rl_set *s, double pct);
 char *rt_short(char *buf, size_t len, double v);
 /* Print @text wrapped at @width, continuation lines indented by @ind. */
 void rt_wrap(FILE *f, const char *text, int width, int ind);
+
+/* ---- rlmbench.c ---- */
+
+/*
+ * LMbench's process, file & VM and bandwidth tables of the vmlat
+ * results, one row per kernel; returns the number of tables printed.
+ */
+int rt_lmbench(FILE *f, const struct rl_set *s);
+/* @v in at most @width characters, as LMbench's num(); "-" if absent. */
+char *rt_lm_num(char *buf, size_t len, double v, int width);
 
 /* ---- rsetup.c ---- */
 

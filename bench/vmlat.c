@@ -1,0 +1,269 @@
+/*
+ * vmlat - LMbench's process, file and VM latencies and its local
+ * bandwidths (the tables of Hron's 2002 radix-tree page-cache post),
+ * measured as LMbench 3 measures them.
+ *
+ * Each figure is one timed loop (bench/vmlat-time.h): n operations per
+ * interval, n grown until an interval lasts --enough, --reps kept
+ * intervals, the median time per operation.  One harness iteration
+ * measures every figure of --test once (all of them by default) and
+ * writes each as that iteration's value:
+ *
+ *   fork, exec, sh	fork+exit+wait; fork+execve of vmlat_hello+wait;
+ *			fork+/bin/sh -c vmlat_hello+wait (lat_proc), us
+ *   fs0k, fs10k	create, then delete, n files of 0 or 10K in a fresh
+ *			folder, 100 to a sub-folder (lat_fs), us per file
+ *   mmap		map --size of a file shared, write a byte per 16K of
+ *			its first tenth, unmap (lat_mmap), us
+ *   prot		a store to a read-only shared page, caught, less the
+ *			cost of catching a signal (lat_sig prot), us
+ *   pagefault		read the pages of a --size file mapping in random
+ *			order, remap with msync(MS_INVALIDATE); less the
+ *			remap alone (lat_pagefault), us per page
+ *   anonfault		map --size anonymous, write a byte a page, unmap;
+ *			less map and unmap alone, us per page
+ *   filerd		read() a cached --size file in 64K blocks, summing
+ *			(bw_file_rd io_only), MB/s
+ *   mmaprd		sum a mapping of it (bw_mmap_rd mmap_only), MB/s
+ *   memrd, memwr	read or write every 4th int of --size (bw_mem rd,
+ *			wr), MB/s
+ *   bcopy		memmove() of --size/2 (bw_mem bcopy), MB/s
+ *
+ * MB is 10^6 bytes, as LMbench.  The data file is made in the work
+ * folder (written and fsync()ed) once per iteration.
+ */
+#include <errno.h>
+#include <limits.h>
+#include <math.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include "bench.h"
+#include "clock.h"
+#include "err.h"
+#include "vmlat-ops.h"
+
+struct cfg {
+	const char *test;
+	uint64_t size;
+	uint64_t enough_us;
+	uint64_t reps;
+	const char *helper;
+	char helper_path[PATH_MAX];
+};
+
+static const struct vb_opt opts[] = {
+	{ .name = "test", .type = VB_OPT_STR, .arg = "NAME",
+	  .off = offsetof(struct cfg, test), .def = "all",
+	  .choices = "all|fork|exec|sh|fs0k|fs10k|mmap|prot|pagefault|"
+	  "anonfault|filerd|mmaprd|memrd|memwr|bcopy",
+	  .help = "the figure to measure" },
+	{ .name = "size", .type = VB_OPT_SIZE, .arg = "SIZE",
+	  .off = offsetof(struct cfg, size), .def = "8M",
+	  .min = 1 << 20, .max = 1ULL << 32,
+	  .help = "file, mapping and buffer size (LMbench's default)" },
+	{ .name = "enough", .type = VB_OPT_U64, .arg = "US",
+	  .off = offsetof(struct cfg, enough_us), .def = "5000",
+	  .min = 100, .max = 10000000,
+	  .help = "microseconds a timed interval lasts at least" },
+	{ .name = "reps", .type = VB_OPT_U64, .arg = "N",
+	  .off = offsetof(struct cfg, reps), .def = "11",
+	  .min = 1, .max = 1001,
+	  .help = "intervals per figure; the median is reported" },
+	{ .name = "helper", .type = VB_OPT_STR, .arg = "PATH",
+	  .off = offsetof(struct cfg, helper), .def = "",
+	  .help = "program exec and sh run (default: vmlat_hello beside "
+	  "vmlat)" },
+	{ 0 },
+};
+
+static const struct vb_metric metrics[] = {
+	{ "fork_us", "us", VB_LOWER, "fork+exit+wait" },
+	{ "exec_us", "us", VB_LOWER, "fork+execve+wait of a static helper" },
+	{ "sh_us", "us", VB_LOWER, "fork+/bin/sh -c helper+wait" },
+	{ "create_0k_us", "us/file", VB_LOWER, "create an empty file" },
+	{ "delete_0k_us", "us/file", VB_LOWER, "delete an empty file" },
+	{ "create_10k_us", "us/file", VB_LOWER, "create a 10K file" },
+	{ "delete_10k_us", "us/file", VB_LOWER, "delete a 10K file" },
+	{ "mmap_us", "us", VB_LOWER, "map, touch, unmap --size of a file" },
+	{ "prot_fault_us", "us", VB_LOWER, "protection fault" },
+	{ "page_fault_us", "us/page", VB_LOWER, "fault of a file page" },
+	{ "anon_fault_us", "us/page", VB_LOWER,
+	    "first touch of an anonymous page" },
+	{ "file_reread_mbs", "MB/s", VB_HIGHER, "read() of a cached file" },
+	{ "mmap_reread_mbs", "MB/s", VB_HIGHER, "read of a file mapping" },
+	{ "mem_read_mbs", "MB/s", VB_HIGHER, "memory read" },
+	{ "mem_write_mbs", "MB/s", VB_HIGHER, "memory write" },
+	{ "bcopy_mbs", "MB/s", VB_HIGHER, "memmove of --size/2" },
+	{ NULL, NULL, VB_INFO, NULL },
+};
+
+/* Which figures each --test measures (the file: does it need one). */
+struct test {
+	const char *name;
+	int file;
+};
+
+static const struct test tests[] = {
+	{ "fork", 0 }, { "exec", 0 }, { "sh", 0 }, { "fs0k", 0 },
+	{ "fs10k", 0 }, { "mmap", 1 }, { "prot", 1 }, { "pagefault", 1 },
+	{ "anonfault", 0 }, { "filerd", 1 }, { "mmaprd", 1 }, { "memrd", 0 },
+	{ "memwr", 0 }, { "bcopy", 0 }, { NULL, 0 },
+};
+
+/* Characters a helper path may have: it is run by /bin/sh -c. */
+static int
+plain_path(const char *s)
+{
+	for (; *s; s++)
+		if (!strchr("abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVW"
+		    "XYZ0123456789/._+-", *s))
+			return 0;
+	return 1;
+}
+
+static int
+validate(void *p, char *err, size_t errlen)
+{
+	struct cfg *c = p;
+	long pages = sysconf(_SC_PHYS_PAGES), psz = sysconf(_SC_PAGESIZE);
+	char self[PATH_MAX], *slash;
+	ssize_t n;
+
+	if (pages > 0 && c->size > (uint64_t)pages * (uint64_t)psz / 8) {
+		snprintf(err, errlen, "--size %llu bytes: more than an eighth "
+		    "of this machine's memory", (unsigned long long)c->size);
+		return -1;
+	}
+	if (c->helper[0]) {
+		snprintf(c->helper_path, sizeof(c->helper_path), "%s",
+		    c->helper);
+	} else {
+		n = readlink("/proc/self/exe", self, sizeof(self) - 1);
+		if (n < 0) {
+			snprintf(err, errlen, "cannot find vmlat's folder: %s",
+			    strerror(errno));
+			return -1;
+		}
+		self[n] = '\0';
+		if ((slash = strrchr(self, '/')))
+			*slash = '\0';
+		snprintf(c->helper_path, sizeof(c->helper_path),
+		    "%s/vmlat_hello", self);
+	}
+	if (strcmp(c->test, "all") && strcmp(c->test, "exec") &&
+	    strcmp(c->test, "sh"))
+		return 0;
+	if (c->helper_path[0] != '/' || !plain_path(c->helper_path)) {
+		snprintf(err, errlen, "--helper %s: not an absolute path of "
+		    "letters, digits and /._+-", c->helper_path);
+		return -1;
+	}
+	if (access(c->helper_path, X_OK) < 0) {
+		snprintf(err, errlen, "--helper %s: %s", c->helper_path,
+		    strerror(errno));
+		return -1;
+	}
+	return 0;
+}
+
+/* Measure figure @t; its metrics reported; 0, or -1 (message said). */
+static int
+measure(struct lo_ctx *x, const char *t, struct vb_iter *it)
+{
+	double v = NAN, v2 = NAN;
+	const char *m = NULL, *m2 = NULL;
+
+	if (!strcmp(t, "fork"))
+		v = lo_fork(x), m = "fork_us";
+	else if (!strcmp(t, "exec"))
+		v = lo_exec(x), m = "exec_us";
+	else if (!strcmp(t, "sh"))
+		v = lo_sh(x), m = "sh_us";
+	else if (!strcmp(t, "fs0k")) {
+		v = lo_fs(x, 0, 0), m = "create_0k_us";
+		v2 = lo_fs(x, 0, 1), m2 = "delete_0k_us";
+	} else if (!strcmp(t, "fs10k")) {
+		v = lo_fs(x, 10240, 0), m = "create_10k_us";
+		v2 = lo_fs(x, 10240, 1), m2 = "delete_10k_us";
+	} else if (!strcmp(t, "mmap"))
+		v = lo_mmap(x), m = "mmap_us";
+	else if (!strcmp(t, "prot"))
+		v = lo_prot(x), m = "prot_fault_us";
+	else if (!strcmp(t, "pagefault"))
+		v = lo_pagefault(x), m = "page_fault_us";
+	else if (!strcmp(t, "anonfault"))
+		v = lo_anonfault(x), m = "anon_fault_us";
+	else if (!strcmp(t, "filerd"))
+		v = lo_filerd(x), m = "file_reread_mbs";
+	else if (!strcmp(t, "mmaprd"))
+		v = lo_mmaprd(x), m = "mmap_reread_mbs";
+	else if (!strcmp(t, "memrd"))
+		v = lo_memrd(x), m = "mem_read_mbs";
+	else if (!strcmp(t, "memwr"))
+		v = lo_memwr(x), m = "mem_write_mbs";
+	else if (!strcmp(t, "bcopy"))
+		v = lo_bcopy(x), m = "bcopy_mbs";
+	if (x->err[0]) {
+		fprintf(stderr, "vmlat: %s\n", x->err);
+		return -1;
+	}
+	vb_report(it, m, v);
+	if (m2)
+		vb_report(it, m2, v2);
+	return 0;
+}
+
+static int
+run(void *p, struct vb_iter *it)
+{
+	struct cfg *c = p;
+	struct lo_ctx x;
+	const struct test *t;
+	int all = !strcmp(c->test, "all"), made = 0;
+
+	memset(&x, 0, sizeof(x));
+	x.spec.enough_ns = c->enough_us * 1000;
+	x.spec.reps = (int)c->reps;
+	x.spec.max_n = 1ULL << 27;
+	x.spec.stop = vb_stopping;
+	x.dir = vb_iter_workdir(it);
+	x.helper = c->helper_path;
+	x.size = c->size;
+	for (t = tests; t->name; t++) {
+		if (!all && strcmp(c->test, t->name))
+			continue;
+		if (t->file && !made) {
+			if (lo_make_file(&x) < 0) {
+				fprintf(stderr, "vmlat: %s\n", x.err);
+				return 1;
+			}
+			made = 1;
+		}
+		if (measure(&x, t->name, it) < 0)
+			return 1;
+	}
+	return 0;
+}
+
+static const struct vb_bench vmlat = {
+	.name = "vmlat",
+	.summary = "LMbench's process, file and VM latencies and local "
+	    "bandwidths, measured as LMbench measures them",
+	.opts = opts,
+	.cfg_size = sizeof(struct cfg),
+	.metrics = metrics,
+	.headline = "fork_us",
+	.validate = validate,
+	.run = run,
+};
+
+int
+main(int argc, char **argv)
+{
+	return vb_main(&vmlat, argc, argv);
+}
