@@ -250,6 +250,21 @@ ALL_OBJS += tests/bench_memfill.o
 bench-report: all
 	$(Q)sh tests/bench-report.sh
 
+# vmlat's exec helper: tiny and static, as LMbench's hello.
+bench/vmlat_hello: LDFLAGS += -static
+
+# vmlat against LMbench 3 built from its source in a temporary folder
+# (LMBENCH_SRC=dir, a tree or a git folder), alternating, medians of
+# LM_RUNS rounds: see tests/vmlat-vs-lmbench.sh.
+BENCH_TARGETS += bench-vmlat
+export VB_LMBENCH_SRC = $(value LMBENCH_SRC)
+export VB_LM_RUNS = $(value LM_RUNS)
+unexport LMBENCH_SRC LM_RUNS
+.PHONY: bench-vmlat
+bench-vmlat: all
+	$(Q)LMBENCH_SRC="$$VB_LMBENCH_SRC" sh tests/vmlat-vs-lmbench.sh \
+	    "$${VB_LM_RUNS:-3}"
+
 # Check for the Debian packages; install them as root, else say how.
 need-deps:
 	@missing=; \
@@ -396,5 +411,3 @@ clean-testing:
 
 -include $(ALL_OBJS:.o=.d)
 
-# vmlat's exec helper: tiny and static, as LMbench's hello.
-bench/vmlat_hello: LDFLAGS += -static

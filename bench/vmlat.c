@@ -75,9 +75,9 @@ static const struct vb_opt opts[] = {
 	  .min = 1, .max = 1001,
 	  .help = "intervals per figure; the median is reported" },
 	{ .name = "helper", .type = VB_OPT_STR, .arg = "PATH",
-	  .off = offsetof(struct cfg, helper), .def = "",
-	  .help = "program exec and sh run (default: vmlat_hello beside "
-	  "vmlat)" },
+	  .off = offsetof(struct cfg, helper),
+	  .help = "program exec and sh run (when not given: vmlat_hello "
+	  "beside vmlat)" },
 	{ 0 },
 };
 
@@ -131,7 +131,7 @@ validate(void *p, char *err, size_t errlen)
 {
 	struct cfg *c = p;
 	long pages = sysconf(_SC_PHYS_PAGES), psz = sysconf(_SC_PAGESIZE);
-	char self[PATH_MAX], *slash;
+	char self[PATH_MAX - 32], *slash;
 	ssize_t n;
 
 	if (pages > 0 && c->size > (uint64_t)pages * (uint64_t)psz / 8) {
@@ -139,7 +139,7 @@ validate(void *p, char *err, size_t errlen)
 		    "of this machine's memory", (unsigned long long)c->size);
 		return -1;
 	}
-	if (c->helper[0]) {
+	if (c->helper && c->helper[0]) {
 		snprintf(c->helper_path, sizeof(c->helper_path), "%s",
 		    c->helper);
 	} else {
