@@ -23,6 +23,12 @@
 
 static const char lo_file[] = "vmlat.data";
 
+/*
+ * Memory may have changed: a pass over a buffer is not hoisted out of
+ * the loop that repeats it (the sum would be computed once).
+ */
+#define VB_CLOBBER()	__asm__ __volatile__("" ::: "memory")
+
 /* Measure @b into ns per operation; NAN with c->err on failure. */
 static double
 measure(struct lo_ctx *c, const char *what, const struct lt_body *b)
@@ -45,7 +51,10 @@ struct proc_arg {
 	int kind;			/* 0 fork, 1 exec, 2 sh */
 };
 
-/* fork, then exit, execve() the helper or /bin/sh -c it; wait. */
+/*
+ * fork, then exit, execve() the helper (with no environment) or
+ * /bin/sh -c it (with ours), as lat_proc does; wait.
+ */
 static int
 proc_op(void *p, uint64_t n)
 {
@@ -70,7 +79,7 @@ proc_op(void *p, uint64_t n)
 			if (a->kind == 1)
 				execve(a->c->helper, nav, env);
 			else
-				execve("/bin/sh", sav, env);
+				execve("/bin/sh", sav, environ);
 			_exit(127);
 		}
 		while (waitpid(pid, &status, 0) < 0)
@@ -121,14 +130,14 @@ fs_fail(struct fs_arg *a, const char *what, const char *name)
 	return -1;
 }
 
-/* Create files [0, n) under a->dfd. */
+/* Create files [0, n) under a->dfd, the last first (as lat_fs). */
 static int
 fs_create(struct fs_arg *a, uint64_t n)
 {
 	uint64_t i;
 	int fd;
 
-	for (i = 0; i < n; i++) {
+	for (i = n; i-- > 0;) {
 		fd = openat(a->dfd, a->names[i], O_WRONLY | O_CREAT | O_TRUNC,
 		    0666);
 		if (fd < 0)
@@ -143,12 +152,13 @@ fs_create(struct fs_arg *a, uint64_t n)
 	return 0;
 }
 
+/* Delete them, the last first. */
 static int
 fs_delete(struct fs_arg *a, uint64_t n)
 {
 	uint64_t i;
 
-	for (i = 0; i < n; i++)
+	for (i = n; i-- > 0;)
 		if (unlinkat(a->dfd, a->names[i], 0) < 0)
 			return fs_fail(a, "cannot remove", a->names[i]);
 	return 0;
@@ -576,16 +586,24 @@ struct bw_arg {
 	volatile long sink;
 };
 
-/* Sum every long of @p[0..@len): the reading half of a bandwidth. */
+/*
+ * Sum every long of @p[0..@len): the reading half of a bandwidth.  As
+ * LMbench's bread() the additions are independent of one another (eight
+ * sums here), so the loads, not a chain of adds, set the pace.
+ */
 static long
 sum_longs(const long *p, size_t len)
 {
-	const long *end = p + len / sizeof(long);
-	long s = 0;
+	const long *end = p + len / sizeof(long), *end8 = end - 7;
+	long s0 = 0, s1 = 0, s2 = 0, s3 = 0, s4 = 0, s5 = 0, s6 = 0, s7 = 0;
 
+	for (; p < end8; p += 8) {
+		s0 += p[0], s1 += p[1], s2 += p[2], s3 += p[3];
+		s4 += p[4], s5 += p[5], s6 += p[6], s7 += p[7];
+	}
 	for (; p < end; p++)
-		s += *p;
-	return s;
+		s0 += *p;
+	return s0 + s1 + s2 + s3 + s4 + s5 + s6 + s7;
 }
 
 /* bw_file_rd io_only: 64K read()s of the whole file, each summed. */
@@ -621,8 +639,10 @@ mmaprd_op(void *p, uint64_t n)
 	struct bw_arg *a = p;
 	long s = 0;
 
-	while (n-- > 0)
+	while (n-- > 0) {
 		s += sum_longs(a->buf, a->size);
+		VB_CLOBBER();
+	}
 	a->sink = s;
 	return 0;
 }
@@ -633,12 +653,17 @@ memrd_op(void *p, uint64_t n)
 {
 	struct bw_arg *a = p;
 	const int *q, *end = (const int *)((char *)a->buf + a->size);
-	int s = 0;
+	int s0 = 0, s1 = 0, s2 = 0, s3 = 0;
 
-	while (n-- > 0)
-		for (q = (const int *)a->buf; q < end; q += 4)
-			s += *q;
-	a->sink = s;
+	/* --size is whole pages: whole steps of 16 ints */
+	while (n-- > 0) {
+		for (q = (const int *)a->buf; q < end; q += 16) {
+			s0 += q[0], s1 += q[4];
+			s2 += q[8], s3 += q[12];
+		}
+		VB_CLOBBER();
+	}
+	a->sink = s0 + s1 + s2 + s3;
 	return 0;
 }
 

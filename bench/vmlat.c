@@ -139,6 +139,11 @@ validate(void *p, char *err, size_t errlen)
 		    "of this machine's memory", (unsigned long long)c->size);
 		return -1;
 	}
+	if (psz > 0 && c->size % (uint64_t)psz) {
+		snprintf(err, errlen, "--size %llu bytes: not a whole number "
+		    "of %ld-byte pages", (unsigned long long)c->size, psz);
+		return -1;
+	}
 	if (c->helper && c->helper[0]) {
 		snprintf(c->helper_path, sizeof(c->helper_path), "%s",
 		    c->helper);

@@ -365,6 +365,7 @@ START_TEST(bad_options)
 		{ "--test", "exec", "--helper", "/no such" },
 		{ "--test", "sh", "--helper", "/nonexistent/hello" },
 		{ "--enough", "x", NULL },
+		{ "--size", "1500001", NULL },
 	};
 	char err[2048];
 	size_t i;
