@@ -105,9 +105,23 @@ proc(struct lo_ctx *c, int kind)
 	return lt_us(measure(c, names[kind], &b));
 }
 
-double lo_fork(struct lo_ctx *c) { return proc(c, 0); }
-double lo_exec(struct lo_ctx *c) { return proc(c, 1); }
-double lo_sh(struct lo_ctx *c) { return proc(c, 2); }
+double
+lo_fork(struct lo_ctx *c)
+{
+	return proc(c, 0);
+}
+
+double
+lo_exec(struct lo_ctx *c)
+{
+	return proc(c, 1);
+}
+
+double
+lo_sh(struct lo_ctx *c)
+{
+	return proc(c, 2);
+}
 
 /* ---- file create and delete ---- */
 
@@ -764,6 +778,20 @@ mem(struct lo_ctx *c, int kind)
 	return lt_mbs((double)a.size, ns);
 }
 
-double lo_memrd(struct lo_ctx *c) { return mem(c, 0); }
-double lo_memwr(struct lo_ctx *c) { return mem(c, 1); }
-double lo_bcopy(struct lo_ctx *c) { return mem(c, 2); }
+double
+lo_memrd(struct lo_ctx *c)
+{
+	return mem(c, 0);
+}
+
+double
+lo_memwr(struct lo_ctx *c)
+{
+	return mem(c, 1);
+}
+
+double
+lo_bcopy(struct lo_ctx *c)
+{
+	return mem(c, 2);
+}
