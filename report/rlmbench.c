@@ -6,7 +6,8 @@
  * columns vmlat measures.
  *
  * A kernel's figure is the median over the iterations of the first
- * vmlat result (bench "vmlat", any variant) that has it; a figure no
+ * vmlat result (bench "vmlat", any variant, in name order: "vmlat"
+ * before "vmlat@fork") that has it; a figure no
  * result has is "-".  Numbers get as many decimals as fit, as LMbench's
  * num(): 3 below 10 (when the column has room), 1 up to 1000, none
  * above, and K or M when even that is too wide.
