@@ -5,11 +5,14 @@
 #   make check      build and run the tests (fails when any test fails)
 #   make run KERNEL=label [CONFIG=configs/quick.conf] [ITERATIONS=n]
 #   make ab KERNEL=label A="name=value,..." B="name=value,..."
+#   make html KERNELS="a b c" [HTML=dir]   the results page (docs/html.md)
 #   make clean-stale      undo what a killed run left behind
+#   make fleet INVENTORY=hosts.ini [CONFIG=...]   run on every host (Ansible)
 #   make deps       install the Debian packages (as root)
 #   make bench-overhead   measure the harness's own cost
 #   make check SANITIZE=1 the tests with ASan and UBSan
 #   make fuzz [FUZZ_TIME=60]   fuzz every reader (docs/testing.md)
+#   make docs       rewrite the --help blocks of docs/*.md
 # V=1 shows the commands.
 
 MAKEFLAGS += -r
@@ -55,7 +58,8 @@ LIB_OBJS := $(patsubst %.c,%.o,$(wildcard lib/*.c))
 # bench/NAME.c is a program; bench/NAME-PART.c are its extra modules
 # (linked into it and into the tests).
 BENCH_MAIN := $(filter-out $(wildcard bench/*-*.c),$(wildcard bench/*.c))
-PROGS := $(BENCH_MAIN:.c=)
+# (bench/vmlat_hello is vmlat's exec helper, not a benchmark: below)
+PROGS := $(filter-out bench/vmlat_hello,$(BENCH_MAIN:.c=))
 BENCH_MODS := $(patsubst %.c,%.o,$(wildcard bench/*-*.c))
 
 # report/vmreport.c is the report program; report/*.c other modules.
@@ -119,8 +123,10 @@ VMRUN_ARGS = --config "$$VB_CONFIG" --results "$$VB_RESULTS" \
 all: need-deps $(LIB) $(PROGS) $(REPORT)
 
 .PHONY: FORCE
+# a copy made by make fleet has its version in .vmbench-version, no .git
 lib/version.h: FORCE
-	$(Q)v=$$(git describe --always --dirty --tags 2>/dev/null || \
+	$(Q)v=$$(cat .vmbench-version 2>/dev/null || \
+	    git describe --always --dirty --tags 2>/dev/null || \
 	    echo unknown); \
 	echo "#define VB_VERSION \"$$v\"" > $@.tmp; \
 	cmp -s $@.tmp $@ && rm -f $@.tmp || mv $@.tmp $@
@@ -157,6 +163,21 @@ tests/suites.h: $(TEST_SRCS) Makefile
 
 tests/runner.o: tests/suites.h
 
+# tests/progs.h: the programs built here, PROG("bench/forkbomb") ...,
+# whose --help tests/check_docs.c compares with docs/*.md.
+tests/progs.h: FORCE
+	$(Q)for p in $(sort $(PROGS) $(REPORT)); do \
+	    echo "PROG(\"$$p\")"; done > $@.tmp; \
+	cmp -s $@.tmp $@ && rm -f $@.tmp || mv $@.tmp $@
+tests/check_docs.o: tests/progs.h
+
+# make docs: each program's --help into its block in docs/*.md
+# (tests/doc-help.sh says how; a new program gets a block at the end of
+# docs/benchmarks.md).
+.PHONY: docs
+docs: all
+	$(Q)sh tests/doc-help.sh $(sort $(PROGS) $(REPORT))
+
 $(TEST_BIN): $(TEST_OBJS) $(BENCH_MODS) $(REPORT_MODS) $(LIB)
 	$(call say,LD,$@)
 	$(Q)$(CC) $(LDFLAGS) -o $@ $^ $(CHECK_LIBS) $(GSL_LIBS) $(LDLIBS)
@@ -179,6 +200,17 @@ ab: all
 	    $${VB_A_LABEL:+--label-a "$$VB_A_LABEL"} \
 	    $${VB_B_LABEL:+--label-b "$$VB_B_LABEL"} \
 	    $${VB_ORDER:+--order "$$VB_ORDER"} $(VMRUN_ARGS) "$$@"
+
+# make fleet: the suite on every host of an Ansible inventory, each
+# host's folder fetched into $(RESULTS); see deploy/fleet.sh, docs/fleet.md.
+export VB_INVENTORY = $(value INVENTORY)
+export VB_ANSIBLE_PLAYBOOK = $(value ANSIBLE_PLAYBOOK)
+export VB_FLEET_OPTS = $(value FLEET_OPTS)
+export VB_DEB_PKGS := $(DEB_PKGS)
+unexport INVENTORY ANSIBLE_PLAYBOOK FLEET_OPTS
+.PHONY: fleet
+fleet:
+	$(Q)sh deploy/fleet.sh
 
 # Undo what a run killed with SIGKILL left (cgroup, swap file, settings,
 # work folders); every run does this first by itself.
@@ -203,6 +235,15 @@ plot: all
 	    --plot "$${VB_PLOTS:-plots}" "$$@"
 post: all
 	$(Q)$(REPORT_DIRS); report/vmreport $$VB_REPORT_OPTS --post "$$@"
+
+# make html: the results page across the KERNELS, HTML=dir/index.html
+# (default $(RESULTS)/html): report/rhtml.c, docs/html.md.
+export VB_HTML = $(value HTML)
+unexport HTML
+.PHONY: html bench-html
+html: all
+	$(Q)$(REPORT_DIRS); report/vmreport $$VB_REPORT_OPTS \
+	    --html "$${VB_HTML:-$${VB_RESULTS:-results}/html}" "$$@"
 
 # Measurements of vmbench itself (not timed unit tests): each issue adds
 # its bench-<name> target to BENCH_TARGETS; `make bench` runs them all.
@@ -250,8 +291,19 @@ ALL_OBJS += tests/bench_memfill.o
 bench-report: all
 	$(Q)sh tests/bench-report.sh
 
+# The results page over 50 generated folders: its time (under 2 s) and,
+# with chromium, the browser test (tests/html-browser.sh; in make check).
+BENCH_TARGETS += bench-html
+bench-html: all
+	$(Q)sh tests/html-browser.sh 50; rc=$$?; [ $$rc = 77 ] || exit $$rc
+
 # vmlat's exec helper: tiny and static, as LMbench's hello.
+all: bench/vmlat_hello
 bench/vmlat_hello: LDFLAGS += -static
+.PHONY: clean-vmlat
+clean: clean-vmlat
+clean-vmlat:
+	$(Q)rm -f bench/vmlat_hello
 
 # vmlat against LMbench 3 built from its source in a temporary folder
 # (LMBENCH_SRC=dir, a tree or a git folder), alternating, medians of
@@ -292,6 +344,7 @@ deps:
 clean:
 	$(call say,CLEAN,.)
 	$(Q)rm -f $(LIB) $(PROGS) report/vmreport $(TEST_BIN) tests/suites.h \
+	    tests/progs.h \
 	    tests/overhead tests/bench_memfill \
 	    lib/version.h $(ALL_OBJS) $(ALL_OBJS:.o=.d)
 

@@ -64,17 +64,18 @@ static const struct vb_opt opts[] = {
 };
 
 #define OPM(s, n)							\
-	{ s "_count", "ops", VB_INFO, n " operations measured" },	\
-	{ s "_mean_ms", "ms", VB_LOWER, "mean latency of " n },		\
-	{ s "_max_ms", "ms", VB_LOWER, "max latency of " n }
+	{ s "_count", "ops", VB_INFO, n " operations measured", 0 },	\
+	{ s "_mean_ms", "ms", VB_LOWER, "mean latency of " n, 0 },	\
+	{ s "_max_ms", "ms", VB_LOWER, "max latency of " n, 0 }
 
 static const struct vb_metric metrics[] = {
 	{ "mb_per_s", "MB/s", VB_HIGHER,
-	  "ReadX+WriteX bytes / measured s / 10^6 (dbench's figure)" },
-	{ "ops_per_s", "ops/s", VB_HIGHER, "operations per measured second" },
-	{ "max_latency_ms", "ms", VB_LOWER, "slowest operation" },
+	  "ReadX+WriteX bytes / measured s / 10^6 (dbench's figure)", 1 },
+	{ "ops_per_s", "ops/s", VB_HIGHER,
+	    "operations per measured second", 1 },
+	{ "max_latency_ms", "ms", VB_LOWER, "slowest operation", 1 },
 	{ "mismatches", "ops", VB_LOWER,
-	  "operations whose outcome differed from the loadfile's status" },
+	  "operations whose outcome differed from the loadfile's status", 1 },
 	OPM("ntcreatex", "NTCreateX"), OPM("close", "Close"),
 	OPM("rename", "Rename"), OPM("unlink", "Unlink"),
 	OPM("deltree", "Deltree"), OPM("mkdir", "Mkdir"),
@@ -85,7 +86,7 @@ static const struct vb_metric metrics[] = {
 	OPM("findfirst", "FIND_FIRST"), OPM("writex", "WriteX"),
 	OPM("readx", "ReadX"), OPM("lockx", "LockX"),
 	OPM("unlockx", "UnlockX"), OPM("flush", "Flush"),
-	{ NULL, NULL, VB_INFO, NULL },
+	{ NULL, NULL, VB_INFO, NULL, 0 },
 };
 
 /* The loadfile, parsed once in validate() and shared by the clients. */

@@ -53,9 +53,9 @@ static const struct vb_opt opts[] = {
 };
 
 static const struct vb_metric metrics[] = {
-	{ "forks_per_s", "forks/s", VB_HIGHER, "forks reaped per second" },
-	{ "us_per_fork", "us", VB_LOWER, "microseconds per fork+exit+wait" },
-	{ NULL, NULL, VB_INFO, NULL },
+	{ "forks_per_s", "forks/s", VB_HIGHER, "forks reaped per second", 1 },
+	{ "us_per_fork", "us", VB_LOWER, "microseconds per fork+exit+wait", 1 },
+	{ NULL, NULL, VB_INFO, NULL, 0 },
 };
 
 /*

@@ -10,8 +10,8 @@
  *
  *  1. make clean: the previous iteration's objects are removed;
  *  2. the cache: every source and header is dropped from the page cache
- *     (POSIX_FADV_DONTNEED on our own files only: other users' caches
- *     are untouched), so each build starts cold, as after a reboot; with
+ *     (POSIX_FADV_DONTNEED on its own files only: the rest of the page
+ *     cache is untouched), so each build starts cold, as after a reboot; with
  *     --load cacherun they are read once instead, so the build starts
  *     warm (contest's second run without flushing);
  *  3. the load (if any) starts;
@@ -51,8 +51,8 @@
  * Operations per KB of source.  Fixed, never calibrated: every machine
  * and kernel runs the same instructions.  Chosen so that the default
  * build (2000 files, 27 MB of source, 5.6e10 operations) takes 1-2
- * minutes at -j2 on the 2-core development machine (about 1.9 ns an
- * operation there; see the figures in docs/benchmarks.md).
+ * minutes at -j2 on a 2-core EPYC VM (about 1.9 ns an operation
+ * there; see the figures in docs/benchmarks.md).
  */
 #define DEF_OPS_PER_KB "2000000"
 
@@ -148,21 +148,22 @@ static const struct vb_opt opts[] = {
 };
 
 static const struct vb_metric metrics[] = {
-	{ "build_time", "s", VB_LOWER, "make's elapsed time (contest: Time)" },
-	{ "build_user", "s", VB_LOWER, "user CPU of make and its jobs" },
-	{ "build_sys", "s", VB_LOWER, "system CPU of make and its jobs" },
+	{ "build_time", "s", VB_LOWER,
+	    "make's elapsed time (contest: Time)", 1 },
+	{ "build_user", "s", VB_LOWER, "user CPU of make and its jobs", 0 },
+	{ "build_sys", "s", VB_LOWER, "system CPU of make and its jobs", 0 },
 	{ "build_cpu", "%", VB_INFO, "(user + sys) / build_time (contest: "
-	  "CPU%)" },
-	{ "build_minflt", "faults", VB_LOWER, "minor faults of the build" },
-	{ "build_majflt", "faults", VB_LOWER, "major faults of the build" },
-	{ "jobs", "jobs", VB_INFO, "jobs run (compiles, archives, link)" },
-	{ "max_jobs", "jobs", VB_INFO, "most jobs running at once" },
+	  "CPU%)", 1 },
+	{ "build_minflt", "faults", VB_LOWER, "minor faults of the build", 0 },
+	{ "build_majflt", "faults", VB_LOWER, "major faults of the build", 1 },
+	{ "jobs", "jobs", VB_INFO, "jobs run (compiles, archives, link)", 0 },
+	{ "max_jobs", "jobs", VB_INFO, "most jobs running at once", 0 },
 	{ "loads", "loads", VB_INFO, "load iterations completed during the "
-	  "build (contest: Loads)" },
+	  "build (contest: Loads)", 1 },
 	{ "lcpu", "%", VB_INFO, "the load's CPU / the time it ran beside "
-	  "the build (contest: LCPU%)" },
-	{ "load_mb", "MB", VB_INFO, "io/read/mem load size" },
-	{ NULL, NULL, VB_INFO, NULL },
+	  "the build (contest: LCPU%)", 0 },
+	{ "load_mb", "MB", VB_INFO, "io/read/mem load size", 0 },
+	{ NULL, NULL, VB_INFO, NULL, 0 },
 };
 
 /* MemTotal, or the memory limit the runner set (VMBENCH_MEM_LIMIT). */

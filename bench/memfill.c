@@ -81,11 +81,11 @@ static const struct vb_opt opts[] = {
 };
 
 static const struct vb_metric metrics[] = {
-	{ "bytes", "B", VB_INFO, "bytes allocated" },
-	{ "fill_s", "s", VB_LOWER, "time to allocate and write the target" },
-	{ "fill_mb_s", "MB/s", VB_HIGHER, "fill rate (10^6 bytes/s)" },
-	{ "free_s", "s", VB_LOWER, "time to free it" },
-	{ NULL, NULL, VB_INFO, NULL },
+	{ "bytes", "B", VB_INFO, "bytes allocated", 0 },
+	{ "fill_s", "s", VB_LOWER, "time to allocate and write the target", 1 },
+	{ "fill_mb_s", "MB/s", VB_HIGHER, "fill rate (10^6 bytes/s)", 1 },
+	{ "free_s", "s", VB_LOWER, "time to free it", 1 },
+	{ NULL, NULL, VB_INFO, NULL, 0 },
 };
 
 /* A size from the environment (bytes), or MEMFILL_UNSET. */

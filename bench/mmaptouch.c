@@ -54,14 +54,14 @@ static const struct vb_opt opts[] = {
 };
 
 static const struct vb_metric metrics[] = {
-	{ "bytes", "B", VB_INFO, "bytes mapped" },
+	{ "bytes", "B", VB_INFO, "bytes mapped", 0 },
 	{ "pages_per_s", "pages/s", VB_HIGHER, "pages mapped, touched, "
-	    "synced and unmapped per second" },
-	{ "map_s", "s", VB_LOWER, "open to unlink" },
-	{ "touch_s", "s", VB_LOWER, "writing the mapping" },
-	{ "msync_s", "s", VB_LOWER, "msync(MS_SYNC)" },
-	{ "munmap_s", "s", VB_LOWER, "munmap()" },
-	{ NULL, NULL, VB_INFO, NULL },
+	    "synced and unmapped per second", 1 },
+	{ "map_s", "s", VB_LOWER, "open to unlink", 0 },
+	{ "touch_s", "s", VB_LOWER, "writing the mapping", 1 },
+	{ "msync_s", "s", VB_LOWER, "msync(MS_SYNC)", 1 },
+	{ "munmap_s", "s", VB_LOWER, "munmap()", 0 },
+	{ NULL, NULL, VB_INFO, NULL, 0 },
 };
 
 static int

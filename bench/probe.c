@@ -112,21 +112,22 @@ static const struct vb_opt opts[] = {
 
 /* The probe's figures, after the harness's standard columns. */
 static const struct vb_metric metrics[] = {
-	{ "played_pct", "%", VB_HIGHER, "share of the run's periods played" },
-	{ "played_s", "s", VB_HIGHER, "seconds played" },
-	{ "total_s", "s", VB_INFO, "seconds of the run" },
-	{ "lat_mean", "ms", VB_LOWER, "wake-up latency, mean" },
-	{ "lat_sd", "ms", VB_LOWER, "wake-up latency, standard deviation" },
-	{ "lat_p50", "ms", VB_LOWER, "wake-up latency, median" },
-	{ "lat_p99", "ms", VB_LOWER, "wake-up latency, 99th percentile" },
-	{ "lat_max", "ms", VB_LOWER, "wake-up latency, maximum" },
-	{ "stall_max", "ms", VB_LOWER, "longest run of unplayed periods" },
-	{ "desired_cpu_pct", "%", VB_HIGHER, "CPU the work got / wanted" },
+	{ "played_pct", "%", VB_HIGHER,
+	    "share of the run's periods played", 1 },
+	{ "played_s", "s", VB_HIGHER, "seconds played", 0 },
+	{ "total_s", "s", VB_INFO, "seconds of the run", 0 },
+	{ "lat_mean", "ms", VB_LOWER, "wake-up latency, mean", 0 },
+	{ "lat_sd", "ms", VB_LOWER, "wake-up latency, standard deviation", 0 },
+	{ "lat_p50", "ms", VB_LOWER, "wake-up latency, median", 0 },
+	{ "lat_p99", "ms", VB_LOWER, "wake-up latency, 99th percentile", 1 },
+	{ "lat_max", "ms", VB_LOWER, "wake-up latency, maximum", 1 },
+	{ "stall_max", "ms", VB_LOWER, "longest run of unplayed periods", 1 },
+	{ "desired_cpu_pct", "%", VB_HIGHER, "CPU the work got / wanted", 0 },
 	{ "deadlines_met_pct", "%", VB_HIGHER, "periods done by their "
-	    "deadline" },
+	    "deadline", 0 },
 	{ "overhead_pct", "%", VB_LOWER, "the probe's CPU beyond its work, "
-	    "% of one CPU" },
-	{ NULL, NULL, VB_INFO, NULL },
+	    "% of one CPU", 0 },
+	{ NULL, NULL, VB_INFO, NULL, 0 },
 };
 
 static volatile sig_atomic_t stop_sig;
@@ -274,8 +275,9 @@ usage(void)
 	vb_opt_usage(stdout, opts);
 	printf("\nFigures (besides time, rusage and vmstat deltas):\n");
 	for (m = metrics; m->name; m++)
-		printf("  %-22s %s (%s, %s is better)\n", m->name, m->desc,
-		    m->unit, vb_dir_name(m->dir));
+		printf("  %-22s %s (%s, %s)\n", m->name, m->desc, m->unit,
+		    m->dir == VB_LOWER ? "lower is better" : m->dir ==
+		    VB_HIGHER ? "higher is better" : "information");
 }
 
 /* The "cmdline" and "param" lines, as the harness writes them. */
@@ -462,9 +464,11 @@ main(int argc, char **argv)
 	vb_iso_time(r.started, sizeof(r.started));
 	record(&r, &c, argc, argv);
 	for (m = vb_std_metrics; m->name; m++)
-		vb_res_add_metric(&r, m->name, m->unit, m->dir);
+		vb_res_set_key(&r, vb_res_add_metric(&r, m->name,
+		    m->unit, m->dir), m->key);
 	for (m = metrics; m->name; m++)
-		vb_res_add_metric(&r, m->name, m->unit, m->dir);
+		vb_res_set_key(&r, vb_res_add_metric(&r, m->name,
+		    m->unit, m->dir), m->key);
 	snprintf(r.headline, sizeof(r.headline), "played_pct");
 	if (c.out)
 		snprintf(path, sizeof(path), "%s.res", c.out);

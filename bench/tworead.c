@@ -111,24 +111,24 @@ static const struct vb_opt opts[] = {
 
 static const struct vb_metric metrics[] = {
 	{ "half_reads", "reads", VB_HIGHER,
-	  "reads / 2 in --duration (the number 2read printed)" },
-	{ "reads", "reads", VB_HIGHER, "read() calls in --duration" },
-	{ "reads_per_s", "reads/s", VB_HIGHER, "read() calls per second" },
-	{ "mb_per_s", "MB/s", VB_HIGHER, "bytes read / s / 10^6" },
+	  "reads / 2 in --duration (the number 2read printed)", 1 },
+	{ "reads", "reads", VB_HIGHER, "read() calls in --duration", 0 },
+	{ "reads_per_s", "reads/s", VB_HIGHER, "read() calls per second", 0 },
+	{ "mb_per_s", "MB/s", VB_HIGHER, "bytes read / s / 10^6", 1 },
 	{ "resident_a_pct", "%", VB_INFO,
-	  "range A in the page cache at the end" },
+	  "range A in the page cache at the end", 1 },
 	{ "resident_b_pct", "%", VB_INFO,
-	  "range B in the page cache at the end" },
-	{ "resident_a_mib", "MiB", VB_INFO, "range A cached at the end" },
-	{ "resident_b_mib", "MiB", VB_INFO, "range B cached at the end" },
-	{ NULL, NULL, VB_INFO, NULL },
+	  "range B in the page cache at the end", 1 },
+	{ "resident_a_mib", "MiB", VB_INFO, "range A cached at the end", 0 },
+	{ "resident_b_mib", "MiB", VB_INFO, "range B cached at the end", 0 },
+	{ NULL, NULL, VB_INFO, NULL, 0 },
 };
 
 static const struct vb_metric cached_metrics[] = {
 	{ "cached_mib_per_s", "MiB/s", VB_HIGHER,
-	  "cached read() speed, hdparm -T style (2^20 bytes)" },
-	{ "reads", "reads", VB_INFO, "read() calls in --duration" },
-	{ NULL, NULL, VB_INFO, NULL },
+	  "cached read() speed, hdparm -T style (2^20 bytes)", 1 },
+	{ "reads", "reads", VB_INFO, "read() calls in --duration", 0 },
+	{ NULL, NULL, VB_INFO, NULL, 0 },
 };
 
 static char path_a[PATH_MAX], path_b[PATH_MAX];
@@ -228,7 +228,7 @@ create_file(const char *path, uint64_t size)
 /*
  * Create the files once.  Refuse when they would leave less than a
  * tenth of the work folder's file system free: a run must never fill
- * the disk other people are using.
+ * the file system it shares with the rest of the machine.
  */
 static int
 setup(void *p, const char *workdir)

@@ -22,43 +22,44 @@
 #include "vmstat.h"
 
 const struct vb_metric vb_std_metrics[] = {
-	{ "elapsed", "s", VB_LOWER, "wall-clock time (CLOCK_MONOTONIC)" },
-	{ "user", "s", VB_LOWER, "user CPU of the process tree" },
-	{ "sys", "s", VB_LOWER, "system CPU of the process tree" },
-	{ "cpu", "%", VB_INFO, "(user + sys) / elapsed" },
-	{ "minflt", "faults", VB_LOWER, "minor page faults" },
-	{ "majflt", "faults", VB_LOWER, "major page faults" },
-	{ "nvcsw", "switches", VB_INFO, "voluntary context switches" },
-	{ "nivcsw", "switches", VB_INFO, "involuntary context switches" },
-	{ "inblock", "blocks", VB_INFO, "512-byte blocks read" },
-	{ "oublock", "blocks", VB_INFO, "512-byte blocks written" },
-	{ "maxrss", "kB", VB_INFO, "peak RSS of one process of the tree" },
+	{ "elapsed", "s", VB_LOWER, "wall-clock time (CLOCK_MONOTONIC)", 1 },
+	{ "user", "s", VB_LOWER, "user CPU of the process tree", 1 },
+	{ "sys", "s", VB_LOWER, "system CPU of the process tree", 1 },
+	{ "cpu", "%", VB_INFO, "(user + sys) / elapsed", 0 },
+	{ "minflt", "faults", VB_LOWER, "minor page faults", 0 },
+	{ "majflt", "faults", VB_LOWER, "major page faults", 1 },
+	{ "nvcsw", "switches", VB_INFO, "voluntary context switches", 0 },
+	{ "nivcsw", "switches", VB_INFO, "involuntary context switches", 0 },
+	{ "inblock", "blocks", VB_INFO, "512-byte blocks read", 0 },
+	{ "oublock", "blocks", VB_INFO, "512-byte blocks written", 0 },
+	{ "maxrss", "kB", VB_INFO, "peak RSS of one process of the tree", 0 },
 	/* vmstat deltas, system-wide, over the iteration */
-	{ "pswpin", "kB", VB_LOWER, "swapped in (system-wide)" },
-	{ "pswpout", "kB", VB_LOWER, "swapped out (system-wide)" },
-	{ "pgmajfault", "faults", VB_LOWER, "major faults (system-wide)" },
-	{ "pgfault", "faults", VB_INFO, "page faults (system-wide)" },
-	{ "pgscan_kswapd", "pages", VB_INFO, "scanned by kswapd" },
-	{ "pgscan_direct", "pages", VB_LOWER, "scanned by direct reclaim" },
-	{ "pgsteal_kswapd", "pages", VB_INFO, "reclaimed by kswapd" },
-	{ "pgsteal_direct", "pages", VB_INFO, "reclaimed by direct reclaim" },
-	{ "allocstall", "stalls", VB_LOWER, "direct reclaim entries" },
+	{ "pswpin", "kB", VB_LOWER, "swapped in (system-wide)", 1 },
+	{ "pswpout", "kB", VB_LOWER, "swapped out (system-wide)", 1 },
+	{ "pgmajfault", "faults", VB_LOWER, "major faults (system-wide)", 0 },
+	{ "pgfault", "faults", VB_INFO, "page faults (system-wide)", 0 },
+	{ "pgscan_kswapd", "pages", VB_INFO, "scanned by kswapd", 0 },
+	{ "pgscan_direct", "pages", VB_LOWER, "scanned by direct reclaim", 0 },
+	{ "pgsteal_kswapd", "pages", VB_INFO, "reclaimed by kswapd", 0 },
+	{ "pgsteal_direct", "pages", VB_INFO,
+	    "reclaimed by direct reclaim", 0 },
+	{ "allocstall", "stalls", VB_LOWER, "direct reclaim entries", 0 },
 	{ "workingset_refault", "pages", VB_LOWER, "refaults of evicted "
-	    "pages" },
+	    "pages", 0 },
 	/*
 	 * Higher is better: a huge page at fault stands for 512 faults and
 	 * their TLB entries; a change of it is what a THP setting or patch
 	 * is judged by, so it is tested and marked like the faults.
 	 */
-	{ "thp_fault_alloc", "pages", VB_HIGHER, "THPs allocated at fault" },
-	{ "oom_kill", "kills", VB_LOWER, "OOM kills" },
-	{ "pgpgin", "kB", VB_INFO, "paged in from storage" },
-	{ "pgpgout", "kB", VB_INFO, "paged out to storage" },
+	{ "thp_fault_alloc", "pages", VB_HIGHER, "THPs allocated at fault", 0 },
+	{ "oom_kill", "kills", VB_LOWER, "OOM kills", 0 },
+	{ "pgpgin", "kB", VB_INFO, "paged in from storage", 0 },
+	{ "pgpgout", "kB", VB_INFO, "paged out to storage", 0 },
 	{ "pgscan_total", "pages", VB_INFO, "scanned by all reclaim, memory "
-	    "cgroup limits included" },
+	    "cgroup limits included", 0 },
 	{ "pgsteal_total", "pages", VB_INFO, "reclaimed by all reclaim, "
-	    "memory cgroup limits included" },
-	{ NULL, NULL, VB_INFO, NULL },
+	    "memory cgroup limits included", 0 },
+	{ NULL, NULL, VB_INFO, NULL, 0 },
 };
 
 /*
@@ -67,8 +68,8 @@ const struct vb_metric vb_std_metrics[] = {
  */
 static const struct vb_metric foreign_metric[] = {
 	{ "foreign_cpu", "%", VB_INFO, "CPU used by other processes, % of "
-	    "one CPU" },
-	{ NULL, NULL, VB_INFO, NULL },
+	    "one CPU", 0 },
+	{ NULL, NULL, VB_INFO, NULL, 0 },
 };
 
 /* column of the first vmstat metric in vb_std_metrics */
@@ -281,8 +282,9 @@ usage(const struct vb_bench *b, FILE *f)
 	    "  --help                 this text\n");
 	fprintf(f, "\nFigures (besides time, rusage and vmstat deltas):\n");
 	for (m = b->metrics; m && m->name; m++)
-		fprintf(f, "  %-22s %s (%s, %s is better)\n", m->name, m->desc,
-		    m->unit, vb_dir_name(m->dir));
+		fprintf(f, "  %-22s %s (%s, %s)\n", m->name, m->desc,
+		    m->unit, m->dir == VB_LOWER ? "lower is better" :
+		    m->dir == VB_HIGHER ? "higher is better" : "information");
 }
 
 struct common {
@@ -761,19 +763,22 @@ vb_main(const struct vb_bench *b, int argc, char **argv)
 	vb_iso_time(R.res.started, sizeof(R.res.started));
 	record_params(b, R.cfg, argc, argv);
 	for (m = vb_std_metrics; m->name; m++)
-		vb_res_add_metric(&R.res, m->name, m->unit, m->dir);
+		vb_res_set_key(&R.res, vb_res_add_metric(&R.res, m->name,
+		    m->unit, m->dir), m->key);
 	R.foreign_col = vb_res_add_metric(&R.res, foreign_metric->name,
 	    foreign_metric->unit, foreign_metric->dir);
 	R.cg_col = -1;
 	if (vb_cgroup_from_env(&R.cg) == 0) {
 		R.cg_col = R.res.nmetrics;
 		for (m = vb_cg_metrics; m->name; m++)
-			vb_res_add_metric(&R.res, m->name, m->unit, m->dir);
+			vb_res_set_key(&R.res, vb_res_add_metric(&R.res,
+			    m->name, m->unit, m->dir), m->key);
 	}
 	for (m = b->metrics; m && m->name; m++) {
 		if (vb_res_metric_index(&R.res, m->name) >= 0)
 			die("bug: metric '%s' defined twice", m->name);
-		vb_res_add_metric(&R.res, m->name, m->unit, m->dir);
+		vb_res_set_key(&R.res, vb_res_add_metric(&R.res, m->name,
+		    m->unit, m->dir), m->key);
 	}
 	if (R.res.nmetrics > 1024)
 		die("bug: too many metrics");

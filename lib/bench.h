@@ -60,6 +60,11 @@ struct vb_metric {
 	const char *unit;	/* "forks/s", "MB/s", "us" */
 	enum vb_dir dir;	/* which way is better */
 	const char *desc;	/* one line, for --help */
+	/*
+	 * 1: a key figure, shown by the report's default view (written on
+	 * the .res file's "key" line); the others only with --detail.
+	 */
+	int key;
 };
 
 struct vb_iter;

@@ -79,7 +79,14 @@ vb_res_add_metric(struct vb_res *r, const char *name, const char *unit,
 	copy(m->name, sizeof(m->name), name);
 	copy(m->unit, sizeof(m->unit), unit);
 	m->dir = dir;
+	m->key = 0;
 	return r->nmetrics++;
+}
+
+void
+vb_res_set_key(struct vb_res *r, int m, int key)
+{
+	r->metrics[m].key = key != 0;
 }
 
 double *
@@ -273,6 +280,12 @@ format_res(const struct vb_res *r, char **buf, size_t *len)
 	for (i = 0; i < r->nmetrics; i++)
 		fprintf(f, "metric %s %s %s\n", r->metrics[i].name,
 		    r->metrics[i].unit, vb_dir_name(r->metrics[i].dir));
+	for (i = j = 0; i < r->nmetrics; i++)
+		if (r->metrics[i].key)
+			fprintf(f, "%s %s", j++ ? "" : "key",
+			    r->metrics[i].name);
+	if (j)
+		fputc('\n', f);
 	for (i = 0; i < r->niter; i++) {
 		fprintf(f, "iter %d", i + 1);
 		for (j = 0; j < r->nmetrics; j++) {
@@ -470,11 +483,13 @@ split(char *s, char **w, int max)
 
 /* The header keywords, in the order they must appear. */
 enum { K_MAGIC, K_BENCH, K_VARIANT, K_CMDLINE, K_PARAM, K_STATUS,
-	K_STARTED, K_ENDED, K_NOTE, K_HEADLINE, K_METRIC, K_ITER, K_END };
+	K_STARTED, K_ENDED, K_NOTE, K_HEADLINE, K_METRIC, K_KEY, K_ITER,
+	K_END };
 
 static const char *const kwords[] = {
 	"vmbench-result", "bench", "variant", "cmdline", "param", "status",
-	"started", "ended", "note", "headline", "metric", "iter", "end",
+	"started", "ended", "note", "headline", "metric", "key", "iter",
+	"end",
 };
 
 static int
@@ -499,7 +514,7 @@ parse_line(struct rd *rd, struct vb_res *r, char *line, int *stage)
 	/* mandatory lines may not be skipped */
 	for (i = *stage + 1; i < k; i++)
 		if (i != K_PARAM && i != K_NOTE && i != K_HEADLINE &&
-		    i != K_ITER)
+		    i != K_KEY && i != K_ITER)
 			return bad(rd, "missing '%s' line before '%s'",
 			    kwords[i], line);
 	if (k == K_MAGIC && *stage != -1)
@@ -582,6 +597,20 @@ parse_line(struct rd *rd, struct vb_res *r, char *line, int *stage)
 		vb_res_add_metric(r, w[0], w[1], d);
 		return 0;
 	}
+	case K_KEY:
+		if (n == 0)
+			return bad(rd, "key needs at least one metric name");
+		for (i = 0; i < n; i++) {
+			int m = vb_res_metric_index(r, w[i]);
+
+			if (m < 0)
+				return bad(rd, "key '%s' is not a metric of "
+				    "this file", w[i]);
+			if (r->metrics[m].key)
+				return bad(rd, "duplicate key '%s'", w[i]);
+			r->metrics[m].key = 1;
+		}
+		return 0;
 	case K_ITER: {
 		double *row;
 		char *end;

@@ -17,6 +17,7 @@
  *	headline forks_per_s
  *	metric elapsed s lower
  *	metric forks_per_s forks/s higher
+ *	key elapsed forks_per_s
  *	iter 1 2.5012 3998.1
  *	iter 2 2.4873 4020.4
  *	end
@@ -25,7 +26,11 @@
  * headline optional, at most one each; note is free text to the end of
  * the line: what went wrong around the measurement, such as a vmstat
  * series cut short, while the iterations themselves are sound); "metric NAME UNIT DIR" lines (DIR is lower, higher or info:
- * which way is better) fix the columns; "iter N v1 v2 ..." lines hold
+ * which way is better) fix the columns; an optional "key NAME..." line
+ * after them names the metrics the benchmark declares key (the report's
+ * default view shows them beside the headline and elapsed, user, sys,
+ * majflt, pswpin, pswpout), each a metric of the file, at most once;
+ * "iter N v1 v2 ..." lines hold
  * every iteration's raw values in that column order, "-" for a value
  * that was not measured (a counter this kernel lacks); "end" closes the
  * file, so a truncated file is detected.  '#' lines and blank lines are
@@ -51,6 +56,7 @@ struct vb_res_metric {
 	char name[VB_NAMELEN];
 	char unit[24];
 	enum vb_dir dir;
+	int key;		/* named on the "key" line */
 };
 
 struct vb_res_param {
@@ -83,6 +89,8 @@ void vb_res_add_param(struct vb_res *r, const char *key, const char *val);
 /* Returns the new column's index. */
 int vb_res_add_metric(struct vb_res *r, const char *name, const char *unit,
     enum vb_dir dir);
+/* Mark column @m key (1) or not (0): the "key" line. */
+void vb_res_set_key(struct vb_res *r, int m, int key);
 /* Append an iteration; returns a row of nmetrics NANs to fill in. */
 double *vb_res_add_iter(struct vb_res *r);
 /*

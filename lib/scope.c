@@ -14,24 +14,24 @@
 #include "util.h"
 
 const struct vb_metric vb_cg_metrics[] = {
-	{ "cg_pgfault", "faults", VB_INFO, "page faults (memory cgroup)" },
+	{ "cg_pgfault", "faults", VB_INFO, "page faults (memory cgroup)", 0 },
 	{ "cg_pgmajfault", "faults", VB_LOWER, "major faults (memory "
-	    "cgroup)" },
-	{ "cg_pswpin", "kB", VB_LOWER, "swapped in (memory cgroup)" },
-	{ "cg_pswpout", "kB", VB_LOWER, "swapped out (memory cgroup)" },
+	    "cgroup)", 1 },
+	{ "cg_pswpin", "kB", VB_LOWER, "swapped in (memory cgroup)", 1 },
+	{ "cg_pswpout", "kB", VB_LOWER, "swapped out (memory cgroup)", 1 },
 	{ "cg_pgscan", "pages", VB_INFO, "scanned by reclaim (memory "
-	    "cgroup)" },
-	{ "cg_pgsteal", "pages", VB_INFO, "reclaimed (memory cgroup)" },
+	    "cgroup)", 0 },
+	{ "cg_pgsteal", "pages", VB_INFO, "reclaimed (memory cgroup)", 0 },
 	{ "cg_workingset_refault", "pages", VB_LOWER, "refaults of evicted "
-	    "pages (memory cgroup)" },
+	    "pages (memory cgroup)", 0 },
 	{ "cg_thp_fault_alloc", "pages", VB_HIGHER, "THPs allocated at fault "
-	    "(memory cgroup)" },
-	{ "cg_oom_kill", "kills", VB_LOWER, "OOM kills (memory cgroup)" },
+	    "(memory cgroup)", 0 },
+	{ "cg_oom_kill", "kills", VB_LOWER, "OOM kills (memory cgroup)", 0 },
 	{ "cg_mem_peak_kb", "kB", VB_INFO, "peak memory use (memory "
-	    "cgroup)" },
+	    "cgroup)", 0 },
 	{ "cg_memsw_peak_kb", "kB", VB_INFO, "peak memory + swap use "
-	    "(memory cgroup)" },
-	{ NULL, NULL, VB_INFO, NULL },
+	    "(memory cgroup)", 0 },
+	{ NULL, NULL, VB_INFO, NULL, 0 },
 };
 
 int

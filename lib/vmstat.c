@@ -727,7 +727,7 @@ sleep_or_stop(struct vb_sampler *s, uint64_t deadline_ns)
  * the kernel's printing and nothing else: parsing and formatting ten in
  * a row finds their code and data in the caches, where one at a time,
  * a tenth of a second apart, found them cold (about 20 us a sample on
- * the development VM).
+ * a 2-CPU VM).
  */
 struct vb_slot {
 	uint64_t t_ns;

@@ -9,9 +9,11 @@
  *		  posts' forms, ASCII bar charts, the vmstat dump
  *	rexport.c CSV and JSON of every statistic
  *	rplot.c   gnuplot charts (PNG and SVG)
+ *	rhtml.c   the results page across many kernels (HTML, inline SVG)
  *	rlmbench.c LMbench's summary tables of vmlat's figures (the post)
  *	rsetup.c  what the figures rest on: the settings that differ between
- *		  the folders, how quiet the machine was, whose counters
+ *		  the folders, which machine each ran on, how quiet the
+ *		  machine was, whose counters
  *		  (the whole machine's or the memory cgroup's) a metric is
  *
  * The report only reads result folders; it never runs a benchmark and
@@ -82,15 +84,16 @@ const struct rs_ratio *rs_cmp_ratio(const struct rs_desc *a,
     const struct rs_desc *b, struct rs_cmp *c);
 /*
  * Modified Z-scores (Iglewicz and Hoaglin, as hyperfine uses them):
- * z = 0.6745 (x - median) / MAD, into @z (NAN for absent values).
- * -1 when there are fewer than 5 values (with 3 or 4 the MAD is one
- * or two deviations and nearly every spread run looks like an outlier)
- * or the MAD is 0.
+ * z = 0.6745 (x - median) / MAD, into @z (NAN for absent values); when
+ * the MAD is 0, z = (x - median) / (1.253314 MeanAD), MeanAD the mean
+ * absolute deviation from the median.  -1 when there are fewer than 5
+ * values (with 3 or 4 the MAD is one or two deviations and nearly every
+ * spread run looks like an outlier) or every value is the median.
  */
 int rs_modz(const double *v, int n, int stride, double *z);
 /* Runs per side to detect relative change @delta (alpha .05, power .8). */
 double rs_runs_needed(double cov, double delta);
-/* Smallest relative change detectable with @n runs per side. */
+/* Smallest relative change detectable with @n runs per side (NAN: n<2). */
 double rs_detectable(double cov, int n);
 
 /* Geometric mean of ratios b/a over several metrics, with a 95% CI. */
@@ -184,6 +187,12 @@ struct rt_row {
 	enum vb_dir dir;
 	enum rt_scope scope;
 	int integral;			/* every value a whole number */
+	/*
+	 * Shown by the default view: the headline, the common figures
+	 * (elapsed, user, sys, majflt, pswpin, pswpout) and the metrics a
+	 * .res names on its "key" line; the others only with --detail.
+	 */
+	int key;
 	struct rs_desc *d;		/* nk; n == 0: missing */
 	struct rs_cmp *c;		/* nk; c[0] unused */
 };
@@ -195,6 +204,11 @@ struct rt_row {
 int rt_rows(const struct rl_set *s, const char *id, struct rt_row **rows);
 /* Rows are owned by the set: this does nothing, kept for symmetry. */
 void rt_free_rows(struct rt_row *rows, int n, int nk);
+/*
+ * Is @d noisy: CoV above @thr, or a mean of 0 with spread (its CoV is
+ * infinite: never called steady)?  Needs two runs.
+ */
+int rt_noisy(const struct rs_desc *d, double thr);
 void rt_free_cache(struct rl_set *s);
 
 /* The comparison table of @id (rows from rt_rows()) and its notes. */
@@ -212,6 +226,11 @@ void rt_summary(FILE *f, const struct rl_set *s, const struct rt_opts *o);
 void rt_post(FILE *f, const struct rl_set *s, const struct rt_opts *o);
 void rt_bars(FILE *f, const char *title, int n, const char *const *labels,
     const double *vals, const char *unit, int width);
+/* contest's table of @bench's load variants (rpost.c); nothing if none. */
+void rt_contest_table(FILE *f, const struct rl_set *s, const char *bench);
+/* tworead's n-by-kernel table of @bench's sweep (rpost.c). */
+void rt_tworead_table(FILE *f, const struct rl_set *s, const char *bench,
+    const struct rt_opts *o);
 /* "played X of Y seconds (Z%)" per kernel from @probe_id; 0 if none. */
 int rt_probe_lines(FILE *f, const struct rl_set *s, const char *probe_id);
 /* Sort the next charts smallest first (lower is better) or largest first. */
@@ -227,6 +246,17 @@ int rt_regressions(FILE *f, const struct rl_set *s, double pct);
 char *rt_short(char *buf, size_t len, double v);
 /* Print @text wrapped at @width, continuation lines indented by @ind. */
 void rt_wrap(FILE *f, const char *text, int width, int ind);
+/*
+ * The comparison table's pieces for other views: is row @r shown (not
+ * zero in every run, measured somewhere), is it noisy (some kernel's
+ * CoV above @noisy), kernel @k's mean as the table prints it, and a
+ * change as "+3.02%".
+ */
+int rt_row_shown(const struct rt_row *r, int nk);
+int rt_row_noisy(const struct rt_row *r, int nk, double noisy);
+char *rt_row_mean(char *buf, size_t len, const struct rt_row *r, int nk,
+    int k);
+char *rt_pct(char *buf, size_t len, double p);
 
 /* ---- rlmbench.c ---- */
 
@@ -253,6 +283,33 @@ const char *rt_scope_tag(enum rt_scope sc);
 void rt_settings(FILE *f, const struct rl_set *s, int width);
 /* The same as one line for chart titles, cut to @len. */
 char *rt_settings_line(char *buf, size_t len, const struct rl_set *s);
+/*
+ * Folder @k's value of setting @d as the settings block shows it (for
+ * cmdline: only the words not in every folder); allocated, NULL when
+ * not recorded.
+ */
+char *rt_setting_value(const struct rl_set *s, const struct rl_mdiff *d,
+    int k);
+
+/*
+ * The machines the folders ran on: the same host name, CPU model and
+ * count, and MemTotal within 2%.  Machines are numbered in the order
+ * of their first folder.
+ */
+struct rt_machines {
+	int n;				/* distinct machines */
+	int *of;			/* per folder: its machine */
+	int *first;			/* per machine: its first folder */
+};
+void rt_machines_of(const struct rl_set *s, struct rt_machines *m);
+void rt_machines_free(struct rt_machines *m);
+/* "vm, AMD EPYC x 2, 23.5 GiB RAM" for folder @k. */
+char *rt_machine_name(char *buf, size_t len, const struct rl_kernel *k);
+/*
+ * With folders from more than one machine: one line per machine with
+ * its folders, then one warning line (part of rt_settings()).
+ */
+void rt_machines(FILE *f, const struct rl_set *s, int width);
 
 /* How busy the machine was with other work during one result. */
 struct rt_quiet {
@@ -282,10 +339,24 @@ void rx_json(FILE *f, const struct rl_set *s, const struct rt_opts *o);
 /* ---- rplot.c ---- */
 
 /*
- * Write charts for every benchmark into @dir (created): per chart a
- * .dat, a .gp script, a .png and a .svg.  @gnuplot: the program to run.
- * Returns the number of charts, -1 on error (message printed).
+ * Write charts into @dir (created): per chart a .dat, a .gp script, a
+ * .png and a .svg; the summary and each benchmark's headline and vmstat
+ * series, with @detail every metric's.  @gnuplot: the program to run.
+ * Returns the number of charts, -1 on error (one line printed).
  */
-int rp_plot(const struct rl_set *s, const char *dir, const char *gnuplot);
+int rp_plot(const struct rl_set *s, const char *dir, const char *gnuplot,
+    int detail);
+
+/* ---- rhtml.c ---- */
+
+/* @s as HTML text: & < > " ' as entities, what is not text as U+FFFD. */
+void rh_esc(FILE *f, const char *s);
+/*
+ * The results page: @dir/index.html (@dir created, or an earlier page
+ * of vmreport's replaced; anything else there is refused and nothing
+ * written).  0, or -1 with one line printed.
+ */
+int rh_html(const struct rl_set *s, const char *dir,
+    const struct rt_opts *o);
 
 #endif

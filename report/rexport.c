@@ -7,10 +7,20 @@
  * Both begin with the settings that differ between the folders (CSV: a
  * section "setting,kernel,value" ended by a blank line, one row per key
  * and folder, or one row "(none),,the same in every folder"; JSON: the
- * object "settings_differ", key -> { kernel label -> value or null }).
+ * object "settings_differ", key -> { kernel label -> value or null }),
+ * and the machine of each folder (rt_machines_of(): CSV: rows
+ * "machine,label,m1 host, CPU x n, RAM" in that section, and a row
+ * "mixed_machines,,N machines: ..." when there is more than one; JSON:
+ * "machines", [{kernel, machine (its number), name}], and
+ * "mixed_machines", true or false).
  * significant is the mark of the text view (rs_mark(): p < 0.05, at
- * least the minimum change, never on an info metric); scope says whose
- * counter a metric is (benchmark, system, cgroup); quiet and
+ * least the minimum change, never on an info metric), empty/null when
+ * there is no test (one run on a side); so are ratio_unbounded and the
+ * ratio's interval then.  Every JSON kernel entry has the same fields,
+ * null where they do not apply (the baseline, a side with no run).
+ * noisy: CoV above the threshold, or a mean of 0 with spread
+ * (rt_noisy()); scope says whose counter a metric is (benchmark,
+ * system, cgroup); quiet and
  * foreign_cpu say how busy the machine was with other work during that
  * kernel's run of the benchmark (1/true: quiet; empty/null: not
  * recorded).
@@ -49,12 +59,48 @@ csv_num(FILE *f, double v)
 		fprintf(f, "%.10g", v);
 }
 
+/* Is there a ratio interval (bounded or not): two runs a side or more? */
+static int
+has_interval(const struct rs_desc *a, const struct rs_desc *b)
+{
+	return a->n > 1 && b->n > 1;
+}
+
 static const char *
 status_of(const struct rl_set *s, int k, const char *id)
 {
 	const struct vb_res *r = rl_find(&s->k[k], id);
 
 	return r ? r->status : "missing";
+}
+
+/*
+ * The machine of each folder, in the settings section: "machine,label,
+ * m1 host, CPU x n, RAM"; with more than one machine, the warning row
+ * "mixed_machines,,N machines: ...", as the text report warns.
+ */
+static void
+csv_machines(FILE *f, const struct rl_set *s)
+{
+	struct rt_machines m;
+	char name[512], val[560];
+	int k;
+
+	rt_machines_of(s, &m);
+	for (k = 0; k < s->nk; k++) {
+		fputs("machine,", f);
+		csv_str(f, s->k[k].label);
+		snprintf(val, sizeof(val), "m%d %s", m.of[k] + 1,
+		    rt_machine_name(name, sizeof(name), &s->k[k]));
+		fputc(',', f);
+		csv_str(f, val);
+		fputc('\n', f);
+	}
+	if (m.n > 1)
+		fprintf(f, "mixed_machines,,\"%d machines: a difference between "
+		    "folders of two machines may be the machine's, not the "
+		    "kernel's\"\n", m.n);
+	rt_machines_free(&m);
 }
 
 /* The CSV's first section: the settings that differ, per folder. */
@@ -77,6 +123,7 @@ csv_settings(FILE *f, const struct rl_set *s)
 				csv_str(f, d[i].val[k]);
 			fputc('\n', f);
 		}
+	csv_machines(f, s);
 	fputc('\n', f);
 	rl_free_mdiffs(d, n);
 }
@@ -124,14 +171,19 @@ rx_csv(FILE *f, const struct rl_set *s, const struct rt_opts *o)
 					csv_num(f, c->pct);
 					csv_num(f, c->w.p);
 					csv_num(f, c->w.df);
-					fprintf(f, ",%d", c->sig);
+					/* no test (one run a side): empty */
+					fputc(',', f);
+					if (!isnan(c->w.p))
+						fprintf(f, "%d", c->sig);
 					csv_num(f, c->ratio.r);
 					csv_num(f, c->ratio.lo);
 					csv_num(f, c->ratio.hi);
-					fprintf(f, ",%d", c->ratio.unbounded);
+					fputc(',', f);
+					if (has_interval(&rows[j].d[0], d))
+						fprintf(f, "%d",
+						    c->ratio.unbounded);
 				}
-				fprintf(f, ",%d,%s,", d->n > 1 &&
-				    d->cov > o->noisy,
+				fprintf(f, ",%d,%s,", rt_noisy(d, o->noisy),
 				    rt_scope_name(rows[j].scope));
 				rt_quiet_of(rl_find(&s->k[k], s->ids[i]),
 				    o->quiet, &q);
@@ -209,6 +261,31 @@ json_settings(FILE *f, const struct rl_set *s)
 	rl_free_mdiffs(d, n);
 }
 
+/*
+ * "machines": per folder its machine's number and name; "mixed_machines":
+ * whether the folders come from more than one machine.
+ */
+static void
+json_machines(FILE *f, const struct rl_set *s)
+{
+	struct rt_machines m;
+	char name[512];
+	int k;
+
+	rt_machines_of(s, &m);
+	fputs(",\n  \"machines\": [", f);
+	for (k = 0; k < s->nk; k++) {
+		fputs(k ? ",\n    {\"kernel\": " : "\n    {\"kernel\": ", f);
+		json_str(f, s->k[k].label);
+		fprintf(f, ", \"machine\": %d, \"name\": ", m.of[k] + 1);
+		json_str(f, rt_machine_name(name, sizeof(name), &s->k[k]));
+		fputc('}', f);
+	}
+	fprintf(f, "\n  ],\n  \"mixed_machines\": %s", m.n > 1 ? "true" :
+	    "false");
+	rt_machines_free(&m);
+}
+
 /* "load": per kernel, how busy the machine was with other work. */
 static void
 json_load(FILE *f, const struct rl_set *s, const char *id,
@@ -231,6 +308,29 @@ json_load(FILE *f, const struct rl_set *s, const char *id,
 	fputc(']', f);
 }
 
+/*
+ * The comparison fields of one kernel's entry, the same set in every
+ * entry: null where there is nothing to compare (the baseline, a side
+ * with no run) or no test (one run a side: significant and
+ * ratio_unbounded null too).
+ */
+static void
+json_cmp(FILE *f, const struct rs_cmp *c, const struct rs_desc *a,
+    const struct rs_desc *b)
+{
+	json_num(f, "change_pct", c ? c->pct : NAN);
+	json_num(f, "welch_p", c ? c->w.p : NAN);
+	json_num(f, "welch_df", c ? c->w.df : NAN);
+	fputs(", \"significant\": ", f);
+	fputs(!c || isnan(c->w.p) ? "null" : c->sig ? "true" : "false", f);
+	json_num(f, "ratio", c ? c->ratio.r : NAN);
+	json_num(f, "ratio_ci_low", c ? c->ratio.lo : NAN);
+	json_num(f, "ratio_ci_high", c ? c->ratio.hi : NAN);
+	fputs(", \"ratio_unbounded\": ", f);
+	fputs(!c || !has_interval(a, b) ? "null" : c->ratio.unbounded ?
+	    "true" : "false", f);
+}
+
 void
 rx_json(FILE *f, const struct rl_set *s, const struct rt_opts *o)
 {
@@ -248,6 +348,7 @@ rx_json(FILE *f, const struct rl_set *s, const struct rt_opts *o)
 	    "%.10g,\n  \"quiet_threshold_pct\": %.10g,\n", o->noisy,
 	    s->min_change, o->quiet);
 	json_settings(f, s);
+	json_machines(f, s);
 	fputs(",\n  \"benchmarks\": [", f);
 	for (i = 0; i < s->nids; i++) {
 		n = rt_rows(s, s->ids[i], &rows);
@@ -284,23 +385,10 @@ rx_json(FILE *f, const struct rl_set *s, const struct rt_opts *o)
 				json_num(f, "max", d->max);
 				json_num(f, "ci_low", d->ci_lo);
 				json_num(f, "ci_high", d->ci_hi);
-				fprintf(f, ", \"noisy\": %s", d->n > 1 &&
-				    d->cov > o->noisy ? "true" : "false");
-				if (k > 0 && d->n) {
-					json_num(f, "change_pct", c->pct);
-					json_num(f, "welch_p", c->w.p);
-					json_num(f, "welch_df", c->w.df);
-					fprintf(f, ", \"significant\": %s",
-					    c->sig ? "true" : "false");
-					json_num(f, "ratio", c->ratio.r);
-					json_num(f, "ratio_ci_low",
-					    c->ratio.lo);
-					json_num(f, "ratio_ci_high",
-					    c->ratio.hi);
-					fprintf(f, ", \"ratio_unbounded\": %s",
-					    c->ratio.unbounded ? "true" :
-					    "false");
-				}
+				fprintf(f, ", \"noisy\": %s",
+				    rt_noisy(d, o->noisy) ? "true" : "false");
+				json_cmp(f, k > 0 && d->n ? c : NULL,
+				    &rows[j].d[0], d);
 				fputc('}', f);
 			}
 			fputs("]}", f);

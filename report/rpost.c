@@ -319,8 +319,8 @@ noload_of(const struct rl_set *s, int k, const char *bench)
  *	Kernel [runs]   Time    CPU%    Loads   LCPU%   Ratio
  * Ratio = time under the load / the same kernel's no_load time.
  */
-static void
-contest_table(FILE *f, const struct rl_set *s, const char *bench)
+void
+rt_contest_table(FILE *f, const struct rl_set *s, const char *bench)
 {
 	char b[NAME_MAX + 1], num[6][32];
 	int i, k, w = label_width(s, 16), pass;
@@ -403,8 +403,8 @@ is_sweep(const struct rl_set *s, const char *id)
  * Iwamoto's table: one row per n, one column per kernel; only the sweep
  * variants (tworead@cached and other single runs are not rows of it).
  */
-static void
-tworead_table(FILE *f, const struct rl_set *s, const char *bench,
+void
+rt_tworead_table(FILE *f, const struct rl_set *s, const char *bench,
     const struct rt_opts *o)
 {
 	char b[NAME_MAX + 1], num[64];
@@ -726,9 +726,9 @@ rt_post(FILE *f, const struct rl_set *s, const struct rt_opts *o)
 			}
 			fputc('\n', f);
 			if (!strcmp(b, "makesim"))
-				contest_table(f, s, b);
+				rt_contest_table(f, s, b);
 			else
-				tworead_table(f, s, b, o);
+				rt_tworead_table(f, s, b, o);
 			for (j = i; j < s->nids; j++) {
 				char b2[NAME_MAX + 1];
 

@@ -10,6 +10,8 @@
  *   not the highest: one iteration disturbed by a short burst of other
  *   work is the outlier notes' business, a run disturbed throughout is
  *   this warning's; the highest iteration is named beside the mean;
+ * - which machine each folder ran on (host, CPU, memory from meta), and
+ *   one warning when the folders come from more than one;
  * - whose counter a metric is: the whole machine's (/proc/vmstat
  *   deltas, the load figures), the memory cgroup's (cg_*, under MEM=),
  *   or the benchmark's own (rusage of its tree, its own figures).
@@ -145,6 +147,15 @@ put_values(FILE *m, const struct rl_set *s, const struct rl_mdiff *d)
 	free(v);
 }
 
+char *
+rt_setting_value(const struct rl_set *s, const struct rl_mdiff *d, int k)
+{
+	if (!d->val[k])
+		return NULL;
+	return strcmp(d->key, "cmdline") ? vb_xstrdup(d->val[k]) :
+	    uncommon_words(s, d, k);
+}
+
 static const char *
 key_title(const struct rl_mdiff *d)
 {
@@ -167,6 +178,7 @@ rt_settings(FILE *f, const struct rl_set *s, int width)
 	if (!n) {
 		fprintf(f, "Settings: the same in every folder\n");
 		rl_free_mdiffs(d, n);
+		rt_machines(f, s, width);
 		return;
 	}
 	fprintf(f, "Settings that differ between the folders:\n");
@@ -183,6 +195,7 @@ rt_settings(FILE *f, const struct rl_set *s, int width)
 		text = NULL;
 	}
 	rl_free_mdiffs(d, n);
+	rt_machines(f, s, width);
 }
 
 /*
@@ -323,4 +336,117 @@ rt_quiet_summary(FILE *f, const struct rl_set *s, const struct rt_opts *o)
 		    runs, runs == 1 ? "" : "s", o->quiet, rec < runs ?
 		    "; not recorded for every run" : "");
 	rt_wrap(f, line, o->width, 4);
+}
+
+/* ---- which machine ---- */
+
+/*
+ * Do kernels @a and @b come from the same machine?  The same host
+ * name, CPU model and count, and MemTotal within 2% (each kernel keeps
+ * a slightly different share of the same RAM for itself; a mem= boot
+ * limit is another machine for the figures).  A fact recorded in one
+ * folder and not in the other differs.
+ */
+static int
+same_machine(const struct rl_kernel *a, const struct rl_kernel *b)
+{
+	static const char *const keys[] = { "hostname", "cpu_model",
+		"cpu_count" };
+	const char *x, *y;
+	double ma, mb;
+	size_t i;
+
+	for (i = 0; i < sizeof(keys) / sizeof(keys[0]); i++) {
+		x = rl_meta(a, keys[i]);
+		y = rl_meta(b, keys[i]);
+		if (!x != !y || (x && strcmp(x, y)))
+			return 0;
+	}
+	x = rl_meta(a, "mem_total_kb");
+	y = rl_meta(b, "mem_total_kb");
+	if (!x != !y)
+		return 0;
+	if (!x)
+		return 1;
+	ma = strtod(x, NULL);
+	mb = strtod(y, NULL);
+	return fabs(ma - mb) <= 0.02 * fmax(fabs(ma), fabs(mb));
+}
+
+void
+rt_machines_of(const struct rl_set *s, struct rt_machines *m)
+{
+	int k, j;
+
+	m->n = 0;
+	m->of = vb_xcalloc((size_t)s->nk + 1, sizeof(int));
+	m->first = vb_xcalloc((size_t)s->nk + 1, sizeof(int));
+	for (k = 0; k < s->nk; k++) {
+		for (j = 0; j < m->n; j++)
+			if (same_machine(&s->k[m->first[j]], &s->k[k]))
+				break;
+		if (j == m->n)
+			m->first[m->n++] = k;
+		m->of[k] = j;
+	}
+}
+
+void
+rt_machines_free(struct rt_machines *m)
+{
+	free(m->of);
+	free(m->first);
+	m->of = m->first = NULL;
+}
+
+char *
+rt_machine_name(char *buf, size_t len, const struct rl_kernel *k)
+{
+	const char *host = rl_meta(k, "hostname");
+	const char *cpu = rl_meta(k, "cpu_model");
+	const char *ncpu = rl_meta(k, "cpu_count");
+	const char *mem = rl_meta(k, "mem_total_kb");
+
+	snprintf(buf, len, "%s, %s x %s, ", host ? host : "unknown host",
+	    cpu ? cpu : "unknown CPU", ncpu ? ncpu : "?");
+	if (mem)
+		snprintf(buf + strlen(buf), len - strlen(buf), "%.1f GiB RAM",
+		    strtod(mem, NULL) / 1048576);
+	else
+		snprintf(buf + strlen(buf), len - strlen(buf),
+		    "RAM not recorded");
+	return buf;
+}
+
+void
+rt_machines(FILE *f, const struct rl_set *s, int width)
+{
+	struct rt_machines m;
+	struct vb_buf line = VB_BUF_INIT;
+	char name[512];
+	int j, k, nin;
+
+	rt_machines_of(s, &m);
+	if (m.n < 2) {
+		rt_machines_free(&m);
+		return;
+	}
+	fprintf(f, "Machines (from meta: host, CPU, memory):\n");
+	for (j = 0; j < m.n; j++) {
+		vb_buf_printf(&line, "m%d %s:", j + 1, rt_machine_name(name,
+		    sizeof(name), &s->k[m.first[j]]));
+		for (k = nin = 0; k < s->nk; k++)
+			if (m.of[k] == j)
+				vb_buf_printf(&line, "%s %s", nin++ ? "," : "",
+				    s->k[k].label);
+		fputs("  ", f);
+		rt_wrap(f, vb_buf_str(&line), width - 2, 6);
+		vb_buf_free(&line);
+	}
+	vb_buf_printf(&line, "warning: these folders come from %d machines: "
+	    "a difference between folders of two machines may be the "
+	    "machine's, not the kernel's", m.n);
+	rt_wrap(f, vb_buf_str(&line), width, 4);
+	vb_buf_free(&line);
+	rt_machines_free(&m);
 }

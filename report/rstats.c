@@ -17,9 +17,16 @@
  *   identical runs that differ by one fault in 65,000 are "exactly"
  *   different (both variances 0, p = 0) but not worth reading.
  * - Fieller's 95% CI of the ratio b/a, with the Welch df; unbounded
- *   when a^2 <= t^2 va (the baseline mean is not clearly non-zero).
+ *   when a^2 <= t^2 va (the baseline mean is not clearly non-zero);
+ *   none at all (lo, hi NAN, not unbounded) with one run on a side.
+ * - Modified Z-scores: 0.6745 (x - median) / MAD; when the MAD is 0
+ *   (more than half of the runs equal the median) the mean absolute
+ *   deviation from the median stands in for it, as (x - median) /
+ *   (1.253314 MeanAD) (IBM SPSS's convention); with no deviation at
+ *   all there is no outlier.
  * - Runs per side to detect a relative change delta at alpha 0.05 and
- *   power 0.8: n = 2 (z.975 + z.8)^2 (CoV/delta)^2 = 15.7 (CoV/delta)^2.
+ *   power 0.8: n = 2 (z.975 + z.8)^2 (CoV/delta)^2 = 15.7 (CoV/delta)^2;
+ *   the smallest detectable change, CoV sqrt(15.7 / n), needs n >= 2.
  */
 #include <math.h>
 #include <stdlib.h>
@@ -153,7 +160,10 @@ rs_fieller(const struct rs_desc *a, const struct rs_desc *b, double df,
 	r->r = a->mean != 0 ? b->mean / a->mean : NAN;
 	r->lo = r->hi = NAN;
 	r->unbounded = 0;
-	if (a->n < 2 || b->n < 2 || isnan(df)) {
+	/* one run on a side: no variance, so no interval at all */
+	if (a->n < 2 || b->n < 2)
+		return;
+	if (isnan(df)) {
 		r->unbounded = 1;
 		return;
 	}
@@ -231,6 +241,7 @@ int
 rs_modz(const double *v, int n, int stride, double *z)
 {
 	double *dev = malloc((size_t)(n ? n : 1) * sizeof(double)), med, mad;
+	double meanad;
 	struct rs_desc d;
 	int i, k = 0;
 
@@ -246,11 +257,16 @@ rs_modz(const double *v, int n, int stride, double *z)
 	}
 	rs_describe(dev, k, 1, &d);
 	mad = d.median;
+	meanad = d.mean;
 	free(dev);
-	if (k < 5 || !(mad > 0))
+	if (k < 5 || !(meanad > 0))
 		return -1;
-	for (i = 0; i < n; i++)
-		z[i] = 0.6745 * (v[(size_t)i * (size_t)stride] - med) / mad;
+	for (i = 0; i < n; i++) {
+		double x = v[(size_t)i * (size_t)stride] - med;
+
+		/* 0.6745 / MAD, or with MAD 0, 1 / (1.253314 MeanAD) */
+		z[i] = mad > 0 ? 0.6745 * x / mad : x / (1.253314 * meanad);
+	}
 	return 0;
 }
 
@@ -263,7 +279,8 @@ rs_runs_needed(double cov, double delta)
 double
 rs_detectable(double cov, int n)
 {
-	return n > 0 ? cov * sqrt(15.7 / n) : NAN;
+	/* one run a side has no test, so no change is detectable */
+	return n > 1 ? cov * sqrt(15.7 / n) : NAN;
 }
 
 /*

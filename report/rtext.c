@@ -46,6 +46,21 @@ id_index(const struct rl_set *s, const char *id)
 	return -1;
 }
 
+/* A figure every benchmark's default view shows (see struct rt_row). */
+static int
+common_figure(const char *name)
+{
+	static const char *const common[] = {
+		"elapsed", "user", "sys", "majflt", "pswpin", "pswpout",
+	};
+	size_t i;
+
+	for (i = 0; i < sizeof(common) / sizeof(common[0]); i++)
+		if (strcmp(name, common[i]) == 0)
+			return 1;
+	return 0;
+}
+
 static int
 build_rows(const struct rl_set *s, const char *id, struct rt_row **out)
 {
@@ -58,8 +73,10 @@ build_rows(const struct rl_set *s, const char *id, struct rt_row **out)
 		if (!r)
 			continue;
 		for (j = 0; j < r->nmetrics; j++) {
-			if (find_row(rows, n, r->metrics[j].name) >= 0)
+			if ((m = find_row(rows, n, r->metrics[j].name)) >= 0) {
+				rows[m].key |= r->metrics[j].key;
 				continue;
+			}
 			if (n == cap) {
 				cap = cap ? 2 * cap : 32;
 				rows = realloc(rows, (size_t)cap *
@@ -72,6 +89,8 @@ build_rows(const struct rl_set *s, const char *id, struct rt_row **out)
 			rows[n].dir = r->metrics[j].dir;
 			rows[n].scope = rt_scope_of(rows[n].name);
 			rows[n].integral = 1;
+			rows[n].key = common_figure(rows[n].name);
+			rows[n].key |= r->metrics[j].key;
 			rows[n].d = vb_xcalloc((size_t)s->nk,
 			    sizeof(struct rs_desc));
 			rows[n].c = vb_xcalloc((size_t)s->nk,
@@ -111,6 +130,8 @@ build_rows(const struct rl_set *s, const char *id, struct rt_row **out)
 			rs_mark(&rows[j].d[0], &rows[j].d[i], rows[j].dir,
 			    s->min_change, &rows[j].c[i]);
 		}
+	if ((j = rt_headline(s, id, rows, n)) >= 0)
+		rows[j].key = 1;
 	*out = rows;
 	return n;
 }
@@ -317,6 +338,21 @@ unmeasured(const struct rt_row *r, int nk)
 	return 1;
 }
 
+/* The CoV of @d, infinite for a mean of 0 with spread. */
+static double
+cov_of(const struct rs_desc *d)
+{
+	if (d->n > 1 && d->mean == 0 && d->sd > 0)
+		return INFINITY;
+	return d->cov;
+}
+
+int
+rt_noisy(const struct rs_desc *d, double thr)
+{
+	return d->n > 1 && cov_of(d) > thr;
+}
+
 static double
 max_cov(const struct rt_row *r, int nk, int *who)
 {
@@ -325,8 +361,9 @@ max_cov(const struct rt_row *r, int nk, int *who)
 
 	*who = -1;
 	for (i = 0; i < nk; i++)
-		if (r->d[i].n > 1 && !isnan(r->d[i].cov) && r->d[i].cov > m) {
-			m = r->d[i].cov;
+		if (r->d[i].n > 1 && !isnan(cov_of(&r->d[i])) &&
+		    cov_of(&r->d[i]) > m) {
+			m = cov_of(&r->d[i]);
 			*who = i;
 		}
 	return m;
@@ -347,6 +384,11 @@ min_n(const struct rt_row *r, int nk)
 
 #define VALW 9
 #define CMPW 22		/* "   3398.52 (  +3.02%)*": a blank, 9, 12 */
+
+/* The default view's "== ID ==", left of the table's kernel labels. */
+static const char *table_title;
+/* The default view's noise note: the detectable change without the CoV. */
+static int short_notes;
 
 /*
  * Metrics down, kernels across: the baseline's mean, then each other
@@ -381,9 +423,14 @@ rt_table(FILE *f, const struct rl_set *s, const char *id,
 			unitw = i;
 	}
 	if (!shown) {
+		if (table_title)
+			fprintf(f, "%s\n", table_title);
 		fprintf(f, "  (every metric is zero or absent)\n");
 		return;
 	}
+	/* the default view's title fills the header's left part */
+	if (table_title && (int)strlen(table_title) > namew + 1 + unitw)
+		namew = (int)strlen(table_title) - 1 - unitw;
 	basew = VALW + 1;
 	if ((int)strlen(s->k[0].label) + 1 > basew)
 		basew = (int)strlen(s->k[0].label) + 1;
@@ -398,7 +445,8 @@ rt_table(FILE *f, const struct rl_set *s, const char *id,
 		if (last > s->nk)
 			last = s->nk;
 		/* header: kernel labels, '!' marks an incomplete run */
-		fprintf(f, "%*s", namew + 1 + unitw, "");
+		fprintf(f, "%-*s", namew + 1 + unitw, table_title &&
+		    first == 1 ? table_title : "");
 		snprintf(buf, sizeof(buf), "%s%s", s->k[0].label,
 		    rl_find(&s->k[0], id) && strcmp(rl_find(&s->k[0],
 		    id)->status, "complete") ? "!" : "");
@@ -520,29 +568,68 @@ outlier_notes(FILE *f, const struct rl_set *s, const char *id,
 	vb_buf_free(&cold);
 }
 
-void
-rt_notes(FILE *f, const struct rl_set *s, const char *id,
-    struct rt_row *rows, int nrows, const struct rt_opts *o)
+/*
+ * The metrics of @rows that are zero in every run, or (@absent) that no
+ * run measured, as one wrapped line after @title; nothing if none.
+ */
+static void
+name_list(FILE *f, const char *title, struct rt_row *rows, int nrows,
+    int nk, int absent, int width)
+{
+	struct vb_buf line = VB_BUF_INIT;
+	int j, n = 0;
+
+	vb_buf_printf(&line, "%s", title);
+	for (j = 0; j < nrows; j++)
+		if (absent ? unmeasured(&rows[j], nk) :
+		    all_zero(&rows[j], nk)) {
+			n++;
+			vb_buf_printf(&line, " %s", rows[j].name);
+		}
+	if (n)
+		wrap(f, vb_buf_str(&line), width, 2);
+	vb_buf_free(&line);
+}
+
+/*
+ * Noisy metrics: the largest CoV of any kernel (not in the compare
+ * view's default: short_notes), and the smallest change
+ * the runs could have detected, n = 15.7 (CoV/delta)^2 solved for delta
+ * with the fewest runs of any kernel for that metric, rounded up to a
+ * whole percent ("-" with one run, or a mean of 0: its SD is shown).
+ * The header names n when every metric listed has the same, else each
+ * metric carries its own.
+ */
+static void
+noise_note(FILE *f, const struct rl_set *s, struct rt_row *rows, int nrows,
+    const struct rt_opts *o)
 {
 	struct vb_buf line = VB_BUF_INIT;
 	char a[32], b[32];
-	int i, j, nz = 0;
+	int j, nz = 0, n0 = -1, same = 1;
 
-	vb_buf_printf(&line, "zero in every run:");
-	for (j = 0; j < nrows; j++)
-		if (all_zero(&rows[j], s->nk)) {
-			nz++;
-			vb_buf_printf(&line, " %s", rows[j].name);
-		}
-	if (nz)
-		wrap(f, vb_buf_str(&line), o->width, 2);
-	vb_buf_free(&line);
-	/*
-	 * Noisy metrics: the largest CoV of any kernel, and the smallest
-	 * change the runs could have detected, n = 15.7 (CoV/delta)^2
-	 * solved for delta with the fewest runs of any kernel.
-	 */
-	nz = 0;
+	for (j = 0; j < nrows; j++) {
+		int who, n;
+
+		if (all_zero(&rows[j], s->nk) ||
+		    !(max_cov(&rows[j], s->nk, &who) > o->noisy))
+			continue;
+		n = min_n(&rows[j], s->nk);
+		if (n0 >= 0 && n != n0)
+			same = 0;
+		n0 = n;
+	}
+	if (n0 < 0)
+		return;
+	if (short_notes)
+		vb_buf_printf(&line, "~ detectable with %s run%s a side:",
+		    same ? rt_num(a, sizeof(a), "%.0f", n0) : "n",
+		    same && n0 == 1 ? "" : "s");
+	else
+		vb_buf_printf(&line, "~ noisy, CoV > %.0f%% (largest CoV: "
+		    "smallest change detectable with %s run%s a side):",
+		    o->noisy * 100, same ? rt_num(a, sizeof(a), "%.0f", n0) :
+		    "n", same && n0 == 1 ? "" : "s");
 	for (j = 0; j < nrows; j++) {
 		struct rt_row *r = &rows[j];
 		int who, n;
@@ -551,18 +638,37 @@ rt_notes(FILE *f, const struct rl_set *s, const char *id,
 		if (all_zero(r, s->nk) || !(cov > o->noisy))
 			continue;
 		n = min_n(r, s->nk);
-		if (!nz++)
-			vb_buf_printf(&line, "~ noisy, CoV > %.0f%% (largest "
-			    "CoV: smallest change detectable with %d runs a "
-			    "side):", o->noisy * 100, n);
-		vb_buf_printf(&line, "%s %s %s%%: %s%%", nz > 1 ? "," : "",
-		    r->name, rt_num(a, sizeof(a), "%.1f", cov * 100),
-		    rt_num(b, sizeof(b), "%.0f",
-		    ceil(rs_detectable(cov, n) * 100)));
+		rt_num(b, sizeof(b), "%.0f", ceil(rs_detectable(cov, n) *
+		    100));
+		if (isinf(cov))		/* a mean of 0: no CoV, its SD */
+			vb_buf_printf(&line, "%s %s mean 0, SD %s: -",
+			    nz++ ? "," : "", r->name, rt_num(a, sizeof(a),
+			    "%.4g", r->d[who].sd));
+		else if (!short_notes)
+			vb_buf_printf(&line, "%s %s %s%%: %s%s", nz++ ? "," :
+			    "", r->name, rt_num(a, sizeof(a), "%.1f",
+			    cov * 100), b, n > 1 ? "%" : "");
+		else		/* the default view: the change only */
+			vb_buf_printf(&line, "%s %s %s%s", nz++ ? "," : "",
+			    r->name, b, n > 1 ? "%" : "");
+		if (!same)
+			vb_buf_printf(&line, " (n %d)", n);
 	}
-	if (nz)
-		wrap(f, vb_buf_str(&line), o->width, 4);
+	wrap(f, vb_buf_str(&line), o->width, 4);
 	vb_buf_free(&line);
+}
+
+void
+rt_notes(FILE *f, const struct rl_set *s, const char *id,
+    struct rt_row *rows, int nrows, const struct rt_opts *o)
+{
+	struct vb_buf line = VB_BUF_INIT;
+	int i;
+
+	name_list(f, "zero in every run:", rows, nrows, s->nk, 0, o->width);
+	name_list(f, "not measured (\"-\" in every run):", rows, nrows,
+	    s->nk, 1, o->width);
+	noise_note(f, s, rows, nrows, o);
 	outlier_notes(f, s, id, rows, nrows, o);
 	for (i = 0; i < s->nk; i++) {
 		const struct vb_res *r = rl_find(&s->k[i], id);
@@ -924,6 +1030,115 @@ first_res(const struct rl_set *s, const char *id)
 
 /* ---- the compare view ---- */
 
+/*
+ * The default view's one line on a machine busy with other work during
+ * @id (rt_quiet_warn() has the details: --detail).
+ */
+static void
+quiet_line(FILE *f, const struct rl_set *s, const char *id,
+    const struct rt_opts *o)
+{
+	struct vb_buf line = VB_BUF_INIT;
+	struct rt_quiet q;
+	int k, n = 0;
+
+	for (k = 0; k < s->nk; k++) {
+		rt_quiet_of(rl_find(&s->k[k], id), o->quiet, &q);
+		if (q.quiet != 0)
+			continue;
+		vb_buf_printf(&line, "%s %.*f%% in %s", n++ ? "," :
+		    "! not quiet: other processes used (mean, % of a CPU)",
+		    fabs(q.mean) < 10 ? 1 : 0, q.mean, s->k[k].label);
+	}
+	if (n)
+		wrap(f, vb_buf_str(&line), o->width, 4);
+	vb_buf_free(&line);
+}
+
+/* A probe that ran beside a benchmark of the folders: shown with it. */
+static int
+beside(const struct rl_set *s, const char *id)
+{
+	const char *at = strchr(id, '@');
+	int k;
+
+	if (strncmp(id, "probe@", 6) != 0 || !at)
+		return 0;
+	for (k = 0; k < s->nk; k++)
+		if (rl_find(&s->k[k], at + 1))
+			return 1;
+	return 0;
+}
+
+/*
+ * The default view of @id: the table of the key rows (struct rt_row)
+ * under "== ID ==" (the command is --detail's), their notes, the other
+ * load, which of the metrics only --detail shows are marked, and the
+ * probe that ran beside it.
+ */
+static void
+key_section(FILE *f, const struct rl_set *s, const char *id,
+    struct rt_row *rows, int nrows, const struct rt_opts *o)
+{
+	struct rt_row *sel = vb_xcalloc((size_t)nrows, sizeof(*sel));
+	struct vb_buf line = VB_BUF_INIT, marks = VB_BUF_INIT;
+	char probe[sizeof("probe@") + NAME_MAX];	/* ids are file names */
+	char *buf = NULL;
+	size_t len = 0;
+	int n = 0, more = 0, nmark = 0, i, j;
+	FILE *m;
+
+	for (j = 0; j < nrows; j++) {
+		if (rows[j].key) {
+			sel[n++] = rows[j];
+			continue;
+		}
+		if (unmeasured(&rows[j], s->nk))
+			continue;
+		more++;
+		for (i = 1; i < s->nk; i++)
+			if (rows[j].c[i].sig && rows[j].dir != VB_INFO)
+				break;
+		/* five names at most: a few lines per benchmark */
+		if (i < s->nk && nmark++ < 5)
+			vb_buf_printf(&marks, "%s %s", nmark > 1 ? "," : ":",
+			    rows[j].name);
+	}
+	if (nmark > 5)
+		vb_buf_printf(&marks, " and %d more", nmark - 5);
+	vb_buf_printf(&line, "== %s ==", id);
+	table_title = vb_buf_str(&line);
+	rt_table(f, s, id, sel, n, o);
+	table_title = NULL;
+	vb_buf_free(&line);
+	if (rl_param_diffs(s, id, &line))
+		fprintf(f, "parameters differ (--allow-different-params):\n%s",
+		    vb_buf_str(&line));
+	vb_buf_free(&line);
+	short_notes = 1;
+	rt_notes(f, s, id, sel, n, o);
+	short_notes = 0;
+	quiet_line(f, s, id, o);
+	if (nmark) {
+		vb_buf_printf(&line, "--detail has %d more metric%s; marked * "
+		    "there%s", more, more == 1 ? "" : "s", vb_buf_str(&marks));
+		wrap(f, vb_buf_str(&line), o->width, 4);
+	}
+	vb_buf_free(&line);
+	vb_buf_free(&marks);
+	/* the probe's lines, without the blank line the other views want */
+	snprintf(probe, sizeof(probe), "probe@%s", id);
+	m = open_memstream(&buf, &len);
+	if (!m)
+		die("out of memory");
+	rt_probe_lines(m, s, probe);
+	fclose(m);
+	fputs(buf[0] == '\n' ? buf + 1 : buf, f);
+	free(buf);
+	fputc('\n', f);
+	free(sel);
+}
+
 static void
 section(FILE *f, const struct rl_set *s, const char *id,
     const struct rt_opts *o)
@@ -935,8 +1150,11 @@ section(FILE *f, const struct rl_set *s, const char *id,
 	int nrows, h, j;
 
 	nrows = rt_rows(s, id, &rows);
-	fprintf(f, "== %s ==\n", id);
-	vb_buf_printf(&text, "command: %s", r0->cmdline);
+	if (!o->detail) {
+		key_section(f, s, id, rows, nrows, o);
+		return;
+	}
+	vb_buf_printf(&text, "== %s == %s", id, r0->cmdline);
 	wrap(f, vb_buf_str(&text), o->width, 4);
 	vb_buf_free(&text);
 	if (rl_param_diffs(s, id, &text))
@@ -969,6 +1187,42 @@ section(FILE *f, const struct rl_set *s, const char *id,
 	rt_free_rows(rows, nrows, s->nk);
 }
 
+/*
+ * The benchmarks' own forms after the sections: contest's table of
+ * makesim's load variants and tworead's n-by-kernel table (each only
+ * when the folders have such runs).
+ */
+static void
+forms(FILE *f, const struct rl_set *s, const struct rt_opts *o)
+{
+	static const char *const title[] = {
+		"makesim under contest's loads (Ratio: time / no_load time)",
+		"tworead: two files read over ranges n and 1100-n",
+	};
+	char *buf = NULL;
+	size_t len = 0;
+	FILE *m;
+	int k;
+
+	for (k = 0; k < 2; k++) {
+		m = open_memstream(&buf, &len);
+		if (!m)
+			die("out of memory");
+		if (k == 0)
+			rt_contest_table(m, s, "makesim");
+		else
+			rt_tworead_table(m, s, "tworead", o);
+		fclose(m);
+		if (len) {
+			fprintf(f, "%s\n\n", title[k]);
+			fwrite(buf, 1, len, f);
+		}
+		free(buf);
+		buf = NULL;
+		len = 0;
+	}
+}
+
 void
 rt_compare(FILE *f, const struct rl_set *s, const struct rt_opts *o)
 {
@@ -982,13 +1236,26 @@ rt_compare(FILE *f, const struct rl_set *s, const struct rt_opts *o)
 	rt_settings(f, s, o->width);
 	rt_quiet_summary(f, s, o);
 	fputc('\n', f);
-	snprintf(line, sizeof(line), "Means of all runs; (+x.xx%%) is the "
-	    "change against the baseline, positive = better (for info "
-	    "metrics: the plain change); * significant (Welch's t-test, "
-	    "p<0.05) and a change of at least %g%% (never on info metrics); "
-	    "~ noisy (CoV > %.0f%%); ! run incomplete; [system] a counter "
-	    "of the whole machine, [cgroup] of the benchmark's memory "
-	    "cgroup (MEM=).", s->min_change, o->noisy * 100);
+	if (o->detail)
+		snprintf(line, sizeof(line), "Means of all runs; (+x.xx%%) is "
+		    "the change against the baseline, positive = better (for "
+		    "info metrics: the plain change); * significant (Welch's "
+		    "t-test, p<0.05) and a change of at least %g%% (never on "
+		    "info metrics); ~ noisy (CoV > %.0f%%); ! run incomplete; "
+		    "[system] a counter of the whole machine, [cgroup] of the "
+		    "benchmark's memory cgroup (MEM=).", s->min_change,
+		    o->noisy * 100);
+	else
+		snprintf(line, sizeof(line), "Each benchmark's key figures, "
+		    "means of all runs (--detail: every metric, its "
+		    "statistics); (+x.xx%%) the change against the baseline, "
+		    "positive = better (info metrics: the plain change); * "
+		    "significant (Welch's t-test, p<0.05, "
+		    "a change of at least %g%%, never on info metrics); ~ "
+		    "noisy (CoV > %.0f%%; its note: the smallest change the runs "
+		    "could detect); ! run incomplete; [system] the whole "
+		    "machine's counter, [cgroup] the memory cgroup's (MEM=).",
+		    s->min_change, o->noisy * 100);
 	wrap(f, line, o->width, 0);
 	for (i = 0; i < s->nk; i++)
 		if (rl_meta(&s->k[i], "status") &&
@@ -997,7 +1264,9 @@ rt_compare(FILE *f, const struct rl_set *s, const struct rt_opts *o)
 			    rl_meta(&s->k[i], "status"));
 	fputc('\n', f);
 	for (i = 0; i < s->nids; i++)
-		section(f, s, s->ids[i], o);
+		if (o->detail || !beside(s, s->ids[i]))
+			section(f, s, s->ids[i], o);
+	forms(f, s, o);
 	rt_summary(f, s, o);
 }
 
@@ -1181,4 +1450,32 @@ void
 rt_wrap(FILE *f, const char *text, int width, int ind)
 {
 	wrap(f, text, width, ind);
+}
+
+/* ---- the table's cells for other views (report/rhtml.c) ---- */
+
+int
+rt_row_shown(const struct rt_row *r, int nk)
+{
+	return !all_zero(r, nk) && !unmeasured(r, nk);
+}
+
+int
+rt_row_noisy(const struct rt_row *r, int nk, double noisy)
+{
+	int who;
+
+	return max_cov(r, nk, &who) > noisy;
+}
+
+char *
+rt_row_mean(char *buf, size_t len, const struct rt_row *r, int nk, int k)
+{
+	return fmt_num(buf, len, r->d[k].mean, row_decimals(r, nk));
+}
+
+char *
+rt_pct(char *buf, size_t len, double p)
+{
+	return fmt_pct(buf, len, p);
 }

@@ -1,7 +1,8 @@
 /*
  * vmreport - compare result folders: report/vmreport [options] DIR...
  * The first folder is the baseline.  Reads only; never runs a benchmark
- * and never writes into a result folder (charts go to --plot DIR).
+ * and never writes into a result folder (charts go to --plot DIR, the
+ * results page to --html DIR).
  *
  * Exit status: 0 fine, 1 bad input (one line on stderr), 2 bad usage,
  * 3 --fail-on-regression found a regression (a change marked
@@ -26,12 +27,14 @@ usage(FILE *f)
 "  --format text|csv|json     output form (text)\n"
 "  --summary                  only the kernel-per-row summary tables\n"
 "  --post                     a mail-ready text body (make post)\n"
-"  --detail                   full statistics for every metric\n"
+"  --detail                   every metric and its statistics (without:\n"
+"                             each benchmark's key figures)\n"
 "  --only LIST                only these benchmarks (comma-separated:\n"
 "                             bench, or bench@variant)\n"
 "  --vmstat BENCH             BENCH's sampled series as `vmstat 1` dumps\n"
 "  --iter N                   with --vmstat: only iteration N\n"
 "  --plot DIR                 write gnuplot charts (PNG, SVG) into DIR\n"
+"  --html DIR                 write the results page DIR/index.html\n"
 "  --fail-on-regression PCT   exit 3 if a metric is significantly worse\n"
 "                             than the baseline by more than PCT%%\n"
 "  --allow-different-params   compare runs whose parameters differ\n"
@@ -132,6 +135,7 @@ main(int argc, char **argv)
 		{ "vmstat", required_argument, NULL, 'v' },
 		{ "iter", required_argument, NULL, 'i' },
 		{ "plot", required_argument, NULL, 'p' },
+		{ "html", required_argument, NULL, 'H' },
 		{ "fail-on-regression", required_argument, NULL, 'r' },
 		{ "allow-different-params", no_argument, NULL, 'a' },
 		{ "noisy", required_argument, NULL, 'n' },
@@ -144,7 +148,7 @@ main(int argc, char **argv)
 	struct rt_opts o = { .width = 80, .noisy = 0.05, .quiet = 5 };
 	struct rl_set s = { .min_change = 1 };
 	const char *format = "text", *vmstat = NULL, *plot = NULL;
-	const char *only = NULL;
+	const char *only = NULL, *html = NULL;
 	double regress = NAN;
 	char err[8192], *text = NULL;
 	size_t textlen = 0;
@@ -172,6 +176,7 @@ main(int argc, char **argv)
 		case 'v': vmstat = optarg; break;
 		case 'i': iter = (int)num_arg("--iter", optarg, 1, 1e6); break;
 		case 'p': plot = optarg; break;
+		case 'H': html = optarg; break;
 		case 'r':
 			regress = num_arg("--fail-on-regression", optarg, 0,
 			    1e6);
@@ -244,7 +249,7 @@ main(int argc, char **argv)
 			rt_quiet_warn(mem, &s, s.ids[i], &o);
 		fputc('\n', mem);
 		rt_summary(mem, &s, &o);
-	} else if (!plot) {
+	} else if (!plot && !html) {
 		rt_compare(mem, &s, &o);
 	}
 	if (fclose(mem) != 0)
@@ -254,8 +259,15 @@ main(int argc, char **argv)
 	if (fflush(stdout) != 0 && errno != EPIPE)
 		die_errno("cannot write the report");
 	if (plot && rp_plot(&s, plot, getenv("GNUPLOT") ? getenv("GNUPLOT") :
-	    "gnuplot") < 0)
+	    "gnuplot", o.detail) < 0)
 		rc = 1;
+	if (html && rh_html(&s, html, &o) != 0)
+		rc = 1;
+	else if (html && printf("vmreport: wrote %s/index.html (%d kernel%s, "
+	    "%d benchmark%s)\n", html, s.nk, s.nk == 1 ? "" : "s", s.nids,
+	    s.nids == 1 ? "" : "s") > 0 && fflush(stdout) != 0 &&
+	    errno != EPIPE)
+		die_errno("cannot write the report");
 	if (!isnan(regress)) {
 		/* the lines name labels and ids: shown escaped */
 		text = NULL;

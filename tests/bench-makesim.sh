@@ -6,7 +6,7 @@
 #    0.25: about 500 files), alternating the sides (j1, j2, j1, j2 ...) so
 #    that a change in the machine's background load hits both; the
 #    medians of build_time and build_user are compared, and the fastest
-#    run of each side (the least disturbed by other users).  On 2 idle cores
+#    run of each side (the least disturbed by other load).  On 2 idle cores
 #    the speed-up should be close to 2 (the archive steps and the link
 #    are serial, so a little under).
 # 2. run-to-run spread: 5 iterations of one -j2 run at the same scale,
@@ -61,7 +61,7 @@ awk -v t1="$(cat "$T/med-1-build_time")" -v t2="$(cat "$T/med-2-build_time")" \
 	printf "  speed-up -j1/-j2: %.2fx (elapsed); CPU -j2/-j1: %.3f\n",
 	    t1 / t2, (u2 + s2) / (u1 + s1)
     }'
-# the fastest run of each side: the least disturbed by other users
+# the fastest run of each side: the least disturbed by other load
 for j in 1 2; do
 	for f in "$T"/j$j-*.res; do col "$f" build_time; done | sort -g |
 	    head -1 > "$T/min-$j"

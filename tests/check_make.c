@@ -24,6 +24,9 @@ static const char *const payloads[] = {
 	"a\ntouch %s",
 };
 
+/* an inventory whose one host refuses ssh: nothing could run there */
+#define FLEET_INV "INVENTORY=tests/fixtures/fleet-refused.ini"
+
 /* target, variable, and the other variables it needs */
 static const struct {
 	const char *target, *var, *extra;
@@ -37,6 +40,13 @@ static const struct {
 	{ "post", "KERNELS", "" },
 	{ "plot", "PLOTS", "KERNELS=mk-none" },
 	{ "plot", "RESULTS", "KERNELS=mk-none" },
+	{ "fleet", "INVENTORY", "" },
+	{ "fleet", "CONFIG", FLEET_INV },
+	{ "fleet", "MEM", FLEET_INV },
+	{ "fleet", "SWAP", FLEET_INV },
+	{ "fleet", "RESULTS", FLEET_INV },
+	{ "fleet", "ANSIBLE_PLAYBOOK", FLEET_INV },
+	{ "fleet", "FLEET_OPTS", FLEET_INV },
 };
 
 START_TEST(make_values_are_text)

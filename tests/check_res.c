@@ -41,6 +41,8 @@ fill(struct vb_res *r)
 	ck_assert_int_eq(vb_res_add_metric(r, "pgfault", "faults", VB_INFO),
 	    3);
 	ck_assert_int_eq(vb_res_add_metric(r, "delta", "%", VB_INFO), 4);
+	vb_res_set_key(r, 1, 1);
+	vb_res_set_key(r, 3, 1);
 	for (i = 0; i < 3; i++) {
 		double *row = vb_res_add_iter(r);
 
@@ -96,6 +98,8 @@ START_TEST(round_trip)
 		ck_assert_str_eq(r.metrics[j].name, w.metrics[j].name);
 		ck_assert_str_eq(r.metrics[j].unit, w.metrics[j].unit);
 		ck_assert_int_eq(r.metrics[j].dir, w.metrics[j].dir);
+		/* the "key" line: forks_per_s and pgfault */
+		ck_assert_int_eq(r.metrics[j].key, j == 1 || j == 3);
 	}
 	ck_assert_int_eq(vb_res_metric_index(&r, "pgfault"), 3);
 	ck_assert_int_eq(vb_res_metric_index(&r, "nope"), -1);
@@ -137,8 +141,55 @@ START_TEST(round_trip_minimal)
 	ck_assert_str_eq(r.ended, "");
 	ck_assert_str_eq(r.headline, "");
 	ck_assert_int_eq(r.nmetrics, 1);
+	ck_assert_int_eq(r.metrics[0].key, 0);	/* no "key" line */
 	ck_assert_int_eq(r.niter, 0);
 	vb_res_free(&w);
+	vb_res_free(&r);
+}
+END_TEST
+
+/*
+ * The "key" line is optional (files written before it existed read
+ * with no key metric), written only when some metric is key, and
+ * names each key metric once, after the metric lines.
+ */
+START_TEST(key_line)
+{
+	struct vb_res r;
+	char path[512], err[1024], buf[4096];
+	FILE *f;
+	size_t n;
+
+	tu_write(path, sizeof(path), "old.res", "vmbench-result 1\n"
+	    "bench forkbomb\nvariant default\ncmdline forkbomb\n"
+	    "status complete\nstarted -\nended -\nheadline forks_per_s\n"
+	    "metric elapsed s lower\nmetric forks_per_s forks/s higher\n"
+	    "iter 1 1 2\nend\n");
+	ck_assert_msg(vb_res_read(path, &r, err, sizeof(err)) == 0, "%s", err);
+	ck_assert_int_eq(r.metrics[0].key, 0);
+	ck_assert_int_eq(r.metrics[1].key, 0);
+	/* written back: still no key line */
+	ck_assert_int_eq(vb_res_write(path, &r), 0);
+	f = fopen(path, "r");
+	ck_assert_ptr_nonnull(f);
+	n = fread(buf, 1, sizeof(buf) - 1, f);
+	buf[n] = '\0';
+	fclose(f);
+	ck_assert_ptr_null(strstr(buf, "\nkey"));
+	/* one key: the line lists it, after the metrics, before iter */
+	vb_res_set_key(&r, 1, 1);
+	ck_assert_int_eq(vb_res_write(path, &r), 0);
+	vb_res_free(&r);
+	f = fopen(path, "r");
+	ck_assert_ptr_nonnull(f);
+	n = fread(buf, 1, sizeof(buf) - 1, f);
+	buf[n] = '\0';
+	fclose(f);
+	ck_assert_ptr_nonnull(strstr(buf, "metric forks_per_s forks/s higher\n"
+	    "key forks_per_s\niter 1 1 2\n"));
+	ck_assert_msg(vb_res_read(path, &r, err, sizeof(err)) == 0, "%s", err);
+	ck_assert_int_eq(r.metrics[0].key, 0);
+	ck_assert_int_eq(r.metrics[1].key, 1);
 	vb_res_free(&r);
 }
 END_TEST
@@ -277,6 +328,18 @@ static const struct bad_case {
 	  "'note' out of place" },
 	{ "note after headline", HEAD1 HEAD2 HEAD3 "headline x\nnote a\n", 9,
 	  "'note' out of place" },
+	{ "key of no metric", HEADER "key elapsed bytes\nend\n", 10,
+	  "key 'bytes' is not a metric of this file" },
+	{ "key repeated", HEADER "key elapsed elapsed\nend\n", 10,
+	  "duplicate key 'elapsed'" },
+	{ "empty key line", HEADER "key\nend\n", 10,
+	  "key needs at least one metric name" },
+	{ "key before metrics", HEAD1 HEAD2 HEAD3 "key elapsed\n" METRICS,
+	  8, "missing 'metric' line before 'key'" },
+	{ "two key lines", HEADER "key elapsed\nkey forks_per_s\n", 11,
+	  "'key' out of place" },
+	{ "key after iter", HEADER "iter 1 1 2\nkey elapsed\n", 11,
+	  "'key' out of place" },
 };
 
 START_TEST(malformed)
@@ -364,6 +427,7 @@ res_suite(void)
 	tcase_add_unchecked_fixture(tc, tu_mktmp, tu_rmtmp);
 	tcase_add_test(tc, round_trip);
 	tcase_add_test(tc, round_trip_minimal);
+	tcase_add_test(tc, key_line);
 	tcase_add_test(tc, write_errors);
 	tcase_add_test(tc, comments_and_crlf);
 	tcase_add_loop_test(tc, malformed, 0,

@@ -215,7 +215,7 @@ START_TEST(many_zero_metrics)
 	put("z1", "zeros.res", text);
 	put("z2", "zeros.res", text);
 	free(text);
-	ck_assert_int_eq(report(&out, &err, "z1 z2"), 0);
+	ck_assert_int_eq(report(&out, &err, "--detail z1 z2"), 0);
 	unwrap(out);
 	ck_assert_ptr_nonnull(p = strstr(out, "zero in every run:"));
 	for (i = 0; i < 200; i++) {

@@ -227,6 +227,139 @@ START_TEST(quiet)
 }
 END_TEST
 
+/*
+ * Machines: host, CPU and MemTotal within 2% (another kernel keeps a
+ * little more RAM for itself); one block and one warning only when the
+ * folders come from more than one machine.
+ */
+START_TEST(machines)
+{
+	static const char *const a[] = { "label=a", "hostname=vm",
+		"cpu_model=AMD EPYC", "cpu_count=2", "mem_total_kb=24684092",
+		NULL };
+	static const char *const b[] = { "label=b", "hostname=vm",
+		"cpu_model=AMD EPYC", "cpu_count=2", "mem_total_kb=24600000",
+		NULL };
+	static const char *const c[] = { "label=c", "hostname=box2",
+		"cpu_model=AMD EPYC", "cpu_count=2", "mem_total_kb=24684092",
+		NULL };
+	struct fake f = { 0 };
+	struct rt_machines m;
+	char *text = NULL, name[256];
+	size_t len = 0;
+	FILE *mf;
+
+	fake_kernel(&f, 0, "a", a);
+	fake_kernel(&f, 1, "b", b);
+	rt_machines_of(&f.s, &m);
+	ck_assert_int_eq(m.n, 1);
+	rt_machines_free(&m);
+	ck_assert_ptr_nonnull(mf = open_memstream(&text, &len));
+	rt_machines(mf, &f.s, 80);
+	fclose(mf);
+	ck_assert_str_eq(text, "");
+	free(text);
+	fake_kernel(&f, 2, "c", c);
+	rt_machines_of(&f.s, &m);
+	ck_assert_int_eq(m.n, 2);
+	ck_assert_int_eq(m.of[0], 0);
+	ck_assert_int_eq(m.of[1], 0);
+	ck_assert_int_eq(m.of[2], 1);
+	ck_assert_int_eq(m.first[1], 2);
+	rt_machines_free(&m);
+	ck_assert_str_eq(rt_machine_name(name, sizeof(name), &f.k[2]),
+	    "box2, AMD EPYC x 2, 23.5 GiB RAM");
+	text = NULL;
+	ck_assert_ptr_nonnull(mf = open_memstream(&text, &len));
+	rt_machines(mf, &f.s, 200);
+	fclose(mf);
+	ck_assert_msg(strstr(text, "m1 vm, AMD EPYC x 2, 23.5 GiB RAM: a, b\n")
+	    && strstr(text, "m2 box2, AMD EPYC x 2, 23.5 GiB RAM: c\n") &&
+	    strstr(text, "warning: these folders come from 2 machines"),
+	    "machines block: %s", text);
+	free(text);
+	/* every text view's settings block ends with it */
+	text = NULL;
+	ck_assert_ptr_nonnull(mf = open_memstream(&text, &len));
+	rt_settings(mf, &f.s, 200);
+	fclose(mf);
+	ck_assert_msg(strstr(text, "hostname: vm in a, b; box2 in c\n") &&
+	    strstr(text, "\nMachines (from meta: host, CPU, memory):\n") &&
+	    strstr(text, "\nwarning: these folders come from 2 machines"),
+	    "%s", text);
+	free(text);
+	/* 3% less RAM (a mem= limit): another machine for the figures */
+	free(f.kv[1][4].val);
+	f.kv[1][4].val = strdup("23900000");
+	rt_machines_of(&f.s, &m);
+	ck_assert_int_eq(m.n, 3);
+	rt_machines_free(&m);
+	fake_free(&f);
+}
+END_TEST
+
+/* CSV and JSON of @f's set (no benchmarks: the settings only). */
+static char *
+export(struct fake *f, int json)
+{
+	struct rt_opts o = { .width = 80, .noisy = 0.05, .quiet = 5 };
+	char *text = NULL;
+	size_t len = 0;
+	FILE *mf = open_memstream(&text, &len);
+
+	ck_assert_ptr_nonnull(mf);
+	if (json)
+		rx_json(mf, &f->s, &o);
+	else
+		rx_csv(mf, &f->s, &o);
+	fclose(mf);
+	return text;
+}
+
+/*
+ * CSV and JSON carry the machine of each folder, and say when the
+ * folders come from more than one machine, as the text views do.
+ */
+START_TEST(machines_export)
+{
+	static const char *const a[] = { "label=a", "hostname=vm",
+		"cpu_model=AMD EPYC", "cpu_count=2", "mem_total_kb=24684092",
+		NULL };
+	static const char *const c[] = { "label=c", "hostname=box2",
+		"cpu_model=AMD EPYC", "cpu_count=2", "mem_total_kb=24684092",
+		NULL };
+	struct fake f = { 0 };
+	char *text;
+
+	fake_kernel(&f, 0, "a", a);
+	fake_kernel(&f, 1, "b", a);
+	text = export(&f, 0);
+	ck_assert_msg(strstr(text, "\nmachine,a,\"m1 vm, AMD EPYC x 2, 23.5 "
+	    "GiB RAM\"\nmachine,b,\"m1 vm, AMD EPYC x 2, 23.5 GiB RAM\"\n\n"),
+	    "%s", text);
+	ck_assert_ptr_null(strstr(text, "mixed_machines"));
+	free(text);
+	text = export(&f, 1);
+	ck_assert_msg(strstr(text, "\"machines\": [\n    {\"kernel\": \"a\", "
+	    "\"machine\": 1, \"name\": \"vm, AMD EPYC x 2, 23.5 GiB RAM\"},") &&
+	    strstr(text, "\n  \"mixed_machines\": false,"), "%s", text);
+	free(text);
+	fake_kernel(&f, 2, "c", c);
+	text = export(&f, 0);
+	ck_assert_msg(strstr(text, "\nmachine,c,\"m2 box2, AMD EPYC x 2, "
+	    "23.5 GiB RAM\"\nmixed_machines,,\"2 machines: a difference "
+	    "between folders of two machines may be the machine's, not the "
+	    "kernel's\"\n\n"), "%s", text);
+	free(text);
+	text = export(&f, 1);
+	ck_assert_msg(strstr(text, "{\"kernel\": \"c\", \"machine\": 2, "
+	    "\"name\": \"box2, AMD EPYC x 2, 23.5 GiB RAM\"}\n  ],") &&
+	    strstr(text, "\n  \"mixed_machines\": true,"), "%s", text);
+	free(text);
+	fake_free(&f);
+}
+END_TEST
+
 Suite *
 rsetup_suite(void)
 {
@@ -238,6 +371,8 @@ rsetup_suite(void)
 	tcase_add_test(tc, settings_block);
 	tcase_add_test(tc, scope);
 	tcase_add_test(tc, quiet);
+	tcase_add_test(tc, machines);
+	tcase_add_test(tc, machines_export);
 	suite_add_tcase(s, tc);
 	return s;
 }

@@ -144,10 +144,17 @@ START_TEST(welch_and_fieller)
 	rs_welch(&e, &b, &w);
 	rs_fieller(&e, &b, w.df, &r);
 	ck_assert(r.unbounded);
-	/* one run a side: no test */
+	/* one run a side: no test, and no ratio interval (not unbounded) */
 	rs_describe(A, 1, 1, &e);
 	rs_welch(&e, &b, &w);
 	ck_assert(isnan(w.p));
+	rs_fieller(&e, &b, w.df, &r);
+	ck_assert(!r.unbounded);
+	ck_assert(isnan(r.lo) && isnan(r.hi));
+	near(r.r, b.mean / e.mean, 1e-15);
+	rs_fieller(&b, &e, w.df, &r);
+	ck_assert(!r.unbounded);
+	ck_assert(isnan(r.lo) && isnan(r.hi));
 	/* no spread at all: exact */
 	rs_describe((const double[]){ 3, 3, 3 }, 3, 1, &a);
 	rs_describe((const double[]){ 4, 4 }, 2, 1, &b);
@@ -190,6 +197,10 @@ START_TEST(power)
 	near(rs_detectable(0.05, 3), 0.114382399578490, 1e-12);
 	/* the two agree: detectable(n) needs n runs */
 	near(rs_runs_needed(0.07, rs_detectable(0.07, 11)), 11, 1e-9);
+	/* one run a side: nothing is detectable (no test) */
+	ck_assert(isnan(rs_detectable(0.05, 1)));
+	ck_assert(isnan(rs_detectable(0.05, 0)));
+	near(rs_detectable(0.05, 2), 0.05 * sqrt(15.7 / 2), 1e-15);
 }
 END_TEST
 
@@ -208,10 +219,26 @@ START_TEST(modified_z)
 	near(z[2], -1.349, 1e-9);
 	near(z[3], 0, 1e-12);
 	near(z[0], -0.6745, 1e-9);
-	/* too few runs; no spread */
+	/* too few runs; no spread at all */
 	ck_assert_int_eq(rs_modz(v, 4, 1, z), -1);
-	ck_assert_int_eq(rs_modz((const double[]){ 1, 1, 1, 1, 2 }, 5, 1, z),
+	ck_assert_int_eq(rs_modz((const double[]){ 3, 3, 3, 3, 3 }, 5, 1, z),
 	    -1);
+	/*
+	 * MAD 0 (four runs of five equal the median): the mean absolute
+	 * deviation, 0.2, stands in: z = 1 / (1.253314 * 0.2) = 3.9894 for
+	 * the one that differs, an outlier; 0 for the others.
+	 */
+	ck_assert_int_eq(rs_modz((const double[]){ 1, 1, 2, 1, 1 }, 5, 1, z),
+	    0);
+	near(z[2], 1 / (1.253314 * 0.2), 1e-12);
+	ck_assert(z[2] > 3.5);
+	near(z[0], 0, 0);
+	near(z[4], 0, 0);
+	/* 1 1 1 2 3: MeanAD 0.6, z = 2 / 0.752 = 2.66: no outlier */
+	ck_assert_int_eq(rs_modz((const double[]){ 1, 1, 1, 2, 3 }, 5, 1, z),
+	    0);
+	near(z[4], 2 / (1.253314 * 0.6), 1e-12);
+	ck_assert(z[4] < 3.5);
 }
 END_TEST
 

@@ -286,7 +286,7 @@ START_TEST(missing_benchmark_and_single)
 	ck_assert_ptr_nonnull(strstr(out, "== memfill =="));
 	free(out);
 	/* one folder: statistics, no comparison */
-	ck_assert_int_eq(report(EX "/example-a"), 0);
+	ck_assert_int_eq(report("--detail " EX "/example-a"), 0);
 	out = out_text("out");
 	ck_assert_ptr_nonnull(strstr(out, "95% CI low"));
 	ck_assert_ptr_nonnull(strstr(out, "1 kernel, baseline example-a"));
@@ -421,8 +421,8 @@ START_TEST(derived_vmstat)
 	    "$col[\"pgsteal_direct\"] = 100; $col[\"elapsed\"] = 2.5; "
 	    "$col[\"pswpin\"] = 40; $col[\"pswpout\"] = 4000 } { print }' "
 	    EX "/example-b/forkbomb.res > \"$T/b/forkbomb.res\""), 0);
-	snprintf(args, sizeof(args), "--only forkbomb " EX "/example-a %s/b",
-	    tmp);
+	snprintf(args, sizeof(args), "--detail --only forkbomb " EX
+	    "/example-a %s/b", tmp);
 	ck_assert_int_eq(report(args), 0);
 	out = out_text("out");
 	ck_assert_ptr_nonnull(p = strstr(out, "vmstat (derived)"));
@@ -654,6 +654,270 @@ assert_field(const char *line, int n, const char *want)
 	free(f);
 }
 
+/*
+ * The default view: per benchmark the headline and the common figures,
+ * plus the metrics a .res names on its "key" line (the examples have
+ * none: written before it); the rest, the probes beside a benchmark and
+ * the statistics blocks only with --detail; contest's and tworead's
+ * tables after the benchmarks.
+ */
+START_TEST(default_view)
+{
+	static const char *const key[] = { "elapsed ", "user", "sys",
+		"pswpin", "pswpout", "mb_per_s" };
+	char args[512], *out, *l;
+	const char *sec;
+	size_t i;
+
+	mktmp();
+	ck_assert_int_eq(report(EX "/example-a " EX "/example-b"), 0);
+	out = out_text("out");
+	sec = after(out, "== fileload@c2 ==");
+	for (i = 0; i < sizeof(key) / sizeof(key[0]); i++) {
+		l = line_of(sec, key[i]);
+		ck_assert_msg(l != NULL, "no %s row", key[i]);
+		free(l);
+	}
+	ck_assert_ptr_null(strstr(out, "\nntcreatex_count"));
+	ck_assert_ptr_null(strstr(out, "\nops_per_s"));
+	ck_assert_ptr_null(strstr(out, "\nmb_per_s (MB/s, higher"));
+	ck_assert_ptr_null(strstr(out, "vmstat (derived)"));
+	ck_assert_ptr_nonnull(strstr(sec, "\nzero in every run: majflt\n"));
+	ck_assert_ptr_nonnull(strstr(sec, "\n--detail has 73 more metrics; "
+	    "marked * there: minflt, pgmajfault,"));
+	/* probes beside their benchmark: a line, not a section */
+	ck_assert_ptr_null(strstr(out, "== probe@memfill =="));
+	ck_assert_ptr_nonnull(strstr(after(out, "== memfill =="),
+	    "example-b  played 3.2 of 5.1 seconds (64%)"));
+	/* contest's and tworead's tables, then the summary */
+	sec = after(out, "makesim under contest's loads");
+	sec = after(sec, "cacherun:\nKernel [runs]      Time   CPU%  Loads  "
+	    "LCPU%  Ratio\n");
+	sec = after(sec, "tworead: two files read over ranges n and 1100-n");
+	sec = after(sec, "100           357626      917358\n");
+	after(sec, "Summary: each benchmark's headline figure");
+	free(out);
+	ck_assert_int_eq(report("--detail " EX "/example-a " EX "/example-b"),
+	    0);
+	out = out_text("out");
+	ck_assert_ptr_nonnull(strstr(out, "\nntcreatex_count"));
+	ck_assert_ptr_nonnull(strstr(out, "\nmb_per_s (MB/s, higher"));
+	ck_assert_ptr_nonnull(strstr(out, "== probe@memfill =="));
+	ck_assert_ptr_null(strstr(out, "--detail has"));
+	free(out);
+	/* a key line adds its metrics to the default view */
+	ck_assert_int_eq(sh("for k in a b; do mkdir \"$T/$k\" && cp " EX
+	    "/example-$k/meta \"$T/$k/\" && awk '$1 == \"iter\" && !done { "
+	    "print \"key ops_per_s max_latency_ms\"; done = 1 } { print }' "
+	    EX "/example-$k/fileload@c2.res > \"$T/$k/fileload@c2.res\"; "
+	    "done"), 0);
+	snprintf(args, sizeof(args), "%s/a %s/b", tmp, tmp);
+	ck_assert_int_eq(report(args), 0);
+	out = out_text("out");
+	l = line_of(out, "ops_per_s~");
+	ck_assert_msg(l && strstr(l, "10677      9344 ( -12.48%)"), "%s", l);
+	free(l);
+	l = line_of(out, "max_latency_ms~");
+	ck_assert_msg(l && l[strlen(l) - 1] == '*', "%s", l);
+	free(l);
+	ck_assert_ptr_null(strstr(out, "\nntcreatex_count"));
+	ck_assert_ptr_nonnull(strstr(out, "--detail has 71 more metrics"));
+	free(out);
+	rmtmp();
+}
+END_TEST
+
+/* Write @text to T/@rel. */
+static void
+put(const char *rel, const char *text)
+{
+	char path[512];
+	FILE *f;
+
+	snprintf(path, sizeof(path), "%s/%s", tmp, rel);
+	f = fopen(path, "w");
+	ck_assert_msg(f != NULL, "cannot write %s", path);
+	fputs(text, f);
+	ck_assert_int_eq(fclose(f), 0);
+}
+
+/*
+ * Folders T/a and T/b (the examples' meta) whose only result is a
+ * forkbomb.res with the metrics below and the iterations @ita, @itb.
+ */
+#define EDGE_HEAD "vmbench-result 1\nbench forkbomb\nvariant default\n" \
+	"cmdline forkbomb\nstatus complete\nstarted -\nended -\n" \
+	"headline forks_per_s\nmetric elapsed s lower\n" \
+	"metric majflt faults lower\nmetric pgscan_total pages info\n" \
+	"metric delta ms lower\nmetric spread ms lower\n" \
+	"metric forks_per_s forks/s higher\n"
+
+static void
+edge_folders(const char *ita, const char *itb)
+{
+	char text[2048];
+
+	ck_assert_int_eq(sh("mkdir \"$T/a\" \"$T/b\" && cp " EX "/example-a/"
+	    "meta \"$T/a/\" && cp " EX "/example-b/meta \"$T/b/\""), 0);
+	snprintf(text, sizeof(text), "%s%send\n", EDGE_HEAD, ita);
+	put("a/forkbomb.res", text);
+	snprintf(text, sizeof(text), "%s%send\n", EDGE_HEAD, itb);
+	put("b/forkbomb.res", text);
+}
+
+/*
+ * One run on a side: no test, so no detectable change and no ratio
+ * interval: "-" in the text (not "unbounded"), empty fields in CSV and
+ * nulls in JSON, and significant empty/null, not 0/false.
+ */
+START_TEST(one_run)
+{
+	char args[512], *out, *l;
+
+	mktmp();
+	edge_folders("iter 1 1.0 0 - -1 10 100\niter 2 1.1 0 - 1 12 110\n"
+	    "iter 3 1.0 0 - 0 11 90\n", "iter 1 1.3 0 - 2 20 80\n");
+	snprintf(args, sizeof(args), "--detail %s/a %s/b", tmp, tmp);
+	ck_assert_int_eq(report(args), 0);
+	out = out_text("out");
+	ck_assert_msg(!strstr(out, "unbounded"), "unbounded shown");
+	l = line_of(after(out, "forks_per_s (forks/s"), "ratio CI low");
+	ck_assert_msg(l && !strcmp(l + strlen(l) - 2, " -"), "%s", l);
+	free(l);
+	/* a noisy metric with one run on a side: nothing detectable */
+	unwrap(out);
+	ck_assert_msg(strstr(out, "(largest CoV: smallest change detectable "
+	    "with 1 run a side): elapsed 5.6%: -, delta mean 0, SD 1: -, "
+	    "spread 9.1%: -,"), "no such note");
+	free(out);
+	snprintf(args, sizeof(args), "--format csv %s/a %s/b", tmp, tmp);
+	ck_assert_int_eq(report(args), 0);
+	out = out_text("out");
+	l = line_of(out, "example-b,forkbomb,forks_per_s,");
+	assert_field(l, 18, "");		/* welch_df */
+	assert_field(l, 19, "");		/* significant */
+	assert_field(l, 20, "0.8");		/* ratio */
+	assert_field(l, 21, "");
+	assert_field(l, 22, "");
+	assert_field(l, 23, "");		/* ratio_unbounded */
+	free(l);
+	free(out);
+	snprintf(args, sizeof(args), "--format json %s/a %s/b", tmp, tmp);
+	ck_assert_int_eq(report(args), 0);
+	out = out_text("out");
+	l = line_of(after(after(out, "\"name\": \"forks_per_s\""),
+	    "\"kernel\": \"example-b\""), "\"kernel\": \"example-b\"");
+	ck_assert_msg(l && strstr(l, "\"significant\": null") &&
+	    strstr(l, "\"ratio_ci_low\": null") &&
+	    strstr(l, "\"ratio_unbounded\": null"), "%s", l);
+	free(l);
+	free(out);
+	rmtmp();
+}
+END_TEST
+
+/*
+ * A metric "-" in every run is not measured, never zero in every run;
+ * JSON has the same fields in every kernel's entry, whatever side has
+ * no run; a mean of 0 with spread shows its SD and is noisy, never
+ * steady.
+ */
+START_TEST(absent_and_zero_mean)
+{
+	static const char *const fields[] = { "\"change_pct\"",
+		"\"welch_p\"", "\"welch_df\"", "\"significant\"", "\"ratio\"",
+		"\"ratio_ci_low\"", "\"ratio_ci_high\"", "\"ratio_unbounded\"",
+		"\"noisy\"" };
+	char args[512], *out, *l;
+	const char *p;
+	size_t i;
+	int k;
+
+	mktmp();
+	edge_folders("iter 1 1.0 0 - -1 10 100\niter 2 1.1 0 - 1 12 110\n"
+	    "iter 3 1.0 0 - 0 11 90\n", "iter 1 1.3 0 - 2 20 80\n"
+	    "iter 2 1.2 0 - 1 21 85\niter 3 1.3 0 - 3 22 82\n");
+	snprintf(args, sizeof(args), "--detail %s/a %s/b", tmp, tmp);
+	ck_assert_int_eq(report(args), 0);
+	out = out_text("out");
+	unwrap(out);
+	l = line_of(out, "zero in every run:");
+	ck_assert_msg(l && !strcmp(l, "zero in every run: majflt"), "%s", l);
+	free(l);
+	l = line_of(out, "not measured");
+	ck_assert_msg(l && strstr(l, ": pgscan_total"), "%s", l);
+	free(l);
+	/* delta: a's mean 0, SD 1 */
+	ck_assert_msg(strstr(out, "delta mean 0, SD 1: -"), "no such note");
+	l = line_of(out, "delta~");
+	ck_assert_msg(l != NULL, "delta not marked noisy");
+	free(l);
+	free(out);
+	snprintf(args, sizeof(args), "--format csv %s/a %s/b", tmp, tmp);
+	ck_assert_int_eq(report(args), 0);
+	out = out_text("out");
+	l = line_of(out, "example-a,forkbomb,delta,");
+	assert_field(l, 9, "1");		/* sd */
+	assert_field(l, 24, "1");		/* noisy */
+	free(l);
+	free(out);
+	snprintf(args, sizeof(args), "--format json %s/a %s/b", tmp, tmp);
+	ck_assert_int_eq(report(args), 0);
+	out = out_text("out");
+	p = after(out, "\"name\": \"pgscan_total\"");
+	for (k = 0; k < 2; k++) {
+		p = after(p, "{\"kernel\": ");
+		l = line_of(p, "{\"kernel\": ");
+		for (i = 0; i < sizeof(fields) / sizeof(fields[0]); i++)
+			ck_assert_msg(strstr(l, fields[i]), "no %s in %s",
+			    fields[i], l);
+		ck_assert_msg(strstr(l, "\"n\": 0"), "%s", l);
+		free(l);
+		p++;
+	}
+	l = line_of(after(after(out, "\"name\": \"delta\""),
+	    "{\"kernel\": \"example-a\""), "{\"kernel\": \"example-a\"");
+	ck_assert_msg(strstr(l, "\"sd\": 1,") && strstr(l, "\"cov\": null") &&
+	    strstr(l, "\"noisy\": true"), "%s", l);
+	free(l);
+	free(out);
+	rmtmp();
+}
+END_TEST
+
+/*
+ * The noise note takes n per metric: spread has a run fewer in a (n 4)
+ * than elapsed (n 5); elapsed's largest CoV, b's, is sqrt(0.05) / 1.1 =
+ * 20.3%, detectable 20.3% sqrt(15.7 / 5) = 36.02%, rounded up to 37%.
+ * Outliers with a MAD of 0: b's elapsed is 1.0 in four runs of five,
+ * 1.5 in run 5: MeanAD 0.1 stands in for the MAD, z = 0.5 / 0.1253314
+ * = 3.99 > 3.5.
+ */
+START_TEST(noise_n_and_mad0)
+{
+	char args[512], *out;
+
+	mktmp();
+	edge_folders("iter 1 1.0 0 - 1 10 100\niter 2 1.3 0 - 1 - 110\n"
+	    "iter 3 1.0 0 - 1 13 90\niter 4 1.2 0 - 1 11 95\n"
+	    "iter 5 1.1 0 - 1 12 99\n",
+	    "iter 1 1.0 0 - 1 20 80\niter 2 1.0 0 - 1 21 85\n"
+	    "iter 3 1.0 0 - 1 22 82\niter 4 1.0 0 - 1 20 84\n"
+	    "iter 5 1.5 0 - 1 22 83\n");
+	snprintf(args, sizeof(args), "--detail %s/a %s/b", tmp, tmp);
+	ck_assert_int_eq(report(args), 0);
+	out = out_text("out");
+	unwrap(out);
+	ck_assert_msg(strstr(out, "(largest CoV: smallest change detectable "
+	    "with n runs a side): elapsed 20.3%: 37% (n 5), spread 11.2%: 23% "
+	    "(n 4)"), "no such note");
+	ck_assert_msg(strstr(out, "outliers (modified Z-score > 3.5): "
+	    "elapsed example-b run 5 (4.0)"), "no such note");
+	free(out);
+	rmtmp();
+}
+END_TEST
+
 START_TEST(settings_differ)
 {
 	static const char *const views[] = { "", "--post", "--summary",
@@ -697,7 +961,9 @@ START_TEST(settings_differ)
 	ck_assert(starts(out, "setting,kernel,value\nab_setting,x-A,"
 	    "thp=never\nab_setting,x-B,thp=always\n"));
 	ck_assert_ptr_nonnull(strstr(out, "\nthp_enabled,x-A,never\n"
-	    "thp_enabled,x-B,always\n\nkernel,benchmark,"));
+	    "thp_enabled,x-B,always\nmachine,x-A,\"m1 vm, AMD EPYC x 2, "
+	    "23.5 GiB RAM\"\nmachine,x-B,\"m1 vm, AMD EPYC x 2, 23.5 GiB "
+	    "RAM\"\n\nkernel,benchmark,"));
 	free(out);
 	ck_assert_int_eq(report("--format json " AB), 0);
 	out = out_text("out");
@@ -748,7 +1014,8 @@ START_TEST(settings_same)
 	ck_assert_int_eq(report(args), 0);
 	out = out_text("out");
 	ck_assert(starts(out, "setting,kernel,value\n(none),,the same in "
-	    "every folder\n\nkernel,"));
+	    "every folder\nmachine,x-A,\"m1 vm, AMD EPYC x 2, 23.5 GiB RAM\"\n"
+	    "machine,x-A2,\"m1 vm, AMD EPYC x 2, 23.5 GiB RAM\"\n\nkernel,"));
 	free(out);
 	snprintf(args, sizeof(args), "--format json " FX "/ab-A %s/a2", tmp);
 	ck_assert_int_eq(report(args), 0);
@@ -771,7 +1038,7 @@ START_TEST(min_change)
 	const char *sec;
 
 	mktmp();
-	ck_assert_int_eq(report(AB), 0);
+	ck_assert_int_eq(report("--detail " AB), 0);
 	out = out_text("out");
 	sec = after(out, "== memfill ==");
 	ck_assert_ptr_nonnull(l = line_of(sec, "minflt "));
@@ -783,7 +1050,7 @@ START_TEST(min_change)
 	free(l);
 	ck_assert_ptr_nonnull(strstr(out, "and a change of at least 1%"));
 	free(out);
-	ck_assert_int_eq(report("--min-change 0 " AB), 0);
+	ck_assert_int_eq(report("--detail --min-change 0 " AB), 0);
 	out = out_text("out");
 	l = line_of(after(out, "== memfill =="), "minflt ");
 	ck_assert_msg(l && l[strlen(l) - 1] == '*', "--min-change 0: %s", l);
@@ -856,7 +1123,7 @@ START_TEST(info_never_marked)
 	ck_assert_msg(l && strstr(l, "\"significant\": false"), "%s", l);
 	free(l);
 	free(out);
-	ck_assert_int_eq(report("--min-change 0 " AB), 0);
+	ck_assert_int_eq(report("--detail --min-change 0 " AB), 0);
 	out = out_text("out");
 	l = line_of(after(out, "== memfill =="), "nvcsw");
 	ck_assert_msg(l && l[strlen(l) - 1] != '*', "starred: %s", l);
@@ -874,7 +1141,14 @@ START_TEST(quiet_machine)
 	char *out, *l;
 
 	mktmp();
+	/* the default view: one line under the table */
 	ck_assert_int_eq(report(AB), 0);
+	out = out_text("out");
+	ck_assert_ptr_nonnull(strstr(out, "\n! not quiet: other processes "
+	    "used (mean, % of a CPU) 97% in x-B\n"));
+	ck_assert_ptr_null(strstr(out, "% in x-A"));
+	free(out);
+	ck_assert_int_eq(report("--detail " AB), 0);
 	out = out_text("out");
 	unwrap(out);
 	ck_assert_ptr_nonnull(strstr(out, warn97));
@@ -939,7 +1213,7 @@ START_TEST(cgroup_labels)
 	const char *sec;
 
 	mktmp();
-	ck_assert_int_eq(report(AB), 0);
+	ck_assert_int_eq(report("--detail " AB), 0);
 	out = out_text("out");
 	sec = after(out, "== memfill ==");
 	l = line_of(sec, "cg_pgfault ");
@@ -1013,6 +1287,10 @@ vmreport_suite(void)
 	tcase_add_test(tc, info_never_marked);
 	tcase_add_test(tc, quiet_machine);
 	tcase_add_test(tc, cgroup_labels);
+	tcase_add_test(tc, default_view);
+	tcase_add_test(tc, one_run);
+	tcase_add_test(tc, absent_and_zero_mean);
+	tcase_add_test(tc, noise_n_and_mad0);
 	suite_add_tcase(s, tc);
 	return s;
 }

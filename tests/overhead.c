@@ -706,8 +706,8 @@ fork_cost(const struct cfg *c)
 }
 
 /*
- * The three load averages: the other work on a shared machine is what
- * makes these figures move, so they are printed beside them.
+ * The three load averages: the machine's other load is what makes
+ * these figures move, so they are printed beside them.
  */
 static char *
 loadavg(char *buf, size_t len)

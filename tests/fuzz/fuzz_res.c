@@ -82,6 +82,9 @@ LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	    r2.nparams != r.nparams || strcmp(r2.bench, r.bench) ||
 	    strcmp(r2.variant, r.variant) || strcmp(r2.status, r.status))
 		fz_fail("round trip changed the header");
+	for (m = 0; m < r.nmetrics; m++)
+		if (r2.metrics[m].key != r.metrics[m].key)
+			fz_fail("round trip changed the key of metric %d", m);
 	for (i = 0; i < r.niter; i++)
 		for (m = 0; m < r.nmetrics; m++) {
 			double x = vb_res_get(&r, i, m);

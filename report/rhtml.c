@@ -1,0 +1,961 @@
+/*
+ * rhtml.c - the results page across many kernels (vmreport --html DIR,
+ * make html): one self-contained index.html in DIR, its charts inline
+ * SVG, its only script inline (ordering the charts' bars, sorting the
+ * summary); nothing is fetched from anywhere, so the page reads the
+ * same from a file:// URL and from any web server.
+ *
+ * From the top: the folders whose suite run did not complete, the
+ * settings and machine of each folder and what differs between them
+ * (rsetup.c), the summary (one row per kernel, one
+ * column per benchmark's headline figure, the best of each column
+ * marked, links to the sections), contest's and tworead's tables
+ * (rpost.c), then per benchmark its comparison table with significance
+ * marks, its notes, and a bar chart of the headline figure with the
+ * 95% CI of the mean as error bars.  Every figure comes from rt_rows()
+ * (rtext.c), as in the text report; the cells are formatted by the
+ * text table's own functions.  Every string read from a result folder
+ * (labels, parameters, settings, command lines) is HTML-escaped.
+ *
+ * DIR is created when missing; an existing DIR must be empty or hold
+ * an index.html written by vmreport (its generator line), else nothing
+ * is written.  The page goes to index.html.tmp first, then is renamed
+ * over index.html: an error leaves the old page as it was.  A run
+ * stopped before the rename leaves the index.html.tmp: the next run
+ * accepts it (vmreport's, or empty) and replaces it.
+ */
+#include <dirent.h>
+#include <errno.h>
+#include <limits.h>
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include "err.h"
+#include "report.h"
+#include "util.h"
+
+/* What marks a page as vmreport's (in the first RH_MARKLEN bytes). */
+#define RH_MARK "<meta name=\"generator\" content=\"vmreport\">"
+#define RH_MARKLEN 1024
+
+/* Up to this many folders the settings table is shown unfolded. */
+#define RH_OPEN 12
+
+/* The charts' geometry (SVG user units). */
+#define CH_TOP 34
+#define CH_ROWH 18
+#define CH_LABW 180
+#define CH_BARW 400
+#define CH_VALW 150
+
+/* ---- escaping ---- */
+
+/*
+ * @s as HTML text or attribute value: & < > " ' as entities, control
+ * characters and bytes that are not UTF-8 as U+FFFD (a page cannot
+ * carry them); a newline and a tab are kept.
+ */
+void
+rh_esc(FILE *f, const char *s)
+{
+	size_t n = s ? strlen(s) : 0, i = 0, u;
+
+	while (i < n) {
+		unsigned char c = (unsigned char)s[i];
+
+		switch (c) {
+		case '&': fputs("&amp;", f); i++; continue;
+		case '<': fputs("&lt;", f); i++; continue;
+		case '>': fputs("&gt;", f); i++; continue;
+		case '"': fputs("&quot;", f); i++; continue;
+		case '\'': fputs("&#39;", f); i++; continue;
+		case '\n': case '\t': fputc(c, f); i++; continue;
+		}
+		if (c < 0x20 || c == 0x7f) {
+			fputs("&#xFFFD;", f);
+			i++;
+			continue;
+		}
+		u = vb_utf8_len(s + i, n - i);
+		if (u == 0) {
+			fputs("&#xFFFD;", f);
+			i++;
+			continue;
+		}
+		/* the C1 controls U+0080-U+009F: not text either */
+		if (u == 2 && c == 0xc2 && (unsigned char)s[i + 1] < 0xa0)
+			fputs("&#xFFFD;", f);
+		else
+			fwrite(s + i, 1, u, f);
+		i += u;
+	}
+}
+
+/* The anchor of benchmark number @i: "b3-makesim_no_load". */
+static char *
+anchor(char *buf, size_t len, int i, const char *id)
+{
+	size_t n;
+
+	snprintf(buf, len, "b%d-", i);
+	n = strlen(buf);
+	for (; *id && n + 1 < len; id++)
+		buf[n++] = (*id >= 'a' && *id <= 'z') || (*id >= 'A' &&
+		    *id <= 'Z') || (*id >= '0' && *id <= '9') ||
+		    *id == '-' || *id == '.' ? *id : '_';
+	buf[n] = '\0';
+	return buf;
+}
+
+/* What a text function printed, as <pre> (nothing when it printed none). */
+static void
+pre_of(FILE *f, const char *cls, char *text, size_t len)
+{
+	if (len) {
+		fprintf(f, "<pre class=\"%s\">", cls);
+		rh_esc(f, text);
+		fputs("</pre>\n", f);
+	}
+	free(text);
+}
+
+/* ---- the folder ---- */
+
+/* mkdir -p @dir. */
+static int
+mkdir_p(const char *dir)
+{
+	char buf[PATH_MAX], *p;
+
+	if (snprintf(buf, sizeof(buf), "%s", dir) >= (int)sizeof(buf)) {
+		errno = ENAMETOOLONG;
+		return -1;
+	}
+	for (p = buf + 1; *p; p++) {
+		if (*p != '/')
+			continue;
+		*p = '\0';
+		if (mkdir(buf, 0777) != 0 && errno != EEXIST)
+			return -1;
+		*p = '/';
+	}
+	return mkdir(buf, 0777) != 0 && errno != EEXIST ? -1 : 0;
+}
+
+/*
+ * The absolute path @dir would have: the real path of its longest
+ * existing ancestor, then the rest as given.  0, or -1.
+ */
+static int
+would_be(const char *dir, char *out, size_t len)
+{
+	char buf[PATH_MAX], real[PATH_MAX], *cut;
+	const char *rest = "";
+
+	snprintf(buf, sizeof(buf), "%s", *dir ? dir : ".");
+	while (!realpath(buf, real)) {
+		cut = strrchr(buf, '/');
+		if (!cut) {
+			rest = dir;
+			snprintf(buf, sizeof(buf), ".");
+			if (!realpath(buf, real))
+				return -1;
+			break;
+		}
+		rest = dir + (cut - buf);
+		if (cut == buf)
+			cut[1] = '\0';
+		else
+			*cut = '\0';
+	}
+	if (*rest && *rest != '/')
+		return snprintf(out, len, "%s/%s", real, rest) >= (int)len ?
+		    -1 : 0;
+	return snprintf(out, len, "%s%s", real, rest) >= (int)len ? -1 : 0;
+}
+
+/* Is @dir (or would it be) inside one of the result folders? */
+static int
+inside_results(const struct rl_set *s, const char *dir)
+{
+	char rd[PATH_MAX], kd[PATH_MAX];
+	size_t n;
+	int k;
+
+	if (would_be(dir, rd, sizeof(rd)) != 0)
+		return 0;
+	for (k = 0; k < s->nk; k++) {
+		if (!realpath(s->k[k].dir, kd))
+			continue;
+		n = strlen(kd);
+		if (!strncmp(rd, kd, n) && (rd[n] == '\0' || rd[n] == '/'))
+			return 1;
+	}
+	return 0;
+}
+
+/* Does @path start with vmreport's generator line? */
+static int
+is_our_page(const char *path)
+{
+	char buf[RH_MARKLEN + 1];
+	size_t n;
+	FILE *f = fopen(path, "r");
+
+	if (!f)
+		return 0;
+	n = fread(buf, 1, RH_MARKLEN, f);
+	fclose(f);
+	buf[n] = '\0';
+	return strstr(buf, RH_MARK) != NULL;
+}
+
+/*
+ * Is @path what an interrupted run of vmreport leaves: its page not yet
+ * renamed, or still empty?
+ */
+static int
+is_our_tmp(const char *path)
+{
+	struct stat st;
+
+	return is_our_page(path) || (stat(path, &st) == 0 &&
+	    S_ISREG(st.st_mode) && st.st_size == 0);
+}
+
+/*
+ * May the page be written into @dir?  Created when missing; an existing
+ * folder must be empty or hold vmreport's index.html, and may hold the
+ * index.html.tmp that an interrupted run left (replaced).  0, or -1
+ * with one line printed.
+ */
+static int
+check_dir(const struct rl_set *s, const char *dir)
+{
+	char path[PATH_MAX], tmp[PATH_MAX + 8];
+	struct stat st;
+	struct dirent *e;
+	DIR *d;
+	int n = 0, t = 0;
+
+	if (inside_results(s, dir)) {
+		warn("%s: is inside a result folder; the page goes elsewhere "
+		    "(nothing written)", dir);
+		return -1;
+	}
+	if (stat(dir, &st) != 0) {
+		if (errno == ENOENT && mkdir_p(dir) == 0)
+			return 0;
+		warn_errno("cannot create the HTML folder %s", dir);
+		return -1;
+	}
+	if (!S_ISDIR(st.st_mode)) {
+		warn("%s: exists and is not a folder (nothing written)", dir);
+		return -1;
+	}
+	if (!(d = opendir(dir))) {
+		warn_errno("cannot open the HTML folder %s", dir);
+		return -1;
+	}
+	while ((e = readdir(d)))
+		if (!strcmp(e->d_name, "index.html.tmp"))
+			t = 1;
+		else if (strcmp(e->d_name, ".") && strcmp(e->d_name, ".."))
+			n++;
+	closedir(d);
+	snprintf(path, sizeof(path), "%s/index.html", dir);
+	snprintf(tmp, sizeof(tmp), "%s.tmp", path);
+	if (t && !is_our_tmp(tmp)) {
+		warn("%s: exists and is not an HTML page of vmreport (its "
+		    "index.html.tmp is not vmreport's); nothing overwritten",
+		    dir);
+		return -1;
+	}
+	if (n && !is_our_page(path)) {
+		warn("%s: exists and is not an HTML page of vmreport (no "
+		    "index.html written by it); nothing overwritten", dir);
+		return -1;
+	}
+	return 0;
+}
+
+/* ---- the page's parts ---- */
+
+static const char style[] =
+"body{font:14px/1.4 sans-serif;margin:1em 2em;color:#222}\n"
+"h1{font-size:1.5em}h2{font-size:1.2em;margin-top:2em;"
+"border-bottom:1px solid #ccc}\n"
+".scroll{overflow-x:auto;max-width:100%}\n"
+"table{border-collapse:collapse;margin:.5em 0}\n"
+"th,td{border:1px solid #ddd;padding:2px 6px;white-space:nowrap}\n"
+"th{background:#f3f3f3;position:sticky;top:0}\n"
+"td.num{text-align:right;font-family:monospace}\n"
+"td.long{white-space:normal;min-width:20em;font-family:monospace}\n"
+"tr.base td{background:#f8f8ff}\n"
+/* after tr.base td and as specific: the best is green in every row */
+"td.best,tr.base td.best{background:#d8f0d8;font-weight:bold}\n"
+"td.better{color:#060}td.worse{color:#b00}\n"
+"th.sort{cursor:pointer}\n"
+"pre{background:#f7f7f7;padding:.5em;overflow-x:auto}\n"
+"p.warn,pre.warn{color:#a40}\n"
+"svg.chart{display:block;margin:.5em 0}\n"
+"svg text{font:12px sans-serif}\n"
+"rect.bar{fill:#8aa}rect.base{fill:#669}\n"
+"rect.better{fill:#5a5}rect.worse{fill:#c55}\n"
+"line.err{stroke:#000;stroke-width:1}\n"
+"summary{cursor:pointer;margin:.5em 0}\n"
+"#tools{position:sticky;top:0;background:#fff;padding:.3em 0;"
+"z-index:1;border-bottom:1px solid #eee}\n";
+
+/*
+ * The script: the charts' bars in kernel order or by value (best
+ * first, as the text report's bar charts), the summary sorted by a
+ * column when its header is clicked; ?byvalue in the URL starts with
+ * the bars by value.  Errors are recorded on <body data-errors>, and
+ * <body data-ready> says the script ran to its end.
+ */
+static const char script[] =
+"(function(){\n"
+"var errs=[];\n"
+"window.addEventListener('error',function(e){errs.push(e.message);\n"
+" document.body.setAttribute('data-errors',errs.join('; '));});\n"
+"function num(e){var v=parseFloat(e.getAttribute('data-v'));\n"
+" return isNaN(v)?null:v;}\n"
+"function place(svg,byv){\n"
+" var g=[].slice.call(svg.querySelectorAll('g.row'));\n"
+" var lower=svg.getAttribute('data-dir')==='lower';\n"
+" g.sort(function(a,b){var ka=+a.getAttribute('data-k'),\n"
+"  kb=+b.getAttribute('data-k');if(!byv)return ka-kb;\n"
+"  var x=num(a),y=num(b);if((x===null)!==(y===null))\n"
+"  return x===null?1:-1;if(x===null||x===y)return ka-kb;\n"
+"  return lower?x-y:y-x;});\n"
+" var top=+svg.getAttribute('data-top'),h=+svg.getAttribute('data-rowh');\n"
+" g.forEach(function(e,i){e.setAttribute('transform',\n"
+"  'translate(0,'+(top+i*h)+')');});}\n"
+"function order(){var v=document.getElementById('byvalue').checked;\n"
+" [].forEach.call(document.querySelectorAll('svg.chart'),\n"
+"  function(s){place(s,v);});}\n"
+"var box=document.getElementById('byvalue');\n"
+"box.addEventListener('change',order);\n"
+"if(/[?&]byvalue/.test(location.search)){box.checked=true;order();}\n"
+"[].forEach.call(document.querySelectorAll('th.sort'),function(th){\n"
+" th.addEventListener('click',function(){\n"
+"  var t=th.closest('table'),b=t.tBodies[0],c=+th.getAttribute('data-col');\n"
+"  var down=th.getAttribute('data-down')!=='1';\n"
+"  th.setAttribute('data-down',down?'1':'0');\n"
+"  var r=[].slice.call(b.rows);r.sort(function(x,y){\n"
+"   var p=num(x.cells[c]),q=num(y.cells[c]);\n"
+"   if(c===0)return (down?1:-1)*(+x.getAttribute('data-k')-\n"
+"    +y.getAttribute('data-k'));\n"
+"   if((p===null)!==(q===null))return p===null?1:-1;\n"
+"   if(p===null)return 0;return down?p-q:q-p;});\n"
+"  r.forEach(function(e){b.appendChild(e);});});});\n"
+"document.body.setAttribute('data-ready','1');\n"
+"})();\n";
+
+/*
+ * The folders whose suite run did not complete (meta status), one line
+ * each, as make compare prints them: "! inc2: suite run interrupted".
+ */
+static void
+suite_status(FILE *f, const struct rl_set *s)
+{
+	const char *st;
+	int k, n = 0;
+
+	for (k = 0; k < s->nk; k++) {
+		st = rl_meta(&s->k[k], "status");
+		if (!st || !strcmp(st, "complete"))
+			continue;
+		fputs(n++ ? "<br>\n! " : "<p class=\"warn\" id=\"suite-status\">"
+		    "! ", f);
+		rh_esc(f, s->k[k].label);
+		fputs(": suite run ", f);
+		rh_esc(f, st);
+	}
+	if (n)
+		fputs("</p>\n", f);
+}
+
+/* The settings of every folder, what differs, which machine. */
+static void
+settings(FILE *f, const struct rl_set *s, const struct rt_opts *o)
+{
+	static const char *const common[] = { "uname_r", "config",
+		"iterations", "thp_enabled", "thp_defrag", "swappiness",
+		"dirty_ratio", "dirty_background_ratio", "vfs_cache_pressure",
+		"overcommit_memory", "min_free_kbytes", "swap_total_kb",
+		"mem_limit", "workdir_fstype", "vmbench_version", NULL };
+	struct rt_machines m;
+	struct rl_mdiff *d;
+	char name[512], *text = NULL, *v;
+	size_t len = 0;
+	FILE *mem;
+	int n, i, k, j, first;
+
+	rt_machines_of(s, &m);
+	n = s->nk > 1 ? rl_meta_diffs(s, &d) : 0;
+	fputs("<section id=\"settings\"><h2>Settings and machines</h2>\n",
+	    f);
+	if (m.n > 1)
+		fprintf(f, "<p class=\"warn\" id=\"machine-warning\">warning: "
+		    "these folders come from %d machines: a difference "
+		    "between folders of two machines may be the machine's, "
+		    "not the kernel's.</p>\n", m.n);
+	suite_status(f, s);
+	fputs("<ul id=\"machines\">\n", f);
+	for (j = 0; j < m.n; j++) {
+		fprintf(f, "<li>m%d: ", j + 1);
+		rh_esc(f, rt_machine_name(name, sizeof(name),
+		    &s->k[m.first[j]]));
+		for (k = 0, i = 0; k < s->nk; k++)
+			if (m.of[k] == j)
+				i++;
+		fprintf(f, " (%d folder%s)</li>\n", i, i == 1 ? "" : "s");
+	}
+	/* many folders: the table folded, so the summary is near the top */
+	fprintf(f, "</ul>\n<details%s><summary>Each folder's machine and the "
+	    "settings that differ (%d folder%s, %d setting%s differ%s)"
+	    "</summary>\n<div class=\"scroll\"><table id=\"settings-table\">"
+	    "<thead><tr><th>Kernel</th><th>machine</th><th>folder</th>",
+	    s->nk <= RH_OPEN ? " open" : "", s->nk, s->nk == 1 ? "" : "s", n,
+	    n == 1 ? "" : "s", n == 1 ? "s" : "");
+	for (i = 0; i < n; i++) {
+		fputs("<th>", f);
+		rh_esc(f, d[i].key);
+		fputs("</th>", f);
+	}
+	fputs("</tr></thead><tbody>\n", f);
+	for (k = 0; k < s->nk; k++) {
+		fprintf(f, "<tr%s><td>", k ? "" : " class=\"base\"");
+		rh_esc(f, s->k[k].label);
+		fprintf(f, "%s</td><td>m%d</td><td>", k ? "" : " (baseline)",
+		    m.of[k] + 1);
+		rh_esc(f, s->k[k].dir);
+		fputs("</td>", f);
+		for (i = 0; i < n; i++) {
+			v = rt_setting_value(s, &d[i], k);
+			fprintf(f, "<td%s>", v && strlen(v) > 40 ?
+			    " class=\"long\"" : "");
+			rh_esc(f, !v ? "not recorded" : !*v ? "(empty)" : v);
+			fputs("</td>", f);
+			free(v);
+		}
+		fputs("</tr>\n", f);
+	}
+	fputs("</tbody></table></div></details>\n<p id=\"same-settings\">",
+	    f);
+	fputs(s->nk > 1 ? "The same in every folder: " : "Settings: ", f);
+	for (i = first = 0; common[i]; i++) {
+		const char *val = rl_meta(&s->k[0], common[i]);
+
+		for (j = 0; j < n && strcmp(d[j].key, common[i]); j++)
+			;
+		if (!val || j < n)
+			continue;
+		fputs(first++ ? ", " : "", f);
+		rh_esc(f, common[i]);
+		fputc('=', f);
+		rh_esc(f, val);
+	}
+	fputs(first ? ".</p>\n" : "none recorded.</p>\n", f);
+	if (!(mem = open_memstream(&text, &len)))
+		die_errno("cannot build the page");
+	rt_quiet_summary(mem, s, o);
+	for (i = 0; i < s->nids; i++)
+		rt_quiet_warn(mem, s, s->ids[i], o);
+	if (fclose(mem) != 0)
+		die_errno("cannot build the page");
+	pre_of(f, "load", text, len);
+	fputs("</section>\n", f);
+	if (n)
+		rl_free_mdiffs(d, n);
+	rt_machines_free(&m);
+}
+
+/* Kernel @k's place among the others for row @r: is it the best? */
+static int
+is_best(const struct rl_set *s, const char *id, const struct rt_row *r,
+    int k)
+{
+	int i;
+
+	if (r->dir == VB_INFO || !rl_find(&s->k[k], id) || !r->d[k].n ||
+	    !isfinite(r->d[k].mean))
+		return 0;
+	for (i = 0; i < s->nk; i++) {
+		if (!rl_find(&s->k[i], id) || !r->d[i].n ||
+		    !isfinite(r->d[i].mean))
+			continue;
+		if (r->dir == VB_LOWER ? r->d[i].mean < r->d[k].mean :
+		    r->d[i].mean > r->d[k].mean)
+			return 0;
+	}
+	return 1;
+}
+
+/* data-v: the number a column sorts by ("" when there is none). */
+static void
+data_v(FILE *f, const struct rt_row *r, int k, int has)
+{
+	if (has && r->d[k].n && isfinite(r->d[k].mean))
+		fprintf(f, " data-v=\"%.10g\"", r->d[k].mean);
+}
+
+static void
+summary(FILE *f, const struct rl_set *s, struct rt_row **rows,
+    const int *hl)
+{
+	char a[160], num[64];
+	int i, j;
+
+	fputs("<section id=\"summary\"><h2>Summary</h2>\n<p>Each "
+	    "benchmark's headline figure, mean of runs; unit with + higher "
+	    "is better, - lower is better; the best of each column is "
+	    "marked (green); * significantly different from the baseline, "
+	    "as in the tables below.  Click a column's header to sort by "
+	    "it.</p>\n<div class=\"scroll\"><table id=\"summary-table\">"
+	    "<thead><tr><th class=\"sort\" data-col=\"0\">Kernel</th>", f);
+	for (j = 0; j < s->nids; j++) {
+		const struct rt_row *r = hl[j] >= 0 ? &rows[j][hl[j]] : NULL;
+		const char *at = strchr(s->ids[j], '@');
+
+		fprintf(f, "<th class=\"sort\" data-col=\"%d\">"
+		    "<a href=\"#%s\">", j + 1, anchor(a, sizeof(a), j,
+		    s->ids[j]));
+		snprintf(num, sizeof(num), "%.*s", at ? (int)(at -
+		    s->ids[j]) : (int)strlen(s->ids[j]), s->ids[j]);
+		rh_esc(f, num);
+		if (at) {
+			fputs("<br>", f);
+			rh_esc(f, at);
+		}
+		fputs("</a><br>", f);
+		if (r) {
+			rh_esc(f, r->unit);
+			fputs(r->dir == VB_HIGHER ? "+" : r->dir == VB_LOWER ?
+			    "-" : "", f);
+		}
+		fputs("</th>", f);
+	}
+	fputs("</tr></thead><tbody>\n", f);
+	for (i = 0; i < s->nk; i++) {
+		fprintf(f, "<tr class=\"k%s\" data-k=\"%d\"><td>", i ? "" :
+		    " base", i);
+		rh_esc(f, s->k[i].label);
+		fputs("</td>", f);
+		for (j = 0; j < s->nids; j++) {
+			const struct rt_row *r = hl[j] >= 0 ?
+			    &rows[j][hl[j]] : NULL;
+			int has = r && rl_find(&s->k[i], s->ids[j]);
+
+			fprintf(f, "<td class=\"num%s\"", r && is_best(s,
+			    s->ids[j], r, i) ? " best" : "");
+			if (r)
+				data_v(f, r, i, has);
+			fputc('>', f);
+			if (!has)
+				fputs("missing", f);
+			else
+				fprintf(f, "%s%s", rt_short(num, sizeof(num),
+				    r->d[i].n ? r->d[i].mean : NAN), i &&
+				    r->c[i].sig && r->dir != VB_INFO ? "*" :
+				    "");
+			fputs("</td>", f);
+		}
+		fputs("</tr>\n", f);
+	}
+	fputs("</tbody></table></div>\n</section>\n", f);
+}
+
+/* contest's (makesim) and Iwamoto's (tworead) tables, as text. */
+static void
+post_tables(FILE *f, const struct rl_set *s, const struct rt_opts *o)
+{
+	static const char *const b[] = { "makesim", "tworead" };
+	struct rt_opts wide = *o;
+	char *text;
+	size_t len, i;
+	FILE *mem;
+
+	/* every kernel in one block: the page scrolls */
+	wide.width = 16 + 12 * s->nk;
+	for (i = 0; i < 2; i++) {
+		text = NULL;
+		len = 0;
+		if (!(mem = open_memstream(&text, &len)))
+			die_errno("cannot build the page");
+		if (i == 0)
+			rt_contest_table(mem, s, b[i]);
+		else
+			rt_tworead_table(mem, s, b[i], &wide);
+		if (fclose(mem) != 0)
+			die_errno("cannot build the page");
+		if (!len) {
+			free(text);
+			continue;
+		}
+		fprintf(f, "<section id=\"%s\"><h2>%s</h2>\n<p>%s</p>\n",
+		    i ? "tworead-table" : "contest-table", i ? "tworead: two "
+		    "files read over ranges n and 1100-n" : "makesim: a "
+		    "parallel build under contest's loads", i ? "One row per "
+		    "n, one column per kernel: the headline figure, mean of "
+		    "runs." : "Ratio: time under the load over the same "
+		    "kernel's no_load time.");
+		pre_of(f, "post", text, len);
+		fputs("</section>\n", f);
+	}
+}
+
+/* One metric's row of the comparison table. */
+static void
+cmp_row(FILE *f, const struct rl_set *s, const char *id,
+    const struct rt_row *r, const struct rt_opts *o)
+{
+	char num[64], pct[32];
+	int k;
+
+	fputs("<tr><td>", f);
+	rh_esc(f, r->name);
+	if (rt_row_noisy(r, s->nk, o->noisy))
+		fputs("~", f);
+	if (*rt_scope_tag(r->scope))
+		fprintf(f, " %s", rt_scope_tag(r->scope));
+	fputs("</td><td>", f);
+	rh_esc(f, r->unit);
+	fputs("</td>", f);
+	for (k = 0; k < s->nk; k++) {
+		int sig = k && r->c[k].sig && r->dir != VB_INFO;
+
+		fprintf(f, "<td class=\"num%s\"", !sig ? "" :
+		    r->c[k].pct > 0 ? " better" : " worse");
+		data_v(f, r, k, rl_find(&s->k[k], id) != NULL);
+		fputc('>', f);
+		if (!rl_find(&s->k[k], id))
+			fputs("missing", f);
+		else if (!r->d[k].n)
+			fputs("-", f);
+		else if (!k)
+			fputs(rt_row_mean(num, sizeof(num), r, s->nk, k), f);
+		else
+			fprintf(f, "%s (%s)%s", rt_row_mean(num, sizeof(num),
+			    r, s->nk, k), rt_pct(pct, sizeof(pct),
+			    r->c[k].pct), sig ? "*" : "");
+		fputs("</td>", f);
+	}
+	fputs("</tr>\n", f);
+}
+
+/* Drop a UTF-8 sequence cut short at the end of @s. */
+static void
+cut_utf8(char *s)
+{
+	size_t n = strlen(s), i = n;
+
+	while (i > 0 && ((unsigned char)s[i - 1] & 0xc0) == 0x80)
+		i--;
+	if (i > 0 && (unsigned char)s[i - 1] >= 0xc0 &&
+	    vb_utf8_len(s + i - 1, n - i + 1) == 0)
+		s[i - 1] = '\0';
+}
+
+/* x of value @v on a chart from @lo to @hi. */
+static double
+xpos(double v, double lo, double hi)
+{
+	return CH_LABW + (v - lo) / (hi - lo) * CH_BARW;
+}
+
+/*
+ * The error bar of @d, from the interval's low end to its high end,
+ * clipped at the axis @x0 on the side away from the bar (an interval
+ * of a positive mean that reaches below zero stops at the axis, without
+ * its end cap, and does not run into the labels).
+ */
+static void
+err_bar(FILE *f, const struct rs_desc *d, double lo, double hi, double x0)
+{
+	double a = xpos(d->ci_lo, lo, hi), b = xpos(d->ci_hi, lo, hi);
+	int capa = 1, capb = 1;
+
+	if (d->mean >= 0 && a < x0) {
+		a = x0;
+		capa = 0;
+	}
+	if (d->mean < 0 && b > x0) {
+		b = x0;
+		capb = 0;
+	}
+	fprintf(f, "<line class=\"err\" x1=\"%.1f\" x2=\"%.1f\" y1=\"9\" "
+	    "y2=\"9\"/>", a, b);
+	if (capa)
+		fprintf(f, "<line class=\"err\" x1=\"%.1f\" x2=\"%.1f\" "
+		    "y1=\"5\" y2=\"13\"/>", a, a);
+	if (capb)
+		fprintf(f, "<line class=\"err\" x1=\"%.1f\" x2=\"%.1f\" "
+		    "y1=\"5\" y2=\"13\"/>", b, b);
+}
+
+/*
+ * The headline's bar chart: one row per kernel (the kernels' order;
+ * the script reorders by value), a bar from 0 to the mean, the 95% CI
+ * of the mean as an error bar (clipped at the axis), the value at the
+ * right.  The bar is green or red when the change is marked
+ * significant, better or worse.
+ */
+static void
+chart(FILE *f, const struct rl_set *s, const char *id, const struct rt_row *r)
+{
+	double lo = 0, hi = 0, x0, x1;
+	char num[64];
+	int k, h = CH_TOP + CH_ROWH * s->nk + 8;
+
+	for (k = 0; k < s->nk; k++) {
+		const struct rs_desc *d = &r->d[k];
+
+		if (!d->n || !isfinite(d->mean))
+			continue;
+		lo = fmin(lo, d->mean);
+		hi = fmax(hi, d->mean);
+		/* the interval's end beyond the axis is clipped there */
+		if (isfinite(d->ci_lo) && isfinite(d->ci_hi)) {
+			if (d->mean >= 0)
+				hi = fmax(hi, d->ci_hi);
+			else
+				lo = fmin(lo, d->ci_lo);
+		}
+	}
+	if (!(hi > lo))
+		hi = lo + 1;
+	fprintf(f, "<svg class=\"chart\" xmlns=\"http://www.w3.org/2000/svg\" "
+	    "width=\"%d\" height=\"%d\" viewBox=\"0 0 %d %d\" "
+	    "data-dir=\"%s\" data-top=\"%d\" data-rowh=\"%d\">\n<text x=\"0\" "
+	    "y=\"16\" font-weight=\"bold\">", CH_LABW + CH_BARW + CH_VALW, h,
+	    CH_LABW + CH_BARW + CH_VALW, h, r->dir == VB_LOWER ? "lower" :
+	    r->dir == VB_HIGHER ? "higher" : "info", CH_TOP, CH_ROWH);
+	rh_esc(f, r->name);
+	fputs(" (", f);
+	rh_esc(f, r->unit);
+	fprintf(f, "), mean of runs, 95%% CI; %s</text>\n", r->dir ==
+	    VB_LOWER ? "lower is better" : r->dir == VB_HIGHER ?
+	    "higher is better" : "information");
+	x0 = xpos(0, lo, hi);
+	fprintf(f, "<line x1=\"%.1f\" x2=\"%.1f\" y1=\"%d\" y2=\"%d\" "
+	    "stroke=\"#999\"/>\n", x0, x0, CH_TOP - 4, h - 4);
+	for (k = 0; k < s->nk; k++) {
+		const struct rs_desc *d = &r->d[k];
+		int has = rl_find(&s->k[k], id) && d->n && isfinite(d->mean);
+
+		fprintf(f, "<g class=\"row%s\" data-k=\"%d\"", has ? "" :
+		    " missing", k);
+		if (has)
+			fprintf(f, " data-v=\"%.10g\"", d->mean);
+		fprintf(f, " transform=\"translate(0,%d)\"><title>",
+		    CH_TOP + CH_ROWH * k);
+		rh_esc(f, s->k[k].label);
+		if (has) {
+			fprintf(f, ": %.6g ", d->mean);
+			rh_esc(f, r->unit);
+			if (isfinite(d->ci_lo) && isfinite(d->ci_hi))
+				fprintf(f, ", 95%% CI [%.6g, %.6g]", d->ci_lo,
+				    d->ci_hi);
+			fprintf(f, ", %d run%s", d->n, d->n == 1 ? "" : "s");
+		}
+		fprintf(f, "</title><text x=\"%d\" y=\"13\" "
+		    "text-anchor=\"end\">", CH_LABW - 6);
+		/* long labels cut: the title above has them whole */
+		snprintf(num, sizeof(num), "%.24s", s->k[k].label);
+		cut_utf8(num);
+		rh_esc(f, num);
+		fputs("</text>", f);
+		if (!has) {
+			fprintf(f, "<text x=\"%d\" y=\"13\">missing"
+			    "</text></g>\n", CH_LABW + 4);
+			continue;
+		}
+		x1 = xpos(d->mean, lo, hi);
+		fprintf(f, "<rect class=\"bar %s\" x=\"%.1f\" y=\"3\" "
+		    "width=\"%.1f\" height=\"12\"/>", !k ? "base" :
+		    r->c[k].sig && r->dir != VB_INFO ? (r->c[k].pct > 0 ?
+		    "better" : "worse") : "same", fmin(x0, x1),
+		    fmax(fabs(x1 - x0), 0.5));
+		if (isfinite(d->ci_lo) && isfinite(d->ci_hi))
+			err_bar(f, d, lo, hi, x0);
+		fprintf(f, "<text x=\"%d\" y=\"13\">%s ", CH_LABW + CH_BARW +
+		    6, rt_row_mean(num, sizeof(num), r, s->nk, k));
+		rh_esc(f, r->unit);
+		fputs("</text></g>\n", f);
+	}
+	fputs("</svg>\n", f);
+}
+
+/* One benchmark's section. */
+static void
+bench(FILE *f, const struct rl_set *s, int i, struct rt_row *rows,
+    int nrows, int h, const struct rt_opts *o)
+{
+	const char *id = s->ids[i];
+	const struct vb_res *r0 = NULL;
+	struct vb_buf diffs = VB_BUF_INIT;
+	struct rt_opts wide = *o;
+	char a[160], *text = NULL;
+	size_t len = 0;
+	FILE *mem;
+	int k, j, shown = 0;
+
+	for (k = 0; k < s->nk && !r0; k++)
+		r0 = rl_find(&s->k[k], id);
+	fprintf(f, "<section class=\"bench\" id=\"%s\"><h2>",
+	    anchor(a, sizeof(a), i, id));
+	rh_esc(f, id);
+	fputs(" <a href=\"#summary\">&uarr;</a></h2>\n<p class=\"cmd\">"
+	    "<code>", f);
+	rh_esc(f, r0 ? r0->cmdline : "");
+	fputs("</code></p>\n", f);
+	if (rl_param_diffs(s, id, &diffs)) {
+		fputs("<p class=\"warn\">parameters differ "
+		    "(--allow-different-params):</p>", f);
+		pre_of(f, "warn", vb_xstrdup(vb_buf_str(&diffs)), diffs.len);
+	}
+	vb_buf_free(&diffs);
+	wide.width = 200;
+	if (!(mem = open_memstream(&text, &len)))
+		die_errno("cannot build the page");
+	rt_quiet_warn(mem, s, id, &wide);
+	if (fclose(mem) != 0)
+		die_errno("cannot build the page");
+	pre_of(f, "warn", text, len);
+	fputs("<div class=\"scroll\"><table class=\"cmp\"><thead><tr>"
+	    "<th>metric</th><th>unit</th>", f);
+	for (k = 0; k < s->nk; k++) {
+		const struct vb_res *r = rl_find(&s->k[k], id);
+
+		fputs("<th>", f);
+		rh_esc(f, s->k[k].label);
+		fputs(r && strcmp(r->status, "complete") ? "!" : "", f);
+		fputs("</th>", f);
+	}
+	fputs("</tr></thead><tbody>\n", f);
+	for (j = 0; j < nrows; j++)
+		if (rt_row_shown(&rows[j], s->nk)) {
+			cmp_row(f, s, id, &rows[j], o);
+			shown++;
+		}
+	fputs("</tbody></table></div>\n", f);
+	if (!shown)
+		fputs("<p>(every metric is zero or absent)</p>\n", f);
+	text = NULL;
+	if (!(mem = open_memstream(&text, &len)))
+		die_errno("cannot build the page");
+	rt_notes(mem, s, id, rows, nrows, &wide);
+	if (fclose(mem) != 0)
+		die_errno("cannot build the page");
+	pre_of(f, "notes", text, len);
+	if (h >= 0)
+		chart(f, s, id, &rows[h]);
+	fputs("</section>\n", f);
+}
+
+/* The whole page into @f. */
+static void
+page(FILE *f, const struct rl_set *s, const struct rt_opts *o)
+{
+	struct rt_row **rows = vb_xcalloc((size_t)s->nids + 1, sizeof(*rows));
+	int *nrows = vb_xcalloc((size_t)s->nids + 1, sizeof(int));
+	int *hl = vb_xcalloc((size_t)s->nids + 1, sizeof(int));
+	const char *ver = rl_meta(&s->k[0], "vmbench_version");
+	char a[160];
+	int j;
+
+	for (j = 0; j < s->nids; j++) {
+		nrows[j] = rt_rows(s, s->ids[j], &rows[j]);
+		hl[j] = rt_headline(s, s->ids[j], rows[j], nrows[j]);
+	}
+	fprintf(f, "<!DOCTYPE html>\n<html lang=\"en\"><head>"
+	    "<meta charset=\"utf-8\">\n%s\n<meta name=\"viewport\" "
+	    "content=\"width=device-width\">\n<title>vmbench: %d kernel%s, "
+	    "baseline ", RH_MARK, s->nk, s->nk == 1 ? "" : "s");
+	rh_esc(f, s->k[0].label);
+	fprintf(f, "</title>\n<style>\n%s</style></head>\n<body>\n<h1>vmbench "
+	    "results: %d kernel%s, %d benchmark%s, baseline ", style, s->nk,
+	    s->nk == 1 ? "" : "s", s->nids, s->nids == 1 ? "" : "s");
+	rh_esc(f, s->k[0].label);
+	fputs("</h1>\n<p>Means of all runs; (+x.xx%) is the change against "
+	    "the baseline, positive = better (for info metrics: the plain "
+	    "change); * significant (Welch's t-test, p&lt;0.05) and a change "
+	    "of at least ", f);
+	fprintf(f, "%g%% (never on info metrics), green better, red worse; "
+	    "~ noisy (CoV &gt; %.0f%%); ! run incomplete; [system] a counter "
+	    "of the whole machine, [cgroup] of the benchmark's memory cgroup."
+	    "%s", s->min_change, o->noisy * 100, ver ? " vmbench " : "");
+	if (ver)
+		rh_esc(f, ver);
+	fputs("</p>\n<div id=\"tools\"><a href=\"#settings\">settings</a> | "
+	    "<a href=\"#summary\">summary</a> | <label><input "
+	    "type=\"checkbox\" id=\"byvalue\"> charts: bars by value (best "
+	    "first), else in the kernels' order</label></div>\n", f);
+	settings(f, s, o);
+	summary(f, s, rows, hl);
+	post_tables(f, s, o);
+	fputs("<nav id=\"benchmarks\"><h2>Benchmarks</h2><p>", f);
+	for (j = 0; j < s->nids; j++) {
+		fprintf(f, "%s<a href=\"#%s\">", j ? " | " : "",
+		    anchor(a, sizeof(a), j, s->ids[j]));
+		rh_esc(f, s->ids[j]);
+		fputs("</a>", f);
+	}
+	fputs("</p></nav>\n", f);
+	for (j = 0; j < s->nids; j++)
+		bench(f, s, j, rows[j], nrows[j], hl[j], o);
+	fprintf(f, "<script>\n%s</script>\n</body></html>\n", script);
+	free(rows);
+	free(nrows);
+	free(hl);
+}
+
+int
+rh_html(const struct rl_set *s, const char *dir, const struct rt_opts *o)
+{
+	char path[PATH_MAX], tmp[PATH_MAX + 8], *text = NULL;
+	size_t len = 0;
+	FILE *mem, *f;
+	int bad;
+
+	if (snprintf(path, sizeof(path), "%s/index.html", dir) >=
+	    (int)sizeof(path) - 4) {
+		warn("%s: path too long", dir);
+		return -1;
+	}
+	snprintf(tmp, sizeof(tmp), "%s.tmp", path);
+	if (check_dir(s, dir) != 0)
+		return -1;
+	if (!(mem = open_memstream(&text, &len)))
+		die_errno("cannot build the page");
+	page(mem, s, o);
+	if (fclose(mem) != 0)
+		die_errno("cannot build the page");
+	if (!(f = fopen(tmp, "w"))) {
+		warn_errno("cannot write %s", tmp);
+		free(text);
+		return -1;
+	}
+	bad = fwrite(text, 1, len, f) != len;
+	if (fclose(f) != 0)
+		bad = 1;
+	if (bad) {
+		warn_errno("cannot write %s", tmp);
+		unlink(tmp);
+		free(text);
+		return -1;
+	}
+	free(text);
+	if (rename(tmp, path) != 0) {
+		warn_errno("cannot rename %s to %s", tmp, path);
+		unlink(tmp);
+		return -1;
+	}
+	return 0;
+}

@@ -1,0 +1,447 @@
+/*
+ * The results page (report/rhtml.c, vmreport --html DIR): escaping of
+ * every string from a result folder, the figures taken from rt_rows()
+ * as the text report prints them, the HTML folder's rules (created,
+ * or an earlier page replaced; anything else refused with one line and
+ * nothing written), and the browser test (tests/html-browser.sh: 50
+ * generated folders rendered under 2 s and checked in headless
+ * Chromium; skipped with one line when chromium is not installed).
+ * Fixtures are copies of results/examples/ in a temporary folder.
+ */
+#include <check.h>
+#include <fcntl.h>
+#include <glob.h>
+#include <signal.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <sys/wait.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "report.h"
+#include "testutil.h"
+
+#define EX "results/examples"
+
+static int
+sh(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
+
+/* Run a shell command with T set to the test's folder; its exit status. */
+static int
+sh(const char *fmt, ...)
+{
+	char cmd[4096], full[4096 + 512];
+	va_list ap;
+	int st;
+
+	va_start(ap, fmt);
+	vsnprintf(cmd, sizeof(cmd), fmt, ap);
+	va_end(ap);
+	snprintf(full, sizeof(full), "T='%s'; %s", tu_dir, cmd);
+	st = system(full);
+	return WIFEXITED(st) ? WEXITSTATUS(st) : -1;
+}
+
+static char *
+slurp(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
+
+/* The whole file T/... (printf-style name), or NULL. */
+static char *
+slurp(const char *fmt, ...)
+{
+	char name[512], path[1024];
+	va_list ap;
+	FILE *f;
+	char *buf;
+	long n;
+
+	va_start(ap, fmt);
+	vsnprintf(name, sizeof(name), fmt, ap);
+	va_end(ap);
+	snprintf(path, sizeof(path), "%s/%s", tu_dir, name);
+	if (!(f = fopen(path, "rb")))
+		return NULL;
+	fseek(f, 0, SEEK_END);
+	n = ftell(f);
+	rewind(f);
+	buf = malloc((size_t)n + 1);
+	ck_assert_ptr_nonnull(buf);
+	ck_assert_int_eq(fread(buf, 1, (size_t)n, f), n);
+	buf[n] = '\0';
+	fclose(f);
+	return buf;
+}
+
+START_TEST(escape)
+{
+	char *text = NULL;
+	size_t len = 0;
+	FILE *m = open_memstream(&text, &len);
+
+	ck_assert_ptr_nonnull(m);
+	rh_esc(m, "<b a='1'>\"x\" & y</b>\x01\x7f\xff caf\xc3\xa9 \xc2\x85.");
+	fclose(m);
+	ck_assert_str_eq(text, "&lt;b a=&#39;1&#39;&gt;&quot;x&quot; &amp; "
+	    "y&lt;/b&gt;&#xFFFD;&#xFFFD;&#xFFFD; caf\xc3\xa9 &#xFFFD;.");
+	free(text);
+}
+END_TEST
+
+/*
+ * A label, a parameter value and a setting with markup in them come
+ * out as text; the page is written once, in one piece.
+ */
+START_TEST(escaped_page)
+{
+	char *page;
+
+	ck_assert_int_eq(sh("cp -r " EX "/example-a " EX "/example-b \"$T\"/ "
+	    "&& sed -i -e 's/^label=.*/label=<script>alert(1)<\\/script>/' "
+	    "-e 's/^swappiness=.*/swappiness=<i>9<\\/i>/' "
+	    "\"$T/example-b/meta\" && sed -i 's/^cmdline .*/cmdline "
+	    "forkbomb <x>/' \"$T\"/example-*/forkbomb.res"), 0);
+	ck_assert_int_eq(sh("report/vmreport --html \"$T/h\" \"$T/example-a\" "
+	    "\"$T/example-b\" > \"$T/out\" 2> \"$T/err\""), 0);
+	page = slurp("h/index.html");
+	ck_assert_ptr_nonnull(page);
+	ck_assert_ptr_null(strstr(page, "<script>alert"));
+	ck_assert_ptr_null(strstr(page, "<i>9"));
+	ck_assert_ptr_null(strstr(page, "forkbomb <x>"));
+	ck_assert_ptr_nonnull(strstr(page, "&lt;script&gt;alert(1)"
+	    "&lt;/script&gt;"));
+	ck_assert_ptr_nonnull(strstr(page, "&lt;i&gt;9&lt;/i&gt;"));
+	ck_assert_ptr_nonnull(strstr(page, "forkbomb &lt;x&gt;"));
+	/* one script only: the page's own, at its end */
+	ck_assert_ptr_nonnull(strstr(page, "<script>"));
+	ck_assert_ptr_null(strstr(strstr(page, "<script>") + 1, "<script"));
+	ck_assert_ptr_nonnull(strstr(page, "</script>\n</body></html>\n"));
+	ck_assert_int_eq(sh("test ! -e \"$T/h/index.html.tmp\""), 0);
+	free(page);
+}
+END_TEST
+
+/* The figures on the page are rt_rows()'s, formatted as the tables are. */
+START_TEST(same_figures)
+{
+	static const char *const ex[] = { EX "/example-a", EX "/example-c",
+		EX "/example-d" };
+	struct rl_set s = { .min_change = 1 };
+	struct rt_opts o = { .width = 80, .noisy = 0.05, .quiet = 5 };
+	struct rt_row *rows;
+	char err[512], dir[512], want[256], num[64], pct[32], *page;
+	int i, n, h, k;
+
+	s.nk = 3;
+	s.k = calloc(3, sizeof(*s.k));
+	for (i = 0; i < 3; i++)
+		ck_assert_int_eq(rl_load_kernel(ex[i], &s.k[i], err,
+		    sizeof(err)), 0);
+	rl_index(&s);
+	snprintf(dir, sizeof(dir), "%s/page", tu_dir);
+	ck_assert_int_eq(rh_html(&s, dir, &o), 0);
+	page = slurp("page/index.html");
+	ck_assert_ptr_nonnull(page);
+	for (i = 0; i < s.nids; i++) {
+		n = rt_rows(&s, s.ids[i], &rows);
+		h = rt_headline(&s, s.ids[i], rows, n);
+		ck_assert_int_ge(h, 0);
+		for (k = 1; k < s.nk; k++) {
+			if (!rows[h].d[k].n)
+				continue;
+			/* the comparison table's cell */
+			snprintf(want, sizeof(want), ">%s (%s)%s</td>",
+			    rt_row_mean(num, sizeof(num), &rows[h], s.nk, k),
+			    rt_pct(pct, sizeof(pct), rows[h].c[k].pct),
+			    rows[h].c[k].sig && rows[h].dir != VB_INFO ?
+			    "*" : "");
+			ck_assert_msg(strstr(page, want), "%s: no '%s'",
+			    s.ids[i], want);
+			/* the chart's bar */
+			snprintf(want, sizeof(want), "data-k=\"%d\" "
+			    "data-v=\"%.10g\" transform", k,
+			    rows[h].d[k].mean);
+			ck_assert_msg(strstr(page, want), "%s: no '%s'",
+			    s.ids[i], want);
+		}
+	}
+	free(page);
+	rl_free(&s);
+}
+END_TEST
+
+/*
+ * A suite run that did not complete (meta status) is said at the top of
+ * the page, as make compare says it; a complete one is not.
+ */
+START_TEST(suite_status)
+{
+	char *page;
+
+	ck_assert_int_eq(sh("cp -r " EX "/example-a " EX "/example-b \"$T\"/ "
+	    "&& sed -i -e 's/^status=.*/status=interrupted/' "
+	    "-e 's/^label=.*/label=inc2/' \"$T/example-b/meta\""), 0);
+	ck_assert_int_eq(sh("report/vmreport --html \"$T/h\" \"$T/example-a\" "
+	    "\"$T/example-b\" > \"$T/out\" 2> \"$T/err\" && "
+	    "report/vmreport --html \"$T/h2\" \"$T/example-a\" " EX
+	    "/example-c > \"$T/out\" 2> \"$T/err\" && report/vmreport "
+	    "\"$T/example-a\" \"$T/example-b\" | grep -qx '! inc2: suite "
+	    "run interrupted'"), 0);
+	page = slurp("h/index.html");
+	ck_assert_ptr_nonnull(strstr(page, ">! inc2: suite run interrupted<"));
+	free(page);
+	page = slurp("h2/index.html");
+	ck_assert_ptr_null(strstr(page, "suite run"));
+	free(page);
+}
+END_TEST
+
+/*
+ * An error bar whose interval reaches below zero stops at the chart's
+ * axis: forkbomb's headline in one folder is 1, 1 and 1000 forks/s.
+ */
+START_TEST(err_clipped)
+{
+	char *page, *p, *svg, *end;
+	double axis, a, b;
+	int bars = 0;
+
+	ck_assert_int_eq(sh("cp -r " EX "/example-a " EX "/example-b \"$T\"/ "
+	    "&& f=\"$T/example-b/forkbomb.res\" && awk '$1 == \"metric\" "
+	    "{ n++; if ($2 == \"forks_per_s\") c = n + 2 } $1 == \"iter\" "
+	    "{ $c = $2 == 3 ? 1000 : 1 } { print }' \"$f\" > \"$f.new\" && "
+	    "mv \"$f.new\" \"$f\" && report/vmreport --html \"$T/h\" "
+	    "\"$T/example-a\" \"$T/example-b\" > \"$T/out\""), 0);
+	page = slurp("h/index.html");
+	ck_assert_ptr_nonnull(page);
+	svg = strstr(page, "<svg class=\"chart\"");
+	ck_assert_ptr_nonnull(svg);
+	for (; svg; svg = strstr(end, "<svg class=\"chart\"")) {
+		end = strstr(svg, "</svg>");
+		ck_assert_ptr_nonnull(end);
+		p = strstr(svg, "<line x1=\"");
+		ck_assert_ptr_nonnull(p);
+		axis = strtod(p + strlen("<line x1=\""), NULL);
+		/* every mean here is positive: no error bar left of 0 */
+		for (p = svg; (p = strstr(p, "class=\"err\" x1=\"")) &&
+		    p < end; p++) {
+			a = strtod(p + strlen("class=\"err\" x1=\""), &p);
+			ck_assert(!strncmp(p, "\" x2=\"", 6));
+			b = strtod(p + 6, NULL);
+			ck_assert_msg(a >= axis && b >= axis, "an error bar "
+			    "%.1f-%.1f left of the axis at %.1f", a, b, axis);
+			bars++;
+		}
+	}
+	ck_assert_int_gt(bars, 0);
+	/* forkbomb's interval does go below zero */
+	ck_assert_ptr_nonnull(strstr(page, "example-b: 334 forks/s, 95% CI [-"));
+	free(page);
+}
+END_TEST
+
+/*
+ * The HTML folder: created (with its parents); an earlier page
+ * replaced; a folder with other things in it, a file, a folder that
+ * cannot be made or one inside a result folder refused in one line,
+ * exit 1, nothing written.
+ */
+START_TEST(bad_dirs)
+{
+	static const struct {
+		const char *dir, *want;
+	} bad[] = {
+		{ "$T/other", "exists and is not an HTML page of vmreport" },
+		{ "$T/file", "exists and is not a folder" },
+		{ "$T/file/sub", "cannot create the HTML folder" },
+		{ "$T/ex/html", "is inside a result folder" },
+		{ "$T/ex", "is inside a result folder" },
+	};
+	char *err, *keep;
+	size_t i;
+
+	ck_assert_int_eq(sh("cp -r " EX "/example-a \"$T/ex\" && "
+	    "mkdir \"$T/other\" && echo mine > \"$T/other/index.html\" && "
+	    "echo mine > \"$T/file\""), 0);
+	for (i = 0; i < sizeof(bad) / sizeof(bad[0]); i++) {
+		ck_assert_int_eq(sh("report/vmreport --html \"%s\" \"$T/ex\" "
+		    "> \"$T/out\" 2> \"$T/err\"", bad[i].dir), 1);
+		err = slurp("err");
+		ck_assert_msg(strstr(err, bad[i].want) && strchr(err, '\n') ==
+		    err + strlen(err) - 1, "%s: stderr '%s'", bad[i].dir, err);
+		free(err);
+	}
+	keep = slurp("other/index.html");
+	ck_assert_str_eq(keep, "mine\n");
+	free(keep);
+	ck_assert_int_eq(sh("test ! -e \"$T/ex/html\" && test ! -e "
+	    "\"$T/ex/index.html\" && test \"$(ls \"$T/other\")\" = "
+	    "index.html"), 0);
+	/* new, with its parents; then the same folder again */
+	ck_assert_int_eq(sh("report/vmreport --html \"$T/a/b/html\" \"$T/ex\" "
+	    "> \"$T/out\" 2> \"$T/err\" && report/vmreport --html "
+	    "\"$T/a/b/html\" \"$T/ex\" \"$T/ex\" > \"$T/out\" 2> \"$T/err\" && "
+	    "grep -q '2 kernels' \"$T/a/b/html/index.html\" && "
+	    "test ! -s \"$T/err\""), 0);
+}
+END_TEST
+
+/*
+ * A run stopped between writing index.html.tmp and renaming it leaves
+ * only the .tmp: the next run accepts it (vmreport's, or empty) and
+ * replaces it; an index.html.tmp that is not vmreport's is refused and
+ * kept, even beside vmreport's index.html.
+ */
+START_TEST(leftover_tmp)
+{
+	char *err, *keep;
+
+	ck_assert_int_eq(sh("cp -r " EX "/example-a \"$T/ex\" && "
+	    "report/vmreport --html \"$T/h\" \"$T/ex\" > \"$T/out\" && "
+	    "mkdir \"$T/left\" \"$T/empty\" \"$T/foreign\" && "
+	    "cp \"$T/h/index.html\" \"$T/left/index.html.tmp\" && "
+	    ": > \"$T/empty/index.html.tmp\" && "
+	    "cp \"$T/h/index.html\" \"$T/foreign/index.html\" && "
+	    "echo mine > \"$T/foreign/index.html.tmp\""), 0);
+	ck_assert_int_eq(sh("for d in left empty; do report/vmreport --html "
+	    "\"$T/$d\" \"$T/ex\" \"$T/ex\" > \"$T/out\" 2> \"$T/err\" && "
+	    "test ! -s \"$T/err\" && test \"$(ls \"$T/$d\")\" = index.html "
+	    "&& grep -q '2 kernels' \"$T/$d/index.html\" || exit 1; done"),
+	    0);
+	ck_assert_int_eq(sh("report/vmreport --html \"$T/foreign\" \"$T/ex\" "
+	    "> \"$T/out\" 2> \"$T/err\""), 1);
+	err = slurp("err");
+	ck_assert_msg(strstr(err, "index.html.tmp is not vmreport's") &&
+	    strchr(err, '\n') == err + strlen(err) - 1, "stderr '%s'", err);
+	free(err);
+	keep = slurp("foreign/index.html.tmp");
+	ck_assert_str_eq(keep, "mine\n");
+	free(keep);
+}
+END_TEST
+
+/* 50 folders: rendered under 2 s, and checked in headless Chromium. */
+START_TEST(browser)
+{
+	int rc = sh("sh tests/html-browser.sh 50 >\"$T/out\" 2>&1");
+	char *out = slurp("out");
+
+	if (rc == 77) {
+		fprintf(stderr, "rhtml browser: %s", strstr(out, "skipped") ?
+		    strstr(out, "skipped") : "skipped\n");
+		free(out);
+		return;
+	}
+	ck_assert_msg(rc == 0, "tests/html-browser.sh failed:\n%s", out);
+	free(out);
+}
+END_TEST
+
+/* Does a file match the glob pattern T/@pat? */
+static int
+exists_in_t(const char *pat)
+{
+	char p[1024];
+	glob_t g;
+	int n;
+
+	snprintf(p, sizeof(p), "%s/%s", tu_dir, pat);
+	n = glob(p, 0, NULL, &g) == 0 && g.gl_pathc > 0;
+	if (n)
+		globfree(&g);
+	return n;
+}
+
+/*
+ * Ctrl-C (SIGINT to the process group, as a terminal sends it) while
+ * the browser is open: the script stops at once, exit 130, no error
+ * printed, and its temporary folder and the browser's files are gone.
+ */
+START_TEST(browser_interrupt)
+{
+	struct timespec ms100 = { 0, 100000000 };
+	char tmp[512], out[512], *text;
+	pid_t pid;
+	int st = 0, i, done = 0;
+
+	snprintf(tmp, sizeof(tmp), "%s/tmp", tu_dir);
+	snprintf(out, sizeof(out), "%s/out", tu_dir);
+	ck_assert_int_eq(mkdir(tmp, 0777), 0);
+	ck_assert_int_ge(pid = fork(), 0);
+	if (pid == 0) {
+		int fd = open(out, O_WRONLY | O_CREAT | O_TRUNC, 0666);
+
+		setsid();
+		signal(SIGINT, SIG_DFL);
+		dup2(fd, 1);
+		dup2(fd, 2);
+		setenv("TMPDIR", tmp, 1);
+		execlp("sh", "sh", "tests/html-browser.sh", "3", (char *)NULL);
+		_exit(127);
+	}
+	/* until the first page is open in the browser (up to 2 min) */
+	for (i = 0; i < 1200 && !done; i++) {
+		if (exists_in_t("tmp/vmbench-html.*/plain.log"))
+			break;
+		nanosleep(&ms100, NULL);
+		done = waitpid(pid, &st, WNOHANG) == pid;
+	}
+	if (done && WIFEXITED(st) && WEXITSTATUS(st) == 77) {
+		fprintf(stderr, "rhtml browser_interrupt: skipped: no "
+		    "chromium\n");
+		return;
+	}
+	ck_assert_msg(!done, "html-browser.sh ended before the browser");
+	nanosleep(&ms100, NULL);
+	nanosleep(&ms100, NULL);
+	ck_assert_int_eq(kill(-pid, SIGINT), 0);
+	/* at once: within 10 s (the browser is killed, not awaited) */
+	for (i = 0; i < 100 && !done; i++) {
+		done = waitpid(pid, &st, WNOHANG) == pid;
+		if (!done)
+			nanosleep(&ms100, NULL);
+	}
+	if (!done) {
+		kill(-pid, SIGKILL);
+		waitpid(pid, &st, 0);
+	}
+	text = slurp("out");
+	ck_assert_msg(done, "html-browser.sh still running 10 s after "
+	    "SIGINT:\n%s", text);
+	ck_assert_msg(WIFEXITED(st) && WEXITSTATUS(st) == 130,
+	    "html-browser.sh: status %#x after SIGINT, not exit 130:\n%s", st,
+	    text);
+	ck_assert_msg(!strstr(text, "grep") && !strstr(text, "No such file"),
+	    "html-browser.sh went on after SIGINT:\n%s", text);
+	ck_assert_msg(!exists_in_t("tmp/*"), "html-browser.sh left files "
+	    "in its TMPDIR");
+	free(text);
+}
+END_TEST
+
+Suite *
+rhtml_suite(void)
+{
+	Suite *s = suite_create("rhtml");
+	TCase *tc = tcase_create("rhtml");
+	TCase *br = tcase_create("browser");
+
+	tcase_add_unchecked_fixture(tc, tu_mktmp, tu_rmtmp);
+	tcase_add_test(tc, escape);
+	tcase_add_test(tc, escaped_page);
+	tcase_add_test(tc, same_figures);
+	tcase_add_test(tc, suite_status);
+	tcase_add_test(tc, err_clipped);
+	tcase_add_test(tc, bad_dirs);
+	tcase_add_test(tc, leftover_tmp);
+	tcase_set_timeout(tc, 30);
+	suite_add_tcase(s, tc);
+	tcase_add_unchecked_fixture(br, tu_mktmp, tu_rmtmp);
+	tcase_add_test(br, browser);
+	tcase_add_test(br, browser_interrupt);
+	tcase_set_timeout(br, 300);
+	suite_add_tcase(s, br);
+	return s;
+}
