@@ -596,8 +596,8 @@ struct bw_arg {
 	struct lo_ctx *c;
 	int fd;
 	size_t size;
-	long *buf, *buf2;
-	volatile long sink;
+	unsigned long *buf, *buf2;
+	volatile unsigned long sink;
 };
 
 /*
@@ -605,11 +605,12 @@ struct bw_arg {
  * LMbench's bread() the additions are independent of one another (eight
  * sums here), so the loads, not a chain of adds, set the pace.
  */
-static long
-sum_longs(const long *p, size_t len)
+static unsigned long
+sum_longs(const unsigned long *p, size_t len)
 {
-	const long *end = p + len / sizeof(long), *end8 = end - 7;
-	long s0 = 0, s1 = 0, s2 = 0, s3 = 0, s4 = 0, s5 = 0, s6 = 0, s7 = 0;
+	const unsigned long *end = p + len / sizeof(long), *end8 = end - 7;
+	unsigned long s0 = 0, s1 = 0, s2 = 0, s3 = 0, s4 = 0, s5 = 0, s6 = 0,
+	    s7 = 0;
 
 	for (; p < end8; p += 8) {
 		s0 += p[0], s1 += p[1], s2 += p[2], s3 += p[3];
@@ -627,7 +628,7 @@ filerd_op(void *p, uint64_t n)
 	struct bw_arg *a = p;
 	size_t left;
 	ssize_t got;
-	long s = 0;
+	unsigned long s = 0;
 
 	while (n-- > 0) {
 		if (lseek(a->fd, 0, SEEK_SET) < 0)
@@ -651,7 +652,7 @@ static int
 mmaprd_op(void *p, uint64_t n)
 {
 	struct bw_arg *a = p;
-	long s = 0;
+	unsigned long s = 0;
 
 	while (n-- > 0) {
 		s += sum_longs(a->buf, a->size);
@@ -666,12 +667,13 @@ static int
 memrd_op(void *p, uint64_t n)
 {
 	struct bw_arg *a = p;
-	const int *q, *end = (const int *)((char *)a->buf + a->size);
-	int s0 = 0, s1 = 0, s2 = 0, s3 = 0;
+	const unsigned *q, *end = (const unsigned *)((char *)a->buf +
+	    a->size);
+	unsigned s0 = 0, s1 = 0, s2 = 0, s3 = 0;
 
 	/* --size is whole pages: whole steps of 16 ints */
 	while (n-- > 0) {
-		for (q = (const int *)a->buf; q < end; q += 16) {
+		for (q = (const unsigned *)a->buf; q < end; q += 16) {
 			s0 += q[0], s1 += q[4];
 			s2 += q[8], s3 += q[12];
 		}
@@ -706,7 +708,7 @@ bcopy_op(void *p, uint64_t n)
 }
 
 /* A page-aligned buffer of @len bytes, written (faulted in). */
-static long *
+static unsigned long *
 buffer(struct lo_ctx *c, size_t len)
 {
 	void *p;
