@@ -102,17 +102,59 @@ static const struct vb_metric metrics[] = {
 	{ NULL, NULL, VB_INFO, NULL, 0 },
 };
 
-/* Which figures each --test measures (the file: does it need one). */
+/* The file tests: create or delete files of 0 or 10K. */
+static double
+create_0k(struct lo_ctx *x)
+{
+	return lo_fs(x, 0, 0);
+}
+
+static double
+delete_0k(struct lo_ctx *x)
+{
+	return lo_fs(x, 0, 1);
+}
+
+static double
+create_10k(struct lo_ctx *x)
+{
+	return lo_fs(x, 10240, 0);
+}
+
+static double
+delete_10k(struct lo_ctx *x)
+{
+	return lo_fs(x, 10240, 1);
+}
+
+/* A --test: whether it needs the data file, its figures and how. */
 struct test {
 	const char *name;
 	int file;
+	struct {
+		const char *metric;
+		double (*fn)(struct lo_ctx *);
+	} fig[2];
 };
 
 static const struct test tests[] = {
-	{ "fork", 0 }, { "exec", 0 }, { "sh", 0 }, { "fs0k", 0 },
-	{ "fs10k", 0 }, { "mmap", 1 }, { "prot", 1 }, { "pagefault", 1 },
-	{ "anonfault", 0 }, { "filerd", 1 }, { "mmaprd", 1 }, { "memrd", 0 },
-	{ "memwr", 0 }, { "bcopy", 0 }, { NULL, 0 },
+	{ "fork", 0, { { "fork_us", lo_fork } } },
+	{ "exec", 0, { { "exec_us", lo_exec } } },
+	{ "sh", 0, { { "sh_us", lo_sh } } },
+	{ "fs0k", 0, { { "create_0k_us", create_0k },
+	    { "delete_0k_us", delete_0k } } },
+	{ "fs10k", 0, { { "create_10k_us", create_10k },
+	    { "delete_10k_us", delete_10k } } },
+	{ "mmap", 1, { { "mmap_us", lo_mmap } } },
+	{ "prot", 1, { { "prot_fault_us", lo_prot } } },
+	{ "pagefault", 1, { { "page_fault_us", lo_pagefault } } },
+	{ "anonfault", 0, { { "anon_fault_us", lo_anonfault } } },
+	{ "filerd", 1, { { "file_reread_mbs", lo_filerd } } },
+	{ "mmaprd", 1, { { "mmap_reread_mbs", lo_mmaprd } } },
+	{ "memrd", 0, { { "mem_read_mbs", lo_memrd } } },
+	{ "memwr", 0, { { "mem_write_mbs", lo_memwr } } },
+	{ "bcopy", 0, { { "bcopy_mbs", lo_bcopy } } },
+	{ NULL, 0, { { NULL, NULL } } },
 };
 
 /* Characters a helper path may have: it is run by /bin/sh -c. */
@@ -176,50 +218,21 @@ validate(void *p, char *err, size_t errlen)
 	return 0;
 }
 
-/* Measure figure @t; its metrics reported; 0, or -1 (message said). */
+/* Measure the figures of test @t and report them; 0, or -1 (said). */
 static int
-measure(struct lo_ctx *x, const char *t, struct vb_iter *it)
+measure(struct lo_ctx *x, const struct test *t, struct vb_iter *it)
 {
-	double v = NAN, v2 = NAN;
-	const char *m = NULL, *m2 = NULL;
+	double v;
+	int i;
 
-	if (!strcmp(t, "fork"))
-		v = lo_fork(x), m = "fork_us";
-	else if (!strcmp(t, "exec"))
-		v = lo_exec(x), m = "exec_us";
-	else if (!strcmp(t, "sh"))
-		v = lo_sh(x), m = "sh_us";
-	else if (!strcmp(t, "fs0k")) {
-		v = lo_fs(x, 0, 0), m = "create_0k_us";
-		v2 = lo_fs(x, 0, 1), m2 = "delete_0k_us";
-	} else if (!strcmp(t, "fs10k")) {
-		v = lo_fs(x, 10240, 0), m = "create_10k_us";
-		v2 = lo_fs(x, 10240, 1), m2 = "delete_10k_us";
-	} else if (!strcmp(t, "mmap"))
-		v = lo_mmap(x), m = "mmap_us";
-	else if (!strcmp(t, "prot"))
-		v = lo_prot(x), m = "prot_fault_us";
-	else if (!strcmp(t, "pagefault"))
-		v = lo_pagefault(x), m = "page_fault_us";
-	else if (!strcmp(t, "anonfault"))
-		v = lo_anonfault(x), m = "anon_fault_us";
-	else if (!strcmp(t, "filerd"))
-		v = lo_filerd(x), m = "file_reread_mbs";
-	else if (!strcmp(t, "mmaprd"))
-		v = lo_mmaprd(x), m = "mmap_reread_mbs";
-	else if (!strcmp(t, "memrd"))
-		v = lo_memrd(x), m = "mem_read_mbs";
-	else if (!strcmp(t, "memwr"))
-		v = lo_memwr(x), m = "mem_write_mbs";
-	else if (!strcmp(t, "bcopy"))
-		v = lo_bcopy(x), m = "bcopy_mbs";
-	if (x->err[0]) {
-		fprintf(stderr, "vmlat: %s\n", x->err);
-		return -1;
+	for (i = 0; i < 2 && t->fig[i].fn; i++) {
+		v = t->fig[i].fn(x);
+		if (x->err[0]) {
+			fprintf(stderr, "vmlat: %s\n", x->err);
+			return -1;
+		}
+		vb_report(it, t->fig[i].metric, v);
 	}
-	vb_report(it, m, v);
-	if (m2)
-		vb_report(it, m2, v2);
 	return 0;
 }
 
@@ -249,7 +262,7 @@ run(void *p, struct vb_iter *it)
 			}
 			made = 1;
 		}
-		if (measure(&x, t->name, it) < 0)
+		if (measure(&x, t, it) < 0)
 			return 1;
 	}
 	return 0;
