@@ -58,7 +58,8 @@ LIB_OBJS := $(patsubst %.c,%.o,$(wildcard lib/*.c))
 # bench/NAME.c is a program; bench/NAME-PART.c are its extra modules
 # (linked into it and into the tests).
 BENCH_MAIN := $(filter-out $(wildcard bench/*-*.c),$(wildcard bench/*.c))
-PROGS := $(BENCH_MAIN:.c=)
+# (bench/vmlat_hello is vmlat's exec helper, not a benchmark: below)
+PROGS := $(filter-out bench/vmlat_hello,$(BENCH_MAIN:.c=))
 BENCH_MODS := $(patsubst %.c,%.o,$(wildcard bench/*-*.c))
 
 # report/vmreport.c is the report program; report/*.c other modules.
@@ -320,6 +321,26 @@ BENCH_TARGETS += bench-html
 bench-html: all
 	$(Q)sh tests/html-browser.sh 50; rc=$$?; [ $$rc = 77 ] || exit $$rc
 
+# vmlat's exec helper: tiny and static, as LMbench's hello.
+all: bench/vmlat_hello
+bench/vmlat_hello: LDFLAGS += -static
+.PHONY: clean-vmlat
+clean: clean-vmlat
+clean-vmlat:
+	$(Q)rm -f bench/vmlat_hello
+
+# vmlat against LMbench 3 built from its source in a temporary folder
+# (LMBENCH_SRC=dir, a tree or a git folder), alternating, medians of
+# LM_RUNS rounds: see tests/vmlat-vs-lmbench.sh.
+BENCH_TARGETS += bench-vmlat
+export VB_LMBENCH_SRC = $(value LMBENCH_SRC)
+export VB_LM_RUNS = $(value LM_RUNS)
+unexport LMBENCH_SRC LM_RUNS
+.PHONY: bench-vmlat
+bench-vmlat: all
+	$(Q)LMBENCH_SRC="$$VB_LMBENCH_SRC" sh tests/vmlat-vs-lmbench.sh \
+	    "$${VB_LM_RUNS:-3}"
+
 # Check for the Debian packages; install them as root, else say how.
 need-deps:
 	@missing=; \
@@ -466,3 +487,4 @@ clean-testing:
 	    $(FUZZ_BINS) .build-flags .build-flags.tmp
 
 -include $(ALL_OBJS:.o=.d)
+

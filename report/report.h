@@ -10,6 +10,7 @@
  *	rexport.c CSV and JSON of every statistic
  *	rplot.c   gnuplot charts (PNG and SVG)
  *	rhtml.c   the results page across many kernels (HTML, inline SVG)
+ *	rlmbench.c LMbench's summary tables of vmlat's figures (the post)
  *	rsetup.c  what the figures rest on: the settings that differ between
  *		  the folders, which machine each ran on, how quiet the
  *		  machine was, whose counters
@@ -256,6 +257,16 @@ int rt_row_noisy(const struct rt_row *r, int nk, double noisy);
 char *rt_row_mean(char *buf, size_t len, const struct rt_row *r, int nk,
     int k);
 char *rt_pct(char *buf, size_t len, double p);
+
+/* ---- rlmbench.c ---- */
+
+/*
+ * LMbench's process, file & VM and bandwidth tables of the vmlat
+ * results, one row per kernel; returns the number of tables printed.
+ */
+int rt_lmbench(FILE *f, const struct rl_set *s);
+/* @v in at most @width characters, as LMbench's num(); "-" if absent. */
+char *rt_lm_num(char *buf, size_t len, double v, int width);
 
 /* ---- rsetup.c ---- */
 

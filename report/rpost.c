@@ -769,5 +769,6 @@ rt_post(FILE *f, const struct rl_set *s, const struct rt_opts *o)
 		short_table(f, s, id, o);
 		fputc('\n', f);
 	}
+	rt_lmbench(f, s);
 	rt_tio(f, s, o);
 }
