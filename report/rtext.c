@@ -1416,11 +1416,29 @@ rt_summary(FILE *f, const struct rl_set *s, const struct rt_opts *o)
 
 /* ---- the regression gate ---- */
 
+/*
+ * Is kernel @k's marked change of row @r a regression by more than
+ * @pct percent?  A change from a baseline mean of 0 has no percentage
+ * and counts as large (rs_mark()): then the direction decides.
+ */
+static int
+regressed(const struct rt_row *r, int k, double pct)
+{
+	const struct rs_cmp *c = &r->c[k];
+	double a = r->d[0].mean, b = r->d[k].mean;
+
+	if (!c->sig)
+		return 0;
+	if (!isnan(c->pct))
+		return c->pct < -pct;
+	return r->dir == VB_LOWER ? b > a : b < a;
+}
+
 int
 rt_regressions(FILE *f, const struct rl_set *s, double pct)
 {
 	struct rt_row *rows;
-	char num[32];
+	char num[48], mean[32];
 	int nreg = 0, i, j, n, k;
 
 	for (i = 0; i < s->nids; i++) {
@@ -1431,14 +1449,22 @@ rt_regressions(FILE *f, const struct rl_set *s, double pct)
 			for (k = 1; k < s->nk; k++) {
 				const struct rs_cmp *c = &rows[j].c[k];
 
-				if (!c->sig || !(c->pct < -pct))
+				if (!regressed(&rows[j], k, pct))
 					continue;
 				nreg++;
-				fprintf(f, "regression: %s %s %s: %s%% "
+				if (isnan(c->pct))
+					snprintf(num, sizeof(num), "from 0 "
+					    "to %s", rt_num(mean,
+					    sizeof(mean), "%.4g",
+					    rows[j].d[k].mean));
+				else
+					snprintf(num, sizeof(num), "%s%%",
+					    rt_num(mean, sizeof(mean), "%.2f",
+					    c->pct));
+				fprintf(f, "regression: %s %s %s: %s "
 				    "(worse than %s, p %.4f)\n",
 				    s->k[k].label, s->ids[i], rows[j].name,
-				    rt_num(num, sizeof(num), "%.2f", c->pct),
-				    s->k[0].label, c->w.p);
+				    num, s->k[0].label, c->w.p);
 			}
 		}
 		rt_free_rows(rows, n, s->nk);

@@ -373,6 +373,20 @@ START_TEST(regression_gate)
 	/* the same folder twice: nothing significant */
 	ck_assert_int_eq(report("--fail-on-regression 0 " EX "/example-a "
 	    EX "/example-a"), 0);
+	/*
+	 * A baseline of 0 (us_per_fork, the last column, in every run of
+	 * the copy): the change has no percentage but counts as large.
+	 */
+	ck_assert_int_eq(sh("cp -r " EX "/example-a \"$T/z\" && awk "
+	    "'$1 == \"iter\" { $NF = 0 } { print }' " EX "/example-a/"
+	    "forkbomb.res > \"$T/z/forkbomb.res\""), 0);
+	snprintf(args, sizeof(args), "--fail-on-regression 5 --only forkbomb "
+	    "%s/z " EX "/example-b", tmp);
+	ck_assert_int_eq(report(args), 3);
+	err = out_text("err");
+	ck_assert_msg(strstr(err, "regression: example-b forkbomb "
+	    "us_per_fork: from 0 to "), "%s", err);
+	free(err);
 	rmtmp();
 }
 END_TEST
