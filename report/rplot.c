@@ -590,7 +590,61 @@ have_program(const char *prog)
 	return 0;
 }
 
-/* Refuse a chart folder that is, or lies inside, a result folder. */
+/*
+ * The absolute path @dir would have once made: the real path of its
+ * deepest existing ancestor, then the rest of @dir with "." and ".."
+ * applied by name (nothing below that ancestor exists to be a link).
+ * -1 when @dir is too long or no ancestor resolves.
+ */
+static int
+future_path(const char *dir, char *out)
+{
+	char buf[PATH_MAX], rest[PATH_MAX], *p, *tok, *save;
+	size_t cut;
+
+	if (snprintf(buf, sizeof(buf), "%s", dir) >= (int)sizeof(buf))
+		return -1;
+	cut = strlen(buf);
+	for (;;) {
+		if (realpath(cut ? buf : ".", out))
+			break;
+		if (errno != ENOENT || cut == 0)
+			return -1;
+		/* drop the last component (and the slashes before it) */
+		while (cut > 0 && buf[cut - 1] != '/')
+			cut--;
+		while (cut > 1 && buf[cut - 1] == '/')
+			cut--;
+		if (cut == 1 && buf[0] == '/')
+			buf[1] = '\0';
+		else
+			buf[cut] = '\0';
+	}
+	snprintf(rest, sizeof(rest), "%s", dir + strlen(buf));
+	for (tok = strtok_r(rest, "/", &save); tok;
+	    tok = strtok_r(NULL, "/", &save)) {
+		if (!strcmp(tok, "."))
+			continue;
+		if (!strcmp(tok, "..")) {
+			if ((p = strrchr(out, '/')) && p != out)
+				*p = '\0';
+			else
+				out[1] = '\0';
+			continue;
+		}
+		if (strlen(out) + 1 + strlen(tok) >= PATH_MAX)
+			return -1;
+		if (strcmp(out, "/"))
+			strcat(out, "/");
+		strcat(out, tok);
+	}
+	return 0;
+}
+
+/*
+ * Refuse a chart folder that is, or would lie inside, a result folder
+ * (asked before the folder is made, so a refusal leaves nothing).
+ */
 static int
 inside_results(const struct rl_set *s, const char *dir)
 {
@@ -598,7 +652,7 @@ inside_results(const struct rl_set *s, const char *dir)
 	int k;
 	size_t n;
 
-	if (!realpath(dir, rd))
+	if (future_path(dir, rd) != 0)
 		return 0;
 	for (k = 0; k < s->nk; k++) {
 		if (!realpath(s->k[k].dir, kd))
@@ -714,12 +768,12 @@ rp_plot(const struct rl_set *s, const char *dir, const char *gnuplot,
 	char gp[PATH_MAX];
 	FILE *all;
 
-	if (mkdir_p(dir) != 0) {
-		warn_errno("cannot create chart folder %s", dir);
-		return -1;
-	}
 	if (inside_results(s, dir)) {
 		warn("%s: is inside a result folder; charts go elsewhere", dir);
+		return -1;
+	}
+	if (mkdir_p(dir) != 0) {
+		warn_errno("cannot create chart folder %s", dir);
 		return -1;
 	}
 	snprintf(gp, sizeof(gp), "%s/all.gp", dir);

@@ -424,6 +424,26 @@ START_TEST(gnuplot_fails)
 }
 END_TEST
 
+/*
+ * A chart folder inside a result folder is refused before anything is
+ * made: no empty folder is left behind, however the path is spelled.
+ */
+START_TEST(inside_results_leaves_nothing)
+{
+	use_dir("inside_results");
+	copy_example('a', "forkbomb.res forkbomb.vmstat");
+	copy_example('b', "forkbomb.res forkbomb.vmstat");
+	ck_assert_int_eq(sh(VMREPORT " --plot \"$T/a/plots\" \"$T/a\" "
+	    "\"$T/b\" >/dev/null 2>\"$T/err\""), 1);
+	err_one_line("is inside a result folder");
+	ck_assert_int_ne(sh("test -e \"$T/a/plots\""), 0);
+	ck_assert_int_eq(sh(VMREPORT " --plot \"$T/x/y/../../b/p/q\" "
+	    "\"$T/a\" \"$T/b\" >/dev/null 2>\"$T/err\""), 1);
+	err_one_line("is inside a result folder");
+	ck_assert_int_ne(sh("test -e \"$T/x\" || test -e \"$T/b/p\""), 0);
+}
+END_TEST
+
 Suite *
 rplot_suite(void)
 {
@@ -437,6 +457,7 @@ rplot_suite(void)
 	tcase_add_test(tc, summary_values);
 	tcase_add_test(tc, no_gnuplot_messages);
 	tcase_add_test(tc, gnuplot_fails);
+	tcase_add_test(tc, inside_results_leaves_nothing);
 	suite_add_tcase(s, tc);
 	return s;
 }
