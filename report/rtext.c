@@ -1320,7 +1320,11 @@ time_like(const struct rt_row *r)
 	return 0;
 }
 
-/* Per kernel: the geometric mean of its time-like ratios, with CI. */
+/*
+ * Per kernel: the geometric mean of its time-like ratios, with CI.  A
+ * metric with fewer than 2 runs on a side has no variance, and would
+ * void the interval: it is left out.
+ */
 static void
 geo_table(FILE *f, const struct rl_set *s, struct rt_row **rows,
     const int *nrows, int labw)
@@ -1329,8 +1333,8 @@ geo_table(FILE *f, const struct rl_set *s, struct rt_row **rows,
 	int i, j, k;
 
 	fprintf(f, "\nTime-like metrics (unit s, ms, us or ns; lower is "
-	    "better): geometric mean\nof the ratios kernel/baseline, with "
-	    "its 95%% CI; below 1 = faster\n\n");
+	    "better; at least 2 runs\na side): geometric mean of the ratios "
+	    "kernel/baseline, with its 95%% CI;\nbelow 1 = faster\n\n");
 	fprintf(f, "%-*s %7s %8s  %s\n", labw, "Kernel", "metrics", "ratio",
 	    "95% CI");
 	for (i = 1; i < s->nk; i++) {
@@ -1339,7 +1343,9 @@ geo_table(FILE *f, const struct rl_set *s, struct rt_row **rows,
 		rs_geo_init(&g);
 		for (j = 0; j < s->nids; j++)
 			for (k = 0; k < nrows[j]; k++)
-				if (time_like(&rows[j][k]))
+				if (time_like(&rows[j][k]) &&
+				    rows[j][k].d[0].n >= 2 &&
+				    rows[j][k].d[i].n >= 2)
 					rs_geo_add(&g, &rows[j][k].d[0],
 					    &rows[j][k].d[i]);
 		rs_geo_finish(&g);

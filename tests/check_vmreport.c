@@ -936,6 +936,38 @@ START_TEST(noise_n_and_mad0)
 }
 END_TEST
 
+/*
+ * The summary's geometric mean leaves out metrics with fewer than 2
+ * runs on a side, so one short benchmark (forkbomb@one, one run) does
+ * not void its interval: forkbomb's elapsed (1.0333 -> 1.2667) and
+ * spread (11 -> 21) remain (delta's baseline mean is 0):
+ * sqrt(1.2667 / 1.0333 * 21 / 11) = 1.5298.
+ */
+START_TEST(geo_mean_two_runs)
+{
+	char args[512], text[2048], *out, *l;
+
+	mktmp();
+	edge_folders("iter 1 1.0 0 - -1 10 100\niter 2 1.1 0 - 1 12 110\n"
+	    "iter 3 1.0 0 - 0 11 90\n", "iter 1 1.3 0 - 2 20 80\n"
+	    "iter 2 1.2 0 - 1 21 85\niter 3 1.3 0 - 3 22 82\n");
+	snprintf(text, sizeof(text), "vmbench-result 1\nbench forkbomb\n"
+	    "variant one\n%siter 1 1.0 0 - 1 10 100\nend\n",
+	    strstr(EDGE_HEAD, "cmdline"));
+	put("a/forkbomb@one.res", text);
+	put("b/forkbomb@one.res", text);
+	snprintf(args, sizeof(args), "--summary %s/a %s/b", tmp, tmp);
+	ck_assert_int_eq(report(args), 0);
+	out = out_text("out");
+	ck_assert_msg(strstr(out, "at least 2 runs\na side"), "%s", out);
+	l = line_of(after(out, "95% CI"), "example-b ");
+	ck_assert_msg(l && strstr(l, "  2   1.5298  [") , "%s", l);
+	free(l);
+	free(out);
+	rmtmp();
+}
+END_TEST
+
 START_TEST(settings_differ)
 {
 	static const char *const views[] = { "", "--post", "--summary",
@@ -1308,6 +1340,7 @@ vmreport_suite(void)
 	tcase_add_test(tc, only);
 	tcase_add_test(tc, charts);
 	tcase_add_test(tc, examples_untouched);
+	tcase_add_test(tc, geo_mean_two_runs);
 	tcase_add_test(tc, settings_differ);
 	tcase_add_test(tc, settings_same);
 	tcase_add_test(tc, min_change);
