@@ -1393,6 +1393,9 @@ summary_header(FILE *f, const struct rl_set *s, struct rt_row **rows,
 				    r ? r->unit : "", !r ? "" :
 				    r->dir == VB_HIGHER ? "+" :
 				    r->dir == VB_LOWER ? "-" : "");
+			/* cut to leave a blank between the columns */
+			if (strlen(buf) > SUMW - 1)
+				buf[SUMW - 1] = '\0';
 			cell(f, buf, SUMW, 0);
 		}
 		fputc('\n', f);

@@ -1099,6 +1099,37 @@ START_TEST(zero_one_form)
 }
 END_TEST
 
+/*
+ * The summary's column headers are cut so that a blank separates the
+ * columns: no run of more than 9 characters without a blank (the
+ * examples' probe@makesim@no_load ran into its neighbour).
+ */
+START_TEST(summary_headers_apart)
+{
+	char *out, *p, *end;
+	int run = 0;
+
+	mktmp();
+	ck_assert_int_eq(report("--summary " EX "/example-a " EX
+	    "/example-b"), 0);
+	out = out_text("out");
+	p = strstr(out, "\nSummary:");
+	ck_assert_ptr_nonnull(p);
+	p = strstr(p, "\n\nKernel");
+	end = strstr(out, "\nTime-like");
+	ck_assert_msg(p && end, "no summary tables");
+	for (; p < end; p++) {
+		if (p[0] == '\n' && p[1] == '-')	/* the rule under it */
+			p = strchr(p + 1, '\n');
+		run = *p == ' ' || *p == '\n' ? 0 : run + 1;
+		ck_assert_msg(run <= 9, "columns run together: %.40s",
+		    p - run + 1);
+	}
+	free(out);
+	rmtmp();
+}
+END_TEST
+
 START_TEST(settings_differ)
 {
 	static const char *const views[] = { "", "--post", "--summary",
@@ -1475,6 +1506,7 @@ vmreport_suite(void)
 	tcase_add_test(tc, no_run_on_a_side);
 	tcase_add_test(tc, short_notes);
 	tcase_add_test(tc, zero_one_form);
+	tcase_add_test(tc, summary_headers_apart);
 	tcase_add_test(tc, settings_differ);
 	tcase_add_test(tc, settings_same);
 	tcase_add_test(tc, min_change);
