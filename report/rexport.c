@@ -19,8 +19,8 @@
  * ratio's interval then.  Every JSON kernel entry has the same fields,
  * null where they do not apply (the baseline, a side with no run).
  * noisy: CoV above the threshold, or a mean of 0 with spread
- * (rt_noisy()), empty/null for a kernel with no run; scope says whose counter a metric is (benchmark,
- * system, cgroup); quiet and
+ * (rt_noisy()), empty/null for a kernel with no run; scope says whose
+ * counter a metric is (benchmark, system, cgroup); quiet and
  * foreign_cpu say how busy the machine was with other work during that
  * kernel's run of the benchmark (1/true: quiet; empty/null: not
  * recorded).

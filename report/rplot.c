@@ -844,8 +844,8 @@ run_gnuplot(const char *dir, const char *gnuplot)
 		/* nothing worth keeping: what a ^C to gnuplot alone leaves */
 		unlink(log);
 		if (WIFSIGNALED(st))
-			warn("%s was killed by signal %d (%s) on %s/all.gp: the "
-			    "charts there are incomplete", gnuplot,
+			warn("%s was killed by signal %d (%s) on %s/all.gp: "
+			    "the charts there are incomplete", gnuplot,
 			    WTERMSIG(st), strsignal(WTERMSIG(st)), dir);
 		else
 			warn("%s stopped with status %d and no message on "

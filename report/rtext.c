@@ -658,7 +658,6 @@ noise_note(FILE *f, const struct rl_set *s, struct rt_row *rows, int nrows,
 		if (n0 >= 0 && n != n0)
 			same = 0;
 		n0 = n;
-		nz++;
 	}
 	if (n0 < 0)
 		return;
@@ -682,7 +681,7 @@ noise_note(FILE *f, const struct rl_set *s, struct rt_row *rows, int nrows,
 		    "smallest change detectable with %s run%s a side):",
 		    o->noisy * 100, same ? rt_num(a, sizeof(a), "%.0f", n0) :
 		    "n", same && n0 == 1 ? "" : "s");
-	for (nz = 0, j = 0; j < nrows; j++) {
+	for (j = 0; j < nrows; j++) {
 		struct rt_row *r = &rows[j];
 
 		if (all_zero(r, s->nk) || !(max_cov(r, s->nk, &who) >

@@ -1056,7 +1056,8 @@ START_TEST(short_notes)
 	unwrap(out);
 	ck_assert_ptr_nonnull(strstr(out, "warning: forkbomb on example-a: "
 	    "the machine was not quiet"));
-	ck_assert_ptr_nonnull(strstr(out, "elapsed 11.7%: 27%, sys 9.3%: 22%,"));
+	ck_assert_ptr_nonnull(strstr(out, "elapsed 11.7%: 27%, sys 9.3%: "
+	    "22%,"));
 	free(out);
 	rmtmp();
 }
