@@ -19,8 +19,8 @@
  * ratio's interval then.  Every JSON kernel entry has the same fields,
  * null where they do not apply (the baseline, a side with no run).
  * noisy: CoV above the threshold, or a mean of 0 with spread
- * (rt_noisy()); scope says whose counter a metric is (benchmark,
- * system, cgroup); quiet and
+ * (rt_noisy()), empty/null for a kernel with no run; scope says whose
+ * counter a metric is (benchmark, system, cgroup); quiet and
  * foreign_cpu say how busy the machine was with other work during that
  * kernel's run of the benchmark (1/true: quiet; empty/null: not
  * recorded).
@@ -183,7 +183,12 @@ rx_csv(FILE *f, const struct rl_set *s, const struct rt_opts *o)
 						fprintf(f, "%d",
 						    c->ratio.unbounded);
 				}
-				fprintf(f, ",%d,%s,", rt_noisy(d, o->noisy),
+				/* no runs: not known, empty */
+				fputc(',', f);
+				if (d->n)
+					fprintf(f, "%d", rt_noisy(d,
+					    o->noisy));
+				fprintf(f, ",%s,",
 				    rt_scope_name(rows[j].scope));
 				rt_quiet_of(rl_find(&s->k[k], s->ids[i]),
 				    o->quiet, &q);
@@ -385,7 +390,7 @@ rx_json(FILE *f, const struct rl_set *s, const struct rt_opts *o)
 				json_num(f, "max", d->max);
 				json_num(f, "ci_low", d->ci_lo);
 				json_num(f, "ci_high", d->ci_hi);
-				fprintf(f, ", \"noisy\": %s",
+				fprintf(f, ", \"noisy\": %s", !d->n ? "null" :
 				    rt_noisy(d, o->noisy) ? "true" : "false");
 				json_cmp(f, k > 0 && d->n ? c : NULL,
 				    &rows[j].d[0], d);

@@ -20,7 +20,8 @@
  * so a value equal in every run or a series of one sample draws without
  * a warning; an element with no point to draw is left out.  gnuplot's
  * own messages go to gnuplot.log in the chart folder (removed when
- * empty), never to the terminal; when gnuplot fails, one line says so.
+ * blank), never to the terminal; when gnuplot fails, one line says so.
+ * Interrupted while gnuplot runs, vmreport stops it (run_gnuplot()).
  *
  * The data and scripts stay beside the images so a user can restyle a
  * chart and rerun `gnuplot NAME.gp` in that folder; all.gp loads every
@@ -33,6 +34,7 @@
 #include <fcntl.h>
 #include <limits.h>
 #include <math.h>
+#include <signal.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
@@ -590,7 +592,61 @@ have_program(const char *prog)
 	return 0;
 }
 
-/* Refuse a chart folder that is, or lies inside, a result folder. */
+/*
+ * The absolute path @dir would have once made: the real path of its
+ * deepest existing ancestor, then the rest of @dir with "." and ".."
+ * applied by name (nothing below that ancestor exists to be a link).
+ * -1 when @dir is too long or no ancestor resolves.
+ */
+static int
+future_path(const char *dir, char *out)
+{
+	char buf[PATH_MAX], rest[PATH_MAX], *p, *tok, *save;
+	size_t cut;
+
+	if (snprintf(buf, sizeof(buf), "%s", dir) >= (int)sizeof(buf))
+		return -1;
+	cut = strlen(buf);
+	for (;;) {
+		if (realpath(cut ? buf : ".", out))
+			break;
+		if (errno != ENOENT || cut == 0)
+			return -1;
+		/* drop the last component (and the slashes before it) */
+		while (cut > 0 && buf[cut - 1] != '/')
+			cut--;
+		while (cut > 1 && buf[cut - 1] == '/')
+			cut--;
+		if (cut == 1 && buf[0] == '/')
+			buf[1] = '\0';
+		else
+			buf[cut] = '\0';
+	}
+	snprintf(rest, sizeof(rest), "%s", dir + strlen(buf));
+	for (tok = strtok_r(rest, "/", &save); tok;
+	    tok = strtok_r(NULL, "/", &save)) {
+		if (!strcmp(tok, "."))
+			continue;
+		if (!strcmp(tok, "..")) {
+			if ((p = strrchr(out, '/')) && p != out)
+				*p = '\0';
+			else
+				out[1] = '\0';
+			continue;
+		}
+		if (strlen(out) + 1 + strlen(tok) >= PATH_MAX)
+			return -1;
+		if (strcmp(out, "/"))
+			strcat(out, "/");
+		strcat(out, tok);
+	}
+	return 0;
+}
+
+/*
+ * Refuse a chart folder that is, or would lie inside, a result folder
+ * (asked before the folder is made, so a refusal leaves nothing).
+ */
 static int
 inside_results(const struct rl_set *s, const char *dir)
 {
@@ -598,7 +654,7 @@ inside_results(const struct rl_set *s, const char *dir)
 	int k;
 	size_t n;
 
-	if (!realpath(dir, rd))
+	if (future_path(dir, rd) != 0)
 		return 0;
 	for (k = 0; k < s->nk; k++) {
 		if (!realpath(s->k[k].dir, kd))
@@ -654,16 +710,81 @@ last_line(char *buf, size_t len, const char *log)
 }
 
 /*
+ * While gnuplot runs, SIGINT, SIGTERM and SIGHUP to vmreport stop it
+ * (the handler passes SIGTERM on) and are answered after it is reaped.
+ */
+static const int stop_sigs[] = { SIGINT, SIGTERM, SIGHUP };
+#define NSTOP	((int)(sizeof(stop_sigs) / sizeof(stop_sigs[0])))
+static volatile sig_atomic_t stop_sig;
+static volatile pid_t gnuplot_pid;
+
+static void
+on_stop(int sig)
+{
+	int e = errno;
+
+	stop_sig = sig;
+	if (gnuplot_pid > 0)
+		kill(gnuplot_pid, SIGTERM);
+	errno = e;
+}
+
+/* Catch the stop signals (those not ignored on entry); @old keeps them. */
+static void
+catch_stops(struct sigaction *old)
+{
+	struct sigaction sa;
+	int i;
+
+	memset(&sa, 0, sizeof(sa));
+	sa.sa_handler = on_stop;
+	sigemptyset(&sa.sa_mask);
+	for (i = 0; i < NSTOP; i++) {
+		sigaction(stop_sigs[i], NULL, &old[i]);
+		if (old[i].sa_handler != SIG_IGN)
+			sigaction(stop_sigs[i], &sa, NULL);
+	}
+}
+
+static void
+restore_stops(const struct sigaction *old)
+{
+	int i;
+
+	for (i = 0; i < NSTOP; i++)
+		sigaction(stop_sigs[i], &old[i], NULL);
+}
+
+/* Does @log hold nothing but white space (a gnuplot stopped by ^C)? */
+static int
+blank_file(const char *log)
+{
+	FILE *f = fopen(log, "r");
+	int c, blank = 1;
+
+	if (!f)
+		return 1;
+	while (blank && (c = getc(f)) != EOF)
+		blank = isspace(c);
+	fclose(f);
+	return blank;
+}
+
+/*
  * Run @gnuplot on all.gp in @dir, its output into @dir/gnuplot.log
- * (removed when empty).  0, or -1 after one line saying why.
+ * (removed when blank).  0, or -1 after one line saying why.  When
+ * vmreport is interrupted meanwhile, gnuplot is stopped and reaped, the
+ * log removed, one line says the charts are incomplete, and vmreport
+ * exits 128 + the signal (130 for ^C).
  */
 static int
 run_gnuplot(const char *dir, const char *gnuplot)
 {
 	char log[PATH_MAX], msg[256];
-	struct stat sb;
+	struct sigaction old[NSTOP];
+	sigset_t stops, prev;
 	pid_t pid;
-	int fd, st;
+	int fd, st, i, sig;
 
 	snprintf(log, sizeof(log), "%s/gnuplot.log", dir);
 	if ((fd = open(log, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC,
@@ -672,37 +793,75 @@ run_gnuplot(const char *dir, const char *gnuplot)
 		return -1;
 	}
 	fflush(NULL);
+	/* held until gnuplot_pid is set, so the handler always sees it */
+	sigemptyset(&stops);
+	for (i = 0; i < NSTOP; i++)
+		sigaddset(&stops, stop_sigs[i]);
+	stop_sig = 0;
+	catch_stops(old);
+	sigprocmask(SIG_BLOCK, &stops, &prev);
 	pid = fork();
 	if (pid < 0) {
 		warn_errno("cannot fork gnuplot");
+		sigprocmask(SIG_SETMASK, &prev, NULL);
+		restore_stops(old);
 		close(fd);
 		return -1;
 	}
 	if (pid == 0) {
+		restore_stops(old);
+		sigprocmask(SIG_SETMASK, &prev, NULL);
 		if (dup2(fd, 1) < 0 || dup2(fd, 2) < 0 || chdir(dir) != 0)
 			_exit(127);
 		execlp(gnuplot, gnuplot, "all.gp", (char *)NULL);
 		dprintf(2, "cannot run %s: %s\n", gnuplot, strerror(errno));
 		_exit(127);
 	}
+	gnuplot_pid = pid;
+	sigprocmask(SIG_SETMASK, &prev, NULL);
 	close(fd);
 	while (waitpid(pid, &st, 0) < 0)
 		if (errno != EINTR) {
 			warn_errno("cannot wait for %s", gnuplot);
+			gnuplot_pid = 0;
+			restore_stops(old);
 			return -1;
 		}
-	if (!WIFEXITED(st) || WEXITSTATUS(st) != 0) {
-		last_line(msg, sizeof(msg), log);
+	gnuplot_pid = 0;
+	restore_stops(old);
+	if ((sig = stop_sig) != 0) {
+		unlink(log);
+		warn("interrupted by signal %d (%s): %s stopped, the charts in "
+		    "%s are incomplete", sig, strsignal(sig), gnuplot, dir);
+		exit(128 + sig);
+	}
+	if (WIFEXITED(st) && WEXITSTATUS(st) == 0) {
+		if (blank_file(log))
+			unlink(log);
+		return 0;
+	}
+	if (blank_file(log)) {
+		/* nothing worth keeping: what a ^C to gnuplot alone leaves */
+		unlink(log);
 		if (WIFSIGNALED(st))
-			snprintf(msg, sizeof(msg), "killed by signal %d",
-			    WTERMSIG(st));
-		warn("%s failed on %s/all.gp: %s (all it said: %s)", gnuplot,
-		    dir, msg[0] ? msg : "no message", log);
+			warn("%s was killed by signal %d (%s) on %s/all.gp: "
+			    "the charts there are incomplete", gnuplot,
+			    WTERMSIG(st), strsignal(WTERMSIG(st)), dir);
+		else
+			warn("%s stopped with status %d and no message on "
+			    "%s/all.gp (interrupted?): the charts there are "
+			    "incomplete", gnuplot, WEXITSTATUS(st), dir);
 		return -1;
 	}
-	if (stat(log, &sb) == 0 && sb.st_size == 0)
-		unlink(log);
-	return 0;
+	last_line(msg, sizeof(msg), log);
+	if (WIFSIGNALED(st))
+		warn("%s was killed by signal %d (%s) on %s/all.gp, after: %s "
+		    "(all it said: %s)", gnuplot, WTERMSIG(st),
+		    strsignal(WTERMSIG(st)), dir, msg, log);
+	else
+		warn("%s failed on %s/all.gp: %s (all it said: %s)", gnuplot,
+		    dir, msg, log);
+	return -1;
 }
 
 int
@@ -714,12 +873,12 @@ rp_plot(const struct rl_set *s, const char *dir, const char *gnuplot,
 	char gp[PATH_MAX];
 	FILE *all;
 
-	if (mkdir_p(dir) != 0) {
-		warn_errno("cannot create chart folder %s", dir);
-		return -1;
-	}
 	if (inside_results(s, dir)) {
 		warn("%s: is inside a result folder; charts go elsewhere", dir);
+		return -1;
+	}
+	if (mkdir_p(dir) != 0) {
+		warn_errno("cannot create chart folder %s", dir);
 		return -1;
 	}
 	snprintf(gp, sizeof(gp), "%s/all.gp", dir);

@@ -202,8 +202,8 @@ fmt_num(char *buf, size_t len, double v, int dec)
 {
 	int p;
 
-	if (!isfinite(v)) {
-		snprintf(buf, len, "-");
+	if (!isfinite(v) || v == 0) {	/* 0 in one form in every view */
+		snprintf(buf, len, "%s", v == 0 ? "0" : "-");
 		return buf;
 	}
 	/* at most 9 characters: the table columns count on it */
@@ -249,6 +249,8 @@ rt_short(char *buf, size_t len, double v)
 
 	if (!isfinite(v))
 		snprintf(buf, len, "-");
+	else if (v == 0)	/* as the tables print it */
+		snprintf(buf, len, "0");
 	else if (a < 10)
 		snprintf(buf, len, "%.2f", v);
 	else if (a < 100)
@@ -369,13 +371,30 @@ max_cov(const struct rt_row *r, int nk, int *who)
 	return m;
 }
 
+/* Has some kernel a CoV of @r (two runs, a mean not 0 or spread)? */
+static int
+has_cov(const struct rt_row *r, int nk)
+{
+	int i;
+
+	for (i = 0; i < nk; i++)
+		if (r->d[i].n > 1 && !isnan(cov_of(&r->d[i])))
+			return 1;
+	return 0;
+}
+
+/*
+ * The fewest runs of any kernel for @r: 0 when a kernel has none (a
+ * benchmark or metric missing from its folder), so no change is
+ * detectable.
+ */
 static int
 min_n(const struct rt_row *r, int nk)
 {
-	int i, n = 0;
+	int i, n = r->d[0].n;
 
-	for (i = 0; i < nk; i++)
-		if (r->d[i].n && (n == 0 || r->d[i].n < n))
+	for (i = 1; i < nk; i++)
+		if (r->d[i].n < n)
 			n = r->d[i].n;
 	return n;
 }
@@ -591,25 +610,46 @@ name_list(FILE *f, const char *title, struct rt_row *rows, int nrows,
 	vb_buf_free(&line);
 }
 
+/* One metric of the noise note: "name CoV%: change%", or its SD. */
+static void
+noise_item(struct vb_buf *line, const struct rt_row *r, int nk, int cov_too)
+{
+	char a[32], b[32];
+	int who, n = min_n(r, nk);
+	double cov = max_cov(r, nk, &who);
+
+	rt_num(b, sizeof(b), "%.0f", ceil(rs_detectable(cov, n) * 100));
+	if (isinf(cov))		/* a mean of 0: no CoV, its SD */
+		vb_buf_printf(line, "%s mean 0, SD %s: -", r->name,
+		    rt_num(a, sizeof(a), "%.4g", r->d[who].sd));
+	else if (cov_too)
+		vb_buf_printf(line, "%s %s%%: %s%s", r->name, rt_num(a,
+		    sizeof(a), "%.1f", cov * 100), b, n > 1 ? "%" : "");
+	else
+		vb_buf_printf(line, "%s %s%s", r->name, b, n > 1 ? "%" : "");
+}
+
 /*
- * Noisy metrics: the largest CoV of any kernel (not in the compare
- * view's default: short_notes), and the smallest change
+ * Noisy metrics: the largest CoV of any kernel, and the smallest change
  * the runs could have detected, n = 15.7 (CoV/delta)^2 solved for delta
  * with the fewest runs of any kernel for that metric, rounded up to a
- * whole percent ("-" with one run, or a mean of 0: its SD is shown).
- * The header names n when every metric listed has the same, else each
- * metric carries its own.
+ * whole percent ("-" with fewer than two runs on a side, none on one,
+ * or a mean of 0: its SD is shown).  The header names n when every
+ * metric listed has the same, else each metric carries its own.  The
+ * compare view's default (short_notes) gives one line: the change the
+ * headline @hl's runs could detect, whether noisy or not; the ~ in the
+ * table names the noisy metrics, --detail gives each one's figure.
  */
 static void
 noise_note(FILE *f, const struct rl_set *s, struct rt_row *rows, int nrows,
-    const struct rt_opts *o)
+    int hl, const struct rt_opts *o)
 {
 	struct vb_buf line = VB_BUF_INIT;
-	char a[32], b[32];
-	int j, nz = 0, n0 = -1, same = 1;
+	char a[32];
+	int j, nz = 0, n0 = -1, same = 1, who;
 
 	for (j = 0; j < nrows; j++) {
-		int who, n;
+		int n;
 
 		if (all_zero(&rows[j], s->nk) ||
 		    !(max_cov(&rows[j], s->nk, &who) > o->noisy))
@@ -621,6 +661,17 @@ noise_note(FILE *f, const struct rl_set *s, struct rt_row *rows, int nrows,
 	}
 	if (n0 < 0)
 		return;
+	if (short_notes && hl >= 0 && !all_zero(&rows[hl], s->nk) &&
+	    has_cov(&rows[hl], s->nk)) {
+		n0 = min_n(&rows[hl], s->nk);
+		vb_buf_printf(&line, "~ detectable with %s run%s a side: "
+		    "headline ", rt_num(a, sizeof(a), "%.0f", n0),
+		    n0 == 1 ? "" : "s");
+		noise_item(&line, &rows[hl], s->nk, 0);
+		wrap(f, vb_buf_str(&line), o->width, 4);
+		vb_buf_free(&line);
+		return;
+	}
 	if (short_notes)
 		vb_buf_printf(&line, "~ detectable with %s run%s a side:",
 		    same ? rt_num(a, sizeof(a), "%.0f", n0) : "n",
@@ -632,27 +683,14 @@ noise_note(FILE *f, const struct rl_set *s, struct rt_row *rows, int nrows,
 		    "n", same && n0 == 1 ? "" : "s");
 	for (j = 0; j < nrows; j++) {
 		struct rt_row *r = &rows[j];
-		int who, n;
-		double cov = max_cov(r, s->nk, &who);
 
-		if (all_zero(r, s->nk) || !(cov > o->noisy))
+		if (all_zero(r, s->nk) || !(max_cov(r, s->nk, &who) >
+		    o->noisy))
 			continue;
-		n = min_n(r, s->nk);
-		rt_num(b, sizeof(b), "%.0f", ceil(rs_detectable(cov, n) *
-		    100));
-		if (isinf(cov))		/* a mean of 0: no CoV, its SD */
-			vb_buf_printf(&line, "%s %s mean 0, SD %s: -",
-			    nz++ ? "," : "", r->name, rt_num(a, sizeof(a),
-			    "%.4g", r->d[who].sd));
-		else if (!short_notes)
-			vb_buf_printf(&line, "%s %s %s%%: %s%s", nz++ ? "," :
-			    "", r->name, rt_num(a, sizeof(a), "%.1f",
-			    cov * 100), b, n > 1 ? "%" : "");
-		else		/* the default view: the change only */
-			vb_buf_printf(&line, "%s %s %s%s", nz++ ? "," : "",
-			    r->name, b, n > 1 ? "%" : "");
+		vb_buf_printf(&line, "%s ", nz++ ? "," : "");
+		noise_item(&line, r, s->nk, !short_notes);
 		if (!same)
-			vb_buf_printf(&line, " (n %d)", n);
+			vb_buf_printf(&line, " (n %d)", min_n(r, s->nk));
 	}
 	wrap(f, vb_buf_str(&line), o->width, 4);
 	vb_buf_free(&line);
@@ -668,7 +706,7 @@ rt_notes(FILE *f, const struct rl_set *s, const char *id,
 	name_list(f, "zero in every run:", rows, nrows, s->nk, 0, o->width);
 	name_list(f, "not measured (\"-\" in every run):", rows, nrows,
 	    s->nk, 1, o->width);
-	noise_note(f, s, rows, nrows, o);
+	noise_note(f, s, rows, nrows, rt_headline(s, id, rows, nrows), o);
 	outlier_notes(f, s, id, rows, nrows, o);
 	for (i = 0; i < s->nk; i++) {
 		const struct vb_res *r = rl_find(&s->k[i], id);
@@ -914,6 +952,17 @@ rt_bars_order(int ascending)
 	bar_ascending = ascending;
 }
 
+/* A bar's value: 0 as every view prints it, else @fmt. */
+static char *
+bar_num(char *buf, size_t len, const char *fmt, double v)
+{
+	if (v == 0) {
+		snprintf(buf, len, "0");
+		return buf;
+	}
+	return rt_num(buf, len, fmt, v);
+}
+
 void
 rt_bars(FILE *f, const char *title, int n, const char *const *labels,
     const double *vals, const char *unit, int width)
@@ -936,7 +985,7 @@ rt_bars(FILE *f, const char *title, int n, const char *const *labels,
 	dec = max >= 10 ? 1 : max >= 1 ? 2 : 3;
 	snprintf(fmt, sizeof(fmt), "%%.%df", dec);
 	for (i = 0; i < n; i++) {
-		int w = (int)strlen(rt_num(num, sizeof(num), fmt, vals[i])) +
+		int w = (int)strlen(bar_num(num, sizeof(num), fmt, vals[i])) +
 		    1 + (int)strlen(unit);
 
 		if (w > valw)
@@ -965,7 +1014,7 @@ rt_bars(FILE *f, const char *title, int n, const char *const *labels,
 			stars = 1;
 		while (stars-- > 0)
 			fputc('*', f);
-		fprintf(f, " %s %s\n", rt_num(num, sizeof(num), fmt, b[i].v),
+		fprintf(f, " %s %s\n", bar_num(num, sizeof(num), fmt, b[i].v),
 		    unit);
 	}
 	free(b);
@@ -1030,6 +1079,50 @@ first_res(const struct rl_set *s, const char *id)
 
 /* ---- the compare view ---- */
 
+/* The default view's quiet lines are merged into the top warning. */
+static int quiet_merged;
+
+/*
+ * Was every benchmark run that recorded the other processes' CPU not
+ * quiet?  Then the default view says so once, at the top, with the
+ * range of the runs' means, instead of a line under every table.
+ */
+static int
+all_loaded(FILE *f, const struct rl_set *s, const struct rt_opts *o)
+{
+	struct rt_quiet q;
+	char line[512];
+	double lo = INFINITY, hi = -INFINITY;
+	int i, k, runs = 0, rec = 0;
+
+	for (i = 0; i < s->nids; i++)
+		for (k = 0; k < s->nk; k++) {
+			const struct vb_res *r = rl_find(&s->k[k], s->ids[i]);
+
+			if (!r)
+				continue;
+			runs++;
+			rt_quiet_of(r, o->quiet, &q);
+			if (q.quiet < 0)
+				continue;
+			if (q.quiet)
+				return 0;
+			rec++;
+			lo = fmin(lo, q.mean);
+			hi = fmax(hi, q.mean);
+		}
+	if (!rec)
+		return 0;
+	snprintf(line, sizeof(line), "warning: the machine was not quiet in "
+	    "any of the %d benchmark run%s%s: other processes used %.*f%% to "
+	    "%.*f%% of a CPU (a run's mean; threshold %g%%; --detail: each "
+	    "run)", rec, rec == 1 ? "" : "s", rec < runs ? " that recorded "
+	    "it" : "", fabs(lo) < 10 ? 1 : 0, lo, fabs(hi) < 10 ? 1 : 0, hi,
+	    o->quiet);
+	wrap(f, line, o->width, 4);
+	return 1;
+}
+
 /*
  * The default view's one line on a machine busy with other work during
  * @id (rt_quiet_warn() has the details: --detail).
@@ -1050,7 +1143,7 @@ quiet_line(FILE *f, const struct rl_set *s, const char *id,
 		    "! not quiet: other processes used (mean, % of a CPU)",
 		    fabs(q.mean) < 10 ? 1 : 0, q.mean, s->k[k].label);
 	}
-	if (n)
+	if (n && !quiet_merged)
 		wrap(f, vb_buf_str(&line), o->width, 4);
 	vb_buf_free(&line);
 }
@@ -1234,7 +1327,9 @@ rt_compare(FILE *f, const struct rl_set *s, const struct rt_opts *o)
 	    s->k[0].dir);
 	wrap(f, line, o->width, 4);
 	rt_settings(f, s, o->width);
-	rt_quiet_summary(f, s, o);
+	quiet_merged = !o->detail && all_loaded(f, s, o);
+	if (!quiet_merged)
+		rt_quiet_summary(f, s, o);
 	fputc('\n', f);
 	if (o->detail)
 		snprintf(line, sizeof(line), "Means of all runs; (+x.xx%%) is "
@@ -1246,15 +1341,12 @@ rt_compare(FILE *f, const struct rl_set *s, const struct rt_opts *o)
 		    "benchmark's memory cgroup (MEM=).", s->min_change,
 		    o->noisy * 100);
 	else
-		snprintf(line, sizeof(line), "Each benchmark's key figures, "
-		    "means of all runs (--detail: every metric, its "
-		    "statistics); (+x.xx%%) the change against the baseline, "
-		    "positive = better (info metrics: the plain change); * "
-		    "significant (Welch's t-test, p<0.05, "
-		    "a change of at least %g%%, never on info metrics); ~ "
-		    "noisy (CoV > %.0f%%; its note: the smallest change the runs "
-		    "could detect); ! run incomplete; [system] the whole "
-		    "machine's counter, [cgroup] the memory cgroup's (MEM=).",
+		snprintf(line, sizeof(line), "Key figures, means of all runs "
+		    "(--detail: all); (+x.xx%%) change, + = better (info: "
+		    "plain); * significant (Welch p<0.05, change >= %g%%, not "
+		    "info); ~ noisy (CoV > %.0f%%; note: the change the "
+		    "headline's runs could detect); ! incomplete; [system] "
+		    "machine-wide, [cgroup] the memory cgroup's (MEM=).",
 		    s->min_change, o->noisy * 100);
 	wrap(f, line, o->width, 0);
 	for (i = 0; i < s->nk; i++)
@@ -1268,6 +1360,7 @@ rt_compare(FILE *f, const struct rl_set *s, const struct rt_opts *o)
 			section(f, s, s->ids[i], o);
 	forms(f, s, o);
 	rt_summary(f, s, o);
+	quiet_merged = 0;
 }
 
 /* ---- LMbench-style summaries: one kernel per row ---- */
@@ -1299,6 +1392,9 @@ summary_header(FILE *f, const struct rl_set *s, struct rt_row **rows,
 				    r ? r->unit : "", !r ? "" :
 				    r->dir == VB_HIGHER ? "+" :
 				    r->dir == VB_LOWER ? "-" : "");
+			/* cut to leave a blank between the columns */
+			if (strlen(buf) > SUMW - 1)
+				buf[SUMW - 1] = '\0';
 			cell(f, buf, SUMW, 0);
 		}
 		fputc('\n', f);
@@ -1320,7 +1416,11 @@ time_like(const struct rt_row *r)
 	return 0;
 }
 
-/* Per kernel: the geometric mean of its time-like ratios, with CI. */
+/*
+ * Per kernel: the geometric mean of its time-like ratios, with CI.  A
+ * metric with fewer than 2 runs on a side has no variance, and would
+ * void the interval: it is left out.
+ */
 static void
 geo_table(FILE *f, const struct rl_set *s, struct rt_row **rows,
     const int *nrows, int labw)
@@ -1328,9 +1428,9 @@ geo_table(FILE *f, const struct rl_set *s, struct rt_row **rows,
 	char num[32];
 	int i, j, k;
 
-	fprintf(f, "\nTime-like metrics (unit s, ms, us or ns; lower is "
-	    "better): geometric mean\nof the ratios kernel/baseline, with "
-	    "its 95%% CI; below 1 = faster\n\n");
+	fprintf(f, "\nTime-like metrics (s, ms, us, ns; lower is better; 2 "
+	    "runs a side or more):\ngeometric mean of the ratios "
+	    "kernel/baseline, with its 95%% CI; below 1 = faster\n\n");
 	fprintf(f, "%-*s %7s %8s  %s\n", labw, "Kernel", "metrics", "ratio",
 	    "95% CI");
 	for (i = 1; i < s->nk; i++) {
@@ -1339,7 +1439,9 @@ geo_table(FILE *f, const struct rl_set *s, struct rt_row **rows,
 		rs_geo_init(&g);
 		for (j = 0; j < s->nids; j++)
 			for (k = 0; k < nrows[j]; k++)
-				if (time_like(&rows[j][k]))
+				if (time_like(&rows[j][k]) &&
+				    rows[j][k].d[0].n >= 2 &&
+				    rows[j][k].d[i].n >= 2)
 					rs_geo_add(&g, &rows[j][k].d[0],
 					    &rows[j][k].d[i]);
 		rs_geo_finish(&g);
@@ -1416,11 +1518,29 @@ rt_summary(FILE *f, const struct rl_set *s, const struct rt_opts *o)
 
 /* ---- the regression gate ---- */
 
+/*
+ * Is kernel @k's marked change of row @r a regression by more than
+ * @pct percent?  A change from a baseline mean of 0 has no percentage
+ * and counts as large (rs_mark()): then the direction decides.
+ */
+static int
+regressed(const struct rt_row *r, int k, double pct)
+{
+	const struct rs_cmp *c = &r->c[k];
+	double a = r->d[0].mean, b = r->d[k].mean;
+
+	if (!c->sig)
+		return 0;
+	if (!isnan(c->pct))
+		return c->pct < -pct;
+	return r->dir == VB_LOWER ? b > a : b < a;
+}
+
 int
 rt_regressions(FILE *f, const struct rl_set *s, double pct)
 {
 	struct rt_row *rows;
-	char num[32];
+	char num[48], mean[32];
 	int nreg = 0, i, j, n, k;
 
 	for (i = 0; i < s->nids; i++) {
@@ -1431,14 +1551,22 @@ rt_regressions(FILE *f, const struct rl_set *s, double pct)
 			for (k = 1; k < s->nk; k++) {
 				const struct rs_cmp *c = &rows[j].c[k];
 
-				if (!c->sig || !(c->pct < -pct))
+				if (!regressed(&rows[j], k, pct))
 					continue;
 				nreg++;
-				fprintf(f, "regression: %s %s %s: %s%% "
+				if (isnan(c->pct))
+					snprintf(num, sizeof(num), "from 0 "
+					    "to %s", rt_num(mean,
+					    sizeof(mean), "%.4g",
+					    rows[j].d[k].mean));
+				else
+					snprintf(num, sizeof(num), "%s%%",
+					    rt_num(mean, sizeof(mean), "%.2f",
+					    c->pct));
+				fprintf(f, "regression: %s %s %s: %s "
 				    "(worse than %s, p %.4f)\n",
 				    s->k[k].label, s->ids[i], rows[j].name,
-				    rt_num(num, sizeof(num), "%.2f", c->pct),
-				    s->k[0].label, c->w.p);
+				    num, s->k[0].label, c->w.p);
 			}
 		}
 		rt_free_rows(rows, n, s->nk);

@@ -9,6 +9,7 @@
 #include <check.h>
 #include <dirent.h>
 #include <math.h>
+#include <signal.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -412,7 +413,16 @@ START_TEST(gnuplot_fails)
 	    0);
 	ck_assert_int_eq(sh("GNUPLOT=\"$T/gp\" " VMREPORT " --plot \"$T/ch\" "
 	    "\"$T/a\" \"$T/b\" >/dev/null 2>\"$T/err\""), 1);
-	err_one_line("killed by signal 9");
+	err_one_line("was killed by signal 9 (Killed)");
+	err_one_line("incomplete");
+	ck_assert_int_ne(sh("test -e \"$T/ch/gnuplot.log\""), 0);
+	/* a ^C that reaches gnuplot alone: a blank line, exit 1 */
+	ck_assert_int_eq(sh("printf '#!/bin/sh\\necho\\nexit 1\\n' > "
+	    "\"$T/gp\""), 0);
+	ck_assert_int_eq(sh("GNUPLOT=\"$T/gp\" " VMREPORT " --plot \"$T/ch\" "
+	    "\"$T/a\" \"$T/b\" >/dev/null 2>\"$T/err\""), 1);
+	err_one_line("stopped with status 1 and no message");
+	ck_assert_int_ne(sh("test -e \"$T/ch/gnuplot.log\""), 0);
 	/* none: one line; the text report needs no gnuplot */
 	ck_assert_int_eq(sh("GNUPLOT=/nonexistent/gnuplot " VMREPORT " --plot "
 	    "\"$T/ch2\" \"$T/a\" \"$T/b\" >/dev/null 2>\"$T/err\""), 1);
@@ -421,6 +431,50 @@ START_TEST(gnuplot_fails)
 	    VMREPORT " \"$T/a\" \"$T/b\" >\"$T/out\" 2>\"$T/err\" && "
 	    "grep -q '^== forkbomb ==' \"$T/out\" && ! test -s \"$T/err\""),
 	    0);
+}
+END_TEST
+
+/*
+ * A ^C to vmreport while gnuplot draws (here a gnuplot that sends it
+ * and sleeps): gnuplot is stopped and reaped, gnuplot.log removed, one
+ * line says the charts are incomplete, and the exit status is 130.
+ */
+START_TEST(interrupted_gnuplot)
+{
+	use_dir("interrupted_gnuplot");
+	copy_example('a', "forkbomb.res forkbomb.vmstat");
+	copy_example('b', "forkbomb.res forkbomb.vmstat");
+	ck_assert_int_eq(sh("printf '#!/bin/sh\\necho $$ > \"%s/gp.pid\"\\n"
+	    "kill -INT $PPID\\nexec sleep 30\\n' > \"$T/gp\" && "
+	    "chmod +x \"$T/gp\"", tdir), 0);
+	/* system() passes on the caller's SIGINT: not ignored */
+	signal(SIGINT, SIG_DFL);
+	ck_assert_int_eq(sh("GNUPLOT=\"$T/gp\" " VMREPORT " --plot \"$T/ch\" "
+	    "\"$T/a\" \"$T/b\" >/dev/null 2>\"$T/err\""), 130);
+	err_one_line("interrupted by signal 2 (Interrupt): ");
+	err_one_line("are incomplete");
+	ck_assert_int_ne(sh("kill -0 $(cat \"$T/gp.pid\") 2>/dev/null"), 0);
+	ck_assert_int_ne(sh("test -e \"$T/ch/gnuplot.log\""), 0);
+}
+END_TEST
+
+/*
+ * A chart folder inside a result folder is refused before anything is
+ * made: no empty folder is left behind, however the path is spelled.
+ */
+START_TEST(inside_results_leaves_nothing)
+{
+	use_dir("inside_results");
+	copy_example('a', "forkbomb.res forkbomb.vmstat");
+	copy_example('b', "forkbomb.res forkbomb.vmstat");
+	ck_assert_int_eq(sh(VMREPORT " --plot \"$T/a/plots\" \"$T/a\" "
+	    "\"$T/b\" >/dev/null 2>\"$T/err\""), 1);
+	err_one_line("is inside a result folder");
+	ck_assert_int_ne(sh("test -e \"$T/a/plots\""), 0);
+	ck_assert_int_eq(sh(VMREPORT " --plot \"$T/x/y/../../b/p/q\" "
+	    "\"$T/a\" \"$T/b\" >/dev/null 2>\"$T/err\""), 1);
+	err_one_line("is inside a result folder");
+	ck_assert_int_ne(sh("test -e \"$T/x\" || test -e \"$T/b/p\""), 0);
 }
 END_TEST
 
@@ -437,6 +491,8 @@ rplot_suite(void)
 	tcase_add_test(tc, summary_values);
 	tcase_add_test(tc, no_gnuplot_messages);
 	tcase_add_test(tc, gnuplot_fails);
+	tcase_add_test(tc, inside_results_leaves_nothing);
+	tcase_add_test(tc, interrupted_gnuplot);
 	suite_add_tcase(s, tc);
 	return s;
 }

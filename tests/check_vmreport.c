@@ -373,6 +373,20 @@ START_TEST(regression_gate)
 	/* the same folder twice: nothing significant */
 	ck_assert_int_eq(report("--fail-on-regression 0 " EX "/example-a "
 	    EX "/example-a"), 0);
+	/*
+	 * A baseline of 0 (us_per_fork, the last column, in every run of
+	 * the copy): the change has no percentage but counts as large.
+	 */
+	ck_assert_int_eq(sh("cp -r " EX "/example-a \"$T/z\" && awk "
+	    "'$1 == \"iter\" { $NF = 0 } { print }' " EX "/example-a/"
+	    "forkbomb.res > \"$T/z/forkbomb.res\""), 0);
+	snprintf(args, sizeof(args), "--fail-on-regression 5 --only forkbomb "
+	    "%s/z " EX "/example-b", tmp);
+	ck_assert_int_eq(report(args), 3);
+	err = out_text("err");
+	ck_assert_msg(strstr(err, "regression: example-b forkbomb "
+	    "us_per_fork: from 0 to "), "%s", err);
+	free(err);
 	rmtmp();
 }
 END_TEST
@@ -922,6 +936,201 @@ START_TEST(noise_n_and_mad0)
 }
 END_TEST
 
+/*
+ * The summary's geometric mean leaves out metrics with fewer than 2
+ * runs on a side, so one short benchmark (forkbomb@one, one run) does
+ * not void its interval: forkbomb's elapsed (1.0333 -> 1.2667) and
+ * spread (11 -> 21) remain (delta's baseline mean is 0):
+ * sqrt(1.2667 / 1.0333 * 21 / 11) = 1.5298.
+ */
+START_TEST(geo_mean_two_runs)
+{
+	char args[512], text[2048], *out, *l;
+
+	mktmp();
+	edge_folders("iter 1 1.0 0 - -1 10 100\niter 2 1.1 0 - 1 12 110\n"
+	    "iter 3 1.0 0 - 0 11 90\n", "iter 1 1.3 0 - 2 20 80\n"
+	    "iter 2 1.2 0 - 1 21 85\niter 3 1.3 0 - 3 22 82\n");
+	snprintf(text, sizeof(text), "vmbench-result 1\nbench forkbomb\n"
+	    "variant one\n%siter 1 1.0 0 - 1 10 100\nend\n",
+	    strstr(EDGE_HEAD, "cmdline"));
+	put("a/forkbomb@one.res", text);
+	put("b/forkbomb@one.res", text);
+	snprintf(args, sizeof(args), "--summary %s/a %s/b", tmp, tmp);
+	ck_assert_int_eq(report(args), 0);
+	out = out_text("out");
+	ck_assert_msg(strstr(out, "2 runs a side or more"), "%.300s", out);
+	l = line_of(after(out, "95% CI"), "example-b ");
+	ck_assert_msg(l && strstr(l, "  2   1.5298  [") , "%s", l);
+	free(l);
+	free(out);
+	rmtmp();
+}
+END_TEST
+
+/*
+ * No run on a side (forkbomb@gone only in a): no change is detectable
+ * (the note counts 0 runs a side, not a's 3), and noisy is not known
+ * for b: empty in CSV, null in JSON.
+ */
+START_TEST(no_run_on_a_side)
+{
+	char args[512], text[2048], *out, *l;
+
+	mktmp();
+	edge_folders("iter 1 1.0 0 - -1 10 100\niter 2 1.1 0 - 1 12 110\n"
+	    "iter 3 1.0 0 - 0 11 90\n", "iter 1 1.0 0 - -1 10 100\n"
+	    "iter 2 1.1 0 - 1 12 110\niter 3 1.0 0 - 0 11 90\n");
+	snprintf(text, sizeof(text), "vmbench-result 1\nbench forkbomb\n"
+	    "variant gone\n%siter 1 1.0 0 - -1 10 100\n"
+	    "iter 2 1.1 0 - 1 12 110\niter 3 1.0 0 - 0 11 90\nend\n",
+	    strstr(EDGE_HEAD, "cmdline"));
+	put("a/forkbomb@gone.res", text);
+	snprintf(args, sizeof(args), "--detail %s/a %s/b", tmp, tmp);
+	ck_assert_int_eq(report(args), 0);
+	out = out_text("out");
+	unwrap(out);
+	ck_assert_msg(strstr(after(out, "== forkbomb@gone =="), "(largest "
+	    "CoV: smallest change detectable with 0 runs a side): elapsed "
+	    "5.6%: -, delta mean 0, SD 1: -, spread 9.1%: -, forks_per_s "
+	    "10.0%: -\n"), "no such note");
+	free(out);
+	snprintf(args, sizeof(args), "%s/a %s/b", tmp, tmp);
+	ck_assert_int_eq(report(args), 0);
+	out = out_text("out");
+	ck_assert_msg(strstr(out, "\n~ detectable with 0 runs a side: "
+	    "headline forks_per_s -\n"), "no such note");
+	free(out);
+	snprintf(args, sizeof(args), "--format csv %s/a %s/b", tmp, tmp);
+	ck_assert_int_eq(report(args), 0);
+	out = out_text("out");
+	l = line_of(out, "example-b,forkbomb@gone,elapsed,");
+	assert_field(l, 24, "");		/* noisy */
+	free(l);
+	l = line_of(out, "example-a,forkbomb@gone,elapsed,");
+	assert_field(l, 24, "1");
+	free(l);
+	free(out);
+	snprintf(args, sizeof(args), "--format json %s/a %s/b", tmp, tmp);
+	ck_assert_int_eq(report(args), 0);
+	out = out_text("out");
+	l = line_of(after(after(out, "\"id\": \"forkbomb@gone\""),
+	    "{\"kernel\": \"example-b\", \"status\""),
+	    "{\"kernel\": \"example-b\"");
+	ck_assert_msg(l && strstr(l, "\"noisy\": null"), "%s", l);
+	free(l);
+	free(out);
+	rmtmp();
+}
+END_TEST
+
+/*
+ * The default view of the examples (every run that recorded the load
+ * was not quiet): one warning at the top with the range instead of a
+ * line under every table, and the noise note on one line, the
+ * headline's detectable change; --detail keeps each warning and every
+ * noisy metric's figure.
+ */
+START_TEST(short_notes)
+{
+	char *out, *p, *e;
+
+	mktmp();
+	ck_assert_int_eq(report(EX "/example-a " EX "/example-b"), 0);
+	out = out_text("out");
+	ck_assert_msg(strstr(out, "warning: the machine was not quiet in any "
+	    "of the 18 benchmark runs that recorded\n    it: other "
+	    "processes used "), "%.300s", out);
+	ck_assert_ptr_null(strstr(out, "! not quiet"));
+	ck_assert_msg(strstr(out, "\n~ detectable with 3 runs a side: "
+	    "headline forks_per_s 26%\n"), "no such note");
+	/* every noise note is one line */
+	for (p = out; (p = strstr(p, "\n~ ")); p = e) {
+		e = strchr(p + 1, '\n');
+		ck_assert_msg(e && strncmp(e, "\n    ", 5), "%.80s", p);
+	}
+	free(out);
+	ck_assert_int_eq(report("--detail " EX "/example-a " EX "/example-b"),
+	    0);
+	out = out_text("out");
+	unwrap(out);
+	ck_assert_ptr_nonnull(strstr(out, "warning: forkbomb on example-a: "
+	    "the machine was not quiet"));
+	ck_assert_ptr_nonnull(strstr(out, "elapsed 11.7%: 27%, sys 9.3%: "
+	    "22%,"));
+	free(out);
+	rmtmp();
+}
+END_TEST
+
+/*
+ * A mean of 0 is "0" in every view: the table, the bar chart, the
+ * statistics block and the summary (not 0.0 or 0.00).
+ */
+START_TEST(zero_one_form)
+{
+	char args[512], *out, *l;
+
+	mktmp();
+	edge_folders("iter 1 1.0 0 - -1 10 100\niter 2 1.1 0 - 1 12 110\n"
+	    "iter 3 1.0 0 - 0 11 90\n", "iter 1 1.0 0 - -1 10 0\n"
+	    "iter 2 1.1 0 - 1 12 0\niter 3 1.0 0 - 0 11 0\n");
+	snprintf(args, sizeof(args), "--detail %s/a %s/b", tmp, tmp);
+	ck_assert_int_eq(report(args), 0);
+	out = out_text("out");
+	l = line_of(out, "forks_per_s~ ");
+	ck_assert_msg(l && strstr(l, " 100.0         0 (-100.00%)*"), "%s",
+	    l);
+	free(l);
+	l = line_of(out, "example-b   ");
+	ck_assert_msg(l && !strcmp(l, "example-b   0 forks/s"), "%s", l);
+	free(l);
+	l = line_of(after(out, "forks_per_s (forks/s, "), "mean ");
+	ck_assert_msg(l && !strcmp(l + strlen(l) - 2, " 0"), "%s", l);
+	free(l);
+	free(out);
+	snprintf(args, sizeof(args), "--summary %s/a %s/b", tmp, tmp);
+	ck_assert_int_eq(report(args), 0);
+	out = out_text("out");
+	l = line_of(out, "example-b  ");
+	ck_assert_msg(l && !strcmp(l + strlen(l) - 2, " 0"), "%s", l);
+	free(l);
+	free(out);
+	rmtmp();
+}
+END_TEST
+
+/*
+ * The summary's column headers are cut so that a blank separates the
+ * columns: no run of more than 9 characters without a blank (the
+ * examples' probe@makesim@no_load ran into its neighbour).
+ */
+START_TEST(summary_headers_apart)
+{
+	char *out, *p, *end;
+	int run = 0;
+
+	mktmp();
+	ck_assert_int_eq(report("--summary " EX "/example-a " EX
+	    "/example-b"), 0);
+	out = out_text("out");
+	p = strstr(out, "\nSummary:");
+	ck_assert_ptr_nonnull(p);
+	p = strstr(p, "\n\nKernel");
+	end = strstr(out, "\nTime-like");
+	ck_assert_msg(p && end, "no summary tables");
+	for (; p < end; p++) {
+		if (p[0] == '\n' && p[1] == '-')	/* the rule under it */
+			p = strchr(p + 1, '\n');
+		run = *p == ' ' || *p == '\n' ? 0 : run + 1;
+		ck_assert_msg(run <= 9, "columns run together: %.40s",
+		    p - run + 1);
+	}
+	free(out);
+	rmtmp();
+}
+END_TEST
+
 START_TEST(settings_differ)
 {
 	static const char *const views[] = { "", "--post", "--summary",
@@ -1294,6 +1503,11 @@ vmreport_suite(void)
 	tcase_add_test(tc, only);
 	tcase_add_test(tc, charts);
 	tcase_add_test(tc, examples_untouched);
+	tcase_add_test(tc, geo_mean_two_runs);
+	tcase_add_test(tc, no_run_on_a_side);
+	tcase_add_test(tc, short_notes);
+	tcase_add_test(tc, zero_one_form);
+	tcase_add_test(tc, summary_headers_apart);
 	tcase_add_test(tc, settings_differ);
 	tcase_add_test(tc, settings_same);
 	tcase_add_test(tc, min_change);
