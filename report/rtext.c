@@ -1114,11 +1114,11 @@ all_loaded(FILE *f, const struct rl_set *s, const struct rt_opts *o)
 	if (!rec)
 		return 0;
 	snprintf(line, sizeof(line), "warning: the machine was not quiet in "
-	    "any of the %d benchmark run%s%s: other processes used %.*f%% to "
+	    "%s%d benchmark run%s%s: other processes used %.*f%% to "
 	    "%.*f%% of a CPU (a run's mean; threshold %g%%; --detail: each "
-	    "run)", rec, rec == 1 ? "" : "s", rec < runs ? " that recorded "
-	    "it" : "", fabs(lo) < 10 ? 1 : 0, lo, fabs(hi) < 10 ? 1 : 0, hi,
-	    o->quiet);
+	    "run)", rec == 1 ? "its " : "all ", rec, rec == 1 ? "" : "s",
+	    rec < runs ? " that recorded it" : "", fabs(lo) < 10 ? 1 : 0, lo,
+	    fabs(hi) < 10 ? 1 : 0, hi, o->quiet);
 	wrap(f, line, o->width, 4);
 	return 1;
 }

@@ -1038,8 +1038,8 @@ START_TEST(short_notes)
 	mktmp();
 	ck_assert_int_eq(report(EX "/example-a " EX "/example-b"), 0);
 	out = out_text("out");
-	ck_assert_msg(strstr(out, "warning: the machine was not quiet in any "
-	    "of the 18 benchmark runs that recorded\n    it: other "
+	ck_assert_msg(strstr(out, "warning: the machine was not quiet in all "
+	    "18 benchmark runs that recorded it:\n    other "
 	    "processes used "), "%.300s", out);
 	ck_assert_ptr_null(strstr(out, "! not quiet"));
 	ck_assert_msg(strstr(out, "\n~ detectable with 3 runs a side: "
