@@ -15,9 +15,10 @@
 #
 # The staging folder (the packed suite, the fetched tarballs) is removed
 # on every way out: exit, SIGINT, SIGTERM, SIGHUP; SIGPIPE is ignored, so
-# a closed output stops only the printing, not the unpacking or the
-# cleanup.  A signal prints one line: the runs already started go on on
-# their hosts, and make fleet-fetch brings them back.
+# a closed output stops this script's printing, not its unpacking or the
+# cleanup (Ansible, whose output it is too, stops).  A signal prints one
+# line: the runs already started go on on their hosts, and make
+# fleet-fetch brings them back.
 set -u
 
 mode=run me='make fleet'
