@@ -114,6 +114,11 @@ set +f
 nhosts=$(printf '%s\n' "$hl" |
     sed -n 's/^[[:space:]]*hosts (\([0-9]*\)):[[:space:]]*$/\1/p' |
     head -n 1)
+# the names, one a line, for the summary
+hosts=$(printf '%s\n' "$hl" | awk '
+	/^[[:space:]]*hosts \([0-9]+\):/ { if (n++) exit; on = 1; next }
+	on && NF == 0 { exit }
+	on { print $1 }')
 [ "${nhosts:-0}" -gt 0 ] || die "inventory '$inv': no hosts in it (an" \
     'empty file or group, or a file Ansible cannot read; see' \
     "ansible-inventory -i '$inv' --graph)"
@@ -193,14 +198,22 @@ set -f
 prc=$?
 set +f
 
-[ -s "$stage/status" ] || die "no host ran: $pb stopped (exit $prc)" \
-    'before the summary; see its output above'
-
 # Each status line: host, ok|failed, label, the host's folder, why (for
-# a folder fetched by make fleet-fetch: its meta status).  Put each
-# fetched folder in place: mkdir claims the label (it fails when the
-# folder exists), then the tarball is unpacked into it.
+# a folder fetched by make fleet-fetch: its meta status), in the
+# inventory's order; then the hosts without one (lost, or Ansible
+# stopped), which did not finish.
 tab=$(printf '\t')
+: >> "$stage/status"
+printf '%s\n' "$hosts" | awk -F "$tab" -v OFS="$tab" -v rc="$prc" \
+    -v pb="$pb" -v f="$stage/status" '
+	BEGIN { while ((getline l < f) > 0) { split(l, a); st[a[1]] = 1
+		print l } }
+	NF && !($1 in st) { print $1, "failed", "-", "-", "did not" \
+	    " finish (" pb " exit " rc "); see its output above" }
+    ' > "$stage/status.all"
+
+# Put each fetched folder in place: mkdir claims the label (it fails
+# when the folder exists), then the tarball is unpacked into it.
 nok=0 nfail=0
 out=$stage/summary
 : > "$out"
@@ -240,7 +253,7 @@ while IFS=$tab read -r host st label dir why; do
 		printf '  failed  %-14s %s%s\n' "$host" "$why" \
 		    "${got:+; what it measured is in $got}"
 	fi >> "$out"
-done < "$stage/status"
+done < "$stage/status.all"
 
 if [ "$mode" = fetch ]; then
 	printf '%s: %d host(s) fetched, %d failed\n' "$me" "$nok" "$nfail"
