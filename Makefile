@@ -8,6 +8,7 @@
 #   make html KERNELS="a b c" [HTML=dir]   the results page (docs/html.md)
 #   make clean-stale      undo what a killed run left behind
 #   make fleet INVENTORY=hosts.ini [CONFIG=...]   run on every host (Ansible)
+#   make fleet-fetch INVENTORY=hosts.ini   fetch what the hosts ran
 #   make deps       install the Debian packages (as root)
 #   make bench-overhead   measure the harness's own cost
 #   make check SANITIZE=1 the tests with ASan and UBSan
@@ -203,14 +204,17 @@ ab: all
 
 # make fleet: the suite on every host of an Ansible inventory, each
 # host's folder fetched into $(RESULTS); see deploy/fleet.sh, docs/fleet.md.
+# make fleet-fetch: only the fetching, of each host's existing folder.
 export VB_INVENTORY = $(value INVENTORY)
 export VB_ANSIBLE_PLAYBOOK = $(value ANSIBLE_PLAYBOOK)
 export VB_FLEET_OPTS = $(value FLEET_OPTS)
 export VB_DEB_PKGS := $(DEB_PKGS)
 unexport INVENTORY ANSIBLE_PLAYBOOK FLEET_OPTS
-.PHONY: fleet
+.PHONY: fleet fleet-fetch
 fleet:
 	$(Q)sh deploy/fleet.sh
+fleet-fetch:
+	$(Q)sh deploy/fleet.sh fetch
 
 # Undo what a run killed with SIGKILL left (cgroup, swap file, settings,
 # work folders); every run does this first by itself.

@@ -1,18 +1,30 @@
 #!/bin/sh
 # deploy/fleet.sh - make fleet: run the suite on every host of an Ansible
 # inventory (deploy/fleet.yml) and put each host's result folder into the
-# local results folder; see docs/fleet.md.
+# local results folder; see docs/fleet.md.  `deploy/fleet.sh fetch` (make
+# fleet-fetch) runs nothing: it fetches each host's existing folder for
+# its label, for a make fleet that was interrupted or lost its hosts.
 #
 # The values come from the Makefile in the environment (VB_INVENTORY,
 # VB_CONFIG, VB_MEM, VB_SWAP, VB_ITERATIONS, VB_RESULTS, VB_KERNEL,
 # VB_ANSIBLE_PLAYBOOK, VB_FLEET_OPTS, VB_DEB_PKGS), are checked here, and
 # reach the playbook in the environment too, never through a shell or
 # Ansible's key=value parsing.  VB_FLEET_OPTS are ansible-playbook's own
-# options (--limit, -K ...), split on blanks with globbing off.  Bad input: one line, exit 2.  A host that failed:
-# its summary line, exit 1.
+# options (--limit, -K ...), split on blanks with globbing off.  Bad
+# input: one line, exit 2.  A host that failed: its summary line, exit 1.
+#
+# The staging folder (the packed suite, the fetched tarballs) is removed
+# on every way out: exit, SIGINT, SIGTERM, SIGHUP; SIGPIPE is ignored, so
+# a closed output stops this script's printing, not its unpacking or the
+# cleanup (Ansible, whose output it is too, stops).  A signal prints one
+# line: the runs already started go on on their hosts, and make
+# fleet-fetch brings them back.
 set -u
 
-me='make fleet'
+mode=run me='make fleet'
+case ${1-} in
+fetch)	mode=fetch me='make fleet-fetch';;
+esac
 die() { printf '%s: %s\n' "$me" "$*" >&2; exit 2; }
 
 # a path without control characters, braces or percent signs (which
@@ -34,6 +46,16 @@ plain_path INVENTORY "$inv"
 
 [ -z "${VB_KERNEL-}" ] || die "KERNEL does not apply: each host's label" \
     'is its vmbench_label (default: host name-uname -r); see docs/fleet.md'
+
+if [ "$mode" = fetch ]; then
+	# what ran is what is fetched: nothing here would change it (CONFIG
+	# has a default in the Makefile, so it is not told from one given)
+	for v in "MEM=${VB_MEM-}" "SWAP=${VB_SWAP-}" \
+	    "ITERATIONS=${VB_ITERATIONS-}"; do
+		[ -z "${v#*=}" ] || die "${v%%=*} does not apply: make" \
+		    'fleet-fetch runs nothing, it fetches what ran'
+	done
+fi
 
 cfg=${VB_CONFIG:-configs/quick.conf}
 cfg=${cfg#./}
@@ -64,35 +86,111 @@ command -v "$pb" >/dev/null 2>&1 || die "$pb: not found; install Ansible:" \
     'sudo apt-get install -y ansible'
 
 # the suite the hosts get: HEAD, as committed
-top=$(git rev-parse --show-toplevel 2>/dev/null) && [ "$top" = "$(pwd -P)" ] ||
-    die 'not a git checkout: the hosts get the suite as committed (git' \
-    'archive HEAD)'
-git cat-file -e "HEAD:$cfg" 2>/dev/null || {
-	[ -f "$cfg" ] && die "CONFIG '$cfg' is not committed: the hosts get" \
-	    'the suite as committed; commit it first'
-	die "CONFIG '$cfg': No such file in the suite"
-}
-ver=$(git describe --always --tags HEAD) || die 'git describe failed'
-if [ -n "$(git status --porcelain --untracked-files=no 2>/dev/null)" ]; then
+if [ "$mode" = run ]; then
+	top=$(git rev-parse --show-toplevel 2>/dev/null) &&
+	    [ "$top" = "$(pwd -P)" ] || die 'not a git checkout: the hosts' \
+	    'get the suite as committed (git archive HEAD)'
+	git cat-file -e "HEAD:$cfg" 2>/dev/null || {
+		[ -f "$cfg" ] && die "CONFIG '$cfg' is not committed: the" \
+		    'hosts get the suite as committed; commit it first'
+		die "CONFIG '$cfg': No such file in the suite"
+	}
+	ver=$(git describe --always --tags HEAD) || die 'git describe failed'
+	dirty=$(git status --porcelain --untracked-files=no 2>/dev/null)
+else
+	ver='' dirty=''
+fi
+
+# The hosts, as ansible-playbook sees them (inventory and --limit), before
+# any is contacted (--list-hosts asks no password): the first play's
+# "hosts (N):" line.
+set -f
+# shellcheck disable=SC2086
+hl=$("$pb" -i "$inv" ${VB_FLEET_OPTS-} --list-hosts deploy/fleet.yml 2>&1)
+lrc=$?
+set +f
+[ "$lrc" -eq 0 ] || die "$pb --list-hosts (exit $lrc): $(printf '%s\n' \
+    "$hl" | sed '/^[[:space:]]*$/d' | tail -n 1)"
+nhosts=$(printf '%s\n' "$hl" |
+    sed -n 's/^[[:space:]]*hosts (\([0-9]*\)):[[:space:]]*$/\1/p' |
+    head -n 1)
+# the names, one a line, for the summary
+hosts=$(printf '%s\n' "$hl" | awk '
+	/^[[:space:]]*hosts \([0-9]+\):/ { if (n++) exit; on = 1; next }
+	on && NF == 0 { exit }
+	on { print $1 }')
+[ "${nhosts:-0}" -gt 0 ] || die "inventory '$inv': no hosts in it (an" \
+    'empty file or group, or a file Ansible cannot read; see' \
+    "ansible-inventory -i '$inv' --graph)"
+if [ -n "$dirty" ]; then
 	printf '%s: note: uncommitted changes stay here; the hosts run %s\n' \
 	    "$me" "$ver" >&2
 fi
 
+# A word as the shell would read it back: quoted when it is not plain.
+shword() {
+	case $1 in
+	''|*[!A-Za-z0-9_./:@%+=,-]*)
+		printf "'%s'" "$(printf '%s' "$1" | sed "s/'/'\\\\''/g")";;
+	*)	printf '%s' "$1";;
+	esac
+}
+
+# The one line a signal prints (after the cleanup: output is a courtesy).
+stopped_line() {
+	if [ "$mode" = fetch ]; then
+		printf '%s: stopped by SIG%s; the folders already in %s' \
+		    "$me" "$1" "$res"
+		printf ' stay, run it again for the rest\n'
+		return
+	fi
+	printf '%s: stopped by SIG%s; the runs already started go on on' \
+	    "$me" "$1"
+	printf ' their hosts; when they end, fetch them: make fleet-fetch'
+	printf ' INVENTORY=%s' "$(shword "$inv")"
+	[ -z "${VB_RESULTS-}" ] ||
+	    printf ' RESULTS=%s' "$(shword "$VB_RESULTS")"
+	[ -z "${VB_FLEET_OPTS-}" ] ||
+	    printf ' FLEET_OPTS=%s' "$(shword "$VB_FLEET_OPTS")"
+	printf '\n'
+}
+
+# Remove the staging folder and a folder being unpacked.
+cleanup() {
+	[ -z "$partial" ] || rm -rf -- "$partial"
+	[ -z "$stage" ] || rm -rf -- "$stage"
+	partial='' stage=''
+}
+
+# The way out on signal $1, exit status $2.
+stopped() {
+	trap '' HUP INT TERM
+	cleanup
+	stopped_line "$1" >&2 2>/dev/null
+	exit "$2"
+}
+
+partial='' stage=''
+trap cleanup EXIT
+trap 'stopped HUP 129' HUP
+trap 'stopped INT 130' INT
+trap 'stopped TERM 143' TERM
+trap '' PIPE
 stage=$(mktemp -d "${TMPDIR:-/tmp}/vmbench-fleet.XXXXXX") ||
     die 'cannot make a staging folder'
-trap 'rm -rf -- "$stage"' EXIT
-trap 'exit 130' INT
-trap 'exit 143' TERM
 mkdir "$stage/fetch" || exit 2
-git archive --format=tar.gz -o "$stage/suite.tar.gz" HEAD ||
-    die 'git archive HEAD failed'
+if [ "$mode" = run ]; then
+	git archive --format=tar.gz -o "$stage/suite.tar.gz" HEAD ||
+	    die 'git archive HEAD failed'
+fi
 
 # what the playbook reads; make's own variables stay out of the hosts'
 # make run when a host is this machine (ansible_connection=local)
-export VB_FLEET_STAGE="$stage" VB_FLEET_RESULTS="$res" \
-    VB_FLEET_CONFIG="$cfg" VB_FLEET_MEM="${VB_MEM-}" \
-    VB_FLEET_SWAP="${VB_SWAP-}" VB_FLEET_ITERATIONS="${VB_ITERATIONS-}" \
-    VB_FLEET_VERSION="$ver" VB_FLEET_PKGS="${VB_DEB_PKGS-}"
+export VB_FLEET_MODE="$mode" VB_FLEET_STAGE="$stage" \
+    VB_FLEET_RESULTS="$res" VB_FLEET_CONFIG="$cfg" \
+    VB_FLEET_MEM="${VB_MEM-}" VB_FLEET_SWAP="${VB_SWAP-}" \
+    VB_FLEET_ITERATIONS="${VB_ITERATIONS-}" VB_FLEET_VERSION="$ver" \
+    VB_FLEET_PKGS="${VB_DEB_PKGS-}"
 unset MAKEFLAGS MFLAGS MAKELEVEL MAKEOVERRIDES
 set -f
 # shellcheck disable=SC2086
@@ -100,13 +198,22 @@ set -f
 prc=$?
 set +f
 
-[ -s "$stage/status" ] || die "no host ran: the inventory names none, or" \
-    "$pb stopped (exit $prc) before the summary; see its output above"
+# Each status line: host, ok|failed, label, the host's folder, why (for
+# a folder fetched by make fleet-fetch: its meta status), in the
+# inventory's order; then the hosts without one (lost, or Ansible
+# stopped), which did not finish.
+tab=$(printf '\t')
+: >> "$stage/status"
+printf '%s\n' "$hosts" | awk -F "$tab" -v OFS="$tab" -v rc="$prc" \
+    -v pb="$pb" -v f="$stage/status" '
+	BEGIN { while ((getline l < f) > 0) { split(l, a); st[a[1]] = 1
+		print l } }
+	NF && !($1 in st) { print $1, "failed", "-", "-", "did not" \
+	    " finish (" pb " exit " rc "); see its output above" }
+    ' > "$stage/status.all"
 
-# Each status line: host, ok|failed, label, the host's folder, why.
 # Put each fetched folder in place: mkdir claims the label (it fails
 # when the folder exists), then the tarball is unpacked into it.
-tab=$(printf '\t')
 nok=0 nfail=0
 out=$stage/summary
 : > "$out"
@@ -118,17 +225,27 @@ while IFS=$tab read -r host st label dir why; do
 			st=failed
 			why="fetch: $res/$label exists; not overwritten"
 			why="$why (the host's copy is in $dir/results/$label)"
-		elif tar -xzf "$tgz" -C "$res/$label" --strip-components=1 \
-		    --no-same-owner -- "$label"; then
-			got=$res/$label
 		else
-			rm -rf -- "${res:?}/$label"
-			st=failed
-			why="fetch: cannot unpack $label"
-			why="$why (the host's copy is in $dir/results/$label)"
+			partial=$res/$label
+			if tar -xzf "$tgz" -C "$res/$label" \
+			    --strip-components=1 --no-same-owner -- "$label"
+			then
+				got=$res/$label
+			else
+				rm -rf -- "${res:?}/$label"
+				st=failed
+				why="fetch: cannot unpack $label"
+				why="$why (the host's copy is in"
+				why="$why $dir/results/$label)"
+			fi
+			partial=
 		fi
 	fi
-	if [ "$st" = ok ]; then
+	if [ "$st" = ok ] && [ "$mode" = fetch ]; then
+		nok=$((nok + 1))
+		printf '  fetched %-14s %s (%s) -> %s\n' "$host" "$label" \
+		    "$why" "$got"
+	elif [ "$st" = ok ]; then
 		nok=$((nok + 1))
 		printf '  ran     %-14s %s -> %s\n' "$host" "$label" "$got"
 	else
@@ -136,8 +253,12 @@ while IFS=$tab read -r host st label dir why; do
 		printf '  failed  %-14s %s%s\n' "$host" "$why" \
 		    "${got:+; what it measured is in $got}"
 	fi >> "$out"
-done < "$stage/status"
+done < "$stage/status.all"
 
-printf '%s: %d host(s) ran, %d failed\n' "$me" "$nok" "$nfail"
+if [ "$mode" = fetch ]; then
+	printf '%s: %d host(s) fetched, %d failed\n' "$me" "$nok" "$nfail"
+else
+	printf '%s: %d host(s) ran, %d failed\n' "$me" "$nok" "$nfail"
+fi
 cat "$out"
 [ "$nfail" -eq 0 ]

@@ -5,14 +5,21 @@
  * test config end to end, their folders land in RESULTS and make compare
  * reads them; an unreachable host and a label that exists fail alone,
  * as do two hosts given one label, each named in the summary, while the
- * local host's folder lands.  The Ansible tests are skipped, with one
- * line, when ansible-playbook is missing.
+ * local host's folder lands.  An inventory without hosts is refused
+ * before Ansible runs.  SIGINT and SIGHUP print the line that says how
+ * to fetch the runs, and they, like a closed output, leave no staging
+ * folder.  make fleet-fetch brings back a host's existing folder and
+ * refuses the others (none, one a run holds, one that exists here).  The
+ * Ansible tests are skipped, with one line, when ansible-playbook is
+ * missing.
  */
 #include <check.h>
 #include <fcntl.h>
+#include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/file.h>
 #include <sys/stat.h>
 #include <sys/wait.h>
 #include <unistd.h>
@@ -20,14 +27,15 @@
 #include "testutil.h"
 
 /*
- * Run make with @args (NULL-terminated) from the source tree, output and
- * errors into @out (truncated first); its exit status, -1 if killed.
+ * Start make with @args (NULL-terminated) from the source tree, output
+ * and errors into @out (truncated first), in a process group of its own
+ * with the default action for SIGINT and SIGHUP; its pid.
  */
-static int
-run_make(const char *out, const char *const *args)
+static pid_t
+start_make(const char *out, const char *const *args)
 {
 	const char *argv[24];
-	int n = 0, status, fd;
+	int n = 0, fd;
 	pid_t pid;
 
 	argv[n++] = "make";
@@ -38,6 +46,9 @@ run_make(const char *out, const char *const *args)
 	pid = fork();
 	ck_assert_int_ge(pid, 0);
 	if (pid == 0) {
+		setpgid(0, 0);
+		signal(SIGINT, SIG_DFL);
+		signal(SIGHUP, SIG_DFL);
 		/* not the enclosing make's jobserver or flags */
 		unsetenv("MAKEFLAGS");
 		unsetenv("MFLAGS");
@@ -50,8 +61,27 @@ run_make(const char *out, const char *const *args)
 		execvp("make", (char *const *)argv);
 		_exit(127);
 	}
+	return pid;
+}
+
+/* Wait for make @pid; its exit status, -1 if killed. */
+static int
+wait_make(pid_t pid)
+{
+	int status;
+
 	ck_assert_int_eq(waitpid(pid, &status, 0), pid);
 	return WIFEXITED(status) ? WEXITSTATUS(status) : -1;
+}
+
+/*
+ * Run make with @args (NULL-terminated) from the source tree, output and
+ * errors into @out (truncated first); its exit status, -1 if killed.
+ */
+static int
+run_make(const char *out, const char *const *args)
+{
+	return wait_make(start_make(out, args));
 }
 
 /* The whole of file @path, NUL-terminated, malloc'ed ("" if absent). */
@@ -102,6 +132,15 @@ line_with(const char *text, const char *a, const char *b)
 		p = e + 1;
 	}
 	return NULL;
+}
+
+/* The end of @text, short enough for a failure message. */
+static const char *
+tail_of(const char *text)
+{
+	size_t n = strlen(text);
+
+	return n > 1500 ? text + n - 1500 : text;
 }
 
 /* Lines of @text that start with @prefix. */
@@ -330,6 +369,227 @@ START_TEST(fleet_failed_hosts)
 }
 END_TEST
 
+/* Inventories with no host in them. */
+static const char *const empty_inv[] = {
+	"",
+	"# the fleet, to come\n[fleet]\n\n[fleet:vars]\nvmbench_poll=1\n",
+};
+
+START_TEST(fleet_empty_inventory)
+{
+	char inv[512], out[512], arg[2][600], *text;
+	const char *argv[5];
+	int rc;
+
+	if (!have_ansible("fleet_empty_inventory"))
+		return;
+	tu_write(inv, sizeof(inv), "empty.ini", empty_inv[_i]);
+	snprintf(arg[0], sizeof(arg[0]), "INVENTORY=%s", inv);
+	snprintf(arg[1], sizeof(arg[1]), "RESULTS=%s", tu_dir);
+	argv[0] = "fleet";
+	argv[1] = arg[0];
+	argv[2] = arg[1];
+	argv[3] = NULL;
+	rc = run_make(tu_path(out, sizeof(out), "out"), argv);
+	text = slurp(out);
+	ck_assert_msg(rc == 2, "make fleet: exit %d:\n%s", rc, tail_of(text));
+	ck_assert_msg(count_lines(text, "make fleet: ") == 1 &&
+	    line_with(text, "make fleet: inventory '", "': no hosts in it"),
+	    "inventory \"%s\": wanted one line, got:\n%s", empty_inv[_i],
+	    text);
+	ck_assert_msg(!strstr(text, "PLAY"), "ansible ran:\n%s", tail_of(text));
+	free(text);
+}
+END_TEST
+
+/* The signals that stop make fleet, by the name it prints. */
+static const struct {
+	int sig;
+	const char *name;
+} stops[] = { { SIGINT, "INT" }, { SIGHUP, "HUP" } };
+
+/*
+ * A signal to the whole of make fleet (Ctrl-C, a closed terminal) while
+ * Ansible waits on a host (an ssh that hangs): one line says the runs go
+ * on and how to fetch them, and the staging folder is gone.
+ */
+START_TEST(fleet_signal)
+{
+	char inv[512], ssh[512], tmp[512], out[512], arg[3][600], want[1400];
+	char name[16], *text;
+	const char *argv[6];
+	pid_t pid;
+	int i, rc;
+
+	if (!have_ansible("fleet_signal"))
+		return;
+	tu_write(ssh, sizeof(ssh), "hang-ssh", "#!/bin/sh\nexec sleep 60\n");
+	ck_assert_int_eq(chmod(ssh, 0755), 0);
+	write_inventory(inv, sizeof(inv), "hang.ini",
+	    "hang ansible_host=127.0.0.1 ansible_connection=ssh "
+	    "ansible_ssh_executable=%s/hang-ssh\n");
+	snprintf(name, sizeof(name), "tmp-%s", stops[_i].name);
+	ck_assert_int_eq(mkdir(tu_path(tmp, sizeof(tmp), name), 0755), 0);
+	snprintf(arg[0], sizeof(arg[0]), "INVENTORY=%s", inv);
+	snprintf(arg[1], sizeof(arg[1]), "RESULTS=%s", tu_dir);
+	snprintf(arg[2], sizeof(arg[2]), "TMPDIR=%s", tmp);
+	argv[0] = "fleet";
+	argv[1] = arg[0];
+	argv[2] = arg[1];
+	argv[3] = arg[2];
+	argv[4] = NULL;
+	pid = start_make(tu_path(out, sizeof(out), "out"), argv);
+	/* the staging folder made, then Ansible at the host */
+	for (i = 0; i < 600 && tu_count_except(tmp, "") < 1; i++)
+		usleep(100000);
+	ck_assert_msg(i < 600, "no staging folder in %s", tmp);
+	sleep(3);
+	ck_assert_int_eq(kill(-pid, stops[_i].sig), 0);
+	rc = wait_make(pid);
+	text = slurp(out);
+	ck_assert_msg(rc != 0, "make fleet: exit 0 after SIG%s:\n%s",
+	    stops[_i].name, tail_of(text));
+	snprintf(want, sizeof(want), "make fleet: stopped by SIG%s; the runs "
+	    "already started go on on their hosts", stops[_i].name);
+	ck_assert_msg(line_with(text, want, "fetch them: make fleet-fetch "
+	    "INVENTORY="), "SIG%s: no line \"%s\":\n%s", stops[_i].name,
+	    want, tail_of(text));
+	snprintf(want, sizeof(want), "make fleet-fetch %s %s", arg[0],
+	    arg[1]);
+	ck_assert_msg(strstr(text, want), "no \"%s\":\n%s", want,
+	    tail_of(text));
+	ck_assert_msg(tu_count_except(tmp, "") == 0,
+	    "SIG%s: the staging folder is left in %s", stops[_i].name, tmp);
+	free(text);
+}
+END_TEST
+
+/* A closed output (make fleet | head -n 1) leaves no staging folder. */
+START_TEST(fleet_closed_output)
+{
+	char inv[512], tmp[512], cmd[2048];
+	int rc;
+
+	if (!have_ansible("fleet_closed_output"))
+		return;
+	tu_write(inv, sizeof(inv), "gone.ini",
+	    "gone ansible_host=127.0.0.2 ansible_port=1 "
+	    "ansible_connection=ssh\n");
+	ck_assert_int_eq(mkdir(tu_path(tmp, sizeof(tmp), "tmp-closed"), 0755),
+	    0);
+	snprintf(cmd, sizeof(cmd), "unset MAKEFLAGS MFLAGS MAKELEVEL; "
+	    "make -s fleet INVENTORY='%s' RESULTS='%s' TMPDIR='%s' 2>&1 | "
+	    "head -n 1 >/dev/null", inv, tu_dir, tmp);
+	rc = system(cmd);
+	ck_assert_msg(rc != -1 && WIFEXITED(rc), "%s: status %d", cmd, rc);
+	ck_assert_msg(tu_count_except(tmp, "") == 0,
+	    "the staging folder is left in %s", tmp);
+}
+END_TEST
+
+/* Write @text to tu_dir/@name, making the folders on its way. */
+static void
+write_deep(const char *name, const char *text)
+{
+	char path[600], *p;
+
+	tu_path(path, sizeof(path), name);
+	for (p = path + strlen(tu_dir) + 1; (p = strchr(p, '/')); p++) {
+		*p = '\0';
+		ck_assert_msg(mkdir(path, 0755) == 0 || errno == EEXIST,
+		    "mkdir %s: %s", path, strerror(errno));
+		*p = '/';
+	}
+	tu_write(path, sizeof(path), name, text);
+}
+
+/*
+ * make fleet-fetch: each host's existing folder comes back, once; no
+ * folder, a folder a run holds (vmrun's flock) and one that exists here
+ * are refused, each in its line; nothing is removed on the hosts.  With
+ * FLEET_OPTS=--limit, the summary is that of the hosts it names.
+ */
+START_TEST(fleet_fetch)
+{
+	char inv[512], res[512], out[512], arg[2][600], path[600], *text;
+	const char *argv[5];
+	int rc, fd;
+
+	if (!have_ansible("fleet_fetch"))
+		return;
+	write_inventory(inv, sizeof(inv), "fetch.ini",
+	    "one ansible_connection=local vmbench_label=ff-one "
+	    "vmbench_dir=%s/f-one\n"
+	    "none ansible_connection=local vmbench_label=ff-none "
+	    "vmbench_dir=%s/f-none\n"
+	    "held ansible_connection=local vmbench_label=ff-held "
+	    "vmbench_dir=%s/f-held\n"
+	    "here ansible_connection=local vmbench_label=ff-here "
+	    "vmbench_dir=%s/f-here\n");
+	write_deep("f-one/results/ff-one/meta",
+	    "vmbench_meta=1\nlabel=ff-one\nstatus=complete\n");
+	write_deep("f-one/results/ff-one/forkbomb.res", "fetched\n");
+	write_deep("f-none/results/ff-other/meta", "label=ff-other\n");
+	write_deep("f-held/results/ff-held/meta",
+	    "vmbench_meta=1\nlabel=ff-held\nstatus=running\n");
+	write_deep("f-held/results/.ff-held.lock", "1\n");
+	write_deep("f-here/results/ff-here/meta", "label=ff-here\n");
+	write_deep("res-fetch/ff-here/meta", "the local copy\n");
+	tu_path(res, sizeof(res), "res-fetch");
+	/* the run that holds ff-held: its lock, as vmrun takes it */
+	fd = open(tu_path(path, sizeof(path), "f-held/results/.ff-held.lock"),
+	    O_RDWR);
+	ck_assert_int_ge(fd, 0);
+	ck_assert_int_eq(flock(fd, LOCK_EX | LOCK_NB), 0);
+
+	snprintf(arg[0], sizeof(arg[0]), "INVENTORY=%s", inv);
+	snprintf(arg[1], sizeof(arg[1]), "RESULTS=%s", res);
+	argv[0] = "fleet-fetch";
+	argv[1] = arg[0];
+	argv[2] = arg[1];
+	argv[3] = NULL;
+	rc = run_make(tu_path(out, sizeof(out), "out"), argv);
+	text = slurp(out);
+	ck_assert_msg(rc != 0, "make fleet-fetch: exit 0:\n%s", tail_of(text));
+	ck_assert_msg(strstr(text, "make fleet-fetch: 1 host(s) fetched, "
+	    "3 failed") && line_with(text, "fetched one", "ff-one (status "
+	    "complete) -> ") && line_with(text, "failed  none",
+	    "nothing to fetch: no ") && line_with(text, "failed  held",
+	    "ff-held: a run still holds it") && line_with(text,
+	    "failed  here", "ff-here exists; not overwritten, nothing "
+	    "fetched"), "summary:\n%s", tail_of(text));
+	free(text);
+	snprintf(path, sizeof(path), "%s/ff-one/forkbomb.res", res);
+	text = slurp(path);
+	ck_assert_str_eq(text, "fetched\n");
+	free(text);
+	snprintf(path, sizeof(path), "%s/ff-here/meta", res);
+	text = slurp(path);
+	ck_assert_str_eq(text, "the local copy\n");
+	free(text);
+	ck_assert_int_eq(tu_count_except(res, ""), 2);
+	/* the hosts keep their copies, and nothing was run or copied */
+	snprintf(path, sizeof(path), "%s/f-one/results/ff-one/meta", tu_dir);
+	ck_assert_msg(access(path, F_OK) == 0, "%s removed", path);
+	snprintf(path, sizeof(path), "%s/f-one/suite", tu_dir);
+	ck_assert_msg(access(path, F_OK) < 0, "%s made", path);
+
+	/* the run ended: its folder comes back, that host alone asked */
+	close(fd);
+	argv[3] = "FLEET_OPTS=--limit held";
+	argv[4] = NULL;
+	rc = run_make(out, argv);
+	text = slurp(out);
+	ck_assert_msg(rc == 0 && strstr(text, "make fleet-fetch: 1 host(s) "
+	    "fetched, 0 failed") && line_with(text, "fetched held",
+	    "ff-held (status running) -> ") && !strstr(text, "\n  failed  "),
+	    "fetch --limit held: exit %d:\n%s", rc, tail_of(text));
+	free(text);
+	snprintf(path, sizeof(path), "%s/ff-held/meta", res);
+	ck_assert_msg(access(path, F_OK) == 0, "no %s", path);
+}
+END_TEST
+
 Suite *
 fleet_suite(void)
 {
@@ -340,6 +600,8 @@ fleet_suite(void)
 	tcase_set_timeout(tc, 60);
 	tcase_add_loop_test(tc, fleet_bad_input, 0,
 	    (int)(sizeof(bad) / sizeof(bad[0])));
+	tcase_add_loop_test(tc, fleet_empty_inventory, 0,
+	    (int)(sizeof(empty_inv) / sizeof(empty_inv[0])));
 	suite_add_tcase(s, tc);
 
 	/* each builds the suite in a fresh copy per host: a minute or two */
@@ -348,6 +610,10 @@ fleet_suite(void)
 	tcase_set_timeout(tc, 600);
 	tcase_add_test(tc, fleet_two_local_hosts);
 	tcase_add_test(tc, fleet_failed_hosts);
+	tcase_add_loop_test(tc, fleet_signal, 0,
+	    (int)(sizeof(stops) / sizeof(stops[0])));
+	tcase_add_test(tc, fleet_closed_output);
+	tcase_add_test(tc, fleet_fetch);
 	suite_add_tcase(s, tc);
 	return s;
 }
