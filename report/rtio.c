@@ -7,8 +7,9 @@
  * The results are found by their figures: a tio result with
  * seq_read_mbs is a threaded I/O run (its thread count from the param
  * threads), one with seq_create_per_s a --creates run.  Figures are
- * means over the runs; Eff is the mean of the runs' own efficiencies
- * for tio, files/s / (%CPU / 100) of the means for the creates.
+ * means over the runs, and Eff is computed from the row's own means,
+ * Rate / (CPU% / 100) and files/s / (%CPU / 100), so that a reader can
+ * check every row from the figures printed beside it.
  */
 #include <limits.h>
 #include <math.h>
@@ -28,6 +29,22 @@ mean_of(const struct vb_res *r, const char *name)
 		return NAN;
 	rs_describe(r->vals + m, r->niter, r->nmetrics, &d);
 	return d.n ? d.mean : NAN;
+}
+
+/*
+ * Eff of @mode in the table: the mean rate over the mean CPU% (as a
+ * fraction), as tiobench prints it; NAN when the CPU% is 0 or absent.
+ */
+static double
+eff_of(const struct vb_res *r, const char *mode)
+{
+	char rate[64], cpu[64];
+	double c;
+
+	snprintf(rate, sizeof(rate), "%s_mbs", mode);
+	snprintf(cpu, sizeof(cpu), "%s_cpu", mode);
+	c = mean_of(r, cpu);
+	return c > 0 ? mean_of(r, rate) / (c / 100) : NAN;
 }
 
 /* The first result of @id in any kernel. */
@@ -105,9 +122,8 @@ io_block(FILE *f, const struct rl_set *s, const char **ids, int n, int m0)
 				    io_mode[m]);
 				rt_num(b, sizeof(b), "%.1f%%", mean_of(r,
 				    name));
-				snprintf(name, sizeof(name), "%s_eff",
-				    io_mode[m]);
-				rt_num(c, sizeof(c), "%.2f", mean_of(r, name));
+				rt_num(c, sizeof(c), "%.2f", eff_of(r,
+				    io_mode[m]));
 				fprintf(f, "  %8s %7s %8s", a, b, c);
 			}
 			fputc('\n', f);
