@@ -192,15 +192,17 @@ validate(void *p, char *err, size_t errlen)
 	if (!c->size) {
 		c->size = tio_default_size(c->mem, t, c->block);
 		if (!c->size) {
-			snprintf(err, errlen, "--mem %s leaves each of the %u "
-			    "threads less than one --block", vb_fmt_size(a,
-			    sizeof(a), c->mem), t);
+			snprintf(err, errlen, "--mem %s leaves %s%u "
+			    "thread%s less than one --block", vb_fmt_size(a,
+			    sizeof(a), c->mem), t == 1 ? "" : "each of the ",
+			    t, t == 1 ? "" : "s");
 			return -1;
 		}
 	} else if (!tio_file_size(c->size, t, c->block)) {
-		snprintf(err, errlen, "--size %s gives each of the %u threads "
-		    "less than one --block of %s", vb_fmt_size(a, sizeof(a),
-		    c->size), t, vb_fmt_size(b, sizeof(b), c->block));
+		snprintf(err, errlen, "--size %s gives %s%u thread%s less "
+		    "than one --block of %s", vb_fmt_size(a, sizeof(a),
+		    c->size), t == 1 ? "" : "each of the ", t,
+		    t == 1 ? "" : "s", vb_fmt_size(b, sizeof(b), c->block));
 		return -1;
 	} else {
 		c->size = tio_file_size(c->size, t, c->block) * t;
@@ -210,7 +212,7 @@ validate(void *p, char *err, size_t errlen)
 
 /*
  * Refuse sizes that would leave less than a tenth of the work folder's
- * file system free: a run must never fill a disk others are using.
+ * file system free: a run must never fill the disk it writes to.
  */
 static int
 setup(void *p, const char *workdir)
@@ -218,7 +220,7 @@ setup(void *p, const char *workdir)
 	struct cfg *c = p;
 	struct statvfs sv;
 	uint64_t avail, keep;
-	char a[32], b[32];
+	char a[32], b[32], lim[80];
 
 	if (c->creates)
 		return 0;
@@ -231,10 +233,14 @@ setup(void *p, const char *workdir)
 		    "of the file system is kept; give a smaller --size",
 		    vb_fmt_size(a, sizeof(a), c->size), workdir,
 		    vb_fmt_size(b, sizeof(b), avail));
-	printf("%llu thread%s, %s each (memory limit %s: %s), %s blocks%s\n",
+	if (c->mem)
+		snprintf(lim, sizeof(lim), "memory limit %s: %s", mem_src,
+		    vb_fmt_size(b, sizeof(b), c->mem));
+	else
+		snprintf(lim, sizeof(lim), "no memory limit");
+	printf("%llu thread%s, %s each (%s), %s blocks%s\n",
 	    (unsigned long long)c->threads, c->threads == 1 ? "" : "s",
-	    vb_fmt_size(a, sizeof(a), c->size / c->threads), mem_src,
-	    c->mem ? vb_fmt_size(b, sizeof(b), c->mem) : "none",
+	    vb_fmt_size(a, sizeof(a), c->size / c->threads), lim,
 	    vb_fmt_size(b, sizeof(b), c->block), c->direct ? ", O_DIRECT" :
 	    "");
 	return 0;
