@@ -32,9 +32,10 @@ double lo_prot(struct lo_ctx *c);
 double lo_pagefault(struct lo_ctx *c);
 /*
  * Page fault on pages not in the cache: the data file fsync()ed once;
- * before each pass, untimed, drop its pages (POSIX_FADV_DONTNEED) and check with mincore()
- * that none is left; map it MADV_RANDOM, read a byte a page in a fixed
- * random order, unmap; less the same without the reads; us per page.
+ * before each pass, untimed, drop its pages (POSIX_FADV_DONTNEED) and
+ * check with mincore() that none is left; map it MADV_RANDOM, read a
+ * byte a page in a fixed random order, unmap; less the same without
+ * the reads; us per page.
  */
 double lo_pagefault_cold(struct lo_ctx *c);
 double lo_anonfault(struct lo_ctx *c);
