@@ -224,7 +224,7 @@ tables_of(const char *const *dirs, int n)
 		    sizeof(err)) == 0, "%s", err);
 	rl_index(&s);
 	f = open_memstream(&out, &len);
-	ck_assert_int_eq(rt_lmbench(f, &s), 3);
+	ck_assert_int_eq(rt_lmbench(f, &s), 4);
 	fclose(f);
 	rl_free(&s);
 	return out;
