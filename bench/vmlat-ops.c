@@ -14,6 +14,7 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
+#include "clock.h"
 #include "vmlat-ops.h"
 
 #define LO_XFER		(64 * 1024)	/* read() size: LMbench's XFERSIZE */
@@ -324,6 +325,7 @@ struct map_arg {
 	size_t size, pagesz, npages;
 	char *where;			/* the current mapping */
 	size_t *order;			/* page offsets, shuffled */
+	int reads;			/* cold_op: read the pages */
 	volatile long sink;
 };
 
@@ -449,6 +451,148 @@ lo_pagefault(struct lo_ctx *c)
 	}
 	if (a.where)
 		munmap(a.where, a.size);
+	free(a.order);
+	close(a.fd);
+	return isnan(w) || isnan(wo) ? NAN :
+	    lt_us_diff(w, wo, (double)a.npages);
+}
+
+/* ---- page fault on pages not in the cache ---- */
+
+/*
+ * Time spent dropping pages inside a timed interval: the clock the
+ * timing loop reads (cold_now) leaves it out.
+ */
+static uint64_t lo_paused_ns;
+
+static uint64_t
+cold_now(void)
+{
+	return vb_now_ns() - lo_paused_ns;
+}
+
+int
+lo_drop_cache(struct lo_ctx *c, int fd)
+{
+	int e;
+
+	if ((e = posix_fadvise(fd, 0, 0, POSIX_FADV_DONTNEED))) {
+		snprintf(c->err, sizeof(c->err), "posix_fadvise %s: %s",
+		    lo_file, strerror(e));
+		return -1;
+	}
+	return 0;
+}
+
+long
+lo_cached_pages(struct lo_ctx *c, int fd)
+{
+	size_t pagesz = (size_t)sysconf(_SC_PAGESIZE), npages, i;
+	unsigned char *vec;
+	long n = 0;
+	void *m;
+
+	npages = (c->size + pagesz - 1) / pagesz;
+	if (!(vec = malloc(npages))) {
+		snprintf(c->err, sizeof(c->err), "mincore: out of memory");
+		return -1;
+	}
+	m = mmap(NULL, c->size, PROT_READ, MAP_SHARED, fd, 0);
+	if (m == MAP_FAILED || mincore(m, c->size, vec) < 0) {
+		snprintf(c->err, sizeof(c->err), "%s %s: %s",
+		    m == MAP_FAILED ? "mmap" : "mincore", lo_file,
+		    strerror(errno));
+		n = -1;
+	}
+	for (i = 0; n >= 0 && i < npages; i++)
+		n += vec[i] & 1;
+	if (m != MAP_FAILED)
+		munmap(m, c->size);
+	free(vec);
+	return n;
+}
+
+/* Drop the file's pages, check they are gone; untimed (see cold_now). */
+static int
+cold_drop(struct map_arg *a)
+{
+	uint64_t t0 = vb_now_ns();
+	long left;
+
+	if (lo_drop_cache(a->c, a->fd) < 0 ||
+	    (left = lo_cached_pages(a->c, a->fd)) < 0)
+		return -1;
+	if (left > 0) {
+		snprintf(a->c->err, sizeof(a->c->err), "%ld of %zu pages of "
+		    "%s stay in the cache after POSIX_FADV_DONTNEED (a file "
+		    "system in memory?)", left, a->npages, lo_file);
+		return -1;
+	}
+	a->c->cold_passes++;
+	lo_paused_ns += vb_now_ns() - t0;
+	return 0;
+}
+
+/*
+ * One pass per operation: drop the pages (untimed), map the file with
+ * MADV_RANDOM (no readahead: one page read a fault), read a byte a
+ * page in the fixed random order when a->reads, unmap.
+ */
+static int
+cold_op(void *p, uint64_t n)
+{
+	struct map_arg *a = p;
+	long sum = 0;
+	size_t i;
+	char *w;
+
+	while (n-- > 0) {
+		if (cold_drop(a) < 0)
+			return -1;
+		w = mmap(NULL, a->size, PROT_READ, MAP_SHARED, a->fd, 0);
+		if (w == MAP_FAILED)
+			return map_fail(a, "mmap");
+		if (madvise(w, a->size, MADV_RANDOM) < 0) {
+			munmap(w, a->size);
+			return map_fail(a, "madvise");
+		}
+		for (i = 0; a->reads && i < a->npages; i++)
+			sum += w[a->order[i]];
+		munmap(w, a->size);
+	}
+	a->sink = sum;
+	return 0;
+}
+
+double
+lo_pagefault_cold(struct lo_ctx *c)
+{
+	struct map_arg a = { .c = c, .size = c->size };
+	struct lt_body b = { NULL, cold_op, NULL, &a };
+	struct lt_spec keep = c->spec;
+	double w = NAN, wo = NAN;
+
+	a.pagesz = (size_t)sysconf(_SC_PAGESIZE);
+	a.npages = a.size / a.pagesz;
+	if ((a.fd = open_file(c, O_RDONLY)) < 0)
+		return NAN;
+	/* written through a shared mapping by mmap: dirty pages stay */
+	if (fsync(a.fd) < 0) {
+		snprintf(c->err, sizeof(c->err), "fsync %s: %s", lo_file,
+		    strerror(errno));
+		close(a.fd);
+		return NAN;
+	}
+	c->spec.now = cold_now;
+	lo_paused_ns = 0;
+	if ((a.order = shuffled(a.npages, a.pagesz))) {
+		wo = measure(c, "page fault cold", &b);
+		a.reads = 1;
+		if (!isnan(wo))
+			w = measure(c, "page fault cold", &b);
+	} else
+		snprintf(c->err, sizeof(c->err), "out of memory");
+	c->spec = keep;
 	free(a.order);
 	close(a.fd);
 	return isnan(w) || isnan(wo) ? NAN :

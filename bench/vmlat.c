@@ -19,7 +19,14 @@
  *			cost of catching a signal (lat_sig prot), us
  *   pagefault		read the pages of a --size file mapping in random
  *			order, remap with msync(MS_INVALIDATE); less the
- *			remap alone (lat_pagefault), us per page
+ *			remap alone (lat_pagefault), us per page; on
+ *			Linux the pages stay cached (a minor fault each)
+ *   pagefault_cold	before each pass, untimed, drop the file's pages
+ *			(POSIX_FADV_DONTNEED, checked gone by mincore());
+ *			map MADV_RANDOM, read a byte a page in the same
+ *			random order, unmap; less the pass without the
+ *			reads, us per page (one page read from the disk a
+ *			fault: no readahead, nothing for fault-around)
  *   anonfault		map --size anonymous, write a byte a page, unmap;
  *			less map and unmap alone, us per page
  *   filerd		read() a cached --size file in 64K blocks, summing
@@ -60,7 +67,7 @@ static const struct vb_opt opts[] = {
 	{ .name = "test", .type = VB_OPT_STR, .arg = "NAME",
 	  .off = offsetof(struct cfg, test), .def = "all",
 	  .choices = "all|fork|exec|sh|fs0k|fs10k|mmap|prot|pagefault|"
-	  "anonfault|filerd|mmaprd|memrd|memwr|bcopy",
+	  "pagefault_cold|anonfault|filerd|mmaprd|memrd|memwr|bcopy",
 	  .help = "the figure to measure" },
 	{ .name = "size", .type = VB_OPT_SIZE, .arg = "SIZE",
 	  .off = offsetof(struct cfg, size), .def = "8M",
@@ -92,6 +99,8 @@ static const struct vb_metric metrics[] = {
 	{ "mmap_us", "us", VB_LOWER, "map, touch, unmap --size of a file", 1 },
 	{ "prot_fault_us", "us", VB_LOWER, "protection fault", 1 },
 	{ "page_fault_us", "us/page", VB_LOWER, "fault of a file page", 1 },
+	{ "page_fault_cold_us", "us/page", VB_LOWER,
+	    "fault of a file page not in the cache", 1 },
 	{ "anon_fault_us", "us/page", VB_LOWER,
 	    "first touch of an anonymous page", 1 },
 	{ "file_reread_mbs", "MB/s", VB_HIGHER, "read() of a cached file", 1 },
@@ -148,6 +157,8 @@ static const struct test tests[] = {
 	{ "mmap", 1, { { "mmap_us", lo_mmap } } },
 	{ "prot", 1, { { "prot_fault_us", lo_prot } } },
 	{ "pagefault", 1, { { "page_fault_us", lo_pagefault } } },
+	{ "pagefault_cold", 1, { { "page_fault_cold_us",
+	    lo_pagefault_cold } } },
 	{ "anonfault", 0, { { "anon_fault_us", lo_anonfault } } },
 	{ "filerd", 1, { { "file_reread_mbs", lo_filerd } } },
 	{ "mmaprd", 1, { { "mmap_reread_mbs", lo_mmaprd } } },

@@ -57,6 +57,12 @@ static const struct lm_col bw_cols[] = {
 	{ NULL, NULL, NULL, 0 },
 };
 
+/* vmlat's own: LMbench's page fault finds the pages cached on Linux. */
+static const struct lm_col cold_cols[] = {
+	{ "page_fault_cold_us", "Page", "Fault", 6 },
+	{ NULL, NULL, NULL, 0 },
+};
+
 static const struct lm_table tables[] = {
 	{ "Processor, Processes - times in microseconds - smaller is better",
 	  proc_cols },
@@ -64,6 +70,8 @@ static const struct lm_table tables[] = {
 	  fs_cols },
 	{ "*Local* Communication bandwidths in MB/s - bigger is better",
 	  bw_cols },
+	{ "Page fault, pages not in the cache (vmlat, not LMbench) - us/page",
+	  cold_cols },
 	{ NULL, NULL },
 };
 

@@ -224,7 +224,7 @@ tables_of(const char *const *dirs, int n)
 		    sizeof(err)) == 0, "%s", err);
 	rl_index(&s);
 	f = open_memstream(&out, &len);
-	ck_assert_int_eq(rt_lmbench(f, &s), 3);
+	ck_assert_int_eq(rt_lmbench(f, &s), 4);
 	fclose(f);
 	rl_free(&s);
 	return out;
@@ -312,7 +312,7 @@ START_TEST(every_figure_tiny)
 	static const char *const m[] = { "fork_us", "exec_us", "sh_us",
 		"create_0k_us", "delete_0k_us", "create_10k_us",
 		"delete_10k_us", "mmap_us", "prot_fault_us", "page_fault_us",
-		"anon_fault_us", "file_reread_mbs", "mmap_reread_mbs",
+		"page_fault_cold_us", "anon_fault_us", "file_reread_mbs", "mmap_reread_mbs",
 		"mem_read_mbs", "mem_write_mbs", "bcopy_mbs", NULL };
 	char out[300], res[320], err[2048];
 	const char *args[] = { "--iterations", "2", "--size", "1M",
@@ -352,6 +352,61 @@ START_TEST(one_test_only)
 	/* a fork, exit and wait takes 10 us to 100 ms on any machine */
 	ck_assert_msg(v[0] > 10 && v[0] < 100000, "%g", v[0]);
 	ck_assert_int_eq(values(res, "mmap_us", v, 2), 1);
+	ck_assert(isnan(v[0]));
+}
+END_TEST
+
+/*
+ * The cold page fault: the data file's pages are in the cache after it
+ * is written, gone after lo_drop_cache (mincore), and gone before every
+ * timed pass; each page then costs a read from the disk.
+ */
+START_TEST(cold_pages_gone)
+{
+	struct lo_ctx c;
+	char path[300];
+	double us;
+	int fd;
+
+	memset(&c, 0, sizeof(c));
+	c.spec.enough_ns = 300000;
+	c.spec.reps = 1;
+	c.spec.max_n = 1ULL << 27;
+	c.dir = tu_dir;
+	c.size = 1 << 20;
+	ck_assert_msg(lo_make_file(&c) == 0, "%s", c.err);
+	snprintf(path, sizeof(path), "%s/vmlat.data", tu_dir);
+	fd = open(path, O_RDONLY);
+	ck_assert_int_ge(fd, 0);
+	ck_assert_int_gt(lo_cached_pages(&c, fd), 0);
+	ck_assert_msg(lo_drop_cache(&c, fd) == 0, "%s", c.err);
+	ck_assert_int_eq(lo_cached_pages(&c, fd), 0);
+	close(fd);
+	us = lo_pagefault_cold(&c);
+	ck_assert_msg(c.err[0] == '\0', "%s", c.err);
+	/* one pass at least with the reads and one without, each checked */
+	ck_assert_uint_ge(c.cold_passes, 2);
+	ck_assert_msg(us > 0 && !isnan(us), "%g", us);
+	/* the timing loop's clock is the caller's again */
+	ck_assert_ptr_null(c.spec.now);
+}
+END_TEST
+
+START_TEST(pagefault_cold_only)
+{
+	char out[300], res[320], err[2048];
+	const char *args[] = { "--test", "pagefault_cold", "--size", "1M",
+		"--enough", "300", "--reps", "3", "--out", out, "--workdir",
+		tu_dir, NULL };
+	double v[2];
+
+	snprintf(out, sizeof(out), "%s/cold", tu_dir);
+	ck_assert_msg(vmlat(err, sizeof(err), args) == 0, "%s", err);
+	snprintf(res, sizeof(res), "%s.res", out);
+	ck_assert_int_eq(values(res, "page_fault_cold_us", v, 2), 1);
+	/* a page read from a disk: well above a cached fault, below 1 s */
+	ck_assert_msg(v[0] > 0 && v[0] < 1e6, "%g", v[0]);
+	ck_assert_int_eq(values(res, "page_fault_us", v, 2), 1);
 	ck_assert(isnan(v[0]));
 }
 END_TEST
@@ -438,6 +493,8 @@ vmlat_suite(void)
 	tcase_set_timeout(e2e, 60);
 	tcase_add_test(e2e, every_figure_tiny);
 	tcase_add_test(e2e, one_test_only);
+	tcase_add_test(e2e, cold_pages_gone);
+	tcase_add_test(e2e, pagefault_cold_only);
 	tcase_add_test(e2e, bad_options);
 	tcase_add_test(e2e, ctrl_c_leaves_nothing);
 	suite_add_tcase(s, e2e);
