@@ -412,6 +412,37 @@ START_TEST(e2e_two_clients)
 }
 END_TEST
 
+/*
+ * The suite's own loadfile is recorded by its name in the suite, so that
+ * runs from two copies of the suite (a fleet's hosts) compare; another
+ * loadfile by its path.
+ */
+START_TEST(e2e_loadfile_param)
+{
+	struct vb_res r;
+	char err[512], p[512], cmd[1024];
+
+	ck_assert_int_eq(run_fileload("--clients 1 --time 0.3 --warmup 0 "
+	    "--loadfile configs/../configs/fileload.load"), 0);
+	ck_assert_msg(vb_res_read(tu_path(p, sizeof(p), "fl.res"), &r, err,
+	    sizeof(err)) == 0, "%s", err);
+	ck_assert_str_eq(vb_res_param(&r, "loadfile"), "configs/fileload.load");
+	vb_res_free(&r);
+	snprintf(cmd, sizeof(cmd), "cp configs/fileload.load %s/my.load",
+	    tu_dir);
+	ck_assert_int_eq(system(cmd), 0);
+	snprintf(cmd, sizeof(cmd), "--clients 1 --time 0.3 --warmup 0 "
+	    "--loadfile %s/my.load", tu_dir);
+	ck_assert_int_eq(run_fileload(cmd), 0);
+	ck_assert_msg(vb_res_read(tu_path(p, sizeof(p), "fl.res"), &r, err,
+	    sizeof(err)) == 0, "%s", err);
+	ck_assert_msg(strstr(vb_res_param(&r, "loadfile"), "/my.load") != NULL,
+	    "%s", vb_res_param(&r, "loadfile"));
+	vb_res_free(&r);
+	unlink(tu_path(p, sizeof(p), "my.load"));
+}
+END_TEST
+
 START_TEST(e2e_bad_input)
 {
 	char p[512], buf[1024];
@@ -494,6 +525,7 @@ fileload_suite(void)
 	tcase_set_timeout(e2e, 20);
 	tcase_add_test(e2e, e2e_one_client);
 	tcase_add_test(e2e, e2e_two_clients);
+	tcase_add_test(e2e, e2e_loadfile_param);
 	tcase_add_test(e2e, e2e_bad_input);
 	tcase_add_test(e2e, e2e_sigint);
 	suite_add_tcase(s, e2e);

@@ -31,15 +31,16 @@ static const struct vb_opt opts[] = {
 };
 
 static const struct vb_metric metrics[] = {
-	{ "setup_seen", "flag", VB_INFO, "1 if run() sees setup()'s memory" },
-	{ "shared_maps", "maps", VB_INFO, "shared mappings of the process" },
-	{ "open_fds", "fds", VB_INFO, "open file descriptors" },
-	{ "pdeathsig", "signal", VB_INFO, "PR_GET_PDEATHSIG" },
-	{ "own_pgrp", "flag", VB_INFO, "1 if the process leads its group" },
-	{ "sigpipe_dfl", "flag", VB_INFO, "1 if SIGPIPE is SIG_DFL" },
-	{ "workdir_ok", "flag", VB_INFO, "1 if the work folder exists" },
-	{ "iter", "number", VB_INFO, "the iteration number" },
-	{ NULL, NULL, VB_INFO, NULL },
+	{ "setup_seen", "flag", VB_INFO, "1 if run() sees setup()'s memory",
+	  0 },
+	{ "shared_maps", "maps", VB_INFO, "shared mappings of the process", 0 },
+	{ "open_fds", "fds", VB_INFO, "open file descriptors", 0 },
+	{ "pdeathsig", "signal", VB_INFO, "PR_GET_PDEATHSIG", 0 },
+	{ "own_pgrp", "flag", VB_INFO, "1 if the process leads its group", 0 },
+	{ "sigpipe_dfl", "flag", VB_INFO, "1 if SIGPIPE is SIG_DFL", 0 },
+	{ "workdir_ok", "flag", VB_INFO, "1 if the work folder exists", 0 },
+	{ "iter", "number", VB_INFO, "the iteration number", 0 },
+	{ NULL, NULL, VB_INFO, NULL, 0 },
 };
 
 static int set_up;	/* set by setup(), in the harness */

@@ -4,9 +4,8 @@
 #	sh tests/vmlat-vs-lmbench.sh [RUNS]	(default 3; `make bench-vmlat`)
 #
 # LMbench's source: $LMBENCH_SRC, a source tree (with src/lat_proc.c)
-# or a git folder (its HEAD is exported); without it, the first of
-# /work/.mirror/intel+lmbench/repo that exists.  No source: one line
-# saying so, exit 0.  The programs needed are built with cc into a
+# or a git folder (its HEAD is exported).  No source: one line saying
+# so, exit 0.  The programs needed are built with cc into a
 # temporary folder under ${VMBENCH_WORKDIR:-/var/tmp}, removed at the
 # end; lat_proc with -DSTATIC (the static hello, as vmlat's exec and sh
 # use one), its hello's path pointed into that folder.
@@ -28,11 +27,6 @@ case $RUNS in ''|*[!0-9]*|0) echo "$0: RUNS must be a whole number" \
 WD=${VMBENCH_WORKDIR:-/var/tmp}
 HERE=$(cd "$(dirname "$0")/.." && pwd)
 SRC=${LMBENCH_SRC:-}
-if [ -z "$SRC" ]; then
-	for d in /work/.mirror/intel+lmbench/repo; do
-		[ -e "$d" ] && { SRC=$d; break; }
-	done
-fi
 if [ -z "$SRC" ] || [ ! -e "$SRC" ]; then
 	echo "bench-vmlat: skipped: no LMbench source (set LMBENCH_SRC to" \
 	    "a source tree or a git folder of github.com/intel/lmbench)"
