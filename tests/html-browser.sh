@@ -108,7 +108,8 @@ fi
 load() {
 	TMPDIR="$T" timeout 120 "$browser" --headless --no-sandbox --disable-gpu \
 	    --user-data-dir="$T/profile" --enable-logging=stderr --v=0 \
-	    --window-size="${4:-1280}",1600 --screenshot="$T/$2.png" --dump-dom \
+	    --window-size="${4:-1280}",1600 --screenshot="$T/$2.png" \
+	    --dump-dom \
 	    "file://$T/html/${3:-index.html}$1" > "$T/$2.dom" 2> "$T/$2.log" &
 	bpid=$!
 	wait "$bpid" && bpid= || {
@@ -157,7 +158,8 @@ for v in plain byvalue; do
 	w=$(wc -l < "$T/quiet")
 	[ "$k" = 0 ] || bad "$v: $k warnings not quiet shown more than" \
 	    "once: $(awk '$1 > 1' "$T/quiet" | head -n 1)"
-	k=$(awk '/<pre class="load">/,/<\/pre>/' "$dom" | count ' on k[0-9]+:' -)
+	k=$(awk '/<pre class="load">/,/<\/pre>/' "$dom" |
+	    count ' on k[0-9]+:' -)
 	[ "$k" = 0 ] || bad "$v: $k runs' warnings at the top of the page"
 	all=$(tr '\n' ' ' < "$dom" | tr -s ' ' |
 	    sed -n 's/.*not quiet in all \([0-9]*\) benchmark run.*/\1/p')
@@ -251,7 +253,8 @@ if load '' probe probe.html 1400; then
 	# the summary near the top: within ~2 screens at 1400 px wide
 	top=$(sed -n 's/.*data-summary-top="\([0-9]*\)".*/\1/p' "$T/probe.dom")
 	[ -n "$top" ] && [ "$top" -lt 2500 ] ||
-	    bad "probe: the summary table starts ${top:-?} px down, not under 2500"
+	    bad "probe: the summary table starts ${top:-?} px down," \
+	    "not under 2500"
 	case $best in
 	'"0 '*|'') bad "probe: no best cell in the summary" ;;
 	*' ok"') ;;
