@@ -326,6 +326,14 @@ int rt_quiet_warn(FILE *f, const struct rl_set *s, const char *id,
 void rt_quiet_summary(FILE *f, const struct rl_set *s,
     const struct rt_opts *o);
 /*
+ * Was every benchmark run that recorded the other processes' CPU not
+ * quiet?  Then one warning line on @f with the range of the runs'
+ * means, @more in its parentheses (where each run is), and 1;
+ * otherwise nothing and 0.
+ */
+int rt_all_loaded(FILE *f, const struct rl_set *s, const struct rt_opts *o,
+    const char *more);
+/*
  * @v with printf format @fmt (one double), "-" when it is NaN or
  * infinite, %.4g from 1e15 up (a %f of 1e300 would be 300 digits).
  */

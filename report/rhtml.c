@@ -464,9 +464,9 @@ settings(FILE *f, const struct rl_set *s, const struct rt_opts *o)
 	fputs(first ? ".</p>\n" : "none recorded.</p>\n", f);
 	if (!(mem = open_memstream(&text, &len)))
 		die_errno("cannot build the page");
-	rt_quiet_summary(mem, s, o);
-	for (i = 0; i < s->nids; i++)
-		rt_quiet_warn(mem, s, s->ids[i], o);
+	/* each benchmark's own warnings are in its section only */
+	if (!rt_all_loaded(mem, s, o, "each benchmark's section: its runs"))
+		rt_quiet_summary(mem, s, o);
 	if (fclose(mem) != 0)
 		die_errno("cannot build the page");
 	pre_of(f, "load", text, len);

@@ -1082,13 +1082,10 @@ first_res(const struct rl_set *s, const char *id)
 /* The default view's quiet lines are merged into the top warning. */
 static int quiet_merged;
 
-/*
- * Was every benchmark run that recorded the other processes' CPU not
- * quiet?  Then the default view says so once, at the top, with the
- * range of the runs' means, instead of a line under every table.
- */
-static int
-all_loaded(FILE *f, const struct rl_set *s, const struct rt_opts *o)
+/* One line for every run not quiet, at the top (report.h). */
+int
+rt_all_loaded(FILE *f, const struct rl_set *s, const struct rt_opts *o,
+    const char *more)
 {
 	struct rt_quiet q;
 	char line[512];
@@ -1115,10 +1112,10 @@ all_loaded(FILE *f, const struct rl_set *s, const struct rt_opts *o)
 		return 0;
 	snprintf(line, sizeof(line), "warning: the machine was not quiet in "
 	    "%s%d benchmark run%s%s: other processes used %.*f%% to "
-	    "%.*f%% of a CPU (a run's mean; threshold %g%%; --detail: each "
-	    "run)", rec == 1 ? "its " : "all ", rec, rec == 1 ? "" : "s",
+	    "%.*f%% of a CPU (a run's mean; threshold %g%%; %s)",
+	    rec == 1 ? "its " : "all ", rec, rec == 1 ? "" : "s",
 	    rec < runs ? " that recorded it" : "", fabs(lo) < 10 ? 1 : 0, lo,
-	    fabs(hi) < 10 ? 1 : 0, hi, o->quiet);
+	    fabs(hi) < 10 ? 1 : 0, hi, o->quiet, more);
 	wrap(f, line, o->width, 4);
 	return 1;
 }
@@ -1327,7 +1324,8 @@ rt_compare(FILE *f, const struct rl_set *s, const struct rt_opts *o)
 	    s->k[0].dir);
 	wrap(f, line, o->width, 4);
 	rt_settings(f, s, o->width);
-	quiet_merged = !o->detail && all_loaded(f, s, o);
+	quiet_merged = !o->detail &&
+	    rt_all_loaded(f, s, o, "--detail: each run");
 	if (!quiet_merged)
 		rt_quiet_summary(f, s, o);
 	fputc('\n', f);

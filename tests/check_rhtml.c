@@ -1,7 +1,8 @@
 /*
  * The results page (report/rhtml.c, vmreport --html DIR): escaping of
  * every string from a result folder, the figures taken from rt_rows()
- * as the text report prints them, the HTML folder's rules (created,
+ * as the text report prints them, each run's warning that the machine
+ * was not quiet once on the page, the HTML folder's rules (created,
  * or an earlier page replaced; anything else refused with one line and
  * nothing written), and the browser test (tests/html-browser.sh: 50
  * generated folders rendered under 2 s and checked in headless
@@ -119,6 +120,76 @@ START_TEST(escaped_page)
 	ck_assert_ptr_null(strstr(strstr(page, "<script>") + 1, "<script"));
 	ck_assert_ptr_nonnull(strstr(page, "</script>\n</body></html>\n"));
 	ck_assert_int_eq(sh("test ! -e \"$T/h/index.html.tmp\""), 0);
+	free(page);
+}
+END_TEST
+
+/* How often @needle occurs in @hay. */
+static int
+occurs(const char *hay, const char *needle)
+{
+	int n = 0;
+
+	while ((hay = strstr(hay, needle))) {
+		n++;
+		hay += strlen(needle);
+	}
+	return n;
+}
+
+/*
+ * Each run's warning that the machine was not quiet is on the page
+ * once, in its benchmark's section; the top has one line for them all
+ * when every run was loaded, the summary line when one was quiet.
+ */
+START_TEST(quiet_once)
+{
+	static const char *const ids[] = { "forkbomb", "memfill",
+		"makesim@no_load" };
+	char w[256], *page, *top;
+	size_t i;
+	int k;
+
+	ck_assert_int_eq(sh("for k in k1 k2 k3; do cp -r " EX "/example-a "
+	    "\"$T/$k\" && sed -i \"s/^label=.*/label=$k/\" \"$T/$k/meta\"; "
+	    "done"), 0);
+	ck_assert_int_eq(sh("report/vmreport --html \"$T/h\" \"$T/k1\" "
+	    "\"$T/k2\" \"$T/k3\" > \"$T/out\" 2> \"$T/err\""), 0);
+	page = slurp("h/index.html");
+	ck_assert_ptr_nonnull(page);
+	ck_assert_int_eq(occurs(page, "not quiet in all 27 benchmark runs"),
+	    1);
+	top = strstr(page, "<pre class=\"load\">");
+	ck_assert_ptr_nonnull(top);
+	ck_assert_ptr_nonnull(strstr(page, "id=\"summary\""));
+	for (i = 0; i < sizeof(ids) / sizeof(ids[0]); i++)
+		for (k = 1; k <= 3; k++) {
+			snprintf(w, sizeof(w), "warning: %s on k%d: the "
+			    "machine was not quiet", ids[i], k);
+			ck_assert_msg(occurs(page, w) == 1, "%d times: %s",
+			    occurs(page, w), w);
+			/* in the benchmark's section, below the summary */
+			ck_assert(strstr(page, w) >
+			    strstr(page, "id=\"summary\""));
+		}
+	free(page);
+	/* k2's forkbomb quiet: the summary line (33 runs with the probes) */
+	ck_assert_int_eq(sh("f=\"$T/k2/forkbomb.res\" && awk '"
+	    "$1 == \"metric\" { m++ } "
+	    "$1 == \"metric\" && $2 == \"foreign_cpu\" { c = m + 2 } "
+	    "$1 == \"iter\" && c { $c = 1 } { print }' \"$f\" > \"$f.new\" "
+	    "&& mv \"$f.new\" \"$f\""), 0);
+	ck_assert_int_eq(sh("report/vmreport --html \"$T/h\" \"$T/k1\" "
+	    "\"$T/k2\" \"$T/k3\" > \"$T/out\" 2> \"$T/err\""), 0);
+	page = slurp("h/index.html");
+	ck_assert_ptr_nonnull(page);
+	ck_assert_ptr_null(strstr(page, "not quiet in all"));
+	ck_assert_ptr_nonnull(strstr(page, "not quiet in 26 of 33 "
+	    "benchmark runs"));
+	ck_assert_int_eq(occurs(page, "warning: forkbomb on k2:"), 0);
+	ck_assert_int_eq(occurs(page, "warning: forkbomb on k1: the machine "
+	    "was not quiet"), 1);
+	ck_assert_int_eq(occurs(page, "the machine was not quiet: other "), 26);
 	free(page);
 }
 END_TEST
@@ -431,6 +502,7 @@ rhtml_suite(void)
 	tcase_add_unchecked_fixture(tc, tu_mktmp, tu_rmtmp);
 	tcase_add_test(tc, escape);
 	tcase_add_test(tc, escaped_page);
+	tcase_add_test(tc, quiet_once);
 	tcase_add_test(tc, same_figures);
 	tcase_add_test(tc, suite_status);
 	tcase_add_test(tc, err_clipped);

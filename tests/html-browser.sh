@@ -16,9 +16,13 @@
 #    checks that the summary and settings tables have N rows, every
 #    benchmark has its section and its chart, every chart has one bar
 #    per kernel that ran it, the bars by value are in order, the machine
-#    warning is there, the page's script ran to its end, and the browser
-#    logged nothing from the page's console (no error).  Then a copy of
-#    the page with a probe script checks the computed style of the
+#    warning is there, each run's warning that the machine was not quiet
+#    is on the page once (in its benchmark's section; the top has one
+#    line when every run was not quiet, with their count), the page's
+#    script ran to its end, and the browser logged nothing from the
+#    page's console (no error).  Then a copy of the page with a probe
+#    script, 1400 px wide, checks that the summary table starts within
+#    ~2 screens (under 2500 px down) and the computed style of the
 #    summary: every best cell (one is marked in the baseline's row when
 #    none is) has the same background, unlike the other cells of its row.
 #
@@ -99,12 +103,13 @@ if [ -z "$browser" ]; then
 	[ $fail = 0 ] && exit 77
 	exit 1
 fi
-# $1: URL suffix, $2: name, $3: page (index.html); writes $T/$2.dom,
-# $T/$2.log, $T/$2.png
+# $1: URL suffix, $2: name, $3: page (index.html), $4: window width
+# (1280); writes $T/$2.dom, $T/$2.log, $T/$2.png
 load() {
 	TMPDIR="$T" timeout 120 "$browser" --headless --no-sandbox --disable-gpu \
 	    --user-data-dir="$T/profile" --enable-logging=stderr --v=0 \
-	    --window-size=1280,1600 --screenshot="$T/$2.png" --dump-dom \
+	    --window-size="${4:-1280}",1600 --screenshot="$T/$2.png" \
+	    --dump-dom \
 	    "file://$T/html/${3:-index.html}$1" > "$T/$2.dom" 2> "$T/$2.log" &
 	bpid=$!
 	wait "$bpid" && bpid= || {
@@ -144,6 +149,22 @@ for v in plain byvalue; do
 	[ "$k" = "$nids" ] || bad "$v: $k charts, not $nids"
 	grep -q 'id="machine-warning"' "$dom" ||
 	    bad "$v: no warning that the folders come from two machines"
+	# each run's warning that the machine was not quiet: once, in its
+	# benchmark's section; at the top one line when all of them were
+	awk '/<pre class="(warn|load)">/,/<\/pre>/' "$dom" |
+	    grep -oE 'warning: [^ ]+ on k[0-9]+: the machine' | sort |
+	    uniq -c > "$T/quiet"
+	k=$(awk '$1 > 1' "$T/quiet" | wc -l)
+	w=$(wc -l < "$T/quiet")
+	[ "$k" = 0 ] || bad "$v: $k warnings not quiet shown more than" \
+	    "once: $(awk '$1 > 1' "$T/quiet" | head -n 1)"
+	k=$(awk '/<pre class="load">/,/<\/pre>/' "$dom" |
+	    count ' on k[0-9]+:' -)
+	[ "$k" = 0 ] || bad "$v: $k runs' warnings at the top of the page"
+	all=$(tr '\n' ' ' < "$dom" | tr -s ' ' |
+	    sed -n 's/.*not quiet in all \([0-9]*\) benchmark run.*/\1/p')
+	[ -z "$all" ] || [ "$all" = "$w" ] ||
+	    bad "$v: the top says $all runs were not quiet, the sections $w"
 	# every chart: one bar per kernel with a value, none missing here;
 	# by value: the rows' y in the order of their values, best first
 	awk -v n="$n" -v v="$v" '
@@ -221,12 +242,19 @@ if(!b.querySelector("td.best"))b.cells[1].className+=" best";
     bad.push(r.cells[0].textContent+": a best cell looks like the others");
   });});});
 document.body.setAttribute("data-best",n+" "+(bad.length?bad[0]:"ok"));
+document.body.setAttribute("data-summary-top",
+ t.getBoundingClientRect().top+window.scrollY|0);
 })();</script>
 </body></html>
 EOF
 } > "$T/html/probe.html"
-if load '' probe probe.html; then
+if load '' probe probe.html 1400; then
 	best=$(grep -oE 'data-best="[^"]*"' "$T/probe.dom" | sed 's/^data-best=//')
+	# the summary near the top: within ~2 screens at 1400 px wide
+	top=$(sed -n 's/.*data-summary-top="\([0-9]*\)".*/\1/p' "$T/probe.dom")
+	[ -n "$top" ] && [ "$top" -lt 2500 ] ||
+	    bad "probe: the summary table starts ${top:-?} px down," \
+	    "not under 2500"
 	case $best in
 	'"0 '*|'') bad "probe: no best cell in the summary" ;;
 	*' ok"') ;;
