@@ -255,7 +255,13 @@ BENCH_TARGETS := bench-overhead
 BENCH_TARGETS += bench-report
 BENCH_TARGETS += bench-fileload
 BENCH_TARGETS += bench-makesim
-bench: $$(BENCH_TARGETS)
+# make bench [BENCH="overhead tio"]: tests/bench-all.sh runs them in turn
+# and rewrites the last section of docs/validation.md with what they
+# printed; BENCH keeps only the ones it names.
+export VB_BENCH = $(value BENCH)
+unexport BENCH
+bench: all
+	$(Q)sh tests/bench-all.sh $(BENCH_TARGETS)
 
 # makesim -j1 against -j2, and its run-to-run CoV over 5 runs (about 6
 # minutes): see tests/bench-makesim.sh.
