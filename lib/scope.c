@@ -194,7 +194,7 @@ proc_cpu(const char *proc_root, const char *pid, unsigned long long *ticks,
 	buf[n] = '\0';
 	if (!(p = strrchr(buf, ')')))
 		return -1;
-	/* fields 3.. after ")": state ppid pgrp session tty tpgid flags
+	/* fields 3.. after ")": state ppid pgrp sid tty_nr tpgid flags
 	 * minflt cminflt majflt cmajflt utime stime */
 	if (sscanf(p + 1, " %*c %*d %*d %*d %*d %*d %lu %*u %*u %*u %*u "
 	    "%llu %llu", &flags, &ut, &stt) != 3)
