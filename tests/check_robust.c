@@ -25,25 +25,6 @@
 #define EX "results/examples"
 #define VMREPORT "report/vmreport"
 
-static char *
-slurp(const char *path)
-{
-	FILE *f = fopen(path, "rb");
-	char *buf;
-	long n;
-
-	if (!f)
-		return NULL;
-	fseek(f, 0, SEEK_END);
-	n = ftell(f);
-	rewind(f);
-	buf = malloc((size_t)n + 1);
-	ck_assert_ptr_nonnull(buf);
-	ck_assert_int_eq(fread(buf, 1, (size_t)n, f), n);
-	buf[n] = '\0';
-	fclose(f);
-	return buf;
-}
 
 static int
 sh(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
@@ -81,8 +62,8 @@ report(char **out, char **err, const char *fmt, ...)
 	va_end(ap);
 	ck_assert_ptr_nonnull(getcwd(cwd, sizeof(cwd)));
 	rc = sh("cd \"$T\" && '%s'/%s %s >out 2>err", cwd, VMREPORT, args);
-	*out = slurp(tu_path(path, sizeof(path), "out"));
-	*err = slurp(tu_path(path, sizeof(path), "err"));
+	*out = tu_slurp(tu_path(path, sizeof(path), "out"));
+	*err = tu_slurp(tu_path(path, sizeof(path), "err"));
 	ck_assert_ptr_nonnull(*out);
 	ck_assert_ptr_nonnull(*err);
 	return rc;
@@ -269,7 +250,7 @@ START_TEST(many_long_labels)
 	ck_assert_int_eq(sh("GNUPLOT=/nonexistent/gnuplot; export GNUPLOT; "
 	    "cd \"$T\" && '%s'/%s --plot charts %s >out 2>err",
 	    getcwd(cwd, sizeof(cwd)), VMREPORT, args), 1);
-	ck_assert_ptr_nonnull(out = slurp(tu_path(args, sizeof(args),
+	ck_assert_ptr_nonnull(out = tu_slurp(tu_path(args, sizeof(args),
 	    "charts/forkbomb-vmstat-free.gp")));
 	ck_assert_ptr_nonnull(strstr(out, "-0000033'"));
 	free(out);
@@ -511,11 +492,11 @@ START_TEST(gnuplot_quotes)
 	ck_assert_int_eq(report(&out, &err, "--plot ch a q"), 0);
 	free(out);
 	free(err);
-	gp = slurp(tu_path(path, sizeof(path), "ch/forkbomb-vmstat-swap.gp"));
+	gp = tu_slurp(tu_path(path, sizeof(path), "ch/forkbomb-vmstat-swap.gp"));
 	ck_assert_ptr_nonnull(gp);
 	ck_assert_ptr_nonnull(strstr(gp, "title 'it''s si'"));
 	free(gp);
-	gp = slurp(tu_path(path, sizeof(path), "ch/forkbomb-vmstat-free.gp"));
+	gp = tu_slurp(tu_path(path, sizeof(path), "ch/forkbomb-vmstat-free.gp"));
 	ck_assert_ptr_nonnull(gp);
 	ck_assert_ptr_nonnull(strstr(gp, "title 'it''s'"));
 	free(gp);

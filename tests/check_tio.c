@@ -212,31 +212,13 @@ tio_tables(void)
 	return text;
 }
 
-static char *
-slurp(const char *path)
-{
-	FILE *f = fopen(path, "r");
-	char *buf;
-	long n;
-
-	ck_assert_msg(f != NULL, "%s missing (sh tests/golden/regen-tio.sh)",
-	    path);
-	fseek(f, 0, SEEK_END);
-	n = ftell(f);
-	rewind(f);
-	buf = malloc((size_t)n + 1);
-	ck_assert_ptr_nonnull(buf);
-	ck_assert_int_eq(fread(buf, 1, (size_t)n, f), n);
-	buf[n] = '\0';
-	fclose(f);
-	return buf;
-}
-
 START_TEST(golden_tables)
 {
-	char *got = tio_tables(), *want = slurp("tests/golden/tio.out");
+	char *got = tio_tables(), *want = tu_slurp("tests/golden/tio.out");
 	const char *p, *nl;
 
+	ck_assert_msg(want != NULL, "tests/golden/tio.out missing (sh "
+	    "tests/golden/regen-tio.sh)");
 	ck_assert_msg(strcmp(got, want) == 0, "rt_tio() differs from "
 	    "tests/golden/tio.out:\n%s", got);
 	/* 80 columns, and the post's headings */

@@ -17,6 +17,8 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
+#include "testutil.h"
+
 #define EX "results/examples"
 #define VMREPORT "report/vmreport"
 
@@ -84,25 +86,6 @@ sh(const char *fmt, ...)
 	return WIFEXITED(st) ? WEXITSTATUS(st) : -1;
 }
 
-static char *
-slurp(const char *path)
-{
-	FILE *f = fopen(path, "rb");
-	char *buf;
-	long n;
-
-	if (!f)
-		return NULL;
-	fseek(f, 0, SEEK_END);
-	n = ftell(f);
-	rewind(f);
-	buf = malloc((size_t)n + 1);
-	ck_assert_ptr_nonnull(buf);
-	ck_assert_int_eq(fread(buf, 1, (size_t)n, f), n);
-	buf[n] = '\0';
-	fclose(f);
-	return buf;
-}
 
 /* vmreport ARGS > T/out 2> T/err; returns the exit status. */
 static int
@@ -117,7 +100,7 @@ out_text(const char *which)
 	char path[256];
 
 	snprintf(path, sizeof(path), "%s/%s", tmp, which);
-	return slurp(path);
+	return tu_slurp(path);
 }
 
 /* stderr is exactly one line containing @want. */
@@ -171,7 +154,7 @@ START_TEST(golden)
 		ck_assert_msg(report(args) == 0, "%s: vmreport failed", name);
 		got = out_text("out");
 		snprintf(path, sizeof(path), "tests/golden/%s.out", name);
-		want = slurp(path);
+		want = tu_slurp(path);
 		ck_assert_msg(want != NULL, "%s missing (sh tests/golden/"
 		    "regen.sh)", path);
 		if (strcmp(got, want) != 0) {
@@ -562,7 +545,7 @@ START_TEST(charts)
 	ck_assert_msg(has_magic(path, "\x89PNG\r\n\x1a\n", 8), "%s", path);
 	snprintf(path, sizeof(path), "%s/charts/forkbomb-forks_per_s.svg",
 	    tmp);
-	ck_assert_ptr_nonnull(svg = slurp(path));
+	ck_assert_ptr_nonnull(svg = tu_slurp(path));
 	ck_assert(strncmp(svg, "<?xml", 5) == 0);
 	ck_assert_ptr_nonnull(strstr(svg, "<svg"));
 	ck_assert_ptr_nonnull(strstr(svg, "</svg>"));
@@ -1189,7 +1172,7 @@ START_TEST(settings_differ)
 	ck_assert_int_eq(sh("GNUPLOT=/nonexistent %s %s >/dev/null "
 	    "2>&1", VMREPORT, args), 1);
 	snprintf(args, sizeof(args), "%s/ch/memfill-fill_s.gp", tmp);
-	ck_assert_ptr_nonnull(out = slurp(args));
+	ck_assert_ptr_nonnull(out = tu_slurp(args));
 	ck_assert_ptr_nonnull(strstr(out, "'settings differ: ab_setting "
 	    "(thp=never in x-A; thp=always in x-B), cmdline, thp_enabled'"));
 	free(out);

@@ -101,4 +101,33 @@ tu_write(char *buf, size_t len, const char *name, const char *text)
 	return buf;
 }
 
+/*
+ * The whole of @path as a NUL-terminated string (malloc'd), or NULL when
+ * it cannot be opened; read in chunks, so a pipe or /proc file works too.
+ */
+static inline char *
+tu_slurp(const char *path)
+{
+	FILE *f = fopen(path, "rb");
+	size_t len = 0, cap = 4096, got;
+	char *buf;
+
+	if (!f)
+		return NULL;
+	buf = malloc(cap);
+	ck_assert_ptr_nonnull(buf);
+	while ((got = fread(buf + len, 1, cap - len - 1, f)) > 0) {
+		len += got;
+		if (cap - len < 2) {
+			cap *= 2;
+			buf = realloc(buf, cap);
+			ck_assert_ptr_nonnull(buf);
+		}
+	}
+	ck_assert_msg(!ferror(f), "cannot read %s", path);
+	fclose(f);
+	buf[len] = '\0';
+	return buf;
+}
+
 #endif
