@@ -224,6 +224,8 @@ void rt_headline_bars(FILE *f, const struct rl_set *s,
 void rt_compare(FILE *f, const struct rl_set *s, const struct rt_opts *o);
 void rt_summary(FILE *f, const struct rl_set *s, const struct rt_opts *o);
 void rt_post(FILE *f, const struct rl_set *s, const struct rt_opts *o);
+/* Mean of metric @name over the runs of @r; NAN when absent (rpost.c). */
+double rt_metric_mean(const struct vb_res *r, const char *name);
 void rt_bars(FILE *f, const char *title, int n, const char *const *labels,
     const double *vals, const char *unit, int width);
 /* contest's table of @bench's load variants (rpost.c); nothing if none. */

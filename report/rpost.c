@@ -104,8 +104,8 @@ rt_vmstat(FILE *f, const struct rl_set *s, const char *id, int iter)
 
 
 /* Mean of metric @name over the iterations of @r; NAN when absent. */
-static double
-mmean(const struct vb_res *r, const char *name)
+double
+rt_metric_mean(const struct vb_res *r, const char *name)
 {
 	struct rs_desc d;
 	int m;
@@ -168,13 +168,14 @@ label_width(const struct rl_set *s, int min)
 static void
 cgroup_swap_lines(FILE *f, const struct vb_res *r, int w, int shown)
 {
-	double co = mmean(r, "cg_pswpout"), ci = mmean(r, "cg_pswpin");
-	double pk = mmean(r, "cg_swap_peak_kb");
+	double co = rt_metric_mean(r, "cg_pswpout");
+	double ci = rt_metric_mean(r, "cg_pswpin");
+	double pk = rt_metric_mean(r, "cg_swap_peak_kb");
 	const char *what = "Cgroup swap peak during test";
 	char a[32], b[32];
 
 	if (isnan(pk)) {
-		pk = mmean(r, "cg_memsw_peak_kb");
+		pk = rt_metric_mean(r, "cg_memsw_peak_kb");
 		what = "Cgroup memory+swap peak";
 	}
 	if (!isnan(co) && (shown || co > 0 || ci > 0))
@@ -231,20 +232,21 @@ time_lines(FILE *f, const struct rl_set *s, const char *id)
 
 		snprintf(buf, sizeof(buf), "%s:", s->k[k].label);
 		fprintf(f, "%-*s", w, buf);
-		if (!r || isnan(mmean(r, "elapsed"))) {
+		if (!r || isnan(rt_metric_mean(r, "elapsed"))) {
 			fprintf(f, "%s\n", r ? "(no time figures)" : "missing");
 			continue;
 		}
 		/* makesim: the build's own figures, as `time make` */
 		m = vb_res_metric_index(r, "build_time") >= 0;
-		tcsh_line(buf, sizeof(buf), mmean(r, m ? "build_time" :
-		    "elapsed"), mmean(r, m ? "build_user" : "user"),
-		    mmean(r, m ? "build_sys" : "sys"), mmean(r, m ?
-		    "build_majflt" : "majflt"), mmean(r, "inblock"),
-		    mmean(r, "oublock"));
+		tcsh_line(buf, sizeof(buf),
+		    rt_metric_mean(r, m ? "build_time" : "elapsed"),
+		    rt_metric_mean(r, m ? "build_user" : "user"),
+		    rt_metric_mean(r, m ? "build_sys" : "sys"),
+		    rt_metric_mean(r, m ? "build_majflt" : "majflt"),
+		    rt_metric_mean(r, "inblock"), rt_metric_mean(r, "oublock"));
 		fprintf(f, "%s\n", buf);
-		si = mmean(r, "pswpin");
-		so = mmean(r, "pswpout");
+		si = rt_metric_mean(r, "pswpin");
+		so = rt_metric_mean(r, "pswpout");
 		shown = !isnan(so) && (so > 0 || si > 0);
 		if (shown)
 			fprintf(f, "%*sTotal kernel swapouts during test = "
@@ -272,9 +274,9 @@ rt_probe_lines(FILE *f, const struct rl_set *s, const char *id)
 		double p = NAN, t = NAN;
 
 		for (i = 0; playn[i] && isnan(p); i++)
-			p = mmean(r, playn[i]);
+			p = rt_metric_mean(r, playn[i]);
 		for (i = 0; runn[i] && isnan(t); i++)
-			t = mmean(r, runn[i]);
+			t = rt_metric_mean(r, runn[i]);
 		if (!isfinite(p) || !isfinite(t) || t <= 0)
 			continue;
 		if (!any++)
@@ -297,8 +299,8 @@ build_time(const struct vb_res *r)
 
 	if (r && r->headline[0] && (m = vb_res_metric_index(r,
 	    r->headline)) >= 0 && !strcmp(r->metrics[m].unit, "s"))
-		return mmean(r, r->headline);
-	return mmean(r, "elapsed");
+		return rt_metric_mean(r, r->headline);
+	return rt_metric_mean(r, "elapsed");
 }
 
 /* The no_load run of @bench in kernel @k (else the plain one). */
@@ -365,10 +367,10 @@ rt_contest_table(FILE *f, const struct rl_set *s, const char *bench)
 			t0 = build_time(nl);
 			rt_num(num[0], 32, "%.1f", t);
 			rt_num(num[1], 32, "%.0f", vb_res_metric_index(r,
-			    "build_cpu") >= 0 ? mmean(r, "build_cpu") :
-			    mmean(r, "cpu"));
-			rt_num(num[2], 32, "%.0f", mmean(r, "loads"));
-			rt_num(num[3], 32, "%.0f", mmean(r, "lcpu"));
+			    "build_cpu") >= 0 ? rt_metric_mean(r, "build_cpu") :
+			    rt_metric_mean(r, "cpu"));
+			rt_num(num[2], 32, "%.0f", rt_metric_mean(r, "loads"));
+			rt_num(num[3], 32, "%.0f", rt_metric_mean(r, "lcpu"));
 			rt_num(num[4], 32, "%.2f", t0 > 0 ? t / t0 : NAN);
 			for (j = 0; j < 5; j++)
 				fprintf(f, " %6s", num[j]);
@@ -441,7 +443,7 @@ rt_tworead_table(FILE *f, const struct rl_set *s, const char *bench,
 				const struct vb_res *r = rl_find(&s->k[k],
 				    s->ids[i]);
 				double v = r && r->headline[0] ?
-				    mmean(r, r->headline) : NAN;
+				    rt_metric_mean(r, r->headline) : NAN;
 
 				if (!r)
 					snprintf(num, sizeof(num), "missing");

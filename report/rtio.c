@@ -18,19 +18,6 @@
 
 #include "report.h"
 
-/* Mean of metric @name over the runs of @r; NAN when absent. */
-static double
-mean_of(const struct vb_res *r, const char *name)
-{
-	struct rs_desc d;
-	int m;
-
-	if (!r || (m = vb_res_metric_index(r, name)) < 0)
-		return NAN;
-	rs_describe(r->vals + m, r->niter, r->nmetrics, &d);
-	return d.n ? d.mean : NAN;
-}
-
 /*
  * Eff of @mode in the table: the mean rate over the mean CPU% (as a
  * fraction), as tiobench prints it; NAN when the CPU% is 0 or absent.
@@ -43,8 +30,8 @@ eff_of(const struct vb_res *r, const char *mode)
 
 	snprintf(rate, sizeof(rate), "%s_mbs", mode);
 	snprintf(cpu, sizeof(cpu), "%s_cpu", mode);
-	c = mean_of(r, cpu);
-	return c > 0 ? mean_of(r, rate) / (c / 100) : NAN;
+	c = rt_metric_mean(r, cpu);
+	return c > 0 ? rt_metric_mean(r, rate) / (c / 100) : NAN;
 }
 
 /* The first result of @id in any kernel. */
@@ -117,10 +104,11 @@ io_block(FILE *f, const struct rl_set *s, const char **ids, int n, int m0)
 
 				snprintf(name, sizeof(name), "%s_mbs",
 				    io_mode[m]);
-				rt_num(a, sizeof(a), "%.2f", mean_of(r, name));
+				rt_num(a, sizeof(a), "%.2f",
+				    rt_metric_mean(r, name));
 				snprintf(name, sizeof(name), "%s_cpu",
 				    io_mode[m]);
-				rt_num(b, sizeof(b), "%.1f%%", mean_of(r,
+				rt_num(b, sizeof(b), "%.1f%%", rt_metric_mean(r,
 				    name));
 				rt_num(c, sizeof(c), "%.2f", eff_of(r,
 				    io_mode[m]));
@@ -215,10 +203,10 @@ create_block(FILE *f, const struct rl_set *s, const char *id, int rnd)
 
 			snprintf(name, sizeof(name), "%s_%s_per_s", rnd ?
 			    "rand" : "seq", op[j]);
-			ps = mean_of(r, name);
+			ps = rt_metric_mean(r, name);
 			snprintf(name, sizeof(name), "%s_%s_cpu", rnd ?
 			    "rand" : "seq", op[j]);
-			cpu = mean_of(r, name);
+			cpu = rt_metric_mean(r, name);
 			fprintf(f, " %6s %5s %7s", rt_num(a, sizeof(a), "%.0f",
 			    ps), rt_num(b, sizeof(b), "%.1f", cpu),
 			    rt_num(c, sizeof(c), "%.0f", cpu > 0 ?
