@@ -345,14 +345,17 @@ clean-vmlat:
 
 # vmlat against LMbench 3 built from its source in a temporary folder
 # (LMBENCH_SRC=dir, a tree or a git folder), alternating, medians of
-# LM_RUNS rounds: see tests/vmlat-vs-lmbench.sh.
+# LM_RUNS rounds; LM_TESTS="filerd mmaprd" picks some: see
+# tests/vmlat-vs-lmbench.sh.
 BENCH_TARGETS += bench-vmlat
 export VB_LMBENCH_SRC = $(value LMBENCH_SRC)
 export VB_LM_RUNS = $(value LM_RUNS)
-unexport LMBENCH_SRC LM_RUNS
+export VB_LM_TESTS = $(value LM_TESTS)
+unexport LMBENCH_SRC LM_RUNS LM_TESTS
 .PHONY: bench-vmlat
 bench-vmlat: all
-	$(Q)LMBENCH_SRC="$$VB_LMBENCH_SRC" sh tests/vmlat-vs-lmbench.sh \
+	$(Q)LMBENCH_SRC="$$VB_LMBENCH_SRC" LM_TESTS="$$VB_LM_TESTS" \
+	    sh tests/vmlat-vs-lmbench.sh \
 	    "$${VB_LM_RUNS:-3}"
 
 # Check for the Debian packages; install them as root, else say how.

@@ -17,9 +17,16 @@
 # (without it LMbench picks the shortest interval its clock test
 # passes, and on a busy machine falls back to 1 s).  Prints every
 # run, then a table of medians and vmlat/LMbench; exits 1 when a ratio
-# falls outside 0.75..1.25.
+# falls outside 0.75..1.25.  LM_TESTS (default every one: fork exec sh
+# pagefault mmap fs0k fs10k filerd mmaprd) picks some.
 set -eu
 RUNS=${1:-3}
+ALL="fork exec sh pagefault mmap fs0k fs10k filerd mmaprd"
+TESTS=${LM_TESTS:-$ALL}
+for t in $TESTS; do
+	case " $ALL " in *" $t "*) ;; *) echo "$0: LM_TESTS: no test" \
+	    "'$t' (the tests: $ALL)" >&2; exit 2;; esac
+done
 ENOUGH=${ENOUGH:-5000}
 export ENOUGH
 case $RUNS in ''|*[!0-9]*|0) echo "$0: RUNS must be a whole number" \
@@ -117,7 +124,7 @@ echo "vmlat vs LMbench 3 ($(git --git-dir="$SRC" rev-parse --short HEAD \
 : > "$tmp/runs"
 r=1
 while [ "$r" -le "$RUNS" ]; do
-	for t in fork exec sh pagefault mmap fs0k fs10k filerd mmaprd; do
+	for t in $TESTS; do
 		if [ $((r % 2)) = 1 ]; then
 			l=$(lm "$t")
 		fi
@@ -146,6 +153,7 @@ echo
 printf '%-16s %-8s %10s %10s %7s\n' figure unit vmlat lmbench ratio
 bad=0
 for f in $FIGS; do
+	case " $TESTS " in *" ${f%%:*} "*) ;; *) continue;; esac
 	m=${f#*:}
 	case $m in *_mbs) u=MB/s;; *) u=us;; esac
 	a=$(awk -v m="$m" '$2 == m && $3 == "vmlat" { print $4 }' \
