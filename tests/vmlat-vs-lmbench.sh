@@ -17,8 +17,10 @@
 # (without it LMbench picks the shortest interval its clock test
 # passes, and on a busy machine falls back to 1 s).  Prints every
 # run, then a table of medians and vmlat/LMbench; exits 1 when a ratio
-# falls outside 0.75..1.25.  LM_TESTS (default every one: fork exec sh
-# pagefault mmap fs0k fs10k filerd mmaprd) picks some.
+# falls outside 0.75..1.25.  The file creates and deletes of both run
+# on a fresh ext4 when root (tests/scratch-fs.sh says why).  LM_TESTS
+# (default every one: fork exec sh pagefault mmap fs0k fs10k filerd
+# mmaprd) picks some.
 set -eu
 RUNS=${1:-3}
 ALL="fork exec sh pagefault mmap fs0k fs10k filerd mmaprd"
@@ -39,10 +41,15 @@ if [ -z "$SRC" ] || [ ! -e "$SRC" ]; then
 	    "a source tree or a git folder of github.com/intel/lmbench)"
 	exit 0
 fi
+. "$HERE/tests/scratch-fs.sh"
+scratch_fs_stale "$WD"
 tmp=$(mktemp -d "$WD/vmlat-vs-lmbench.XXXXXX")
-trap 'rm -rf "$tmp"' EXIT
-trap 'exit 130' INT TERM
-mkdir "$tmp/lm" "$tmp/w" "$tmp/fs"
+trap 'scratch_fs_done; rm -rf "$tmp"' EXIT
+trap 'exit 129' HUP
+trap 'exit 130' INT
+trap 'exit 141' PIPE
+trap 'exit 143' TERM
+mkdir "$tmp/lm" "$tmp/w"
 if [ -f "$SRC/src/lat_proc.c" ]; then
 	cp -R "$SRC/src" "$tmp/lm/src"
 elif git --git-dir="$SRC" rev-parse HEAD >/dev/null 2>&1; then
@@ -84,9 +91,11 @@ dd if=/dev/zero of="$FILE" bs=64k count=128 conv=fsync 2>/dev/null
 
 # one vmlat figure: $1 the test, $2 the metric (median of its .res)
 vm() {
+	w=$tmp/w
+	case $1 in fs*) w=$SCRATCH/vw;; esac
 	"$HERE/bench/vmlat" --test "$1" --iterations 1 --enough "$ENOUGH" \
 	    --helper "$LM/hello-s" \
-	    --out "$tmp/vm" --workdir "$tmp/w" >/dev/null 2>&1
+	    --out "$tmp/vm" --workdir "$w" >/dev/null 2>&1
 	awk -v m="$2" '$1 == "metric" { n++; if ($2 == m) col = n }
 	    $1 == "iter" { print $(col + 2) }' "$tmp/vm.res"
 	rm -f "$tmp/vm.res" "$tmp/vm.vmstat"
@@ -106,7 +115,7 @@ lm() {
 	    awk '{ print $2 }';;
 	fs0k|fs10k)	# creates/s and deletes/s to us per file
 		# (-s 0 is every size: 0k, 1k, 4k, 10k, a line each)
-		"$LM/lat_fs" -s "${1#fs}" "$tmp/fs" 2>&1 | awk -v s="${1#fs}" \
+		"$LM/lat_fs" -s "${1#fs}" "$SCRATCH/fs" 2>&1 | awk -v s="${1#fs}" \
 		    '$1 == s { printf "%.4f %.4f\n", 1e6 / $3, 1e6 / $4 }';;
 	esac
 }
@@ -121,6 +130,8 @@ fs10k:delete_10k_us filerd:file_reread_mbs mmaprd:mmap_reread_mbs"
 echo "vmlat vs LMbench 3 ($(git --git-dir="$SRC" rev-parse --short HEAD \
     2>/dev/null || echo "$SRC")): $RUNS rounds, alternating," \
     "ENOUGH=$ENOUGH us, $(date -u +%FT%TZ), $(uname -r), $(nproc) CPUs"
+case " $TESTS " in *" fs"*) scratch_fs "$tmp";; *) SCRATCH=$tmp;; esac
+mkdir "$SCRATCH/fs" "$SCRATCH/vw"
 : > "$tmp/runs"
 r=1
 while [ "$r" -le "$RUNS" ]; do

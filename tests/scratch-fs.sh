@@ -1,0 +1,81 @@
+# tests/scratch-fs.sh - sourced by the peer comparisons (make bench-vmlat,
+# make bench-tio): a fresh ext4, with its journal, on a loop device, for
+# the file create and delete figures of both programs.
+#
+# Why: ext4 mounted without a journal (the root filesystem of some
+# virtual machines) passes over, when it allocates an inode, every
+# inode deleted in the last 30 s, or 5.5 min while the inode's table
+# block is dirty (fs/ext4/ialloc.c, recently_deleted()).  A create then
+# costs what the minutes before it deleted: one program's run pays for
+# the other's deletes, and LMbench's lat_fs, run back to back in one
+# folder of such a filesystem, gave 989 to 36,000 creates a second.  A
+# fresh filesystem gives both programs the same start.
+#
+# scratch_fs DIR	mounts a new ext4 on DIR/ext4 when run as root
+#			with mkfs.ext4 and loop devices, and sets SCRATCH
+#			to it; otherwise SCRATCH=DIR, with a line saying
+#			why.  DIR is the caller's temporary folder, which
+#			holds the image and, while mounted, a file "pid".
+# scratch_fs_done	unmounts it (the loop device goes with it); call
+#			it before removing DIR, on every path.
+# scratch_fs_stale WD	unmounts the scratch filesystems of runs under
+#			WD that were killed (their pid is gone) and
+#			removes their folders: a SIGKILL leaves nothing
+#			past the next run.
+
+SCRATCH=
+SCRATCH_MNT=
+
+scratch_fs() {
+	SCRATCH=$1
+	if [ "$(id -u)" != 0 ] || ! command -v mkfs.ext4 >/dev/null ||
+	    ! command -v mount >/dev/null; then
+		echo "creates and deletes run in $1 (a fresh ext4 needs" \
+		    "root and mkfs.ext4)"
+		return 0
+	fi
+	echo $$ > "$1/pid"
+	# 2G sparse; inodes for bonnie++ -n 128 and more; the inode tables
+	# written now, not by ext4lazyinit during the measurements
+	truncate -s 2G "$1/ext4.img" &&
+	mkfs.ext4 -q -F -N 400000 -E lazy_itable_init=0,lazy_journal_init=0 \
+	    "$1/ext4.img" >/dev/null 2>&1 &&
+	mkdir "$1/ext4" &&
+	mount -o loop "$1/ext4.img" "$1/ext4" 2>/dev/null || {
+		echo "creates and deletes run in $1 (cannot mount a fresh" \
+		    "ext4 on a loop device)"
+		rm -f "$1/ext4.img"
+		return 0
+	}
+	SCRATCH_MNT=$1/ext4
+	SCRATCH=$SCRATCH_MNT
+	echo "creates and deletes run on a fresh ext4 (loop device, with" \
+	    "its journal): $SCRATCH"
+}
+
+scratch_fs_done() {
+	if [ -n "$SCRATCH_MNT" ]; then
+		umount "$SCRATCH_MNT" 2>/dev/null ||
+		    umount -l "$SCRATCH_MNT" 2>/dev/null || :
+		SCRATCH_MNT=
+	fi
+}
+
+scratch_fs_stale() {
+	awk '{ print $2 }' /proc/mounts | while read -r m; do
+		case $m in "$1"/*/ext4) ;; *) continue;; esac
+		d=${m%/ext4}
+		[ -f "$d/pid" ] && [ -f "$d/ext4.img" ] || continue
+		p=$(cat "$d/pid")
+		case $p in ''|*[!0-9]*) continue;; esac
+		# alive and not a zombie: its run goes on
+		if kill -0 "$p" 2>/dev/null && [ "$(sed 's/.*) //' \
+		    "/proc/$p/stat" 2>/dev/null | cut -d' ' -f1)" != Z ]; then
+			continue
+		fi
+		umount "$m" 2>/dev/null || umount -l "$m" 2>/dev/null ||
+		    continue
+		rm -rf "$d"
+		echo "removed $d, left by a run that was killed"
+	done
+}
