@@ -310,15 +310,19 @@ ALL_OBJS += tests/bench_memfill.o
 
 # tio against fio (its four phases at 1 and 4 threads) and bonnie++ (the
 # creates and deletes), alternating in one run: tests/tio-vs-peers.sh.
-# TIO_SIZE (total, default 256M), TIO_RUNS (3), TIO_DIRECT=1 for O_DIRECT.
+# TIO_SIZE (total, default 256M), TIO_RUNS (3), TIO_DIRECT=1 for O_DIRECT,
+# TIO_FILES (creates, 131072), TIO_PARTS=io or creates for one half.
 BENCH_TARGETS += bench-tio
 .PHONY: bench-tio
 export VB_TIO_SIZE = $(value TIO_SIZE)
 export VB_TIO_RUNS = $(value TIO_RUNS)
 export VB_TIO_DIRECT = $(value TIO_DIRECT)
-unexport TIO_SIZE TIO_RUNS TIO_DIRECT
+export VB_TIO_FILES = $(value TIO_FILES)
+export VB_TIO_PARTS = $(value TIO_PARTS)
+unexport TIO_SIZE TIO_RUNS TIO_DIRECT TIO_FILES TIO_PARTS
 bench-tio: all
-	$(Q)sh tests/tio-vs-peers.sh "$${VB_TIO_SIZE:-256M}" \
+	$(Q)TIO_FILES="$$VB_TIO_FILES" TIO_PARTS="$$VB_TIO_PARTS" \
+	    sh tests/tio-vs-peers.sh "$${VB_TIO_SIZE:-256M}" \
 	    "$${VB_TIO_RUNS:-3}" $${VB_TIO_DIRECT:+direct}
 
 # The report's speed on 100 folders x 20 benchmarks: tests/bench-report.sh.
