@@ -360,7 +360,7 @@ unexport LMBENCH_SRC LM_RUNS LM_TESTS
 bench-vmlat: all
 	$(Q)LMBENCH_SRC="$$VB_LMBENCH_SRC" LM_TESTS="$$VB_LM_TESTS" \
 	    sh tests/vmlat-vs-lmbench.sh \
-	    "$${VB_LM_RUNS:-3}"
+	    "$${VB_LM_RUNS:-9}"
 
 # Check for the Debian packages; install them as root, else say how.
 need-deps:

@@ -1,7 +1,7 @@
 #!/bin/sh
 # vmlat against LMbench 3, side by side on the same machine:
 #
-#	sh tests/vmlat-vs-lmbench.sh [RUNS]	(default 3; `make bench-vmlat`)
+#	sh tests/vmlat-vs-lmbench.sh [RUNS]	(default 9; `make bench-vmlat`)
 #
 # LMbench's source: $LMBENCH_SRC, a source tree (with src/lat_proc.c)
 # or a git folder (its HEAD is exported).  No source: one line saying
@@ -16,13 +16,15 @@
 # timed interval: vmlat's --enough, given to LMbench as its ENOUGH
 # (without it LMbench picks the shortest interval its clock test
 # passes, and on a busy machine falls back to 1 s).  Prints every
-# run, then a table of medians and vmlat/LMbench; exits 1 when a ratio
+# run, then a table of medians and vmlat/LMbench ("ratio", the ratio
+# of the medians; "paired", for information, the median of the rounds'
+# own ratios, each of two runs side by side); exits 1 when a ratio
 # falls outside 0.75..1.25.  The file creates and deletes of both run
 # on a fresh ext4 when root (tests/scratch-fs.sh says why).  LM_TESTS
 # (default every one: fork exec sh pagefault mmap fs0k fs10k filerd
 # mmaprd) picks some.
 set -eu
-RUNS=${1:-3}
+RUNS=${1:-9}
 ALL="fork exec sh pagefault mmap fs0k fs10k filerd mmaprd"
 TESTS=${LM_TESTS:-$ALL}
 for t in $TESTS; do
@@ -161,7 +163,7 @@ echo
 echo "every run (round, figure, program, value):"
 sort -k2,2 -k3,3 -k1,1n "$tmp/runs" | sed 's/^/  /'
 echo
-printf '%-16s %-8s %10s %10s %7s\n' figure unit vmlat lmbench ratio
+printf '%-16s %-8s %10s %10s %7s %7s\n' figure unit vmlat lmbench ratio paired
 bad=0
 for f in $FIGS; do
 	case " $TESTS " in *" ${f%%:*} "*) ;; *) continue;; esac
@@ -171,10 +173,15 @@ for f in $FIGS; do
 	    "$tmp/runs" | median)
 	b=$(awk -v m="$m" '$2 == m && $3 == "lmbench" { print $4 }' \
 	    "$tmp/runs" | median)
-	line=$(awk -v m="$m" -v u="$u" -v a="$a" -v b="$b" 'BEGIN {
+	# each round's vmlat/LMbench, the two run one after the other
+	p=$(awk -v m="$m" '$2 == m { v[$1 " " $3] = $4; r[$1] = 1 }
+	    END { for (i in r) if (v[i " lmbench"] > 0)
+		print v[i " vmlat"] / v[i " lmbench"] }' "$tmp/runs" | median)
+	line=$(awk -v m="$m" -v u="$u" -v a="$a" -v b="$b" -v p="$p" 'BEGIN {
 	    ok = (a > 0 && b > 0 && a / b >= 0.75 && a / b <= 1.25)
-	    printf "%-16s %-8s %10.4g %10.4g %7s %s\n", m, u, a, b,
-		(b > 0 ? sprintf("%.2f", a / b) : "-"), (ok ? "" : "OUTSIDE")
+	    printf "%-16s %-8s %10.4g %10.4g %7s %7.2f %s\n", m, u, a, b,
+		(b > 0 ? sprintf("%.2f", a / b) : "-"), p,
+		(ok ? "" : "OUTSIDE")
 	    exit !ok }') || bad=$((bad + 1))
 	echo "$line"
 done
