@@ -11,7 +11,9 @@
 # folder of such a filesystem, gave 989 to 36,000 creates a second.  A
 # fresh filesystem gives both programs the same start.
 #
-# scratch_fs DIR	mounts a new ext4 on DIR/ext4 when run as root
+# scratch_fs DIR [INODES]
+#			mounts a new ext4 (INODES inodes, 200000 by
+#			default) on DIR/ext4 when run as root
 #			with mkfs.ext4 and loop devices, and sets SCRATCH
 #			to it; otherwise SCRATCH=DIR, with a line saying
 #			why.  DIR is the caller's temporary folder, which
@@ -35,10 +37,11 @@ scratch_fs() {
 		return 0
 	fi
 	echo $$ > "$1/pid"
-	# 2G sparse; inodes for bonnie++ -n 128 and more; the inode tables
-	# written now, not by ext4lazyinit during the measurements
+	# 2G sparse; the inode tables (256 bytes an inode) written now,
+	# not by ext4lazyinit during the measurements
 	truncate -s 2G "$1/ext4.img" &&
-	mkfs.ext4 -q -F -N 400000 -E lazy_itable_init=0,lazy_journal_init=0 \
+	mkfs.ext4 -q -F -N "${2:-200000}" \
+	    -E lazy_itable_init=0,lazy_journal_init=0 \
 	    "$1/ext4.img" >/dev/null 2>&1 &&
 	mkdir "$1/ext4" &&
 	mount -o loop "$1/ext4.img" "$1/ext4" 2>/dev/null || {

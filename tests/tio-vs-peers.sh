@@ -223,7 +223,7 @@ elif ! command -v bonnie++ >/dev/null; then
 	    "bonnie++): the creates comparison is skipped"
 else
 	ran=1
-	scratch_fs "$tmp"
+	scratch_fs "$tmp" $((FILES + 20000))
 	: > "$tmp/tio.cr"; : > "$tmp/bon.cr"
 	i=1
 	while [ $i -le "$RUNS" ]; do
