@@ -52,6 +52,7 @@
 #include "bench.h"
 #include "clock.h"
 #include "err.h"
+#include "fsinfo.h"
 #include "vmlat-ops.h"
 
 struct cfg {
@@ -233,6 +234,26 @@ validate(void *p, char *err, size_t errlen)
 	return 0;
 }
 
+/*
+ * When the figures include file creates: say when the work folder makes
+ * them depend on what ran before (lib/fsinfo.h).
+ */
+static int
+setup(void *p, const char *workdir)
+{
+	struct cfg *c = p;
+	char note[256];
+
+	if (strcmp(c->test, "all") && strcmp(c->test, "fs0k") &&
+	    strcmp(c->test, "fs10k"))
+		return 0;
+	if (vb_fs_create_note(workdir, note, sizeof(note))) {
+		vb_note("%s", note);
+		fprintf(stderr, "vmlat: %s\n", note);
+	}
+	return 0;
+}
+
 /* Measure the figures of test @t and report them; 0, or -1 (said). */
 static int
 measure(struct lo_ctx *x, const struct test *t, struct vb_iter *it)
@@ -292,6 +313,7 @@ static const struct vb_bench vmlat = {
 	.metrics = metrics,
 	.headline = "fork_us",
 	.validate = validate,
+	.setup = setup,
 	.run = run,
 };
 
