@@ -41,7 +41,9 @@
  * in number order, deleted in readdir() order; random: the letters
  * first, created in number order, deleted in a shuffled order (from
  * --seed).  files/s and CPU% (user + system over elapsed) of each of
- * the four phases.
+ * the four phases.  On an ext4 without a journal the creates depend on
+ * what the minutes before deleted: said on stderr and in a note of the
+ * result (lib/fsinfo.h).
  */
 #include <dirent.h>
 #include <errno.h>

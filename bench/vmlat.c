@@ -37,7 +37,9 @@
  *   bcopy		memmove() of --size/2 (bw_mem bcopy), MB/s
  *
  * MB is 10^6 bytes, as LMbench.  The data file is made in the work
- * folder (written and fsync()ed) once per iteration.
+ * folder (written and fsync()ed) once per iteration.  On an ext4
+ * without a journal the creates depend on what the minutes before
+ * deleted: said on stderr and in a note of the result (lib/fsinfo.h).
  */
 #include <errno.h>
 #include <limits.h>
