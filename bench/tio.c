@@ -41,7 +41,9 @@
  * in number order, deleted in readdir() order; random: the letters
  * first, created in number order, deleted in a shuffled order (from
  * --seed).  files/s and CPU% (user + system over elapsed) of each of
- * the four phases.
+ * the four phases.  On an ext4 without a journal the creates depend on
+ * what the minutes before deleted: said on stderr and in a note of the
+ * result (lib/fsinfo.h).
  */
 #include <dirent.h>
 #include <errno.h>
@@ -61,6 +63,7 @@
 #include "bench.h"
 #include "clock.h"
 #include "err.h"
+#include "fsinfo.h"
 #include "size.h"
 #include "tio-plan.h"
 
@@ -213,6 +216,8 @@ validate(void *p, char *err, size_t errlen)
 /*
  * Refuse sizes that would leave less than a tenth of the work folder's
  * file system free: a run must never fill the disk it writes to.
+ * --creates: say when the work folder makes the creates depend on what
+ * ran before (lib/fsinfo.h).
  */
 static int
 setup(void *p, const char *workdir)
@@ -220,10 +225,15 @@ setup(void *p, const char *workdir)
 	struct cfg *c = p;
 	struct statvfs sv;
 	uint64_t avail, keep;
-	char a[32], b[32], lim[80];
+	char a[32], b[32], lim[80], note[256];
 
-	if (c->creates)
+	if (c->creates) {
+		if (vb_fs_create_note(workdir, note, sizeof(note))) {
+			vb_note("%s", note);
+			fprintf(stderr, "tio: %s\n", note);
+		}
 		return 0;
+	}
 	if (statvfs(workdir, &sv) < 0)
 		die_errno("cannot statvfs %s", workdir);
 	avail = (uint64_t)sv.f_bavail * sv.f_frsize;

@@ -37,7 +37,9 @@
  *   bcopy		memmove() of --size/2 (bw_mem bcopy), MB/s
  *
  * MB is 10^6 bytes, as LMbench.  The data file is made in the work
- * folder (written and fsync()ed) once per iteration.
+ * folder (written and fsync()ed) once per iteration.  On an ext4
+ * without a journal the creates depend on what the minutes before
+ * deleted: said on stderr and in a note of the result (lib/fsinfo.h).
  */
 #include <errno.h>
 #include <limits.h>
@@ -52,6 +54,7 @@
 #include "bench.h"
 #include "clock.h"
 #include "err.h"
+#include "fsinfo.h"
 #include "vmlat-ops.h"
 
 struct cfg {
@@ -233,6 +236,26 @@ validate(void *p, char *err, size_t errlen)
 	return 0;
 }
 
+/*
+ * When the figures include file creates: say when the work folder makes
+ * them depend on what ran before (lib/fsinfo.h).
+ */
+static int
+setup(void *p, const char *workdir)
+{
+	struct cfg *c = p;
+	char note[256];
+
+	if (strcmp(c->test, "all") && strcmp(c->test, "fs0k") &&
+	    strcmp(c->test, "fs10k"))
+		return 0;
+	if (vb_fs_create_note(workdir, note, sizeof(note))) {
+		vb_note("%s", note);
+		fprintf(stderr, "vmlat: %s\n", note);
+	}
+	return 0;
+}
+
 /* Measure the figures of test @t and report them; 0, or -1 (said). */
 static int
 measure(struct lo_ctx *x, const struct test *t, struct vb_iter *it)
@@ -292,6 +315,7 @@ static const struct vb_bench vmlat = {
 	.metrics = metrics,
 	.headline = "fork_us",
 	.validate = validate,
+	.setup = setup,
 	.run = run,
 };
 

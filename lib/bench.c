@@ -2,6 +2,7 @@
 #include <fcntl.h>
 #include <math.h>
 #include <signal.h>
+#include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -264,6 +265,18 @@ int
 vb_iter_num(const struct vb_iter *it)
 {
 	return it->num;
+}
+
+void
+vb_note(const char *fmt, ...)
+{
+	char msg[512];
+	va_list ap;
+
+	va_start(ap, fmt);
+	vsnprintf(msg, sizeof(msg), fmt, ap);
+	va_end(ap);
+	vb_res_add_note(&R.res, "%s", msg);
 }
 
 static void

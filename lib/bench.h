@@ -118,6 +118,11 @@ const char *vb_iter_workdir(const struct vb_iter *it);
 int vb_iter_num(const struct vb_iter *it);
 /* Has the parent been asked to stop?  (For long-running run()s.) */
 int vb_stopping(void);
+/*
+ * From setup(), in the parent: add a note (one line) to the result, which
+ * the report shows as "! <label>: <note>".
+ */
+void vb_note(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
 
 /* The harness's own per-iteration metrics, in .res column order. */
 extern const struct vb_metric vb_std_metrics[];

@@ -1,0 +1,32 @@
+/*
+ * fsinfo.h - what the work folder's filesystem does to the figures.
+ *
+ * An ext4 without a journal (the root filesystem of some virtual
+ * machines) passes over, when it allocates an inode, every inode deleted
+ * in the last 30 s, or 5.5 min while that inode's table block is dirty
+ * (fs/ext4/ialloc.c, find_inode_bit() -> recently_deleted(), only when
+ * the superblock has no journal).  A file create there costs what the
+ * minutes before it deleted, so the benchmarks that time creates say so.
+ */
+#ifndef VB_FSINFO_H
+#define VB_FSINFO_H
+
+#include <stddef.h>
+
+/*
+ * Is @dir on an ext4 whose superblock has no journal?  1 yes, 0 no (a
+ * journal, or not ext4), -1 cannot tell.  The block device's name
+ * ("vda", "vda1", "loop0", "dm-0") goes into @dev (@devlen > 0; "" when
+ * unknown).  Reads /sys/dev/block and /sys/fs/ext4 (or /proc/fs/jbd2 on
+ * kernels without journal_task).
+ */
+int vb_fs_nojournal(const char *dir, char *dev, size_t devlen);
+
+/*
+ * The one line a benchmark that times file creates in @dir says when
+ * @dir is on such an ext4: 1 with the line in @buf, else 0 (nothing to
+ * say, or it cannot tell).
+ */
+int vb_fs_create_note(const char *dir, char *buf, size_t len);
+
+#endif
