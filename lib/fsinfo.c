@@ -12,6 +12,7 @@
 #include <unistd.h>
 
 #include "fsinfo.h"
+#include "util.h"
 
 /* statfs()'s f_type of ext2, ext3 and ext4 */
 #define VB_EXT4_MAGIC 0xEF53
@@ -20,16 +21,8 @@
 static int
 read_line(const char *path, char *buf, size_t len)
 {
-	ssize_t n;
-	int fd;
-
-	if ((fd = open(path, O_RDONLY | O_CLOEXEC)) < 0)
+	if (vb_read_small(path, buf, len) < 0)
 		return -1;
-	n = read(fd, buf, len - 1);
-	close(fd);
-	if (n < 0)
-		return -1;
-	buf[n] = '\0';
 	buf[strcspn(buf, "\n")] = '\0';
 	return 0;
 }

@@ -54,18 +54,9 @@ static ssize_t
 slurp(const char *dir, const char *file, char *buf, size_t len)
 {
 	char path[4200];
-	ssize_t n;
-	int fd;
 
 	snprintf(path, sizeof(path), "%s/%s", dir, file);
-	if ((fd = open(path, O_RDONLY | O_CLOEXEC)) < 0)
-		return -1;
-	n = read(fd, buf, len - 1);
-	close(fd);
-	if (n < 0)
-		return -1;
-	buf[n] = '\0';
-	return n;
+	return vb_read_small(path, buf, len);
 }
 
 /* Value of "key N" line @key in @text, or NAN. */

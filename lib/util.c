@@ -1,9 +1,11 @@
 #include <errno.h>
+#include <fcntl.h>
 #include <ftw.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "err.h"
 #include "util.h"
@@ -230,4 +232,23 @@ vb_rmtree(const char *path)
 		return -1;
 	errno = rm_errno;
 	return rm_errno ? -1 : 0;
+}
+
+ssize_t
+vb_read_small(const char *path, char *buf, size_t len)
+{
+	ssize_t n;
+	int fd, e;
+
+	if ((fd = open(path, O_RDONLY | O_CLOEXEC)) < 0)
+		return -1;
+	n = read(fd, buf, len - 1);
+	e = errno;
+	close(fd);
+	if (n < 0) {
+		errno = e;
+		return -1;
+	}
+	buf[n] = '\0';
+	return n;
 }

@@ -9,6 +9,7 @@
 
 #include <stddef.h>
 #include <stdio.h>
+#include <sys/types.h>
 
 void *vb_xmalloc(size_t n);
 void *vb_xcalloc(size_t n, size_t size);
@@ -51,5 +52,12 @@ void vb_fput_esc(FILE *f, const char *s, size_t n, int keep_nl);
  * -1 with errno of the first failure (it goes on removing the rest).
  */
 int vb_rmtree(const char *path);
+
+/*
+ * Read the start of a small file (/proc, /sys) into @buf, at most
+ * @len - 1 bytes, NUL-terminated (@len > 0); its length, or -1 with
+ * errno.
+ */
+ssize_t vb_read_small(const char *path, char *buf, size_t len);
 
 #endif
