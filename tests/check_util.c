@@ -1,11 +1,14 @@
 /*
  * lib/util.c: the growable string buffer, UTF-8 validation and the
- * escaping of untrusted text (control characters, stray bytes).
+ * escaping of untrusted text (control characters, stray bytes), the
+ * read of a small file.
  */
 #include <check.h>
+#include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "util.h"
 
@@ -101,6 +104,30 @@ START_TEST(esc)
 }
 END_TEST
 
+/* A small file whole, one cut at the buffer, a missing one. */
+START_TEST(read_small)
+{
+	char path[] = "/tmp/vmbench-util.XXXXXX", buf[8];
+	FILE *f;
+	int fd;
+
+	fd = mkstemp(path);
+	ck_assert_int_ge(fd, 0);
+	f = fdopen(fd, "w");
+	ck_assert_ptr_nonnull(f);
+	fputs("abc\n", f);
+	fclose(f);
+	ck_assert_int_eq(vb_read_small(path, buf, sizeof(buf)), 4);
+	ck_assert_str_eq(buf, "abc\n");
+	ck_assert_int_eq(vb_read_small(path, buf, 3), 2);
+	ck_assert_str_eq(buf, "ab");
+	unlink(path);
+	errno = 0;
+	ck_assert_int_eq(vb_read_small(path, buf, sizeof(buf)), -1);
+	ck_assert_int_eq(errno, ENOENT);
+}
+END_TEST
+
 Suite *
 util_suite(void)
 {
@@ -110,6 +137,7 @@ util_suite(void)
 	tcase_add_test(tc, buf_grows);
 	tcase_add_test(tc, utf8);
 	tcase_add_test(tc, esc);
+	tcase_add_test(tc, read_small);
 	suite_add_tcase(s, tc);
 	return s;
 }
