@@ -100,7 +100,9 @@ compare() {
 	    note = $4 == "gate" ? "" : "  (info)"
 	    if ($4 == "few") note = "  (peer reported it in under half the runs)"
 	    if (bad) note = "  OUTSIDE +-25%"
-	    printf "%-22s %10.2f %10.2f %7.2f%s\n", $1, $2, $3, r, note
+	    # latencies (ms) are small: four decimals
+	    d = $1 ~ /_lat/ ? 4 : 2
+	    printf "%-22s %10.*f %10.*f %7.2f%s\n", $1, d, $2, d, $3, r, note
 	    exit bad }' || fails=$((fails + 1))
 }
 
