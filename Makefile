@@ -311,7 +311,8 @@ ALL_OBJS += tests/bench_memfill.o
 # tio against fio (its four phases at 1 and 4 threads) and bonnie++ (the
 # creates and deletes), alternating in one run: tests/tio-vs-peers.sh.
 # TIO_SIZE (total, default 256M), TIO_RUNS (3), TIO_DIRECT=1 for O_DIRECT,
-# TIO_FILES (creates, 131072), TIO_PARTS=io or creates for one half.
+# TIO_FILES (creates, 131072), TIO_PARTS=io or creates for one half,
+# TIO_CONTROL=1 for fio in tio's place (how far fio is from itself).
 BENCH_TARGETS += bench-tio
 .PHONY: bench-tio
 export VB_TIO_SIZE = $(value TIO_SIZE)
@@ -319,9 +320,11 @@ export VB_TIO_RUNS = $(value TIO_RUNS)
 export VB_TIO_DIRECT = $(value TIO_DIRECT)
 export VB_TIO_FILES = $(value TIO_FILES)
 export VB_TIO_PARTS = $(value TIO_PARTS)
-unexport TIO_SIZE TIO_RUNS TIO_DIRECT TIO_FILES TIO_PARTS
+export VB_TIO_CONTROL = $(value TIO_CONTROL)
+unexport TIO_SIZE TIO_RUNS TIO_DIRECT TIO_FILES TIO_PARTS TIO_CONTROL
 bench-tio: all
 	$(Q)TIO_FILES="$$VB_TIO_FILES" TIO_PARTS="$$VB_TIO_PARTS" \
+	    TIO_CONTROL="$$VB_TIO_CONTROL" \
 	    sh tests/tio-vs-peers.sh "$${VB_TIO_SIZE:-256M}" \
 	    "$${VB_TIO_RUNS:-3}" $${VB_TIO_DIRECT:+direct}
 

@@ -32,7 +32,9 @@
 # timer.  Such a run still counts as faster than any timed one (inf),
 # and a figure whose median run is one of them is shown, not compared.
 #
-# TIO_PARTS=io or creates runs one half.
+# TIO_PARTS=io or creates runs one half.  TIO_CONTROL=1 runs fio in
+# tio's place ("fio2"), a control: how far apart the same program comes
+# out in this comparison on this machine.
 #
 # Prints every run, then per figure tio's median, the peer's median and
 # tio/peer; exits 1 when a compared ratio is outside 0.75..1.25.  A peer
@@ -45,6 +47,11 @@ DIRECT=0
 OPS=1000
 FILES=${TIO_FILES:-131072}
 PARTS=${TIO_PARTS:-all}
+CONTROL=${TIO_CONTROL:-0}
+case $CONTROL in 0|1) ;; *) echo "$0: TIO_CONTROL must be 0 or 1, not" \
+    "'$CONTROL'" >&2; exit 2;; esac
+A=tio
+[ "$CONTROL" = 1 ] && A=fio2
 case $PARTS in all|io|creates) ;; *) echo "$0: TIO_PARTS must be io," \
     "creates or all, not '$PARTS'" >&2; exit 2;; esac
 WD=${VMBENCH_WORKDIR:-/var/tmp}
@@ -106,12 +113,16 @@ compare() {
 	    exit bad }' || fails=$((fails + 1))
 }
 
-echo "tio vs fio and bonnie++: $SIZE in total, 4K blocks," \
+echo "$A vs fio and bonnie++: $SIZE in total, 4K blocks," \
     "$([ $DIRECT = 1 ] && echo O_DIRECT || echo buffered), $RUNS rounds," \
     "$(date -u +%FT%TZ), $(uname -r), $(nproc) CPUs"
 
 # ---- the four phases against fio ----
 tio_io() {	# threads -> "wr rw rd rr" MB/s, then the latencies in ms
+	if [ "$CONTROL" = 1 ]; then
+		fio_io "$@"
+		return
+	fi
 	"$HERE/bench/tio" --threads "$1" --size "$SIZE" --random-ops $OPS \
 	    $([ $DIRECT = 1 ] && echo --direct) --workdir "$tmp" |
 	    awk '/^Write /        { w = $4;  lw = $6 }
@@ -184,11 +195,11 @@ else
 		echo
 		echo "$t thread(s), MB/s and ms: write randwrite read randread," \
 		    "then their latencies"
-		sed 's/^/  tio  /' "$tmp/tio.$t"
+		sed "s/^/  $A  /" "$tmp/tio.$t"
 		sed 's/^/  fio  /' "$tmp/fio.$t"
 	done
 	echo
-	printf "%-22s %10s %10s %7s\n" figure tio fio tio/fio
+	printf "%-22s %10s %10s %7s\n" figure "$A" fio "$A/fio"
 	for t in 1 4; do
 		c=1
 		for m in seq_write rand_write seq_read rand_read \
