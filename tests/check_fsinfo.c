@@ -74,12 +74,72 @@ mount_ext4(const char *name, const char *opt)
 	return 0;
 }
 
+/*
+ * The mounts of an earlier run of this suite that was killed (SIGKILL
+ * skips the teardown): under $TMPDIR/vmbench-test.*, a folder whose
+ * fsinfo.pid names a process that is gone.  Unmounted and removed, so
+ * that a killed `make check` leaves nothing past the next one.
+ */
+static void
+clean_stale(void)
+{
+	const char *t = getenv("TMPDIR");
+	char line[1024], mnt[512], root[512], pidf[600], stat[64];
+	char gone[8][512];
+	int ngone = 0, i;
+	size_t n;
+	FILE *f, *pf;
+	long pid;
+
+	snprintf(root, sizeof(root), "%s/vmbench-test.", t && *t ? t : "/tmp");
+	n = strlen(root);
+	if (!(f = fopen("/proc/mounts", "r")))
+		return;
+	while (fgets(line, sizeof(line), f)) {
+		char *slash;
+
+		if (sscanf(line, "%*s %511s", mnt) != 1 ||
+		    strncmp(mnt, root, n) != 0 ||
+		    !(slash = strchr(mnt + n, '/')))
+			continue;
+		*slash = '\0';
+		snprintf(pidf, sizeof(pidf), "%s/fsinfo.pid", mnt);
+		if (!(pf = fopen(pidf, "r")))
+			continue;
+		if (fscanf(pf, "%ld", &pid) != 1)
+			pid = 0;
+		fclose(pf);
+		snprintf(stat, sizeof(stat), "/proc/%ld", pid);
+		if (pid <= 0 || access(stat, F_OK) == 0)
+			continue;
+		*slash = '/';
+		if (umount(mnt) < 0)
+			umount2(mnt, MNT_DETACH);
+		*slash = '\0';
+		for (i = 0; i < ngone && strcmp(gone[i], mnt); i++)
+			;
+		if (i == ngone && ngone < 8)
+			snprintf(gone[ngone++], sizeof(gone[0]), "%s", mnt);
+	}
+	fclose(f);
+	for (i = 0; i < ngone; i++)
+		nftw(gone[i], tu_rm1, 16, FTW_DEPTH | FTW_PHYS);
+}
+
 static void
 setup(void)
 {
 	char dir[512];
+	FILE *pf;
 
+	if (geteuid() == 0)
+		clean_stale();
 	tu_mktmp();
+	tu_path(dir, sizeof(dir), "fsinfo.pid");
+	if ((pf = fopen(dir, "w"))) {
+		fprintf(pf, "%ld\n", (long)getpid());
+		fclose(pf);
+	}
 	setenv("PATH", "/usr/local/sbin:/usr/local/bin:/usr/sbin:/usr/bin:"
 	    "/sbin:/bin", 0);
 	if (geteuid() != 0) {
