@@ -244,77 +244,25 @@ write_inventory(char *buf, size_t len, const char *name, const char *fmt)
 	return tu_write(buf, len, name, text);
 }
 
-START_TEST(fleet_two_local_hosts)
+/*
+ * One make fleet over two local hosts that run and four that fail
+ * (unreachable, a label that exists here, two hosts with one label):
+ * one playbook run, since each run builds the suite once per host.
+ */
+START_TEST(fleet_hosts)
 {
-	char inv[512], res[512], out[512], arg[3][600], meta[600], *text;
-	const char *argv[6];
+	char inv[512], res[512], out[512], arg[3][600], path[600], *text;
+	const char *argv[6], *l;
 	int rc;
 
-	if (!have_ansible("fleet_two_local_hosts"))
+	if (!have_ansible("fleet_hosts"))
 		return;
-	write_inventory(inv, sizeof(inv), "two.ini",
+	write_inventory(inv, sizeof(inv), "hosts.ini",
 	    "[fleet]\n"
 	    "alpha ansible_connection=local vmbench_label=fl-alpha "
 	    "vmbench_dir=%s/alpha vmbench_poll=1\n"
 	    "beta ansible_connection=local vmbench_label=fl-beta "
-	    "vmbench_dir=%s/beta vmbench_poll=1\n");
-	ck_assert_int_eq(mkdir(tu_path(res, sizeof(res), "res-two"), 0755),
-	    0);
-	snprintf(arg[0], sizeof(arg[0]), "INVENTORY=%s", inv);
-	snprintf(arg[1], sizeof(arg[1]), "RESULTS=%s", res);
-	argv[0] = "fleet";
-	argv[1] = arg[0];
-	argv[2] = arg[1];
-	argv[3] = "CONFIG=configs/test.conf";
-	argv[4] = NULL;
-	rc = run_make(tu_path(out, sizeof(out), "out"), argv);
-	text = slurp(out);
-	ck_assert_msg(rc == 0, "make fleet: exit %d:\n%s", rc, text);
-	ck_assert_msg(strstr(text, "make fleet: 2 host(s) ran, 0 failed") &&
-	    line_with(text, "ran     alpha", "fl-alpha") &&
-	    line_with(text, "ran     beta", "fl-beta"), "summary:\n%s", text);
-	free(text);
-
-	/* each folder is the host's own run */
-	snprintf(meta, sizeof(meta), "%s/fl-alpha/meta", res);
-	text = slurp(meta);
-	ck_assert_msg(strstr(text, "label=fl-alpha\n") &&
-	    strstr(text, "config=configs/test.conf\n") &&
-	    !strstr(text, "vmbench_version=unknown"), "%s:\n%s", meta, text);
-	free(text);
-	snprintf(meta, sizeof(meta), "%s/fl-beta/forkbomb.res", res);
-	ck_assert_msg(access(meta, F_OK) == 0, "no %s", meta);
-	/* each host in its own copy */
-	snprintf(meta, sizeof(meta), "%s/beta/results/fl-beta/meta", tu_dir);
-	ck_assert_msg(access(meta, F_OK) == 0, "no %s", meta);
-	snprintf(meta, sizeof(meta), "%s/alpha/results/fl-beta", tu_dir);
-	ck_assert_msg(access(meta, F_OK) < 0, "%s exists", meta);
-
-	/* the report reads the two fetched folders */
-	snprintf(arg[2], sizeof(arg[2]), "KERNELS=fl-alpha fl-beta");
-	argv[0] = "compare";
-	argv[1] = arg[1];
-	argv[2] = arg[2];
-	argv[3] = NULL;
-	rc = run_make(out, argv);
-	text = slurp(out);
-	ck_assert_msg(rc == 0 && strstr(text, "baseline fl-alpha") &&
-	    strstr(text, "forkbomb"), "make compare: exit %d:\n%s", rc, text);
-	free(text);
-}
-END_TEST
-
-START_TEST(fleet_failed_hosts)
-{
-	char inv[512], res[512], out[512], arg[2][600], path[600], *text;
-	const char *argv[6], *l;
-	int rc;
-
-	if (!have_ansible("fleet_failed_hosts"))
-		return;
-	write_inventory(inv, sizeof(inv), "failed.ini",
-	    "here ansible_connection=local vmbench_label=fl-here "
-	    "vmbench_dir=%s/here vmbench_poll=1\n"
+	    "vmbench_dir=%s/beta vmbench_poll=1\n"
 	    "gone ansible_host=127.0.0.2 ansible_port=1 "
 	    "ansible_connection=ssh\n"
 	    "dup ansible_connection=local vmbench_label=fl-dup "
@@ -323,11 +271,11 @@ START_TEST(fleet_failed_hosts)
 	    "vmbench_dir=%s/twin1\n"
 	    "twin2 ansible_connection=local vmbench_label=fl-twin "
 	    "vmbench_dir=%s/twin2\n");
-	ck_assert_int_eq(mkdir(tu_path(res, sizeof(res), "res-failed"), 0755),
+	ck_assert_int_eq(mkdir(tu_path(res, sizeof(res), "res-hosts"), 0755),
 	    0);
 	ck_assert_int_eq(mkdir(tu_path(path, sizeof(path),
-	    "res-failed/fl-dup"), 0755), 0);
-	tu_write(path, sizeof(path), "res-failed/fl-dup/meta",
+	    "res-hosts/fl-dup"), 0755), 0);
+	tu_write(path, sizeof(path), "res-hosts/fl-dup/meta",
 	    "label=fl-dup\n");
 	snprintf(arg[0], sizeof(arg[0]), "INVENTORY=%s", inv);
 	snprintf(arg[1], sizeof(arg[1]), "RESULTS=%s", res);
@@ -340,8 +288,9 @@ START_TEST(fleet_failed_hosts)
 	rc = run_make(tu_path(out, sizeof(out), "out"), argv);
 	text = slurp(out);
 	ck_assert_msg(rc != 0, "make fleet: exit 0:\n%s", text);
-	ck_assert_msg(strstr(text, "make fleet: 1 host(s) ran, 4 failed") &&
-	    line_with(text, "ran     here", "fl-here"), "summary:\n%s", text);
+	ck_assert_msg(strstr(text, "make fleet: 2 host(s) ran, 4 failed") &&
+	    line_with(text, "ran     alpha", "fl-alpha") &&
+	    line_with(text, "ran     beta", "fl-beta"), "summary:\n%s", text);
 	l = line_with(text, "failed  gone", "unreachable: ");
 	ck_assert_msg(l && strstr(l, "127.0.0.2"), "gone:\n%s", text);
 	l = line_with(text, "failed  dup", "fl-dup exists; not overwritten");
@@ -352,20 +301,44 @@ START_TEST(fleet_failed_hosts)
 	    "twin1"), "twin2:\n%s", text);
 	free(text);
 
-	/* the local host's folder landed; the existing one is as it was */
-	snprintf(path, sizeof(path), "%s/fl-here/meta", res);
+	/* each folder is the host's own run */
+	snprintf(path, sizeof(path), "%s/fl-alpha/meta", res);
+	text = slurp(path);
+	ck_assert_msg(strstr(text, "label=fl-alpha\n") &&
+	    strstr(text, "config=configs/test.conf\n") &&
+	    !strstr(text, "vmbench_version=unknown"), "%s:\n%s", path, text);
+	free(text);
+	snprintf(path, sizeof(path), "%s/fl-beta/forkbomb.res", res);
 	ck_assert_msg(access(path, F_OK) == 0, "no %s", path);
+	/* each host in its own copy */
+	snprintf(path, sizeof(path), "%s/beta/results/fl-beta/meta", tu_dir);
+	ck_assert_msg(access(path, F_OK) == 0, "no %s", path);
+	snprintf(path, sizeof(path), "%s/alpha/results/fl-beta", tu_dir);
+	ck_assert_msg(access(path, F_OK) < 0, "%s exists", path);
+
+	/* the existing folder is as it was, and nothing ran for it */
 	snprintf(path, sizeof(path), "%s/fl-dup", res);
 	ck_assert_int_eq(tu_count_except(path, ""), 1);
 	snprintf(path, sizeof(path), "%s/fl-dup/meta", res);
 	text = slurp(path);
 	ck_assert_str_eq(text, "label=fl-dup\n");
 	free(text);
-	/* and nothing ran for them */
 	snprintf(path, sizeof(path), "%s/dup", tu_dir);
 	ck_assert_msg(access(path, F_OK) < 0, "%s exists", path);
 	snprintf(path, sizeof(path), "%s/twin1", tu_dir);
 	ck_assert_msg(access(path, F_OK) < 0, "%s exists", path);
+
+	/* the report reads the two fetched folders */
+	snprintf(arg[2], sizeof(arg[2]), "KERNELS=fl-alpha fl-beta");
+	argv[0] = "compare";
+	argv[1] = arg[1];
+	argv[2] = arg[2];
+	argv[3] = NULL;
+	rc = run_make(out, argv);
+	text = slurp(out);
+	ck_assert_msg(rc == 0 && strstr(text, "baseline fl-alpha") &&
+	    strstr(text, "forkbomb"), "make compare: exit %d:\n%s", rc, text);
+	free(text);
 }
 END_TEST
 
@@ -608,8 +581,7 @@ fleet_suite(void)
 	tc = tcase_create("ansible");
 	tcase_add_unchecked_fixture(tc, tu_mktmp, tu_rmtmp);
 	tcase_set_timeout(tc, 600);
-	tcase_add_test(tc, fleet_two_local_hosts);
-	tcase_add_test(tc, fleet_failed_hosts);
+	tcase_add_test(tc, fleet_hosts);
 	tcase_add_loop_test(tc, fleet_signal, 0,
 	    (int)(sizeof(stops) / sizeof(stops[0])));
 	tcase_add_test(tc, fleet_closed_output);
