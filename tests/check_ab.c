@@ -60,7 +60,8 @@ slurp(const char *rel, char *buf, size_t len)
 	return buf;
 }
 
-static int sh(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
+/* Run a command line through the shell: tests/testutil.h. */
+#define sh(...)	tu_sh_in(NULL, __VA_ARGS__)
 static int state_item(const char *path, const char *key, char *val,
     size_t len);
 
@@ -503,25 +504,6 @@ START_TEST(meta_settings)
 	free(s);
 }
 END_TEST
-
-/* Run a command line through the shell (tests only); exit status. */
-static int
-sh(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
-
-static int
-sh(const char *fmt, ...)
-{
-	char *cmd;
-	va_list ap;
-	int st;
-
-	va_start(ap, fmt);
-	ck_assert_int_ge(vasprintf(&cmd, fmt, ap), 0);
-	va_end(ap);
-	st = system(cmd);
-	free(cmd);
-	return WIFEXITED(st) ? WEXITSTATUS(st) : 128 + WTERMSIG(st);
-}
 
 /* Mean of metric @name over the iterations of @path. */
 static double

@@ -20,24 +20,8 @@
 #include "res.h"
 #include "testutil.h"
 
-/* Run a command line through the shell (tests only); exit status. */
-static int
-sh(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
-
-static int
-sh(const char *fmt, ...)
-{
-	char *cmd;
-	va_list ap;
-	int st;
-
-	va_start(ap, fmt);
-	ck_assert_int_ge(vasprintf(&cmd, fmt, ap), 0);
-	va_end(ap);
-	st = system(cmd);
-	free(cmd);
-	return WIFEXITED(st) ? WEXITSTATUS(st) : 128 + WTERMSIG(st);
-}
+/* Run a command line through the shell: tests/testutil.h. */
+#define sh(...)	tu_sh_in(NULL, __VA_ARGS__)
 
 /* Metric @name of iteration @i (0-based) of tu_dir/@base.res. */
 static double

@@ -27,24 +27,8 @@
 
 #define EX "results/examples"
 
-static int
-sh(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
-
-/* Run a shell command with T set to the test's folder; its exit status. */
-static int
-sh(const char *fmt, ...)
-{
-	char cmd[4096], full[4096 + 512];
-	va_list ap;
-	int st;
-
-	va_start(ap, fmt);
-	vsnprintf(cmd, sizeof(cmd), fmt, ap);
-	va_end(ap);
-	snprintf(full, sizeof(full), "T='%s'; %s", tu_dir, cmd);
-	st = system(full);
-	return WIFEXITED(st) ? WEXITSTATUS(st) : -1;
-}
+/* A shell command, T set to the test's folder: tests/testutil.h. */
+#define sh(...)	tu_sh_in(tu_dir, __VA_ARGS__)
 
 static char *
 slurp(const char *fmt, ...) __attribute__((format(printf, 1, 2)));

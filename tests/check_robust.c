@@ -25,25 +25,8 @@
 #define EX "results/examples"
 #define VMREPORT "report/vmreport"
 
-
-static int
-sh(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
-
-/* A shell command with T set to tu_dir: its exit status, -1 if killed. */
-static int
-sh(const char *fmt, ...)
-{
-	char cmd[8192], full[8192 + 300];
-	va_list ap;
-	int st;
-
-	va_start(ap, fmt);
-	vsnprintf(cmd, sizeof(cmd), fmt, ap);
-	va_end(ap);
-	snprintf(full, sizeof(full), "T='%s'; %s", tu_dir, cmd);
-	st = system(full);
-	return WIFEXITED(st) ? WEXITSTATUS(st) : -1;
-}
+/* A shell command, T set to the test's folder: tests/testutil.h. */
+#define sh(...)	tu_sh_in(tu_dir, __VA_ARGS__)
 
 /* vmreport ARGS (folders under T): stdout and stderr into @out, @err. */
 static int

@@ -34,24 +34,8 @@ use_dir(const char *name)
 	ck_assert_int_eq(mkdir(tdir, 0777), 0);
 }
 
-static int
-sh(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
-
-/* Run a shell command with T set to the test's folder; its status. */
-static int
-sh(const char *fmt, ...)
-{
-	char cmd[4096], full[4096 + sizeof(tdir) + 16];
-	va_list ap;
-	int st;
-
-	va_start(ap, fmt);
-	vsnprintf(cmd, sizeof(cmd), fmt, ap);
-	va_end(ap);
-	snprintf(full, sizeof(full), "T='%s'; %s", tdir, cmd);
-	st = system(full);
-	return WIFEXITED(st) ? WEXITSTATUS(st) : -1;
-}
+/* A shell command, T set to the test's folder: tests/testutil.h. */
+#define sh(...)	tu_sh_in(tdir, __VA_ARGS__)
 
 static char *
 slurp(const char *name)

@@ -67,25 +67,8 @@ rmtmp(void)
 	ck_assert_int_eq(system(cmd), 0);
 }
 
-static int
-sh(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
-
-/* Run a shell command (with T set to the temporary folder). */
-static int
-sh(const char *fmt, ...)
-{
-	char cmd[4096], full[4096 + 256];
-	va_list ap;
-	int st;
-
-	va_start(ap, fmt);
-	vsnprintf(cmd, sizeof(cmd), fmt, ap);
-	va_end(ap);
-	snprintf(full, sizeof(full), "T='%s'; %s", tmp, cmd);
-	st = system(full);
-	return WIFEXITED(st) ? WEXITSTATUS(st) : -1;
-}
-
+/* A shell command, T set to the test's folder: tests/testutil.h. */
+#define sh(...)	tu_sh_in(tmp, __VA_ARGS__)
 
 /* vmreport ARGS > T/out 2> T/err; returns the exit status. */
 static int

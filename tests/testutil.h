@@ -17,10 +17,12 @@
 #include <check.h>
 #include <dirent.h>
 #include <errno.h>
+#include <stdarg.h>
 #include <ftw.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/wait.h>
 #include <unistd.h>
 
 static char tu_dir[256];
@@ -128,6 +130,35 @@ tu_slurp(const char *path)
 	fclose(f);
 	buf[len] = '\0';
 	return buf;
+}
+
+static inline int
+tu_sh_in(const char *t, const char *fmt, ...)
+    __attribute__((format(printf, 2, 3)));
+
+/*
+ * Run a shell command (printf-style), with T set to @t first when @t is
+ * not NULL (a folder name without a quote); its exit status, 128 + the
+ * signal when a signal ended it.
+ */
+static inline int
+tu_sh_in(const char *t, const char *fmt, ...)
+{
+	char *cmd, *full;
+	va_list ap;
+	int st;
+
+	va_start(ap, fmt);
+	ck_assert_int_ge(vasprintf(&cmd, fmt, ap), 0);
+	va_end(ap);
+	if (t) {
+		ck_assert_int_ge(asprintf(&full, "T='%s'; %s", t, cmd), 0);
+		free(cmd);
+		cmd = full;
+	}
+	st = system(cmd);
+	free(cmd);
+	return WIFEXITED(st) ? WEXITSTATUS(st) : 128 + WTERMSIG(st);
 }
 
 #endif
