@@ -47,9 +47,9 @@ measure(struct lo_ctx *c, const char *what, const struct lt_body *b)
 
 /* ---- processes ---- */
 
-#if defined(__SANITIZE_ADDRESS__) || defined(__SANITIZE_UNDEFINED__)
+#if defined(__SANITIZE_ADDRESS__)	/* gcc */
 #define VB_CHILD_EXIT(x)	_exit(x)
-#elif defined(__has_feature)
+#elif defined(__has_feature)		/* clang */
 #if __has_feature(address_sanitizer)
 #define VB_CHILD_EXIT(x)	_exit(x)
 #endif
