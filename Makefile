@@ -26,7 +26,7 @@ MAKEFLAGS += -r
 CC ?= cc
 CFLAGS ?= -O2 -g
 CFLAGS += -std=gnu11 -Wall -Wextra -Wformat=2 -Wno-format-nonliteral
-CPPFLAGS += -D_GNU_SOURCE -Ilib -MMD -MP
+CPPFLAGS += -D_GNU_SOURCE -Isrc/lib -MMD -MP
 # Bind every symbol at start-up: otherwise each forked child resolves
 # _exit and malloc lazily, and the GOT writes cost it ~10 page faults that
 # belong to the dynamic linker, not to the kernel being measured.
@@ -53,27 +53,40 @@ endif
 # charts (gnuplot, optional at run time).
 DEB_PKGS := gcc make libc6-dev pkg-config check libgsl-dev gnuplot-nox
 
-LIB := lib/libvmbench.a
-LIB_OBJS := $(patsubst %.c,%.o,$(wildcard lib/*.c))
+# Sources by role (docs/architecture.md); every arrow points down:
+#   src/lib/           the measuring core, linked by every program
+#   src/bench/NAME/    one folder a benchmark: NAME.c is its main, the
+#                      other files its modules; built as bench/NAME
+#   src/runner/        vmrun (vmrun.c) and its modules; built as bench/vmrun
+#   src/report/        vmreport (vmreport.c) and its modules; built as
+#                      report/vmreport
+# Each layer sees only its own headers and those below it (-I per layer).
+LIB := src/lib/libvmbench.a
+LIB_OBJS := $(patsubst %.c,%.o,$(wildcard src/lib/*.c))
 
-# bench/NAME.c is a program; bench/NAME-PART.c are its extra modules
-# (linked into it and into the tests).
-BENCH_MAIN := $(filter-out $(wildcard bench/*-*.c),$(wildcard bench/*.c))
-# (bench/vmlat_hello is vmlat's exec helper, not a benchmark: below)
-PROGS := $(filter-out bench/vmlat_hello,$(BENCH_MAIN:.c=))
-BENCH_MODS := $(patsubst %.c,%.o,$(wildcard bench/*-*.c))
+BENCHES := $(notdir $(patsubst %/,%,$(wildcard src/bench/*/)))
+# a benchmark's exec helpers (src/bench/NAME/hello.c: vmlat_hello) are
+# built apart, tiny and static: below
+BENCH_HELPERS := src/bench/vmlat/hello.c
+BENCH_MAIN := $(foreach b,$(BENCHES),src/bench/$(b)/$(b).c)
+BENCH_MODS := $(patsubst %.c,%.o,$(filter-out $(BENCH_MAIN) \
+	$(BENCH_HELPERS),$(wildcard src/bench/*/*.c)))
+RUNNER_MODS := $(patsubst %.c,%.o,$(filter-out src/runner/vmrun.c,\
+	$(wildcard src/runner/*.c)))
+PROGS := $(BENCHES:%=bench/%) bench/vmrun
 
-# report/vmreport.c is the report program; report/*.c other modules.
-REPORT := $(if $(wildcard report/vmreport.c),report/vmreport)
-REPORT_MODS := $(patsubst %.c,%.o,$(filter-out report/vmreport.c,\
-	$(wildcard report/*.c)))
+REPORT := report/vmreport
+REPORT_SRCS := $(wildcard src/report/*.c src/report/*/*.c)
+REPORT_MODS := $(patsubst %.c,%.o,$(filter-out src/report/vmreport.c,\
+	$(REPORT_SRCS)))
 
 TEST_SRCS := $(wildcard tests/check_*.c)
 TEST_OBJS := $(TEST_SRCS:.c=.o) tests/runner.o
 TEST_BIN := tests/check_vmbench
 
-ALL_OBJS := $(LIB_OBJS) $(BENCH_MAIN:.c=.o) $(BENCH_MODS) $(REPORT_MODS) \
-	$(if $(REPORT),report/vmreport.o) $(TEST_OBJS)
+ALL_OBJS := $(LIB_OBJS) $(BENCH_MAIN:.c=.o) $(BENCH_MODS) \
+	$(RUNNER_MODS) src/runner/vmrun.o $(REPORT_MODS) \
+	src/report/vmreport.o $(TEST_OBJS)
 
 CONFIG ?= configs/quick.conf
 RESULTS ?= results
@@ -125,7 +138,7 @@ all: need-deps $(LIB) $(PROGS) $(REPORT)
 
 .PHONY: FORCE
 # a copy made by make fleet has its version in .vmbench-version, no .git
-lib/version.h: FORCE
+src/lib/version.h: FORCE
 	$(Q)v=$$(cat .vmbench-version 2>/dev/null || \
 	    git describe --always --dirty --tags 2>/dev/null || \
 	    echo unknown); \
@@ -133,7 +146,13 @@ lib/version.h: FORCE
 	cmp -s $@.tmp $@ && rm -f $@.tmp || mv $@.tmp $@
 FORCE:
 
-lib/meta.o: lib/version.h
+src/lib/meta.o: src/lib/version.h
+
+# the layers above the core see their own headers too
+src/runner/%.o: CPPFLAGS += -Isrc/runner
+src/report/%.o: CPPFLAGS += -Isrc/report
+tools/%.o: CPPFLAGS += -Isrc/bench
+TEST_CPPFLAGS = -Isrc/runner -Isrc/report -Isrc/bench
 
 %.o: %.c .build-flags
 	$(call say,CC,$@)
@@ -141,20 +160,26 @@ lib/meta.o: lib/version.h
 
 tests/%.o: tests/%.c .build-flags
 	$(call say,CC,$@)
-	$(Q)$(CC) $(CPPFLAGS) -Ibench -Ireport $(CHECK_CFLAGS) $(CFLAGS) \
+	$(Q)$(CC) $(CPPFLAGS) $(TEST_CPPFLAGS) $(CHECK_CFLAGS) $(CFLAGS) \
 	    -c -o $@ $<
 
 $(LIB): $(LIB_OBJS)
 	$(call say,AR,$@)
 	$(Q)rm -f $@ && $(AR) rcs $@ $^
 
-bench/%: bench/%.o $$(addsuffix .o,$$(basename $$(wildcard bench/$$*-*.c))) $(LIB)
+# bench/NAME: every .c of src/bench/NAME/ but its exec helpers
+bench/%: $$(addsuffix .o,$$(basename $$(filter-out $(BENCH_HELPERS),\
+	$$(wildcard src/bench/$$*/*.c)))) $(LIB)
 	$(call say,LD,$@)
-	$(Q)$(CC) $(LDFLAGS) -o $@ $^ $(LDLIBS)
+	$(Q)mkdir -p $(@D) && $(CC) $(LDFLAGS) -o $@ $^ $(LDLIBS)
 
-report/vmreport: report/vmreport.o $(REPORT_MODS) $(LIB)
+bench/vmrun: src/runner/vmrun.o $(RUNNER_MODS) $(LIB)
 	$(call say,LD,$@)
-	$(Q)$(CC) $(LDFLAGS) -o $@ $^ $(GSL_LIBS) $(LDLIBS)
+	$(Q)mkdir -p $(@D) && $(CC) $(LDFLAGS) -o $@ $^ $(LDLIBS)
+
+report/vmreport: src/report/vmreport.o $(REPORT_MODS) $(LIB)
+	$(call say,LD,$@)
+	$(Q)mkdir -p $(@D) && $(CC) $(LDFLAGS) -o $@ $^ $(GSL_LIBS) $(LDLIBS)
 
 # One runner for every suite: tests/suites.h lists check_<module>.c's
 # <module>_suite() functions.
@@ -173,13 +198,13 @@ tests/progs.h: FORCE
 tests/check_docs.o: tests/progs.h
 
 # make docs: each program's --help into its block in docs/*.md
-# (tests/doc-help.sh says how; a new program gets a block at the end of
+# (tools/doc-help.sh says how; a new program gets a block at the end of
 # docs/benchmarks.md).
 .PHONY: docs
 docs: all
-	$(Q)sh tests/doc-help.sh $(sort $(PROGS) $(REPORT))
+	$(Q)sh tools/doc-help.sh $(sort $(PROGS) $(REPORT))
 
-$(TEST_BIN): $(TEST_OBJS) $(BENCH_MODS) $(REPORT_MODS) $(LIB)
+$(TEST_BIN): $(TEST_OBJS) $(BENCH_MODS) $(RUNNER_MODS) $(REPORT_MODS) $(LIB)
 	$(call say,LD,$@)
 	$(Q)$(CC) $(LDFLAGS) -o $@ $^ $(CHECK_LIBS) $(GSL_LIBS) $(LDLIBS)
 
@@ -187,7 +212,7 @@ check: all $(TEST_BIN) tests/iterchild
 	$(call say,TEST,$(TEST_BIN))
 	$(Q)./$(TEST_BIN)
 
-# make run: the runner does the work; see bench/vmrun.c and docs/running.md.
+# make run: the runner does the work; see src/runner/vmrun.c and docs/running.md.
 run: all
 	$(Q)case "$$VB_FORCE" in 1) set -- --force;; *) set --;; esac; \
 	bench/vmrun --kernel "$$VB_KERNEL" $(VMRUN_ARGS) "$$@"
@@ -241,7 +266,7 @@ post: all
 	$(Q)$(REPORT_DIRS); report/vmreport $$VB_REPORT_OPTS --post "$$@"
 
 # make html: the results page across the KERNELS, HTML=dir/index.html
-# (default $(RESULTS)/html): report/rhtml.c, docs/html.md.
+# (default $(RESULTS)/html): src/report/rhtml.c, docs/html.md.
 export VB_HTML = $(value HTML)
 unexport HTML
 .PHONY: html bench-html
@@ -255,61 +280,61 @@ BENCH_TARGETS := bench-overhead
 BENCH_TARGETS += bench-report
 BENCH_TARGETS += bench-fileload
 BENCH_TARGETS += bench-makesim
-# make bench [BENCH="overhead tio"]: tests/bench-all.sh runs them in turn
+# make bench [BENCH="overhead tio"]: tools/bench-all.sh runs them in turn
 # and rewrites the last section of docs/validation.md with what they
 # printed; BENCH keeps only the ones it names.
 export VB_BENCH = $(value BENCH)
 unexport BENCH
 bench: all
-	$(Q)sh tests/bench-all.sh $(BENCH_TARGETS)
+	$(Q)sh tools/bench-all.sh $(BENCH_TARGETS)
 
 # makesim -j1 against -j2, and its run-to-run CoV over 5 runs (about 6
-# minutes): see tests/bench-makesim.sh.
+# minutes): see tools/bench-makesim.sh.
 .PHONY: bench-makesim
 bench-makesim: all
-	$(Q)sh tests/bench-makesim.sh
+	$(Q)sh tools/bench-makesim.sh
 
 # fileload against dbench 4 on Debian's client.txt, alternating, medians
-# (needs the dbench package): see tests/fileload-vs-dbench.sh.
+# (needs the dbench package): see tools/fileload-vs-dbench.sh.
 bench-fileload: all
-	$(Q)sh tests/fileload-vs-dbench.sh "$${VB_FL_TIME:-20}" \
+	$(Q)sh tools/fileload-vs-dbench.sh "$${VB_FL_TIME:-20}" \
 	    "$${VB_FL_RUNS:-3}"
 
 # A benchmark that reports what its iteration child looks like, for
 # tests/check_harness.c.
 tests/iterchild: tests/iterchild.o $(LIB)
 	$(call say,LD,$@)
-	$(Q)$(CC) $(LDFLAGS) -o $@ $^ $(LDLIBS)
+	$(Q)mkdir -p $(@D) && $(CC) $(LDFLAGS) -o $@ $^ $(LDLIBS)
 ALL_OBJS += tests/iterchild.o
 .PHONY: clean-iterchild
 clean: clean-iterchild
 clean-iterchild:
 	$(Q)rm -f tests/iterchild
 
-# The harness's own cost: see tests/overhead.c (not part of make check).
-bench-overhead: all tests/overhead
-	$(Q)tests/overhead
+# The harness's own cost: see tools/overhead.c (not part of make check).
+bench-overhead: all tools/overhead
+	$(Q)tools/overhead
 
-tests/overhead: tests/overhead.o $(LIB)
+tools/overhead: tools/overhead.o $(LIB)
 	$(call say,LD,$@)
-	$(Q)$(CC) $(LDFLAGS) -o $@ $^ $(LDLIBS)
-ALL_OBJS += tests/overhead.o
+	$(Q)mkdir -p $(@D) && $(CC) $(LDFLAGS) -o $@ $^ $(LDLIBS)
+ALL_OBJS += tools/overhead.o
 
 # memfill's fill against memset() and a bare page-touch loop, and the
-# probe's own overhead: see tests/bench_memfill.c, tests/bench-probe.sh.
+# probe's own overhead: see tools/bench_memfill.c, tools/bench-probe.sh.
 BENCH_TARGETS += bench-memfill bench-probe
 .PHONY: bench-memfill bench-probe
-bench-memfill: all tests/bench_memfill
-	$(Q)tests/bench_memfill $${VB_MF_SIZE:+"$$VB_MF_SIZE"}
+bench-memfill: all tools/bench_memfill
+	$(Q)tools/bench_memfill $${VB_MF_SIZE:+"$$VB_MF_SIZE"}
 bench-probe: all
-	$(Q)sh tests/bench-probe.sh "$${VB_PROBE_TIME:-20}"
-tests/bench_memfill: tests/bench_memfill.o bench/memfill-fill.o $(LIB)
+	$(Q)sh tools/bench-probe.sh "$${VB_PROBE_TIME:-20}"
+tools/bench_memfill: tools/bench_memfill.o src/bench/memfill/fill.o $(LIB)
 	$(call say,LD,$@)
-	$(Q)$(CC) $(LDFLAGS) -o $@ $^ $(LDLIBS)
-ALL_OBJS += tests/bench_memfill.o
+	$(Q)mkdir -p $(@D) && $(CC) $(LDFLAGS) -o $@ $^ $(LDLIBS)
+ALL_OBJS += tools/bench_memfill.o
 
 # tio against fio (its four phases at 1 and 4 threads) and bonnie++ (the
-# creates and deletes), alternating in one run: tests/tio-vs-peers.sh.
+# creates and deletes), alternating in one run: tools/tio-vs-peers.sh.
 # TIO_SIZE (total, default 256M), TIO_RUNS (3), TIO_DIRECT=1 for O_DIRECT,
 # TIO_FILES (creates, 131072), TIO_PARTS=io or creates for one half,
 # TIO_CONTROL=1 for fio in tio's place (how far fio is from itself).
@@ -325,12 +350,12 @@ unexport TIO_SIZE TIO_RUNS TIO_DIRECT TIO_FILES TIO_PARTS TIO_CONTROL
 bench-tio: all
 	$(Q)TIO_FILES="$$VB_TIO_FILES" TIO_PARTS="$$VB_TIO_PARTS" \
 	    TIO_CONTROL="$$VB_TIO_CONTROL" \
-	    sh tests/tio-vs-peers.sh "$${VB_TIO_SIZE:-256M}" \
+	    sh tools/tio-vs-peers.sh "$${VB_TIO_SIZE:-256M}" \
 	    "$${VB_TIO_RUNS:-3}" $${VB_TIO_DIRECT:+direct}
 
-# The report's speed on 100 folders x 20 benchmarks: tests/bench-report.sh.
+# The report's speed on 100 folders x 20 benchmarks: tools/bench-report.sh.
 bench-report: all
-	$(Q)sh tests/bench-report.sh
+	$(Q)sh tools/bench-report.sh
 
 # The results page over 50 generated folders: its time (under 2 s) and,
 # with chromium, the browser test (tests/html-browser.sh; in make check).
@@ -342,7 +367,7 @@ bench-html: all
 # without the sanitizers (SANITIZE=1), which cannot link statically and
 # would make it no longer tiny.
 all: bench/vmlat_hello
-bench/vmlat_hello: bench/vmlat_hello.c
+bench/vmlat_hello: src/bench/vmlat/hello.c
 	$(call say,LD,$@)
 	$(Q)$(CC) -O2 -Wall -Wextra -static -o $@ $<
 .PHONY: clean-vmlat
@@ -353,7 +378,7 @@ clean-vmlat:
 # vmlat against LMbench 3 built from its source in a temporary folder
 # (LMBENCH_SRC=dir, a tree or a git folder), alternating, medians of
 # LM_RUNS rounds; LM_TESTS="filerd mmaprd" picks some: see
-# tests/vmlat-vs-lmbench.sh.
+# tools/vmlat-vs-lmbench.sh.
 BENCH_TARGETS += bench-vmlat
 export VB_LMBENCH_SRC = $(value LMBENCH_SRC)
 export VB_LM_RUNS = $(value LM_RUNS)
@@ -362,7 +387,7 @@ unexport LMBENCH_SRC LM_RUNS LM_TESTS
 .PHONY: bench-vmlat
 bench-vmlat: all
 	$(Q)LMBENCH_SRC="$$VB_LMBENCH_SRC" LM_TESTS="$$VB_LM_TESTS" \
-	    sh tests/vmlat-vs-lmbench.sh \
+	    sh tools/vmlat-vs-lmbench.sh \
 	    "$${VB_LM_RUNS:-9}"
 
 # Check for the Debian packages; install them as root, else say how.
@@ -393,8 +418,8 @@ clean:
 	$(call say,CLEAN,.)
 	$(Q)rm -f $(LIB) $(PROGS) report/vmreport $(TEST_BIN) tests/suites.h \
 	    tests/progs.h \
-	    tests/overhead tests/bench_memfill \
-	    lib/version.h $(ALL_OBJS) $(ALL_OBJS:.o=.d)
+	    tools/overhead tools/bench_memfill \
+	    src/lib/version.h $(ALL_OBJS) $(ALL_OBJS:.o=.d)
 
 # ---- sanitizers and fuzzing (docs/testing.md) ----
 #
@@ -437,8 +462,8 @@ FUZZ_OPTS ?=
 export VB_FUZZ_TIME = $(value FUZZ_TIME)
 export VB_FUZZ_OPTS = $(value FUZZ_OPTS)
 unexport FUZZ_TIME FUZZ_OPTS
-FUZZ_SRCS := $(wildcard lib/*.c) bench/fileload-load.c \
-	$(filter-out report/vmreport.c,$(wildcard report/*.c))
+FUZZ_SRCS := $(wildcard src/lib/*.c) $(RUNNER_MODS:.o=.c) \
+	src/bench/fileload/load.c $(REPORT_MODS:.o=.c)
 FUZZ_OBJS := $(addprefix tests/fuzz/obj/,$(FUZZ_SRCS:.c=.o))
 FUZZ_LIB := tests/fuzz/obj/libvmbench-fuzz.a
 FUZZ_BINS := $(FUZZ_READERS:%=tests/fuzz/fuzz_%)
@@ -464,10 +489,16 @@ tests/fuzz/obj/.flags: FORCE | need-clang
 
 tests/fuzz/obj/%.o: %.c tests/fuzz/obj/.flags
 	$(call say,FUZZCC,$@)
-	$(Q)mkdir -p $(@D) && $(FUZZ_CC) $(CPPFLAGS) -Ibench -Ireport \
+	$(Q)mkdir -p $(@D) && $(FUZZ_CC) $(CPPFLAGS) $(TEST_CPPFLAGS) \
 	    $(FUZZ_CFLAGS) -fsanitize=fuzzer-no-link -c -o $@ $<
 
-tests/fuzz/obj/lib/meta.o: lib/version.h
+tests/fuzz/obj/src/lib/meta.o: src/lib/version.h
+
+# the layers above the core see their own headers too
+src/runner/%.o: CPPFLAGS += -Isrc/runner
+src/report/%.o: CPPFLAGS += -Isrc/report
+tools/%.o: CPPFLAGS += -Isrc/bench
+TEST_CPPFLAGS = -Isrc/runner -Isrc/report -Isrc/bench
 
 $(FUZZ_LIB): $(FUZZ_OBJS)
 	$(call say,AR,$@)

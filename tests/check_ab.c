@@ -1,9 +1,9 @@
 /*
- * make ab's pieces: the settings parser and writer (lib/knob.h) on a
- * fake /proc/sys and /sys tree, the ABBA schedule (bench/vmrun-ab.h),
+ * make ab's pieces: the settings parser and writer (src/runner/knob.h) on a
+ * fake /proc/sys and /sys tree, the ABBA schedule (src/runner/ab.h),
  * the state file a SIGKILLed run leaves and its recovery
- * (lib/state.h), the cgroup counters on fixture files and the foreign
- * CPU figure (lib/scope.h), and bench/vmrun --a/--b end to end on the
+ * (src/runner/state.h), the cgroup counters on fixture files and the foreign
+ * CPU figure (src/lib/scope.h), and bench/vmrun --a/--b end to end on the
  * fake tree (and on the real one, as root, without changing a value).
  */
 #include <check.h>
@@ -26,7 +26,7 @@
 #include "scope.h"
 #include "state.h"
 #include "testutil.h"
-#include "vmrun-ab.h"
+#include "ab.h"
 
 /* Make tu_dir/@rel (and its folders) holding @text. */
 static void

@@ -1,4 +1,4 @@
-/* Suite definitions (lib/config.c): parsing and file:line errors. */
+/* Suite definitions (src/runner/config.c): parsing and file:line errors. */
 #include <check.h>
 #include <stdio.h>
 #include <string.h>

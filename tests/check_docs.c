@@ -10,7 +10,7 @@
  *	<!-- end help: bench/forkbomb -->
  *
  * without its "Common options:" paragraph, which is the "common" block,
- * once.  `make docs` (tests/doc-help.sh) rewrites the blocks; this suite
+ * once.  `make docs` (tools/doc-help.sh) rewrites the blocks; this suite
  * fails when one differs, is missing, or names no program.
  */
 #include <check.h>
@@ -340,7 +340,7 @@ copy_doc(const char *name, const char *from, const char *to)
 	free(text);
 }
 
-/* Run tests/doc-help.sh on tu_dir's copies; its exit status. */
+/* Run tools/doc-help.sh on tu_dir's copies; its exit status. */
 static int
 run_generator(void)
 {
@@ -354,7 +354,7 @@ run_generator(void)
 		int null = open("/dev/null", O_WRONLY);
 
 		argv[n++] = "sh";
-		argv[n++] = "tests/doc-help.sh";
+		argv[n++] = "tools/doc-help.sh";
 		for (size_t i = 0; i < NPROGS; i++)
 			argv[n++] = (char *)progs[i];
 		argv[n] = NULL;

@@ -18,8 +18,8 @@
 #include <unistd.h>
 
 #include "clock.h"
-#include "fileload-load.h"
-#include "fileload-replay.h"
+#include "fileload/load.h"
+#include "fileload/replay.h"
 #include "res.h"
 #include "testutil.h"
 

@@ -1,5 +1,5 @@
 /*
- * lib/fsinfo.c on real filesystems: a tmpfs, and two fresh ext4 on loop
+ * src/lib/fsinfo.c on real filesystems: a tmpfs, and two fresh ext4 on loop
  * devices, one with a journal and one made with -O ^has_journal; and
  * end to end, the note bench/tio --creates and bench/vmlat write into
  * their result on each.  The ext4 need root, mkfs.ext4 and loop

@@ -1,5 +1,5 @@
 /*
- * The iteration child of lib/bench.c with .exec_run: tests/iterchild
+ * The iteration child of src/lib/harness.c with .exec_run: tests/iterchild
  * reports, from inside run(), what its process carries, exec'd (the
  * default) and forked (VMBENCH_EXEC=0, the other way, for contrast);
  * a failing run(), the runner's error copy, --append's numbering, and

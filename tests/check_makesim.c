@@ -20,7 +20,7 @@
 #include <time.h>
 #include <unistd.h>
 
-#include "makesim.h"
+#include "makesim/makesim.h"
 #include "res.h"
 
 #define MAKESIM "bench/makesim"

@@ -1,6 +1,6 @@
 /*
  * memfill and mmaptouch: the sizing arithmetic on fixture meminfo
- * (bench/memfill-size.c), how memfill maps (bench/memfill-fill.c), and
+ * (src/bench/memfill/plan.c), how memfill maps (src/bench/memfill/fill.c), and
  * end-to-end runs of both programs on small sizes, bad input included.
  * The fault counts expected end to end follow the machine's THP modes,
  * read from sysfs; no test changes them.
@@ -17,8 +17,8 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
-#include "memfill-fill.h"
-#include "memfill-size.h"
+#include "memfill/fill.h"
+#include "memfill/plan.h"
 #include "res.h"
 #include "testutil.h"
 

@@ -1,5 +1,5 @@
 /*
- * Memory limits and swap files (lib/memlimit.c, lib/swapfile.c): the
+ * Memory limits and swap files (src/runner/memlimit.c, src/runner/swapfile.c): the
  * swap header and the one-line refusals; then bench/vmrun --mem 64M
  * --swap 256M running memfill (with the probe beside it), which must
  * swap, record both in meta and leave no cgroup and no swap file behind,

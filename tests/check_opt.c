@@ -1,4 +1,4 @@
-/* The option table (lib/opt.c): defaults, forms, errors, formatting. */
+/* The option table (src/lib/opt.c): defaults, forms, errors, formatting. */
 #include <check.h>
 #include <stdarg.h>
 #include <stddef.h>

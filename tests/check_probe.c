@@ -1,5 +1,5 @@
 /*
- * The interactivity probe: its deadline accounting (bench/probe-acct.c)
+ * The interactivity probe: its deadline accounting (src/bench/probe/acct.c)
  * driven on a fake clock, and end-to-end runs of bench/probe (timed, and
  * stopped by SIGUSR1 as the runner does).
  */
@@ -15,7 +15,7 @@
 #include <time.h>
 #include <unistd.h>
 
-#include "probe-acct.h"
+#include "probe/acct.h"
 #include "res.h"
 #include "testutil.h"
 

@@ -1,5 +1,5 @@
 /*
- * The .res writer and strict reader (lib/res.c): a full round trip, and
+ * The .res writer and strict reader (src/lib/res.c): a full round trip, and
  * the reader refusing each kind of malformed file with the exact
  * "file:line: what is wrong".
  */

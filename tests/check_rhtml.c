@@ -1,5 +1,5 @@
 /*
- * The results page (report/rhtml.c, vmreport --html DIR): escaping of
+ * The results page (src/report/rhtml.c, vmreport --html DIR): escaping of
  * every string from a result folder, the figures taken from rt_rows()
  * as the text report prints them, each run's warning that the machine
  * was not quiet once on the page, the HTML folder's rules (created,

@@ -1,5 +1,5 @@
 /*
- * Tests of the charts (report/rplot.c through report/vmreport --plot):
+ * Tests of the charts (src/report/rplot.c through report/vmreport --plot):
  * which charts the default writes and which --detail adds, the summary
  * chart's data against the statistics code's ratios (rs_cmp_ratio()),
  * no message from gnuplot on the examples and on a metric equal in

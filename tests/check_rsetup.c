@@ -1,6 +1,6 @@
 /*
- * What the report's figures rest on (report/rsetup.c, rl_meta_diffs()
- * in report/rload.c): the meta keys that differ between folders, the
+ * What the report's figures rest on (src/report/rsetup.c, rl_meta_diffs()
+ * in src/report/rload.c): the meta keys that differ between folders, the
  * settings block and the charts' line made from them, whose counter a
  * metric is, and how quiet the machine was during a run.  The folders
  * are built in memory; tests/check_vmreport.c runs the same through

@@ -1,5 +1,5 @@
 /*
- * The report's statistics (report/rstats.c) against reference values
+ * The report's statistics (src/report/rstats.c) against reference values
  * computed independently of GSL, with Python's mpmath at 30 digits
  * (script kept below; mpmath's regularised incomplete beta gives the t
  * distribution: P(T > t) = I_{df/(df+t^2)}(df/2, 1/2) / 2, and its
@@ -10,7 +10,7 @@
  *   def tq(t, df): return 0.5*mp.betainc(df/2, 0.5, 0, df/(df+t*t),
  *                                        regularized=True)
  *   def tinv(p, df): return mp.findroot(lambda t: tq(t, df) - p, 2)
- *   then the textbook formulas of report/rstats.c's comments, with
+ *   then the textbook formulas of src/report/rstats.c's comments, with
  *   A = 10.1 10.4 9.8 10.0 10.3 (baseline), B = 10.9 11.2 10.7 11.0,
  *   C = 2.0 2.2 2.1 (baseline), D = 1.8 1.9 1.85.
  *

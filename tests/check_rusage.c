@@ -1,6 +1,6 @@
 /*
- * rusage figures (lib/rusage.c) and their time(1) formats
- * (lib/clock.c's vb_fmt_hms): the 2002 rmap post's tcsh line rebuilt
+ * rusage figures (src/lib/rusage.c) and their time(1) formats
+ * (src/lib/clock.c's vb_fmt_hms): the 2002 rmap post's tcsh line rebuilt
  * from its figures, and real children touching pages.
  */
 #include <check.h>

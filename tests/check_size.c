@@ -1,4 +1,4 @@
-/* Size, percentage and number parsing (lib/size.c). */
+/* Size, percentage and number parsing (src/lib/size.c). */
 #include <check.h>
 #include <stdint.h>
 #include <string.h>

@@ -1,4 +1,4 @@
-/* Descriptive statistics (lib/stats.c) against hand-computed values. */
+/* Descriptive statistics (src/lib/stats.c) against hand-computed values. */
 #include <check.h>
 #include <math.h>
 #include <string.h>

@@ -21,7 +21,7 @@
 #include "report.h"
 #include "res.h"
 #include "testutil.h"
-#include "tio-plan.h"
+#include "tio/plan.h"
 
 #define MiB (1ULL << 20)
 

@@ -17,7 +17,7 @@
 
 #include "res.h"
 #include "testutil.h"
-#include "tworead-plan.h"
+#include "tworead/plan.h"
 
 #define MiB (1ULL << 20)
 

@@ -1,5 +1,5 @@
 /*
- * lib/util.c: the growable string buffer, UTF-8 validation and the
+ * src/lib/util.c: the growable string buffer, UTF-8 validation and the
  * escaping of untrusted text (control characters, stray bytes), the
  * read of a small file.
  */

@@ -17,8 +17,8 @@
 
 #include "report.h"
 #include "testutil.h"
-#include "vmlat-ops.h"
-#include "vmlat-time.h"
+#include "vmlat/ops.h"
+#include "vmlat/time.h"
 
 /* ---- the timing loop ---- */
 

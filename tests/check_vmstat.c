@@ -1,5 +1,5 @@
 /*
- * The /proc readers and the sampler (lib/vmstat.c), fed with fixture
+ * The /proc readers and the sampler (src/lib/vmstat.c), fed with fixture
  * /proc folders written at test time: an older kernel's counter names
  * (per-zone pgscan/pgsteal/allocstall, plain workingset_refault, no
  * oom_kill) and a newer kernel's (workingset_refault_anon/_file,

@@ -1,7 +1,7 @@
 /*
  * iterchild - a benchmark whose run() reports what its iteration child
  * looks like, for tests/check_harness.c: the harness's .exec_run (see
- * lib/bench.h) must give run() a process that carries nothing of the
+ * src/lib/harness.h) must give run() a process that carries nothing of the
  * harness (no setup() state, no shared mapping, only the figures pipe
  * open beside stdio) and keeps what the harness relies on (its own
  * process group, SIGKILL at the parent's death, default SIGPIPE, the
@@ -17,7 +17,7 @@
 #include <sys/prctl.h>
 #include <unistd.h>
 
-#include "bench.h"
+#include "harness.h"
 #include "err.h"
 
 struct cfg {

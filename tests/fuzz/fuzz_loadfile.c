@@ -7,7 +7,7 @@
  * Any input must give either operations whose paths stay inside the
  * client's folder or one "name:line: what" line.
  */
-#include "fileload-load.h"
+#include "fileload/load.h"
 #include "fuzz.h"
 
 int

@@ -1,6 +1,6 @@
 /*
  * fuzz_vmstat.c - libFuzzer target for the .vmstat reader: the report's
- * `vmstat 1` dump (rt_vmstat(), report/rpost.c), which reads a result
+ * `vmstat 1` dump (rt_vmstat(), src/report/rpost.c), which reads a result
  * folder's <id>.vmstat and refuses a line that is not a sample.
  *
  * The reader dies (die()) on a malformed line, as the report program

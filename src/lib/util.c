@@ -1,0 +1,281 @@
+#include <errno.h>
+#include <fcntl.h>
+#include <ftw.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "err.h"
+#include "util.h"
+
+void *
+vb_xmalloc(size_t n)
+{
+	void *p = malloc(n ? n : 1);
+
+	if (!p)
+		die("out of memory");
+	return p;
+}
+
+void *
+vb_xcalloc(size_t n, size_t size)
+{
+	void *p = calloc(n ? n : 1, size ? size : 1);
+
+	if (!p)
+		die("out of memory");
+	return p;
+}
+
+void *
+vb_xrealloc(void *p, size_t n)
+{
+	p = realloc(p, n ? n : 1);
+	if (!p)
+		die("out of memory");
+	return p;
+}
+
+char *
+vb_xstrdup(const char *s)
+{
+	char *p = strdup(s);
+
+	if (!p)
+		die("out of memory");
+	return p;
+}
+
+char *
+vb_xstrndup(const char *s, size_t n)
+{
+	char *p = strndup(s, n);
+
+	if (!p)
+		die("out of memory");
+	return p;
+}
+
+void
+vb_buf_printf(struct vb_buf *b, const char *fmt, ...)
+{
+	va_list ap;
+	int n;
+
+	va_start(ap, fmt);
+	n = vsnprintf(NULL, 0, fmt, ap);
+	va_end(ap);
+	if (n < 0)
+		die("bad format '%s'", fmt);
+	if (b->len + (size_t)n + 1 > b->cap) {
+		b->cap = b->cap ? b->cap : 256;
+		while (b->len + (size_t)n + 1 > b->cap)
+			b->cap *= 2;
+		b->s = vb_xrealloc(b->s, b->cap);
+	}
+	va_start(ap, fmt);
+	vsnprintf(b->s + b->len, b->cap - b->len, fmt, ap);
+	va_end(ap);
+	b->len += (size_t)n;
+}
+
+const char *
+vb_buf_str(const struct vb_buf *b)
+{
+	return b->s ? b->s : "";
+}
+
+void
+vb_buf_free(struct vb_buf *b)
+{
+	free(b->s);
+	b->s = NULL;
+	b->len = b->cap = 0;
+}
+
+size_t
+vb_utf8_len(const char *s, size_t n)
+{
+	const unsigned char *p = (const unsigned char *)s;
+	unsigned long cp;
+	size_t len, i;
+
+	if (n == 0)
+		return 0;
+	if (p[0] < 0x80)
+		return 1;
+	if (p[0] >= 0xc2 && p[0] <= 0xdf)
+		len = 2;
+	else if (p[0] >= 0xe0 && p[0] <= 0xef)
+		len = 3;
+	else if (p[0] >= 0xf0 && p[0] <= 0xf4)
+		len = 4;
+	else
+		return 0;
+	if (n < len)
+		return 0;
+	cp = p[0] & (0x7f >> len);
+	for (i = 1; i < len; i++) {
+		if ((p[i] & 0xc0) != 0x80)
+			return 0;
+		cp = cp << 6 | (p[i] & 0x3f);
+	}
+	if ((len == 3 && cp < 0x800) || (len == 4 && cp < 0x10000) ||
+	    cp > 0x10ffff || (cp >= 0xd800 && cp <= 0xdfff))
+		return 0;
+	return len;
+}
+
+/*
+ * The next piece of @s shown safely (see vb_esc()) into @out (one UTF-8
+ * character, or at most two bytes escaped as \xNN); returns the bytes
+ * of @s it stands for.
+ */
+static size_t
+esc_next(char out[17], const char *s, size_t n, int keep_nl)
+{
+	unsigned char c = (unsigned char)s[0];
+	size_t u, i;
+
+	if (c == '\n' && keep_nl) {
+		snprintf(out, 17, "\n");
+		return 1;
+	}
+	if (c == '\n' || c == '\r' || c == '\t') {
+		snprintf(out, 17, "\\%c", c == '\n' ? 'n' : c == '\r' ?
+		    'r' : 't');
+		return 1;
+	}
+	if (c < 0x20 || c == 0x7f) {
+		snprintf(out, 17, "\\x%02x", c);
+		return 1;
+	}
+	u = vb_utf8_len(s, n);
+	if (u == 1 || (u > 1 && !(c == 0xc2 &&
+	    (unsigned char)s[1] < 0xa0))) {
+		memcpy(out, s, u);
+		out[u] = '\0';
+		return u;
+	}
+	/* not UTF-8 (one byte), or a C1 control (two) */
+	u = u ? u : 1;
+	for (i = 0; i < u; i++)
+		snprintf(out + 4 * i, 5, "\\x%02x", (unsigned char)s[i]);
+	return u;
+}
+
+char *
+vb_esc(char *buf, size_t len, const char *s, int keep_nl)
+{
+	size_t n = strlen(s), used = 0, k, w;
+	char piece[17];
+
+	buf[0] = '\0';
+	while (n > 0) {
+		k = esc_next(piece, s, n, keep_nl);
+		w = strlen(piece);
+		if (used + w >= len)
+			break;
+		memcpy(buf + used, piece, w + 1);
+		used += w;
+		s += k;
+		n -= k;
+	}
+	return buf;
+}
+
+void
+vb_fput_esc(FILE *f, const char *s, size_t n, int keep_nl)
+{
+	char piece[17];
+	size_t k;
+
+	while (n > 0) {
+		/* runs of plain ASCII go out as they are */
+		for (k = 0; k < n && (unsigned char)s[k] >= 0x20 &&
+		    (unsigned char)s[k] < 0x7f; k++)
+			;
+		if (k) {
+			fwrite(s, 1, k, f);
+			s += k;
+			n -= k;
+			continue;
+		}
+		k = esc_next(piece, s, n, keep_nl);
+		fputs(piece, f);
+		s += k;
+		n -= k;
+	}
+}
+
+static int rm_errno;
+
+static int
+rm_entry(const char *path, const struct stat *st, int flag, struct FTW *ftw)
+{
+	(void)st;
+	(void)flag;
+	(void)ftw;
+	if (remove(path) < 0 && !rm_errno)
+		rm_errno = errno;
+	return 0;
+}
+
+int
+vb_rmtree(const char *path)
+{
+	rm_errno = 0;
+	if (nftw(path, rm_entry, 16, FTW_DEPTH | FTW_PHYS) < 0)
+		return -1;
+	errno = rm_errno;
+	return rm_errno ? -1 : 0;
+}
+
+ssize_t
+vb_read_small(const char *path, char *buf, size_t len)
+{
+	ssize_t n;
+	int fd, e;
+
+	if ((fd = open(path, O_RDONLY | O_CLOEXEC)) < 0)
+		return -1;
+	n = read(fd, buf, len - 1);
+	e = errno;
+	close(fd);
+	if (n < 0) {
+		errno = e;
+		return -1;
+	}
+	buf[n] = '\0';
+	return n;
+}
+
+int
+vb_read_setting(const char *path, char *val, size_t len)
+{
+	char buf[4096], *lb, *rb;
+	ssize_t n;
+	int fd = open(path, O_RDONLY | O_CLOEXEC);
+
+	if (fd < 0)
+		return -1;
+	n = read(fd, buf, sizeof(buf) - 1);
+	close(fd);
+	if (n < 0)
+		return -1;
+	buf[n] = '\0';
+	while (n > 0 && (buf[n - 1] == '\n' || buf[n - 1] == ' '))
+		buf[--n] = '\0';
+	lb = strchr(buf, '[');
+	rb = lb ? strchr(lb, ']') : NULL;
+	if (lb && rb) {
+		*rb = '\0';
+		snprintf(val, len, "%s", lb + 1);
+	} else {
+		snprintf(val, len, "%s", buf);
+	}
+	return 0;
+}

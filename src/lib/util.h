@@ -1,0 +1,70 @@
+/*
+ * util.h - allocation that cannot fail (it dies with "out of memory",
+ * the only sensible answer in a benchmark harness), a growable string
+ * buffer, showing untrusted text safely, and removal of a folder tree.
+ * Shared by lib/, the programs and the report.
+ */
+#ifndef VB_UTIL_H
+#define VB_UTIL_H
+
+#include <stddef.h>
+#include <stdio.h>
+#include <sys/types.h>
+
+void *vb_xmalloc(size_t n);
+void *vb_xcalloc(size_t n, size_t size);
+void *vb_xrealloc(void *p, size_t n);
+char *vb_xstrdup(const char *s);
+char *vb_xstrndup(const char *s, size_t n);
+/*
+ * A growable string: text of any length is appended with vb_buf_printf()
+ * (never cut).  Start from VB_BUF_INIT; s is always a C string.
+ */
+struct vb_buf {
+	char *s;
+	size_t len, cap;
+};
+#define VB_BUF_INIT { NULL, 0, 0 }
+void vb_buf_printf(struct vb_buf *b, const char *fmt, ...)
+    __attribute__((format(printf, 2, 3)));
+/* The text so far ("" when nothing was appended). */
+const char *vb_buf_str(const struct vb_buf *b);
+void vb_buf_free(struct vb_buf *b);
+
+/*
+ * Length of the valid UTF-8 sequence at @p (at most @n bytes): 1 to 4,
+ * or 0 when the bytes there are not UTF-8 (overlong forms, surrogates
+ * and code points above U+10FFFF are not).
+ */
+size_t vb_utf8_len(const char *p, size_t n);
+/*
+ * Untrusted text (labels, file names, values from files) shown safely:
+ * control characters as \n \r \t or \xNN, bytes that are not UTF-8
+ * and the C1 controls U+0080-U+009F as \xNN of each byte; the rest as
+ * it is.  A newline is kept when @keep_nl.  vb_esc() writes into @buf
+ * (cut at a whole escape; @len > 0), vb_fput_esc() to @f.
+ */
+char *vb_esc(char *buf, size_t len, const char *s, int keep_nl);
+void vb_fput_esc(FILE *f, const char *s, size_t n, int keep_nl);
+
+/*
+ * Remove @path and everything below it, not following symlinks.  0, or
+ * -1 with errno of the first failure (it goes on removing the rest).
+ */
+int vb_rmtree(const char *path);
+
+/*
+ * Read the start of a small file (/proc, /sys) into @buf, at most
+ * @len - 1 bytes, NUL-terminated (@len > 0); its length, or -1 with
+ * errno.
+ */
+ssize_t vb_read_small(const char *path, char *buf, size_t len);
+
+/*
+ * The current value of the setting file @path (/proc/sys, /sys): its
+ * text without the trailing newline, or the bracketed choice of a list
+ * such as "always [madvise] never".  0, or -1 (errno).
+ */
+int vb_read_setting(const char *path, char *val, size_t len);
+
+#endif

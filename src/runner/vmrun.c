@@ -1,0 +1,1616 @@
+/*
+ * vmrun - the runner behind `make run`: runs every line of a suite
+ * config, each benchmark for its iterations, into results/<label>/.
+ *
+ *	bench/vmrun --kernel LABEL [--config configs/quick.conf]
+ *	    [--results results] [--iterations N] [--force] [--workdir DIR]
+ *
+ * Everything that can be checked is checked before anything runs: the
+ * config, every benchmark's name, options (each program is asked with
+ * --check), directives, and the result folder, which is never
+ * overwritten without --force.  Each benchmark runs as a separate
+ * program whose output goes to <bench>[@variant].log; the program writes
+ * its own .res and .vmstat (src/lib/harness.c).  Progress goes to stderr.
+ *
+ * Ctrl-C, SIGTERM, SIGHUP: the signal is passed to the running
+ * benchmark (which kills its children, removes its temporary files and
+ * keeps its finished iterations, marked interrupted); meta is marked
+ * interrupted and vmrun exits 130.  SIGPIPE is ignored: a closed stderr
+ * only stops the printing.  A meta that cannot be written fails the run
+ * (exit 1); die() marks it failed.
+ *
+ * Also checked before anything runs: that no two lines write the same
+ * file (probe@<label> of a with=probe line included), and that no other
+ * run holds the label (a flock on RESULTS/.LABEL.lock, held to the end).
+ * A benchmark's error lines come through its progress pipe too
+ * ("error LINE", src/lib/err.h): the first since its last finished
+ * iteration is the cause given when it fails.
+ *
+ * --mem SIZE runs every benchmark (and its probe) inside a memory cgroup
+ * (src/runner/memlimit.h) and --swap SIZE adds a swap file in the work folder
+ * (src/runner/swapfile.h) for the run; both are set up after the config is
+ * checked and before the result folder is made, so a refusal (not root,
+ * no memory controller, a filesystem that cannot hold swap) leaves
+ * nothing behind, and both are removed at the end, on die() and after a
+ * signal.  The programs see the limit as VMBENCH_MEM_LIMIT and
+ * VMBENCH_SWAP_LIMIT (bytes).  A line with with=probe (or
+ * with=probe:video) runs bench/probe beside the benchmark for its whole
+ * run, stopped with SIGUSR1 when it ends, into probe@<label>.res.
+ */
+#include <errno.h>
+#include <fcntl.h>
+#include <limits.h>
+#include <math.h>
+#include <poll.h>
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/file.h>
+#include <sys/prctl.h>
+#include <sys/stat.h>
+#include <sys/utsname.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include "clock.h"
+#include "config.h"
+#include "err.h"
+#include "memlimit.h"
+#include "meta.h"
+#include "opt.h"
+#include "res.h"
+#include "stats.h"
+#include "util.h"
+#include "swapfile.h"
+#include "knob.h"
+#include "state.h"
+#include "ab.h"
+
+struct opts {
+	const char *kernel;
+	const char *config;
+	const char *results;
+	uint64_t iterations;
+	int force;
+	const char *workdir;
+	const char *mem;
+	const char *swap;
+	const char *set_a;
+	const char *set_b;
+	const char *label_a;
+	const char *label_b;
+	const char *order;
+	int clean_stale;
+	int help;
+};
+
+static const struct vb_opt opt_tab[] = {
+	{ .name = "kernel", .type = VB_OPT_STR, .arg = "LABEL",
+	  .off = offsetof(struct opts, kernel),
+	  .help = "result label (default: uname -r)" },
+	{ .name = "config", .type = VB_OPT_STR, .arg = "FILE",
+	  .off = offsetof(struct opts, config), .def = "configs/quick.conf",
+	  .help = "suite to run" },
+	{ .name = "results", .type = VB_OPT_STR, .arg = "DIR",
+	  .off = offsetof(struct opts, results), .def = "results",
+	  .help = "folder holding one folder per label" },
+	{ .name = "iterations", .type = VB_OPT_U64, .arg = "N",
+	  .off = offsetof(struct opts, iterations), .def = "0",
+	  .min = 0, .max = 100000,
+	  .help = "override every line's iteration count (0: the config's)" },
+	{ .name = "force", .type = VB_OPT_FLAG,
+	  .off = offsetof(struct opts, force),
+	  .help = "replace an existing result folder" },
+	{ .name = "workdir", .type = VB_OPT_STR, .arg = "DIR",
+	  .off = offsetof(struct opts, workdir),
+	  .help = "folder for temporary files (default $VMBENCH_WORKDIR or "
+	    "./work)" },
+	{ .name = "mem", .type = VB_OPT_STR, .arg = "SIZE",
+	  .off = offsetof(struct opts, mem),
+	  .help = "run inside a memory limit of SIZE" },
+	{ .name = "swap", .type = VB_OPT_STR, .arg = "SIZE",
+	  .off = offsetof(struct opts, swap),
+	  .help = "add a swap file of SIZE for the run" },
+	{ .name = "a", .type = VB_OPT_STR, .arg = "SETTINGS",
+	  .off = offsetof(struct opts, set_a),
+	  .help = "A/B run: side A's settings, name=value,... (make ab A=)" },
+	{ .name = "b", .type = VB_OPT_STR, .arg = "SETTINGS",
+	  .off = offsetof(struct opts, set_b),
+	  .help = "A/B run: side B's settings (make ab B=)" },
+	{ .name = "label-a", .type = VB_OPT_STR, .arg = "LABEL",
+	  .off = offsetof(struct opts, label_a),
+	  .help = "A/B run: side A's folder (default LABEL-A)" },
+	{ .name = "label-b", .type = VB_OPT_STR, .arg = "LABEL",
+	  .off = offsetof(struct opts, label_b),
+	  .help = "A/B run: side B's folder (default LABEL-B)" },
+	{ .name = "order", .type = VB_OPT_STR, .arg = "ABBA",
+	  .off = offsetof(struct opts, order), .def = "ABBA",
+	  .help = "A/B run: the pattern the iterations follow" },
+	{ .name = "clean-stale", .type = VB_OPT_FLAG,
+	  .off = offsetof(struct opts, clean_stale),
+	  .help = "undo what killed runs left in the work folder, and exit" },
+	{ .name = "help", .type = VB_OPT_FLAG,
+	  .off = offsetof(struct opts, help), .help = "this text" },
+	{ 0 },
+};
+
+/*
+ * Directives a config line may carry besides iterations= (src/runner/config.h).
+ * Each is handled below where the benchmark is started.
+ */
+static const char *const known_dirs[] = {
+	"with",
+	NULL,
+};
+
+static volatile sig_atomic_t stop_signal;
+static volatile pid_t running_pid;
+static volatile pid_t probe_pid;		/* the with=probe companion */
+
+static struct {
+	char dir[PATH_MAX];		/* results/<label> */
+	char bindir[PATH_MAX - 64];	/* where the programs are */
+	char workdir[PATH_MAX];
+	char start[32];
+	struct vb_meta_in meta;
+	struct vb_kv extra[32];
+	int nextra;
+	struct vb_memlimit lim;		/* --mem */
+	struct vb_swapfile swp;		/* --swap */
+	char lim_desc[4200], swp_desc[4200], mem_h[32], peak[64], hits[32];
+	struct vb_state state;		/* what to undo after a SIGKILL */
+	struct vb_knobs knobs;		/* make ab's settings */
+	int append;			/* A/B: add to the side's results */
+	char ours[64];			/* VMBENCH_OURS: vmrun and the probe */
+	char slot[1200];		/* A/B: "A 1/6 (thp=never)" */
+	char lock[2][PATH_MAX + 16];	/* results/.<label>.lock, held */
+	int lockfd[2];
+	struct side *sd;		/* the result folders (one, or A and B) */
+	int nside;
+	char **cause;			/* per line: why it failed, or NULL */
+} S = { .lockfd = { -1, -1 } };
+
+static void
+on_signal(int sig)
+{
+	pid_t p = running_pid;
+
+	stop_signal = sig;
+	if (p > 0)
+		kill(p, sig == SIGHUP ? SIGTERM : sig);
+	/* the probe keeps what it measured, marked interrupted */
+	if (probe_pid > 0)
+		kill(probe_pid, SIGINT);
+}
+
+static void
+usage(FILE *f)
+{
+	fprintf(f, "usage: vmrun --kernel LABEL [options]\n"
+	    "Run a vmbench suite into RESULTS/LABEL/.\n\nOptions:\n");
+	vb_opt_usage(f, opt_tab);
+}
+
+/*
+ * A path from the command line (CONFIG=, RESULTS=, WORKDIR=) goes into
+ * meta (one value a line) and into messages: no control characters, and
+ * short enough for the folders and files made under it.
+ */
+static void
+check_path(const char *what, const char *path)
+{
+	const unsigned char *p;
+
+	for (p = (const unsigned char *)path; *p; p++)
+		if (*p < 0x20 || *p == 0x7f)
+			die("%s '%s': a control character in a path", what,
+			    path);
+	if (strlen(path) >= PATH_MAX - 256)
+		die("%s '%.60s...': path too long (%zu bytes)", what, path,
+		    strlen(path));
+}
+
+/* Labels become folder names: keep them to a safe alphabet. */
+static int
+good_label(const char *s)
+{
+	const char *p;
+
+	if (!*s || strcmp(s, ".") == 0 || strcmp(s, "..") == 0 ||
+	    strlen(s) > 128)
+		return 0;
+	for (p = s; *p; p++)
+		if (!strchr("abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWX"
+		    "YZ0123456789._+-~", *p))
+			return 0;
+	return 1;
+}
+
+static int
+known_dir(const char *key)
+{
+	int i;
+
+	for (i = 0; known_dirs[i]; i++)
+		if (strcmp(known_dirs[i], key) == 0)
+			return 1;
+	return 0;
+}
+
+/* Path of program @name next to vmrun. */
+static char *
+prog_path(const char *name, char *buf, size_t len)
+{
+	snprintf(buf, len, "%s/%s", S.bindir, name);
+	return buf;
+}
+
+/*
+ * Run "@prog --check @args" quietly; on failure return -1 with the
+ * program's first error line in @msg.
+ */
+static int
+check_line(const char *prog, const struct vb_conf_line *l, char *msg,
+    size_t len)
+{
+	char **argv = calloc((size_t)l->argc + 3, sizeof(char *));
+	int fds[2], status, i;
+	ssize_t n;
+	pid_t pid;
+
+	if (!argv || pipe(fds) < 0)
+		die_errno("cannot check %s", l->bench);
+	argv[0] = (char *)prog;
+	for (i = 0; i < l->argc; i++)
+		argv[i + 1] = l->argv[i];
+	argv[l->argc + 1] = "--check";
+	pid = fork();
+	if (pid < 0)
+		die_errno("cannot fork");
+	if (pid == 0) {
+		int null = open("/dev/null", O_RDWR);
+
+		dup2(null, 0);
+		dup2(fds[1], 1);
+		dup2(fds[1], 2);
+		close(fds[0]);
+		execv(prog, argv);
+		fprintf(stderr, "cannot run %s: %s\n", prog, strerror(errno));
+		_exit(127);
+	}
+	close(fds[1]);
+	n = read(fds[0], msg, len - 1);
+	msg[n > 0 ? n : 0] = '\0';
+	msg[strcspn(msg, "\n")] = '\0';
+	close(fds[0]);
+	while (waitpid(pid, &status, 0) < 0 && errno == EINTR)
+		;
+	free(argv);
+	return WIFEXITED(status) && WEXITSTATUS(status) == 0 ? 0 : -1;
+}
+
+/*
+ * The profile of a with= directive: NULL when the line has none, "" for
+ * with=probe, "audio" or "video" for with=probe:PROFILE; dies on
+ * anything else.
+ */
+static const char *
+probe_profile(const struct vb_conf *c, const struct vb_conf_line *l)
+{
+	const char *w = vb_conf_dir(l, "with");
+	char prog[PATH_MAX];
+
+	if (!w)
+		return NULL;
+	if (strcmp(w, "probe") && strcmp(w, "probe:audio") &&
+	    strcmp(w, "probe:video"))
+		die("%s:%d: with=%s: unknown companion (known: probe, "
+		    "probe:audio, probe:video)", c->path, l->lineno, w);
+	if (access(prog_path("probe", prog, sizeof(prog)), X_OK) < 0)
+		die("%s:%d: with=probe: no program %s", c->path, l->lineno,
+		    prog);
+	return w[5] ? w + 6 : "";
+}
+
+/*
+ * After fork(), in a benchmark's or the probe's child: die with the
+ * runner (a SIGKILLed runner's benchmark then stops like after Ctrl-C,
+ * keeping its iterations and removing its work folder), and enter the
+ * memory limit, if any.
+ */
+static void
+enter_limit(void)
+{
+	prctl(PR_SET_PDEATHSIG, SIGTERM);
+	if (S.lim.version && vb_memlimit_enter(&S.lim, 0) < 0) {
+		fprintf(stderr, "vmrun: cannot enter memory cgroup %s: %s\n",
+		    S.lim.path, strerror(errno));
+		_exit(127);
+	}
+}
+
+/*
+ * Start the probe beside benchmark @label: probe@<label>.res and .log,
+ * until SIGUSR1 (stop_probe()).  Waits (at most 10 s) until the probe
+ * says on VMBENCH_READY_FD that it is calibrated and in its loop, so that
+ * it covers the benchmark's whole run.
+ */
+static pid_t
+start_probe(const char *label, const char *profile)
+{
+	char prog[PATH_MAX], out[PATH_MAX + 256], logp[PATH_MAX + 256];
+	char *argv[16], c;
+	int n = 0, logfd, ready[2];
+	struct pollfd pfd;
+	pid_t pid;
+
+	prog_path("probe", prog, sizeof(prog));
+	/* A/B: each run of the probe is added to its side's result after */
+	snprintf(out, sizeof(out), "%s/%sprobe@%s", S.dir, S.append ?
+	    ".slot-" : "", label);
+	snprintf(logp, sizeof(logp), "%s/probe@%s.log", S.dir, label);
+	argv[n++] = prog;
+	if (*profile) {
+		argv[n++] = "--profile";
+		argv[n++] = (char *)profile;
+	}
+	argv[n++] = "--out";
+	argv[n++] = out;
+	argv[n++] = "--variant";
+	argv[n++] = (char *)label;
+	argv[n++] = "--workdir";
+	argv[n++] = S.workdir;
+	argv[n] = NULL;
+	logfd = open(logp, O_WRONLY | O_CREAT | O_CLOEXEC | (S.append ?
+	    O_APPEND : O_TRUNC), 0644);
+	if (logfd < 0)
+		die_errno("cannot create %s", logp);
+	if (pipe2(ready, O_CLOEXEC) < 0)
+		die_errno("cannot create a pipe");
+	pid = fork();
+	if (pid < 0)
+		die_errno("cannot fork");
+	if (pid == 0) {
+		int null = open("/dev/null", O_RDONLY);
+
+		dup2(null, 0);
+		dup2(logfd, 1);
+		dup2(logfd, 2);
+		dup2(ready[1], 3);
+		/* not the benchmark's progress pipe, or it never ends */
+		for (n = 4; n < 1024; n++)
+			close(n);
+		setenv("VMBENCH_READY_FD", "3", 1);
+		enter_limit();
+		execv(prog, argv);
+		fprintf(stderr, "vmrun: cannot run %s: %s\n", prog,
+		    strerror(errno));
+		_exit(127);
+	}
+	close(logfd);
+	close(ready[1]);
+	probe_pid = pid;
+	snprintf(S.ours, sizeof(S.ours), "%ld,%ld", (long)getpid(), (long)pid);
+	pfd.fd = ready[0];
+	pfd.events = POLLIN;
+	while (poll(&pfd, 1, 10000) < 0 && errno == EINTR && !stop_signal)
+		;
+	if (!(pfd.revents & POLLIN) || read(ready[0], &c, 1) != 1)
+		warn("the probe beside %s did not start in time; see %s",
+		    label, logp);
+	close(ready[0]);
+	return pid;
+}
+
+/* Stop the probe (SIGUSR1: its result is complete) and reap it. */
+static int
+stop_probe(const char *label)
+{
+	pid_t pid = probe_pid;
+	int status;
+
+	if (pid <= 0)
+		return 0;
+	kill(pid, stop_signal ? SIGINT : SIGUSR1);
+	while (waitpid(pid, &status, 0) < 0)
+		if (errno != EINTR)
+			die_errno("waitpid");
+	probe_pid = 0;
+	if (WIFEXITED(status) && (WEXITSTATUS(status) == 0 ||
+	    (stop_signal && WEXITSTATUS(status) == 130)))
+		return 0;
+	warn("the probe beside %s failed; see %s/probe@%s.log", label, S.dir,
+	    label);
+	return 1;
+}
+
+/*
+ * Every output a line makes is named after a stem, <label>.res, .vmstat
+ * and .log, and probe@<label>.res and .log for with=probe: no two may
+ * share a stem, or the later would overwrite the earlier's files.
+ */
+static void
+unique_outputs(const struct vb_conf *c)
+{
+	char (*stem)[2 * VB_NAMELEN + 8];
+	int *line, *probe, n = 0, i, j;
+
+	stem = calloc((size_t)c->nlines * 2, sizeof(*stem));
+	line = calloc((size_t)c->nlines * 2, sizeof(*line));
+	probe = calloc((size_t)c->nlines * 2, sizeof(*probe));
+	if (!stem || !line || !probe)
+		die("out of memory");
+	for (i = 0; i < c->nlines; i++) {
+		const struct vb_conf_line *l = &c->lines[i];
+		char label[2 * VB_NAMELEN];
+
+		vb_conf_label(l, label, sizeof(label));
+		snprintf(stem[n], sizeof(stem[n]), "%s", label);
+		line[n] = l->lineno;
+		probe[n++] = 0;
+		if (vb_conf_dir(l, "with")) {
+			snprintf(stem[n], sizeof(stem[n]), "probe@%s", label);
+			line[n] = l->lineno;
+			probe[n++] = 1;
+		}
+	}
+	for (i = 0; i < n; i++)
+		for (j = 0; j < i; j++)
+			if (strcmp(stem[i], stem[j]) == 0)
+				die("%s:%d: %s.res would be written twice: by "
+				    "line %d%s and by line %d%s", c->path,
+				    line[i], stem[i], line[j], probe[j] ?
+				    " (its with=probe)" : "", line[i],
+				    probe[i] ? " (its with=probe)" : "");
+	free(stem);
+	free(line);
+	free(probe);
+}
+
+/* Everything about the config that can fail, before anything runs. */
+static void
+validate(const struct vb_conf *c)
+{
+	char prog[PATH_MAX], msg[1024];
+	int i, j;
+
+	for (i = 0; i < c->nlines; i++) {
+		const struct vb_conf_line *l = &c->lines[i];
+
+		if (access(prog_path(l->bench, prog, sizeof(prog)), X_OK) < 0 ||
+		    strcmp(l->bench, "vmrun") == 0)
+			die("%s:%d: unknown benchmark '%s' (no program %s)",
+			    c->path, l->lineno, l->bench, prog);
+		for (j = 0; j < l->ndirs; j++)
+			if (!known_dir(l->dirs[j].key))
+				die("%s:%d: unknown directive '%s=' (known: "
+				    "iterations=, with=)", c->path, l->lineno,
+				    l->dirs[j].key);
+		probe_profile(c, l);
+		if (check_line(prog, l, msg, sizeof(msg)) < 0)
+			die("%s:%d: %s", c->path, l->lineno, msg);
+	}
+	unique_outputs(c);
+}
+
+static void
+fmt_dur(char *buf, size_t len, double s)
+{
+	if (s < 0 || !isfinite(s))
+		snprintf(buf, len, "?");
+	else if (s >= 3600)
+		snprintf(buf, len, "%d:%02d:%02d", (int)s / 3600,
+		    (int)s / 60 % 60, (int)s % 60);
+	else
+		snprintf(buf, len, "%d:%02d", (int)s / 60, (int)s % 60);
+}
+
+/*
+ * Follow the program's progress pipe ("iter I N SECONDS" lines, see
+ * src/lib/harness.h) and print a line per iteration on stderr.  "error LINE"
+ * lines (src/lib/err.h) are the program's error messages: the first since
+ * the last finished iteration goes into S.cause[idx - 1], the cause
+ * named when the program fails.
+ */
+static void
+follow(int fd, int idx, int total, const char *label, uint64_t suite_t0)
+{
+	char buf[4096];
+	size_t len = 0;
+	double done = 0;
+	ssize_t n;
+
+	for (;;) {
+		char *nl, *p;
+
+		n = read(fd, buf + len, sizeof(buf) - 1 - len);
+		if (n < 0 && errno == EINTR)
+			continue;
+		if (n <= 0)
+			break;
+		len += (size_t)n;
+		buf[len] = '\0';
+		p = buf;
+		while ((nl = strchr(p, '\n'))) {
+			int it, nit;
+			double secs;
+			char el[32], eta[32];
+
+			*nl = '\0';
+			if (strncmp(p, "error ", 6) == 0) {
+				if (!S.cause[idx - 1])
+					S.cause[idx - 1] = strdup(p + 6);
+				p = nl + 1;
+				continue;
+			}
+			/* a line when each iteration ends */
+			if (sscanf(p, "iter %d %d %lf", &it, &nit, &secs) ==
+			    3 && secs > 0) {
+				free(S.cause[idx - 1]);
+				S.cause[idx - 1] = NULL;
+				if (secs > 0)
+					done += secs;
+				fmt_dur(el, sizeof(el),
+				    vb_elapsed_s(suite_t0));
+				if (S.append) {
+					fprintf(stderr, "[%d/%d] %-22s %s done "
+					    "in %.1fs  elapsed %s\n", idx,
+					    total, label, S.slot, secs, el);
+					p = nl + 1;
+					continue;
+				}
+				if (secs > 0)
+					fmt_dur(eta, sizeof(eta), done / it *
+					    (nit - it));
+				else if (it > 1)
+					fmt_dur(eta, sizeof(eta), done /
+					    (it - 1) * (nit - it + 1));
+				else
+					snprintf(eta, sizeof(eta), "?");
+				fprintf(stderr, "[%d/%d] %-22s iteration %d/%d "
+				    "done in %.1fs  elapsed %s  ETA %s\n", idx,
+				    total, label, it, nit, secs, el, eta);
+			}
+			p = nl + 1;
+		}
+		len -= (size_t)(p - buf);
+		memmove(buf, p, len);
+		if (len == sizeof(buf) - 1)
+			len = 0;	/* a line too long to be ours */
+	}
+}
+
+/* Last non-empty line of @path, for failure messages. */
+static char *
+last_line(const char *path, char *buf, size_t len)
+{
+	FILE *f = fopen(path, "r");
+	char line[1024];
+
+	snprintf(buf, len, "(no output)");
+	if (!f)
+		return buf;
+	while (fgets(line, sizeof(line), f)) {
+		line[strcspn(line, "\n")] = '\0';
+		if (line[0])
+			snprintf(buf, len, "%s", line);
+	}
+	fclose(f);
+	return buf;
+}
+
+/*
+ * A/B: add the result of one run of a program that cannot append
+ * itself (the probe: .slot-NAME.res) to its side's NAME.res.  0, or 1
+ * (said) when it cannot.
+ */
+static int
+merge_slot(const char *name)
+{
+	char src[PATH_MAX + 300], dst[PATH_MAX + 300], err[1024];
+	struct vb_res a, b;
+	int rc = 0;
+
+	snprintf(src, sizeof(src), "%s/.slot-%s.res", S.dir, name);
+	snprintf(dst, sizeof(dst), "%s/%s.res", S.dir, name);
+	if (vb_res_read(src, &b, err, sizeof(err)) < 0) {
+		warn("%s left no result: %s", name, err);
+		unlink(src);
+		return 1;
+	}
+	if (access(dst, F_OK) < 0) {
+		rc = vb_res_write(dst, &b) < 0;
+		if (rc)
+			warn_errno("cannot write %s", dst);
+		vb_res_free(&b);
+		unlink(src);
+		return rc;
+	}
+	if (vb_res_read(dst, &a, err, sizeof(err)) < 0) {
+		warn("%s", err);
+		vb_res_free(&b);
+		unlink(src);
+		return 1;
+	}
+	if (vb_res_append(&a, &b) < 0) {
+		warn("%s: the probe's parameters or figures changed between "
+		    "runs", dst);
+		rc = 1;
+	} else {
+		/* the side is as complete as its least complete run */
+		if (strcmp(b.status, "complete") != 0)
+			snprintf(a.status, sizeof(a.status), "%s", b.status);
+		snprintf(a.ended, sizeof(a.ended), "%s", b.ended);
+		if (vb_res_write(dst, &a) < 0) {
+			warn_errno("cannot write %s", dst);
+			rc = 1;
+		}
+	}
+	vb_res_free(&a);
+	vb_res_free(&b);
+	unlink(src);
+	return rc;
+}
+
+/*
+ * Mark the result @path failed if it says running (or, with @complete,
+ * complete: an A/B side one of whose runs failed).
+ */
+static void
+mark_failed(const char *path, int complete)
+{
+	char err[1024];
+	struct vb_res r;
+
+	if (vb_res_read(path, &r, err, sizeof(err)) < 0)
+		return;
+	if (strcmp(r.status, "running") == 0 || (complete &&
+	    strcmp(r.status, "complete") == 0)) {
+		snprintf(r.status, sizeof(r.status), "failed");
+		if (vb_res_write(path, &r) < 0)
+			warn_errno("cannot write %s", path);
+	}
+	vb_res_free(&r);
+}
+
+/*
+ * A benchmark killed by a signal (the OOM killer, kill -9) could not
+ * mark its result or remove its work folder: its .res (@out.res) still
+ * says running, and <workdir>/vmbench-<bench>.<pid> is left.  Mark the
+ * one failed and remove the other.
+ */
+static void
+after_killed(const char *bench, pid_t pid, const char *out)
+{
+	char path[PATH_MAX + 300];
+
+	snprintf(path, sizeof(path), "%s/vmbench-%s.%ld", S.workdir, bench,
+	    (long)pid);
+	if (access(path, F_OK) == 0 && vb_rmtree(path) < 0)
+		warn_errno("cannot remove %s", path);
+	snprintf(path, sizeof(path), "%s.res", out);
+	mark_failed(path, 0);
+}
+
+/* Run one config line; returns the program's exit status. */
+static int
+run_line(const struct vb_conf *c, int idx, int iterations, uint64_t t0)
+{
+	const struct vb_conf_line *l = &c->lines[idx];
+	char label[2 * VB_NAMELEN], prog[PATH_MAX], out[PATH_MAX + 256];
+	char logp[PATH_MAX + 256], nit[16], fdbuf[16];
+	char **argv;
+	const char *profile = probe_profile(c, l);
+	int pfd[2], logfd, status, n = 0, i, probe_failed = 0, self_slot;
+	pid_t pid;
+
+	vb_conf_label(l, label, sizeof(label));
+	prog_path(l->bench, prog, sizeof(prog));
+	/* the probe cannot append: A/B runs it into a slot, merged after */
+	self_slot = S.append && strcmp(l->bench, "probe") == 0;
+	snprintf(out, sizeof(out), "%s/%s%s", S.dir, self_slot ? ".slot-" :
+	    "", label);
+	snprintf(logp, sizeof(logp), "%s/%s.log", S.dir, label);
+	snprintf(nit, sizeof(nit), "%d", iterations);
+	argv = calloc((size_t)l->argc + 12, sizeof(char *));
+	if (!argv)
+		die("out of memory");
+	argv[n++] = prog;
+	for (i = 0; i < l->argc; i++)
+		argv[n++] = l->argv[i];
+	argv[n++] = "--out";
+	argv[n++] = out;
+	argv[n++] = "--iterations";
+	argv[n++] = nit;
+	argv[n++] = "--workdir";
+	argv[n++] = S.workdir;
+	if (S.append && !self_slot)
+		argv[n++] = "--append";
+	if (l->variant) {
+		argv[n++] = "--variant";
+		argv[n++] = l->variant;
+	}
+	argv[n] = NULL;
+
+	logfd = open(logp, O_WRONLY | O_CREAT | O_CLOEXEC | (S.append ?
+	    O_APPEND : O_TRUNC), 0644);
+	if (logfd < 0)
+		die_errno("cannot create %s", logp);
+	if (pipe(pfd) < 0)
+		die_errno("cannot create a pipe");
+	if (!S.append)
+		fprintf(stderr, "[%d/%d] %s: %d iteration%s%s\n", idx + 1,
+		    c->nlines, label, iterations, iterations == 1 ? "" : "s",
+		    profile ? ", with the probe" : "");
+	snprintf(S.ours, sizeof(S.ours), "%ld", (long)getpid());
+	if (profile)
+		start_probe(label, profile);
+	pid = fork();
+	if (pid < 0)
+		die_errno("cannot fork");
+	if (pid == 0) {
+		int null = open("/dev/null", O_RDONLY);
+
+		dup2(null, 0);
+		dup2(logfd, 1);
+		dup2(logfd, 2);
+		close(pfd[0]);
+		snprintf(fdbuf, sizeof(fdbuf), "%d", pfd[1]);
+		setenv("VMBENCH_PROGRESS_FD", fdbuf, 1);
+		setenv("VMBENCH_WORKDIR", S.workdir, 1);
+		setenv("VMBENCH_OURS", S.ours, 1);
+		enter_limit();
+		execv(prog, argv);
+		fprintf(stderr, "vmrun: cannot run %s: %s\n", prog,
+		    strerror(errno));
+		_exit(127);
+	}
+	running_pid = pid;
+	if (stop_signal)
+		kill(pid, SIGTERM);
+	close(pfd[1]);
+	close(logfd);
+	follow(pfd[0], idx + 1, c->nlines, label, t0);
+	close(pfd[0]);
+	while (waitpid(pid, &status, 0) < 0)
+		if (errno != EINTR)
+			die_errno("waitpid");
+	running_pid = 0;
+	free(argv);
+	probe_failed = stop_probe(label);
+	if (profile && S.append) {
+		char name[3 * VB_NAMELEN];
+
+		snprintf(name, sizeof(name), "probe@%s", label);
+		probe_failed |= merge_slot(name);
+	}
+	if (self_slot && WIFEXITED(status) && WEXITSTATUS(status) == 0)
+		probe_failed |= merge_slot(label);
+	if (WIFEXITED(status) && WEXITSTATUS(status) == 0)
+		return probe_failed;
+	/* what a killed program could not do itself */
+	if (WIFSIGNALED(status))
+		after_killed(l->bench, pid, out);
+	if (stop_signal || (WIFEXITED(status) && WEXITSTATUS(status) == 130))
+		return 130;
+	{
+		char ll[1024], how[64];
+
+		/* the program's own first error line, else its log's last */
+		if (!S.cause[idx])
+			S.cause[idx] = strdup(last_line(logp, ll, sizeof(ll)));
+		if (WIFEXITED(status))
+			snprintf(how, sizeof(how), "exit status %d",
+			    WEXITSTATUS(status));
+		else
+			snprintf(how, sizeof(how), "signal %d",
+			    WTERMSIG(status));
+		warn("%s failed (%s): %s; see %s", label, how,
+		    S.cause[idx] ? S.cause[idx] : "(no output)", logp);
+	}
+	return 1;
+}
+
+/*
+ * Remove the memory limit and the swap file (in that order: the cgroup's
+ * processes are killed first, so nothing is using the swap any more);
+ * idempotent.  -1 when either is left behind (said on stderr).
+ */
+static int
+teardown(void)
+{
+	char err[1024];
+	int rc = 0;
+
+	if (probe_pid > 0) {
+		kill(probe_pid, SIGINT);
+		waitpid(probe_pid, NULL, 0);
+		probe_pid = 0;
+	}
+
+	if (vb_memlimit_remove(&S.lim, err, sizeof(err)) < 0) {
+		warn("%s", err);
+		rc = -1;
+	}
+	if (vb_swapfile_remove(&S.swp, err, sizeof(err)) < 0) {
+		warn("%s", err);
+		rc = -1;
+	}
+	if (vb_knobs_restore(&S.knobs)) {
+		warn("could not restore every setting; see %s", S.state.path);
+		rc = -1;
+	}
+	/* the state file stays when something could not be undone */
+	if (rc == 0)
+		vb_state_end(&S.state);
+	return rc;
+}
+
+/* One side of an A/B run (or the only one of a plain run). */
+struct side {
+	char dir[PATH_MAX];
+	const char *label;
+	char *settings;			/* meta lines, once in force */
+	char desc[1024];		/* "thp=never" */
+	struct vb_kv extra[40];
+	int nextra;
+	int failed;
+	int written;			/* meta exists: die() marks it */
+	/* under MEM=: the cgroup's peak (kB) and limit hits on this side */
+	double peak_kb;
+	uint64_t hits;
+	char peak_s[32], hits_s[32];
+};
+
+/*
+ * Write side @sd's meta with @status: the run's pairs, then the side's
+ * (ab_*), and its settings as they were while it ran.  -1 (said on
+ * stderr unless @quiet) when it cannot be written, errno set.
+ */
+static int
+side_meta(struct side *sd, const char *status, int ended, int quiet)
+{
+	char end[32], path[PATH_MAX + 8];
+	struct vb_meta_in m = S.meta;
+	int i, e;
+
+	m.label = sd->label;
+	m.status = status;
+	m.end = ended ? vb_iso_time(end, sizeof(end)) : NULL;
+	sd->nextra = 0;
+	snprintf(sd->peak_s, sizeof(sd->peak_s), "%.0f", sd->peak_kb);
+	snprintf(sd->hits_s, sizeof(sd->hits_s), "%llu",
+	    (unsigned long long)sd->hits);
+	for (i = 0; i < S.nextra; i++) {
+		sd->extra[sd->nextra] = S.extra[i];
+		/* the limit's figures are the side's own */
+		if (strcmp(S.extra[i].key, "mem_limit_peak_kb") == 0)
+			sd->extra[sd->nextra].val = sd->peak_s;
+		if (strcmp(S.extra[i].key, "mem_limit_hits") == 0)
+			sd->extra[sd->nextra].val = sd->hits_s;
+		sd->nextra++;
+	}
+	for (i = 0; i < 4 && sd->extra[36 + i].key; i++)
+		sd->extra[sd->nextra++] = sd->extra[36 + i];
+	m.extra = sd->extra;
+	m.nextra = sd->nextra;
+	m.settings = sd->settings;
+	snprintf(path, sizeof(path), "%s/meta", sd->dir);
+	if (vb_meta_write(path, &m) < 0) {
+		e = errno;
+		if (!quiet)
+			warn_errno("cannot write %s", path);
+		errno = e;
+		return -1;
+	}
+	sd->written = 1;
+	return 0;
+}
+
+/* Give up the labels (see lock_label()). */
+static void
+unlock_label(void)
+{
+	int k;
+
+	for (k = 0; k < 2; k++) {
+		if (S.lockfd[k] < 0)
+			continue;
+		unlink(S.lock[k]);
+		close(S.lockfd[k]);
+		S.lockfd[k] = -1;
+	}
+}
+
+/*
+ * die() once anything exists: remove the limit and the swap file, mark
+ * meta failed (it would stay "running") and give up the label.
+ */
+static void
+die_teardown(void)
+{
+	int k;
+
+	teardown();
+	for (k = 0; k < S.nside; k++)
+		if (S.sd[k].written)
+			side_meta(&S.sd[k], "failed", 1, 0);
+	unlock_label();
+}
+
+/*
+ * One run of a label at a time: an exclusive flock(2) on
+ * RESULTS/.LABEL.lock (beside the result folder, which --force removes
+ * and makes again), held until vmrun exits, with the holder's pid in it.
+ * A second run is refused before it touches anything.  The file is
+ * removed at the end; a run that finds it removed by the holder between
+ * its open() and its flock() takes it again.
+ */
+static void
+lock_label(int k, const char *results, const char *label)
+{
+	char buf[32];
+	struct stat a, b;
+	ssize_t n;
+	int fd;
+
+	snprintf(S.lock[k], sizeof(S.lock[k]), "%s/.%s.lock", results, label);
+	for (;;) {
+		fd = open(S.lock[k], O_RDWR | O_CREAT | O_CLOEXEC, 0644);
+		if (fd < 0)
+			die_errno("cannot create %s", S.lock[k]);
+		if (flock(fd, LOCK_EX | LOCK_NB) < 0) {
+			if (errno != EWOULDBLOCK)
+				die_errno("cannot lock %s", S.lock[k]);
+			n = pread(fd, buf, sizeof(buf) - 1, 0);
+			buf[n > 0 ? n : 0] = '\0';
+			buf[strcspn(buf, "\n")] = '\0';
+			die("%s/%s is in use by another run (pid %s)", results,
+			    label, buf[0] ? buf : "unknown");
+		}
+		if (fstat(fd, &a) == 0 && stat(S.lock[k], &b) == 0 &&
+		    a.st_dev == b.st_dev && a.st_ino == b.st_ino)
+			break;
+		close(fd);
+	}
+	S.lockfd[k] = fd;
+	n = snprintf(buf, sizeof(buf), "%ld\n", (long)getpid());
+	/* the pid is a courtesy to the refused run: the lock is the flock */
+	if (ftruncate(fd, 0) == 0 && pwrite(fd, buf, (size_t)n, 0) != n)
+		(void)ftruncate(fd, 0);
+}
+
+/*
+ * --mem and --swap: parse now and export them to the programs (so that
+ * their --check sees the limit too); created by make_limit().
+ */
+static void
+parse_limit(const struct opts *o, uint64_t *mem, uint64_t *swap)
+{
+	char err[VB_ERRLEN], buf[32];
+
+	*mem = *swap = 0;
+	if (o->mem && vb_parse_size(o->mem, 4ULL << 20, 1ULL << 50, mem,
+	    err) < 0)
+		die("--mem: %s", err);
+	if (o->swap && vb_parse_size(o->swap, 1ULL << 20, 1ULL << 44, swap,
+	    err) < 0)
+		die("--swap: %s", err);
+	if (*mem) {
+		snprintf(buf, sizeof(buf), "%llu", (unsigned long long)*mem);
+		setenv("VMBENCH_MEM_LIMIT", buf, 1);
+		snprintf(buf, sizeof(buf), "%llu", (unsigned long long)*swap);
+		if (*swap)
+			setenv("VMBENCH_SWAP_LIMIT", buf, 1);
+	}
+}
+
+/* Create the swap file and the cgroup; one line and exit on refusal. */
+static void
+make_limit(uint64_t mem, uint64_t swap)
+{
+	char err[1024], a[32];
+	struct sigaction sa;
+
+	if (!mem && !swap)
+		return;
+	/* a signal while they are made must not leave them behind */
+	memset(&sa, 0, sizeof(sa));
+	sa.sa_handler = on_signal;
+	sigemptyset(&sa.sa_mask);
+	sigaction(SIGINT, &sa, NULL);
+	sigaction(SIGTERM, &sa, NULL);
+	sigaction(SIGHUP, &sa, NULL);
+	vb_set_die_hook(die_teardown);
+	if (swap) {
+		if (vb_swapfile_create(&S.swp, S.workdir, swap, err,
+		    sizeof(err)) < 0)
+			die("--swap %s: %s", vb_fmt_size(a, sizeof(a), swap),
+			    err);
+		snprintf(S.swp_desc, sizeof(S.swp_desc), "%s %s", S.swp.path,
+		    vb_fmt_size(a, sizeof(a), swap));
+		snprintf(S.state.swapfile, sizeof(S.state.swapfile), "%s",
+		    S.swp.path);
+		if (vb_state_save(&S.state) < 0)
+			die_errno("cannot write %s", S.state.path);
+		S.extra[S.nextra].key = "swap_file";
+		S.extra[S.nextra++].val = S.swp_desc;
+	}
+	if (mem) {
+		if (vb_memlimit_create(&S.lim, mem, swap ? swap :
+		    VB_MEMLIMIT_NOSWAP, err, sizeof(err)) < 0)
+			die("--mem %s: %s", vb_fmt_size(a, sizeof(a), mem),
+			    err);
+		vb_memlimit_describe(&S.lim, S.lim_desc, sizeof(S.lim_desc));
+		snprintf(S.state.cgroup, sizeof(S.state.cgroup), "%s",
+		    S.lim.path);
+		S.state.cgroup_v = S.lim.version;
+		if (vb_state_save(&S.state) < 0)
+			die_errno("cannot write %s", S.state.path);
+		/* the programs read their cgroup's own counters (scope.h) */
+		setenv("VMBENCH_CGROUP", S.lim.path, 1);
+		setenv("VMBENCH_CGROUP_VERSION", S.lim.version == 2 ? "2" :
+		    "1", 1);
+		S.extra[S.nextra].key = "mem_limit";
+		S.extra[S.nextra++].val = vb_fmt_size(S.mem_h,
+		    sizeof(S.mem_h), mem);
+		S.extra[S.nextra].key = "mem_limit_cgroup";
+		S.extra[S.nextra++].val = S.lim_desc;
+		S.extra[S.nextra].key = "mem_limit_peak_kb";
+		S.extra[S.nextra++].val = S.peak;
+		S.extra[S.nextra].key = "mem_limit_hits";
+		S.extra[S.nextra++].val = S.hits;
+		snprintf(S.peak, sizeof(S.peak), "unknown");
+		snprintf(S.hits, sizeof(S.hits), "unknown");
+	}
+	if (stop_signal) {
+		teardown();
+		vb_die_status = 130;
+		die("interrupted before anything ran");
+	}
+	fprintf(stderr, "vmrun: %s%s%s\n", mem ? S.lim_desc : "",
+	    mem && swap ? "; swap file " : swap ? "swap file " : "",
+	    swap ? S.swp_desc : "");
+}
+
+/* Iterations of line @i: ITERATIONS=, else its iterations=, else suite's. */
+static int
+line_iterations(const struct vb_conf *c, int i, const struct opts *o)
+{
+	const struct vb_conf_line *l = &c->lines[i];
+
+	return o->iterations ? (int)o->iterations : l->iterations ?
+	    l->iterations : c->iterations ? c->iterations : 1;
+}
+
+/* The closing summary: each benchmark's headline figure and spread. */
+static void
+summary(const struct vb_conf *c)
+{
+	int i;
+
+	fprintf(stderr, "\n%-18s %-18s %11s %10s %6s %3s  %s\n", "benchmark",
+	    "figure", "mean", "sd", "cov%", "n", "status");
+	for (i = 0; i < c->nlines; i++) {
+		char label[2 * VB_NAMELEN], path[PATH_MAX + 256], err[512];
+		struct vb_res r;
+		struct vb_desc d;
+		int m;
+
+		vb_conf_label(&c->lines[i], label, sizeof(label));
+		snprintf(path, sizeof(path), "%s/%s.res", S.dir, label);
+		if (access(path, F_OK) < 0) {
+			fprintf(stderr, "%-18s (%s)\n", label, S.cause[i] ?
+			    S.cause[i] : "not run");
+			continue;
+		}
+		if (vb_res_read(path, &r, err, sizeof(err)) < 0) {
+			fprintf(stderr, "%-18s %s\n", label, err);
+			if (S.cause[i])
+				fprintf(stderr, "  cause: %s\n", S.cause[i]);
+			continue;
+		}
+		m = vb_res_metric_index(&r, r.headline[0] ? r.headline :
+		    "elapsed");
+		if (m < 0)
+			m = 0;
+		vb_describe(r.vals + m, (size_t)r.niter, (size_t)r.nmetrics, &d);
+		if (d.n == 0)	/* nothing to describe: no nan */
+			fprintf(stderr, "%-18s %-18s %11s %10s %6s %3zu  %s "
+			    "(%s)\n", label, r.metrics[m].name, "-", "-", "-",
+			    d.n, r.status, r.metrics[m].unit);
+		else
+			fprintf(stderr, "%-18s %-18s %11.6g %10.4g %6.2f %3zu  "
+			    "%s (%s)\n", label, r.metrics[m].name, d.mean,
+			    d.sd, isnan(d.cov) ? 0.0 : d.cov * 100, d.n,
+			    r.status, r.metrics[m].unit);
+		if (r.note)
+			fprintf(stderr, "  note: %s\n", r.note);
+		if (S.cause[i] && strcmp(r.status, "complete") != 0)
+			fprintf(stderr, "  cause: %s\n", S.cause[i]);
+		vb_res_free(&r);
+		/* the probe beside it: the posts' line */
+		snprintf(path, sizeof(path), "%s/probe@%s.res", S.dir, label);
+		if (vb_conf_dir(&c->lines[i], "with") &&
+		    vb_res_read(path, &r, err, sizeof(err)) == 0) {
+			int p = vb_res_metric_index(&r, "played_s");
+			int t = vb_res_metric_index(&r, "total_s");
+
+			if (p >= 0 && t >= 0 && r.niter > 0 &&
+			    vb_res_get(&r, 0, t) > 0)
+				fprintf(stderr, "  probe: played %.*f of %.*f "
+				    "seconds (%.0f%%), %s\n",
+				    vb_res_get(&r, 0, t) < 100, vb_res_get(&r, 0,
+				    p), vb_res_get(&r, 0, t) < 100,
+				    vb_res_get(&r, 0, t), 100 * vb_res_get(&r,
+				    0, p) / vb_res_get(&r, 0, t), r.status);
+			vb_res_free(&r);
+		}
+	}
+	fprintf(stderr, "\nresults in %s/\n", S.dir);
+}
+
+/*
+ * The cgroup's own copies of global settings (v1 memory.swappiness; v2
+ * memory.zswap.*), as meta lines: what the benchmarks ran under.
+ */
+static void
+cg_settings(FILE *f)
+{
+	char v[256];
+
+	if (!S.lim.version)
+		return;
+	if (S.lim.version == 1 && vb_memlimit_read(&S.lim,
+	    "memory.swappiness", v, sizeof(v)) == 0)
+		fprintf(f, "cg_swappiness=%s\n", v);
+	if (S.lim.version == 2) {
+		if (vb_read_setting("/proc/sys/vm/swappiness", v, sizeof(v)) == 0)
+			fprintf(f, "cg_swappiness=%s\n", v);
+		if (vb_memlimit_read(&S.lim, "memory.zswap.max", v,
+		    sizeof(v)) == 0)
+			fprintf(f, "cg_zswap_max=%s\n", v);
+		if (vb_memlimit_read(&S.lim, "memory.zswap.writeback", v,
+		    sizeof(v)) == 0)
+			fprintf(f, "cg_zswap_writeback=%s\n", v);
+	}
+}
+
+/* The settings in force now, for meta (src/lib/meta.h). Allocated. */
+static char *
+settings_now(void)
+{
+	char *base = vb_meta_settings(), *text = NULL;
+	size_t len = 0;
+	FILE *f = open_memstream(&text, &len);
+
+	if (!f)
+		die("out of memory");
+	fputs(base, f);
+	cg_settings(f);
+	if (fclose(f) != 0)
+		die("out of memory");
+	free(base);
+	return text;
+}
+
+/* The work folder: --workdir, $VMBENCH_WORKDIR, or ./work; made. */
+static void
+find_workdir(struct opts *o)
+{
+	if (!o->workdir)
+		o->workdir = getenv("VMBENCH_WORKDIR");
+	if (!o->workdir || !*o->workdir)
+		o->workdir = "work";
+	check_path("the work folder", o->workdir);
+	if (mkdir(o->workdir, 0755) < 0 && errno != EEXIST)
+		die_errno("cannot create work folder %s", o->workdir);
+	if (!realpath(o->workdir, S.workdir))
+		die_errno("work folder %s", o->workdir);
+}
+
+
+/* The memory limit's hits so far (0 without a limit). */
+static uint64_t
+limit_hits(void)
+{
+	uint64_t peak, hits;
+
+	if (!S.lim.version || vb_memlimit_peak(&S.lim, &peak, &hits) < 0)
+		return 0;
+	return hits;
+}
+
+/*
+ * After a program of side @sd ran (@label): add the limit hits since
+ * @before to the side's, and raise its peak to the cgroup's peak now and
+ * to each iteration's (cg_mem_peak_kb: the harness resets the cgroup's
+ * peak before every iteration).
+ */
+static void
+limit_after(struct side *sd, uint64_t before, const char *label)
+{
+	char path[PATH_MAX + 300], err[1024];
+	uint64_t peak, hits;
+	struct vb_res r;
+	int m, i;
+
+	if (!S.lim.version || vb_memlimit_peak(&S.lim, &peak, &hits) < 0)
+		return;
+	sd->hits += hits >= before ? hits - before : 0;
+	if ((double)(peak >> 10) > sd->peak_kb)
+		sd->peak_kb = (double)(peak >> 10);
+	snprintf(path, sizeof(path), "%s/%s.res", sd->dir, label);
+	if (vb_res_read(path, &r, err, sizeof(err)) < 0)
+		return;
+	m = vb_res_metric_index(&r, "cg_mem_peak_kb");
+	for (i = 0; m >= 0 && i < r.niter; i++)
+		if (vb_res_get(&r, i, m) > sd->peak_kb)
+			sd->peak_kb = vb_res_get(&r, i, m);
+	vb_res_free(&r);
+}
+
+/*
+ * make ab: each config line's iterations, A's and B's, in the order's
+ * pattern, each a run of the program with --iterations 1 --append into
+ * its side's folder, with that side's settings written just before.
+ * Returns the number of failed lines, or 130 after a signal.
+ */
+static int
+run_ab(const struct vb_conf *c, const struct opts *o, struct side *sd,
+    uint64_t t0)
+{
+	char sched[2 * 100000 + 1], err[1024];
+	int i, k, failed = 0, cur = -1;
+	uint64_t hits;
+
+	for (i = 0; i < c->nlines && !stop_signal; i++) {
+		int n = line_iterations(c, i, o), rc, line_failed = 0;
+		char label[2 * VB_NAMELEN];
+
+		vb_conf_label(&c->lines[i], label, sizeof(label));
+		vb_ab_schedule(o->order, n, sched);
+		fprintf(stderr, "[%d/%d] %s: %d iteration%s a side, %.16s%s\n",
+		    i + 1, c->nlines, label, n, n == 1 ? "" : "s", sched,
+		    strlen(sched) > 16 ? "..." : "");
+		for (k = 0; sched[k] && !stop_signal; k++) {
+			int s = sched[k] == 'B';
+
+			if (s != cur) {
+				if (vb_knobs_apply(&S.knobs, s, err,
+				    sizeof(err)) < 0)
+					die("%s", err);
+				if (vb_memlimit_sync(&S.lim) < 0)
+					die_errno("cannot set memory.swappiness "
+					    "in %s", S.lim.path);
+				cur = s;
+				if (!sd[s].settings) {
+					sd[s].settings = settings_now();
+					side_meta(&sd[s], "running", 0, 0);
+				}
+			}
+			memcpy(S.dir, sd[s].dir, sizeof(S.dir));
+			snprintf(S.slot, sizeof(S.slot), "%c %d/%d (%s)",
+			    sched[k], k + 1, 2 * n, sd[s].desc);
+			hits = limit_hits();
+			rc = run_line(c, i, 1, t0);
+			limit_after(&sd[s], hits, label);
+			if (rc == 130)
+				return 130;
+			if (rc) {
+				sd[s].failed = 1;
+				line_failed |= 1 << s;
+			}
+		}
+		/* a side one of whose runs failed: its result says so */
+		for (k = 0; k < 2; k++)
+			if (line_failed & (1 << k)) {
+				char path[PATH_MAX + 300];
+
+				snprintf(path, sizeof(path), "%s/%s.res",
+				    sd[k].dir, label);
+				mark_failed(path, 1);
+			}
+		failed += line_failed != 0;
+	}
+	return stop_signal ? 130 : failed;
+}
+
+/*
+ * Run vmreport on the two folders (the comparison on stdout), as a
+ * program, not through a shell.
+ */
+static void
+compare(const struct side *sd)
+{
+	char prog[PATH_MAX + 32];
+	int status;
+	pid_t pid;
+
+	snprintf(prog, sizeof(prog), "%s/../report/vmreport", S.bindir);
+	if (access(prog, X_OK) < 0)
+		return;
+	fflush(stdout);
+	pid = fork();
+	if (pid == 0) {
+		execl(prog, prog, sd[0].dir, sd[1].dir, (char *)NULL);
+		_exit(127);
+	}
+	if (pid > 0)
+		while (waitpid(pid, &status, 0) < 0 && errno == EINTR)
+			;
+}
+
+int
+main(int argc, char **argv)
+{
+	struct opts o;
+	struct vb_conf conf;
+	struct sigaction sa;
+	struct utsname u;
+	struct stat st;
+	struct side sd[2];
+	char err[1024], *slash;
+	uint64_t t0, mem, swap;
+	int i, k, rc = 0, failed = 0, ab, nside, meta_failed = 0;
+
+	vb_set_progname("vmrun");
+	memset(sd, 0, sizeof(sd));
+	/*
+	 * Output is a courtesy: with stderr on a closed pipe (`| head`)
+	 * the writes fail with EPIPE and only the printing stops, never
+	 * the run or its clean-up.
+	 */
+	signal(SIGPIPE, SIG_IGN);
+	if (vb_opt_parse(opt_tab, &o, argc - 1, argv + 1, NULL, err,
+	    sizeof(err)) < 0)
+		die("%s", err);
+	if (o.help) {
+		usage(stdout);
+		return 0;
+	}
+	if (o.clean_stale) {
+		find_workdir(&o);
+		rc = vb_state_recover(S.workdir);
+		if (rc == 0)
+			fprintf(stderr, "vmrun: nothing left behind in %s\n",
+			    S.workdir);
+		return rc < 0 ? 1 : 0;
+	}
+	if (!o.kernel || !*o.kernel) {
+		if (uname(&u) < 0)
+			die_errno("uname");
+		o.kernel = strdup(u.release);
+	}
+	if (!good_label(o.kernel))
+		die("bad kernel label '%s': use letters, digits and . _ + - ~ "
+		    "(no slashes)", o.kernel);
+	ab = o.set_a || o.set_b;
+	nside = ab ? 2 : 1;
+	if (!ab && (o.label_a || o.label_b))
+		die("--label-a and --label-b are for an A/B run (--a, --b)");
+	if (ab) {
+		const char *root = getenv("VMBENCH_SYSROOT");
+		static char la[160], lb[160];
+
+		if (!o.set_a || !o.set_b || (!*o.set_a && !*o.set_b))
+			die("an A/B run needs both sides: A=\"name=value,...\" "
+			    "B=\"name=value,...\" (one side may be given "
+			    "empty, B=, for the settings as they are)");
+		if (vb_ab_order_ok(o.order, err, sizeof(err)) < 0)
+			die("%s", err);
+		S.knobs.root = root && *root ? vb_xstrdup(root) : NULL;
+		if ((*o.set_a && vb_knobs_parse(&S.knobs, 0, o.set_a, err,
+		    sizeof(err)) < 0) || (*o.set_b &&
+		    vb_knobs_parse(&S.knobs, 1, o.set_b, err,
+		    sizeof(err)) < 0))
+			die("%s", err);
+		snprintf(la, sizeof(la), "%s-A", o.kernel);
+		snprintf(lb, sizeof(lb), "%s-B", o.kernel);
+		sd[0].label = o.label_a ? o.label_a : la;
+		sd[1].label = o.label_b ? o.label_b : lb;
+		for (k = 0; k < 2; k++)
+			if (!good_label(sd[k].label))
+				die("bad label '%s': use letters, digits and "
+				    ". _ + - ~ (no slashes, at most 128)",
+				    sd[k].label);
+		if (strcmp(sd[0].label, sd[1].label) == 0)
+			die("both sides are labelled '%s'", sd[0].label);
+		vb_knobs_describe(&S.knobs, 0, sd[0].desc, sizeof(sd[0].desc));
+		vb_knobs_describe(&S.knobs, 1, sd[1].desc, sizeof(sd[1].desc));
+		for (k = 0; k < 2; k++)
+			if (!sd[k].desc[0])
+				snprintf(sd[k].desc, sizeof(sd[k].desc),
+				    "as found");
+	} else {
+		sd[0].label = o.kernel;
+	}
+	check_path("--config", o.config);
+	check_path("--results", o.results);
+	parse_limit(&o, &mem, &swap);
+
+	/* programs live beside vmrun, wherever it was started from */
+	{
+		ssize_t n = readlink("/proc/self/exe", S.bindir,
+		    sizeof(S.bindir) - 1);
+
+		if (n < 0)
+			die_errno("cannot find my own program");
+		S.bindir[n] = '\0';
+	}
+	slash = strrchr(S.bindir, '/');
+	if (slash)
+		*slash = '\0';
+
+	if (vb_conf_read(o.config, &conf, err, sizeof(err)) < 0)
+		die("%s", err);
+	validate(&conf);
+
+	/* the work folder: a real filesystem, not tmpfs, by default */
+	find_workdir(&o);
+	/* what a run killed with SIGKILL left: undone before anything */
+	if (vb_state_recover(S.workdir) < 0)
+		die("could not undo what an earlier run left; see above");
+	/*
+	 * The result folder: never silently overwritten.  Refused before
+	 * the limit and swap file are made; with FORCE the old folder goes
+	 * only once they are ready.
+	 */
+	if (mkdir(o.results, 0755) < 0 && errno != EEXIST)
+		die_errno("cannot create %s", o.results);
+	S.sd = sd;
+	S.nside = nside;
+	vb_set_die_hook(die_teardown);
+	for (k = 0; k < nside; k++) {
+		snprintf(sd[k].dir, sizeof(sd[k].dir), "%s/%s", o.results,
+		    sd[k].label);
+		lock_label(k, o.results, sd[k].label);
+		if (lstat(sd[k].dir, &st) == 0 && !o.force)
+			die("%s already exists: choose another %s label, or "
+			    "FORCE=1 to replace it", sd[k].dir, !ab ? "KERNEL=" :
+			    k == 0 && o.label_a ? "A_LABEL=" : k == 1 &&
+			    o.label_b ? "B_LABEL=" : "KERNEL=");
+	}
+
+	/* from here on, every path undoes what the run changed */
+	memset(&sa, 0, sizeof(sa));
+	sa.sa_handler = on_signal;
+	sigemptyset(&sa.sa_mask);
+	sigaction(SIGINT, &sa, NULL);
+	sigaction(SIGTERM, &sa, NULL);
+	sigaction(SIGHUP, &sa, NULL);
+	vb_set_die_hook(die_teardown);
+	if (vb_state_begin(&S.state, S.workdir) < 0)
+		die_errno("cannot write %s", S.state.path);
+	for (k = 0; k < nside; k++)
+		memcpy(S.state.results[k], sd[k].dir, sizeof(sd[k].dir));
+	if (ab) {
+		if (vb_knobs_save(&S.knobs, err, sizeof(err)) < 0)
+			die("%s", err);
+		S.state.knobs = &S.knobs;
+		if (vb_state_save(&S.state) < 0)
+			die_errno("cannot write %s", S.state.path);
+		if (vb_knobs_check(&S.knobs, err, sizeof(err)) < 0)
+			die("%s", err);
+	}
+	make_limit(mem, swap);
+	if (stop_signal) {
+		teardown();
+		vb_die_status = 130;
+		die("interrupted before anything ran");
+	}
+	for (k = 0; k < nside; k++) {
+		if (lstat(sd[k].dir, &st) == 0 && vb_rmtree(sd[k].dir) < 0)
+			die_errno("cannot remove %s", sd[k].dir);
+		if (mkdir(sd[k].dir, 0755) < 0)
+			die_errno("cannot create %s", sd[k].dir);
+	}
+
+	S.meta.start = vb_iso_time(S.start, sizeof(S.start));
+	S.meta.workdir = S.workdir;
+	S.meta.config = o.config;
+	{
+		/* "3", or "5-10" when lines differ (iterations=N) */
+		static char itbuf[32];
+		int lo = 0, hi = 0;
+
+		for (k = 0; k < conf.nlines; k++) {
+			int n = line_iterations(&conf, k, &o);
+
+			lo = k == 0 || n < lo ? n : lo;
+			hi = n > hi ? n : hi;
+		}
+		if (lo == hi)
+			snprintf(itbuf, sizeof(itbuf), "%d", lo);
+		else
+			snprintf(itbuf, sizeof(itbuf), "%d-%d", lo, hi);
+		S.meta.iterations = itbuf;
+	}
+	S.cause = calloc((size_t)conf.nlines, sizeof(*S.cause));
+	if (!S.cause)
+		die("out of memory");
+	if (ab) {
+		for (k = 0; k < 2; k++) {
+			sd[k].extra[36].key = "ab_setting";
+			sd[k].extra[36].val = sd[k].desc;
+			sd[k].extra[37].key = "ab_side";
+			sd[k].extra[37].val = k ? "B" : "A";
+			sd[k].extra[38].key = "ab_pair";
+			sd[k].extra[38].val = (char *)sd[!k].label;
+			sd[k].extra[39].key = "ab_order";
+			sd[k].extra[39].val = (char *)o.order;
+		}
+		S.append = 1;
+	} else {
+		sd[0].settings = settings_now();
+		memcpy(S.dir, sd[0].dir, sizeof(S.dir));
+	}
+	for (k = 0; k < nside; k++)
+		if (side_meta(&sd[k], "running", 0, 1) < 0) {
+			int e = errno;
+
+			rmdir(sd[k].dir);	/* empty: nothing was recorded */
+			errno = e;
+			die_errno("cannot write %s/meta", sd[k].dir);
+		}
+
+	t0 = vb_now_ns();
+	if (ab) {
+		fprintf(stderr, "vmrun: %s, %d benchmark%s, A (%s) into %s/, "
+		    "B (%s) into %s/, order %s\n", o.config, conf.nlines,
+		    conf.nlines == 1 ? "" : "s", sd[0].desc, sd[0].dir,
+		    sd[1].desc, sd[1].dir, o.order);
+		rc = run_ab(&conf, &o, sd, t0);
+		failed = rc == 130 ? 0 : rc;
+	} else {
+		fprintf(stderr, "vmrun: %s, %d benchmark%s, into %s/\n",
+		    o.config, conf.nlines, conf.nlines == 1 ? "" : "s",
+		    S.dir);
+		for (i = 0; i < conf.nlines && !stop_signal; i++) {
+			int n = line_iterations(&conf, i, &o);
+			char label[2 * VB_NAMELEN];
+			uint64_t hits = limit_hits();
+
+			rc = run_line(&conf, i, n, t0);
+			vb_conf_label(&conf.lines[i], label, sizeof(label));
+			limit_after(&sd[0], hits, label);
+			if (rc == 130)
+				break;
+			failed += rc != 0;
+		}
+	}
+	vb_set_die_hook(NULL);
+	if (teardown() < 0)
+		failed++;
+	for (k = 0; k < nside; k++) {
+		const char *status = stop_signal || rc == 130 ?
+		    "interrupted" : failed ? "failed" : "complete";
+
+		/* a meta that cannot be written is a failure, not a stop */
+		if (side_meta(&sd[k], status, 1, 0) < 0)
+			meta_failed = 1;
+		memcpy(S.dir, sd[k].dir, sizeof(S.dir));
+		summary(&conf);
+	}
+	if (stop_signal || rc == 130) {
+		fprintf(stderr, "vmrun: interrupted; what was measured is kept "
+		    "in %s/%s%s%s, marked interrupted\n", sd[0].dir,
+		    ab ? " and " : "", ab ? sd[1].dir : "", ab ? "/" : "");
+		rc = meta_failed ? 1 : 130;
+	} else {
+		rc = failed || meta_failed ? 1 : 0;
+		/* the report marks what is incomplete ("!") */
+		if (ab)
+			compare(sd);
+	}
+	for (k = 0; k < nside; k++)
+		free(sd[k].settings);
+	vb_knobs_free(&S.knobs);
+	unlock_label();
+	for (i = 0; i < conf.nlines; i++)
+		free(S.cause[i]);
+	free(S.cause);
+	vb_conf_free(&conf);
+	return rc;
+}
