@@ -3,7 +3,7 @@
 # Non-recursive: every program and test is built from this one file.
 #   make            build lib/libvmbench.a, bench/*, report/vmreport
 #   make check      build and run the tests (fails when any test fails)
-#   make run KERNEL=label [CONFIG=configs/quick.conf] [ITERATIONS=n]
+#   make run KERNEL=label [CONFIG=configs/quick.conf] [ITERATIONS=n] [RUNS=n]
 #   make ab KERNEL=label A="name=value,..." B="name=value,..."
 #   make html KERNELS="a b c" [HTML=dir]   the results page (docs/html.md)
 #   make clean-stale      undo what a killed run left behind
@@ -100,6 +100,7 @@ export VB_KERNEL = $(value KERNEL)
 export VB_CONFIG = $(value CONFIG)
 export VB_RESULTS = $(value RESULTS)
 export VB_ITERATIONS = $(value ITERATIONS)
+export VB_RUNS = $(value RUNS)
 export VB_FORCE = $(value FORCE)
 export VB_MEM = $(value MEM)
 export VB_SWAP = $(value SWAP)
@@ -122,7 +123,7 @@ export VB_MF_SIZE = $(value MF_SIZE)
 export VB_PROBE_TIME = $(value PROBE_TIME)
 # make exports command-line variables to every recipe, expanding them
 # on the way ($(shell ...) in a value would run): only the VB_ copies go.
-unexport KERNEL CONFIG RESULTS ITERATIONS FORCE MEM SWAP WORKDIR A B \
+unexport KERNEL CONFIG RESULTS ITERATIONS RUNS FORCE MEM SWAP WORKDIR A B \
 	A_LABEL B_LABEL ORDER KERNELS REPORT_OPTS PLOTS FL_TIME FL_RUNS \
 	MF_SIZE PROBE_TIME
 # the options every vmrun target shares, as shell words from VB_*
@@ -215,7 +216,8 @@ check: all $(TEST_BIN) tests/iterchild
 # make run: the runner does the work; see src/runner/vmrun.c and docs/running.md.
 run: all
 	$(Q)case "$$VB_FORCE" in 1) set -- --force;; *) set --;; esac; \
-	bench/vmrun --kernel "$$VB_KERNEL" $(VMRUN_ARGS) "$$@"
+	bench/vmrun --kernel "$$VB_KERNEL" $${VB_RUNS:+--runs "$$VB_RUNS"} \
+	    $(VMRUN_ARGS) "$$@"
 
 # make ab: one kernel, two settings, iterations interleaved (ABBA), into
 # results/<KERNEL>-A and -B (or A_LABEL, B_LABEL), then the comparison.

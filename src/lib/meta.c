@@ -1,6 +1,7 @@
 #include <dirent.h>
 #include <errno.h>
 #include <limits.h>
+#include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -234,8 +235,6 @@ vb_meta_write(const char *path, const struct vb_meta_in *in)
 	char buf[1024], host[256], *text = NULL;
 	size_t len = 0;
 	struct utsname u;
-	uint32_t crc;
-	uint64_t clen;
 	FILE *f;
 	int i, e, rc;
 
@@ -275,12 +274,17 @@ vb_meta_write(const char *path, const struct vb_meta_in *in)
 	    sizeof(buf)) ? buf : "unknown");
 	fprintf(f, "vmbench_version=%s\n", VB_VERSION);
 	fprintf(f, "config=%s\n", in->config);
-	if (vb_cksum_file(in->config, &crc, &clen) == 0)
-		fprintf(f, "config_cksum=%lu %llu\n", (unsigned long)crc,
-		    (unsigned long long)clen);
-	else
-		fprintf(f, "config_cksum=unknown\n");
+	fprintf(f, "config_cksum=%s\n", vb_meta_cksum(in->config, buf,
+	    sizeof(buf)));
 	fprintf(f, "iterations=%s\n", in->iterations ? in->iterations : "-");
+	if (in->run > 0)
+		fprintf(f, "run=%d\n", in->run);
+	if (in->unit)
+		fprintf(f, "unit=%s\n", in->unit);
+	if (in->boot_id)
+		fprintf(f, "boot_id=%s\n", in->boot_id);
+	if (in->uptime_start)
+		fprintf(f, "uptime_start=%s\n", in->uptime_start);
 	for (i = 0; i < in->nextra; i++)
 		fprintf(f, "%s=%s\n", in->extra[i].key, in->extra[i].val);
 	e = ferror(f);
@@ -294,6 +298,85 @@ vb_meta_write(const char *path, const struct vb_meta_in *in)
 	free(text);
 	errno = e;
 	return rc;
+}
+
+char *
+vb_meta_cksum(const char *path, char *buf, size_t len)
+{
+	uint32_t crc;
+	uint64_t clen;
+
+	if (vb_cksum_file(path, &crc, &clen) == 0)
+		snprintf(buf, len, "%lu %llu", (unsigned long)crc,
+		    (unsigned long long)clen);
+	else
+		snprintf(buf, len, "unknown");
+	return buf;
+}
+
+char *
+vb_boot_id(char *buf, size_t len)
+{
+	read_line("/proc/sys/kernel/random/boot_id", buf, len);
+	if (!buf[0])
+		snprintf(buf, len, "unknown");
+	return buf;
+}
+
+char *
+vb_uptime(char *buf, size_t len)
+{
+	char line[128];
+	double up;
+
+	if (sscanf(read_line("/proc/uptime", line, sizeof(line)), "%lf",
+	    &up) == 1 && up >= 0)
+		snprintf(buf, len, "%.2f", up);
+	else
+		snprintf(buf, len, "unknown");
+	return buf;
+}
+
+int
+vb_meta_machine_diff(const struct vb_kv *a, int na, const struct vb_kv *b,
+    int nb, const char *bname, char *out, size_t len)
+{
+	static const char *const key[3] = {
+		"cpu_model", "mem_total_kb", "uname_m",
+	};
+	char now[3][1024];
+	struct utsname u;
+	size_t used = 0;
+	int i, nd = 0;
+
+	if (!b) {
+		field("/proc/cpuinfo", "model name", now[0], sizeof(now[0]));
+		snprintf(now[1], sizeof(now[1]), "%ld", atol(field(
+		    "/proc/meminfo", "MemTotal", now[1], sizeof(now[1]))));
+		snprintf(now[2], sizeof(now[2]), "%s", uname(&u) == 0 ?
+		    u.machine : "unknown");
+	}
+	out[0] = '\0';
+	for (i = 0; i < 3; i++) {
+		const char *x = vb_meta_get(a, na, key[i]);
+		const char *y = b ? vb_meta_get(b, nb, key[i]) : now[i];
+		double dx, dy;
+		int w;
+
+		if (!x || !y || strcmp(x, y) == 0)
+			continue;
+		/* MemTotal moves by some kB from one kernel build to another */
+		if (i == 1 && (dx = atof(x)) > 0 && (dy = atof(y)) > 0 &&
+		    fabs(dx - dy) <= 0.01 * (dx > dy ? dx : dy))
+			continue;
+		w = snprintf(out + used, len - used, "%s%s '%s' (%s '%s')",
+		    nd ? ", " : "", key[i], x, bname, y);
+		if (w > 0)
+			used += (size_t)w < len - used ? (size_t)w :
+			    len - used - 1;
+		nd++;
+	}
+	return nd;
 }
 
 int

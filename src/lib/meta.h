@@ -16,8 +16,13 @@
  * min_free_kbytes, watermark_scale_factor, page-cluster, workdir,
  * workdir_fstype, vmbench_version (git describe at build time), config,
  * config_cksum (POSIX cksum: CRC and length, as `cksum FILE` prints),
- * iterations, then any extra pairs the runner passes (mem_limit,
- * swap_file, ...).  Values that cannot be read are "unknown".
+ * iterations; then, when the runner gives them: run (the run's index in
+ * its label, results/<label>/runN/), unit (run-per-iteration: make ab's
+ * folders, whose every iteration is a separate run of the program),
+ * boot_id (/proc/sys/kernel/random/boot_id) and uptime_start (seconds,
+ * /proc/uptime, when the run began); then any extra pairs the runner
+ * passes (mem_limit, swap_file, ...).  Values that cannot be read are
+ * "unknown".
  */
 #ifndef VB_META_H
 #define VB_META_H
@@ -40,6 +45,10 @@ struct vb_meta_in {
 	const char *workdir;
 	const char *config;	/* path */
 	const char *iterations;	/* "3", or "5-10" when lines differ */
+	int run;		/* index in the label (runN/); 0: none */
+	const char *unit;	/* "run-per-iteration"; NULL: not written */
+	const char *boot_id;	/* NULL: not written */
+	const char *uptime_start;
 	const struct vb_kv *extra;
 	int nextra;
 	/* the settings' lines (vb_meta_settings()); NULL: read them now */
@@ -65,6 +74,21 @@ void vb_meta_free(struct vb_kv *kv, int n);
 const char *vb_meta_get(const struct vb_kv *kv, int n, const char *key);
 /* POSIX cksum(1) CRC of @path; -1 when unreadable. */
 int vb_cksum_file(const char *path, uint32_t *crc, uint64_t *len);
+/* "CRC LENGTH" of @path as meta's config_cksum, or "unknown". */
+char *vb_meta_cksum(const char *path, char *buf, size_t len);
+/* This boot's id (/proc/sys/kernel/random/boot_id), or "unknown". */
+char *vb_boot_id(char *buf, size_t len);
+/* Seconds since boot (/proc/uptime's first figure), or "unknown". */
+char *vb_uptime(char *buf, size_t len);
+/*
+ * The machine facts a label's runs must share: cpu_model, uname_m, and
+ * mem_total_kb within 1% (it moves by some kB between kernel builds).
+ * Those of meta @a that differ from meta @b's (@b NULL: this machine's
+ * now), as "mem_total_kb '5' (BNAME '24683584'), ..." in @out.  The
+ * number that differ (a key either lacks does not count).
+ */
+int vb_meta_machine_diff(const struct vb_kv *a, int na, const struct vb_kv *b,
+    int nb, const char *bname, char *out, size_t len);
 /* The filesystem type of the mount holding @path ("ext4"), or NULL. */
 char *vb_fstype(const char *path, char *buf, size_t len);
 

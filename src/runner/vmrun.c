@@ -37,6 +37,7 @@
  * with=probe:video) runs bench/probe beside the benchmark for its whole
  * run, stopped with SIGUSR1 when it ends, into probe@<label>.res.
  */
+#include <dirent.h>
 #include <errno.h>
 #include <fcntl.h>
 #include <limits.h>
@@ -81,6 +82,7 @@ struct opts {
 	const char *label_a;
 	const char *label_b;
 	const char *order;
+	const char *runs;
 	int clean_stale;
 	int help;
 };
@@ -127,6 +129,10 @@ static const struct vb_opt opt_tab[] = {
 	{ .name = "order", .type = VB_OPT_STR, .arg = "ABBA",
 	  .off = offsetof(struct opts, order), .def = "ABBA",
 	  .help = "A/B run: the pattern the iterations follow" },
+	{ .name = "runs", .type = VB_OPT_STR, .arg = "N",
+	  .off = offsetof(struct opts, runs),
+	  .help = "run the config N times, each a new run of the label "
+	    "(default 1)" },
 	{ .name = "clean-stale", .type = VB_OPT_FLAG,
 	  .off = offsetof(struct opts, clean_stale),
 	  .help = "undo what killed runs left in the work folder, and exit" },
@@ -188,7 +194,8 @@ static void
 usage(FILE *f)
 {
 	fprintf(f, "usage: vmrun --kernel LABEL [options]\n"
-	    "Run a vmbench suite into RESULTS/LABEL/.\n\nOptions:\n");
+	    "Run a vmbench suite into RESULTS/LABEL/runN/, a new run of "
+	    "the label.\n\nOptions:\n");
 	vb_opt_usage(f, opt_tab);
 }
 
@@ -1317,6 +1324,378 @@ run_ab(const struct vb_conf *c, const struct opts *o, struct side *sd,
 	return stop_signal ? 130 : failed;
 }
 
+/* ---- several runs a label: results/<label>/runN/ (docs/results.md) ---- */
+
+static struct {
+	char dir[PATH_MAX];		/* results/<label> */
+	int flat;			/* one run at its top (meta): to run1/ */
+	int last;			/* the highest N of its runN/ */
+	int first;			/* this call's first run */
+	int n;				/* --runs */
+	int failed;			/* runs before the last that failed */
+	char boot_id[64], uptime[32];
+} RN = { .n = 1 };
+
+/* N of a folder named "runN" (N from 1, no leading zero), else 0. */
+static int
+run_index(const char *name)
+{
+	const char *p;
+
+	if (strncmp(name, "run", 3) != 0 || name[3] < '1' || name[3] > '9' ||
+	    strlen(name) > 9)
+		return 0;
+	for (p = name + 3; *p; p++)
+		if (*p < '0' || *p > '9')
+			return 0;
+	return atoi(name + 3);
+}
+
+/* --runs N: 1 to 1000; anything else stops the run with one line. */
+static int
+runs_arg(const char *s)
+{
+	char shown[48], *end;
+	size_t i;
+	long n;
+
+	if (!s)
+		return 1;
+	errno = 0;
+	n = strtol(s, &end, 10);
+	if (s[0] >= '0' && s[0] <= '9' && !*end && !errno && n >= 1 &&
+	    n <= 1000)
+		return (int)n;
+	/* the value as given, on one line */
+	for (i = 0; s[i] && i < sizeof(shown) - 1; i++)
+		shown[i] = (unsigned char)s[i] < 0x20 || s[i] == 0x7f ? '?' :
+		    s[i];
+	shown[i] = '\0';
+	die("--runs '%s%s': give a whole number from 1 to 1000", shown,
+	    s[i] ? "..." : "");
+	return 0;
+}
+
+/* The boot id and uptime of now into the meta of the run(s) begun. */
+static void
+run_facts(void)
+{
+	S.meta.boot_id = vb_boot_id(RN.boot_id, sizeof(RN.boot_id));
+	S.meta.uptime_start = vb_uptime(RN.uptime, sizeof(RN.uptime));
+}
+
+/*
+ * A run already in the label must have been made with this config and
+ * on this machine: the runs of a label are repetitions of one thing.
+ * @meta is its meta file, @idx its index (a run at the top: 1).
+ */
+static void
+run_same(const char *meta, int idx, const char *config, const char *cks)
+{
+	char err[1024], why[4096];
+	struct vb_kv *kv;
+	const char *v;
+	int n;
+
+	if (vb_meta_read(meta, &kv, &n, err, sizeof(err)) < 0)
+		return;		/* nothing to compare: the report says */
+	v = vb_meta_get(kv, n, "config_cksum");
+	if (v && strcmp(v, "unknown") && strcmp(cks, "unknown") &&
+	    strcmp(v, cks)) {
+		die("%s: run%d used %s (cksum %s), this run %s (cksum %s): "
+		    "use another label or FORCE=1", RN.dir, idx,
+		    vb_meta_get(kv, n, "config") ? vb_meta_get(kv, n,
+		    "config") : "an unnamed config", v, config, cks);
+	}
+	if (vb_meta_machine_diff(kv, n, NULL, 0, "here", why,
+	    sizeof(why)) > 0)
+		die("%s: run%d ran on another machine: %s: use another label "
+		    "or FORCE=1", RN.dir, idx, why);
+	vb_meta_free(kv, n);
+}
+
+/*
+ * Before anything runs: what results/<label> holds.  Nothing (a new
+ * label), runN/ folders, or one run at its top (meta: an older folder,
+ * moved into run1/ before this run begins).  A run of another config
+ * or another machine is refused.  With --force everything there goes.
+ */
+static void
+runs_check(const struct side *sd, const struct opts *o)
+{
+	char path[PATH_MAX + NAME_MAX + 2], cks[64], other[NAME_MAX + 1] = "";
+	struct dirent *de;
+	struct stat st;
+	DIR *d;
+	int n;
+
+	memcpy(RN.dir, sd->dir, sizeof(RN.dir));
+	if (o->force)
+		return;
+	if (lstat(RN.dir, &st) < 0) {
+		if (errno != ENOENT)
+			die_errno("%s", RN.dir);
+		return;
+	}
+	if (!S_ISDIR(st.st_mode))
+		die("%s exists and is not a folder: choose another KERNEL= "
+		    "label, or FORCE=1 to replace it", RN.dir);
+	if (!(d = opendir(RN.dir)))
+		die_errno("cannot read %s", RN.dir);
+	while ((de = readdir(d))) {
+		if (!strcmp(de->d_name, ".") || !strcmp(de->d_name, ".."))
+			continue;
+		n = run_index(de->d_name);
+		snprintf(path, sizeof(path), "%s/%s", RN.dir, de->d_name);
+		if (!strcmp(de->d_name, "meta"))
+			RN.flat = 1;
+		else if (n > 0 && lstat(path, &st) == 0 && S_ISDIR(st.st_mode))
+			RN.last = n > RN.last ? n : RN.last;
+		else if (!other[0])
+			snprintf(other, sizeof(other), "%s", de->d_name);
+	}
+	closedir(d);
+	if (RN.flat && RN.last > 1)
+		die("%s holds a run at its top (meta) and run folders up to "
+		    "run%d: move one or the other away, or FORCE=1 to replace "
+		    "it all", RN.dir, RN.last);
+	if (!RN.flat && !RN.last && other[0])
+		die("%s holds no run (no meta, no run1/, but '%s'): choose "
+		    "another KERNEL= label, or FORCE=1 to replace it", RN.dir,
+		    other);
+	vb_meta_cksum(o->config, cks, sizeof(cks));
+	if (RN.flat) {
+		snprintf(path, sizeof(path), "%s/meta", RN.dir);
+		run_same(path, 1, o->config, cks);
+	}
+	for (n = 1; !RN.flat && n <= RN.last; n++) {
+		snprintf(path, sizeof(path), "%s/run%d/meta", RN.dir, n);
+		run_same(path, n, o->config, cks);
+	}
+}
+
+/* Move @name of the label's top into run1/; never over something. */
+static void
+move_entry(const char *name)
+{
+	char src[PATH_MAX + 300], dst[PATH_MAX + 310];
+	struct stat st;
+
+	snprintf(src, sizeof(src), "%s/%s", RN.dir, name);
+	snprintf(dst, sizeof(dst), "%s/run1/%s", RN.dir, name);
+	if (lstat(dst, &st) == 0)
+		die("cannot move %s into %s/run1/: %s is there already", src,
+		    RN.dir, dst);
+	if (rename(src, dst) < 0)
+		die_errno("cannot move %s to %s", src, dst);
+}
+
+/*
+ * A label folder holding one run at its top (made before labels held
+ * runs): move it into run1/, an entry at a time (each rename(2) is
+ * atomic), meta last, so that until meta moves the folder still reads
+ * as that one run, and a move cut short is finished by the next run.
+ */
+static void
+move_flat(void)
+{
+	char r1[PATH_MAX + 8], **names = NULL;
+	struct dirent *de;
+	DIR *d;
+	int n = 0, i;
+
+	snprintf(r1, sizeof(r1), "%s/run1", RN.dir);
+	if (mkdir(r1, 0755) < 0 && errno != EEXIST)
+		die_errno("cannot create %s", r1);
+	if (!(d = opendir(RN.dir)))
+		die_errno("cannot read %s", RN.dir);
+	/* the names first: the folder is not changed while it is read */
+	while ((de = readdir(d))) {
+		if (!strcmp(de->d_name, ".") || !strcmp(de->d_name, "..") ||
+		    !strcmp(de->d_name, "run1") || !strcmp(de->d_name, "meta"))
+			continue;
+		names = vb_xrealloc(names, (size_t)(n + 1) * sizeof(*names));
+		names[n++] = vb_xstrdup(de->d_name);
+	}
+	closedir(d);
+	for (i = 0; i < n; i++) {
+		move_entry(names[i]);
+		free(names[i]);
+	}
+	free(names);
+	move_entry("meta");
+	RN.last = 1;
+	fprintf(stderr, "vmrun: %s held one run (meta at its top): moved into "
+	    "%s/, each entry renamed, meta last\n", RN.dir, r1);
+}
+
+/*
+ * Make run @idx's folder and point the side, S.dir, the state file
+ * (a SIGKILLed run's meta is marked by the next) and meta at it.
+ */
+static void
+run_dir(struct side *sd, int idx)
+{
+	char dir[PATH_MAX + 16];
+
+	snprintf(dir, sizeof(dir), "%s/run%d", RN.dir, idx);
+	if (strlen(dir) >= sizeof(sd->dir))
+		die("%s: path too long", dir);
+	memcpy(sd->dir, dir, strlen(dir) + 1);
+	if (mkdir(sd->dir, 0755) < 0)
+		die_errno("cannot create %s", sd->dir);
+	memcpy(S.dir, sd->dir, sizeof(S.dir));
+	memcpy(S.state.results[0], sd->dir, sizeof(S.state.results[0]));
+	if (vb_state_save(&S.state) < 0)
+		die_errno("cannot write %s", S.state.path);
+	S.meta.run = idx;
+	run_facts();
+}
+
+/*
+ * The label's folder, once the limit and swap file are ready: replaced
+ * with --force, an older one-run folder moved into run1/, and the
+ * folder of this call's first run made.
+ */
+static void
+runs_folder(struct side *sd, const struct opts *o)
+{
+	struct stat st;
+
+	if (o->force && lstat(RN.dir, &st) == 0 && vb_rmtree(RN.dir) < 0)
+		die_errno("cannot remove %s", RN.dir);
+	if (mkdir(RN.dir, 0755) < 0 && errno != EEXIST)
+		die_errno("cannot create %s", RN.dir);
+	if (RN.flat)
+		move_flat();
+	RN.first = RN.last + 1;
+	run_dir(sd, RN.first);
+}
+
+/*
+ * Between two runs of one call: close run @sd (its meta's status and
+ * end, its summary, a line saying it ended), then begin run @idx in its
+ * own folder with the settings, start time, boot id and uptime of now.
+ */
+static void
+run_next(const struct vb_conf *c, struct side *sd, int failed, int idx)
+{
+	const char *status = failed ? "failed" : "complete";
+	int i;
+
+	if (side_meta(sd, status, 1, 0) < 0)
+		failed = 1;
+	RN.failed += failed != 0;
+	summary(c);
+	fprintf(stderr, "vmrun: %s: %s (run %d of %d)\n", sd->dir, status,
+	    idx - RN.first, RN.n);
+	sd->written = 0;
+	sd->peak_kb = 0;
+	sd->hits = 0;
+	for (i = 0; i < c->nlines; i++) {
+		free(S.cause[i]);
+		S.cause[i] = NULL;
+	}
+	free(sd->settings);
+	sd->settings = settings_now();
+	vb_iso_time(S.start, sizeof(S.start));
+	run_dir(sd, idx);
+	if (side_meta(sd, "running", 0, 1) < 0) {
+		int e = errno;
+
+		rmdir(sd->dir);		/* empty: nothing was recorded */
+		errno = e;
+		die_errno("cannot write %s/meta", sd->dir);
+	}
+}
+
+/*
+ * make run: every line of the config, into run N; with --runs, every
+ * line of the first run, then of the second, ..., each run in its own
+ * runN/.  The failed lines of the last run, or 130 after a signal (a
+ * signal between two runs begins the next only to mark it interrupted:
+ * nothing of it runs).
+ */
+static int
+run_plain(const struct vb_conf *c, const struct opts *o, struct side *sd,
+    uint64_t t0)
+{
+	int r, i, rc, failed = 0;
+
+	for (r = 0; r < RN.n; r++) {
+		if (r > 0)
+			run_next(c, sd, failed, RN.first + r);
+		failed = 0;
+		if (RN.n > 1)
+			fprintf(stderr, "vmrun: run %d of %d into %s/\n", r + 1,
+			    RN.n, sd->dir);
+		for (i = 0; i < c->nlines && !stop_signal; i++) {
+			int n = line_iterations(c, i, o);
+			char label[2 * VB_NAMELEN];
+			uint64_t hits = limit_hits();
+
+			rc = run_line(c, i, n, t0);
+			vb_conf_label(&c->lines[i], label, sizeof(label));
+			limit_after(sd, hits, label);
+			if (rc == 130)
+				return 130;
+			failed += rc != 0;
+		}
+		if (stop_signal)
+			return 130;
+	}
+	return failed;
+}
+
+/*
+ * What the label holds now, on stderr: "vmrun: results/x: 3 runs on 2
+ * boots" (runs whose meta has no boot id count as one boot), and how
+ * many of them did not complete.
+ */
+static void
+runs_say(void)
+{
+	char path[PATH_MAX + NAME_MAX + 8], err[1024], (*boot)[64] = NULL;
+	struct dirent *de;
+	struct vb_kv *kv;
+	DIR *d;
+	int nruns = 0, nboots = 0, nbad = 0, n, i;
+
+	if (!(d = opendir(RN.dir)))
+		return;
+	while ((de = readdir(d))) {
+		const char *b = "unknown", *st = NULL;
+
+		if (!run_index(de->d_name))
+			continue;
+		snprintf(path, sizeof(path), "%s/%s/meta", RN.dir, de->d_name);
+		kv = NULL;
+		n = 0;
+		if (vb_meta_read(path, &kv, &n, err, sizeof(err)) == 0) {
+			b = vb_meta_get(kv, n, "boot_id") ?
+			    vb_meta_get(kv, n, "boot_id") : b;
+			st = vb_meta_get(kv, n, "status");
+		}
+		nruns++;
+		nbad += !st || strcmp(st, "complete") != 0;
+		for (i = 0; i < nboots && strcmp(boot[i], b); i++)
+			;
+		if (i == nboots) {
+			boot = vb_xrealloc(boot, (size_t)(nboots + 1) *
+			    sizeof(*boot));
+			snprintf(boot[nboots++], sizeof(*boot), "%s", b);
+		}
+		vb_meta_free(kv, n);
+	}
+	closedir(d);
+	free(boot);
+	fprintf(stderr, "vmrun: %s: %d run%s on %d boot%s", RN.dir, nruns,
+	    nruns == 1 ? "" : "s", nboots, nboots == 1 ? "" : "s");
+	if (nbad)
+		fprintf(stderr, " (%d not complete)", nbad);
+	fputc('\n', stderr);
+}
+
 /*
  * Run vmreport on the two folders (the comparison on stdout), as a
  * program, not through a shell.
@@ -1390,6 +1769,10 @@ main(int argc, char **argv)
 	nside = ab ? 2 : 1;
 	if (!ab && (o.label_a || o.label_b))
 		die("--label-a and --label-b are for an A/B run (--a, --b)");
+	if (ab && o.runs)
+		die("--runs is for make run: an A/B run repeats each setting's "
+		    "runs by its iterations (ITERATIONS=)");
+	RN.n = runs_arg(o.runs);
 	if (ab) {
 		const char *root = getenv("VMBENCH_SYSROOT");
 		static char la[160], lb[160];
@@ -1466,7 +1849,9 @@ main(int argc, char **argv)
 		snprintf(sd[k].dir, sizeof(sd[k].dir), "%s/%s", o.results,
 		    sd[k].label);
 		lock_label(k, o.results, sd[k].label);
-		if (lstat(sd[k].dir, &st) == 0 && !o.force)
+		if (!ab)
+			runs_check(&sd[k], &o);
+		else if (lstat(sd[k].dir, &st) == 0 && !o.force)
 			die("%s already exists: choose another %s label, or "
 			    "FORCE=1 to replace it", sd[k].dir, !ab ? "KERNEL=" :
 			    k == 0 && o.label_a ? "A_LABEL=" : k == 1 &&
@@ -1500,7 +1885,9 @@ main(int argc, char **argv)
 		vb_die_status = 130;
 		die("interrupted before anything ran");
 	}
-	for (k = 0; k < nside; k++) {
+	if (!ab)
+		runs_folder(&sd[0], &o);
+	for (k = 0; k < nside && ab; k++) {
 		if (lstat(sd[k].dir, &st) == 0 && vb_rmtree(sd[k].dir) < 0)
 			die_errno("cannot remove %s", sd[k].dir);
 		if (mkdir(sd[k].dir, 0755) < 0)
@@ -1542,6 +1929,9 @@ main(int argc, char **argv)
 			sd[k].extra[39].val = (char *)o.order;
 		}
 		S.append = 1;
+		/* each iteration a separate run of the program (docs/ab.md) */
+		S.meta.unit = "run-per-iteration";
+		run_facts();
 	} else {
 		sd[0].settings = settings_now();
 		memcpy(S.dir, sd[0].dir, sizeof(S.dir));
@@ -1567,18 +1957,8 @@ main(int argc, char **argv)
 		fprintf(stderr, "vmrun: %s, %d benchmark%s, into %s/\n",
 		    o.config, conf.nlines, conf.nlines == 1 ? "" : "s",
 		    S.dir);
-		for (i = 0; i < conf.nlines && !stop_signal; i++) {
-			int n = line_iterations(&conf, i, &o);
-			char label[2 * VB_NAMELEN];
-			uint64_t hits = limit_hits();
-
-			rc = run_line(&conf, i, n, t0);
-			vb_conf_label(&conf.lines[i], label, sizeof(label));
-			limit_after(&sd[0], hits, label);
-			if (rc == 130)
-				break;
-			failed += rc != 0;
-		}
+		rc = run_plain(&conf, &o, sd, t0);
+		failed = rc == 130 ? 0 : rc;
 	}
 	vb_set_die_hook(NULL);
 	if (teardown() < 0)
@@ -1599,11 +1979,13 @@ main(int argc, char **argv)
 		    ab ? " and " : "", ab ? sd[1].dir : "", ab ? "/" : "");
 		rc = meta_failed ? 1 : 130;
 	} else {
-		rc = failed || meta_failed ? 1 : 0;
+		rc = failed || meta_failed || RN.failed ? 1 : 0;
 		/* the report marks what is incomplete ("!") */
 		if (ab)
 			compare(sd);
 	}
+	if (!ab)
+		runs_say();
 	for (k = 0; k < nside; k++)
 		free(sd[k].settings);
 	vb_knobs_free(&S.knobs);
