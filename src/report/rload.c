@@ -1,11 +1,14 @@
 /*
  * rload.c - reading result folders: meta (key=value lines) and every
- * <bench>[@variant].res through the strict reader of src/lib/res.h.  Nothing
- * is ever written here.
+ * <bench>[@variant].res through the strict reader of src/lib/res.h; a
+ * label of runs (DIR/runN/, docs/results.md) is read run by run and
+ * pooled.  Nothing is ever written here.
  */
 #include <dirent.h>
 #include <errno.h>
 #include <limits.h>
+#include <math.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
@@ -35,9 +38,9 @@ base_name(const char *dir)
 	return vb_xstrndup(dir + n, e - n);
 }
 
-int
-rl_load_kernel(const char *dir, struct rl_kernel *k, char *err,
-    size_t errlen)
+/* Load the one-run folder @dir (meta at its top, or only .res files). */
+static int
+load_one(const char *dir, struct rl_kernel *k, char *err, size_t errlen)
 {
 	struct stat st;
 	struct dirent *de;
@@ -130,6 +133,496 @@ fail:
 	return -1;
 }
 
+/* ---- a label of runs: DIR/runN/ (docs/results.md) ---- */
+
+/* N of a folder named "runN" (N from 1, no leading zero), else 0. */
+static int
+run_index(const char *name)
+{
+	const char *p;
+
+	if (strncmp(name, "run", 3) != 0 || name[3] < '1' || name[3] > '9' ||
+	    strlen(name) > 9)
+		return 0;
+	for (p = name + 3; *p; p++)
+		if (*p < '0' || *p > '9')
+			return 0;
+	return atoi(name + 3);
+}
+
+static int
+cmp_int(const void *a, const void *b)
+{
+	int x = *(const int *)a, y = *(const int *)b;
+
+	return x < y ? -1 : x > y;
+}
+
+/*
+ * The indices of @dir's runN/ folders, sorted (allocated), when @dir is
+ * a label of runs: no meta at its top and at least one runN/.  0 when
+ * it is a one-run folder (or cannot be read: load_one() says why).
+ */
+static int
+run_folders(const char *dir, int **idx)
+{
+	char path[PATH_MAX];
+	struct dirent *de;
+	struct stat st;
+	int n = 0, meta = 0;
+	DIR *d;
+
+	*idx = NULL;
+	if (!(d = opendir(dir)))
+		return 0;
+	while ((de = readdir(d))) {
+		int i = run_index(de->d_name);
+
+		if (strcmp(de->d_name, "meta") == 0)
+			meta = 1;
+		if (i <= 0 || (size_t)snprintf(path, sizeof(path), "%s/%s",
+		    dir, de->d_name) >= sizeof(path) || stat(path, &st) != 0 ||
+		    !S_ISDIR(st.st_mode))
+			continue;
+		*idx = vb_xrealloc(*idx, (size_t)(n + 1) * sizeof(int));
+		(*idx)[n++] = i;
+	}
+	closedir(d);
+	if (meta || n == 0) {
+		free(*idx);
+		*idx = NULL;
+		return 0;
+	}
+	qsort(*idx, (size_t)n, sizeof(int), cmp_int);
+	return n;
+}
+
+/* A deep copy of @src into @dst. */
+static void
+res_copy(struct vb_res *dst, const struct vb_res *src)
+{
+	size_t nv = (size_t)src->niter * (size_t)src->nmetrics;
+	int i;
+
+	*dst = *src;
+	dst->cmdline = src->cmdline ? vb_xstrdup(src->cmdline) : NULL;
+	dst->note = src->note ? vb_xstrdup(src->note) : NULL;
+	dst->params = vb_xmalloc((size_t)(src->nparams ? src->nparams : 1) *
+	    sizeof(*dst->params));
+	for (i = 0; i < src->nparams; i++) {
+		dst->params[i].key = vb_xstrdup(src->params[i].key);
+		dst->params[i].val = vb_xstrdup(src->params[i].val);
+	}
+	dst->metrics = vb_xmalloc((size_t)(src->nmetrics ? src->nmetrics :
+	    1) * sizeof(*dst->metrics));
+	memcpy(dst->metrics, src->metrics, (size_t)src->nmetrics *
+	    sizeof(*dst->metrics));
+	dst->vals = vb_xmalloc((nv ? nv : 1) * sizeof(double));
+	memcpy(dst->vals, src->vals, nv * sizeof(double));
+}
+
+static void
+run_free(struct rl_run *r)
+{
+	int i;
+
+	if (r->meta)
+		vb_meta_free(r->meta, r->nmeta);
+	for (i = 0; i < r->nres; i++) {
+		vb_res_free(&r->res[i]);
+		free(r->ids[i]);
+	}
+	free(r->res);
+	free(r->ids);
+	free(r->dir);
+	free(r->boot_id);
+	memset(r, 0, sizeof(*r));
+}
+
+/* Move the one-run folder loaded into @k into run @r (index @index). */
+static void
+run_take(struct rl_run *r, struct rl_kernel *k, int index)
+{
+	const char *b = rl_meta(k, "boot_id");
+
+	memset(r, 0, sizeof(*r));
+	r->dir = k->dir;
+	r->index = index;
+	r->boot_id = b && *b && strcmp(b, "unknown") ? vb_xstrdup(b) : NULL;
+	r->nmeta = k->nmeta;
+	r->meta = k->meta;
+	r->nres = k->nres;
+	r->ids = k->ids;
+	r->res = k->res;
+	free(k->label);
+	memset(k, 0, sizeof(*k));
+}
+
+/* Is @path a folder with nothing in it? */
+static int
+empty_dir(const char *path)
+{
+	struct dirent *de;
+	DIR *d = opendir(path);
+	int n = 0;
+
+	if (!d)
+		return 0;
+	while ((de = readdir(d)))
+		n += strcmp(de->d_name, ".") && strcmp(de->d_name, "..");
+	closedir(d);
+	return n == 0;
+}
+
+/* Does run @r hold at least one complete iteration of anything? */
+static int
+run_has_iter(const struct rl_run *r)
+{
+	int i;
+
+	for (i = 0; i < r->nres; i++)
+		if (r->res[i].niter > 0)
+			return 1;
+	return 0;
+}
+
+/* Result @id of run @r, or NULL. */
+static struct vb_res *
+run_find(const struct rl_run *r, const char *id)
+{
+	int i;
+
+	for (i = 0; i < r->nres; i++)
+		if (strcmp(r->ids[i], id) == 0)
+			return &r->res[i];
+	return NULL;
+}
+
+/* Drop result @id from run @r (left out of the pool). */
+static void
+run_drop(struct rl_run *r, const char *id)
+{
+	int i;
+
+	for (i = 0; i < r->nres; i++)
+		if (strcmp(r->ids[i], id) == 0)
+			break;
+	if (i == r->nres)
+		return;
+	vb_res_free(&r->res[i]);
+	free(r->ids[i]);
+	memmove(r->res + i, r->res + i + 1, (size_t)(r->nres - i - 1) *
+	    sizeof(*r->res));
+	memmove(r->ids + i, r->ids + i + 1, (size_t)(r->nres - i - 1) *
+	    sizeof(*r->ids));
+	r->nres--;
+}
+
+/*
+ * Why run @r cannot be pooled with the reference run @ref (the first
+ * with meta), into @why; 0 when it can.
+ */
+static int
+run_mismatch(const struct rl_run *ref, const struct rl_run *r, char *why,
+    size_t len)
+{
+	char diff[2048], name[32];
+	const char *a, *b;
+
+	if (!r->meta) {
+		snprintf(why, len, "no meta");
+		return 1;
+	}
+	if (!run_has_iter(r)) {
+		a = vb_meta_get(r->meta, r->nmeta, "status");
+		snprintf(why, len, "no complete iteration (%s)", a ? a :
+		    "no status");
+		return 1;
+	}
+	if (r == ref)
+		return 0;
+	a = vb_meta_get(ref->meta, ref->nmeta, "config_cksum");
+	b = vb_meta_get(r->meta, r->nmeta, "config_cksum");
+	if (a && b && strcmp(a, b)) {
+		const char *ca = vb_meta_get(ref->meta, ref->nmeta, "config");
+		const char *cb = vb_meta_get(r->meta, r->nmeta, "config");
+
+		snprintf(why, len, "another config (%s, cksum %s; run%d: %s, "
+		    "cksum %s)", cb ? cb : "?", b, ref->index, ca ? ca : "?",
+		    a);
+		return 1;
+	}
+	snprintf(name, sizeof(name), "run%d", ref->index);
+	if (vb_meta_machine_diff(r->meta, r->nmeta, ref->meta, ref->nmeta,
+	    name, diff, sizeof(diff)) > 0) {
+		snprintf(why, len, "another machine (%s)", diff);
+		return 1;
+	}
+	return 0;
+}
+
+/* A copy of @kv with room for @extra more pairs. */
+static struct vb_kv *
+kv_copy(const struct vb_kv *kv, int n, int extra)
+{
+	struct vb_kv *c = vb_xmalloc((size_t)(n + extra) * sizeof(*c));
+	int i;
+
+	for (i = 0; i < n; i++) {
+		c[i].key = vb_xstrdup(kv[i].key);
+		c[i].val = vb_xstrdup(kv[i].val);
+	}
+	return c;
+}
+
+/* Set @key of @k's meta (its room made by kv_copy()) to @val. */
+static void
+kv_set(struct rl_kernel *k, const char *key, const char *val)
+{
+	int i;
+
+	for (i = 0; i < k->nmeta; i++)
+		if (strcmp(k->meta[i].key, key) == 0) {
+			free(k->meta[i].val);
+			k->meta[i].val = vb_xstrdup(val);
+			return;
+		}
+	k->meta[k->nmeta].key = vb_xstrdup(key);
+	k->meta[k->nmeta++].val = vb_xstrdup(val);
+}
+
+/*
+ * Pool the runs of @k into its ids and res: every id of any run, each
+ * result the first run's with the later runs' iterations appended.  A
+ * run's result that cannot be appended (another command line or other
+ * figures) is dropped from that run and said in @note.
+ */
+static void
+pool(struct rl_kernel *k, struct vb_buf *note)
+{
+	int i, j, n = 0, cap = 0;
+	char **all;
+
+	for (i = 0; i < k->nruns; i++)
+		cap += k->runs[i].nres;
+	all = vb_xmalloc((size_t)(cap ? cap : 1) * sizeof(char *));
+	for (i = 0; i < k->nruns; i++)
+		for (j = 0; j < k->runs[i].nres; j++)
+			all[n++] = k->runs[i].ids[j];
+	qsort(all, (size_t)n, sizeof(char *), cmp_str);
+	k->ids = vb_xmalloc((size_t)(n ? n : 1) * sizeof(char *));
+	k->res = vb_xmalloc((size_t)(n ? n : 1) * sizeof(*k->res));
+	k->nres = 0;
+	for (i = 0; i < n; i++) {
+		struct vb_res *p = NULL;
+		char id[2 * VB_NAMELEN + 8];
+
+		if (i > 0 && strcmp(all[i], all[i - 1]) == 0)
+			continue;
+		snprintf(id, sizeof(id), "%s", all[i]);
+		for (j = 0; j < k->nruns; j++) {
+			struct vb_res *r = run_find(&k->runs[j], id);
+			size_t l;
+
+			if (!r)
+				continue;
+			if (!p) {
+				p = &k->res[k->nres];
+				res_copy(p, r);
+				k->ids[k->nres++] = vb_xstrdup(id);
+				continue;
+			}
+			if (vb_res_append(p, r) < 0) {
+				vb_buf_printf(note, "%srun%d's %s left out: "
+				    "another command line or other figures "
+				    "than run%d's", note->len ? "; " : "",
+				    k->runs[j].index, id, k->runs[0].index);
+				run_drop(&k->runs[j], id);
+				continue;
+			}
+			/* the pool is as complete as its least complete run */
+			if (strcmp(r->status, "complete") && !strcmp(p->status,
+			    "complete"))
+				memcpy(p->status, r->status, sizeof(p->status));
+			memcpy(p->ended, r->ended, sizeof(p->ended));
+			if (r->note) {
+				l = p->note ? strlen(p->note) : 0;
+				p->note = vb_xrealloc(p->note, l +
+				    strlen(r->note) + 32);
+				snprintf(p->note + l, strlen(r->note) + 32,
+				    "%srun%d: %s", l ? "; " : "",
+				    k->runs[j].index, r->note);
+			}
+		}
+	}
+	free(all);
+}
+
+/*
+ * Distinct boot ids of @k's runs: at least 1 (a run without one may
+ * share a boot with any other).
+ */
+static int
+count_boots(const struct rl_kernel *k)
+{
+	int i, j, n = 0;
+
+	for (i = 0; i < k->nruns; i++) {
+		if (!k->runs[i].boot_id)
+			continue;
+		for (j = 0; j < i; j++)
+			if (k->runs[j].boot_id && !strcmp(k->runs[j].boot_id,
+			    k->runs[i].boot_id))
+				break;
+		n += j == i;
+	}
+	return n ? n : 1;
+}
+
+/* Make the pooled meta: run 1's, runs=, boots=, status, start, end. */
+static void
+pool_meta(struct rl_kernel *k)
+{
+	const struct rl_run *first = &k->runs[0];
+	const struct rl_run *last = &k->runs[k->nruns - 1];
+	const char *status = "complete", *v;
+	char buf[32];
+	int i;
+
+	k->nmeta = first->nmeta;
+	k->meta = kv_copy(first->meta, first->nmeta, 3);
+	for (i = 0; i < k->nruns; i++) {
+		v = vb_meta_get(k->runs[i].meta, k->runs[i].nmeta, "status");
+		if (!v || strcmp(v, "complete")) {
+			status = v ? v : "unknown";
+			break;
+		}
+	}
+	kv_set(k, "status", status);
+	if ((v = vb_meta_get(last->meta, last->nmeta, "end")))
+		kv_set(k, "end", v);
+	snprintf(buf, sizeof(buf), "%d", k->nruns);
+	kv_set(k, "runs", buf);
+	snprintf(buf, sizeof(buf), "%d", k->nboots);
+	kv_set(k, "boots", buf);
+}
+
+/* Load the label of runs @dir (runN/ folders @idx[0..n-1]) into @k. */
+static int
+load_runs(const char *dir, const int *idx, int n, struct rl_kernel *k,
+    char *err, size_t errlen)
+{
+	struct vb_buf note = VB_BUF_INIT;
+	struct rl_kernel one;
+	struct rl_run *runs, *ref = NULL;
+	char path[PATH_MAX], why[4096];
+	struct stat st;
+	int i, nr = 0;
+
+	runs = vb_xcalloc((size_t)n, sizeof(*runs));
+	for (i = 0; i < n; i++) {
+		snprintf(path, sizeof(path), "%s/run%d", dir, idx[i]);
+		if (load_one(path, &one, err, errlen) < 0) {
+			/* an empty run (made, nothing written): left out */
+			if (stat(path, &st) == 0 && empty_dir(path)) {
+				vb_buf_printf(&note, "%srun%d left out: empty",
+				    note.len ? "; " : "", idx[i]);
+				continue;
+			}
+			while (nr > 0)
+				run_free(&runs[--nr]);
+			free(runs);
+			vb_buf_free(&note);
+			return -1;
+		}
+		run_take(&runs[nr], &one, idx[i]);
+		if (!ref && runs[nr].meta && run_has_iter(&runs[nr]))
+			ref = &runs[nr];
+		nr++;
+	}
+	/* keep what matches the first run with meta and an iteration */
+	for (i = 0, n = nr, nr = 0; i < n; i++) {
+		const char *st_;
+
+		if (!ref || run_mismatch(ref, &runs[i], why, sizeof(why))) {
+			vb_buf_printf(&note, "%srun%d left out: %s",
+			    note.len ? "; " : "", runs[i].index, ref ? why :
+			    "no run with meta and an iteration");
+			if (ref == &runs[i])
+				ref = NULL;
+			run_free(&runs[i]);
+			continue;
+		}
+		st_ = vb_meta_get(runs[i].meta, runs[i].nmeta, "status");
+		if (st_ && strcmp(st_, "complete"))
+			vb_buf_printf(&note, "%srun%d %s: only its complete "
+			    "iterations count", note.len ? "; " : "",
+			    runs[i].index, st_);
+		if (ref == &runs[i])
+			ref = &runs[nr];
+		if (i != nr)
+			runs[nr] = runs[i];
+		nr++;
+	}
+	if (nr == 0) {
+		snprintf(err, errlen, "%s: no run to compare (%s)", dir,
+		    note.len ? vb_buf_str(&note) : "no runN/ folder");
+		free(runs);
+		vb_buf_free(&note);
+		return -1;
+	}
+	k->dir = vb_xstrdup(dir);
+	k->runs = runs;
+	k->nruns = nr;
+	k->grouped = 1;
+	k->nboots = count_boots(k);
+	pool(k, &note);
+	pool_meta(k);
+	k->label = rl_meta(k, "label") && *rl_meta(k, "label") ?
+	    vb_xstrdup(rl_meta(k, "label")) : base_name(dir);
+	if (note.len) {
+		k->note = vb_xstrdup(vb_buf_str(&note));
+		warn("%s: %s", dir, k->note);
+	}
+	vb_buf_free(&note);
+	return 0;
+}
+
+int
+rl_load_kernel(const char *dir, struct rl_kernel *k, char *err,
+    size_t errlen)
+{
+	const char *v;
+	int *idx, n, rc;
+
+	memset(k, 0, sizeof(*k));
+	if ((n = run_folders(dir, &idx)) > 0) {
+		rc = load_runs(dir, idx, n, k, err, errlen);
+		free(idx);
+		return rc;
+	}
+	if (load_one(dir, k, err, errlen) < 0)
+		return -1;
+	/* one run: runs[0] shares the kernel's meta and results */
+	k->runs = vb_xcalloc(1, sizeof(*k->runs));
+	k->nruns = 1;
+	k->nboots = 1;
+	k->runs[0].dir = k->dir;
+	k->runs[0].index = 1;
+	v = rl_meta(k, "boot_id");
+	k->runs[0].boot_id = v && *v && strcmp(v, "unknown") ?
+	    vb_xstrdup(v) : NULL;
+	k->runs[0].nmeta = k->nmeta;
+	k->runs[0].meta = k->meta;
+	k->runs[0].nres = k->nres;
+	k->runs[0].ids = k->ids;
+	k->runs[0].res = k->res;
+	v = rl_meta(k, "unit");
+	k->iter_is_run = (v && !strcmp(v, "run-per-iteration")) ||
+	    rl_meta(k, "ab_side");
+	return 0;
+}
+
 void
 rl_free_kernel(struct rl_kernel *k)
 {
@@ -141,11 +634,104 @@ rl_free_kernel(struct rl_kernel *k)
 		vb_res_free(&k->res[i]);
 		free(k->ids[i]);
 	}
+	for (i = 0; i < k->nruns; i++) {
+		if (k->grouped) {
+			run_free(&k->runs[i]);
+			continue;
+		}
+		free(k->runs[i].boot_id);	/* the rest is the kernel's */
+	}
+	free(k->runs);
+	free(k->note);
 	free(k->res);
 	free(k->ids);
 	free(k->dir);
 	free(k->label);
 	memset(k, 0, sizeof(*k));
+}
+
+int
+rl_run_means(const struct rl_kernel *k, const char *id, const char *metric,
+    double *out)
+{
+	int r, i, n = 0;
+
+	for (r = 0; r < k->nruns; r++) {
+		const struct rl_run *run = &k->runs[r];
+		const struct vb_res *res = NULL;
+		double sum = 0;
+		int m, c = 0;
+
+		for (i = 0; i < run->nres && !res; i++)
+			if (strcmp(run->ids[i], id) == 0)
+				res = &run->res[i];
+		if (!res || (m = vb_res_metric_index(res, metric)) < 0)
+			continue;
+		for (i = 0; i < res->niter; i++) {
+			double v = vb_res_get(res, i, m);
+
+			if (!isnan(v)) {
+				sum += v;
+				c++;
+			}
+		}
+		if (c)
+			out[n++] = sum / c;
+	}
+	return n;
+}
+
+/* Print @text at @indent after the first line, wrapped at @width. */
+static void
+put_wrapped(FILE *f, const char *text, int width, int indent)
+{
+	int col = 0, first = 1;
+	const char *p = text;
+
+	while (*p) {
+		size_t w = strcspn(p, " ");
+
+		if (!first && col + 1 + (int)w > width) {
+			fprintf(f, "\n%*s", indent, "");
+			col = indent;
+		} else if (!first) {
+			fputc(' ', f);
+			col++;
+		}
+		fwrite(p, 1, w, f);
+		col += (int)w;
+		first = 0;
+		p += w;
+		p += strspn(p, " ");
+	}
+	fputc('\n', f);
+}
+
+void
+rl_runs_header(FILE *f, const struct rl_set *s, int width)
+{
+	int i;
+
+	for (i = 0; i < s->nk && !s->k[i].grouped; i++)
+		;
+	if (i == s->nk)
+		return;
+	for (i = 0; i < s->nk; i++) {
+		const struct rl_kernel *k = &s->k[i];
+		struct vb_buf b = VB_BUF_INIT;
+
+		if (k->iter_is_run)
+			vb_buf_printf(&b, "%s: 1 folder of make ab: each of its "
+			    "iterations a separate run", k->label);
+		else
+			vb_buf_printf(&b, "%s: %d run%s on %d boot%s", k->label,
+			    k->nruns, k->nruns == 1 ? "" : "s", k->nboots,
+			    k->nboots == 1 ? "" : "s");
+		if (k->note)
+			vb_buf_printf(&b, "; %s", k->note);
+		put_wrapped(f, vb_buf_str(&b), width, 4);
+		vb_buf_free(&b);
+	}
 }
 
 void
@@ -258,7 +844,8 @@ per_run_key(const char *key)
 	static const char *const skip[] = {
 		"label", "status", "start", "end", "workdir",
 		"mem_limit_peak_kb", "mem_limit_hits", "mem_limit_cgroup",
-		"swap_file", "ab_side", "ab_pair", NULL,
+		"swap_file", "ab_side", "ab_pair", "run", "runs", "boots",
+		"boot_id", "uptime_start", "unit", NULL,
 	};
 	int i;
 

@@ -1323,6 +1323,7 @@ rt_compare(FILE *f, const struct rl_set *s, const struct rt_opts *o)
 	    "%s (%s)", s->nk, s->nk == 1 ? "" : "s", s->k[0].label,
 	    s->k[0].dir);
 	wrap(f, line, o->width, 4);
+	rl_runs_header(f, s, o->width);
 	rt_settings(f, s, o->width);
 	quiet_merged = !o->detail &&
 	    rt_all_loaded(f, s, o, "--detail: each run");

@@ -1649,8 +1649,9 @@ run_plain(const struct vb_conf *c, const struct opts *o, struct side *sd,
 
 /*
  * What the label holds now, on stderr: "vmrun: results/x: 3 runs on 2
- * boots" (runs whose meta has no boot id count as one boot), and how
- * many of them did not complete.
+ * boots", and how many did not complete.  A run whose meta has no boot
+ * id (made before it was recorded) may share a boot with any other: it
+ * adds no boot of its own (one, when no run has an id).
  */
 static void
 runs_say(void)
@@ -1659,12 +1660,12 @@ runs_say(void)
 	struct dirent *de;
 	struct vb_kv *kv;
 	DIR *d;
-	int nruns = 0, nboots = 0, nbad = 0, n, i;
+	int nruns = 0, nboots = 0, nbad = 0, nunk = 0, n, i;
 
 	if (!(d = opendir(RN.dir)))
 		return;
 	while ((de = readdir(d))) {
-		const char *b = "unknown", *st = NULL;
+		const char *b = NULL, *st = NULL;
 
 		if (!run_index(de->d_name))
 			continue;
@@ -1672,12 +1673,16 @@ runs_say(void)
 		kv = NULL;
 		n = 0;
 		if (vb_meta_read(path, &kv, &n, err, sizeof(err)) == 0) {
-			b = vb_meta_get(kv, n, "boot_id") ?
-			    vb_meta_get(kv, n, "boot_id") : b;
+			b = vb_meta_get(kv, n, "boot_id");
 			st = vb_meta_get(kv, n, "status");
 		}
 		nruns++;
 		nbad += !st || strcmp(st, "complete") != 0;
+		if (!b || !strcmp(b, "unknown")) {
+			nunk++;
+			vb_meta_free(kv, n);
+			continue;
+		}
 		for (i = 0; i < nboots && strcmp(boot[i], b); i++)
 			;
 		if (i == nboots) {
@@ -1689,11 +1694,17 @@ runs_say(void)
 	}
 	closedir(d);
 	free(boot);
+	if (!nboots && nunk)
+		nboots = 1;
 	fprintf(stderr, "vmrun: %s: %d run%s on %d boot%s", RN.dir, nruns,
 	    nruns == 1 ? "" : "s", nboots, nboots == 1 ? "" : "s");
+	i = 0;
+	if (nunk && nunk < nruns)
+		fprintf(stderr, "%s%d without a boot id", i++ ? ", " : " (",
+		    nunk);
 	if (nbad)
-		fprintf(stderr, " (%d not complete)", nbad);
-	fputc('\n', stderr);
+		fprintf(stderr, "%s%d not complete", i++ ? ", " : " (", nbad);
+	fputs(i ? ")\n" : "\n", stderr);
 }
 
 /*
