@@ -507,7 +507,12 @@ pool_meta(struct rl_kernel *k)
 	kv_set(k, "boots", buf);
 }
 
-/* Load the label of runs @dir (runN/ folders @idx[0..n-1]) into @k. */
+/*
+ * Load the label of runs @dir (runN/ folders @idx[0..n-1]) into @k:
+ * each run, then those that match the first with meta and an
+ * iteration pooled.  What is left out or incomplete goes into k->note
+ * in run order, and in one line on stderr.
+ */
 static int
 load_runs(const char *dir, const int *idx, int n, struct rl_kernel *k,
     char *err, size_t errlen)
@@ -515,58 +520,77 @@ load_runs(const char *dir, const int *idx, int n, struct rl_kernel *k,
 	struct vb_buf note = VB_BUF_INIT;
 	struct rl_kernel one;
 	struct rl_run *runs, *ref = NULL;
-	char path[PATH_MAX], why[4096];
-	struct stat st;
-	int i, nr = 0;
+	char path[PATH_MAX], why[4096], **said;
+	const char *st;
+	int i, nr = 0, *keep;
 
 	runs = vb_xcalloc((size_t)n, sizeof(*runs));
+	said = vb_xcalloc((size_t)n, sizeof(*said));
+	keep = vb_xcalloc((size_t)n, sizeof(*keep));
 	for (i = 0; i < n; i++) {
 		snprintf(path, sizeof(path), "%s/run%d", dir, idx[i]);
-		if (load_one(path, &one, err, errlen) < 0) {
-			/* an empty run (made, nothing written): left out */
-			if (stat(path, &st) == 0 && empty_dir(path)) {
-				vb_buf_printf(&note, "%srun%d left out: empty",
-				    note.len ? "; " : "", idx[i]);
-				continue;
+		if (load_one(path, &one, err, errlen) == 0) {
+			run_take(&runs[i], &one, idx[i]);
+			if (!ref && runs[i].meta && run_has_iter(&runs[i]))
+				ref = &runs[i];
+			keep[i] = 1;
+			continue;
+		}
+		/* an empty run (made, nothing written) is left out */
+		if (!empty_dir(path)) {
+			for (i = 0; i < n; i++) {
+				run_free(&runs[i]);
+				free(said[i]);
 			}
-			while (nr > 0)
-				run_free(&runs[--nr]);
 			free(runs);
-			vb_buf_free(&note);
+			free(said);
+			free(keep);
 			return -1;
 		}
-		run_take(&runs[nr], &one, idx[i]);
-		if (!ref && runs[nr].meta && run_has_iter(&runs[nr]))
-			ref = &runs[nr];
-		nr++;
+		said[i] = vb_xstrdup("left out: empty");
 	}
-	/* keep what matches the first run with meta and an iteration */
-	for (i = 0, n = nr, nr = 0; i < n; i++) {
-		const char *st_;
-
+	/* keep what matches the reference run */
+	for (i = 0; i < n; i++) {
+		if (!keep[i])
+			continue;
 		if (!ref || run_mismatch(ref, &runs[i], why, sizeof(why))) {
-			vb_buf_printf(&note, "%srun%d left out: %s",
-			    note.len ? "; " : "", runs[i].index, ref ? why :
-			    "no run with meta and an iteration");
-			if (ref == &runs[i])
-				ref = NULL;
+			struct vb_buf b = VB_BUF_INIT;
+
+			vb_buf_printf(&b, "left out: %s", ref ? why : "no run "
+			    "has meta and an iteration");
+			said[i] = vb_xstrdup(vb_buf_str(&b));
+			vb_buf_free(&b);
+			keep[i] = 0;
+			continue;
+		}
+		st = vb_meta_get(runs[i].meta, runs[i].nmeta, "status");
+		if (st && strcmp(st, "complete")) {
+			snprintf(why, sizeof(why), "%s: only its complete "
+			    "iterations count", st);
+			said[i] = vb_xstrdup(why);
+		}
+	}
+	for (i = 0; i < n; i++) {
+		if (said[i])
+			vb_buf_printf(&note, "%srun%d %s", note.len ? "; " : "",
+			    idx[i], said[i]);
+		free(said[i]);
+	}
+	/* ref is no longer used: the kept runs move to the front */
+	for (i = 0; i < n; i++) {
+		if (!keep[i]) {
 			run_free(&runs[i]);
 			continue;
 		}
-		st_ = vb_meta_get(runs[i].meta, runs[i].nmeta, "status");
-		if (st_ && strcmp(st_, "complete"))
-			vb_buf_printf(&note, "%srun%d %s: only its complete "
-			    "iterations count", note.len ? "; " : "",
-			    runs[i].index, st_);
-		if (ref == &runs[i])
-			ref = &runs[nr];
 		if (i != nr)
 			runs[nr] = runs[i];
 		nr++;
 	}
+	free(said);
+	free(keep);
 	if (nr == 0) {
-		snprintf(err, errlen, "%s: no run to compare (%s)", dir,
-		    note.len ? vb_buf_str(&note) : "no runN/ folder");
+		snprintf(err, errlen, "%s: no run to compare: %s", dir,
+		    vb_buf_str(&note));
 		free(runs);
 		vb_buf_free(&note);
 		return -1;
