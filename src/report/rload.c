@@ -406,20 +406,20 @@ pool(struct rl_kernel *k, struct vb_buf *note)
 	for (i = 0; i < k->nruns; i++)
 		cap += k->runs[i].nres;
 	all = vb_xmalloc((size_t)(cap ? cap : 1) * sizeof(char *));
+	/* copies: run_drop() below frees a run's own */
 	for (i = 0; i < k->nruns; i++)
 		for (j = 0; j < k->runs[i].nres; j++)
-			all[n++] = k->runs[i].ids[j];
+			all[n++] = vb_xstrdup(k->runs[i].ids[j]);
 	qsort(all, (size_t)n, sizeof(char *), cmp_str);
 	k->ids = vb_xmalloc((size_t)(n ? n : 1) * sizeof(char *));
 	k->res = vb_xmalloc((size_t)(n ? n : 1) * sizeof(*k->res));
 	k->nres = 0;
 	for (i = 0; i < n; i++) {
 		struct vb_res *p = NULL;
-		char id[2 * VB_NAMELEN + 8];
+		const char *id = all[i];
 
 		if (i > 0 && strcmp(all[i], all[i - 1]) == 0)
 			continue;
-		snprintf(id, sizeof(id), "%s", all[i]);
 		for (j = 0; j < k->nruns; j++) {
 			struct vb_res *r = run_find(&k->runs[j], id);
 			size_t l;
@@ -455,6 +455,8 @@ pool(struct rl_kernel *k, struct vb_buf *note)
 			}
 		}
 	}
+	for (i = 0; i < n; i++)
+		free(all[i]);
 	free(all);
 }
 
