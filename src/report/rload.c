@@ -320,7 +320,8 @@ run_drop(struct rl_run *r, const char *id)
 
 /*
  * Why run @r cannot be pooled with the reference run @ref (the first
- * with meta), into @why; 0 when it can.
+ * with meta and an iteration; NULL: there is none), into @why; 0 when
+ * it can.
  */
 static int
 run_mismatch(const struct rl_run *ref, const struct rl_run *r, char *why,
@@ -339,7 +340,7 @@ run_mismatch(const struct rl_run *ref, const struct rl_run *r, char *why,
 		    "no status");
 		return 1;
 	}
-	if (r == ref)
+	if (!ref || r == ref)
 		return 0;
 	a = vb_meta_get(ref->meta, ref->nmeta, "config_cksum");
 	b = vb_meta_get(r->meta, r->nmeta, "config_cksum");
@@ -555,11 +556,11 @@ load_runs(const char *dir, const int *idx, int n, struct rl_kernel *k,
 	for (i = 0; i < n; i++) {
 		if (!keep[i])
 			continue;
-		if (!ref || run_mismatch(ref, &runs[i], why, sizeof(why))) {
+		/* without a reference, every run has a reason of its own */
+		if (run_mismatch(ref, &runs[i], why, sizeof(why))) {
 			struct vb_buf b = VB_BUF_INIT;
 
-			vb_buf_printf(&b, "left out: %s", ref ? why : "no run "
-			    "has meta and an iteration");
+			vb_buf_printf(&b, "left out: %s", why);
 			said[i] = vb_xstrdup(vb_buf_str(&b));
 			vb_buf_free(&b);
 			keep[i] = 0;
