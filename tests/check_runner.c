@@ -21,6 +21,7 @@
 #include <unistd.h>
 
 #include "meta.h"
+#include "report.h"
 #include "res.h"
 #include "testutil.h"
 
@@ -138,14 +139,18 @@ START_TEST(run_writes_valid_folder)
 {
 	char out[8192], path[512], err[512];
 	struct vb_kv *kv;
+	FILE *f;
 	int n, rc;
 	static const char *const keys[] = {
 		"label", "uname_r", "uname_v", "uname_m", "cmdline",
 		"cpu_model", "cpu_count", "mem_total_kb", "swap_total_kb",
 		"thp_enabled", "swappiness", "dirty_ratio",
 		"dirty_background_ratio", "workdir_fstype", "start", "end",
-		"vmbench_version", "config", "config_cksum",
+		"vmbench_version", "config", "config_cksum", "run", "boot_id",
+		"uptime_start",
 	};
+	char boot[64];
+	double up;
 	size_t i;
 
 	rc = sh(out, sizeof(out), "make -s run KERNEL=e2e-a "
@@ -153,15 +158,15 @@ START_TEST(run_writes_valid_folder)
 	    root);
 	ck_assert_msg(rc == 0, "make run failed (%d): %s", rc, out);
 	ck_assert_ptr_nonnull(strstr(out, "forks_per_s"));
-	snprintf(path, sizeof(path), "%s/e2e-a/forkbomb.res", root);
+	snprintf(path, sizeof(path), "%s/e2e-a/run1/forkbomb.res", root);
 	assert_res(path, 2, "complete");
-	snprintf(path, sizeof(path), "%s/e2e-a/forkbomb@par.res", root);
+	snprintf(path, sizeof(path), "%s/e2e-a/run1/forkbomb@par.res", root);
 	assert_res(path, 1, "complete");
-	snprintf(path, sizeof(path), "%s/e2e-a/forkbomb.vmstat", root);
+	snprintf(path, sizeof(path), "%s/e2e-a/run1/forkbomb.vmstat", root);
 	ck_assert_int_eq(access(path, R_OK), 0);
-	snprintf(path, sizeof(path), "%s/e2e-a/forkbomb.log", root);
+	snprintf(path, sizeof(path), "%s/e2e-a/run1/forkbomb.log", root);
 	ck_assert_int_eq(access(path, R_OK), 0);
-	snprintf(path, sizeof(path), "%s/e2e-a/meta", root);
+	snprintf(path, sizeof(path), "%s/e2e-a/run1/meta", root);
 	ck_assert_msg(vb_meta_read(path, &kv, &n, err, sizeof(err)) == 0,
 	    "%s", err);
 	for (i = 0; i < sizeof(keys) / sizeof(keys[0]); i++)
@@ -169,37 +174,433 @@ START_TEST(run_writes_valid_folder)
 		    "meta lacks %s", keys[i]);
 	ck_assert_str_eq(vb_meta_get(kv, n, "status"), "complete");
 	ck_assert_str_eq(vb_meta_get(kv, n, "label"), "e2e-a");
+	ck_assert_str_eq(vb_meta_get(kv, n, "run"), "1");
+	/* this boot's id; an uptime since it, before now */
+	f = fopen("/proc/sys/kernel/random/boot_id", "r");
+	ck_assert_ptr_nonnull(f);
+	ck_assert_ptr_nonnull(fgets(boot, sizeof(boot), f));
+	fclose(f);
+	boot[strcspn(boot, "\n")] = '\0';
+	ck_assert_str_eq(vb_meta_get(kv, n, "boot_id"), boot);
+	f = fopen("/proc/uptime", "r");
+	ck_assert_ptr_nonnull(f);
+	ck_assert_int_eq(fscanf(f, "%lf", &up), 1);
+	fclose(f);
+	ck_assert_double_gt(atof(vb_meta_get(kv, n, "uptime_start")), 0);
+	ck_assert_double_le(atof(vb_meta_get(kv, n, "uptime_start")), up);
+	ck_assert_ptr_null(vb_meta_get(kv, n, "unit"));
 	vb_meta_free(kv, n);
+	/* the label holds the run and nothing else */
+	snprintf(path, sizeof(path), "%s/e2e-a", root);
+	ck_assert_int_eq(tu_count_except(path, "run1"), 0);
+	ck_assert_msg(strstr(out, "/e2e-a: 1 run on 1 boot\n") != NULL, "%s",
+	    out);
 	/* the harness removed its private folders */
 	snprintf(path, sizeof(path), "%s/work", root);
 	ck_assert_int_eq(tu_count_except(path, ""), 0);
 }
 END_TEST
 
-START_TEST(existing_label_refused)
+/* Value of @key in the meta of run folder @dir (static buffer). */
+static const char *
+meta_val(const char *dir, const char *key)
 {
-	char out[4096], path[512];
+	static char val[256];
+	struct vb_kv *kv;
+	char path[600], err[512];
+	int n;
+
+	snprintf(path, sizeof(path), "%s/meta", dir);
+	ck_assert_msg(vb_meta_read(path, &kv, &n, err, sizeof(err)) == 0, "%s",
+	    err);
+	ck_assert_msg(vb_meta_get(kv, n, key) != NULL, "%s lacks %s", path,
+	    key);
+	snprintf(val, sizeof(val), "%s", vb_meta_get(kv, n, key));
+	vb_meta_free(kv, n);
+	return val;
+}
+
+/*
+ * A second run of a label adds run2/, run1 untouched; FORCE=1 replaces
+ * every run.
+ */
+START_TEST(existing_label_adds_run)
+{
+	char out[8192], path[512], dir[512];
 	struct stat a, b;
 	int rc;
 
 	rc = sh(NULL, 0, "bench/vmrun --kernel same --config configs/test.conf "
 	    "--results %s --workdir %s 2>&1", root, root);
 	ck_assert_int_eq(rc, 0);
-	snprintf(path, sizeof(path), "%s/same/meta", root);
+	snprintf(path, sizeof(path), "%s/same/run1/meta", root);
 	ck_assert_int_eq(stat(path, &a), 0);
 	rc = sh(out, sizeof(out), "bench/vmrun --kernel same --config "
 	    "configs/test.conf --results %s --workdir %s 2>&1", root, root);
-	ck_assert_int_ne(rc, 0);
-	ck_assert_msg(strstr(out, "already exists") != NULL, "%s", out);
-	ck_assert_msg(strstr(out, "/same") != NULL, "%s", out);
+	ck_assert_msg(rc == 0, "%s", out);
+	ck_assert_msg(strstr(out, "/same: 2 runs on 1 boot\n") != NULL, "%s",
+	    out);
 	ck_assert_int_eq(stat(path, &b), 0);
 	ck_assert_int_eq(a.st_mtim.tv_sec, b.st_mtim.tv_sec);
 	ck_assert_int_eq(a.st_mtim.tv_nsec, b.st_mtim.tv_nsec);
-	/* FORCE=1 replaces it */
+	snprintf(dir, sizeof(dir), "%s/same/run2", root);
+	ck_assert_str_eq(meta_val(dir, "run"), "2");
+	ck_assert_str_eq(meta_val(dir, "status"), "complete");
+	snprintf(path, sizeof(path), "%s/same/run2/forkbomb.res", root);
+	assert_res(path, 2, "complete");
+	/* FORCE=1 replaces them all */
 	rc = sh(out, sizeof(out), "bench/vmrun --kernel same --config "
 	    "configs/test.conf --results %s --workdir %s --force 2>&1", root,
 	    root);
 	ck_assert_msg(rc == 0, "%s", out);
+	ck_assert_msg(strstr(out, "/same: 1 run on 1 boot\n") != NULL, "%s",
+	    out);
+	snprintf(dir, sizeof(dir), "%s/same", root);
+	ck_assert_int_eq(tu_count_except(dir, "run1"), 0);
+	snprintf(dir, sizeof(dir), "%s/same/run1", root);
+	ck_assert_str_eq(meta_val(dir, "run"), "1");
+}
+END_TEST
+
+/* A two-line config with one iteration a line, in @root: its path. */
+static char *
+tiny_conf(char *buf, size_t len)
+{
+	FILE *f;
+
+	snprintf(buf, len, "%s/tiny.conf", root);
+	f = fopen(buf, "w");
+	ck_assert_ptr_nonnull(f);
+	fputs("iterations 1\nforkbomb --forks 100 --ints 10\n"
+	    "forkbomb@b --forks 100 --ints 10\n", f);
+	fclose(f);
+	return buf;
+}
+
+/* Label @label in @root holds run1..run3, complete, on this boot. */
+static void
+assert_three_runs(const char *label)
+{
+	char dir[512], boot[64], path[600], prev[32] = "";
+	FILE *f;
+	int i;
+
+	f = fopen("/proc/sys/kernel/random/boot_id", "r");
+	ck_assert_ptr_nonnull(f);
+	ck_assert_ptr_nonnull(fgets(boot, sizeof(boot), f));
+	fclose(f);
+	boot[strcspn(boot, "\n")] = '\0';
+	snprintf(dir, sizeof(dir), "%s/%s", root, label);
+	ck_assert_int_eq(tu_count_except(dir, "run"), 0);
+	ck_assert_int_eq(tu_count_except(dir, ""), 3);
+	for (i = 1; i <= 3; i++) {
+		char want[8];
+
+		snprintf(dir, sizeof(dir), "%s/%s/run%d", root, label, i);
+		snprintf(want, sizeof(want), "%d", i);
+		ck_assert_str_eq(meta_val(dir, "run"), want);
+		ck_assert_str_eq(meta_val(dir, "status"), "complete");
+		ck_assert_str_eq(meta_val(dir, "boot_id"), boot);
+		/* each run its own start, in order, ended */
+		ck_assert_msg(strcmp(meta_val(dir, "start"), prev) >= 0,
+		    "run%d starts before run%d", i, i - 1);
+		snprintf(prev, sizeof(prev), "%s", meta_val(dir, "start"));
+		ck_assert_str_ne(meta_val(dir, "end"), "-");
+		snprintf(path, sizeof(path), "%s/forkbomb@b.res", dir);
+		ck_assert_int_eq(access(path, R_OK), 0);
+	}
+}
+
+/*
+ * RUNS=3 and three separate make runs both give a label of three runs,
+ * which the report reads as such; RUNS=3 runs every line of run 1, then
+ * of run 2, then of run 3.
+ */
+START_TEST(runs_three_ways)
+{
+	char out[16384], conf[512], order[16] = "", *p;
+	int rc, i;
+
+	tiny_conf(conf, sizeof(conf));
+	rc = sh(out, sizeof(out), "make -s run KERNEL=r3 RUNS=3 CONFIG=%s "
+	    "RESULTS=%s WORKDIR=%s/work 2>&1", conf, root, root);
+	ck_assert_msg(rc == 0, "make run RUNS=3 failed (%d): %s", rc, out);
+	for (p = out; (p = strstr(p, "\n[")) && strlen(order) < 15; p++)
+		if (!strncmp(p, "\n[1/2] forkbomb: ", 17) ||
+		    !strncmp(p, "\n[2/2] forkbomb@b: ", 19))
+			order[strlen(order)] = p[2];
+	ck_assert_str_eq(order, "121212");
+	for (i = 1; i <= 3; i++) {
+		char want[64];
+
+		snprintf(want, sizeof(want), "vmrun: run %d of 3 into ", i);
+		ck_assert_msg(strstr(out, want) != NULL, "%s", out);
+	}
+	ck_assert_msg(strstr(out, "/r3: 3 runs on 1 boot\n") != NULL, "%s",
+	    out);
+	assert_three_runs("r3");
+	for (i = 1; i <= 3; i++) {
+		rc = sh(out, sizeof(out), "make -s run KERNEL=s3 CONFIG=%s "
+		    "RESULTS=%s WORKDIR=%s/work 2>&1", conf, root, root);
+		ck_assert_msg(rc == 0, "make run %d failed (%d): %s", i, rc,
+		    out);
+	}
+	ck_assert_msg(strstr(out, "/s3: 3 runs on 1 boot\n") != NULL, "%s",
+	    out);
+	assert_three_runs("s3");
+	/* the report: three runs a label, every iteration pooled */
+	rc = sh(out, sizeof(out), "report/vmreport --detail %s/r3 %s/s3 2>&1",
+	    root, root);
+	ck_assert_msg(rc == 0, "%s", out);
+	ck_assert_msg(strstr(out, "\nr3: 3 runs on 1 boot\ns3: 3 runs on 1 "
+	    "boot\n") != NULL, "%s", out);
+	{
+		struct rl_kernel k;
+		char dir[512], err[1024];
+		double m[3];
+
+		snprintf(dir, sizeof(dir), "%s/r3", root);
+		ck_assert_msg(rl_load_kernel(dir, &k, err, sizeof(err)) == 0,
+		    "%s", err);
+		ck_assert_int_eq(k.nruns, 3);
+		ck_assert_int_eq(k.nboots, 1);
+		ck_assert_ptr_null(k.note);
+		ck_assert_int_eq(rl_find(&k, "forkbomb@b")->niter, 3);
+		ck_assert_int_eq(rl_run_means(&k, "forkbomb@b", "forks_per_s",
+		    m), 3);
+		/* one iteration a run: each run's mean is its iteration */
+		for (i = 0; i < 3; i++)
+			ck_assert_double_eq(m[i], vb_res_get(rl_find(&k,
+			    "forkbomb@b"), i, vb_res_metric_index(rl_find(&k,
+			    "forkbomb@b"), "forks_per_s")));
+		rl_free_kernel(&k);
+	}
+}
+END_TEST
+
+/*
+ * An older label folder (one run at its top) is moved into run1/ before
+ * the next run: each entry renamed (the same inode), meta last; a move
+ * cut short (meta still at the top) is finished.
+ */
+START_TEST(flat_moved_to_run1)
+{
+	char out[8192], conf[512], path[600], want[700];
+	struct stat a, b;
+	int rc;
+
+	tiny_conf(conf, sizeof(conf));
+	rc = sh(out, sizeof(out), "bench/vmrun --kernel fl --config %s "
+	    "--results %s --workdir %s 2>&1 && cd %s/fl && mv run1/* . && "
+	    "rmdir run1 && mkdir ../fh && cp -p * ../fh && mkdir ../fh/run1 "
+	    "&& mv ../fh/forkbomb.log ../fh/run1/", conf, root, root, root);
+	ck_assert_msg(rc == 0, "%s", out);
+	snprintf(path, sizeof(path), "%s/fl/forkbomb.res", root);
+	ck_assert_int_eq(stat(path, &a), 0);
+	rc = sh(out, sizeof(out), "bench/vmrun --kernel fl --config %s "
+	    "--results %s --workdir %s 2>&1", conf, root, root);
+	ck_assert_msg(rc == 0, "%s", out);
+	snprintf(want, sizeof(want), "vmrun: %s/fl held one run (meta at its "
+	    "top): moved into %s/fl/run1/, each entry renamed, meta last\n",
+	    root, root);
+	ck_assert_msg(strstr(out, want) != NULL, "%s", out);
+	ck_assert_msg(strstr(out, "/fl: 2 runs on 1 boot\n") != NULL, "%s",
+	    out);
+	snprintf(path, sizeof(path), "%s/fl/run1/forkbomb.res", root);
+	ck_assert_int_eq(stat(path, &b), 0);
+	ck_assert_int_eq(a.st_ino, b.st_ino);
+	snprintf(path, sizeof(path), "%s/fl", root);
+	ck_assert_int_eq(tu_count_except(path, "run"), 0);
+	snprintf(path, sizeof(path), "%s/fl/run1", root);
+	/* meta, and .res .vmstat .log of each of the two lines */
+	ck_assert_int_eq(tu_count_except(path, ""), 7);
+	ck_assert_str_eq(meta_val(path, "status"), "complete");
+	snprintf(path, sizeof(path), "%s/fl/run2", root);
+	ck_assert_str_eq(meta_val(path, "run"), "2");
+	/* the move cut short: forkbomb.log already in run1/ */
+	rc = sh(out, sizeof(out), "bench/vmrun --kernel fh --config %s "
+	    "--results %s --workdir %s 2>&1", conf, root, root);
+	ck_assert_msg(rc == 0, "%s", out);
+	snprintf(path, sizeof(path), "%s/fh/run1", root);
+	ck_assert_int_eq(tu_count_except(path, ""), 7);
+	snprintf(path, sizeof(path), "%s/fh", root);
+	ck_assert_int_eq(tu_count_except(path, "run"), 0);
+	ck_assert_int_eq(tu_count_except(path, ""), 2);
+}
+END_TEST
+
+/* RUNS= that is not a whole number from 1 to 1000: one line, nothing. */
+START_TEST(bad_runs_refused)
+{
+	static const char *const bad[] = {
+		"0", "x", "1001", "-1", "2.5", " 3", "3x", "",
+	};
+	char out[4096], dir[512], want[128];
+	size_t i;
+	int rc;
+
+	for (i = 0; i < sizeof(bad) / sizeof(bad[0]); i++) {
+		rc = sh(out, sizeof(out), "bench/vmrun --kernel br --runs '%s' "
+		    "--config configs/test.conf --results %s/res --workdir %s "
+		    "2>&1", bad[i], root, root);
+		snprintf(want, sizeof(want), "vmrun: --runs '%s': give a whole "
+		    "number from 1 to 1000\n", bad[i]);
+		ck_assert_msg(rc == 1, "'%s' accepted (%d): %s", bad[i], rc,
+		    out);
+		ck_assert_str_eq(out, want);
+	}
+	/* through make */
+	rc = sh(out, sizeof(out), "make -s run KERNEL=br RUNS=0 "
+	    "CONFIG=configs/test.conf RESULTS=%s/res WORKDIR=%s 2>&1", root,
+	    root);
+	ck_assert_int_ne(rc, 0);
+	ck_assert_msg(strstr(out, "vmrun: --runs '0': give a whole number "
+	    "from 1 to 1000\n") == out, "%s", out);
+	snprintf(dir, sizeof(dir), "%s/res/br", root);
+	ck_assert_int_ne(access(dir, F_OK), 0);
+	/* make ab has no runs of its own */
+	rc = sh(out, sizeof(out), "bench/vmrun --kernel br --a thp=never --b "
+	    "thp=always --runs 2 --config configs/test.conf --results %s/res "
+	    "--workdir %s 2>&1", root, root);
+	ck_assert_int_ne(rc, 0);
+	ck_assert_msg(strstr(out, "vmrun: --runs is for make run") == out &&
+	    strchr(out, '\n') == out + strlen(out) - 1, "%s", out);
+}
+END_TEST
+
+/*
+ * A run of another config, or on another machine, is refused before
+ * anything runs, and nothing of the label changes.
+ */
+START_TEST(other_config_refused)
+{
+	char out[8192], conf[512], ck1[64], ck2[64], want[1200], dir[512];
+	char mem[64];
+	int rc;
+
+	tiny_conf(conf, sizeof(conf));
+	rc = sh(out, sizeof(out), "bench/vmrun --kernel cm --config "
+	    "configs/test.conf --results %s --workdir %s 2>&1", root, root);
+	ck_assert_msg(rc == 0, "%s", out);
+	/* the checksums by cksum(1), not by vmbench */
+	ck_assert_int_eq(sh(ck1, sizeof(ck1), "cksum < configs/test.conf | "
+	    "tr -d '\\n'"), 0);
+	ck_assert_int_eq(sh(ck2, sizeof(ck2), "cksum < %s | tr -d '\\n'",
+	    conf), 0);
+	rc = sh(out, sizeof(out), "bench/vmrun --kernel cm --config %s "
+	    "--results %s --workdir %s 2>&1", conf, root, root);
+	snprintf(want, sizeof(want), "vmrun: %s/cm: run1 used "
+	    "configs/test.conf (cksum %s), this run %s (cksum %s): use "
+	    "another label or FORCE=1\n", root, ck1, conf, ck2);
+	ck_assert_int_eq(rc, 1);
+	ck_assert_str_eq(out, want);
+	snprintf(dir, sizeof(dir), "%s/cm", root);
+	ck_assert_int_eq(tu_count_except(dir, "run1"), 0);
+	/* another machine: MemTotal 5 kB */
+	ck_assert_int_eq(sh(NULL, 0, "sed -i 's/^mem_total_kb=.*/"
+	    "mem_total_kb=5/' %s/cm/run1/meta", root), 0);
+	ck_assert_int_eq(sh(mem, sizeof(mem), "awk '$1 == \"MemTotal:\" "
+	    "{ printf \"%%s\", $2 }' /proc/meminfo"), 0);
+	rc = sh(out, sizeof(out), "bench/vmrun --kernel cm --config "
+	    "configs/test.conf --results %s --workdir %s 2>&1", root, root);
+	snprintf(want, sizeof(want), "vmrun: %s/cm: run1 ran on another "
+	    "machine: mem_total_kb '5' (here '%s'): use another label or "
+	    "FORCE=1\n", root, mem);
+	ck_assert_int_eq(rc, 1);
+	ck_assert_str_eq(out, want);
+	ck_assert_int_eq(tu_count_except(dir, "run1"), 0);
+	/* FORCE=1 starts the label again */
+	rc = sh(out, sizeof(out), "bench/vmrun --kernel cm --config %s "
+	    "--results %s --workdir %s --force 2>&1", conf, root, root);
+	ck_assert_msg(rc == 0, "%s", out);
+	snprintf(dir, sizeof(dir), "%s/cm/run1", root);
+	ck_assert_str_eq(meta_val(dir, "config"), conf);
+}
+END_TEST
+
+/*
+ * Ctrl-C during RUNS=3, once run 1 has ended: run 1 stays complete, run
+ * 2 is marked interrupted, run 3 never starts; nothing is left running
+ * or in the work folder.
+ */
+START_TEST(interrupt_between_runs)
+{
+	char conf[512], work[512], path[600], line[4096], all[32768] = "";
+	char want[700], err[1024];
+	struct rl_kernel k;
+	int fds[2], status, sent = 0;
+	FILE *f;
+	pid_t pid;
+
+	ck_assert_int_eq(prctl(PR_SET_CHILD_SUBREAPER, 1), 0);
+	snprintf(conf, sizeof(conf), "%s/two.conf", root);
+	f = fopen(conf, "w");
+	ck_assert_ptr_nonnull(f);
+	fputs("iterations 1\nforkbomb --forks 2000 --ints 10\n"
+	    "forkbomb@b --forks 2000 --ints 10\n", f);
+	fclose(f);
+	snprintf(work, sizeof(work), "%s/work", root);
+	mkdir(work, 0755);
+	ck_assert_int_eq(pipe(fds), 0);
+	pid = fork();
+	ck_assert_int_ge(pid, 0);
+	if (pid == 0) {
+		dup2(fds[1], 1);
+		dup2(fds[1], 2);
+		close(fds[0]);
+		close(fds[1]);
+		execl("bench/vmrun", "vmrun", "--kernel", "i3", "--runs", "3",
+		    "--config", conf, "--results", root, "--workdir", work,
+		    (char *)NULL);
+		_exit(127);
+	}
+	close(fds[1]);
+	f = fdopen(fds[0], "r");
+	ck_assert_ptr_nonnull(f);
+	snprintf(want, sizeof(want), "vmrun: %s/i3/run1: complete (run 1 of "
+	    "3)\n", root);
+	/* SIGINT once run 1's end is seen; read on to the end */
+	while (fgets(line, sizeof(line), f)) {
+		if (strlen(all) + strlen(line) < sizeof(all))
+			strcat(all, line);
+		if (!sent && strcmp(line, want) == 0) {
+			kill(pid, SIGINT);
+			sent = 1;
+		}
+	}
+	fclose(f);
+	ck_assert_msg(sent, "no '%s' in:\n%s", want, all);
+	ck_assert_int_eq(waitpid(pid, &status, 0), pid);
+	ck_assert_msg(WIFEXITED(status) && WEXITSTATUS(status) == 130,
+	    "status 0x%x:\n%s", status, all);
+	nanosleep(&(struct timespec){ 0, 200000000 }, NULL);
+	errno = 0;
+	ck_assert_int_eq(waitpid(-1, NULL, WNOHANG), -1);
+	ck_assert_int_eq(errno, ECHILD);
+	ck_assert_int_eq(tu_count_except(work, ""), 0);
+	snprintf(path, sizeof(path), "%s/i3/run1", root);
+	ck_assert_str_eq(meta_val(path, "status"), "complete");
+	snprintf(path, sizeof(path), "%s/i3/run1/forkbomb@b.res", root);
+	ck_assert_int_eq(access(path, R_OK), 0);
+	snprintf(path, sizeof(path), "%s/i3/run2", root);
+	ck_assert_str_eq(meta_val(path, "status"), "interrupted");
+	ck_assert_str_eq(meta_val(path, "run"), "2");
+	snprintf(path, sizeof(path), "%s/i3/run3", root);
+	ck_assert_int_ne(access(path, F_OK), 0);
+	snprintf(want, sizeof(want), "vmrun: %s/i3: 2 runs on 1 boot (1 not "
+	    "complete)\n", root);
+	ck_assert_msg(strstr(all, want) != NULL, "%s", all);
+	ck_assert_msg(strstr(all, "vmrun: run 3 of 3") == NULL, "%s", all);
+	/* the report: run 1, and run 2 only with what it completed */
+	snprintf(path, sizeof(path), "%s/i3", root);
+	ck_assert_msg(rl_load_kernel(path, &k, err, sizeof(err)) == 0, "%s",
+	    err);
+	ck_assert_ptr_nonnull(k.note);
+	ck_assert_msg(strstr(k.note, "run2 interrupted: only its complete "
+	    "iterations count") || strstr(k.note, "run2 left out: no "
+	    "complete iteration (interrupted)"), "%s", k.note);
+	ck_assert_int_eq(k.nruns, strstr(k.note, "left out") ? 1 : 2);
+	rl_free_kernel(&k);
 }
 END_TEST
 
@@ -291,7 +692,7 @@ START_TEST(interrupt_cleans_up)
 		_exit(127);
 	}
 	/* wait until the long benchmark has started */
-	snprintf(path, sizeof(path), "%s/intr/forkbomb@long.res", root);
+	snprintf(path, sizeof(path), "%s/intr/run1/forkbomb@long.res", root);
 	for (int i = 0; i < 400 && access(path, F_OK) < 0; i++)
 		nanosleep(&(struct timespec){ 0, 50000000 }, NULL);
 	if (access(path, F_OK) < 0) {
@@ -312,16 +713,16 @@ START_TEST(interrupt_cleans_up)
 	ck_assert_int_eq(waitpid(-1, NULL, WNOHANG), -1);
 	ck_assert_int_eq(errno, ECHILD);
 	ck_assert_int_eq(tu_count_except(work, ""), 0);
-	snprintf(path, sizeof(path), "%s/intr/forkbomb.res", root);
+	snprintf(path, sizeof(path), "%s/intr/run1/forkbomb.res", root);
 	assert_res(path, 2, "complete");
-	snprintf(path, sizeof(path), "%s/intr/forkbomb@long.res", root);
+	snprintf(path, sizeof(path), "%s/intr/run1/forkbomb@long.res", root);
 	assert_res(path, 0, "interrupted");
 	{
 		struct vb_kv *kv;
 		char err[512];
 		int n;
 
-		snprintf(path, sizeof(path), "%s/intr/meta", root);
+		snprintf(path, sizeof(path), "%s/intr/run1/meta", root);
 		ck_assert_msg(vb_meta_read(path, &kv, &n, err, sizeof(err)) ==
 		    0, "%s", err);
 		ck_assert_str_eq(vb_meta_get(kv, n, "status"), "interrupted");
@@ -398,11 +799,11 @@ START_TEST(sigpipe_on_stderr)
 	status = run_closed_pipe(argv, 0);
 	ck_assert_msg(WIFEXITED(status) && WEXITSTATUS(status) == 0,
 	    "vmrun ended with status 0x%x", status);
-	snprintf(path, sizeof(path), "%s/pipe", res);
+	snprintf(path, sizeof(path), "%s/pipe/run1", res);
 	assert_meta_status(path, "complete");
-	snprintf(path, sizeof(path), "%s/pipe/forkbomb.res", res);
+	snprintf(path, sizeof(path), "%s/pipe/run1/forkbomb.res", res);
 	assert_res(path, 2, "complete");
-	snprintf(path, sizeof(path), "%s/pipe/forkbomb@par.res", res);
+	snprintf(path, sizeof(path), "%s/pipe/run1/forkbomb@par.res", res);
 	assert_res(path, 1, "complete");
 	ck_assert_int_eq(tu_count_except(work, ""), 0);
 	ck_assert_int_eq(tu_count_except(res, "pipe"), 0);
@@ -433,13 +834,13 @@ START_TEST(sigpipe_with_limit)
 	status = run_closed_pipe(argv, 0);
 	ck_assert_msg(WIFEXITED(status) && WEXITSTATUS(status) == 0,
 	    "vmrun ended with status 0x%x", status);
-	snprintf(path, sizeof(path), "%s/pipe", res);
+	snprintf(path, sizeof(path), "%s/pipe/run1", res);
 	assert_meta_status(path, "complete");
-	snprintf(path, sizeof(path), "%s/pipe/forkbomb@par.res", res);
+	snprintf(path, sizeof(path), "%s/pipe/run1/forkbomb@par.res", res);
 	assert_res(path, 1, "complete");
 	ck_assert_int_eq(tu_count_except(work, ""), 0);
 	/* "mem_limit_cgroup=cgroup v1 PATH limit 256M ...": PATH is gone */
-	snprintf(path, sizeof(path), "%s/pipe/meta", res);
+	snprintf(path, sizeof(path), "%s/pipe/run1/meta", res);
 	f = fopen(path, "r");
 	ck_assert_ptr_nonnull(f);
 	while (fgets(line, sizeof(line), f))
@@ -529,7 +930,7 @@ START_TEST(concurrent_label_refused)
 		    (char *)NULL);
 		_exit(127);
 	}
-	snprintf(path, sizeof(path), "%s/busy/forkbomb.res", root);
+	snprintf(path, sizeof(path), "%s/busy/run1/forkbomb.res", root);
 	for (i = 0; i < 400 && access(path, F_OK) < 0; i++)
 		nanosleep(&(struct timespec){ 0, 50000000 }, NULL);
 	ck_assert_int_eq(stat(path, &a), 0);
@@ -663,7 +1064,7 @@ START_TEST(full_disk_fails)
 	ck_assert_msg(rc == 1, "vmrun exited %d: %s", rc, out);
 	ck_assert_msg(strstr(out, "No space left on device") != NULL, "%s",
 	    out);
-	snprintf(path, sizeof(path), "%s/full", mnt);
+	snprintf(path, sizeof(path), "%s/full/run1", mnt);
 	assert_meta_status(path, "failed");
 }
 END_TEST
@@ -724,7 +1125,12 @@ runner_suite(void)
 	tcase_add_unchecked_fixture(tc, NULL, umount_leftovers);
 	tcase_set_timeout(tc, 60);
 	tcase_add_test(tc, run_writes_valid_folder);
-	tcase_add_test(tc, existing_label_refused);
+	tcase_add_test(tc, existing_label_adds_run);
+	tcase_add_test(tc, runs_three_ways);
+	tcase_add_test(tc, flat_moved_to_run1);
+	tcase_add_test(tc, bad_runs_refused);
+	tcase_add_test(tc, other_config_refused);
+	tcase_add_test(tc, interrupt_between_runs);
 	tcase_add_test(tc, bad_input_refused);
 	tcase_add_test(tc, interrupt_cleans_up);
 	tcase_add_test(tc, sigpipe_on_stderr);
