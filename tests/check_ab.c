@@ -565,6 +565,11 @@ START_TEST(ab_end_to_end_fake)
 	    "vm.swappiness=7");
 	ck_assert_str_eq(meta_val(dir, "ab_order", v, sizeof(v)), "ABBA");
 	ck_assert_str_eq(meta_val(dir, "status", v, sizeof(v)), "complete");
+	/* one folder a side, each iteration a run of its own */
+	ck_assert_str_eq(meta_val(dir, "unit", v, sizeof(v)),
+	    "run-per-iteration");
+	ck_assert_str_eq(meta_val(dir, "run", v, sizeof(v)), "(none)");
+	ck_assert_str_ne(meta_val(dir, "boot_id", v, sizeof(v)), "(none)");
 	snprintf(path, sizeof(path), "%s/forkbomb.res", dir);
 	res_mean(path, "elapsed", &n);
 	ck_assert_int_eq(n, 3);
@@ -889,7 +894,7 @@ START_TEST(sigkill_then_next_run)
 	ck_assert_int_lt(access(swp, F_OK), 0);
 	ck_assert_int_ne(sh("grep -q 'vmbench-swap.%ld' /proc/swaps",
 	    (long)pid), 0);
-	snprintf(dir, sizeof(dir), "%s/r/k", tu_dir);
+	snprintf(dir, sizeof(dir), "%s/r/k/run1", tu_dir);
 	ck_assert_str_eq(meta_val(dir, "status", v, sizeof(v)),
 	    "interrupted");
 	/* the benchmark stopped on its own (SIGTERM from the kernel) */

@@ -302,16 +302,17 @@ START_TEST(fleet_hosts)
 	free(text);
 
 	/* each folder is the host's own run */
-	snprintf(path, sizeof(path), "%s/fl-alpha/meta", res);
+	snprintf(path, sizeof(path), "%s/fl-alpha/run1/meta", res);
 	text = slurp(path);
 	ck_assert_msg(strstr(text, "label=fl-alpha\n") &&
 	    strstr(text, "config=configs/test.conf\n") &&
 	    !strstr(text, "vmbench_version=unknown"), "%s:\n%s", path, text);
 	free(text);
-	snprintf(path, sizeof(path), "%s/fl-beta/forkbomb.res", res);
+	snprintf(path, sizeof(path), "%s/fl-beta/run1/forkbomb.res", res);
 	ck_assert_msg(access(path, F_OK) == 0, "no %s", path);
 	/* each host in its own copy */
-	snprintf(path, sizeof(path), "%s/beta/results/fl-beta/meta", tu_dir);
+	snprintf(path, sizeof(path), "%s/beta/results/fl-beta/run1/meta",
+	    tu_dir);
 	ck_assert_msg(access(path, F_OK) == 0, "no %s", path);
 	snprintf(path, sizeof(path), "%s/alpha/results/fl-beta", tu_dir);
 	ck_assert_msg(access(path, F_OK) < 0, "%s exists", path);

@@ -200,7 +200,7 @@ vmrun(struct run *r, const char *conf, int sig, int after_ms)
 	snprintf(cpath, sizeof(cpath), "%s/t.conf", r->dir);
 	snprintf(res, sizeof(res), "%s/res", r->dir);
 	snprintf(work, sizeof(work), "%s/work", r->dir);
-	snprintf(r->meta, sizeof(r->meta), "%s/res/t/meta", r->dir);
+	snprintf(r->meta, sizeof(r->meta), "%s/res/t/run1/meta", r->dir);
 	f = fopen(cpath, "w");
 	ck_assert_ptr_nonnull(f);
 	fputs(conf, f);
@@ -284,7 +284,7 @@ read_res(const struct run *r, const char *name, struct vb_res *res)
 {
 	char path[160], err[512];
 
-	snprintf(path, sizeof(path), "%s/res/t/%s.res", r->dir, name);
+	snprintf(path, sizeof(path), "%s/res/t/run1/%s.res", r->dir, name);
 	ck_assert_msg(vb_res_read(path, res, err, sizeof(err)) == 0, "%s",
 	    err);
 	return res;
