@@ -1,21 +1,27 @@
 /*
  * vmrun - the runner behind `make run`: runs every line of a suite
- * config, each benchmark for its iterations, into results/<label>/.
+ * config, each benchmark for its iterations, into a new run of a label,
+ * results/<label>/runN/ (docs/results.md).
  *
  *	bench/vmrun --kernel LABEL [--config configs/quick.conf]
- *	    [--results results] [--iterations N] [--force] [--workdir DIR]
+ *	    [--results results] [--iterations N] [--runs N] [--force]
+ *	    [--workdir DIR]
  *
  * Everything that can be checked is checked before anything runs: the
  * config, every benchmark's name, options (each program is asked with
- * --check), directives, and the result folder, which is never
- * overwritten without --force.  Each benchmark runs as a separate
- * program whose output goes to <bench>[@variant].log; the program writes
- * its own .res and .vmstat (src/lib/harness.c).  Progress goes to stderr.
+ * --check), directives, and the label: a run is added to its runs
+ * (run1/, run2/, ...), never written over one, and a label whose runs
+ * used another config or another machine is refused; --force replaces
+ * them all.  --runs N runs the config N times, every line of one run
+ * before the next run.  Each benchmark runs as a separate program whose
+ * output goes to <bench>[@variant].log; the program writes its own .res
+ * and .vmstat (src/lib/harness.c).  Progress goes to stderr.
  *
  * Ctrl-C, SIGTERM, SIGHUP: the signal is passed to the running
  * benchmark (which kills its children, removes its temporary files and
  * keeps its finished iterations, marked interrupted); meta is marked
- * interrupted and vmrun exits 130.  SIGPIPE is ignored: a closed stderr
+ * interrupted and vmrun exits 130.  With --runs, the runs that ended
+ * stay as they are and no later run begins.  SIGPIPE is ignored: a closed stderr
  * only stops the printing.  A meta that cannot be written fails the run
  * (exit 1); die() marks it failed.
  *
@@ -103,7 +109,7 @@ static const struct vb_opt opt_tab[] = {
 	  .help = "override every line's iteration count (0: the config's)" },
 	{ .name = "force", .type = VB_OPT_FLAG,
 	  .off = offsetof(struct opts, force),
-	  .help = "replace an existing result folder" },
+	  .help = "replace the label's runs (or result folder)" },
 	{ .name = "workdir", .type = VB_OPT_STR, .arg = "DIR",
 	  .off = offsetof(struct opts, workdir),
 	  .help = "folder for temporary files (default $VMBENCH_WORKDIR or "
