@@ -1654,13 +1654,14 @@ run_plain(const struct vb_conf *c, const struct opts *o, struct side *sd,
 }
 
 /*
- * What the label holds now, on stderr: "vmrun: results/x: 3 runs on 2
+ * After a call of several runs, how its last run (@sd) ended; then what
+ * the label holds now, on stderr: "vmrun: results/x: 3 runs on 2
  * boots", and how many did not complete.  A run whose meta has no boot
  * id (made before it was recorded) may share a boot with any other: it
  * adds no boot of its own (one, when no run has an id).
  */
 static void
-runs_say(void)
+runs_say(const struct side *sd)
 {
 	char path[PATH_MAX + NAME_MAX + 8], err[1024], (*boot)[64] = NULL;
 	struct dirent *de;
@@ -1668,6 +1669,14 @@ runs_say(void)
 	DIR *d;
 	int nruns = 0, nboots = 0, nbad = 0, nunk = 0, n, i;
 
+	snprintf(path, sizeof(path), "%s/meta", sd->dir);
+	if (RN.n > 1 && vb_meta_read(path, &kv, &n, err, sizeof(err)) == 0) {
+		const char *st = vb_meta_get(kv, n, "status");
+
+		fprintf(stderr, "vmrun: %s: %s (run %d of %d)\n", sd->dir,
+		    st ? st : "unknown", S.meta.run - RN.first + 1, RN.n);
+		vb_meta_free(kv, n);
+	}
 	if (!(d = opendir(RN.dir)))
 		return;
 	while ((de = readdir(d))) {
@@ -2002,7 +2011,7 @@ main(int argc, char **argv)
 			compare(sd);
 	}
 	if (!ab)
-		runs_say();
+		runs_say(&sd[0]);
 	for (k = 0; k < nside; k++)
 		free(sd[k].settings);
 	vb_knobs_free(&S.knobs);
