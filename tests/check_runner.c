@@ -469,8 +469,8 @@ START_TEST(bad_runs_refused)
 END_TEST
 
 /*
- * A run of another config, or on another machine, is refused before
- * anything runs, and nothing of the label changes.
+ * A run of another config, on another machine, or into a folder of
+ * make ab is refused before anything runs, and nothing changes.
  */
 START_TEST(other_config_refused)
 {
@@ -509,6 +509,19 @@ START_TEST(other_config_refused)
 	ck_assert_int_eq(rc, 1);
 	ck_assert_str_eq(out, want);
 	ck_assert_int_eq(tu_count_except(dir, "run1"), 0);
+	/* a side of make ab is no label of runs: left as it is */
+	ck_assert_int_eq(sh(NULL, 0, "cp -r tests/fixtures/ab-A %s/abx", root),
+	    0);
+	rc = sh(out, sizeof(out), "bench/vmrun --kernel abx --config "
+	    "configs/test.conf --results %s --workdir %s 2>&1", root, root);
+	snprintf(want, sizeof(want), "vmrun: %s/abx is a folder of make ab "
+	    "(each of its iterations a run): use another label or FORCE=1\n",
+	    root);
+	ck_assert_int_eq(rc, 1);
+	ck_assert_str_eq(out, want);
+	snprintf(dir, sizeof(dir), "%s/abx", root);
+	ck_assert_int_eq(tu_count_except(dir, ""), 3);
+	snprintf(dir, sizeof(dir), "%s/cm", root);
 	/* FORCE=1 starts the label again */
 	rc = sh(out, sizeof(out), "bench/vmrun --kernel cm --config %s "
 	    "--results %s --workdir %s --force 2>&1", conf, root, root);

@@ -1392,8 +1392,9 @@ run_facts(void)
 
 /*
  * A run already in the label must have been made with this config and
- * on this machine: the runs of a label are repetitions of one thing.
- * @meta is its meta file, @idx its index (a run at the top: 1).
+ * on this machine, and not by make ab: the runs of a label are
+ * repetitions of one thing.  @meta is its meta file, @idx its index (a
+ * run at the top: 1).
  */
 static void
 run_same(const char *meta, int idx, const char *config, const char *cks)
@@ -1405,6 +1406,10 @@ run_same(const char *meta, int idx, const char *config, const char *cks)
 
 	if (vb_meta_read(meta, &kv, &n, err, sizeof(err)) < 0)
 		return;		/* nothing to compare: the report says */
+	/* a side of make ab: its iterations are runs of one setting */
+	if (vb_meta_get(kv, n, "ab_side") || vb_meta_get(kv, n, "unit"))
+		die("%s is a folder of make ab (each of its iterations a run): "
+		    "use another label or FORCE=1", RN.dir);
 	v = vb_meta_get(kv, n, "config_cksum");
 	if (v && strcmp(v, "unknown") && strcmp(cks, "unknown") &&
 	    strcmp(v, cks)) {
