@@ -33,6 +33,7 @@ static const struct {
 } targets[] = {
 	{ "run", "KERNEL", "" },
 	{ "run", "CONFIG", "KERNEL=mk-test" },
+	{ "run", "RUNS", "KERNEL=mk-test" },
 	{ "ab", "KERNEL", "A=thp=never B=thp=always" },
 	{ "ab", "A", "KERNEL=mk-test B=thp=always" },
 	{ "compare", "KERNELS", "" },
