@@ -62,6 +62,12 @@ void rs_describe(const double *v, int n, int stride, struct rs_desc *d);
 double rs_t_upper(double p, double df);
 /* Two-sided p of |T| >= |t|. */
 double rs_t_p2(double t, double df);
+/*
+ * p of the exact permutation test of @na values all equal against @nb
+ * values all equal to another value: 2 / C(na + nb, na) when na = nb,
+ * else 1 / C(na + nb, na); NAN with fewer than 2 on a side.
+ */
+double rs_perm_p(int na, int nb);
 void rs_welch(const struct rs_desc *a, const struct rs_desc *b,
     struct rs_welch *w);
 void rs_fieller(const struct rs_desc *a, const struct rs_desc *b,

@@ -82,6 +82,18 @@ rs_describe(const double *v, int n, int stride, struct rs_desc *d)
 	d->median = k % 2 ? s[k / 2] : s[k / 2 - 1] / 2 + s[k / 2] / 2;
 	if (k < 2)
 		goto out;
+	/*
+	 * Equal values: no spread, exactly (a sum of 0.2s, which binary
+	 * cannot hold, would round to a mean of 0.20000000000000004 and
+	 * an SD of 3.4e-17).
+	 */
+	if (s[0] == s[k - 1]) {
+		d->mean = d->median = s[0];
+		d->sd = 0;
+		d->cov = d->mean != 0 ? 0 : NAN;
+		d->ci_lo = d->ci_hi = d->mean;
+		goto out;
+	}
 	/* two-pass variance: no cancellation for large, close values */
 	for (i = 0; i < k; i++) {
 		dv = s[i] / sc - sum / k;
@@ -127,26 +139,71 @@ rs_t_p2(double t, double df)
 	return 2 * gsl_cdf_tdist_Q(fabs(t), df);
 }
 
+/*
+ * The exact permutation p of two samples with no spread whose values
+ * differ: of the C(na + nb, na) ways to share the values between the
+ * sides, the observed one alone is the most extreme (with na = nb its
+ * mirror too).  1 / C = prod_{i <= min} i / (max + i), which underflows
+ * to 0 rather than overflowing.
+ */
+double
+rs_perm_p(int na, int nb)
+{
+	int lo = na < nb ? na : nb, hi = na < nb ? nb : na, i;
+	double p = na == nb ? 2 : 1;
+
+	if (lo < 2)
+		return NAN;
+	for (i = 1; i <= lo; i++)
+		p *= (double)i / (hi + i);
+	return p;
+}
+
+/*
+ * A power of two near the largest of @n magnitudes: the variances are
+ * computed from values divided by it (exact), so that squaring an SD
+ * near 1e300 does not overflow nor one near 1e-300 underflow, while
+ * ordinary figures come out bit for bit as without it.
+ */
+static double
+common_scale(const double *v, int n)
+{
+	double m = 0, sc;
+	int i, e;
+
+	for (i = 0; i < n; i++)
+		if (isfinite(v[i]))
+			m = fmax(m, fabs(v[i]));
+	if (m == 0)
+		return 1;
+	frexp(m, &e);
+	sc = ldexp(1, e - 1);
+	return sc > 0 && isfinite(sc) ? sc : 1;
+}
+
 void
 rs_welch(const struct rs_desc *a, const struct rs_desc *b,
     struct rs_welch *w)
 {
-	double va, vb, se2;
+	double va, vb, se2, sc;
 
 	w->t = w->df = w->p = NAN;
 	if (a->n < 2 || b->n < 2)
 		return;
-	va = a->sd * a->sd / a->n;
-	vb = b->sd * b->sd / b->n;
+	sc = common_scale((const double[]){ a->mean, b->mean, a->sd, b->sd },
+	    4);
+	va = (a->sd / sc) * (a->sd / sc) / a->n;
+	vb = (b->sd / sc) * (b->sd / sc) / b->n;
 	se2 = va + vb;
-	if (se2 == 0) {
+	if (a->sd == 0 && b->sd == 0) {
+		/* no spread: the exact permutation p, never 0 */
 		w->df = a->n + b->n - 2;
 		w->t = b->mean == a->mean ? 0 :
 		    b->mean > a->mean ? INFINITY : -INFINITY;
-		w->p = b->mean == a->mean ? 1 : 0;
+		w->p = b->mean == a->mean ? 1 : rs_perm_p(a->n, b->n);
 		return;
 	}
-	w->t = (b->mean - a->mean) / sqrt(se2);
+	w->t = (b->mean / sc - a->mean / sc) / sqrt(se2);
 	w->df = se2 * se2 / (va * va / (a->n - 1) + vb * vb / (b->n - 1));
 	w->p = rs_t_p2(w->t, w->df);
 }
@@ -155,7 +212,7 @@ void
 rs_fieller(const struct rs_desc *a, const struct rs_desc *b, double df,
     struct rs_ratio *r)
 {
-	double va, vb, t, t2, den, disc, ab;
+	double va, vb, t, t2, den, disc, ab, ma, mb, sc;
 
 	r->r = a->mean != 0 ? b->mean / a->mean : NAN;
 	r->lo = r->hi = NAN;
@@ -167,24 +224,29 @@ rs_fieller(const struct rs_desc *a, const struct rs_desc *b, double df,
 		r->unbounded = 1;
 		return;
 	}
-	va = a->sd * a->sd / a->n;
-	vb = b->sd * b->sd / b->n;
-	if (va == 0 && vb == 0) {
+	if (a->sd == 0 && b->sd == 0) {
 		if (a->mean == 0)
 			r->unbounded = 1;
 		else
 			r->lo = r->hi = r->r;
 		return;
 	}
+	/* the ratio is scale-free: compute it on scaled values */
+	sc = common_scale((const double[]){ a->mean, b->mean, a->sd, b->sd },
+	    4);
+	ma = a->mean / sc;
+	mb = b->mean / sc;
+	va = (a->sd / sc) * (a->sd / sc) / a->n;
+	vb = (b->sd / sc) * (b->sd / sc) / b->n;
 	t = rs_t_upper(0.025, df);
 	t2 = t * t;
-	den = a->mean * a->mean - t2 * va;
+	den = ma * ma - t2 * va;
 	if (!(den > 0)) {
 		r->unbounded = 1;
 		return;
 	}
-	ab = a->mean * b->mean;
-	disc = a->mean * a->mean * vb + b->mean * b->mean * va - t2 * va * vb;
+	ab = ma * mb;
+	disc = ma * ma * vb + mb * mb * va - t2 * va * vb;
 	if (disc < 0)
 		disc = 0;
 	r->lo = (ab - t * sqrt(disc)) / den;
@@ -194,10 +256,11 @@ rs_fieller(const struct rs_desc *a, const struct rs_desc *b, double df,
 double
 rs_pct_better(double a, double b, enum vb_dir dir)
 {
-	if (a == b)
-		return 0;
+	/* from a baseline of 0 (both 0 included) there is no percentage */
 	if (a == 0 || isnan(a) || isnan(b))
 		return NAN;
+	if (a == b)
+		return 0;
 	if (dir == VB_LOWER)
 		return (a - b) / fabs(a) * 100;
 	return (b - a) / fabs(a) * 100;
@@ -311,8 +374,9 @@ rs_geo_add(struct rs_geo *g, const struct rs_desc *a,
 		g->sum_var = NAN;
 		return 0;
 	}
-	ua = a->sd * a->sd / (a->n * a->mean * a->mean);
-	ub = b->sd * b->sd / (b->n * b->mean * b->mean);
+	/* from the CoVs: sd * sd would overflow near 1e300 */
+	ua = (a->sd / a->mean) * (a->sd / a->mean) / a->n;
+	ub = (b->sd / b->mean) * (b->sd / b->mean) / b->n;
 	v = ua + ub;
 	g->sum_var += v;
 	if (v > 0) {
