@@ -165,8 +165,8 @@ rs_perm_p(int na, int nb)
  * near 1e300 does not overflow nor one near 1e-300 underflow, while
  * ordinary figures come out bit for bit as without it.
  */
-static double
-common_scale(const double *v, int n)
+double
+rs_scale(const double *v, int n)
 {
 	double m = 0, sc;
 	int i, e;
@@ -190,7 +190,7 @@ rs_welch(const struct rs_desc *a, const struct rs_desc *b,
 	w->t = w->df = w->p = NAN;
 	if (a->n < 2 || b->n < 2)
 		return;
-	sc = common_scale((const double[]){ a->mean, b->mean, a->sd, b->sd },
+	sc = rs_scale((const double[]){ a->mean, b->mean, a->sd, b->sd },
 	    4);
 	va = (a->sd / sc) * (a->sd / sc) / a->n;
 	vb = (b->sd / sc) * (b->sd / sc) / b->n;
@@ -232,7 +232,7 @@ rs_fieller(const struct rs_desc *a, const struct rs_desc *b, double df,
 		return;
 	}
 	/* the ratio is scale-free: compute it on scaled values */
-	sc = common_scale((const double[]){ a->mean, b->mean, a->sd, b->sd },
+	sc = rs_scale((const double[]){ a->mean, b->mean, a->sd, b->sd },
 	    4);
 	ma = a->mean / sc;
 	mb = b->mean / sc;
@@ -406,4 +406,185 @@ rs_geo_finish(struct rs_geo *g)
 	t = rs_t_upper(0.025, df);
 	g->lo = exp(m - t * se);
 	g->hi = exp(m + t * se);
+}
+
+/*
+ * The family's p in ascending order, ties by position (the adjusted p
+ * of tied p come out equal whatever their order).  Returns the family
+ * size, -1 when out of memory; *@out allocated.
+ */
+struct pidx {
+	double p;
+	int i;
+};
+
+static int
+cmp_pidx(const void *x, const void *y)
+{
+	const struct pidx *a = x, *b = y;
+
+	if (a->p != b->p)
+		return (a->p > b->p) - (a->p < b->p);
+	return (a->i > b->i) - (a->i < b->i);
+}
+
+static int
+family(const double *p, int n, double *adj, struct pidx **out)
+{
+	struct pidx *s;
+	int i, m = 0;
+
+	*out = NULL;
+	for (i = 0; i < n; i++)
+		m += !isnan(p[i]);
+	if (m == 0) {
+		for (i = 0; i < n; i++)
+			adj[i] = NAN;
+		return 0;
+	}
+	if (!(s = malloc((size_t)m * sizeof(*s))))
+		return -1;
+	for (i = 0, m = 0; i < n; i++)
+		if (!isnan(p[i])) {
+			s[m].p = p[i];
+			s[m++].i = i;
+		}
+	qsort(s, (size_t)m, sizeof(*s), cmp_pidx);
+	for (i = 0; i < n; i++)		/* @adj may be @p */
+		adj[i] = NAN;
+	*out = s;
+	return m;
+}
+
+/*
+ * Holm's step-down: with the m p of the family sorted, p(1) <= ... <=
+ * p(m), adj(k) = max over j <= k of min(1, (m - j + 1) p(j)).
+ */
+int
+rs_holm(const double *p, int n, double *adj)
+{
+	struct pidx *s;
+	double run = 0, v;
+	int m, k;
+
+	if ((m = family(p, n, adj, &s)) <= 0)
+		return m;
+	for (k = 0; k < m; k++) {
+		v = fmin(1, (m - k) * s[k].p);
+		run = fmax(run, v);
+		adj[s[k].i] = run;
+	}
+	free(s);
+	return m;
+}
+
+/*
+ * Benjamini and Hochberg's step-up: adj(k) = min over j >= k of
+ * min(1, m p(j) / j).
+ */
+int
+rs_bh(const double *p, int n, double *adj)
+{
+	struct pidx *s;
+	double run = 1, v;
+	int m, k;
+
+	if ((m = family(p, n, adj, &s)) <= 0)
+		return m;
+	for (k = m - 1; k >= 0; k--) {
+		v = fmin(1, s[k].p * m / (k + 1));
+		run = fmin(run, v);
+		adj[s[k].i] = run;
+	}
+	free(s);
+	return m;
+}
+
+/*
+ * The geometric mean of ratios with the run as the unit.  Each run of
+ * a side gets one score, the mean over the k metrics of the log of its
+ * run mean; the sides' scores are compared as any run means are:
+ * G = exp(mean_b L - mean_a L), the geometric mean over the metrics of
+ * the ratio of the runs' geometric means, and its 95% CI exp(d +-
+ * t(0.975, df) sqrt(s_a^2/n_a + s_b^2/n_b)) with Welch's df.  A run's
+ * offset moves all its metrics together: here it moves its one score,
+ * so the interval carries it, where adding the metrics' variances as
+ * if independent (rs_geo) does not.
+ */
+int
+rs_georun_init(struct rs_georun *g, int na, int nb)
+{
+	memset(g, 0, sizeof(*g));
+	g->g = g->lo = g->hi = g->df = NAN;
+	if (na < 1 || nb < 1)
+		return -1;
+	g->la = calloc((size_t)na, sizeof(double));
+	g->lb = calloc((size_t)nb, sizeof(double));
+	if (!g->la || !g->lb) {
+		rs_georun_free(g);
+		return -1;
+	}
+	g->na = na;
+	g->nb = nb;
+	return 0;
+}
+
+int
+rs_georun_add(struct rs_georun *g, const double *a, const double *b)
+{
+	int i;
+
+	for (i = 0; i < g->na; i++)
+		if (!(a[i] > 0) || isinf(a[i]))
+			return -1;
+	for (i = 0; i < g->nb; i++)
+		if (!(b[i] > 0) || isinf(b[i]))
+			return -1;
+	for (i = 0; i < g->na; i++)
+		g->la[i] += log(a[i]);
+	for (i = 0; i < g->nb; i++)
+		g->lb[i] += log(b[i]);
+	g->k++;
+	return 0;
+}
+
+void
+rs_georun_finish(struct rs_georun *g)
+{
+	struct rs_desc a, b;
+	struct rs_welch w;
+	double d, h;
+	int i;
+
+	if (!g->k)
+		return;
+	for (i = 0; i < g->na; i++)
+		g->la[i] /= g->k;
+	for (i = 0; i < g->nb; i++)
+		g->lb[i] /= g->k;
+	rs_describe(g->la, g->na, 1, &a);
+	rs_describe(g->lb, g->nb, 1, &b);
+	d = b.mean - a.mean;
+	g->g = exp(d);
+	if (a.n < 2 || b.n < 2)
+		return;
+	if (a.sd == 0 && b.sd == 0) {
+		g->lo = g->hi = g->g;
+		return;
+	}
+	/* logs of finite doubles are below 710: no overflow in squares */
+	rs_welch(&a, &b, &w);
+	g->df = w.df;
+	h = rs_t_upper(0.025, w.df) * sqrt(a.sd * a.sd / a.n +
+	    b.sd * b.sd / b.n);
+	g->lo = exp(d - h);
+	g->hi = exp(d + h);
+}
+
+void
+rs_georun_free(struct rs_georun *g)
+{
+	free(g->la);
+	free(g->lb);
+	g->la = g->lb = NULL;
 }
