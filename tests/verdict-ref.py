@@ -181,8 +181,8 @@ show("runs needed x 0.05", *runs_needed(float(mp.sqrt(sa2) / ma), 0.05))
 print("== one run a side, default CoV 0.10")
 show("runs needed x 0.05", *runs_needed(0.10, 0.05))
 show("runs needed x 0.01", *runs_needed(0.10, 0.01))
-print("== runs needed, alpha 0.01 power 0.9, cov 0.03 x 0.02")
-show("", *runs_needed(0.03, 0.02, 0.01, 0.9))
+print("== runs needed, alpha 0.01 power 0.8, cov 0.03 x 0.02")
+show("", *runs_needed(0.03, 0.02, 0.01, 0.8))
 
 print("== permutation p, brute force")
 for na, nb in ((2, 2), (3, 3), (3, 2), (4, 4), (5, 5), (6, 6), (4, 3)):
