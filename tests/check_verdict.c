@@ -373,6 +373,18 @@ run_mean(const struct rl_kernel *k, const char *id, const char *name)
 	return d.mean;
 }
 
+/* The iterations of @name in run @k, described. */
+static void
+iter_desc(const struct rl_kernel *k, const char *id, const char *name,
+    struct rs_desc *d)
+{
+	const struct vb_res *r;
+	int m;
+
+	ck_assert_ptr_nonnull(r = column(k, id, name, &m));
+	rs_describe(r->vals + m, r->niter, r->nmetrics, d);
+}
+
 /* The iterations of @name in the runs @runs[n], pooled into @out. */
 static int
 pooled(const struct rl_kernel *ks, const int *runs, int n, const char *id,
@@ -526,6 +538,72 @@ START_TEST(examples_aa)
 }
 END_TEST
 
+/*
+ * The worked example of docs/statistics-model.md, against
+ * tests/verdict-ref.py (which reads the .res files itself): forkbomb's
+ * forks/s, higher is better, runs example-a, b, c (run means
+ * 2561.17545733333, 2565.201908, 3113.638114) against example-d, e
+ * (3070.98824666667, 2966.73401466667): Welch t 1.42696048491071, df
+ * 2.30582102439336, p 0.273992054554974; change +9.90978614924558%,
+ * CI -13.2578358412684 .. 48.21436023836%; TOST at 1%: p_low
+ * 0.118481744615637, p_high 0.841487651161554; runs needed (CoV
+ * 0.115706762257162) at 1%: 2294, at 5%: 92, at 10%: 23.  The old
+ * model's a against d: Welch on iterations t 7.04523229926856, df
+ * 3.97917664140381, p 0.00218204245200121.
+ */
+START_TEST(worked_example)
+{
+	struct rl_kernel ks[NRUN];
+	struct rs_desc da, dd;
+	struct rs_cmp old;
+	struct rv_cmp c;
+	struct rv_verdict v;
+	struct rv_opts o = opts(0.05, 1, 0);
+	double mean[NRUN];
+	char dir[64], err[256];
+	int i;
+
+	for (i = 0; i < NRUN; i++) {
+		snprintf(dir, sizeof(dir), EX "%c", 'a' + i);
+		ck_assert_msg(rl_load_kernel(dir, &ks[i], err,
+		    sizeof(err)) == 0, "%s", err);
+		mean[i] = run_mean(&ks[i], "forkbomb", "forks_per_s");
+	}
+	near(mean[0], 2561.17545733333, 1e-9);
+	near(mean[4], 2966.73401466667, 1e-9);
+	rv_compare(mean, 3, mean + 3, 2, VB_HIGHER, &c);
+	near(c.w.t, 1.42696048491071, 1e-10);
+	near(c.w.df, 2.30582102439336, 1e-10);
+	near(c.w.p, 0.273992054554974, 1e-12);
+	near(c.run_cov, 0.115706762257162, 1e-12);
+	rv_verdict(&c, c.w.p, &o, &v);
+	ck_assert_int_eq(v.word, RV_CANT_TELL);
+	near(v.change, 9.90978614924558, 1e-10);
+	near(v.lo, -13.2578358412684, 1e-7);
+	near(v.hi, 48.21436023836, 1e-7);
+	near(v.p_low, 0.118481744615637, 1e-12);
+	near(v.p_high, 0.841487651161554, 1e-12);
+	near(v.runs_needed, 2294, 0);
+	o = opts(0.05, 5, 0);
+	rv_verdict(&c, c.w.p, &o, &v);
+	near(v.runs_needed, 92, 0);
+	o = opts(0.05, 10, 0);
+	rv_verdict(&c, c.w.p, &o, &v);
+	near(v.runs_needed, 23, 0);
+	/* the old model: run a against run d, iterations as the unit */
+	iter_desc(&ks[0], "forkbomb", "forks_per_s", &da);
+	iter_desc(&ks[3], "forkbomb", "forks_per_s", &dd);
+	rs_compare(&da, &dd, VB_HIGHER, &old);
+	rs_mark(&da, &dd, VB_HIGHER, 1, &old);
+	near(old.w.t, 7.04523229926856, 1e-10);
+	near(old.w.df, 3.97917664140381, 1e-10);
+	near(old.w.p, 0.00218204245200121, 1e-12);
+	ck_assert(old.sig);
+	for (i = 0; i < NRUN; i++)
+		rl_free_kernel(&ks[i]);
+}
+END_TEST
+
 Suite *
 verdict_suite(void)
 {
@@ -539,6 +617,7 @@ verdict_suite(void)
 	tcase_add_test(tc, no_spread);
 	tcase_add_test(tc, negative_and_missing);
 	tcase_add_test(tc, examples_aa);
+	tcase_add_test(tc, worked_example);
 	suite_add_tcase(s, tc);
 	return s;
 }

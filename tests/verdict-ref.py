@@ -212,3 +212,56 @@ se = mp.sqrt(sa2 / 3 + sb2 / 2)
 tt = tinv(0.025, df)
 show("g lo hi df", mp.exp(mb - ma), mp.exp(mb - ma - tt * se),
      mp.exp(mb - ma + tt * se), df)
+
+print("== worked example: forkbomb forks_per_s (higher is better),")
+print("   results/examples/example-a,b,c against example-d,e")
+
+
+def res_column(path, name):
+    cols, vals = [], []
+    for line in open(path):
+        w = line.split()
+        if w and w[0] == "metric":
+            cols.append(w[1])
+        elif w and w[0] == "iter":
+            x = w[2 + cols.index(name)]
+            if x != "-":
+                vals.append(float(x))
+    return vals
+
+
+EXD = "results/examples/example-"
+it = {r: res_column(EXD + r + "/forkbomb.res", "forks_per_s")
+      for r in "abcde"}
+for r in "abcde":
+    print(r, it[r], "run mean", mp.nstr(mp.fsum(it[r]) / len(it[r]), 15))
+WA = [mp.fsum(it[r]) / len(it[r]) for r in "abc"]
+WB = [mp.fsum(it[r]) / len(it[r]) for r in "de"]
+na, ma, sa2 = desc(WA)
+nb, mb, sb2 = desc(WB)
+show("run means: A mean", ma, "sd", mp.sqrt(sa2), "cov", mp.sqrt(sa2) / ma)
+show("           B mean", mb, "sd", mp.sqrt(sb2), "cov", mp.sqrt(sb2) / mb)
+t, df, p = welch(WA, WB)
+show("welch on run means t df p", t, df, p)
+lo, hi = fieller(WA, WB, df)
+show("change% (higher)", (mb - ma) / abs(ma) * 100, "CI",
+     (lo - 1) * 100, (hi - 1) * 100)
+for x in (0.01, 0.05, 0.10):
+    r = tost(WA, WB, x)
+    show("tost x", x, "p_low", r[0][2], "p_high", r[1][2])
+cov = max(mp.sqrt(sa2) / ma, mp.sqrt(sb2) / mb)
+for x in (0.01, 0.05, 0.10):
+    show("runs needed x", x, *runs_needed(float(cov), x))
+PA = it["a"] + it["b"] + it["c"]
+PB = it["d"] + it["e"]
+t, df, p = welch(PA, PB)
+na, ma, _ = desc(PA)
+nb, mb, _ = desc(PB)
+show("old model, iterations pooled: n", na, nb, "change%",
+     (mb - ma) / abs(ma) * 100, "t df p", t, df, p)
+t, df, p = welch(it["a"], it["d"])
+show("old model, a against d: t df p", t, df, p)
+na, ma, sa2 = desc(WA)
+h = tinv(0.025, na - 1) * mp.sqrt(sa2) * mp.sqrt(1 + mp.mpf(1) / na)
+show("one run of d against runs a,b,c: prediction interval", ma - h, ma + h,
+     "d's run mean", WB[0])
