@@ -9,13 +9,22 @@
  * - Welch's t-test: t = (mb - ma) / sqrt(va + vb) with va = sa^2/na,
  *   Welch-Satterthwaite df; two-sided p.  With n < 2 on either side the
  *   test is not possible (p NAN, never significant).  When both
- *   variances are 0 the difference is exact: p = 1 if the means are
- *   equal, else 0.
+ *   variances are 0, t is infinite and p is the exact permutation p
+ *   (rs_perm_p(): 1 / C(na + nb, na), twice that when na = nb), 1 when
+ *   the means are equal: values that repeat are evidence only when
+ *   enough of them do.  Variances are computed on values divided by a
+ *   common power of two (rs_scale()): no overflow near 1e300, no
+ *   underflow near 1e-300.  Equal values have sd 0 exactly.
+ * - The change is (b - a) / |a| (negated when lower is better): NAN
+ *   from a baseline of 0, both 0 included.
  * - A difference is marked (rs_mark(): '*', significant=1, counted by
  *   the regression gate) when p < 0.05, the metric is not info, and
- *   the change is at least the minimum change (--min-change, 1%): two
- *   identical runs that differ by one fault in 65,000 are "exactly"
- *   different (both variances 0, p = 0) but not worth reading.
+ *   the change is at least the minimum change (--min-change, 1%): runs
+ *   that differ by one fault in 65,000 may be certainly different but
+ *   are not worth reading.
+ * - Holm's and Benjamini-Hochberg's adjusted p over a family
+ *   (rs_holm(), rs_bh()); the geometric mean of ratios with runs as
+ *   the unit (rs_georun_*()): docs/statistics-model.md.
  * - Fieller's 95% CI of the ratio b/a, with the Welch df; unbounded
  *   when a^2 <= t^2 va (the baseline mean is not clearly non-zero);
  *   none at all (lo, hi NAN, not unbounded) with one run on a side.

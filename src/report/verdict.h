@@ -128,10 +128,10 @@ struct rv_verdict {
 	 */
 	double p_low, p_high, tost_p;
 	/*
-	 * Runs a side that would decide at this spread (can't tell, one
-	 * run a side): both a change of X (two-sided, power RV_POWER) and
-	 * "same within X" when nothing changed (TOST, same power); at
-	 * least 2.  NAN when the spread is unknown (a mean of 0) or X 0.
+	 * Runs a side that would decide at this spread, from c->run_cov
+	 * (rv_runs_needed() at X and alpha): filled for every word but
+	 * RV_NONE, printed with can't tell.  NAN when the spread is
+	 * unknown (a mean of 0 with spread) or X is 0.
 	 */
 	double runs_needed;
 };
