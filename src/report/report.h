@@ -3,7 +3,10 @@
  * program; these are linked into it and into the tests).
  *
  *	rstats.c  statistics: descriptive, Student t, Welch, Fieller,
- *		  detectable change, geometric-mean summary (GSL)
+ *		  detectable change, geometric-mean summary, Holm and
+ *		  Benjamini-Hochberg (GSL)
+ *	verdict.c runs as the unit: run-level comparison, two one-sided
+ *		  tests, the three-word verdict (its own header, verdict.h)
  *	rload.c   reading result folders (meta, .res via src/lib/res.h)
  *	rtext.c   the text views: comparison tables, summaries, the
  *		  posts' forms, ASCII bar charts, the vmstat dump
