@@ -155,11 +155,11 @@ START_TEST(welch_and_fieller)
 	rs_fieller(&b, &e, w.df, &r);
 	ck_assert(!r.unbounded);
 	ck_assert(isnan(r.lo) && isnan(r.hi));
-	/* no spread at all: exact */
+	/* no spread at all: the permutation p, 1 / C(5, 2) (no_spread) */
 	rs_describe((const double[]){ 3, 3, 3 }, 3, 1, &a);
 	rs_describe((const double[]){ 4, 4 }, 2, 1, &b);
 	rs_welch(&a, &b, &w);
-	near(w.p, 0, 0);
+	near(w.p, 0.1, 1e-15);
 	rs_welch(&a, &a, &w);
 	near(w.p, 1, 0);
 }
@@ -179,7 +179,6 @@ START_TEST(sign_convention)
 	near(rs_pct_better(10.12, 10.95, VB_INFO), 8.20158102766798, 1e-10);
 	/* a negative baseline: still positive = better */
 	near(rs_pct_better(-2, -1, VB_HIGHER), 50, 1e-12);
-	near(rs_pct_better(0, 0, VB_LOWER), 0, 0);
 	ck_assert(isnan(rs_pct_better(0, 1, VB_LOWER)));
 	rs_describe(A, 5, 1, &a);
 	rs_describe(B, 4, 1, &b);
@@ -266,23 +265,26 @@ START_TEST(geomean)
 END_TEST
 
 /*
- * The mark (rs_mark): 65,568 against 65,569 in every run is an exact
- * difference (p = 0) of 0.0015%: below a 1% minimum, not marked; with
- * no minimum it is.  An info metric is never marked; a change from a
- * baseline of 0 has no percentage but is whole, so it is.
+ * The mark (rs_mark): 65,568 against 65,569 in each of six runs a side
+ * has no spread (p = 2 / C(12, 6) = 2/924) and a change of 0.0015%:
+ * below a 1% minimum, not marked; with no minimum it is.  An info
+ * metric is never marked; a change from a baseline of 0 has no
+ * percentage but is whole, so it is.
  */
 START_TEST(mark)
 {
-	static const double x[] = { 65568, 65568, 65568 };
-	static const double y[] = { 65569, 65569, 65569 };
+	static const double x[] = { 65568, 65568, 65568, 65568, 65568,
+	    65568 };
+	static const double y[] = { 65569, 65569, 65569, 65569, 65569,
+	    65569 };
 	static const double z[] = { 0, 0, 0 }, w[] = { 4, 5, 6 };
 	struct rs_desc a, b, c, d;
 	struct rs_cmp m;
 
-	rs_describe(x, 3, 1, &a);
-	rs_describe(y, 3, 1, &b);
+	rs_describe(x, 6, 1, &a);
+	rs_describe(y, 6, 1, &b);
 	rs_compare(&a, &b, VB_LOWER, &m);
-	near(m.w.p, 0, 0);
+	near(m.w.p, 2 / 924.0, 1e-15);
 	near(m.pct, -0.00152513421181064, 1e-15);
 	ck_assert(m.sig);		/* rs_compare: p alone */
 	rs_mark(&a, &b, VB_LOWER, 1, &m);
@@ -316,6 +318,237 @@ START_TEST(mark)
 }
 END_TEST
 
+/*
+ * Scale: Welch's p and df and Fieller's interval do not depend on the
+ * unit, so A and B times 1e300 or 1e-300 give the figures of A and B
+ * (the reference table above).  Squaring an SD of 1e299 overflows to
+ * inf, squaring one of 1e-301 underflows to 0: the arithmetic scales
+ * by a power of two first.
+ */
+START_TEST(scale_free)
+{
+	static const double scale[] = { 1e300, 1e-300, 1e-305,
+	    1.5e308 / 11.2 };
+	struct rs_desc a, b;
+	struct rs_welch w;
+	struct rs_ratio r;
+	struct rs_geo g;
+	double x[5], y[4];
+	size_t k;
+	int i;
+
+	for (k = 0; k < sizeof(scale) / sizeof(scale[0]); k++) {
+		for (i = 0; i < 5; i++)
+			x[i] = A[i] * scale[k];
+		for (i = 0; i < 4; i++)
+			y[i] = B[i] * scale[k];
+		rs_describe(x, 5, 1, &a);
+		rs_describe(y, 4, 1, &b);
+		rs_welch(&a, &b, &w);
+		near(w.t, 5.5664178334232, 1e-9);
+		near(w.df, 6.90292632972671, 1e-9);
+		near(w.p, 0.000886749980007939, 1e-12);
+		rs_fieller(&a, &b, w.df, &r);
+		ck_assert(!r.unbounded);
+		near(r.lo, 1.04623829295024, 1e-9);
+		near(r.hi, 1.11914877412107, 1e-9);
+		rs_geo_init(&g);
+		rs_geo_add(&g, &a, &b);
+		rs_geo_finish(&g);
+		near(g.g, 1.08201581027668, 1e-12);
+		ck_assert(g.lo > 1.03 && g.lo < g.g && g.hi > g.g &&
+		    g.hi < 1.14);
+	}
+}
+END_TEST
+
+/*
+ * Equal values are no spread, exactly: 0.2 three times has mean 0.2
+ * and SD 0, not 0.20000000000000004 and 3.4e-17 (sums of 0.2, which
+ * binary cannot hold, round), so 0.2 against 0.3 is the no-spread case
+ * (df 3 + 3 - 2 = 4), not a Welch test with df 2 and p 3.9e-32.
+ */
+START_TEST(constant_is_exact)
+{
+	static const double x[] = { 0.2, 0.2, 0.2 }, y[] = { 0.3, 0.3, 0.3 };
+	struct rs_desc a, b;
+	struct rs_welch w;
+
+	rs_describe(x, 3, 1, &a);
+	rs_describe(y, 3, 1, &b);
+	ck_assert(a.mean == 0.2 && a.sd == 0 && a.median == 0.2);
+	ck_assert(b.mean == 0.3 && b.sd == 0);
+	ck_assert(a.ci_lo == 0.2 && a.ci_hi == 0.2 && a.cov == 0);
+	rs_welch(&a, &b, &w);
+	near(w.df, 4, 0);
+	ck_assert(isinf(w.t) && w.t > 0);
+	near(w.p, 0.1, 1e-15);		/* 2 / C(6, 3): no_spread below */
+}
+END_TEST
+
+/*
+ * No spread on either side: Welch's t is infinite, and its p of 0
+ * would make a count that happens to repeat (tworead's minflt 39, 39
+ * against 38, 38) a certain change.  The p given is that of the exact
+ * permutation test of the values: of the C(na + nb, na) ways to share
+ * them between the sides, the observed one is the most extreme; when
+ * na = nb the mirror sharing is as extreme: p = 2 / C(2n, n), else
+ * 1 / C(na + nb, na).  By hand: 2 v 2: 2/6; 3 v 3: 2/20; 3 v 2: 1/10;
+ * 4 v 4: 2/70; 5 v 5: 2/252; 6 v 6: 2/924; 4 v 3: 1/35.
+ */
+START_TEST(no_spread)
+{
+	static const struct { int na, nb; double p; } ref[] = {
+		{ 2, 2, 2 / 6.0 }, { 3, 3, 2 / 20.0 }, { 3, 2, 1 / 10.0 },
+		{ 2, 3, 1 / 10.0 }, { 4, 4, 2 / 70.0 }, { 5, 5, 2 / 252.0 },
+		{ 6, 6, 2 / 924.0 }, { 4, 3, 1 / 35.0 },
+	};
+	double x[6] = { 39, 39, 39, 39, 39, 39 };
+	double y[6] = { 38, 38, 38, 38, 38, 38 };
+	struct rs_desc a, b;
+	struct rs_cmp c;
+	size_t i;
+
+	for (i = 0; i < sizeof(ref) / sizeof(ref[0]); i++) {
+		near(rs_perm_p(ref[i].na, ref[i].nb), ref[i].p, 1e-15);
+		rs_describe(x, ref[i].na, 1, &a);
+		rs_describe(y, ref[i].nb, 1, &b);
+		rs_compare(&a, &b, VB_HIGHER, &c);
+		near(c.w.p, ref[i].p, 1e-15);
+		near(c.w.df, ref[i].na + ref[i].nb - 2, 0);
+	}
+	ck_assert(isnan(rs_perm_p(1, 3)));
+	/* 39, 39 against 38, 38: -2.56%, p 1/3: not marked */
+	rs_describe(x, 2, 1, &a);
+	rs_describe(y, 2, 1, &b);
+	rs_compare(&a, &b, VB_HIGHER, &c);
+	rs_mark(&a, &b, VB_HIGHER, 1, &c);
+	near(c.pct, -2.56410256410256, 1e-12);
+	ck_assert(!c.sig);
+	/* five a side: p 2/252 < 0.05, marked */
+	rs_describe(x, 5, 1, &a);
+	rs_describe(y, 5, 1, &b);
+	rs_compare(&a, &b, VB_HIGHER, &c);
+	rs_mark(&a, &b, VB_HIGHER, 1, &c);
+	ck_assert(c.sig);
+	/* the same value on both sides: p 1 */
+	rs_compare(&a, &a, VB_HIGHER, &c);
+	near(c.w.p, 1, 0);
+	near(c.w.t, 0, 0);
+}
+END_TEST
+
+/*
+ * Both means 0: no percentage (n/a), as from any baseline of 0, not
+ * +0.00%; and never marked.  A negative baseline divides by |base|:
+ * -2 to -3 is 50% worse when higher is better, 50% better when lower.
+ */
+START_TEST(zero_and_negative)
+{
+	static const double z[] = { 0, 0, 0 };
+	struct rs_desc a;
+	struct rs_cmp c;
+
+	ck_assert(isnan(rs_pct_better(0, 0, VB_LOWER)));
+	ck_assert(isnan(rs_pct_better(0, 0, VB_INFO)));
+	rs_describe(z, 3, 1, &a);
+	rs_compare(&a, &a, VB_LOWER, &c);
+	rs_mark(&a, &a, VB_LOWER, 1, &c);
+	ck_assert(isnan(c.pct));
+	ck_assert(!c.sig);
+	near(rs_pct_better(-2, -3, VB_HIGHER), -50, 1e-12);
+	near(rs_pct_better(-2, -3, VB_LOWER), 50, 1e-12);
+	near(rs_pct_better(-2, -3, VB_INFO), -50, 1e-12);
+}
+END_TEST
+
+/*
+ * Holm and Benjamini-Hochberg against tests/verdict-ref.py, which
+ * applies the definitions literally (a max or min over j for every k).
+ * p = .01 .04 .03 .005 untested .2 .04: the family is the 6 tested;
+ * sorted .005 .01 .03 .04 .04 .2.  Holm: 6(.005) = .03, 5(.01) = .05,
+ * 4(.03) = .12, 3(.04) = .12, 2(.04) = .08 -> .12 (monotone), .2.
+ * BH from the top: .2, .04 6/5 = .048, .04 6/4 = .06 -> .048, .03 6/3
+ * = .06 -> .048, .01 6/2 = .03, .005 6 = .03.  R's p.adjust gives the
+ * same.  Capped at 1: .5 .6 .9 -> Holm 1 1 1, BH .9 .9 .9.
+ */
+START_TEST(holm_bh)
+{
+	static const double p[] = { 0.01, 0.04, 0.03, 0.005, NAN, 0.2,
+	    0.04 };
+	static const double holm[] = { 0.05, 0.12, 0.12, 0.03, NAN, 0.2,
+	    0.12 };
+	static const double bh[] = { 0.03, 0.048, 0.048, 0.03, NAN, 0.2,
+	    0.048 };
+	double adj[7], q[3] = { 0.5, 0.6, 0.9 };
+	int i;
+
+	ck_assert_int_eq(rs_holm(p, 7, adj), 6);
+	for (i = 0; i < 7; i++)
+		if (isnan(holm[i]))
+			ck_assert(isnan(adj[i]));
+		else
+			near(adj[i], holm[i], 1e-15);
+	ck_assert_int_eq(rs_bh(p, 7, adj), 6);
+	for (i = 0; i < 7; i++)
+		if (isnan(bh[i]))
+			ck_assert(isnan(adj[i]));
+		else
+			near(adj[i], bh[i], 1e-15);
+	ck_assert_int_eq(rs_holm(q, 3, adj), 3);
+	for (i = 0; i < 3; i++)
+		near(adj[i], 1, 0);
+	/* in place */
+	ck_assert_int_eq(rs_bh(q, 3, q), 3);
+	for (i = 0; i < 3; i++)
+		near(q[i], 0.9, 1e-15);
+	/* a family of one is its own p; an empty family is all NAN */
+	ck_assert_int_eq(rs_holm((const double[]){ NAN, 0.03 }, 2, adj), 1);
+	ck_assert(isnan(adj[0]));
+	near(adj[1], 0.03, 0);
+	ck_assert_int_eq(rs_bh((const double[]){ NAN, NAN }, 2, adj), 0);
+	ck_assert(isnan(adj[0]) && isnan(adj[1]));
+}
+END_TEST
+
+/*
+ * The geometric mean with runs as the unit (tests/verdict-ref.py):
+ * metrics x (A 2.0 2.2 2.1, B 1.9 2.0) and y (A 10 11 10.5, B 10.2
+ * 10.8); each run's score the mean of its two logs; exp of the
+ * difference of mean scores 0.963998197217119, Welch df
+ * 2.69258564736437, 95% CI 0.845406563151496 .. 1.09922558534872.
+ */
+START_TEST(georun)
+{
+	static const double xa[] = { 2.0, 2.2, 2.1 }, xb[] = { 1.9, 2.0 };
+	static const double ya[] = { 10, 11, 10.5 }, yb[] = { 10.2, 10.8 };
+	struct rs_georun g;
+
+	ck_assert_int_eq(rs_georun_init(&g, 3, 2), 0);
+	ck_assert_int_eq(rs_georun_add(&g, xa, xb), 0);
+	ck_assert_int_eq(rs_georun_add(&g, ya, yb), 0);
+	/* a run mean of 0 has no log: skipped */
+	ck_assert_int_eq(rs_georun_add(&g, (const double[]){ 1, 0, 1 }, xb),
+	    -1);
+	rs_georun_finish(&g);
+	ck_assert_int_eq(g.k, 2);
+	near(g.g, 0.963998197217119, 1e-12);
+	near(g.df, 2.69258564736437, 1e-10);
+	near(g.lo, 0.845406563151496, 1e-9);
+	near(g.hi, 1.09922558534872, 1e-9);
+	rs_georun_free(&g);
+	/* one run on a side: the ratio, no interval */
+	ck_assert_int_eq(rs_georun_init(&g, 3, 1), 0);
+	ck_assert_int_eq(rs_georun_add(&g, xa, xb), 0);
+	rs_georun_finish(&g);
+	near(g.g, 1.9 / exp((log(2.0) + log(2.2) + log(2.1)) / 3), 1e-12);
+	ck_assert(isnan(g.lo) && isnan(g.hi));
+	rs_georun_free(&g);
+	ck_assert_int_eq(rs_georun_init(&g, 0, 1), -1);
+	rs_georun_free(&g);
+}
+END_TEST
+
 Suite *
 rstats_suite(void)
 {
@@ -331,6 +564,12 @@ rstats_suite(void)
 	tcase_add_test(tc, modified_z);
 	tcase_add_test(tc, geomean);
 	tcase_add_test(tc, mark);
+	tcase_add_test(tc, scale_free);
+	tcase_add_test(tc, constant_is_exact);
+	tcase_add_test(tc, no_spread);
+	tcase_add_test(tc, zero_and_negative);
+	tcase_add_test(tc, holm_bh);
+	tcase_add_test(tc, georun);
 	suite_add_tcase(s, tc);
 	return s;
 }

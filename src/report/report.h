@@ -3,7 +3,10 @@
  * program; these are linked into it and into the tests).
  *
  *	rstats.c  statistics: descriptive, Student t, Welch, Fieller,
- *		  detectable change, geometric-mean summary (GSL)
+ *		  detectable change, geometric-mean summary, Holm and
+ *		  Benjamini-Hochberg (GSL)
+ *	verdict.c runs as the unit: run-level comparison, two one-sided
+ *		  tests, the three-word verdict (its own header, verdict.h)
  *	rload.c   reading result folders (meta, .res via src/lib/res.h)
  *	rtext.c   the text views: comparison tables, summaries, the
  *		  posts' forms, ASCII bar charts, the vmstat dump
@@ -62,6 +65,17 @@ void rs_describe(const double *v, int n, int stride, struct rs_desc *d);
 double rs_t_upper(double p, double df);
 /* Two-sided p of |T| >= |t|. */
 double rs_t_p2(double t, double df);
+/*
+ * p of the exact permutation test of @na values all equal against @nb
+ * values all equal to another value: 2 / C(na + nb, na) when na = nb,
+ * else 1 / C(na + nb, na); NAN with fewer than 2 on a side.
+ */
+double rs_perm_p(int na, int nb);
+/*
+ * A power of two near the largest |@v[i]|: values divided by it square
+ * without overflow or underflow, exactly.
+ */
+double rs_scale(const double *v, int n);
 void rs_welch(const struct rs_desc *a, const struct rs_desc *b,
     struct rs_welch *w);
 void rs_fieller(const struct rs_desc *a, const struct rs_desc *b,
@@ -107,6 +121,40 @@ void rs_geo_init(struct rs_geo *g);
 int rs_geo_add(struct rs_geo *g, const struct rs_desc *a,
     const struct rs_desc *b);
 void rs_geo_finish(struct rs_geo *g);
+
+/*
+ * The geometric mean of ratios b/a over metrics with runs as the unit:
+ * one score per run, the mean over the metrics of log(run mean), and
+ * Welch's 95% CI of the difference of the sides' mean scores,
+ * exponentiated (rstats.c says why; docs/statistics-model.md).  No
+ * interval (lo, hi NAN) with one run on a side.
+ */
+struct rs_georun {
+	int na, nb, k;			/* runs a side; metrics used */
+	double *la, *lb;		/* per run: sum of log(run mean) */
+	double g, lo, hi, df;
+};
+/* -1 when a side has no run or out of memory. */
+int rs_georun_init(struct rs_georun *g, int na, int nb);
+/*
+ * Add one metric: @a[na] and @b[nb] its run means, every one > 0 and
+ * finite, else -1 and the metric is skipped (a log needs it).
+ */
+int rs_georun_add(struct rs_georun *g, const double *a, const double *b);
+void rs_georun_finish(struct rs_georun *g);
+void rs_georun_free(struct rs_georun *g);
+
+/*
+ * Adjusted p for a family: @p[n] raw p, NAN for a metric not tested
+ * (left out of the family, NAN in @adj); @adj may be @p.  Returns the
+ * family size m (the p that are not NAN), -1 when out of memory.
+ * rs_holm: Holm's step-down, adj(k) = max_{j <= k} min(1, (m - j + 1)
+ * p(j)) over the sorted p: adj < alpha holds the family-wise error
+ * rate at alpha.  rs_bh: Benjamini and Hochberg's step-up, adj(k) =
+ * min_{j >= k} min(1, m p(j) / j): the false discovery rate.
+ */
+int rs_holm(const double *p, int n, double *adj);
+int rs_bh(const double *p, int n, double *adj);
 
 /* ---- rload.c ---- */
 

@@ -1,0 +1,269 @@
+/*
+ * verdict.c - kernel A against kernel B with the run as the unit: the
+ * comparison of run means, the two one-sided tests of "same", the
+ * three-word verdict and the runs a side a decision needs.  The
+ * formulas are in verdict.h and docs/statistics-model.md; the t and
+ * normal distributions come from GSL.
+ */
+#include <math.h>
+#include <string.h>
+
+#include <gsl/gsl_cdf.h>
+
+#include "verdict.h"
+
+/* A side's run-to-run CoV; no spread is 0 even when the mean is 0. */
+static double
+side_cov(const struct rs_desc *d)
+{
+	return d->sd == 0 ? 0 : d->cov;
+}
+
+void
+rv_compare(const double *a, int na, const double *b, int nb,
+    enum vb_dir dir, struct rv_cmp *c)
+{
+	const struct rs_desc *many, *lone;
+	double h;
+
+	memset(c, 0, sizeof(*c));
+	c->dir = dir;
+	rs_describe(a, na, 1, &c->a);
+	rs_describe(b, nb, 1, &c->b);
+	c->change = c->pi_lo = c->pi_hi = c->run_cov = NAN;
+	c->w.t = c->w.df = c->w.p = NAN;
+	c->ratio.r = c->ratio.lo = c->ratio.hi = NAN;
+	if (!c->a.n || !c->b.n) {
+		c->why = RV_MISSING;
+		return;
+	}
+	c->change = rs_pct_better(c->a.mean, c->b.mean, dir);
+	rs_welch(&c->a, &c->b, &c->w);	/* NAN with one run on a side */
+	rs_fieller(&c->a, &c->b, c->w.df, &c->ratio);
+	if (c->a.n < 2 || c->b.n < 2)
+		c->why = RV_ONE_RUN;
+	else if (c->a.sd == 0 && c->b.sd == 0) {
+		c->why = RV_NO_SPREAD;
+		/*
+		 * One value on both sides: every sharing of the runs
+		 * gives it, so no p could be small; left out of the
+		 * family (Tarone's argument), it costs the others nothing.
+		 */
+		if (c->a.mean == c->b.mean)
+			c->w.p = NAN;
+	} else
+		c->why = RV_TESTED;
+
+	if (c->a.n >= 2 && c->b.n >= 2) {
+		double ca = side_cov(&c->a), cb = side_cov(&c->b);
+
+		c->run_cov = isnan(ca) || isnan(cb) ? NAN : fmax(ca, cb);
+	} else if (c->a.n >= 2) {
+		c->run_cov = side_cov(&c->a);
+	} else if (c->b.n >= 2) {
+		c->run_cov = side_cov(&c->b);
+	} else {
+		c->run_cov = RV_RUN_COV;
+		c->run_cov_assumed = 1;
+	}
+
+	if (c->why != RV_ONE_RUN || (c->a.n < 2 && c->b.n < 2))
+		return;
+	/* one new run of the side with several: mean +- t s sqrt(1+1/n) */
+	c->pi_side = c->a.n >= 2 ? 1 : 2;
+	many = c->pi_side == 1 ? &c->a : &c->b;
+	lone = c->pi_side == 1 ? &c->b : &c->a;
+	h = rs_t_upper(0.025, many->n - 1) * many->sd *
+	    sqrt(1 + 1.0 / many->n);
+	c->pi_lo = many->mean - h;
+	c->pi_hi = many->mean + h;
+	c->pi_outside = lone->mean < c->pi_lo || lone->mean > c->pi_hi;
+}
+
+const char *
+rv_why_note(enum rv_why why)
+{
+	switch (why) {
+	case RV_NO_SPREAD:
+		return "no spread within either side: p is the exact "
+		    "permutation p of the run means";
+	case RV_ONE_RUN:
+		return "one run a side cannot measure run-to-run drift: "
+		    "nothing is starred";
+	case RV_MISSING:
+		return "not measured on both sides";
+	default:
+		return NULL;
+	}
+}
+
+void
+rv_opts_default(struct rv_opts *o)
+{
+	o->alpha = 0.05;
+	o->min_change = 1;
+	o->equiv = 0;
+}
+
+const char *
+rv_word_name(enum rv_word w)
+{
+	switch (w) {
+	case RV_CHANGED:
+		return "changed";
+	case RV_SAME:
+		return "same";
+	case RV_CANT_TELL:
+		return "can't tell";
+	default:
+		return "-";
+	}
+}
+
+double
+rv_runs_needed(double cov, double delta, double alpha)
+{
+	double z1, z2, r, n;
+	int k;
+
+	if (isnan(cov) || !(delta > 0) || !(alpha > 0 && alpha < 1))
+		return NAN;
+	if (cov == 0) {
+		/* no spread: the permutation p falls with the runs */
+		for (k = 2; k < 64; k++)
+			if (rs_perm_p(k, k) < alpha)
+				return k;
+		return NAN;
+	}
+	z1 = gsl_cdf_ugaussian_Pinv(1 - alpha / 2) +
+	    gsl_cdf_ugaussian_Pinv(RV_POWER);
+	z2 = gsl_cdf_ugaussian_Pinv(1 - alpha) +
+	    gsl_cdf_ugaussian_Pinv(1 - (1 - RV_POWER) / 2);
+	r = (cov / delta) * (cov / delta);
+	n = 2 * fmax(z1 * z1, z2 * z2) * r;
+	return isfinite(n) ? fmax(2, ceil(n)) : NAN;
+}
+
+/*
+ * Two one-sided tests of |rel| < x, rel = (mb - ma) / |ma| and x a
+ * fraction, on the ratio as Fieller's interval is: with s the sign of
+ * ma, "rel <= -x" is mb - (1 - x s) ma <= 0 and "rel >= x" is
+ * mb - (1 + x s) ma >= 0; each linear form D = mb - th ma has variance
+ * vb + th^2 va, tested by t = D / sqrt(vb + th^2 va) with that sum's
+ * Welch-Satterthwaite df.  Computed on values scaled as rs_welch's.
+ */
+static void
+tost(const struct rv_cmp *c, double x, double *plow, double *phigh)
+{
+	const struct rs_desc *a = &c->a, *b = &c->b;
+	double sc, ma, mb, va, vb, th, v, d, df, t, sg;
+	int k;
+
+	*plow = *phigh = NAN;
+	if (a->mean == 0 || !(x > 0))
+		return;
+	sc = rs_scale((const double[]){ a->mean, b->mean, a->sd, b->sd }, 4);
+	ma = a->mean / sc;
+	mb = b->mean / sc;
+	va = (a->sd / sc) * (a->sd / sc) / a->n;
+	vb = (b->sd / sc) * (b->sd / sc) / b->n;
+	sg = ma > 0 ? 1 : -1;
+	for (k = 0; k < 2; k++) {
+		th = k == 0 ? 1 - x * sg : 1 + x * sg;
+		v = vb + th * th * va;
+		d = mb - th * ma;
+		if (v == 0) {
+			/* th = 0 and no spread in b: D is exact */
+			if (k == 0)
+				*plow = d > 0 ? 0 : 1;
+			else
+				*phigh = d < 0 ? 0 : 1;
+			continue;
+		}
+		df = v * v / (vb * vb / (b->n - 1) +
+		    th * th * th * th * va * va / (a->n - 1));
+		t = d / sqrt(v);
+		if (k == 0)
+			*plow = gsl_cdf_tdist_Q(t, df);
+		else
+			*phigh = gsl_cdf_tdist_P(t, df);
+	}
+}
+
+/*
+ * Fieller's interval of b/a as a change in %, positive = better:
+ * rel = (r - 1) sign(ma), negated when lower is better.
+ */
+static void
+change_interval(const struct rv_cmp *c, struct rv_verdict *v)
+{
+	double k, e1, e2;
+
+	v->lo = v->hi = NAN;
+	v->unbounded = c->ratio.unbounded;
+	if (c->ratio.unbounded || isnan(c->ratio.lo) || c->a.mean == 0)
+		return;
+	k = c->a.mean > 0 ? 100 : -100;
+	if (c->dir == VB_LOWER)
+		k = -k;
+	e1 = k * (c->ratio.lo - 1);
+	e2 = k * (c->ratio.hi - 1);
+	v->lo = fmin(e1, e2);
+	v->hi = fmax(e1, e2);
+}
+
+/* At least the minimum change; from a baseline of 0, any change. */
+static int
+large(const struct rv_cmp *c, double min_change)
+{
+	if (isnan(c->change))
+		return c->a.mean == 0 && c->b.mean != 0;
+	return fabs(c->change) >= min_change;
+}
+
+void
+rv_verdict(const struct rv_cmp *c, double p_adj, const struct rv_opts *o,
+    struct rv_verdict *v)
+{
+	double x, rel;
+
+	memset(v, 0, sizeof(*v));
+	v->word = RV_NONE;
+	v->p = c->w.p;
+	v->p_adj = p_adj;
+	v->change = c->change;
+	v->bound = x = o->equiv > 0 ? o->equiv : o->min_change;
+	v->p_low = v->p_high = v->tost_p = v->runs_needed = NAN;
+	change_interval(c, v);
+	if (c->why == RV_MISSING)
+		return;
+	v->runs_needed = rv_runs_needed(c->run_cov, x / 100, o->alpha);
+	if (c->why == RV_ONE_RUN) {
+		v->word = RV_CANT_TELL;
+		return;
+	}
+	if (c->why == RV_NO_SPREAD) {
+		/* exact: within the bound or not */
+		if (c->a.mean == c->b.mean) {
+			v->p_low = v->p_high = 0;
+		} else if (c->a.mean == 0) {
+			v->p_low = v->p_high = 1;
+		} else {
+			rel = (c->b.mean - c->a.mean) / fabs(c->a.mean);
+			v->p_low = rel > -x / 100 ? 0 : 1;
+			v->p_high = rel < x / 100 ? 0 : 1;
+		}
+	} else {
+		tost(c, x / 100, &v->p_low, &v->p_high);
+	}
+	v->tost_p = isnan(v->p_low) || isnan(v->p_high) ? NAN :
+	    fmax(v->p_low, v->p_high);
+	if (p_adj < o->alpha && large(c, o->min_change)) {
+		v->word = RV_CHANGED;
+		v->star = c->dir != VB_INFO;
+	} else if (v->tost_p < o->alpha) {
+		v->word = RV_SAME;
+	} else {
+		v->word = RV_CANT_TELL;
+	}
+}

@@ -1,0 +1,170 @@
+/*
+ * verdict.h - kernel A against kernel B with the run as the unit of
+ * repetition (src/report/verdict.c; the model, its formulas and its
+ * references are in docs/statistics-model.md).
+ *
+ * Each side of a comparison is a set of runs; each run is reduced to
+ * its mean of one metric (the mean of its iterations), and every test
+ * here is on those run means, never on iterations pooled across runs:
+ * a run adds its own offset to every iteration in it (Kalibera and
+ * Jones, "Rigorous benchmarking in reasonable time", ISMM 2013: the
+ * interval is honest only at the highest level repeated).
+ *
+ *	rv_compare()	the run means of one metric, both sides: Welch's
+ *			test, the change and Fieller's interval, or why
+ *			there is no test; a prediction interval when one
+ *			side has one run and the other several
+ *	rs_holm(), rs_bh() (report.h) adjust the raw p of a family
+ *	rv_verdict()	changed, same within +-X%, or can't tell, from a
+ *			comparison and its adjusted p
+ */
+#ifndef VB_VERDICT_H
+#define VB_VERDICT_H
+
+#include "report.h"
+
+/*
+ * The run-to-run CoV assumed when no side has two runs, to say how many
+ * runs a side a decision would need: 10%.  It is an assumption, said
+ * as one wherever it is used.  For scale: over the key figures of the
+ * five shipped runs of one config on one kernel (results/examples/
+ * example-a..e, a 2-CPU VM), the run-to-run CoV of those that vary has
+ * median 19% (elapsed of tworead 0.2%, forkbomb's forks/s 9.5%,
+ * memfill's fill_s 23%); a quiet bare-metal machine does better.
+ */
+#define RV_RUN_COV 0.10
+
+/* The power the runs-needed counts are for. */
+#define RV_POWER 0.8
+
+/* Why a comparison has the test it has. */
+enum rv_why {
+	RV_TESTED,		/* >= 2 runs a side: Welch on the run means */
+	RV_NO_SPREAD,		/* >= 2 runs a side, all equal within each
+				   side: the exact permutation p */
+	RV_ONE_RUN,		/* one run on a side: no test at all */
+	RV_MISSING		/* no run on a side: nothing to compare */
+};
+
+/* One metric, side a (the baseline) against side b, by run means. */
+struct rv_cmp {
+	enum vb_dir dir;
+	enum rv_why why;
+	struct rs_desc a, b;	/* of the run means: n = runs, sd = the
+				   run-to-run SD, cov = its CoV */
+	double change;		/* %, positive = better (rs_pct_better);
+				   NAN from a baseline mean of 0 */
+	struct rs_welch w;	/* on the run means: the raw p of the
+				   family; RV_NO_SPREAD: rs_welch's
+				   permutation p; NAN (left out of the
+				   family) with one run on a side, and
+				   with no spread and one value on both
+				   sides, which no test could call
+				   different */
+	struct rs_ratio ratio;	/* b/a, Fieller's 95% CI on the run means */
+	/*
+	 * One run on one side, n >= 2 on the other: the 95% prediction
+	 * interval for one new run of the side with several,
+	 * mean +- t(0.975, n - 1) sd sqrt(1 + 1/n); pi_side 0 (none),
+	 * 1 (the baseline has the runs) or 2 (b has them); pi_outside:
+	 * the lone run of the other side lies outside it.  A hint, never
+	 * a test: it is not in the family and never starred.
+	 */
+	int pi_side;
+	double pi_lo, pi_hi;
+	int pi_outside;
+	/*
+	 * The run-to-run CoV the runs-needed count uses: the larger of
+	 * the two sides' when both have >= 2 runs, else that of the side
+	 * that has, else RV_RUN_COV (run_cov_assumed 1).
+	 */
+	double run_cov;
+	int run_cov_assumed;
+};
+
+/*
+ * Compare the run means @a (@na of them, the baseline) and @b (@nb) of
+ * one metric whose direction is @dir.  NAN run means (a run that did
+ * not measure the metric) are skipped.
+ */
+void rv_compare(const double *a, int na, const double *b, int nb,
+    enum vb_dir dir, struct rv_cmp *c);
+
+/* The sentence a view prints once for @why (NULL for RV_TESTED). */
+const char *rv_why_note(enum rv_why why);
+
+/* The three words (RV_NONE: nothing compared, a side has no run). */
+enum rv_word {
+	RV_NONE,
+	RV_CHANGED,		/* "changed" */
+	RV_SAME,		/* "same" (within +-bound%) */
+	RV_CANT_TELL		/* "can't tell" */
+};
+
+struct rv_opts {
+	double alpha;		/* the family's level (0.05) */
+	double min_change;	/* %, --min-change (1) */
+	double equiv;		/* %, X of "same within +-X%";
+				   <= 0: min_change */
+};
+
+/* alpha 0.05, min_change 1, equiv 0 (= min_change). */
+void rv_opts_default(struct rv_opts *o);
+
+struct rv_verdict {
+	enum rv_word word;
+	int star;		/* changed by a test in the family: shown
+				   '*' and counted by the regression gate */
+	double p, p_adj;	/* raw (c->w.p) and as given */
+	double change;		/* %, positive = better (c->change) */
+	double lo, hi;		/* its 95% CI in %, from Fieller's; NAN
+				   when there is none */
+	int unbounded;		/* Fieller's interval is not finite */
+	double bound;		/* X, % */
+	/*
+	 * Two one-sided tests of |change| < X: p_low of H0 "change <= -X",
+	 * p_high of H0 "change >= +X", tost_p the larger; same when
+	 * tost_p < alpha.  NAN when untested.
+	 */
+	double p_low, p_high, tost_p;
+	/*
+	 * Runs a side that would decide at this spread, from c->run_cov
+	 * (rv_runs_needed() at X and alpha): filled for every word but
+	 * RV_NONE, printed with can't tell.  NAN when the spread is
+	 * unknown (a mean of 0 with spread) or X is 0.
+	 */
+	double runs_needed;
+};
+
+/*
+ * The verdict of @c, whose raw p (c->w.p) has been adjusted to @p_adj
+ * within its family (rs_holm(), rs_bh(); p_adj = c->w.p for a family
+ * of one):
+ *   changed    p_adj < alpha and |change| >= min_change (from a
+ *              baseline of 0, any change); starred unless @c's metric
+ *              is info;
+ *   same       the two one-sided tests at +-X both give p < alpha
+ *              (X = equiv, else min_change); with no spread, when
+ *              |change| < X;
+ *   can't tell otherwise, and always with one run on a side, with
+ *              runs_needed.
+ */
+void rv_verdict(const struct rv_cmp *c, double p_adj,
+    const struct rv_opts *o, struct rv_verdict *v);
+
+/* "changed", "same", "can't tell", "-". */
+const char *rv_word_name(enum rv_word w);
+
+/*
+ * Runs a side to decide at run-to-run CoV @cov and bound @delta (a
+ * fraction: 0.01 for 1%) at level @alpha with power RV_POWER: the
+ * larger of 2 (z(1 - alpha/2) + z(power))^2 (cov/delta)^2 (detect a
+ * change of delta) and 2 (z(1 - alpha) + z(1 - (1 - power)/2))^2
+ * (cov/delta)^2 (two one-sided tests when nothing changed), rounded
+ * up, at least 2; with @cov 0, the fewest runs a side whose
+ * permutation p (rs_perm_p) is below @alpha.  NAN when @cov is NAN or
+ * @delta is not > 0.
+ */
+double rv_runs_needed(double cov, double delta, double alpha);
+
+#endif

@@ -1,0 +1,631 @@
+/*
+ * The run-level comparison, the verdict and the family correction
+ * (src/report/verdict.c, rstats.c) against reference values computed
+ * independently by tests/verdict-ref.py (mpmath's incomplete beta for
+ * the t distribution, Python's NormalDist for z; the textbook formulas
+ * written out there, not this code's).  Its output, quoted:
+ *
+ * RA = 101.3 98.7 100.4 99.1 (baseline), RB = 104.2 106.0 103.1:
+ *   Welch t 4.40313649158412 df 3.85742848745667 p 0.0126452412951174
+ *   Fieller 1.0162776312912 .. 1.07559789170089
+ *   change (lower is better) -4.56403838130997%, CI -7.55978917008882
+ *   .. -1.6277631291204
+ *   TOST x 1%: p_low 0.00325362075432455 p_high 0.986079327690846
+ *   TOST x 5%: p_low 0.0005123188320506 p_high 0.350189440494092
+ *   CoV a 0.0119697380662023 b 0.0140186346990091
+ * SA = 100.2 99.1 100.8 99.6 100.3, SB = 100.5 99.8 100.1 100.4:
+ *   Welch p 0.57204671103076; change (higher) +0.200000000000002%
+ *   TOST x 1%: p_low 0.005588027173591 p_high 0.0278870270628468
+ *   TOST x 2%: p_low 0.000267293053838805 p_high 0.000960882546497241
+ *   larger CoV 0.00659545297913648: runs needed x 1% 8, x 2% 2
+ * CA = 100 90 110, CB = 105 95: Welch p 1; TOST x 5%: p_low
+ *   0.275824627838596 p_high 0.285385497740728; CoV 0.1: runs 69
+ * RA against one run of 108: prediction interval from RA
+ *   95.6213913490139 .. 104.128608650986 (t(0.975, 3) 3.18244630528371);
+ *   runs needed from RA's CoV: x 1% 25, x 5% 2
+ * one run a side, RV_RUN_COV 0.10: runs needed x 5% 69, x 1% 1713
+ * runs needed alpha 0.01, CoV 3%, x 2%: 59
+ *   (the two counts are 2 (z(1-a/2) + z(.8))^2 (cov/x)^2 and
+ *   2 (z(1-a) + z(.9))^2 (cov/x)^2; the second is the larger)
+ */
+#include <check.h>
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "report.h"
+#include "verdict.h"
+
+#define near(x, want, tol) \
+	ck_assert_msg(fabs((x) - (want)) <= (tol), "%s = %.15g, want %.15g", \
+	    #x, (double)(x), (double)(want))
+
+static const double RA[] = { 101.3, 98.7, 100.4, 99.1 };
+static const double RB[] = { 104.2, 106.0, 103.1 };
+static const double SA[] = { 100.2, 99.1, 100.8, 99.6, 100.3 };
+static const double SB[] = { 100.5, 99.8, 100.1, 100.4 };
+static const double CA[] = { 100, 90, 110 };
+static const double CB[] = { 105, 95 };
+
+static struct rv_opts
+opts(double alpha, double min_change, double equiv)
+{
+	struct rv_opts o;
+
+	rv_opts_default(&o);
+	ck_assert(o.alpha == 0.05 && o.min_change == 1 && o.equiv == 0);
+	o.alpha = alpha;
+	o.min_change = min_change;
+	o.equiv = equiv;
+	return o;
+}
+
+START_TEST(changed)
+{
+	struct rv_cmp c;
+	struct rv_verdict v;
+	struct rv_opts o = opts(0.05, 1, 0);
+
+	rv_compare(RA, 4, RB, 3, VB_LOWER, &c);
+	ck_assert_int_eq(c.why, RV_TESTED);
+	ck_assert_ptr_null(rv_why_note(c.why));
+	near(c.w.t, 4.40313649158412, 1e-10);
+	near(c.w.df, 3.85742848745667, 1e-10);
+	near(c.w.p, 0.0126452412951174, 1e-12);
+	near(c.ratio.lo, 1.0162776312912, 1e-9);
+	near(c.ratio.hi, 1.07559789170089, 1e-9);
+	near(c.change, -4.56403838130997, 1e-10);
+	near(c.run_cov, 0.0140186346990091, 1e-12);
+	ck_assert(!c.run_cov_assumed && c.pi_side == 0);
+	/* a family of one: the raw p */
+	rv_verdict(&c, c.w.p, &o, &v);
+	ck_assert_int_eq(v.word, RV_CHANGED);
+	ck_assert_str_eq(rv_word_name(v.word), "changed");
+	ck_assert(v.star);
+	near(v.lo, -7.55978917008882, 1e-7);
+	near(v.hi, -1.6277631291204, 1e-7);
+	near(v.bound, 1, 0);
+	near(v.p_low, 0.00325362075432455, 1e-12);
+	near(v.p_high, 0.986079327690846, 1e-12);
+	near(v.tost_p, 0.986079327690846, 1e-12);
+	/* adjusted within a larger family to above alpha: can't tell */
+	rv_verdict(&c, 0.06, &o, &v);
+	ck_assert_int_eq(v.word, RV_CANT_TELL);
+	ck_assert(!v.star);
+	ck_assert_str_eq(rv_word_name(v.word), "can't tell");
+	/* below the minimum change: not changed; not same within 5% */
+	o = opts(0.05, 5, 0);
+	rv_verdict(&c, c.w.p, &o, &v);
+	ck_assert_int_eq(v.word, RV_CANT_TELL);
+	near(v.p_low, 0.0005123188320506, 1e-12);
+	near(v.p_high, 0.350189440494092, 1e-12);
+	/* an info metric: the word, never a star */
+	rv_compare(RA, 4, RB, 3, VB_INFO, &c);
+	o = opts(0.05, 1, 0);
+	rv_verdict(&c, c.w.p, &o, &v);
+	ck_assert_int_eq(v.word, RV_CHANGED);
+	ck_assert(!v.star);
+	near(v.lo, 1.6277631291204, 1e-7);
+	near(v.hi, 7.55978917008882, 1e-7);
+}
+END_TEST
+
+START_TEST(same)
+{
+	struct rv_cmp c;
+	struct rv_verdict v;
+	struct rv_opts o = opts(0.05, 1, 0);
+
+	rv_compare(SA, 5, SB, 4, VB_HIGHER, &c);
+	ck_assert_int_eq(c.why, RV_TESTED);
+	near(c.w.p, 0.57204671103076, 1e-12);
+	near(c.change, 0.200000000000002, 1e-10);
+	rv_verdict(&c, c.w.p, &o, &v);
+	ck_assert_int_eq(v.word, RV_SAME);
+	ck_assert_str_eq(rv_word_name(v.word), "same");
+	ck_assert(!v.star);
+	near(v.p_low, 0.005588027173591, 1e-12);
+	near(v.p_high, 0.0278870270628468, 1e-12);
+	near(v.runs_needed, 8, 0);
+	/* a stated X apart from the minimum change */
+	o = opts(0.05, 1, 2);
+	rv_verdict(&c, c.w.p, &o, &v);
+	ck_assert_int_eq(v.word, RV_SAME);
+	near(v.bound, 2, 0);
+	near(v.p_low, 0.000267293053838805, 1e-12);
+	near(v.p_high, 0.000960882546497241, 1e-12);
+	near(v.runs_needed, 2, 0);
+	/* at alpha 0.01 the 1% bound is not shown: can't tell */
+	o = opts(0.01, 1, 0);
+	rv_verdict(&c, c.w.p, &o, &v);
+	ck_assert_int_eq(v.word, RV_CANT_TELL);
+}
+END_TEST
+
+START_TEST(cant_tell)
+{
+	struct rv_cmp c;
+	struct rv_verdict v;
+	struct rv_opts o = opts(0.05, 5, 0);
+
+	rv_compare(CA, 3, CB, 2, VB_LOWER, &c);
+	near(c.w.p, 1, 1e-12);
+	near(c.run_cov, 0.1, 1e-15);
+	rv_verdict(&c, c.w.p, &o, &v);
+	ck_assert_int_eq(v.word, RV_CANT_TELL);
+	near(v.p_low, 0.275824627838596, 1e-12);
+	near(v.p_high, 0.285385497740728, 1e-12);
+	near(v.runs_needed, 69, 0);
+	near(rv_runs_needed(0.03, 0.02, 0.01), 59, 0);
+	near(rv_runs_needed(0.10, 0.01, 0.05), 1713, 0);
+	near(rv_runs_needed(0.001, 0.5, 0.05), 2, 0);
+	/* no spread: 2/C(2n, n) < 0.05 first at n = 4 (2/70) */
+	near(rv_runs_needed(0, 0.01, 0.05), 4, 0);
+	ck_assert(isnan(rv_runs_needed(NAN, 0.01, 0.05)));
+	ck_assert(isnan(rv_runs_needed(0.1, 0, 0.05)));
+}
+END_TEST
+
+/*
+ * One run on a side: no test, never starred, the sentence to print,
+ * the runs a side needed from the other side's run-to-run CoV, and the
+ * prediction interval of the side with several runs, named as such.
+ */
+START_TEST(one_run)
+{
+	static const double lone[] = { 108.0 }, l100[] = { 100 },
+	    l103[] = { 103 };
+	struct rv_cmp c;
+	struct rv_verdict v;
+	struct rv_opts o = opts(0.05, 1, 0);
+
+	rv_compare(RA, 4, lone, 1, VB_LOWER, &c);
+	ck_assert_int_eq(c.why, RV_ONE_RUN);
+	ck_assert(isnan(c.w.p));
+	ck_assert_str_eq(rv_why_note(c.why), "one run a side cannot "
+	    "measure run-to-run drift: nothing is starred");
+	ck_assert_int_eq(c.pi_side, 1);
+	near(c.pi_lo, 95.6213913490139, 1e-9);
+	near(c.pi_hi, 104.128608650986, 1e-9);
+	ck_assert(c.pi_outside);
+	near(c.run_cov, 0.0119697380662023, 1e-12);
+	ck_assert(!c.run_cov_assumed);
+	rv_verdict(&c, 0.0001, &o, &v);	/* whatever the p given */
+	ck_assert_int_eq(v.word, RV_CANT_TELL);
+	ck_assert(!v.star);
+	near(v.runs_needed, 25, 0);
+	ck_assert(isnan(v.lo) && isnan(v.hi) && !v.unbounded);
+	o = opts(0.05, 5, 0);
+	rv_verdict(&c, NAN, &o, &v);
+	near(v.runs_needed, 2, 0);
+	/* the other way round: b has the runs */
+	rv_compare((const double[]){ 100.0 }, 1, RA, 4, VB_LOWER, &c);
+	ck_assert_int_eq(c.pi_side, 2);
+	near(c.pi_lo, 95.6213913490139, 1e-9);
+	ck_assert(!c.pi_outside);
+	/* one run each: the stated default CoV */
+	rv_compare(l100, 1, l103, 1, VB_LOWER, &c);
+	ck_assert_int_eq(c.pi_side, 0);
+	ck_assert(c.run_cov_assumed);
+	near(c.run_cov, RV_RUN_COV, 0);
+	near(c.change, -3, 1e-12);
+	rv_verdict(&c, NAN, &o, &v);
+	ck_assert_int_eq(v.word, RV_CANT_TELL);
+	near(v.runs_needed, 69, 0);
+	o = opts(0.05, 1, 0);
+	rv_verdict(&c, NAN, &o, &v);
+	near(v.runs_needed, 1713, 0);
+}
+END_TEST
+
+/*
+ * No spread within either side (a count that repeats exactly): the
+ * permutation p, in the family like any p; 4 runs a side of 39
+ * against 38 (p 2/70) is a change, 3 a side (p 0.1) is not yet, and a
+ * difference below the bound with no spread is the same.
+ */
+START_TEST(no_spread)
+{
+	static const double x[] = { 39, 39, 39, 39 }, y[] = { 38, 38, 38, 38 };
+	static const double z[] = { 39.1, 39.1, 39.1 };
+	static const double o0[] = { 0, 0 };
+	struct rv_cmp c;
+	struct rv_verdict v;
+	struct rv_opts o = opts(0.05, 1, 0);
+
+	rv_compare(x, 4, y, 4, VB_HIGHER, &c);
+	ck_assert_int_eq(c.why, RV_NO_SPREAD);
+	ck_assert_ptr_nonnull(rv_why_note(c.why));
+	near(c.w.p, 2 / 70.0, 1e-15);
+	rv_verdict(&c, c.w.p, &o, &v);
+	ck_assert_int_eq(v.word, RV_CHANGED);
+	ck_assert(v.star);
+	near(v.lo, -2.56410256410256, 1e-12);
+	near(v.hi, -2.56410256410256, 1e-12);
+	rv_compare(x, 3, y, 3, VB_HIGHER, &c);
+	near(c.w.p, 0.1, 1e-15);
+	rv_verdict(&c, c.w.p, &o, &v);
+	ck_assert_int_eq(v.word, RV_CANT_TELL);
+	near(v.runs_needed, 4, 0);
+	rv_compare(x, 3, z, 3, VB_HIGHER, &c);
+	rv_verdict(&c, c.w.p, &o, &v);
+	ck_assert_int_eq(v.word, RV_SAME);
+	near(v.tost_p, 0, 0);
+	/* 0 against 0: the same, no percentage, not in the family */
+	rv_compare(o0, 2, o0, 2, VB_LOWER, &c);
+	ck_assert_int_eq(c.why, RV_NO_SPREAD);
+	ck_assert(isnan(c.w.p));
+	ck_assert(isnan(c.change));
+	rv_verdict(&c, c.w.p, &o, &v);
+	ck_assert_int_eq(v.word, RV_SAME);
+}
+END_TEST
+
+/* A negative baseline: the two one-sided tests trade places. */
+START_TEST(negative_and_missing)
+{
+	double na[5], nb[4];
+	struct rv_cmp c;
+	struct rv_verdict pos, neg;
+	struct rv_opts o = opts(0.05, 1, 0);
+	int i;
+
+	for (i = 0; i < 5; i++)
+		na[i] = -SA[i];
+	for (i = 0; i < 4; i++)
+		nb[i] = -SB[i];
+	rv_compare(SA, 5, SB, 4, VB_HIGHER, &c);
+	rv_verdict(&c, c.w.p, &o, &pos);
+	rv_compare(na, 5, nb, 4, VB_HIGHER, &c);
+	rv_verdict(&c, c.w.p, &o, &neg);
+	near(neg.p_low, pos.p_high, 1e-12);
+	near(neg.p_high, pos.p_low, 1e-12);
+	ck_assert_int_eq(neg.word, RV_SAME);
+	/* -100.16 to -100.2 is lower: worse when higher is better */
+	near(neg.change, -pos.change, 1e-12);
+	ck_assert(neg.lo < neg.change && neg.change < neg.hi);
+	near(neg.lo, -pos.hi, 1e-9);
+	/* no run on a side: nothing compared */
+	rv_compare(SA, 5, NULL, 0, VB_HIGHER, &c);
+	ck_assert_int_eq(c.why, RV_MISSING);
+	rv_verdict(&c, NAN, &o, &pos);
+	ck_assert_int_eq(pos.word, RV_NONE);
+	ck_assert_str_eq(rv_word_name(pos.word), "-");
+	/* a run that did not measure the metric is skipped */
+	rv_compare((const double[]){ 101.3, NAN, 98.7, 100.4, 99.1 }, 5, RB,
+	    3, VB_LOWER, &c);
+	ck_assert_int_eq(c.a.n, 4);
+	near(c.w.p, 0.0126452412951174, 1e-12);
+}
+END_TEST
+
+/*
+ * The shipped examples: results/examples/example-a..e are five runs of
+ * one config on one kernel, nothing changed between them, so any
+ * split of them into two sides is an A/A comparison.  For each of the
+ * 10 ways to put 3 runs on side A and 2 on side B, over the default
+ * view's key figures (the headline, elapsed, user, sys, majflt,
+ * pswpin, pswpout and each .res's "key" line; info metrics left out):
+ *  - the old model, Welch on the iterations pooled across each side's
+ *    runs, marks changes (p < 0.05, change >= 1%) in every split;
+ *  - the run model, Welch on the run means with Holm's correction over
+ *    the family of key figures, marks none in any split (and without
+ *    the correction, some).
+ * The summary's geometric mean of time-like ratios: its 95% CI with
+ * runs as the unit (rs_georun) covers 1 in at least 9 of the 10
+ * splits; adding each metric's variance as if the metrics were
+ * independent (rs_geo, on the same run means) excludes 1 in most.
+ * And the 10 pairs of one run a side: the old model marks changes in
+ * them, the run model marks nothing (one run a side has no test).
+ */
+#define EX "results/examples/example-"
+#define NRUN 5
+
+static int
+key_figure(const struct vb_res *r, int m)
+{
+	static const char *const common[] = { "elapsed", "user", "sys",
+		"majflt", "pswpin", "pswpout" };
+	const char *name = r->metrics[m].name;
+	size_t i;
+
+	if (r->metrics[m].dir == VB_INFO)
+		return 0;
+	if (r->metrics[m].key || !strcmp(name, r->headline))
+		return 1;
+	for (i = 0; i < sizeof(common) / sizeof(common[0]); i++)
+		if (!strcmp(name, common[i]))
+			return 1;
+	return 0;
+}
+
+static int
+time_like(const struct vb_res *r, int m)
+{
+	const char *u = r->metrics[m].unit;
+
+	return r->metrics[m].dir == VB_LOWER && (!strcmp(u, "s") ||
+	    !strcmp(u, "ms") || !strcmp(u, "us") || !strcmp(u, "ns"));
+}
+
+/* Run @k's column of @name in @id: its values, or NULL. */
+static const struct vb_res *
+column(const struct rl_kernel *k, const char *id, const char *name,
+    int *m)
+{
+	const struct vb_res *r = rl_find(k, id);
+
+	if (!r || (*m = vb_res_metric_index(r, name)) < 0)
+		return NULL;
+	return r;
+}
+
+static double
+run_mean(const struct rl_kernel *k, const char *id, const char *name)
+{
+	const struct vb_res *r;
+	struct rs_desc d;
+	int m;
+
+	if (!(r = column(k, id, name, &m)))
+		return NAN;
+	rs_describe(r->vals + m, r->niter, r->nmetrics, &d);
+	return d.mean;
+}
+
+/* The iterations of @name in run @k, described. */
+static void
+iter_desc(const struct rl_kernel *k, const char *id, const char *name,
+    struct rs_desc *d)
+{
+	const struct vb_res *r;
+	int m;
+
+	ck_assert_ptr_nonnull(r = column(k, id, name, &m));
+	rs_describe(r->vals + m, r->niter, r->nmetrics, d);
+}
+
+/* The iterations of @name in the runs @runs[n], pooled into @out. */
+static int
+pooled(const struct rl_kernel *ks, const int *runs, int n, const char *id,
+    const char *name, double *out, int cap)
+{
+	const struct vb_res *r;
+	int i, it, m, k = 0;
+
+	for (i = 0; i < n; i++) {
+		if (!(r = column(&ks[runs[i]], id, name, &m)))
+			continue;
+		for (it = 0; it < r->niter && k < cap; it++)
+			out[k++] = vb_res_get(r, it, m);
+	}
+	return k;
+}
+
+struct split_result {
+	int old_marks, run_stars, raw_stars, family;
+	double min_adj;
+	int geo_runs_cover, geo_indep_cover;
+};
+
+static void
+compare_split(const struct rl_kernel *ks, const int *sa, int na,
+    const int *sb, int nb, struct split_result *sr)
+{
+	const struct rl_kernel *base = &ks[sa[0]];
+	struct rv_cmp *cmp = NULL;
+	struct rv_opts o = opts(0.05, 1, 0);
+	struct rs_georun gr;
+	struct rs_geo gi;
+	double *p = NULL, *adj, va[64], vb[64], ma[NRUN], mb[NRUN];
+	int i, j, m, n = 0, cap = 0;
+
+	memset(sr, 0, sizeof(*sr));
+	ck_assert_int_eq(rs_georun_init(&gr, na, nb), 0);
+	rs_geo_init(&gi);
+	for (i = 0; i < base->nres; i++) {
+		const struct vb_res *r = &base->res[i];
+
+		for (m = 0; m < r->nmetrics; m++) {
+			const char *name = r->metrics[m].name;
+			struct rs_desc da, db;
+			struct rs_cmp old;
+			int ka, kb;
+
+			for (j = 0; j < na; j++)
+				ma[j] = run_mean(&ks[sa[j]], base->ids[i],
+				    name);
+			for (j = 0; j < nb; j++)
+				mb[j] = run_mean(&ks[sb[j]], base->ids[i],
+				    name);
+			if (time_like(r, m) &&
+			    rs_georun_add(&gr, ma, mb) == 0) {
+				rs_describe(ma, na, 1, &da);
+				rs_describe(mb, nb, 1, &db);
+				rs_geo_add(&gi, &da, &db);
+			}
+			if (!key_figure(r, m))
+				continue;
+			ka = pooled(ks, sa, na, base->ids[i], name, va, 64);
+			kb = pooled(ks, sb, nb, base->ids[i], name, vb, 64);
+			rs_describe(va, ka, 1, &da);
+			rs_describe(vb, kb, 1, &db);
+			rs_compare(&da, &db, r->metrics[m].dir, &old);
+			rs_mark(&da, &db, r->metrics[m].dir, 1, &old);
+			sr->old_marks += old.sig;
+			if (n == cap) {
+				cap = cap ? 2 * cap : 64;
+				cmp = realloc(cmp, (size_t)cap * sizeof(*cmp));
+				ck_assert_ptr_nonnull(cmp);
+			}
+			rv_compare(ma, na, mb, nb, r->metrics[m].dir,
+			    &cmp[n++]);
+		}
+	}
+	p = calloc((size_t)n + 1, sizeof(double));
+	adj = calloc((size_t)n + 1, sizeof(double));
+	ck_assert(p && adj);
+	for (i = 0; i < n; i++)
+		p[i] = cmp[i].w.p;
+	sr->family = rs_holm(p, n, adj);
+	sr->min_adj = 1;
+	for (i = 0; i < n; i++) {
+		struct rv_verdict v;
+
+		rv_verdict(&cmp[i], adj[i], &o, &v);
+		sr->run_stars += v.star;
+		rv_verdict(&cmp[i], p[i], &o, &v);
+		sr->raw_stars += v.star;
+		if (!isnan(adj[i]))
+			sr->min_adj = fmin(sr->min_adj, adj[i]);
+	}
+	rs_georun_finish(&gr);
+	rs_geo_finish(&gi);
+	ck_assert_int_ge(gr.k, 20);
+	sr->geo_runs_cover = gr.lo <= 1 && 1 <= gr.hi;
+	sr->geo_indep_cover = gi.lo <= 1 && 1 <= gi.hi;
+	rs_georun_free(&gr);
+	free(p);
+	free(adj);
+	free(cmp);
+}
+
+START_TEST(examples_aa)
+{
+	struct rl_kernel ks[NRUN];
+	struct split_result sr;
+	char dir[64], err[256];
+	int i, j, k, splits = 0, old_split_marks = 0, run_stars = 0;
+	int runs_cover = 0, indep_cover = 0, pair_marks = 0, pair_stars = 0;
+	int raw_stars = 0;
+
+	for (i = 0; i < NRUN; i++) {
+		snprintf(dir, sizeof(dir), EX "%c", 'a' + i);
+		ck_assert_msg(rl_load_kernel(dir, &ks[i], err,
+		    sizeof(err)) == 0, "%s", err);
+	}
+	/* B is the two runs j < k, A the other three */
+	for (j = 0; j < NRUN; j++)
+		for (k = j + 1; k < NRUN; k++) {
+			int sa[3], sb[2] = { j, k }, n = 0;
+
+			for (i = 0; i < NRUN; i++)
+				if (i != j && i != k)
+					sa[n++] = i;
+			compare_split(ks, sa, 3, sb, 2, &sr);
+			ck_assert_int_ge(sr.family, 40);
+			splits++;
+			old_split_marks += sr.old_marks > 0;
+			run_stars += sr.run_stars;
+			raw_stars += sr.raw_stars;
+			runs_cover += sr.geo_runs_cover;
+			indep_cover += sr.geo_indep_cover;
+			/* and the pair j, k: one run a side */
+			compare_split(ks, &j, 1, &k, 1, &sr);
+			pair_marks += sr.old_marks;
+			pair_stars += sr.run_stars;
+			ck_assert_int_eq(sr.family, 0);
+		}
+	ck_assert_int_eq(splits, 10);
+	ck_assert_msg(old_split_marks == 10, "old model marked changes in "
+	    "%d of 10 splits", old_split_marks);
+	ck_assert_msg(run_stars == 0, "run model: %d stars", run_stars);
+	/* the correction is what removes them: without it, 21 */
+	ck_assert_msg(raw_stars > 0, "run model, no correction: %d stars",
+	    raw_stars);
+	ck_assert_msg(runs_cover >= 9, "run-level geometric mean covers 1 "
+	    "in %d of 10", runs_cover);
+	ck_assert_msg(indep_cover <= 5, "independent-metrics geometric mean "
+	    "covers 1 in %d of 10", indep_cover);
+	ck_assert_msg(pair_marks > 0, "old model, pairs: %d marks",
+	    pair_marks);
+	ck_assert_int_eq(pair_stars, 0);
+	for (i = 0; i < NRUN; i++)
+		rl_free_kernel(&ks[i]);
+}
+END_TEST
+
+/*
+ * The worked example of docs/statistics-model.md, against
+ * tests/verdict-ref.py (which reads the .res files itself): forkbomb's
+ * forks/s, higher is better, runs example-a, b, c (run means
+ * 2561.17545733333, 2565.201908, 3113.638114) against example-d, e
+ * (3070.98824666667, 2966.73401466667): Welch t 1.42696048491071, df
+ * 2.30582102439336, p 0.273992054554974; change +9.90978614924558%,
+ * CI -13.2578358412684 .. 48.21436023836%; TOST at 1%: p_low
+ * 0.118481744615637, p_high 0.841487651161554; runs needed (CoV
+ * 0.115706762257162) at 1%: 2294, at 5%: 92, at 10%: 23.  The old
+ * model's a against d: Welch on iterations t 7.04523229926856, df
+ * 3.97917664140381, p 0.00218204245200121.
+ */
+START_TEST(worked_example)
+{
+	struct rl_kernel ks[NRUN];
+	struct rs_desc da, dd;
+	struct rs_cmp old;
+	struct rv_cmp c;
+	struct rv_verdict v;
+	struct rv_opts o = opts(0.05, 1, 0);
+	double mean[NRUN];
+	char dir[64], err[256];
+	int i;
+
+	for (i = 0; i < NRUN; i++) {
+		snprintf(dir, sizeof(dir), EX "%c", 'a' + i);
+		ck_assert_msg(rl_load_kernel(dir, &ks[i], err,
+		    sizeof(err)) == 0, "%s", err);
+		mean[i] = run_mean(&ks[i], "forkbomb", "forks_per_s");
+	}
+	near(mean[0], 2561.17545733333, 1e-9);
+	near(mean[4], 2966.73401466667, 1e-9);
+	rv_compare(mean, 3, mean + 3, 2, VB_HIGHER, &c);
+	near(c.w.t, 1.42696048491071, 1e-10);
+	near(c.w.df, 2.30582102439336, 1e-10);
+	near(c.w.p, 0.273992054554974, 1e-12);
+	near(c.run_cov, 0.115706762257162, 1e-12);
+	rv_verdict(&c, c.w.p, &o, &v);
+	ck_assert_int_eq(v.word, RV_CANT_TELL);
+	near(v.change, 9.90978614924558, 1e-10);
+	near(v.lo, -13.2578358412684, 1e-7);
+	near(v.hi, 48.21436023836, 1e-7);
+	near(v.p_low, 0.118481744615637, 1e-12);
+	near(v.p_high, 0.841487651161554, 1e-12);
+	near(v.runs_needed, 2294, 0);
+	o = opts(0.05, 5, 0);
+	rv_verdict(&c, c.w.p, &o, &v);
+	near(v.runs_needed, 92, 0);
+	o = opts(0.05, 10, 0);
+	rv_verdict(&c, c.w.p, &o, &v);
+	near(v.runs_needed, 23, 0);
+	/* the old model: run a against run d, iterations as the unit */
+	iter_desc(&ks[0], "forkbomb", "forks_per_s", &da);
+	iter_desc(&ks[3], "forkbomb", "forks_per_s", &dd);
+	rs_compare(&da, &dd, VB_HIGHER, &old);
+	rs_mark(&da, &dd, VB_HIGHER, 1, &old);
+	near(old.w.t, 7.04523229926856, 1e-10);
+	near(old.w.df, 3.97917664140381, 1e-10);
+	near(old.w.p, 0.00218204245200121, 1e-12);
+	ck_assert(old.sig);
+	for (i = 0; i < NRUN; i++)
+		rl_free_kernel(&ks[i]);
+}
+END_TEST
+
+Suite *
+verdict_suite(void)
+{
+	Suite *s = suite_create("verdict");
+	TCase *tc = tcase_create("verdict");
+
+	tcase_add_test(tc, changed);
+	tcase_add_test(tc, same);
+	tcase_add_test(tc, cant_tell);
+	tcase_add_test(tc, one_run);
+	tcase_add_test(tc, no_spread);
+	tcase_add_test(tc, negative_and_missing);
+	tcase_add_test(tc, examples_aa);
+	tcase_add_test(tc, worked_example);
+	suite_add_tcase(s, tc);
+	return s;
+}

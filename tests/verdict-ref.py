@@ -1,0 +1,267 @@
+#!/usr/bin/env python3
+# Reference values for tests/check_verdict.c and the Holm, Benjamini-
+# Hochberg and run-level geometric-mean tests of tests/check_rstats.c,
+# computed from the textbook definitions, independently of the C code
+# and of GSL: the t distribution from mpmath's regularised incomplete
+# beta, P(T > t) = I_{df/(df+t^2)}(df/2, 1/2) / 2, its quantiles by
+# mpmath.findroot; normal quantiles from Python's statistics.NormalDist.
+# No scipy.  Run: python3 tests/verdict-ref.py  (prints the table the
+# tests' comments quote).
+import itertools
+import math
+from statistics import NormalDist
+
+import mpmath as mp
+
+mp.mp.dps = 30
+
+
+def tq(t, df):
+    """P(T > t), T Student with df degrees of freedom."""
+    t = mp.mpf(t)
+    x = df / (df + t * t)
+    half = 0.5 * mp.betainc(df / 2, 0.5, 0, x, regularized=True)
+    return half if t >= 0 else 1 - half
+
+
+def tinv(p, df):
+    """t with P(T > t) = p."""
+    return mp.findroot(lambda t: tq(t, df) - p, 2)
+
+
+def desc(v):
+    n = len(v)
+    m = mp.fsum(v) / n
+    s2 = mp.fsum((x - m) ** 2 for x in v) / (n - 1) if n > 1 else None
+    return n, m, s2
+
+
+def welch(a, b):
+    na, ma, sa2 = desc(a)
+    nb, mb, sb2 = desc(b)
+    va, vb = sa2 / na, sb2 / nb
+    t = (mb - ma) / mp.sqrt(va + vb)
+    df = (va + vb) ** 2 / (va ** 2 / (na - 1) + vb ** 2 / (nb - 1))
+    return t, df, 2 * tq(abs(t), df)
+
+
+def fieller(a, b, df):
+    na, ma, sa2 = desc(a)
+    nb, mb, sb2 = desc(b)
+    va, vb = sa2 / na, sb2 / nb
+    t = tinv(0.025, df)
+    den = ma * ma - t * t * va
+    h = t * mp.sqrt(ma * ma * vb + mb * mb * va - t * t * va * vb)
+    return (ma * mb - h) / den, (ma * mb + h) / den
+
+
+def tost(a, b, x):
+    """Two one-sided tests of |(mb - ma) / |ma|| < x on the ratio, each
+    H0 mb - theta ma = 0 against one side, theta = 1 -+ x sign(ma),
+    Satterthwaite df of vb + theta^2 va."""
+    na, ma, sa2 = desc(a)
+    nb, mb, sb2 = desc(b)
+    va, vb = sa2 / na, sb2 / nb
+    sg = 1 if ma > 0 else -1
+    out = []
+    for th, upper in ((1 - x * sg, True), (1 + x * sg, False)):
+        v = vb + th * th * va
+        df = v * v / (vb ** 2 / (nb - 1) + th ** 4 * va ** 2 / (na - 1))
+        t = (mb - th * ma) / mp.sqrt(v)
+        out.append((t, df, tq(t, df) if upper else tq(-t, df)))
+    return out
+
+
+def runs_needed(cov, delta, alpha=0.05, power=0.8):
+    z = NormalDist().inv_cdf
+    chg = 2 * (z(1 - alpha / 2) + z(power)) ** 2 * (cov / delta) ** 2
+    eqv = 2 * (z(1 - alpha) + z(1 - (1 - power) / 2)) ** 2 * \
+        (cov / delta) ** 2
+    return chg, eqv, max(2, math.ceil(max(chg, eqv)))
+
+
+def holm(p):
+    idx = sorted((i for i in range(len(p)) if p[i] is not None),
+                 key=lambda i: p[i])
+    m = len(idx)
+    out = [None] * len(p)
+    for r, i in enumerate(idx):
+        # max over j <= r of min(1, (m - j) p_(j))
+        out[i] = max(min(1, (m - j) * p[idx[j]]) for j in range(r + 1))
+    return out
+
+
+def bh(p):
+    idx = sorted((i for i in range(len(p)) if p[i] is not None),
+                 key=lambda i: p[i])
+    m = len(idx)
+    out = [None] * len(p)
+    for r, i in enumerate(idx):
+        # min over j >= r of min(1, m p_(j) / (j + 1))
+        out[i] = min(min(1, m * p[idx[j]] / (j + 1)) for j in range(r, m))
+    return out
+
+
+def perm_p(na, nb):
+    """Brute force: every way to share na x's and nb y's (x != y)."""
+    vals = [1] * na + [0] * nb
+    obs = abs(sum(vals[:na]) / na - sum(vals[na:]) / nb)
+    hits = tot = 0
+    for c in itertools.combinations(range(na + nb), na):
+        s = set(c)
+        ma = sum(vals[i] for i in s) / na
+        mb = sum(vals[i] for i in range(na + nb) if i not in s) / nb
+        tot += 1
+        hits += abs(mb - ma) >= obs - 1e-12
+    return hits, tot
+
+
+def show(name, *v):
+    print(name, " ".join(mp.nstr(x, 15) if not isinstance(x, str) else x
+                         for x in v))
+
+
+RA = [101.3, 98.7, 100.4, 99.1]
+RB = [104.2, 106.0, 103.1]
+SA = [100.2, 99.1, 100.8, 99.6, 100.3]
+SB = [100.5, 99.8, 100.1, 100.4]
+CA = [100.0, 90.0, 110.0]
+CB = [105.0, 95.0]
+
+print("== changed: RA", RA, "RB", RB)
+t, df, p = welch(RA, RB)
+show("welch t df p", t, df, p)
+lo, hi = fieller(RA, RB, df)
+show("fieller", lo, hi)
+na, ma, sa2 = desc(RA)
+nb, mb, sb2 = desc(RB)
+show("means", ma, mb, "change% lower", (ma - mb) / abs(ma) * 100)
+show("better% interval (lower)", -(hi - 1) * 100, -(lo - 1) * 100)
+for x in (0.01, 0.05):
+    for t1, d1, p1 in tost(RA, RB, x):
+        show("tost x", x, "t", t1, "df", d1, "p", p1)
+show("cov a b", mp.sqrt(sa2) / ma, mp.sqrt(sb2) / mb)
+
+print("== same: SA", SA, "SB", SB)
+t, df, p = welch(SA, SB)
+show("welch t df p", t, df, p)
+lo, hi = fieller(SA, SB, df)
+show("fieller", lo, hi)
+na, ma, sa2 = desc(SA)
+nb, mb, sb2 = desc(SB)
+show("change% higher", (mb - ma) / abs(ma) * 100)
+for x in (0.01, 0.02):
+    for t1, d1, p1 in tost(SA, SB, x):
+        show("tost x", x, "t", t1, "df", d1, "p", p1)
+cov = max(mp.sqrt(sa2) / ma, mp.sqrt(sb2) / mb)
+show("larger cov", cov)
+for x in (0.01, 0.02):
+    show("runs needed x", x, *runs_needed(float(cov), x))
+
+print("== can't tell: CA", CA, "CB", CB)
+t, df, p = welch(CA, CB)
+show("welch t df p", t, df, p)
+lo, hi = fieller(CA, CB, df)
+show("fieller", lo, hi)
+for t1, d1, p1 in tost(CA, CB, 0.05):
+    show("tost x 0.05 t", t1, "df", d1, "p", p1)
+na, ma, sa2 = desc(CA)
+nb, mb, sb2 = desc(CB)
+cov = max(mp.sqrt(sa2) / ma, mp.sqrt(sb2) / mb)
+show("larger cov", cov)
+show("runs needed x 0.05", *runs_needed(float(cov), 0.05))
+
+print("== one run: RA against 108.0; prediction interval from RA")
+na, ma, sa2 = desc(RA)
+h = tinv(0.025, na - 1) * mp.sqrt(sa2) * mp.sqrt(1 + mp.mpf(1) / na)
+show("PI", ma - h, ma + h, "t", tinv(0.025, na - 1))
+show("cov", mp.sqrt(sa2) / ma)
+show("runs needed x 0.01", *runs_needed(float(mp.sqrt(sa2) / ma), 0.01))
+show("runs needed x 0.05", *runs_needed(float(mp.sqrt(sa2) / ma), 0.05))
+print("== one run a side, default CoV 0.10")
+show("runs needed x 0.05", *runs_needed(0.10, 0.05))
+show("runs needed x 0.01", *runs_needed(0.10, 0.01))
+print("== runs needed, alpha 0.01 power 0.8, cov 0.03 x 0.02")
+show("", *runs_needed(0.03, 0.02, 0.01, 0.8))
+
+print("== permutation p, brute force")
+for na, nb in ((2, 2), (3, 3), (3, 2), (4, 4), (5, 5), (6, 6), (4, 3)):
+    h, n = perm_p(na, nb)
+    print(na, nb, "%d/%d" % (h, n))
+
+print("== Holm and BH (None = untested)")
+P = [0.01, 0.04, 0.03, 0.005, None, 0.2, 0.04]
+print("p   ", P)
+print("holm", [None if x is None else round(x, 15) for x in holm(P)])
+print("bh  ", [None if x is None else round(x, 15) for x in bh(P)])
+Q = [0.5, 0.6, 0.9]
+print("p   ", Q)
+print("holm", holm(Q))
+print("bh  ", bh(Q))
+
+print("== geometric mean over runs")
+# two metrics (rows), runs as columns: A 3 runs, B 2 runs
+GA = [[2.0, 2.2, 2.1], [10.0, 11.0, 10.5]]
+GB = [[1.9, 2.0], [10.2, 10.8]]
+la = [mp.fsum(mp.log(GA[m][i]) for m in range(2)) / 2 for i in range(3)]
+lb = [mp.fsum(mp.log(GB[m][i]) for m in range(2)) / 2 for i in range(2)]
+t, df, p = welch(la, lb)
+_, ma, sa2 = desc(la)
+_, mb, sb2 = desc(lb)
+se = mp.sqrt(sa2 / 3 + sb2 / 2)
+tt = tinv(0.025, df)
+show("g lo hi df", mp.exp(mb - ma), mp.exp(mb - ma - tt * se),
+     mp.exp(mb - ma + tt * se), df)
+
+print("== worked example: forkbomb forks_per_s (higher is better),")
+print("   results/examples/example-a,b,c against example-d,e")
+
+
+def res_column(path, name):
+    cols, vals = [], []
+    for line in open(path):
+        w = line.split()
+        if w and w[0] == "metric":
+            cols.append(w[1])
+        elif w and w[0] == "iter":
+            x = w[2 + cols.index(name)]
+            if x != "-":
+                vals.append(float(x))
+    return vals
+
+
+EXD = "results/examples/example-"
+it = {r: res_column(EXD + r + "/forkbomb.res", "forks_per_s")
+      for r in "abcde"}
+for r in "abcde":
+    print(r, it[r], "run mean", mp.nstr(mp.fsum(it[r]) / len(it[r]), 15))
+WA = [mp.fsum(it[r]) / len(it[r]) for r in "abc"]
+WB = [mp.fsum(it[r]) / len(it[r]) for r in "de"]
+na, ma, sa2 = desc(WA)
+nb, mb, sb2 = desc(WB)
+show("run means: A mean", ma, "sd", mp.sqrt(sa2), "cov", mp.sqrt(sa2) / ma)
+show("           B mean", mb, "sd", mp.sqrt(sb2), "cov", mp.sqrt(sb2) / mb)
+t, df, p = welch(WA, WB)
+show("welch on run means t df p", t, df, p)
+lo, hi = fieller(WA, WB, df)
+show("change% (higher)", (mb - ma) / abs(ma) * 100, "CI",
+     (lo - 1) * 100, (hi - 1) * 100)
+for x in (0.01, 0.05, 0.10):
+    r = tost(WA, WB, x)
+    show("tost x", x, "p_low", r[0][2], "p_high", r[1][2])
+cov = max(mp.sqrt(sa2) / ma, mp.sqrt(sb2) / mb)
+for x in (0.01, 0.05, 0.10):
+    show("runs needed x", x, *runs_needed(float(cov), x))
+PA = it["a"] + it["b"] + it["c"]
+PB = it["d"] + it["e"]
+t, df, p = welch(PA, PB)
+na, ma, _ = desc(PA)
+nb, mb, _ = desc(PB)
+show("old model, iterations pooled: n", na, nb, "change%",
+     (mb - ma) / abs(ma) * 100, "t df p", t, df, p)
+t, df, p = welch(it["a"], it["d"])
+show("old model, a against d: t df p", t, df, p)
+na, ma, sa2 = desc(WA)
+h = tinv(0.025, na - 1) * mp.sqrt(sa2) * mp.sqrt(1 + mp.mpf(1) / na)
+show("one run of d against runs a,b,c: prediction interval", ma - h, ma + h,
+     "d's run mean", WB[0])
