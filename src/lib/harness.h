@@ -1,5 +1,5 @@
 /*
- * bench.h - the harness every benchmark program is a thin main() over.
+ * harness.h - the harness every benchmark program is a thin main() over.
  *
  * A benchmark is one const struct (designated initialisers) and a
  * main() that calls vb_main():
@@ -72,6 +72,18 @@ struct vb_metric {
 
 struct vb_iter;
 
+/*
+ * A mode: a flag of the bench's options that makes it measure something
+ * else, with figures and a headline of its own (tio --creates: bonnie++'s
+ * creates and deletes, not tiobench's rates).  The harness picks the
+ * figures after parsing; --help lists every mode's.
+ */
+struct vb_mode {
+	const char *flag;		/* a VB_OPT_FLAG of .opts */
+	const struct vb_metric *metrics; /* { 0 }-terminated */
+	const char *headline;
+};
+
 struct vb_bench {
 	const char *name;
 	const char *summary;		/* one line for --help */
@@ -79,6 +91,8 @@ struct vb_bench {
 	size_t cfg_size;		/* the struct opts store into */
 	const struct vb_metric *metrics; /* { 0 }-terminated */
 	const char *headline;		/* metric for the run summary */
+	/* { 0 }-terminated, or NULL; the first whose flag is set applies */
+	const struct vb_mode *modes;
 	/*
 	 * After parsing, before anything is created: check combinations
 	 * and limits (RLIMIT_NPROC, memory).  -1 with a message in @err.
@@ -110,7 +124,10 @@ struct vb_bench {
 
 int vb_main(const struct vb_bench *b, int argc, char **argv);
 
-/* From run(): record a figure of this iteration (name from .metrics). */
+/*
+ * From run(): record a figure of this iteration (name from .metrics, or
+ * from the mode's).
+ */
 void vb_report(struct vb_iter *it, const char *metric, double value);
 /* From run(): the private work folder (exists, empty at the start). */
 const char *vb_iter_workdir(const struct vb_iter *it);
