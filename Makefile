@@ -189,6 +189,14 @@ tests/suites.h: $(TEST_SRCS) Makefile
 
 tests/runner.o: tests/suites.h
 
+# src/runner/benches.h: the benchmarks, BENCH("fileload") ..., one a
+# folder of src/bench/: the only names the runner takes in a config.
+src/runner/benches.h: FORCE
+	$(Q)for b in $(sort $(BENCHES)); do \
+	    echo "BENCH(\"$$b\")"; done > $@.tmp; \
+	cmp -s $@.tmp $@ && rm -f $@.tmp || mv $@.tmp $@
+src/runner/config.o tests/fuzz/obj/src/runner/config.o: src/runner/benches.h
+
 # tests/progs.h: the programs built here, PROG("bench/forkbomb") ...,
 # whose --help tests/check_docs.c compares with docs/*.md.
 tests/progs.h: FORCE
@@ -417,7 +425,7 @@ deps:
 clean:
 	$(call say,CLEAN,.)
 	$(Q)rm -f $(LIB) $(PROGS) report/vmreport $(TEST_BIN) tests/suites.h \
-	    tests/progs.h \
+	    tests/progs.h src/runner/benches.h \
 	    tools/overhead tools/bench_memfill \
 	    src/lib/version.h $(ALL_OBJS) $(ALL_OBJS:.o=.d)
 
