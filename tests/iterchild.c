@@ -141,8 +141,4 @@ static const struct vb_bench iterchild = {
 	.exec_run = 1,
 };
 
-int
-main(int argc, char **argv)
-{
-	return vb_main(&iterchild, argc, argv);
-}
+VB_MAIN(iterchild)

@@ -281,6 +281,22 @@ vb_note(const char *fmt, ...)
 	vb_res_add_note(&R.res, "%s", msg);
 }
 
+int
+vb_check_nproc(uint64_t n, const char *opt, const char *why, char *err,
+    size_t errlen)
+{
+	struct rlimit rl;
+
+	if (getrlimit(RLIMIT_NPROC, &rl) == 0 && rl.rlim_cur != RLIM_INFINITY &&
+	    n + 16 > rl.rlim_cur) {
+		snprintf(err, errlen, "--%s %llu: RLIMIT_NPROC is %llu; %s",
+		    opt, (unsigned long long)n,
+		    (unsigned long long)rl.rlim_cur, why);
+		return -1;
+	}
+	return 0;
+}
+
 /* The "Figures" paragraph of --help: @m, after a blank line. */
 static void
 usage_figures(FILE *f, const char *mode, const struct vb_metric *m)

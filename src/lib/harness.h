@@ -2,7 +2,7 @@
  * harness.h - the harness every benchmark program is a thin main() over.
  *
  * A benchmark is one const struct (designated initialisers) and a
- * main() that calls vb_main():
+ * main() that calls vb_main(), which VB_MAIN() writes:
  *
  *	static const struct vb_bench forkbomb = {
  *		.name = "forkbomb",
@@ -11,8 +11,8 @@
  *		.metrics = metrics, .headline = "forks_per_s",
  *		.validate = validate, .run = run,
  *	};
- *	int main(int argc, char **argv)
- *	{ return vb_main(&forkbomb, argc, argv); }
+ *
+ *	VB_MAIN(forkbomb)
  *
  * What vb_main() does, so that no program re-implements it:
  *  - parses the bench's options and the common ones (--iterations,
@@ -53,6 +53,7 @@
 #define VB_BENCH_H
 
 #include <stddef.h>
+#include <stdint.h>
 
 #include "opt.h"
 #include "res.h"
@@ -123,6 +124,22 @@ struct vb_bench {
 };
 
 int vb_main(const struct vb_bench *b, int argc, char **argv);
+
+/* The main() of a benchmark program: vb_main() over its descriptor. */
+#define VB_MAIN(bench)							\
+int									\
+main(int argc, char **argv)						\
+{									\
+	return vb_main(&(bench), argc, argv);				\
+}
+
+/*
+ * From validate(): can this user run @n more processes at once?
+ * RLIMIT_NPROC less a margin of 16 (what the user already runs is not
+ * cheaply known).  -1 with "--@opt N: RLIMIT_NPROC is M; @why" in @err.
+ */
+int vb_check_nproc(uint64_t n, const char *opt, const char *why, char *err,
+    size_t errlen);
 
 /*
  * From run(): record a figure of this iteration (name from .metrics, or

@@ -526,8 +526,4 @@ static const struct vb_bench makesim = {
 	.teardown = teardown,
 };
 
-int
-main(int argc, char **argv)
-{
-	return vb_main(&makesim, argc, argv);
-}
+VB_MAIN(makesim)

@@ -631,8 +631,4 @@ static const struct vb_bench tio = {
 	.run = run,
 };
 
-int
-main(int argc, char **argv)
-{
-	return vb_main(&tio, argc, argv);
-}
+VB_MAIN(tio)

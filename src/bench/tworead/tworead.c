@@ -470,8 +470,4 @@ static const struct vb_bench tworead = {
 	.run = run,
 };
 
-int
-main(int argc, char **argv)
-{
-	return vb_main(&tworead, argc, argv);
-}
+VB_MAIN(tworead)
