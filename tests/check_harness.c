@@ -136,24 +136,27 @@ START_TEST(stray_env)
 END_TEST
 
 /*
- * A mode (--other): its figures and headline in the result, reported by
- * the exec'd child as by the forked one, and listed by --help.
+ * A mode (--other, or its letter -o): its figures and headline in the
+ * result, reported by the exec'd child as by the forked one, the option
+ * recorded by its long name, and every mode listed by --help.
  */
 START_TEST(mode_figures)
 {
 	static const char *const exec[] = { "", "VMBENCH_EXEC=0 " };
+	static const char *const opt[] = { "-o", "--other" };
 	struct vb_res r;
 	char path[512], err[512];
 	int i;
 
 	for (i = 0; i < 2; i++) {
-		ck_assert_int_eq(sh("%stests/iterchild --other --iterations 2 "
-		    "--out %s/m%d --workdir %s >/dev/null", exec[i], tu_dir, i,
-		    tu_dir), 0);
+		ck_assert_int_eq(sh("%stests/iterchild %s --iterations 2 "
+		    "--out %s/m%d --workdir %s >/dev/null", exec[i], opt[i],
+		    tu_dir, i, tu_dir), 0);
 		snprintf(path, sizeof(path), "%s/m%d.res", tu_dir, i);
 		ck_assert_msg(vb_res_read(path, &r, err, sizeof(err)) == 0,
 		    "%s", err);
 		ck_assert_str_eq(r.headline, "other_iter");
+		ck_assert_str_eq(r.cmdline, "iterchild --other");
 		ck_assert_int_lt(vb_res_metric_index(&r, "iter"), 0);
 		ck_assert_int_eq(r.niter, 2);
 		ck_assert_double_eq(vb_res_get(&r, 1,

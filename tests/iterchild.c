@@ -10,7 +10,7 @@
  * With --other, a mode (src/lib/harness.h): its own figure and headline,
  * reported by the exec'd child, which must pick the same mode.
  *
- *	tests/iterchild [--fail] [--other] [harness options]
+ *	tests/iterchild [--fail] [--other | -o] [harness options]
  */
 #include <dirent.h>
 #include <signal.h>
@@ -32,7 +32,8 @@ static const struct vb_opt opts[] = {
 	{ .name = "fail", .type = VB_OPT_FLAG,
 	  .off = offsetof(struct cfg, fail), .help = "die() in run()" },
 	{ .name = "other", .type = VB_OPT_FLAG,
-	  .off = offsetof(struct cfg, other), .help = "the other mode" },
+	  .off = offsetof(struct cfg, other), .letter = 'o',
+	  .help = "the other mode" },
 	{ 0 },
 };
 

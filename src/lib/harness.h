@@ -16,7 +16,10 @@
  *
  * What vb_main() does, so that no program re-implements it:
  *  - parses the bench's options and the common ones (--iterations,
- *    --out, --workdir, --interval, --variant, --check, --help);
+ *    --out, --workdir, --interval, --variant, --check, --help), and
+ *    records the bench's on the result's cmdline line (a one-letter
+ *    spelling by its long name: -j4 as --jobs 4);
+ *  - takes the figures and headline of the mode given, if any (.modes);
  *  - creates a private work folder <workdir>/vmbench-<name>.<pid> and
  *    removes it at the end, on error and on SIGINT/SIGTERM/SIGHUP;
  *  - runs the vmstat sampler (a process, see vmstat.h), writing
@@ -96,7 +99,8 @@ struct vb_bench {
 	const struct vb_mode *modes;
 	/*
 	 * After parsing, before anything is created: check combinations
-	 * and limits (RLIMIT_NPROC, memory).  -1 with a message in @err.
+	 * and limits (RLIMIT_NPROC: vb_check_nproc(), memory).  -1 with a
+	 * message in @err.
 	 */
 	int (*validate)(void *cfg, char *err, size_t errlen);
 	/*
