@@ -1,7 +1,10 @@
 /* Suite definitions (src/runner/config.c): parsing and file:line errors. */
 #include <check.h>
+#include <dirent.h>
+#include <glob.h>
 #include <stdio.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "config.h"
 #include "testutil.h"
@@ -235,6 +238,109 @@ START_TEST(shipped_configs)
 }
 END_TEST
 
+/*
+ * The runner's benchmarks (src/runner/benches.h, written by the
+ * Makefile) are the folders src/bench/NAME/ that hold NAME.c, each once,
+ * sorted: not an exec helper (vmlat_hello), not the runner (vmrun).
+ */
+START_TEST(bench_list)
+{
+	char path[600];
+	struct dirent *e;
+	DIR *d = opendir("src/bench");
+	int n = 0, i;
+
+	ck_assert_msg(d != NULL, "src/bench: run from the top folder");
+	while ((e = readdir(d))) {
+		if (e->d_name[0] == '.')
+			continue;
+		snprintf(path, sizeof(path), "src/bench/%s/%s.c", e->d_name,
+		    e->d_name);
+		ck_assert_msg(access(path, R_OK) == 0, "no %s", path);
+		ck_assert_msg(vb_is_bench(e->d_name), "%s not listed",
+		    e->d_name);
+		n++;
+	}
+	closedir(d);
+	for (i = 0; vb_benches[i]; i++)
+		if (i > 0)
+			ck_assert_str_lt(vb_benches[i - 1], vb_benches[i]);
+	ck_assert_int_eq(i, n);
+	ck_assert_int_gt(n, 0);
+	ck_assert(vb_is_bench("forkbomb"));
+	ck_assert(vb_is_bench("probe"));
+	ck_assert(!vb_is_bench("vmrun"));
+	ck_assert(!vb_is_bench("vmlat_hello"));
+	ck_assert(!vb_is_bench("vmreport"));
+	ck_assert(!vb_is_bench(""));
+}
+END_TEST
+
+/*
+ * A line naming something else than a benchmark: one line with the
+ * file, the line, the name and the list; the first such line counts.
+ */
+START_TEST(not_a_bench)
+{
+	static const struct {
+		const char *text;
+		const char *want;
+	} t[] = {
+		{ "forkbomb\n# c\nvmlat_hello --x 1\nvmrun\n",
+		  "t.conf:3: 'vmlat_hello' is not a benchmark; the "
+		  "benchmarks are: " },
+		{ "vmrun --help\n", "t.conf:1: 'vmrun' is not a benchmark; "
+		  "the benchmarks are: " },
+		{ "tio@x --creates\nmakesim -j4\nnosuch@v\n",
+		  "t.conf:3: 'nosuch' is not a benchmark; the benchmarks "
+		  "are: " },
+	};
+	struct vb_conf c;
+	char err[1024], list[512] = "";
+	size_t i, len;
+	int b;
+
+	for (b = 0; vb_benches[b]; b++)
+		snprintf(list + strlen(list), sizeof(list) - strlen(list),
+		    "%s%s", b ? ", " : "", vb_benches[b]);
+	for (i = 0; i < sizeof(t) / sizeof(t[0]); i++) {
+		ck_assert_msg(vb_conf_parse("t.conf", t[i].text, &c, err,
+		    sizeof(err)) == 0, "%s", err);
+		ck_assert_int_eq(vb_conf_check_benches(&c, err, sizeof(err)),
+		    -1);
+		len = strlen(t[i].want);
+		ck_assert_msg(strncmp(err, t[i].want, len) == 0, "%s", err);
+		ck_assert_str_eq(err + len, list);
+		vb_conf_free(&c);
+	}
+	ck_assert_msg(vb_conf_parse("t.conf", good, &c, err, sizeof(err)) ==
+	    0, "%s", err);
+	ck_assert_int_eq(vb_conf_check_benches(&c, err, sizeof(err)), 0);
+	vb_conf_free(&c);
+}
+END_TEST
+
+/* Every shipped suite names benchmarks only. */
+START_TEST(shipped_benches)
+{
+	struct vb_conf c;
+	char err[1024];
+	glob_t g;
+	size_t i;
+
+	ck_assert_int_eq(glob("configs/*.conf", 0, NULL, &g), 0);
+	for (i = 0; i < g.gl_pathc; i++) {
+		ck_assert_msg(vb_conf_read(g.gl_pathv[i], &c, err,
+		    sizeof(err)) == 0, "%s", err);
+		ck_assert_msg(vb_conf_check_benches(&c, err, sizeof(err)) ==
+		    0, "%s", err);
+		vb_conf_free(&c);
+	}
+	ck_assert_uint_gt(g.gl_pathc, 0);
+	globfree(&g);
+}
+END_TEST
+
 Suite *
 config_suite(void)
 {
@@ -250,6 +356,9 @@ config_suite(void)
 	tcase_add_test(tc, long_word);
 	tcase_add_test(tc, files);
 	tcase_add_test(tc, shipped_configs);
+	tcase_add_test(tc, bench_list);
+	tcase_add_test(tc, not_a_bench);
+	tcase_add_test(tc, shipped_benches);
 	suite_add_tcase(s, tc);
 	return s;
 }

@@ -2,8 +2,9 @@
  * The iteration child of src/lib/harness.c with .exec_run: tests/iterchild
  * reports, from inside run(), what its process carries, exec'd (the
  * default) and forked (VMBENCH_EXEC=0, the other way, for contrast);
- * a failing run(), the runner's error copy, --append's numbering, and
- * forkbomb (which uses .exec_run) interrupted by SIGINT.
+ * a failing run(), the runner's error copy, --append's numbering, a
+ * mode's figures, and forkbomb (which uses .exec_run) interrupted by
+ * SIGINT.
  */
 #include <check.h>
 #include <errno.h>
@@ -135,6 +136,41 @@ START_TEST(stray_env)
 END_TEST
 
 /*
+ * A mode (--other, or its letter -o): its figures and headline in the
+ * result, reported by the exec'd child as by the forked one, the option
+ * recorded by its long name, and every mode listed by --help.
+ */
+START_TEST(mode_figures)
+{
+	static const char *const exec[] = { "", "VMBENCH_EXEC=0 " };
+	static const char *const opt[] = { "-o", "--other" };
+	struct vb_res r;
+	char path[512], err[512];
+	int i;
+
+	for (i = 0; i < 2; i++) {
+		ck_assert_int_eq(sh("%stests/iterchild %s --iterations 2 "
+		    "--out %s/m%d --workdir %s >/dev/null", exec[i], opt[i],
+		    tu_dir, i, tu_dir), 0);
+		snprintf(path, sizeof(path), "%s/m%d.res", tu_dir, i);
+		ck_assert_msg(vb_res_read(path, &r, err, sizeof(err)) == 0,
+		    "%s", err);
+		ck_assert_str_eq(r.headline, "other_iter");
+		ck_assert_str_eq(r.cmdline, "iterchild --other");
+		ck_assert_int_lt(vb_res_metric_index(&r, "iter"), 0);
+		ck_assert_int_eq(r.niter, 2);
+		ck_assert_double_eq(vb_res_get(&r, 1,
+		    vb_res_metric_index(&r, "other_iter")), 2);
+		vb_res_free(&r);
+	}
+	ck_assert_int_eq(sh("tests/iterchild --help | grep -q '^Figures with "
+	    "--other '"), 0);
+	ck_assert_int_eq(sh("tests/iterchild --help | grep -q '^  other_iter "
+	    "'"), 0);
+}
+END_TEST
+
+/*
  * forkbomb (exec'd loop) stopped by SIGINT: exit 130, the result
  * interrupted, no work folder and no process of its group left.
  */
@@ -191,6 +227,7 @@ harness_suite(void)
 	tcase_add_test(tc, exec_fail);
 	tcase_add_test(tc, exec_append);
 	tcase_add_test(tc, stray_env);
+	tcase_add_test(tc, mode_figures);
 	tcase_add_test(tc, forkbomb_sigint);
 	suite_add_tcase(s, tc);
 	return s;

@@ -230,6 +230,58 @@ START_TEST(find_and_usage)
 }
 END_TEST
 
+/*
+ * One-letter spellings (make's -jN): -j N and -jN as --jobs N, a
+ * lettered flag alone; an unknown letter is refused as before.
+ */
+START_TEST(letters)
+{
+	struct lcfg {
+		uint64_t jobs;
+		int quiet;
+	} c;
+	static const struct vb_opt lt[] = {
+		{ .name = "jobs", .type = VB_OPT_U64, .arg = "N",
+		  .off = offsetof(struct lcfg, jobs), .def = "2", .min = 1,
+		  .max = 64, .letter = 'j', .help = "slots" },
+		{ .name = "quiet", .type = VB_OPT_FLAG, .letter = 'q',
+		  .off = offsetof(struct lcfg, quiet), .help = "say less" },
+		{ 0 },
+	};
+	char *ok1[] = { "-j4", "-q" }, *ok2[] = { "-j", "7", "--jobs=3" };
+	char *bad1[] = { "-j" }, *bad2[] = { "-qx" }, *bad3[] = { "-k3" };
+	char *bad4[] = { "-j", "0" };
+	char err[256] = "", *buf = NULL;
+	size_t len = 0;
+	FILE *f;
+
+	ck_assert_int_eq(vb_opt_parse(lt, &c, 2, ok1, NULL, err, 256), 2);
+	ck_assert_uint_eq(c.jobs, 4);
+	ck_assert_int_eq(vb_opt_flag(lt, &c, "quiet"), 1);
+	ck_assert_int_eq(vb_opt_parse(lt, &c, 3, ok2, NULL, err, 256), 3);
+	ck_assert_uint_eq(c.jobs, 3);
+	ck_assert_int_eq(vb_opt_flag(lt, &c, "quiet"), 0);
+	ck_assert_int_eq(vb_opt_flag(lt, &c, "jobs"), -1);
+	ck_assert_int_eq(vb_opt_flag(lt, &c, "nope"), -1);
+	ck_assert_int_eq(vb_opt_parse(lt, &c, 1, bad1, NULL, err, 256), -1);
+	ck_assert_str_eq(err, "-j needs a value (N)");
+	ck_assert_int_eq(vb_opt_parse(lt, &c, 1, bad2, NULL, err, 256), -1);
+	ck_assert_str_eq(err, "-q takes no value");
+	ck_assert_int_eq(vb_opt_parse(lt, &c, 1, bad3, NULL, err, 256), -1);
+	ck_assert_str_eq(err, "unexpected argument '-k3'");
+	ck_assert_int_eq(vb_opt_parse(lt, &c, 2, bad4, NULL, err, 256), -1);
+	ck_assert_ptr_nonnull(strstr(err, "--jobs: "));
+	ck_assert_ptr_eq(vb_opt_find_letter(lt, 'j'), &lt[0]);
+	ck_assert_ptr_null(vb_opt_find_letter(tab, 'n'));
+	f = open_memstream(&buf, &len);
+	vb_opt_usage(f, lt);
+	fclose(f);
+	ck_assert_ptr_nonnull(strstr(buf, "  -jN, --jobs N   "));
+	ck_assert_ptr_nonnull(strstr(buf, "  -q, --quiet   "));
+	free(buf);
+}
+END_TEST
+
 /* A default the table's own parser rejects is reported, not used. */
 START_TEST(bad_default)
 {
@@ -255,6 +307,7 @@ opt_suite(void)
 	TCase *tc = tcase_create("opt");
 
 	tcase_add_test(tc, defaults);
+	tcase_add_test(tc, letters);
 	tcase_add_test(tc, both_forms);
 	tcase_add_loop_test(tc, errors, 0,
 	    (int)(sizeof(bads) / sizeof(bads[0])));

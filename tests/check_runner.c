@@ -625,8 +625,13 @@ START_TEST(bad_input_refused)
 		const char *label;
 		const char *want;
 	} t[] = {
-		{ "nosuch --x 1\n", "b1", "test.conf:1: unknown benchmark "
-		    "'nosuch'" },
+		{ "nosuch --x 1\n", "b1", "test.conf:1: 'nosuch' is not a "
+		    "benchmark; the benchmarks are: fileload, forkbomb, " },
+		/* programs of bench/ that are not benchmarks */
+		{ "forkbomb\nvmrun --help\n", "b10", "test.conf:2: 'vmrun' "
+		    "is not a benchmark; the benchmarks are: " },
+		{ "vmlat_hello\n", "b11", "test.conf:1: 'vmlat_hello' is not "
+		    "a benchmark; the benchmarks are: " },
 		{ "# c\nforkbomb --forks x\n", "b2", "test.conf:2: forkbomb: "
 		    "--forks: bad number 'x'" },
 		{ "forkbomb --bogus 1\n", "b3", "unknown option '--bogus'" },

@@ -7,7 +7,10 @@
  * process group, SIGKILL at the parent's death, default SIGPIPE, the
  * work folder, the iteration number).
  *
- *	tests/iterchild [--fail] [harness options]
+ * With --other, a mode (src/lib/harness.h): its own figure and headline,
+ * reported by the exec'd child, which must pick the same mode.
+ *
+ *	tests/iterchild [--fail] [--other | -o] [harness options]
  */
 #include <dirent.h>
 #include <signal.h>
@@ -22,11 +25,15 @@
 
 struct cfg {
 	int fail;
+	int other;
 };
 
 static const struct vb_opt opts[] = {
 	{ .name = "fail", .type = VB_OPT_FLAG,
 	  .off = offsetof(struct cfg, fail), .help = "die() in run()" },
+	{ .name = "other", .type = VB_OPT_FLAG,
+	  .off = offsetof(struct cfg, other), .letter = 'o',
+	  .help = "the other mode" },
 	{ 0 },
 };
 
@@ -41,6 +48,16 @@ static const struct vb_metric metrics[] = {
 	{ "workdir_ok", "flag", VB_INFO, "1 if the work folder exists", 0 },
 	{ "iter", "number", VB_INFO, "the iteration number", 0 },
 	{ NULL, NULL, VB_INFO, NULL, 0 },
+};
+
+static const struct vb_metric other_metrics[] = {
+	{ "other_iter", "number", VB_INFO, "the iteration number", 1 },
+	{ NULL, NULL, VB_INFO, NULL, 0 },
+};
+
+static const struct vb_mode modes[] = {
+	{ "other", other_metrics, "other_iter" },
+	{ 0 },
 };
 
 static int set_up;	/* set by setup(), in the harness */
@@ -96,6 +113,10 @@ run(void *p, struct vb_iter *it)
 
 	if (c->fail)
 		die("failing as asked");
+	if (c->other) {
+		vb_report(it, "other_iter", vb_iter_num(it));
+		return 0;
+	}
 	prctl(PR_GET_PDEATHSIG, &sig);
 	sigaction(SIGPIPE, NULL, &sa);
 	vb_report(it, "setup_seen", set_up);
@@ -115,13 +136,10 @@ static const struct vb_bench iterchild = {
 	.opts = opts,
 	.cfg_size = sizeof(struct cfg),
 	.metrics = metrics,
+	.modes = modes,
 	.setup = setup,
 	.run = run,
 	.exec_run = 1,
 };
 
-int
-main(int argc, char **argv)
-{
-	return vb_main(&iterchild, argc, argv);
-}
+VB_MAIN(iterchild)

@@ -1,7 +1,7 @@
 #!/bin/sh
 # make bench [BENCH="overhead tio ..."]: every comparison with a peer and
 # every measurement of vmbench's own cost (the bench-NAME targets given
-# as arguments by the Makefile), one after the other, each one's output
+# as arguments by mk/bench.mk), one after the other, each one's output
 # shown as it runs; then the block at the end of docs/validation.md
 # between its two markers is rewritten with the date, kernel, machine
 # and load, and each target's exit status, time and last lines.  BENCH

@@ -80,13 +80,16 @@ struct vb_iter {
 	int num;
 	int fd;			/* pipe to the parent */
 	const char *workdir;
-	const struct vb_bench *bench;
+	const char *bench;	/* its name */
+	const struct vb_metric *metrics;	/* the figures run() reports */
 };
 
 /* The state of the one run this process does. */
 static struct run {
 	const struct vb_bench *b;
 	void *cfg;
+	const struct vb_metric *metrics;	/* b's, or its mode's */
+	const char *headline;
 	struct vb_res res;
 	char res_path[4096];
 	char vm_path[4096];
@@ -243,12 +246,11 @@ vb_report(struct vb_iter *it, const char *metric, double value)
 	const struct vb_metric *m;
 	int n;
 
-	for (m = it->bench->metrics; m && m->name; m++)
+	for (m = it->metrics; m && m->name; m++)
 		if (strcmp(m->name, metric) == 0)
 			break;
 	if (!m || !m->name)
-		die("bug: %s reports unknown metric '%s'", it->bench->name,
-		    metric);
+		die("bug: %s reports unknown metric '%s'", it->bench, metric);
 	n = snprintf(line, sizeof(line), "%s %.17g\n", metric, value);
 	/* one write(), shorter than PIPE_BUF: atomic */
 	if (write(it->fd, line, (size_t)n) != n)
@@ -279,10 +281,38 @@ vb_note(const char *fmt, ...)
 	vb_res_add_note(&R.res, "%s", msg);
 }
 
+int
+vb_check_nproc(uint64_t n, const char *opt, const char *why, char *err,
+    size_t errlen)
+{
+	struct rlimit rl;
+
+	if (getrlimit(RLIMIT_NPROC, &rl) == 0 && rl.rlim_cur != RLIM_INFINITY &&
+	    n + 16 > rl.rlim_cur) {
+		snprintf(err, errlen, "--%s %llu: RLIMIT_NPROC is %llu; %s",
+		    opt, (unsigned long long)n,
+		    (unsigned long long)rl.rlim_cur, why);
+		return -1;
+	}
+	return 0;
+}
+
+/* The "Figures" paragraph of --help: @m, after a blank line. */
+static void
+usage_figures(FILE *f, const char *mode, const struct vb_metric *m)
+{
+	fprintf(f, "\nFigures%s%s (besides time, rusage and vmstat "
+	    "deltas):\n", mode ? " with --" : "", mode ? mode : "");
+	for (; m && m->name; m++)
+		fprintf(f, "  %-22s %s (%s, %s)\n", m->name, m->desc,
+		    m->unit, m->dir == VB_LOWER ? "lower is better" :
+		    m->dir == VB_HIGHER ? "higher is better" : "information");
+}
+
 static void
 usage(const struct vb_bench *b, FILE *f)
 {
-	const struct vb_metric *m;
+	const struct vb_mode *mode;
 
 	fprintf(f, "usage: %s [options]\n%s.\n\nOptions:\n", b->name,
 	    b->summary);
@@ -298,11 +328,34 @@ usage(const struct vb_bench *b, FILE *f)
 	    "PREFIX.res\n"
 	    "  --check                validate the options and exit\n"
 	    "  --help                 this text\n");
-	fprintf(f, "\nFigures (besides time, rusage and vmstat deltas):\n");
-	for (m = b->metrics; m && m->name; m++)
-		fprintf(f, "  %-22s %s (%s, %s)\n", m->name, m->desc,
-		    m->unit, m->dir == VB_LOWER ? "lower is better" :
-		    m->dir == VB_HIGHER ? "higher is better" : "information");
+	usage_figures(f, NULL, b->metrics);
+	for (mode = b->modes; mode && mode->flag; mode++)
+		usage_figures(f, mode->flag, mode->metrics);
+}
+
+/*
+ * The figures and headline of this run: the bench's, or those of the
+ * first mode whose flag @cfg has set (after parsing).
+ */
+static void
+pick_mode(const struct vb_bench *b, const void *cfg)
+{
+	const struct vb_mode *mode;
+
+	R.metrics = b->metrics;
+	R.headline = b->headline;
+	for (mode = b->modes; mode && mode->flag; mode++) {
+		int on = vb_opt_flag(b->opts, cfg, mode->flag);
+
+		if (on < 0)
+			die("bug: mode --%s is not a flag of %s", mode->flag,
+			    b->name);
+		if (on) {
+			R.metrics = mode->metrics;
+			R.headline = mode->headline;
+			return;
+		}
+	}
 }
 
 struct common {
@@ -407,6 +460,18 @@ record_params(const struct vb_bench *b, void *cfg, int argc, char **argv)
 		    strncmp(argv[i], "--variant", 9) == 0) {
 			if (!strchr(argv[i], '='))
 				i++;
+			continue;
+		}
+		if (argv[i][0] == '-' && argv[i][1] != '-' && (o =
+		    vb_opt_find_letter(b->opts, argv[i][1]))) {
+			/* -j4, -j 4: written --jobs 4, as the table names it */
+			vb_buf_printf(&cmd, " --%s", o->name);
+			if (o->type == VB_OPT_FLAG)
+				continue;
+			if (argv[i][2])
+				vb_buf_printf(&cmd, " %s", argv[i] + 2);
+			else if (i + 1 < argc)
+				vb_buf_printf(&cmd, " %s", argv[++i]);
 			continue;
 		}
 		vb_buf_printf(&cmd, " %s", argv[i]);
@@ -619,10 +684,12 @@ iteration_main(const struct vb_bench *b, int argc, char **argv,
 		vb_set_err_copy(R.progress_fd);
 	}
 	parse_args(b, argc, argv, &c, cfg);
+	pick_mode(b, cfg);
 	it.num = num;
 	it.fd = fd;
 	it.workdir = workdir;
-	it.bench = b;
+	it.bench = b->name;
+	it.metrics = R.metrics;
 	rc = b->run(cfg, &it);
 	fflush(NULL);
 	_exit(rc == 0 ? 0 : 1);
@@ -682,7 +749,8 @@ iterate(int num, struct vb_proc *proc)
 		it.num = num;
 		it.fd = fds[1];
 		it.workdir = R.workdir;
-		it.bench = R.b;
+		it.bench = R.b->name;
+		it.metrics = R.metrics;
 		i = R.b->run(R.cfg, &it);
 		fflush(NULL);
 		_exit(i == 0 ? 0 : 1);
@@ -842,6 +910,7 @@ vb_main(const struct vb_bench *b, int argc, char **argv)
 	if (!R.cfg)
 		die("out of memory");
 	parse_args(b, argc, argv, &c, R.cfg);
+	pick_mode(b, R.cfg);
 	if (b->validate && b->validate(R.cfg, err, sizeof(err)) < 0)
 		die("%s", err);
 	if (!c.workdir)
@@ -877,7 +946,7 @@ vb_main(const struct vb_bench *b, int argc, char **argv)
 			vb_res_set_key(&R.res, vb_res_add_metric(&R.res,
 			    m->name, m->unit, m->dir), m->key);
 	}
-	for (m = b->metrics; m && m->name; m++) {
+	for (m = R.metrics; m && m->name; m++) {
 		if (vb_res_metric_index(&R.res, m->name) >= 0)
 			die("bug: metric '%s' defined twice", m->name);
 		vb_res_set_key(&R.res, vb_res_add_metric(&R.res, m->name,
@@ -885,9 +954,9 @@ vb_main(const struct vb_bench *b, int argc, char **argv)
 	}
 	if (R.res.nmetrics > 1024)
 		die("bug: too many metrics");
-	if (b->headline)
+	if (R.headline)
 		snprintf(R.res.headline, sizeof(R.res.headline), "%s",
-		    b->headline);
+		    R.headline);
 	if (c.out) {
 		snprintf(R.res_path, sizeof(R.res_path), "%s.res", c.out);
 		snprintf(R.vm_path, sizeof(R.vm_path), "%s.vmstat", c.out);

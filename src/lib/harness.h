@@ -1,8 +1,8 @@
 /*
- * bench.h - the harness every benchmark program is a thin main() over.
+ * harness.h - the harness every benchmark program is a thin main() over.
  *
  * A benchmark is one const struct (designated initialisers) and a
- * main() that calls vb_main():
+ * main() that calls vb_main(), which VB_MAIN() writes:
  *
  *	static const struct vb_bench forkbomb = {
  *		.name = "forkbomb",
@@ -11,12 +11,15 @@
  *		.metrics = metrics, .headline = "forks_per_s",
  *		.validate = validate, .run = run,
  *	};
- *	int main(int argc, char **argv)
- *	{ return vb_main(&forkbomb, argc, argv); }
+ *
+ *	VB_MAIN(forkbomb)
  *
  * What vb_main() does, so that no program re-implements it:
  *  - parses the bench's options and the common ones (--iterations,
- *    --out, --workdir, --interval, --variant, --check, --help);
+ *    --out, --workdir, --interval, --variant, --check, --help), and
+ *    records the bench's on the result's cmdline line (a one-letter
+ *    spelling by its long name: -j4 as --jobs 4);
+ *  - takes the figures and headline of the mode given, if any (.modes);
  *  - creates a private work folder <workdir>/vmbench-<name>.<pid> and
  *    removes it at the end, on error and on SIGINT/SIGTERM/SIGHUP;
  *  - runs the vmstat sampler (a process, see vmstat.h), writing
@@ -53,6 +56,7 @@
 #define VB_BENCH_H
 
 #include <stddef.h>
+#include <stdint.h>
 
 #include "opt.h"
 #include "res.h"
@@ -72,6 +76,18 @@ struct vb_metric {
 
 struct vb_iter;
 
+/*
+ * A mode: a flag of the bench's options that makes it measure something
+ * else, with figures and a headline of its own (tio --creates: bonnie++'s
+ * creates and deletes, not tiobench's rates).  The harness picks the
+ * figures after parsing; --help lists every mode's.
+ */
+struct vb_mode {
+	const char *flag;		/* a VB_OPT_FLAG of .opts */
+	const struct vb_metric *metrics; /* { 0 }-terminated */
+	const char *headline;
+};
+
 struct vb_bench {
 	const char *name;
 	const char *summary;		/* one line for --help */
@@ -79,9 +95,12 @@ struct vb_bench {
 	size_t cfg_size;		/* the struct opts store into */
 	const struct vb_metric *metrics; /* { 0 }-terminated */
 	const char *headline;		/* metric for the run summary */
+	/* { 0 }-terminated, or NULL; the first whose flag is set applies */
+	const struct vb_mode *modes;
 	/*
 	 * After parsing, before anything is created: check combinations
-	 * and limits (RLIMIT_NPROC, memory).  -1 with a message in @err.
+	 * and limits (RLIMIT_NPROC: vb_check_nproc(), memory).  -1 with a
+	 * message in @err.
 	 */
 	int (*validate)(void *cfg, char *err, size_t errlen);
 	/*
@@ -110,7 +129,26 @@ struct vb_bench {
 
 int vb_main(const struct vb_bench *b, int argc, char **argv);
 
-/* From run(): record a figure of this iteration (name from .metrics). */
+/* The main() of a benchmark program: vb_main() over its descriptor. */
+#define VB_MAIN(bench)							\
+int									\
+main(int argc, char **argv)						\
+{									\
+	return vb_main(&(bench), argc, argv);				\
+}
+
+/*
+ * From validate(): can this user run @n more processes at once?
+ * RLIMIT_NPROC less a margin of 16 (what the user already runs is not
+ * cheaply known).  -1 with "--@opt N: RLIMIT_NPROC is M; @why" in @err.
+ */
+int vb_check_nproc(uint64_t n, const char *opt, const char *why, char *err,
+    size_t errlen);
+
+/*
+ * From run(): record a figure of this iteration (name from .metrics, or
+ * from the mode's).
+ */
 void vb_report(struct vb_iter *it, const char *metric, double value);
 /* From run(): the private work folder (exists, empty at the start). */
 const char *vb_iter_workdir(const struct vb_iter *it);

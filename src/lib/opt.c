@@ -16,6 +16,25 @@ vb_opt_find(const struct vb_opt *tab, const char *name)
 	return NULL;
 }
 
+const struct vb_opt *
+vb_opt_find_letter(const struct vb_opt *tab, char letter)
+{
+	for (; tab && tab->name; tab++)
+		if (tab->letter && tab->letter == letter)
+			return tab;
+	return NULL;
+}
+
+int
+vb_opt_flag(const struct vb_opt *tab, const void *cfg, const char *name)
+{
+	const struct vb_opt *o = vb_opt_find(tab, name);
+
+	if (!o || o->type != VB_OPT_FLAG)
+		return -1;
+	return *FIELD(cfg, o, const int);
+}
+
 /* Is @val one of the '|'-separated @choices? */
 static int
 in_choices(const char *choices, const char *val)
@@ -99,36 +118,42 @@ vb_opt_parse(const struct vb_opt *tab, void *cfg, int argc, char **argv,
 		const char *arg = argv[i], *val = NULL, *eq;
 		size_t n;
 
-		if (strncmp(arg, "--", 2) != 0 || arg[2] == '\0') {
+		if (arg[0] == '-' && arg[1] != '-' && arg[1] != '\0' &&
+		    (o = vb_opt_find_letter(tab, arg[1]))) {
+			/* -L VALUE, -LVALUE; a flag is -L alone */
+			snprintf(name, sizeof(name), "-%c", arg[1]);
+			eq = arg[2] ? arg + 2 : NULL;
+		} else if (strncmp(arg, "--", 2) != 0 || arg[2] == '\0') {
 			snprintf(err, errlen, "unexpected argument '%s'", arg);
 			return -1;
-		}
-		arg += 2;
-		eq = strchr(arg, '=');
-		n = eq ? (size_t)(eq - arg) : strlen(arg);
-		if (n >= sizeof(name))
-			n = sizeof(name) - 1;
-		memcpy(name, arg, n);
-		name[n] = '\0';
-		o = vb_opt_find(tab, name);
-		if (!o) {
-			snprintf(err, errlen, "unknown option '--%s' (see "
-			    "--help)", name);
-			return -1;
+		} else {
+			arg += 2;
+			eq = strchr(arg, '=');
+			n = eq ? (size_t)(eq - arg) : strlen(arg);
+			if (n >= sizeof(name) - 2)
+				n = sizeof(name) - 3;
+			snprintf(name, sizeof(name), "--%.*s", (int)n, arg);
+			if (eq)
+				eq++;
+			if (!(o = vb_opt_find(tab, name + 2))) {
+				snprintf(err, errlen, "unknown option '%s' (see "
+				    "--help)", name);
+				return -1;
+			}
 		}
 		if (o->type == VB_OPT_FLAG) {
 			if (eq) {
-				snprintf(err, errlen, "--%s takes no value",
+				snprintf(err, errlen, "%s takes no value",
 				    name);
 				return -1;
 			}
 			val = "1";
 		} else if (eq) {
-			val = eq + 1;
+			val = eq;
 		} else if (i + 1 < argc) {
 			val = argv[++i];
 		} else {
-			snprintf(err, errlen, "--%s needs a value (%s)", name,
+			snprintf(err, errlen, "%s needs a value (%s)", name,
 			    o->arg ? o->arg : "an argument");
 			return -1;
 		}
@@ -180,11 +205,15 @@ void
 vb_opt_usage(FILE *f, const struct vb_opt *tab)
 {
 	for (; tab && tab->name; tab++) {
-		char left[48];
+		const char *arg = tab->type == VB_OPT_FLAG ? "" : tab->arg ?
+		    tab->arg : "X";
+		char left[48], letter[16] = "";
 
-		snprintf(left, sizeof(left), "--%s%s%s", tab->name,
-		    tab->type == VB_OPT_FLAG ? "" : " ",
-		    tab->type == VB_OPT_FLAG ? "" : tab->arg ? tab->arg : "X");
+		if (tab->letter)
+			snprintf(letter, sizeof(letter), "-%c%s, ",
+			    tab->letter, arg);
+		snprintf(left, sizeof(left), "%s--%s%s%s", letter, tab->name,
+		    *arg ? " " : "", arg);
 		fprintf(f, "  %-22s %s", left, tab->help ? tab->help : "");
 		if (tab->def && tab->type != VB_OPT_FLAG)
 			fprintf(f, " (default %s)", tab->def);

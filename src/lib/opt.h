@@ -16,6 +16,8 @@
  * Field types: U64 and SIZE -> uint64_t, SIZEPCT -> struct vb_sizepct,
  * DOUBLE -> double, FLAG -> int (0/1), STR -> const char *.
  * Options are written "--name value" or "--name=value"; flags take none.
+ * An option may also have a one-letter spelling (.letter = 'j': "-j 4"
+ * or "-j4", as make's -jN), declared in the table like the rest.
  */
 #ifndef VB_OPT_H
 #define VB_OPT_H
@@ -48,6 +50,7 @@ struct vb_opt {
 	const char *choices;	/* STR: "audio|video", NULL for any */
 	const char *arg;	/* metavariable for --help: "N", "SIZE" */
 	const char *help;	/* one line */
+	char letter;		/* also "-L VALUE", "-LVALUE"; 0: none */
 };
 
 /*
@@ -69,5 +72,13 @@ char *vb_opt_format(const struct vb_opt *o, const void *cfg, char *buf,
     size_t len);
 /* The table entry named @name, or NULL. */
 const struct vb_opt *vb_opt_find(const struct vb_opt *tab, const char *name);
+/* The table entry spelt -@letter, or NULL. */
+const struct vb_opt *vb_opt_find_letter(const struct vb_opt *tab,
+    char letter);
+/*
+ * The value in @cfg of the flag @name of @tab (after vb_opt_parse()), or
+ * -1 when @tab has no flag of that name.
+ */
+int vb_opt_flag(const struct vb_opt *tab, const void *cfg, const char *name);
 
 #endif

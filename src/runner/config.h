@@ -17,7 +17,8 @@
  * probe) beside it; the runner rejects keys it does not know.  '#' starts a comment;
  * double quotes group words.  Names are [A-Za-z0-9_.-]; the result files
  * are <bench>[@variant].res, and a bench that appears twice needs
- * distinct variants.
+ * distinct variants.  Parsing takes any such name; the runner then
+ * accepts only the benchmarks built here (vb_conf_check_benches()).
  */
 #ifndef VB_CONFIG_H
 #define VB_CONFIG_H
@@ -43,6 +44,21 @@ struct vb_conf {
 	int nlines;
 	struct vb_conf_line *lines;
 };
+
+/*
+ * The benchmarks built here, NULL-terminated: src/runner/benches.h,
+ * which the Makefile writes from the folders of src/bench/.
+ */
+extern const char *const vb_benches[];
+/* Is @name one of vb_benches? */
+int vb_is_bench(const char *name);
+/*
+ * Does every line of @c name a benchmark?  -1 with "file:line: 'x' is
+ * not a benchmark; the benchmarks are: a, b, ..." in @err for the
+ * first that does not.
+ */
+int vb_conf_check_benches(const struct vb_conf *c, char *err,
+    size_t errlen);
 
 /* Parse @path; -1 with "file:line: what is wrong" in @err. */
 int vb_conf_read(const char *path, struct vb_conf *c, char *err,

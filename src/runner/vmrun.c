@@ -488,13 +488,14 @@ validate(const struct vb_conf *c)
 	char prog[PATH_MAX], msg[1024];
 	int i, j;
 
+	if (vb_conf_check_benches(c, msg, sizeof(msg)) < 0)
+		die("%s", msg);
 	for (i = 0; i < c->nlines; i++) {
 		const struct vb_conf_line *l = &c->lines[i];
 
-		if (access(prog_path(l->bench, prog, sizeof(prog)), X_OK) < 0 ||
-		    strcmp(l->bench, "vmrun") == 0)
-			die("%s:%d: unknown benchmark '%s' (no program %s)",
-			    c->path, l->lineno, l->bench, prog);
+		if (access(prog_path(l->bench, prog, sizeof(prog)), X_OK) < 0)
+			die("%s:%d: no program %s for benchmark '%s' (run "
+			    "make)", c->path, l->lineno, prog, l->bench);
 		for (j = 0; j < l->ndirs; j++)
 			if (!known_dir(l->dirs[j].key))
 				die("%s:%d: unknown directive '%s=' (known: "

@@ -27,7 +27,6 @@
 #include <string.h>
 #include <sys/mman.h>
 #include <sys/prctl.h>
-#include <sys/resource.h>
 #include <sys/stat.h>
 #include <sys/wait.h>
 #include <unistd.h>
@@ -136,16 +135,10 @@ validate(void *p, char *err, size_t errlen)
 {
 	struct cfg *c = p;
 	char path[PATH_MAX], dflt[PATH_MAX];
-	struct rlimit rl;
 
-	if (getrlimit(RLIMIT_NPROC, &rl) == 0 && rl.rlim_cur != RLIM_INFINITY &&
-	    c->clients + 16 > rl.rlim_cur) {
-		snprintf(err, errlen, "--clients %llu: RLIMIT_NPROC is %llu; "
-		    "cannot run that many clients",
-		    (unsigned long long)c->clients,
-		    (unsigned long long)rl.rlim_cur);
+	if (vb_check_nproc(c->clients, "clients", "cannot run that many "
+	    "clients", err, errlen) < 0)
 		return -1;
-	}
 	if (c->warmup < 0)
 		c->warmup = c->time / 5;
 	if (c->loadfile) {
@@ -444,8 +437,4 @@ static const struct vb_bench fileload = {
 	.run = run,
 };
 
-int
-main(int argc, char **argv)
-{
-	return vb_main(&fileload, argc, argv);
-}
+VB_MAIN(fileload)

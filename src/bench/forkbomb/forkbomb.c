@@ -25,7 +25,6 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/mman.h>
-#include <sys/resource.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
@@ -66,25 +65,17 @@ static const struct vb_metric metrics[] = {
 
 /*
  * Refuse what cannot work before anything runs: a concurrency above
- * RLIMIT_NPROC (less what this user already runs would be better, but
- * the count is not cheaply known, so leave a margin of 16), and a
- * parent memory above what the machine has.
+ * RLIMIT_NPROC, and a parent memory above what the machine has.
  */
 static int
 validate(void *p, char *err, size_t errlen)
 {
 	struct cfg *c = p;
-	struct rlimit rl;
 	long pages = sysconf(_SC_PHYS_PAGES), psz = sysconf(_SC_PAGESIZE);
 
-	if (getrlimit(RLIMIT_NPROC, &rl) == 0 && rl.rlim_cur != RLIM_INFINITY &&
-	    c->concurrency + 16 > rl.rlim_cur) {
-		snprintf(err, errlen, "--concurrency %llu: RLIMIT_NPROC is "
-		    "%llu; cannot keep that many children alive",
-		    (unsigned long long)c->concurrency,
-		    (unsigned long long)rl.rlim_cur);
+	if (vb_check_nproc(c->concurrency, "concurrency", "cannot keep that "
+	    "many children alive", err, errlen) < 0)
 		return -1;
-	}
 	if (pages > 0 && c->parent_mem > (uint64_t)pages * (uint64_t)psz / 2) {
 		snprintf(err, errlen, "--parent-mem %llu bytes: more than half "
 		    "of this machine's memory", (unsigned long long)c->parent_mem);
@@ -196,8 +187,4 @@ static const struct vb_bench forkbomb = {
 	.exec_run = 1,
 };
 
-int
-main(int argc, char **argv)
-{
-	return vb_main(&forkbomb, argc, argv);
-}
+VB_MAIN(forkbomb)

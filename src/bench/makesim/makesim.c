@@ -85,8 +85,7 @@ struct cfg {
 static const struct vb_opt opts[] = {
 	{ .name = "jobs", .type = VB_OPT_U64, .arg = "N",
 	  .off = offsetof(struct cfg, jobs), .def = "2", .min = 1,
-	  .max = 1024, .help = "job slots, as make -jN (-jN and -j N work "
-	  "too)" },
+	  .max = 1024, .letter = 'j', .help = "job slots, as make -jN" },
 	{ .name = "units", .type = VB_OPT_U64, .arg = "N",
 	  .off = offsetof(struct cfg, units), .def = "2000", .min = 1,
 	  .max = 200000, .help = ".c files in the tree (before --scale)" },
@@ -527,25 +526,4 @@ static const struct vb_bench makesim = {
 	.teardown = teardown,
 };
 
-/* make's spelling: "-j N" and "-jN" are taken as "--jobs N". */
-int
-main(int argc, char **argv)
-{
-	char **av = calloc((size_t)argc * 2 + 1, sizeof(char *));
-	int i, n = 0;
-
-	if (!av)
-		return vb_main(&makesim, argc, argv);
-	for (i = 0; i < argc; i++) {
-		if (i > 0 && strncmp(argv[i], "-j", 2) == 0) {
-			av[n++] = "--jobs";
-			if (argv[i][2])
-				av[n++] = argv[i] + 2;
-			else if (i + 1 < argc)
-				av[n++] = argv[++i];
-			continue;
-		}
-		av[n++] = argv[i];
-	}
-	return vb_main(&makesim, n, av);
-}
+VB_MAIN(makesim)

@@ -324,8 +324,4 @@ static const struct vb_bench memfill = {
 	.run = run,
 };
 
-int
-main(int argc, char **argv)
-{
-	return vb_main(&memfill, argc, argv);
-}
+VB_MAIN(memfill)

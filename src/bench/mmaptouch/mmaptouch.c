@@ -225,8 +225,4 @@ static const struct vb_bench mmaptouch = {
 	.run = run,
 };
 
-int
-main(int argc, char **argv)
-{
-	return vb_main(&mmaptouch, argc, argv);
-}
+VB_MAIN(mmaptouch)

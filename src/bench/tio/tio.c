@@ -611,6 +611,12 @@ run(void *p, struct vb_iter *it)
 	return c->creates ? run_creates(c, it) : run_io(c, it);
 }
 
+/* --creates: its own figures and headline */
+static const struct vb_mode modes[] = {
+	{ "creates", create_metrics, "seq_create_per_s" },
+	{ 0 },
+};
+
 static const struct vb_bench tio = {
 	.name = "tio",
 	.summary = "tiobench's threaded sequential and random reads and "
@@ -619,32 +625,10 @@ static const struct vb_bench tio = {
 	.cfg_size = sizeof(struct cfg),
 	.metrics = metrics,
 	.headline = "seq_read_mbs",
+	.modes = modes,
 	.validate = validate,
 	.setup = setup,
 	.run = run,
 };
 
-/* The same program under --creates: its own figures and headline. */
-static const struct vb_bench tio_creates = {
-	.name = "tio",
-	.summary = "tiobench's threaded sequential and random reads and "
-	    "writes (--creates: bonnie++'s file creates and deletes)",
-	.opts = opts,
-	.cfg_size = sizeof(struct cfg),
-	.metrics = create_metrics,
-	.headline = "seq_create_per_s",
-	.validate = validate,
-	.setup = setup,
-	.run = run,
-};
-
-int
-main(int argc, char **argv)
-{
-	int i;
-
-	for (i = 1; i < argc; i++)
-		if (strcmp(argv[i], "--creates") == 0)
-			return vb_main(&tio_creates, argc, argv);
-	return vb_main(&tio, argc, argv);
-}
+VB_MAIN(tio)

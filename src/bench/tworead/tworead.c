@@ -450,6 +450,12 @@ run(void *p, struct vb_iter *it)
 	return 0;
 }
 
+/* --cached: its own figures and headline */
+static const struct vb_mode modes[] = {
+	{ "cached", cached_metrics, "cached_mib_per_s" },
+	{ 0 },
+};
+
 static const struct vb_bench tworead = {
 	.name = "tworead",
 	.summary = "read two files' ranges alternately, the clockpro "
@@ -458,32 +464,10 @@ static const struct vb_bench tworead = {
 	.cfg_size = sizeof(struct cfg),
 	.metrics = metrics,
 	.headline = "half_reads",
+	.modes = modes,
 	.validate = validate,
 	.setup = setup,
 	.run = run,
 };
 
-/* The same program under --cached: its own figures and headline. */
-static const struct vb_bench tworead_cached = {
-	.name = "tworead",
-	.summary = "read two files' ranges alternately, the clockpro "
-	    "\"2read\" test (--cached: hdparm -T cached reads)",
-	.opts = opts,
-	.cfg_size = sizeof(struct cfg),
-	.metrics = cached_metrics,
-	.headline = "cached_mib_per_s",
-	.validate = validate,
-	.setup = setup,
-	.run = run,
-};
-
-int
-main(int argc, char **argv)
-{
-	int i;
-
-	for (i = 1; i < argc; i++)
-		if (strcmp(argv[i], "--cached") == 0)
-			return vb_main(&tworead_cached, argc, argv);
-	return vb_main(&tworead, argc, argv);
-}
+VB_MAIN(tworead)

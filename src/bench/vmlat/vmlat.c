@@ -319,8 +319,4 @@ static const struct vb_bench vmlat = {
 	.run = run,
 };
 
-int
-main(int argc, char **argv)
-{
-	return vb_main(&vmlat, argc, argv);
-}
+VB_MAIN(vmlat)

@@ -1,0 +1,81 @@
+# mk/bench.mk - vmbench measuring itself (docs/self.md) and against its
+# peers (docs/validation.md), not timed unit tests; included by the
+# Makefile.
+#
+# make bench [BENCH="overhead tio"]: tools/bench-all.sh runs every
+# bench-NAME in turn and rewrites the last section of docs/validation.md
+# with what they printed; BENCH keeps only the ones it names.
+#
+# One rule runs them all, from this table: a row is a NAME of
+# BENCH_NAMES, and
+#   bench_run_NAME     the command make bench-NAME runs, its arguments
+#                      from VB_ variables ("$${VB_X:-default}")
+#   bench_vars_NAME    the make variables it takes (make bench-NAME X=1),
+#                      each exported as VB_X
+#   bench_needs_NAME   what it needs built besides all
+# A new measurement is a new row.
+
+BENCH_NAMES := overhead report fileload makesim memfill probe tio html vmlat
+
+# The harness's own cost: tools/overhead.c.
+bench_run_overhead = tools/overhead
+bench_needs_overhead = tools/overhead
+
+# The report's speed on 100 folders x 20 benchmarks: tools/bench-report.sh.
+bench_run_report = sh tools/bench-report.sh
+
+# fileload against dbench 4 on Debian's client.txt, alternating, medians
+# (needs the dbench package): tools/fileload-vs-dbench.sh.
+bench_run_fileload = sh tools/fileload-vs-dbench.sh "$${VB_FL_TIME:-20}" \
+	"$${VB_FL_RUNS:-3}"
+bench_vars_fileload = FL_TIME FL_RUNS
+
+# makesim -j1 against -j2, and its run-to-run CoV over 5 runs (about 6
+# minutes): tools/bench-makesim.sh.
+bench_run_makesim = sh tools/bench-makesim.sh
+
+# memfill's fill against memset() and a bare page-touch loop:
+# tools/bench_memfill.c.
+bench_run_memfill = tools/bench_memfill $${VB_MF_SIZE:+"$$VB_MF_SIZE"}
+bench_vars_memfill = MF_SIZE
+bench_needs_memfill = tools/bench_memfill
+
+# The probe's own overhead: tools/bench-probe.sh.
+bench_run_probe = sh tools/bench-probe.sh "$${VB_PROBE_TIME:-20}"
+bench_vars_probe = PROBE_TIME
+
+# tio against fio (its four phases at 1 and 4 threads) and bonnie++ (the
+# creates and deletes), alternating in one run: tools/tio-vs-peers.sh.
+# TIO_SIZE (total, default 256M), TIO_RUNS (3), TIO_DIRECT=1 for O_DIRECT,
+# TIO_FILES (creates, 131072), TIO_PARTS=io or creates for one half,
+# TIO_CONTROL=1 for fio in tio's place (how far fio is from itself).
+bench_run_tio = TIO_FILES="$$VB_TIO_FILES" TIO_PARTS="$$VB_TIO_PARTS" \
+	TIO_CONTROL="$$VB_TIO_CONTROL" \
+	sh tools/tio-vs-peers.sh "$${VB_TIO_SIZE:-256M}" \
+	"$${VB_TIO_RUNS:-3}" $${VB_TIO_DIRECT:+direct}
+bench_vars_tio = TIO_SIZE TIO_RUNS TIO_DIRECT TIO_FILES TIO_PARTS \
+	TIO_CONTROL
+
+# The results page over 50 generated folders: its time (under 2 s) and,
+# with chromium, the browser test (tests/html-browser.sh; in make check;
+# 77: skipped).
+bench_run_html = sh tests/html-browser.sh 50; rc=$$?; \
+	[ $$rc = 77 ] || exit $$rc
+
+# vmlat against LMbench 3 built from its source in a temporary folder
+# (LMBENCH_SRC=dir, a tree or a git folder), alternating, medians of
+# LM_RUNS rounds; LM_TESTS="filerd mmaprd" picks some:
+# tools/vmlat-vs-lmbench.sh.
+bench_run_vmlat = LMBENCH_SRC="$$VB_LMBENCH_SRC" LM_TESTS="$$VB_LM_TESTS" \
+	sh tools/vmlat-vs-lmbench.sh "$${VB_LM_RUNS:-9}"
+bench_vars_vmlat = LMBENCH_SRC LM_RUNS LM_TESTS
+
+BENCH_TARGETS := $(BENCH_NAMES:%=bench-%)
+$(call vb_export,BENCH $(foreach n,$(BENCH_NAMES),$(bench_vars_$(n))))
+
+.PHONY: bench $(BENCH_TARGETS)
+bench: all
+	$(Q)sh tools/bench-all.sh $(BENCH_TARGETS)
+
+$(BENCH_TARGETS): bench-%: all $$(bench_needs_$$*)
+	$(Q)$(bench_run_$*)

@@ -1,0 +1,83 @@
+# mk/workflows.mk - what a user runs with the programs (included by the
+# Makefile): a run, an A/B run, the report's forms, a fleet of hosts, and
+# the clean-up after a killed run.  Every value given to make reaches
+# the programs as VB_NAME in the environment ($(call vb_export,...) in
+# the Makefile), never as shell text.
+
+.PHONY: run ab compare plot post need-kernels clean-stale
+
+CONFIG ?= configs/quick.conf
+RESULTS ?= results
+
+# A= given, even empty (the settings as found), or forgotten: read
+# before vb_export unexports A and B, which defines them
+export VB_A_SET := $(if $(filter undefined,$(origin A)),,1)
+export VB_B_SET := $(if $(filter undefined,$(origin B)),,1)
+$(call vb_export,KERNEL CONFIG RESULTS ITERATIONS RUNS FORCE MEM SWAP WORKDIR \
+	A B A_LABEL B_LABEL ORDER KERNELS REPORT_OPTS PLOTS)
+# KERNEL left empty is uname -r (vmrun).
+
+# the options every vmrun target shares, as shell words from VB_*
+VMRUN_ARGS = --config "$$VB_CONFIG" --results "$$VB_RESULTS" \
+	    $${VB_ITERATIONS:+--iterations "$$VB_ITERATIONS"} \
+	    $${VB_MEM:+--mem "$$VB_MEM"} $${VB_SWAP:+--swap "$$VB_SWAP"} \
+	    $${VB_WORKDIR:+--workdir "$$VB_WORKDIR"}
+
+# make run: the runner does the work; see src/runner/vmrun.c and docs/running.md.
+run: all
+	$(Q)case "$$VB_FORCE" in 1) set -- --force;; *) set --;; esac; \
+	bench/vmrun --kernel "$$VB_KERNEL" $${VB_RUNS:+--runs "$$VB_RUNS"} \
+	    $(VMRUN_ARGS) "$$@"
+
+# make ab: one kernel, two settings, iterations interleaved (ABBA), into
+# results/<KERNEL>-A and -B (or A_LABEL, B_LABEL), then the comparison.
+ab: all
+	$(Q)case "$$VB_FORCE" in 1) set -- --force;; *) set --;; esac; \
+	bench/vmrun --kernel "$$VB_KERNEL" \
+	    $${VB_A_SET:+--a "$$VB_A"} $${VB_B_SET:+--b "$$VB_B"} \
+	    $${VB_A_LABEL:+--label-a "$$VB_A_LABEL"} \
+	    $${VB_B_LABEL:+--label-b "$$VB_B_LABEL"} \
+	    $${VB_ORDER:+--order "$$VB_ORDER"} $(VMRUN_ARGS) "$$@"
+
+# make fleet: the suite on every host of an Ansible inventory, each
+# host's folder fetched into $(RESULTS); see deploy/fleet.sh, docs/fleet.md.
+# make fleet-fetch: only the fetching, of each host's existing folder.
+$(call vb_export,INVENTORY ANSIBLE_PLAYBOOK FLEET_OPTS)
+export VB_DEB_PKGS := $(DEB_PKGS)
+.PHONY: fleet fleet-fetch
+fleet:
+	$(Q)sh deploy/fleet.sh
+fleet-fetch:
+	$(Q)sh deploy/fleet.sh fetch
+
+# Undo what a run killed with SIGKILL left (cgroup, swap file, settings,
+# work folders); every run does this first by itself.
+clean-stale: all
+	$(Q)bench/vmrun --clean-stale $${VB_WORKDIR:+--workdir "$$VB_WORKDIR"}
+
+# The report (report/vmreport; docs/report.md): KERNELS="a b c"
+# names result folders under $(RESULTS), the first is the baseline;
+# REPORT_OPTS passes more options (e.g. --detail, --format csv).
+# REPORT_DIRS: the shell words "$RESULTS/label" ... then the options,
+# from the environment, split on blanks with globbing off.
+REPORT_DIRS = set -f; set --; for k in $$VB_KERNELS; do \
+	    set -- "$$@" "$${VB_RESULTS:-results}/$$k"; done; \
+	    [ $$\# -gt 0 ] || { echo 'make: name the result folders to' \
+	    'compare: KERNELS="label1 label2 ..."' >&2; exit 2; }
+need-kernels:
+	@$(REPORT_DIRS)
+compare: all
+	$(Q)$(REPORT_DIRS); report/vmreport $$VB_REPORT_OPTS "$$@"
+plot: all
+	$(Q)$(REPORT_DIRS); report/vmreport $$VB_REPORT_OPTS \
+	    --plot "$${VB_PLOTS:-plots}" "$$@"
+post: all
+	$(Q)$(REPORT_DIRS); report/vmreport $$VB_REPORT_OPTS --post "$$@"
+
+# make html: the results page across the KERNELS, HTML=dir/index.html
+# (default $(RESULTS)/html): src/report/rhtml.c, docs/html.md.
+$(call vb_export,HTML)
+.PHONY: html
+html: all
+	$(Q)$(REPORT_DIRS); report/vmreport $$VB_REPORT_OPTS \
+	    --html "$${VB_HTML:-$${VB_RESULTS:-results}/html}" "$$@"
