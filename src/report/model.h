@@ -100,7 +100,7 @@ const char *model_scope_tag(enum model_scope sc);
 const struct vb_res *model_any(const struct rl_set *s, const char *id);
 /* Mean of metric @name over the runs of @r; NAN when absent. */
 double model_mean(const struct vb_res *r, const char *name);
-/* The benchmark of @id ("makesim" of "makesim@no_load") into @buf. */
+/* The benchmark of @id (what precedes its first '@') into @buf. */
 const char *model_bench_of(const char *id, char *buf, size_t len);
 /* The variant of @id, after its '@'; "default" when it has none. */
 const char *model_variant_of(const char *id);
