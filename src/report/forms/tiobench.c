@@ -11,7 +11,6 @@
  * Rate / (CPU% / 100) and files/s / (%CPU / 100), so that a reader can
  * check every row from the figures printed beside it.
  */
-#include <limits.h>
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>

@@ -6,7 +6,6 @@
  * LMbench-style summaries.  Everything fits the width given (80
  * columns by default).
  */
-#include <limits.h>
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
@@ -28,7 +27,7 @@
 
 #define DETW 14
 
-/* How many kernels of @labw-wide blocks fit @width: at least one. */
+/* Kernel columns (DETW wide) that fit @width after @labw: at least 1. */
 static int
 per_block(int width, int labw)
 {
