@@ -123,6 +123,9 @@ src/lib/meta.o: src/lib/version.h
 # the layers above the core see their own headers too
 src/runner/%.o: CPPFLAGS += -Isrc/runner
 src/report/%.o: CPPFLAGS += -Isrc/report
+# a report view's header (src/report/views/) compiles in vmreport.c and
+# in that view only: in the report's other files it is an #error
+$(REPORT_MODS): CPPFLAGS += -DVR_LAYER
 tools/%.o: CPPFLAGS += -Isrc/bench
 TEST_CPPFLAGS = -Isrc/runner -Isrc/report -Isrc/bench
 

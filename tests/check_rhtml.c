@@ -1,6 +1,6 @@
 /*
- * The results page (src/report/rhtml.c, vmreport --html DIR): escaping of
- * every string from a result folder, the figures taken from rt_rows()
+ * The results page (src/report/views/html.c, vmreport --html DIR):
+ * escaping of every string from a result folder, the figures taken from model_rows()
  * as the text report prints them, each run's warning that the machine
  * was not quiet once on the page, the HTML folder's rules (created,
  * or an earlier page replaced; anything else refused with one line and
@@ -22,7 +22,10 @@
 #include <time.h>
 #include <unistd.h>
 
-#include "report.h"
+#include "fmt.h"
+#include "model.h"
+#include "table.h"
+#include "views/html.h"
 #include "testutil.h"
 
 #define EX "results/examples"
@@ -67,7 +70,7 @@ START_TEST(escape)
 	FILE *m = open_memstream(&text, &len);
 
 	ck_assert_ptr_nonnull(m);
-	rh_esc(m, "<b a='1'>\"x\" & y</b>\x01\x7f\xff caf\xc3\xa9 \xc2\x85.");
+	html_esc(m, "<b a='1'>\"x\" & y</b>\x01\x7f\xff caf\xc3\xa9 \xc2\x85.");
 	fclose(m);
 	ck_assert_str_eq(text, "&lt;b a=&#39;1&#39;&gt;&quot;x&quot; &amp; "
 	    "y&lt;/b&gt;&#xFFFD;&#xFFFD;&#xFFFD; caf\xc3\xa9 &#xFFFD;.");
@@ -178,14 +181,15 @@ START_TEST(quiet_once)
 }
 END_TEST
 
-/* The figures on the page are rt_rows()'s, formatted as the tables are. */
+/* The page's figures are model_rows()'s, formatted as the tables are. */
 START_TEST(same_figures)
 {
 	static const char *const ex[] = { EX "/example-a", EX "/example-c",
 		EX "/example-d" };
-	struct rl_set s = { .min_change = 1 };
-	struct rt_opts o = { .width = 80, .noisy = 0.05, .quiet = 5 };
-	struct rt_row *rows;
+	struct rl_set s = { 0 };
+	struct report_opts o = { .width = 80, .noisy = 0.05, .quiet = 5 };
+	struct model m;
+	struct model_row *rows;
 	char err[512], dir[512], want[256], num[64], pct[32], *page;
 	int i, n, h, k;
 
@@ -195,21 +199,22 @@ START_TEST(same_figures)
 		ck_assert_int_eq(rl_load_kernel(ex[i], &s.k[i], err,
 		    sizeof(err)), 0);
 	rl_index(&s);
+	model_init(&m, &s, 1);
 	snprintf(dir, sizeof(dir), "%s/page", tu_dir);
-	ck_assert_int_eq(rh_html(&s, dir, &o), 0);
+	ck_assert_int_eq(html_page(&m, dir, &o), 0);
 	page = slurp("page/index.html");
 	ck_assert_ptr_nonnull(page);
 	for (i = 0; i < s.nids; i++) {
-		n = rt_rows(&s, s.ids[i], &rows);
-		h = rt_headline(&s, s.ids[i], rows, n);
+		n = model_rows(&m, s.ids[i], &rows);
+		h = model_headline(&s, s.ids[i], rows, n);
 		ck_assert_int_ge(h, 0);
 		for (k = 1; k < s.nk; k++) {
 			if (!rows[h].d[k].n)
 				continue;
 			/* the comparison table's cell */
 			snprintf(want, sizeof(want), ">%s (%s)%s</td>",
-			    rt_row_mean(num, sizeof(num), &rows[h], s.nk, k),
-			    rt_pct(pct, sizeof(pct), rows[h].c[k].pct),
+			    table_mean(num, sizeof(num), &rows[h], s.nk, k),
+			    fmt_pct(pct, sizeof(pct), rows[h].c[k].pct),
 			    rows[h].c[k].sig && rows[h].dir != VB_INFO ?
 			    "*" : "");
 			ck_assert_msg(strstr(page, want), "%s: no '%s'",
@@ -223,6 +228,7 @@ START_TEST(same_figures)
 		}
 	}
 	free(page);
+	model_free(&m);
 	rl_free(&s);
 }
 END_TEST

@@ -14,7 +14,7 @@
 #include <string.h>
 #include <sys/stat.h>
 
-#include "report.h"
+#include "rload.h"
 #include "testutil.h"
 
 /* Write @text to tu_dir/@name, making the folders on the way. */
@@ -291,7 +291,7 @@ END_TEST
 /* The header's runs lines, golden. */
 START_TEST(runs_header)
 {
-	struct rl_set s = { .min_change = 1 };
+	struct rl_set s = { .nk = 0 };
 	char *text = NULL, err[1024];
 	size_t len = 0;
 	FILE *f;
@@ -332,7 +332,7 @@ END_TEST
 /* The runs' own keys never show as settings that differ. */
 START_TEST(runs_keys_not_settings)
 {
-	struct rl_set s = { .min_change = 1 };
+	struct rl_set s = { .nk = 0 };
 	struct rl_mdiff *d;
 	int n, i;
 

@@ -19,7 +19,7 @@
 
 #include "clock.h"
 #include "meta.h"
-#include "report.h"
+#include "rstats.h"
 #include "testutil.h"
 
 #define EX "results/examples"

@@ -1,5 +1,5 @@
 /*
- * Tests of the charts (src/report/rplot.c through report/vmreport --plot):
+ * Tests of the charts (src/report/views/plot.c through vmreport --plot):
  * which charts the default writes and which --detail adds, the summary
  * chart's data against the statistics code's ratios (rs_cmp_ratio()),
  * no message from gnuplot on the examples and on a metric equal in
@@ -18,7 +18,7 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
-#include "report.h"
+#include "model.h"
 #include "testutil.h"
 
 #define EX "results/examples"
@@ -263,7 +263,8 @@ same_value(double got, double want, const char *what, const char *row)
  */
 START_TEST(summary_values)
 {
-	struct rl_set s = { .min_change = 1 };
+	struct rl_set s = { 0 };
+	struct model m;
 	char dir[64], err[512], *dat, *line, *save = NULL, id[256], lab[512];
 	int k, i, block = 1, rows = 0, *seen;
 
@@ -278,11 +279,12 @@ START_TEST(summary_values)
 		    sizeof(err)) == 0, "%s", err);
 	}
 	rl_index(&s);
+	model_init(&m, &s, 1);
 	seen = calloc((size_t)s.nids * 3, sizeof(int));
 	ck_assert_ptr_nonnull(dat = slurp("ch/summary.dat"));
 	for (line = strtok_r(dat, "\n", &save); line;
 	    line = strtok_r(NULL, "\n", &save)) {
-		struct rt_row *r;
+		struct model_row *r;
 		const struct rs_ratio *q;
 		double v[3];
 		int x, na, nb, n, h;
@@ -301,8 +303,8 @@ START_TEST(summary_values)
 			;
 		ck_assert_msg(i < s.nids, "no benchmark %s", id);
 		seen[i * 3 + block]++;
-		n = rt_rows(&s, id, &r);
-		h = rt_headline(&s, id, r, n);
+		n = model_rows(&m, id, &r);
+		h = model_headline(&s, id, r, n);
 		ck_assert_int_ge(h, 0);
 		ck_assert_msg(!strncmp(lab, r[h].name, strlen(r[h].name)),
 		    "%s: metric %s, want %s", line, lab, r[h].name);
@@ -321,6 +323,7 @@ START_TEST(summary_values)
 	ck_assert_int_eq(rows, s.nids * 2);
 	free(dat);
 	free(seen);
+	model_free(&m);
 	rl_free(&s);
 }
 END_TEST

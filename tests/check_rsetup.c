@@ -1,8 +1,9 @@
 /*
- * What the report's figures rest on (src/report/rsetup.c, rl_meta_diffs()
+ * What the report's figures rest on (src/report/setup.c, rl_meta_diffs()
  * in src/report/rload.c): the meta keys that differ between folders, the
  * settings block and the charts' line made from them, whose counter a
- * metric is, and how quiet the machine was during a run.  The folders
+ * metric is (src/report/model.c), and how quiet the machine was during
+ * a run.  The folders
  * are built in memory; tests/check_vmreport.c runs the same through
  * report/vmreport on fixture folders.
  */
@@ -12,7 +13,9 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "report.h"
+#include "model.h"
+#include "setup.h"
+#include "views/export.h"
 
 #define MAXKV 16
 
@@ -124,17 +127,17 @@ START_TEST(meta_same)
 	ck_assert_int_eq(rl_meta_diffs(&f.s, &d), 0);
 	rl_free_mdiffs(d, 0);
 	ck_assert_ptr_nonnull(m = open_memstream(&text, &len));
-	rt_settings(m, &f.s, 80);
+	setup_settings(m, &f.s, 80);
 	fclose(m);
 	ck_assert_str_eq(text, "Settings: the same in every folder\n");
 	free(text);
-	ck_assert_str_eq(rt_settings_line(line, sizeof(line), &f.s),
+	ck_assert_str_eq(setup_settings_line(line, sizeof(line), &f.s),
 	    "settings: the same in every folder");
 	/* one folder: nothing to compare, nothing said */
 	f.s.nk = 1;
 	text = NULL;
 	ck_assert_ptr_nonnull(m = open_memstream(&text, &len));
-	rt_settings(m, &f.s, 80);
+	setup_settings(m, &f.s, 80);
 	fclose(m);
 	ck_assert_str_eq(text, "");
 	free(text);
@@ -162,7 +165,7 @@ START_TEST(settings_block)
 	fake_kernel(&f, 1, "b", meta_b);
 	fake_kernel(&f, 2, "c", c);
 	ck_assert_ptr_nonnull(m = open_memstream(&text, &len));
-	rt_settings(m, &f.s, 80);
+	setup_settings(m, &f.s, 80);
 	fclose(m);
 	ck_assert_str_eq(text,
 	    "Settings that differ between the folders:\n"
@@ -173,7 +176,7 @@ START_TEST(settings_block)
 	    "  cmdline (words not in every folder): thp=never in a, c; "
 	    "thp=always in b\n");
 	free(text);
-	ck_assert_str_eq(rt_settings_line(line, sizeof(line), &f.s),
+	ck_assert_str_eq(setup_settings_line(line, sizeof(line), &f.s),
 	    "settings differ: ab_setting, thp_enabled, config_cksum, only...");
 	fake_free(&f);
 }
@@ -181,16 +184,16 @@ END_TEST
 
 START_TEST(scope)
 {
-	ck_assert_int_eq(rt_scope_of("cg_pgfault"), RT_CGROUP);
-	ck_assert_int_eq(rt_scope_of("cg_swap_peak_kb"), RT_CGROUP);
-	ck_assert_int_eq(rt_scope_of("pgfault"), RT_SYSTEM);
-	ck_assert_int_eq(rt_scope_of("pswpout"), RT_SYSTEM);
-	ck_assert_int_eq(rt_scope_of("foreign_cpu"), RT_SYSTEM);
-	ck_assert_int_eq(rt_scope_of("minflt"), RT_BENCH);
-	ck_assert_int_eq(rt_scope_of("build_majflt"), RT_BENCH);
-	ck_assert_str_eq(rt_scope_tag(RT_CGROUP), "[cgroup]");
-	ck_assert_str_eq(rt_scope_tag(RT_BENCH), "");
-	ck_assert_str_eq(rt_scope_name(RT_SYSTEM), "system");
+	ck_assert_int_eq(model_scope_of("cg_pgfault"), MODEL_CGROUP);
+	ck_assert_int_eq(model_scope_of("cg_swap_peak_kb"), MODEL_CGROUP);
+	ck_assert_int_eq(model_scope_of("pgfault"), MODEL_SYSTEM);
+	ck_assert_int_eq(model_scope_of("pswpout"), MODEL_SYSTEM);
+	ck_assert_int_eq(model_scope_of("foreign_cpu"), MODEL_SYSTEM);
+	ck_assert_int_eq(model_scope_of("minflt"), MODEL_BENCH);
+	ck_assert_int_eq(model_scope_of("build_majflt"), MODEL_BENCH);
+	ck_assert_str_eq(model_scope_tag(MODEL_CGROUP), "[cgroup]");
+	ck_assert_str_eq(model_scope_tag(MODEL_BENCH), "");
+	ck_assert_str_eq(model_scope_name(MODEL_SYSTEM), "system");
 }
 END_TEST
 
@@ -200,29 +203,29 @@ START_TEST(quiet)
 	static const double busy[] = { 97, 96, 98 }, idle[] = { 0.5, 0.4,
 		0.6 };
 	struct vb_res r;
-	struct rt_quiet q;
+	struct setup_quiet q;
 	int i, m;
 
 	vb_res_init(&r, "fileload", "quick");
 	vb_res_add_metric(&r, "elapsed", "s", VB_LOWER);
-	rt_quiet_of(&r, 5, &q);
+	setup_quiet_of(&r, 5, &q);
 	ck_assert_int_eq(q.quiet, -1);	/* an older folder: not recorded */
 	ck_assert_int_eq(q.n, 0);
 	m = vb_res_add_metric(&r, "foreign_cpu", "%", VB_INFO);
 	for (i = 0; i < 3; i++)
 		vb_res_add_iter(&r)[m] = busy[i];
-	rt_quiet_of(&r, 5, &q);
+	setup_quiet_of(&r, 5, &q);
 	ck_assert_int_eq(q.quiet, 0);
 	ck_assert_int_eq(q.n, 3);
 	ck_assert(fabs(q.mean - 97) < 1e-12 && q.max == 98);
-	rt_quiet_of(&r, 97, &q);	/* the threshold itself: quiet */
+	setup_quiet_of(&r, 97, &q);	/* the threshold itself: quiet */
 	ck_assert_int_eq(q.quiet, 1);
 	for (i = 0; i < 3; i++)
 		r.vals[(size_t)i * (size_t)r.nmetrics + (size_t)m] = idle[i];
-	rt_quiet_of(&r, 5, &q);
+	setup_quiet_of(&r, 5, &q);
 	ck_assert_int_eq(q.quiet, 1);
 	vb_res_free(&r);
-	rt_quiet_of(NULL, 5, &q);
+	setup_quiet_of(NULL, 5, &q);
 	ck_assert_int_eq(q.quiet, -1);
 }
 END_TEST
@@ -244,34 +247,34 @@ START_TEST(machines)
 		"cpu_model=AMD EPYC", "cpu_count=2", "mem_total_kb=24684092",
 		NULL };
 	struct fake f = { 0 };
-	struct rt_machines m;
+	struct setup_machines m;
 	char *text = NULL, name[256];
 	size_t len = 0;
 	FILE *mf;
 
 	fake_kernel(&f, 0, "a", a);
 	fake_kernel(&f, 1, "b", b);
-	rt_machines_of(&f.s, &m);
+	setup_machines_of(&f.s, &m);
 	ck_assert_int_eq(m.n, 1);
-	rt_machines_free(&m);
+	setup_machines_free(&m);
 	ck_assert_ptr_nonnull(mf = open_memstream(&text, &len));
-	rt_machines(mf, &f.s, 80);
+	setup_machines(mf, &f.s, 80);
 	fclose(mf);
 	ck_assert_str_eq(text, "");
 	free(text);
 	fake_kernel(&f, 2, "c", c);
-	rt_machines_of(&f.s, &m);
+	setup_machines_of(&f.s, &m);
 	ck_assert_int_eq(m.n, 2);
 	ck_assert_int_eq(m.of[0], 0);
 	ck_assert_int_eq(m.of[1], 0);
 	ck_assert_int_eq(m.of[2], 1);
 	ck_assert_int_eq(m.first[1], 2);
-	rt_machines_free(&m);
-	ck_assert_str_eq(rt_machine_name(name, sizeof(name), &f.k[2]),
+	setup_machines_free(&m);
+	ck_assert_str_eq(setup_machine_name(name, sizeof(name), &f.k[2]),
 	    "box2, AMD EPYC x 2, 23.5 GiB RAM");
 	text = NULL;
 	ck_assert_ptr_nonnull(mf = open_memstream(&text, &len));
-	rt_machines(mf, &f.s, 200);
+	setup_machines(mf, &f.s, 200);
 	fclose(mf);
 	ck_assert_msg(strstr(text, "m1 vm, AMD EPYC x 2, 23.5 GiB RAM: a, b\n")
 	    && strstr(text, "m2 box2, AMD EPYC x 2, 23.5 GiB RAM: c\n") &&
@@ -281,7 +284,7 @@ START_TEST(machines)
 	/* every text view's settings block ends with it */
 	text = NULL;
 	ck_assert_ptr_nonnull(mf = open_memstream(&text, &len));
-	rt_settings(mf, &f.s, 200);
+	setup_settings(mf, &f.s, 200);
 	fclose(mf);
 	ck_assert_msg(strstr(text, "hostname: vm in a, b; box2 in c\n") &&
 	    strstr(text, "\nMachines (from meta: host, CPU, memory):\n") &&
@@ -291,9 +294,9 @@ START_TEST(machines)
 	/* 3% less RAM (a mem= limit): another machine for the figures */
 	free(f.kv[1][4].val);
 	f.kv[1][4].val = strdup("23900000");
-	rt_machines_of(&f.s, &m);
+	setup_machines_of(&f.s, &m);
 	ck_assert_int_eq(m.n, 3);
-	rt_machines_free(&m);
+	setup_machines_free(&m);
 	fake_free(&f);
 }
 END_TEST
@@ -302,16 +305,19 @@ END_TEST
 static char *
 export(struct fake *f, int json)
 {
-	struct rt_opts o = { .width = 80, .noisy = 0.05, .quiet = 5 };
+	struct report_opts o = { .width = 80, .noisy = 0.05, .quiet = 5 };
+	struct model m;
 	char *text = NULL;
 	size_t len = 0;
 	FILE *mf = open_memstream(&text, &len);
 
 	ck_assert_ptr_nonnull(mf);
+	model_init(&m, &f->s, 0);
 	if (json)
-		rx_json(mf, &f->s, &o);
+		export_json(mf, &m, &o);
 	else
-		rx_csv(mf, &f->s, &o);
+		export_csv(mf, &m, &o);
+	model_free(&m);
 	fclose(mf);
 	return text;
 }

@@ -40,7 +40,7 @@
 #include <check.h>
 #include <math.h>
 
-#include "report.h"
+#include "rstats.h"
 
 static const double A[] = { 10.1, 10.4, 9.8, 10.0, 10.3 };
 static const double B[] = { 10.9, 11.2, 10.7, 11.0 };

@@ -21,7 +21,7 @@
 #include <unistd.h>
 
 #include "meta.h"
-#include "report.h"
+#include "rload.h"
 #include "res.h"
 #include "testutil.h"
 

@@ -18,7 +18,7 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
-#include "report.h"
+#include "forms/form.h"
 #include "res.h"
 #include "testutil.h"
 #include "tio/plan.h"
@@ -184,15 +184,14 @@ START_TEST(names)
 }
 END_TEST
 
-/* rt_tio() of the fixture folders, as text (caller frees). */
+/* tio's form (forms/tiobench.c) of the fixtures, as text (caller frees). */
 static char *
 tio_tables(void)
 {
 	static const char *const dirs[2] = {
 		"tests/fixtures/tio-a", "tests/fixtures/tio-b",
 	};
-	struct rt_opts o = { .width = 80, .noisy = 0.05, .quiet = 5 };
-	struct rl_set s = { .min_change = 1 };
+	struct rl_set s = { 0 };
 	char err[512], *text = NULL;
 	size_t len = 0;
 	FILE *m;
@@ -206,7 +205,8 @@ tio_tables(void)
 		    sizeof(err)) == 0, "%s", err);
 	rl_index(&s);
 	ck_assert_ptr_nonnull(m = open_memstream(&text, &len));
-	ck_assert_int_eq(rt_tio(m, &s, &o), 2);
+	ck_assert_int_eq(form_tiobench.table(m, &s, form_tiobench.bench, 80),
+	    2);
 	fclose(m);
 	rl_free(&s);
 	return text;
@@ -219,7 +219,7 @@ START_TEST(golden_tables)
 
 	ck_assert_msg(want != NULL, "tests/golden/tio.out missing (sh "
 	    "tests/golden/regen-tio.sh)");
-	ck_assert_msg(strcmp(got, want) == 0, "rt_tio() differs from "
+	ck_assert_msg(strcmp(got, want) == 0, "tio's tables differ from "
 	    "tests/golden/tio.out:\n%s", got);
 	/* 80 columns, and the post's headings */
 	for (p = got; *p; p = nl + 1) {

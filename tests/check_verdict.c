@@ -34,7 +34,8 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "report.h"
+#include "rload.h"
+#include "rstats.h"
 #include "verdict.h"
 
 #define near(x, want, tol) \

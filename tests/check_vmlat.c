@@ -15,7 +15,7 @@
 #include <time.h>
 #include <unistd.h>
 
-#include "report.h"
+#include "forms/form.h"
 #include "testutil.h"
 #include "vmlat/ops.h"
 #include "vmlat/time.h"
@@ -193,16 +193,16 @@ START_TEST(lm_numbers)
 {
 	char b[32];
 
-	ck_assert_str_eq(rt_lm_num(b, sizeof(b), 1.0764, 5), "1.076");
-	ck_assert_str_eq(rt_lm_num(b, sizeof(b), 8.04, 5), "8.040");
-	ck_assert_str_eq(rt_lm_num(b, sizeof(b), 123.94, 6), "123.9");
-	ck_assert_str_eq(rt_lm_num(b, sizeof(b), 2602.4, 7), "2602");
-	ck_assert_str_eq(rt_lm_num(b, sizeof(b), 13612, 5), "13612");
-	ck_assert_str_eq(rt_lm_num(b, sizeof(b), 123456, 5), "123K");
-	ck_assert_str_eq(rt_lm_num(b, sizeof(b), 123456, 6), "123456");
-	ck_assert_str_eq(rt_lm_num(b, sizeof(b), 1234567, 6), "1235K");
-	ck_assert_str_eq(rt_lm_num(b, sizeof(b), 12345, 7), "12345");
-	ck_assert_str_eq(rt_lm_num(b, sizeof(b), NAN, 5), "-");
+	ck_assert_str_eq(lmbench_num(b, sizeof(b), 1.0764, 5), "1.076");
+	ck_assert_str_eq(lmbench_num(b, sizeof(b), 8.04, 5), "8.040");
+	ck_assert_str_eq(lmbench_num(b, sizeof(b), 123.94, 6), "123.9");
+	ck_assert_str_eq(lmbench_num(b, sizeof(b), 2602.4, 7), "2602");
+	ck_assert_str_eq(lmbench_num(b, sizeof(b), 13612, 5), "13612");
+	ck_assert_str_eq(lmbench_num(b, sizeof(b), 123456, 5), "123K");
+	ck_assert_str_eq(lmbench_num(b, sizeof(b), 123456, 6), "123456");
+	ck_assert_str_eq(lmbench_num(b, sizeof(b), 1234567, 6), "1235K");
+	ck_assert_str_eq(lmbench_num(b, sizeof(b), 12345, 7), "12345");
+	ck_assert_str_eq(lmbench_num(b, sizeof(b), NAN, 5), "-");
 }
 END_TEST
 
@@ -224,7 +224,7 @@ tables_of(const char *const *dirs, int n)
 		    sizeof(err)) == 0, "%s", err);
 	rl_index(&s);
 	f = open_memstream(&out, &len);
-	ck_assert_int_eq(rt_lmbench(f, &s), 4);
+	ck_assert_int_eq(form_lmbench.table(f, &s, form_lmbench.bench, 80), 4);
 	fclose(f);
 	rl_free(&s);
 	return out;

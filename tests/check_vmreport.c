@@ -9,6 +9,8 @@
  * (checked).
  */
 #include <check.h>
+#include <dirent.h>
+#include <glob.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -1448,6 +1450,117 @@ START_TEST(cgroup_labels)
 }
 END_TEST
 
+/*
+ * The report's layers (docs/architecture-report.md), read from its
+ * sources: every #include "..." in src/report names a header of its own
+ * module or of a layer below (src/lib's are below them all), so no
+ * module calls one above it and no view another view; and no file but
+ * the forms' names a benchmark (a string "NAME" or "NAME@...", NAME a
+ * folder of src/bench/).  A new module fails here until it is placed
+ * in layer[] below.
+ */
+static const struct {
+	const char *mod;		/* its path under src/report, no suffix */
+	int rank;			/* includes only lower ranks */
+} layer[] = {
+	{ "rload", 0 }, { "rstats", 0 }, { "options", 0 },
+	{ "fmt", 1 }, { "verdict", 1 },	/* verdict: over rstats */
+	{ "model", 2 }, { "outdir", 2 },
+	{ "setup", 3 }, { "table", 3 }, { "bars", 3 },
+	{ "forms", 4 },			/* forms/: one module, form.h its header */
+	{ "views/", 5 },		/* each view a module of its own */
+	{ "vmreport", 6 },
+};
+
+/* The module of src/report/@rel ("views/text.c": "views/text"). */
+static void
+module_of(char *buf, size_t len, const char *rel)
+{
+	snprintf(buf, len, "%s", strncmp(rel, "forms/", 6) ? rel : "forms");
+	if (strrchr(buf, '.') && !strchr(strrchr(buf, '.'), '/'))
+		*strrchr(buf, '.') = '\0';
+}
+
+static int
+rank_of(const char *mod)
+{
+	size_t i, n;
+
+	for (i = 0; i < sizeof(layer) / sizeof(layer[0]); i++) {
+		n = strlen(layer[i].mod);
+		if (layer[i].mod[n - 1] == '/' ? !strncmp(mod, layer[i].mod,
+		    n) : !strcmp(mod, layer[i].mod))
+			return layer[i].rank;
+	}
+	return -1;
+}
+
+START_TEST(layers)
+{
+	static const char *const pat[] = { "src/report/*.[ch]",
+		"src/report/*/*.[ch]" };
+	char mod[256], tmod[256], dir[512], path[1024], name[256], q[300];
+	glob_t g;
+	DIR *d;
+	struct dirent *e;
+	size_t i, j;
+	int ninc = 0;
+
+	ck_assert_int_eq(glob(pat[0], 0, NULL, &g), 0);
+	ck_assert_int_eq(glob(pat[1], GLOB_APPEND, NULL, &g), 0);
+	for (i = 0; i < g.gl_pathc; i++) {
+		const char *file = g.gl_pathv[i], *rel = file + 11;
+		char *text = tu_slurp(file), *p;
+
+		ck_assert_ptr_nonnull(text);
+		module_of(mod, sizeof(mod), rel);
+		ck_assert_msg(rank_of(mod) >= 0, "%s: module %s is in no layer "
+		    "of this test (docs/architecture-report.md)", file, mod);
+		snprintf(dir, sizeof(dir), "%.*s", (int)(strrchr(file, '/') -
+		    file), file);
+		for (p = text; (p = strstr(p, "#include \"")); p++) {
+			struct stat st;
+
+			ck_assert_int_eq(sscanf(p + 10, "%255[^\"]", name), 1);
+			ninc++;
+			/* where the compiler looks: here, src/lib, src/report */
+			snprintf(path, sizeof(path), "%s/%s", dir, name);
+			if (stat(path, &st) != 0) {
+				snprintf(path, sizeof(path), "src/lib/%s",
+				    name);
+				if (stat(path, &st) == 0)
+					continue;	/* the core, below */
+				snprintf(path, sizeof(path), "src/report/%s",
+				    name);
+				ck_assert_msg(stat(path, &st) == 0, "%s: no "
+				    "header %s", file, name);
+			}
+			module_of(tmod, sizeof(tmod), path + 11);
+			ck_assert_msg(!strcmp(mod, tmod) || rank_of(tmod) <
+			    rank_of(mod), "%s includes %s: %s is not below %s",
+			    file, name, tmod, mod);
+		}
+		/* the benchmarks are named in forms/ only */
+		ck_assert_ptr_nonnull(d = opendir("src/bench"));
+		while (strcmp(mod, "forms") && (e = readdir(d))) {
+			if (e->d_name[0] == '.')
+				continue;
+			for (j = 0; j < 2; j++) {
+				snprintf(q, sizeof(q), "\"%s%s", e->d_name,
+				    j ? "@" : "\"");
+				ck_assert_msg(!strstr(text, q), "%s names "
+				    "the benchmark %s: a form's business "
+				    "(src/report/forms/)", file, e->d_name);
+			}
+		}
+		closedir(d);
+		free(text);
+	}
+	ck_assert_int_gt(ninc, 50);
+	globfree(&g);
+}
+END_TEST
+
 Suite *
 vmreport_suite(void)
 {
@@ -1485,6 +1598,7 @@ vmreport_suite(void)
 	tcase_add_test(tc, one_run);
 	tcase_add_test(tc, absent_and_zero_mean);
 	tcase_add_test(tc, noise_n_and_mad0);
+	tcase_add_test(tc, layers);
 	suite_add_tcase(s, tc);
 	return s;
 }

@@ -15,7 +15,7 @@
 
 #include "err.h"
 #include "meta.h"
-#include "report.h"
+#include "rload.h"
 #include "util.h"
 
 static int
@@ -779,10 +779,6 @@ rl_index(struct rl_set *s)
 		if (i == 0 || strcmp(all[i], all[i - 1]) != 0)
 			all[s->nids++] = all[i];
 	s->ids = all;
-	s->rows = vb_xmalloc((size_t)(s->nids ? s->nids : 1) * sizeof(*s->rows));
-	s->nrows = vb_xmalloc((size_t)(s->nids ? s->nids : 1) * sizeof(int));
-	memset(s->rows, 0, (size_t)(s->nids ? s->nids : 1) * sizeof(*s->rows));
-	memset(s->nrows, 0, (size_t)(s->nids ? s->nids : 1) * sizeof(int));
 }
 
 void
@@ -790,7 +786,6 @@ rl_free(struct rl_set *s)
 {
 	int i;
 
-	rt_free_cache(s);
 	for (i = 0; i < s->nk; i++)
 		rl_free_kernel(&s->k[i]);
 	free(s->k);
@@ -864,7 +859,7 @@ rl_param_diffs(const struct rl_set *s, const char *id, struct vb_buf *out)
 	return nd;
 }
 
-/* Meta keys that differ by nature from folder to folder (see report.h). */
+/* Meta keys that differ by nature from folder to folder (see rload.h). */
 static int
 per_run_key(const char *key)
 {

@@ -43,7 +43,7 @@
 
 #include <gsl/gsl_cdf.h>
 
-#include "report.h"
+#include "rstats.h"
 
 static int
 cmp_double(const void *a, const void *b)

@@ -14,14 +14,14 @@
  *			test, the change and Fieller's interval, or why
  *			there is no test; a prediction interval when one
  *			side has one run and the other several
- *	rs_holm(), rs_bh() (report.h) adjust the raw p of a family
+ *	rs_holm(), rs_bh() (rstats.h) adjust the raw p of a family
  *	rv_verdict()	changed, same within +-X%, or can't tell, from a
  *			comparison and its adjusted p
  */
 #ifndef VB_VERDICT_H
 #define VB_VERDICT_H
 
-#include "report.h"
+#include "rstats.h"
 
 /*
  * The run-to-run CoV assumed when no side has two runs, to say how many

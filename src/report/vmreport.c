@@ -17,7 +17,16 @@
 #include <string.h>
 
 #include "err.h"
-#include "report.h"
+#include "model.h"
+#include "options.h"
+#include "rload.h"
+#include "views/dump.h"
+#include "views/export.h"
+#include "views/gate.h"
+#include "views/html.h"
+#include "views/plot.h"
+#include "views/post.h"
+#include "views/text.h"
 
 static void
 usage(FILE *f)
@@ -145,11 +154,12 @@ main(int argc, char **argv)
 		{ "help", no_argument, NULL, 'h' },
 		{ NULL, 0, NULL, 0 },
 	};
-	struct rt_opts o = { .width = 80, .noisy = 0.05, .quiet = 5 };
-	struct rl_set s = { .min_change = 1 };
+	struct report_opts o = { .width = 80, .noisy = 0.05, .quiet = 5 };
+	struct rl_set s = { 0 };
+	struct model m;
 	const char *format = "text", *vmstat = NULL, *plot = NULL;
 	const char *only = NULL, *html = NULL;
-	double regress = NAN;
+	double regress = NAN, min_change = 1;
 	char err[8192], *text = NULL;
 	size_t textlen = 0;
 	FILE *mem;
@@ -187,7 +197,7 @@ main(int argc, char **argv)
 		case 'w': o.width = (int)num_arg("--width", optarg, 40, 1000);
 			break;
 		case 'm':
-			s.min_change = num_arg("--min-change", optarg, 0, 1e6);
+			min_change = num_arg("--min-change", optarg, 0, 1e6);
 			break;
 		case 'q':
 			o.quiet = num_arg("--quiet-threshold", optarg, 0, 1e5);
@@ -229,28 +239,23 @@ main(int argc, char **argv)
 	if (nd)
 		die("refusing to compare runs with different parameters (see "
 		    "above; --allow-different-params to compare anyway)");
+	model_init(&m, &s, min_change);
 
 	if (!(mem = open_memstream(&text, &textlen)))
 		die_errno("cannot allocate the report");
 	if (vmstat) {
-		rt_settings(mem, &s, o.width);
-		if (rt_vmstat(mem, &s, vmstat, iter) < 0)
+		if (dump_vmstat(mem, &s, vmstat, iter, o.width) < 0)
 			die("no %s.vmstat in any folder given", vmstat);
 	} else if (!strcmp(format, "csv")) {
-		rx_csv(mem, &s, &o);
+		export_csv(mem, &m, &o);
 	} else if (!strcmp(format, "json")) {
-		rx_json(mem, &s, &o);
+		export_json(mem, &m, &o);
 	} else if (post) {
-		rt_post(mem, &s, &o);
+		post_print(mem, &m, &o);
 	} else if (summary) {
-		rt_settings(mem, &s, o.width);
-		rt_quiet_summary(mem, &s, &o);
-		for (i = 0; i < s.nids; i++)
-			rt_quiet_warn(mem, &s, s.ids[i], &o);
-		fputc('\n', mem);
-		rt_summary(mem, &s, &o);
+		text_summary(mem, &m, &o);
 	} else if (!plot && !html) {
-		rt_compare(mem, &s, &o);
+		text_compare(mem, &m, &o);
 	}
 	if (fclose(mem) != 0)
 		die_errno("cannot build the report");
@@ -258,10 +263,10 @@ main(int argc, char **argv)
 	free(text);
 	if (fflush(stdout) != 0 && errno != EPIPE)
 		die_errno("cannot write the report");
-	if (plot && rp_plot(&s, plot, getenv("GNUPLOT") ? getenv("GNUPLOT") :
-	    "gnuplot", o.detail) < 0)
+	if (plot && plot_charts(&m, plot, getenv("GNUPLOT") ?
+	    getenv("GNUPLOT") : "gnuplot", o.detail) < 0)
 		rc = 1;
-	if (html && rh_html(&s, html, &o) != 0)
+	if (html && html_page(&m, html, &o) != 0)
 		rc = 1;
 	else if (html && printf("vmreport: wrote %s/index.html (%d kernel%s, "
 	    "%d benchmark%s)\n", html, s.nk, s.nk == 1 ? "" : "s", s.nids,
@@ -273,7 +278,7 @@ main(int argc, char **argv)
 		text = NULL;
 		if (!(mem = open_memstream(&text, &textlen)))
 			die_errno("cannot allocate the report");
-		nd = rt_regressions(mem, &s, regress);
+		nd = gate_regressions(mem, &m, regress);
 		if (fclose(mem) != 0)
 			die_errno("cannot build the report");
 		vb_fput_esc(stderr, text, textlen, 1);
@@ -284,6 +289,7 @@ main(int argc, char **argv)
 			rc = 3;
 		}
 	}
+	model_free(&m);
 	rl_free(&s);
 	return rc;
 }

@@ -1,7 +1,7 @@
 /*
  * fuzz_vmstat.c - libFuzzer target for the .vmstat reader: the report's
- * `vmstat 1` dump (rt_vmstat(), src/report/rpost.c), which reads a result
- * folder's <id>.vmstat and refuses a line that is not a sample.
+ * `vmstat 1` dump (dump_vmstat(), src/report/views/dump.c), which reads
+ * a result folder's <id>.vmstat and refuses a line that is not a sample.
  *
  * The reader dies (die()) on a malformed line, as the report program
  * does; here the die hook jumps back instead of exiting.  Each input is
@@ -12,7 +12,7 @@
 
 #include "err.h"
 #include "fuzz.h"
-#include "report.h"
+#include "views/dump.h"
 
 static jmp_buf fz_jump;
 
@@ -29,7 +29,7 @@ dump(FILE *out, const struct rl_set *s, int iter)
 	if (setjmp(fz_jump))
 		return 1;
 	vb_set_die_hook(fz_died);
-	if (rt_vmstat(out, s, "in", iter) < 0)
+	if (dump_vmstat(out, s, "in", iter, 80) < 0)
 		fz_fail("the .vmstat file was not found");
 	vb_set_die_hook(NULL);
 	return 0;

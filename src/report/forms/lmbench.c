@@ -1,5 +1,5 @@
 /*
- * rlmbench.c - LMbench's summary tables in the post (make post), from
+ * lmbench.c - LMbench's summary tables in the post (make post), from
  * vmlat's results: "Processor, Processes", "File & VM system latencies"
  * and "*Local* Communication bandwidths", one row per kernel, in the
  * form of LMbench 2.0's summary (as in Hron's 2002 posts), with the
@@ -16,7 +16,8 @@
 #include <stdio.h>
 #include <string.h>
 
-#include "report.h"
+#include "form.h"
+#include "rstats.h"
 
 struct lm_col {
 	const char *metric;
@@ -77,9 +78,9 @@ static const struct lm_table tables[] = {
 
 #define LM_OSW	15			/* "Linux 2.4.17rat" */
 
-/* The median of @metric in kernel @k's first vmlat result having it. */
+/* The median of @metric in kernel @k's first @bench result having it. */
 static double
-figure(const struct rl_kernel *k, const char *metric)
+figure(const struct rl_kernel *k, const char *bench, const char *metric)
 {
 	const struct vb_res *r;
 	struct rs_desc d;
@@ -87,7 +88,7 @@ figure(const struct rl_kernel *k, const char *metric)
 
 	for (i = 0; i < k->nres; i++) {
 		r = &k->res[i];
-		if (strcmp(r->bench, "vmlat") ||
+		if (strcmp(r->bench, bench) ||
 		    (m = vb_res_metric_index(r, metric)) < 0)
 			continue;
 		rs_describe(r->vals + m, r->niter, r->nmetrics, &d);
@@ -98,7 +99,7 @@ figure(const struct rl_kernel *k, const char *metric)
 }
 
 char *
-rt_lm_num(char *buf, size_t len, double v, int width)
+lmbench_num(char *buf, size_t len, double v, int width)
 {
 	static const char *sfx[] = { "", "K", "M", "G" };
 	int prec, s;
@@ -129,7 +130,8 @@ dashes(FILE *f, int n)
 }
 
 static void
-table(FILE *f, const struct rl_set *s, const struct lm_table *t)
+table(FILE *f, const struct rl_set *s, const char *bench,
+    const struct lm_table *t)
 {
 	const struct lm_col *c;
 	char os[64], num[32];
@@ -154,31 +156,40 @@ table(FILE *f, const struct rl_set *s, const struct lm_table *t)
 		snprintf(os, sizeof(os), "Linux %s", s->k[k].label);
 		fprintf(f, "%-*.*s", LM_OSW, LM_OSW, os);
 		for (c = t->cols; c->metric; c++)
-			fprintf(f, " %*s", c->width, rt_lm_num(num,
-			    sizeof(num), figure(&s->k[k], c->metric),
+			fprintf(f, " %*s", c->width, lmbench_num(num,
+			    sizeof(num), figure(&s->k[k], bench, c->metric),
 			    c->width));
 		fputc('\n', f);
 	}
 }
 
-int
-rt_lmbench(FILE *f, const struct rl_set *s)
+/* The tables any kernel has a figure of; their number. */
+static int
+lmbench_tables(FILE *f, const struct rl_set *s, const char *bench, int width)
 {
 	const struct lm_table *t;
 	const struct lm_col *c;
 	int k, shown = 0, any;
 
+	(void)width;
 	for (t = tables; t->title; t++) {
 		any = 0;
 		for (k = 0; k < s->nk && !any; k++)
 			for (c = t->cols; c->metric && !any; c++)
-				any = !isnan(figure(&s->k[k], c->metric));
+				any = !isnan(figure(&s->k[k], bench,
+				    c->metric));
 		if (!any)
 			continue;
 		if (!shown++)
-			fprintf(f, "vmlat: LMbench's tables (medians)\n\n");
-		table(f, s, t);
+			fprintf(f, "%s: LMbench's tables (medians)\n\n", bench);
+		table(f, s, bench, t);
 		fputc('\n', f);
 	}
 	return shown;
 }
+
+const struct form form_lmbench = {
+	.bench = "vmlat",
+	.flags = FORM_POST_END,
+	.table = lmbench_tables,
+};

@@ -1,5 +1,5 @@
 /*
- * rsetup.c - what the figures rest on, for every view:
+ * setup.c - what the figures rest on, for every view (setup.h):
  *
  * - the settings and machine facts (meta keys) that differ between the
  *   folders, each folder's value, at the top; one line when none do;
@@ -11,54 +11,17 @@
  *   work is the outlier notes' business, a run disturbed throughout is
  *   this warning's; the highest iteration is named beside the mean;
  * - which machine each folder ran on (host, CPU, memory from meta), and
- *   one warning when the folders come from more than one;
- * - whose counter a metric is: the whole machine's (/proc/vmstat
- *   deltas, the load figures), the memory cgroup's (cg_*, under MEM=),
- *   or the benchmark's own (rusage of its tree, its own figures).
+ *   one warning when the folders come from more than one.
  */
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "err.h"
-#include "report.h"
+#include "fmt.h"
+#include "rstats.h"
+#include "setup.h"
 #include "util.h"
-
-/* ---- whose counter ---- */
-
-enum rt_scope
-rt_scope_of(const char *metric)
-{
-	static const char *const sys[] = {
-		"pswpin", "pswpout", "pgmajfault", "pgfault", "pgscan_kswapd",
-		"pgscan_direct", "pgsteal_kswapd", "pgsteal_direct",
-		"allocstall", "workingset_refault", "thp_fault_alloc",
-		"oom_kill", "pgpgin", "pgpgout", "pgscan_total",
-		"pgsteal_total", "foreign_cpu", "runq", NULL,
-	};
-	int i;
-
-	if (!strncmp(metric, "cg_", 3))
-		return RT_CGROUP;
-	for (i = 0; sys[i]; i++)
-		if (!strcmp(metric, sys[i]))
-			return RT_SYSTEM;
-	return RT_BENCH;
-}
-
-const char *
-rt_scope_name(enum rt_scope sc)
-{
-	return sc == RT_SYSTEM ? "system" : sc == RT_CGROUP ? "cgroup" :
-	    "benchmark";
-}
-
-const char *
-rt_scope_tag(enum rt_scope sc)
-{
-	return sc == RT_SYSTEM ? "[system]" : sc == RT_CGROUP ? "[cgroup]" :
-	    "";
-}
 
 /* ---- the settings that differ ---- */
 
@@ -148,7 +111,8 @@ put_values(FILE *m, const struct rl_set *s, const struct rl_mdiff *d)
 }
 
 char *
-rt_setting_value(const struct rl_set *s, const struct rl_mdiff *d, int k)
+setup_setting_value(const struct rl_set *s, const struct rl_mdiff *d,
+    int k)
 {
 	if (!d->val[k])
 		return NULL;
@@ -164,7 +128,7 @@ key_title(const struct rl_mdiff *d)
 }
 
 void
-rt_settings(FILE *f, const struct rl_set *s, int width)
+setup_settings(FILE *f, const struct rl_set *s, int width)
 {
 	struct rl_mdiff *d;
 	char *text = NULL;
@@ -178,7 +142,7 @@ rt_settings(FILE *f, const struct rl_set *s, int width)
 	if (!n) {
 		fprintf(f, "Settings: the same in every folder\n");
 		rl_free_mdiffs(d, n);
-		rt_machines(f, s, width);
+		setup_machines(f, s, width);
 		return;
 	}
 	fprintf(f, "Settings that differ between the folders:\n");
@@ -190,12 +154,12 @@ rt_settings(FILE *f, const struct rl_set *s, int width)
 		if (fclose(m) != 0)
 			die_errno("cannot build the settings");
 		fputs("  ", f);
-		rt_wrap(f, text, width - 2, 6);
+		fmt_wrap(f, text, width - 2, 6);
 		free(text);
 		text = NULL;
 	}
 	rl_free_mdiffs(d, n);
-	rt_machines(f, s, width);
+	setup_machines(f, s, width);
 }
 
 /*
@@ -204,7 +168,7 @@ rt_settings(FILE *f, const struct rl_set *s, int width)
  * not fit.
  */
 char *
-rt_settings_line(char *buf, size_t len, const struct rl_set *s)
+setup_settings_line(char *buf, size_t len, const struct rl_set *s)
 {
 	struct rl_mdiff *d;
 	char *vals = NULL;
@@ -246,7 +210,8 @@ rt_settings_line(char *buf, size_t len, const struct rl_set *s)
 /* ---- how quiet the machine was ---- */
 
 void
-rt_quiet_of(const struct vb_res *r, double threshold, struct rt_quiet *q)
+setup_quiet_of(const struct vb_res *r, double threshold,
+    struct setup_quiet *q)
 {
 	struct rs_desc d;
 	int m;
@@ -274,15 +239,15 @@ cpu_pct(char *buf, size_t len, double v)
 }
 
 int
-rt_quiet_warn(FILE *f, const struct rl_set *s, const char *id,
-    const struct rt_opts *o)
+setup_quiet_warn(FILE *f, const struct rl_set *s, const char *id,
+    const struct report_opts *o)
 {
-	struct rt_quiet q;
+	struct setup_quiet q;
 	char line[1024], a[32], b[32];
 	int k, n = 0;
 
 	for (k = 0; k < s->nk; k++) {
-		rt_quiet_of(rl_find(&s->k[k], id), o->quiet, &q);
+		setup_quiet_of(rl_find(&s->k[k], id), o->quiet, &q);
 		if (q.quiet != 0)
 			continue;
 		snprintf(line, sizeof(line), "warning: %s on %s: the machine "
@@ -291,51 +256,90 @@ rt_quiet_warn(FILE *f, const struct rl_set *s, const char *id,
 		    s->k[k].label, cpu_pct(a, sizeof(a), q.mean), q.n,
 		    q.n == 1 ? "" : "s", cpu_pct(b, sizeof(b), q.max),
 		    o->quiet);
-		rt_wrap(f, line, o->width, 4);
+		fmt_wrap(f, line, o->width, 4);
 		n++;
 	}
 	return n;
 }
 
-void
-rt_quiet_summary(FILE *f, const struct rl_set *s, const struct rt_opts *o)
-{
-	struct rt_quiet q;
-	char line[512], a[32];
-	int i, k, runs = 0, rec = 0, loud = 0;
-	double most = 0;
+/* The quiet figures over every benchmark run of every folder. */
+struct quiet_scan {
+	int runs;			/* results */
+	int rec;			/* of those, with foreign_cpu */
+	int loud;			/* of those, not quiet */
+	double lo, hi;			/* their lowest and highest mean */
+};
 
+static void
+quiet_scan(const struct rl_set *s, double threshold, struct quiet_scan *qs)
+{
+	struct setup_quiet q;
+	int i, k;
+
+	qs->runs = qs->rec = qs->loud = 0;
+	qs->lo = INFINITY;
+	qs->hi = -INFINITY;
 	for (i = 0; i < s->nids; i++)
 		for (k = 0; k < s->nk; k++) {
 			const struct vb_res *r = rl_find(&s->k[k], s->ids[i]);
 
 			if (!r)
 				continue;
-			runs++;
-			rt_quiet_of(r, o->quiet, &q);
+			qs->runs++;
+			setup_quiet_of(r, threshold, &q);
 			if (q.quiet < 0)
 				continue;
-			rec++;
-			loud += !q.quiet;
-			if (q.mean > most)
-				most = q.mean;
+			qs->rec++;
+			qs->loud += !q.quiet;
+			qs->lo = fmin(qs->lo, q.mean);
+			qs->hi = fmax(qs->hi, q.mean);
 		}
-	if (!rec)
+}
+
+void
+setup_quiet_summary(FILE *f, const struct rl_set *s,
+    const struct report_opts *o)
+{
+	struct quiet_scan qs;
+	char line[512], a[32];
+
+	quiet_scan(s, o->quiet, &qs);
+	if (!qs.rec)
 		snprintf(line, sizeof(line), "Machine load: not recorded "
 		    "(these folders have no foreign_cpu figures)");
-	else if (!loud)
+	else if (!qs.loud)
 		snprintf(line, sizeof(line), "Machine load: quiet; other "
 		    "processes used at most %s of a CPU (mean over a run's "
 		    "iterations; threshold %g%%)%s", cpu_pct(a, sizeof(a),
-		    most), o->quiet, rec < runs ? "; not recorded for every "
-		    "run" : "");
+		    fmax(qs.hi, 0)), o->quiet, qs.rec < qs.runs ? "; not "
+		    "recorded for every run" : "");
 	else
 		snprintf(line, sizeof(line), "warning: the machine was not "
 		    "quiet in %d of %d benchmark run%s: other processes used "
-		    "more than %g%% of a CPU (see the warnings below)%s", loud,
-		    runs, runs == 1 ? "" : "s", o->quiet, rec < runs ?
-		    "; not recorded for every run" : "");
-	rt_wrap(f, line, o->width, 4);
+		    "more than %g%% of a CPU (see the warnings below)%s",
+		    qs.loud, qs.runs, qs.runs == 1 ? "" : "s", o->quiet,
+		    qs.rec < qs.runs ? "; not recorded for every run" : "");
+	fmt_wrap(f, line, o->width, 4);
+}
+
+int
+setup_all_loaded(FILE *f, const struct rl_set *s,
+    const struct report_opts *o, const char *more)
+{
+	struct quiet_scan qs;
+	char line[512], a[32], b[32];
+
+	quiet_scan(s, o->quiet, &qs);
+	if (!qs.rec || qs.loud < qs.rec)
+		return 0;
+	snprintf(line, sizeof(line), "warning: the machine was not quiet in "
+	    "%s%d benchmark run%s%s: other processes used %s to %s of a CPU "
+	    "(a run's mean; threshold %g%%; %s)", qs.rec == 1 ? "its " :
+	    "all ", qs.rec, qs.rec == 1 ? "" : "s", qs.rec < qs.runs ?
+	    " that recorded it" : "", cpu_pct(a, sizeof(a), qs.lo),
+	    cpu_pct(b, sizeof(b), qs.hi), o->quiet, more);
+	fmt_wrap(f, line, o->width, 4);
+	return 1;
 }
 
 /* ---- which machine ---- */
@@ -374,7 +378,7 @@ same_machine(const struct rl_kernel *a, const struct rl_kernel *b)
 }
 
 void
-rt_machines_of(const struct rl_set *s, struct rt_machines *m)
+setup_machines_of(const struct rl_set *s, struct setup_machines *m)
 {
 	int k, j;
 
@@ -392,7 +396,7 @@ rt_machines_of(const struct rl_set *s, struct rt_machines *m)
 }
 
 void
-rt_machines_free(struct rt_machines *m)
+setup_machines_free(struct setup_machines *m)
 {
 	free(m->of);
 	free(m->first);
@@ -400,7 +404,7 @@ rt_machines_free(struct rt_machines *m)
 }
 
 char *
-rt_machine_name(char *buf, size_t len, const struct rl_kernel *k)
+setup_machine_name(char *buf, size_t len, const struct rl_kernel *k)
 {
 	const char *host = rl_meta(k, "hostname");
 	const char *cpu = rl_meta(k, "cpu_model");
@@ -419,34 +423,34 @@ rt_machine_name(char *buf, size_t len, const struct rl_kernel *k)
 }
 
 void
-rt_machines(FILE *f, const struct rl_set *s, int width)
+setup_machines(FILE *f, const struct rl_set *s, int width)
 {
-	struct rt_machines m;
+	struct setup_machines m;
 	struct vb_buf line = VB_BUF_INIT;
 	char name[512];
 	int j, k, nin;
 
-	rt_machines_of(s, &m);
+	setup_machines_of(s, &m);
 	if (m.n < 2) {
-		rt_machines_free(&m);
+		setup_machines_free(&m);
 		return;
 	}
 	fprintf(f, "Machines (from meta: host, CPU, memory):\n");
 	for (j = 0; j < m.n; j++) {
-		vb_buf_printf(&line, "m%d %s:", j + 1, rt_machine_name(name,
+		vb_buf_printf(&line, "m%d %s:", j + 1, setup_machine_name(name,
 		    sizeof(name), &s->k[m.first[j]]));
 		for (k = nin = 0; k < s->nk; k++)
 			if (m.of[k] == j)
 				vb_buf_printf(&line, "%s %s", nin++ ? "," : "",
 				    s->k[k].label);
 		fputs("  ", f);
-		rt_wrap(f, vb_buf_str(&line), width - 2, 6);
+		fmt_wrap(f, vb_buf_str(&line), width - 2, 6);
 		vb_buf_free(&line);
 	}
 	vb_buf_printf(&line, "warning: these folders come from %d machines: "
 	    "a difference between folders of two machines may be the "
 	    "machine's, not the kernel's", m.n);
-	rt_wrap(f, vb_buf_str(&line), width, 4);
+	fmt_wrap(f, vb_buf_str(&line), width, 4);
 	vb_buf_free(&line);
-	rt_machines_free(&m);
+	setup_machines_free(&m);
 }

@@ -1,5 +1,5 @@
 /*
- * rtio.c - tio's tables in the post's forms (make post): tiobench's
+ * tiobench.c - tio's tables in the post's forms (make post): tiobench's
  * "Threaded I/O Bench" table, Num Thr | Rate (CPU%) Eff per mode, one
  * row per thread count and kernel, and bonnie++'s "Sequential Create"
  * and "Random Create" table, files/s, %CPU and Eff per kernel.
@@ -11,12 +11,13 @@
  * Rate / (CPU% / 100) and files/s / (%CPU / 100), so that a reader can
  * check every row from the figures printed beside it.
  */
-#include <limits.h>
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
 
-#include "report.h"
+#include "fmt.h"
+#include "form.h"
+#include "model.h"
 
 /*
  * Eff of @mode in the table: the mean rate over the mean CPU% (as a
@@ -30,37 +31,25 @@ eff_of(const struct vb_res *r, const char *mode)
 
 	snprintf(rate, sizeof(rate), "%s_mbs", mode);
 	snprintf(cpu, sizeof(cpu), "%s_cpu", mode);
-	c = rt_metric_mean(r, cpu);
-	return c > 0 ? rt_metric_mean(r, rate) / (c / 100) : NAN;
+	c = model_mean(r, cpu);
+	return c > 0 ? model_mean(r, rate) / (c / 100) : NAN;
 }
 
-/* The first result of @id in any kernel. */
-static const struct vb_res *
-first_res(const struct rl_set *s, const char *id)
-{
-	const struct vb_res *r;
-	int k;
-
-	for (k = 0; k < s->nk; k++)
-		if ((r = rl_find(&s->k[k], id)))
-			return r;
-	return NULL;
-}
-
-/* Is @id a tio result with figure @metric? */
+/* Is @id a result of @bench with figure @metric? */
 static int
-is_tio(const struct rl_set *s, const char *id, const char *metric)
+is_tio(const struct rl_set *s, const char *id, const char *bench,
+    const char *metric)
 {
-	const struct vb_res *r = first_res(s, id);
+	const struct vb_res *r = model_any(s, id);
 
-	return r && strcmp(r->bench, "tio") == 0 &&
+	return r && strcmp(r->bench, bench) == 0 &&
 	    vb_res_metric_index(r, metric) >= 0;
 }
 
 static long
 threads_of(const struct rl_set *s, const char *id)
 {
-	const char *t = vb_res_param(first_res(s, id), "threads");
+	const char *t = vb_res_param(model_any(s, id), "threads");
 
 	return t ? atol(t) : 0;
 }
@@ -104,13 +93,13 @@ io_block(FILE *f, const struct rl_set *s, const char **ids, int n, int m0)
 
 				snprintf(name, sizeof(name), "%s_mbs",
 				    io_mode[m]);
-				rt_num(a, sizeof(a), "%.2f",
-				    rt_metric_mean(r, name));
+				fmt_num(a, sizeof(a), "%.2f",
+				    model_mean(r, name));
 				snprintf(name, sizeof(name), "%s_cpu",
 				    io_mode[m]);
-				rt_num(b, sizeof(b), "%.1f%%", rt_metric_mean(r,
+				fmt_num(b, sizeof(b), "%.1f%%", model_mean(r,
 				    name));
-				rt_num(c, sizeof(c), "%.2f", eff_of(r,
+				fmt_num(c, sizeof(c), "%.2f", eff_of(r,
 				    io_mode[m]));
 				fprintf(f, "  %8s %7s %8s", a, b, c);
 			}
@@ -119,14 +108,14 @@ io_block(FILE *f, const struct rl_set *s, const char **ids, int n, int m0)
 	}
 }
 
-/* The ids of tio's threaded runs, by thread count; their number. */
+/* The ids of @bench's threaded runs, by thread count; their number. */
 static int
-io_ids(const struct rl_set *s, const char **ids)
+io_ids(const struct rl_set *s, const char *bench, const char **ids)
 {
 	int i, j, n = 0;
 
 	for (i = 0; i < s->nids; i++) {
-		if (!is_tio(s, s->ids[i], "seq_read_mbs"))
+		if (!is_tio(s, s->ids[i], bench, "seq_read_mbs"))
 			continue;
 		/* insertion by thread count, stable */
 		for (j = n; j > 0 && threads_of(s, ids[j - 1]) >
@@ -141,7 +130,7 @@ io_ids(const struct rl_set *s, const char **ids)
 static void
 io_table(FILE *f, const struct rl_set *s, const char **ids, int n)
 {
-	const struct vb_res *r0 = first_res(s, ids[0]);
+	const struct vb_res *r0 = model_any(s, ids[0]);
 	const char *dir = vb_res_param(r0, "direct");
 
 	fprintf(f, "Threaded I/O Bench (tio, tiobench's method)\n"
@@ -203,34 +192,36 @@ create_block(FILE *f, const struct rl_set *s, const char *id, int rnd)
 
 			snprintf(name, sizeof(name), "%s_%s_per_s", rnd ?
 			    "rand" : "seq", op[j]);
-			ps = rt_metric_mean(r, name);
+			ps = model_mean(r, name);
 			snprintf(name, sizeof(name), "%s_%s_cpu", rnd ?
 			    "rand" : "seq", op[j]);
-			cpu = rt_metric_mean(r, name);
-			fprintf(f, " %6s %5s %7s", rt_num(a, sizeof(a), "%.0f",
-			    ps), rt_num(b, sizeof(b), "%.1f", cpu),
-			    rt_num(c, sizeof(c), "%.0f", cpu > 0 ?
+			cpu = model_mean(r, name);
+			fprintf(f, " %6s %5s %7s", fmt_num(a, sizeof(a), "%.0f",
+			    ps), fmt_num(b, sizeof(b), "%.1f", cpu),
+			    fmt_num(c, sizeof(c), "%.0f", cpu > 0 ?
 			    ps / (cpu / 100) : NAN));
 		}
 		fputc('\n', f);
 	}
 }
 
-int
-rt_tio(FILE *f, const struct rl_set *s, const struct rt_opts *o)
+/* tio's tables: the threaded I/O table, one per --creates run. */
+static int
+tiobench_tables(FILE *f, const struct rl_set *s, const char *bench,
+    int width)
 {
 	const char **ids = calloc((size_t)s->nids + 1, sizeof(*ids));
 	int n, i, shown = 0;
 
-	(void)o;
+	(void)width;
 	if (!ids)
 		return 0;
-	if ((n = io_ids(s, ids)) > 0) {
+	if ((n = io_ids(s, bench, ids)) > 0) {
 		io_table(f, s, ids, n);
 		shown++;
 	}
 	for (i = 0; i < s->nids; i++) {
-		if (!is_tio(s, s->ids[i], "seq_create_per_s"))
+		if (!is_tio(s, s->ids[i], bench, "seq_create_per_s"))
 			continue;
 		fprintf(f, "File creates and deletes (%s, bonnie++'s method, "
 		    "empty files)\n\n", s->ids[i]);
@@ -242,3 +233,9 @@ rt_tio(FILE *f, const struct rl_set *s, const struct rt_opts *o)
 	free(ids);
 	return shown;
 }
+
+const struct form form_tiobench = {
+	.bench = "tio",
+	.flags = FORM_POST_END,
+	.table = tiobench_tables,
+};

@@ -1,5 +1,5 @@
 /*
- * rexport.c - every statistic as CSV (one row per kernel, benchmark and
+ * export.c - every statistic as CSV (one row per kernel, benchmark and
  * metric; RFC 4180 quoting) or JSON (one object per benchmark).  Absent
  * or undefined values are empty fields in CSV and null in JSON.  Numbers
  * are printed with 10 significant digits, so the files round-trip.
@@ -8,7 +8,7 @@
  * section "setting,kernel,value" ended by a blank line, one row per key
  * and folder, or one row "(none),,the same in every folder"; JSON: the
  * object "settings_differ", key -> { kernel label -> value or null }),
- * and the machine of each folder (rt_machines_of(): CSV: rows
+ * and the machine of each folder (setup_machines_of(): CSV: rows
  * "machine,label,m1 host, CPU x n, RAM" in that section, and a row
  * "mixed_machines,,N machines: ..." when there is more than one; JSON:
  * "machines", [{kernel, machine (its number), name}], and
@@ -19,8 +19,8 @@
  * ratio's interval then.  Every JSON kernel entry has the same fields,
  * null where they do not apply (the baseline, a side with no run).
  * noisy: CoV above the threshold, or a mean of 0 with spread
- * (rt_noisy()), empty/null for a kernel with no run; scope says whose
- * counter a metric is (benchmark, system, cgroup); quiet and
+ * (model_noisy()), empty/null for a kernel with no run; scope says
+ * whose counter a metric is (benchmark, system, cgroup); quiet and
  * foreign_cpu say how busy the machine was with other work during that
  * kernel's run of the benchmark (1/true: quiet; empty/null: not
  * recorded).
@@ -32,8 +32,12 @@
 #include <math.h>
 #include <string.h>
 
-#include "report.h"
+#include "model.h"
+#include "setup.h"
 #include "util.h"
+
+#define VR_VIEW_EXPORT		/* its own header */
+#include "export.h"
 
 static void
 csv_str(FILE *f, const char *s)
@@ -82,25 +86,25 @@ status_of(const struct rl_set *s, int k, const char *id)
 static void
 csv_machines(FILE *f, const struct rl_set *s)
 {
-	struct rt_machines m;
+	struct setup_machines m;
 	char name[512], val[560];
 	int k;
 
-	rt_machines_of(s, &m);
+	setup_machines_of(s, &m);
 	for (k = 0; k < s->nk; k++) {
 		fputs("machine,", f);
 		csv_str(f, s->k[k].label);
 		snprintf(val, sizeof(val), "m%d %s", m.of[k] + 1,
-		    rt_machine_name(name, sizeof(name), &s->k[k]));
+		    setup_machine_name(name, sizeof(name), &s->k[k]));
 		fputc(',', f);
 		csv_str(f, val);
 		fputc('\n', f);
 	}
 	if (m.n > 1)
-		fprintf(f, "mixed_machines,,\"%d machines: a difference between "
-		    "folders of two machines may be the machine's, not the "
-		    "kernel's\"\n", m.n);
-	rt_machines_free(&m);
+		fprintf(f, "mixed_machines,,\"%d machines: a difference "
+		    "between folders of two machines may be the machine's, "
+		    "not the kernel's\"\n", m.n);
+	setup_machines_free(&m);
 }
 
 /* The CSV's first section: the settings that differ, per folder. */
@@ -129,9 +133,10 @@ csv_settings(FILE *f, const struct rl_set *s)
 }
 
 void
-rx_csv(FILE *f, const struct rl_set *s, const struct rt_opts *o)
+export_csv(FILE *f, const struct model *md, const struct report_opts *o)
 {
-	struct rt_row *rows;
+	const struct rl_set *s = md->s;
+	struct model_row *rows;
 	int i, j, k, n;
 
 	csv_settings(f, s);
@@ -140,12 +145,12 @@ rx_csv(FILE *f, const struct rl_set *s, const struct rt_opts *o)
 	    "significant,ratio,ratio_ci_low,ratio_ci_high,ratio_unbounded,"
 	    "noisy,scope,quiet,foreign_cpu\n", f);
 	for (i = 0; i < s->nids; i++) {
-		n = rt_rows(s, s->ids[i], &rows);
+		n = model_rows(md, s->ids[i], &rows);
 		for (j = 0; j < n; j++)
 			for (k = 0; k < s->nk; k++) {
 				const struct rs_desc *d = &rows[j].d[k];
 				const struct rs_cmp *c = &rows[j].c[k];
-				struct rt_quiet q;
+				struct setup_quiet q;
 
 				if (k > 0)
 					rs_cmp_ratio(&rows[j].d[0], d,
@@ -186,18 +191,17 @@ rx_csv(FILE *f, const struct rl_set *s, const struct rt_opts *o)
 				/* no runs: not known, empty */
 				fputc(',', f);
 				if (d->n)
-					fprintf(f, "%d", rt_noisy(d,
+					fprintf(f, "%d", model_noisy(d,
 					    o->noisy));
 				fprintf(f, ",%s,",
-				    rt_scope_name(rows[j].scope));
-				rt_quiet_of(rl_find(&s->k[k], s->ids[i]),
+				    model_scope_name(rows[j].scope));
+				setup_quiet_of(rl_find(&s->k[k], s->ids[i]),
 				    o->quiet, &q);
 				if (q.quiet >= 0)
 					fprintf(f, "%d", q.quiet);
 				csv_num(f, q.mean);
 				fputc('\n', f);
 			}
-		rt_free_rows(rows, n, s->nk);
 	}
 }
 
@@ -273,35 +277,35 @@ json_settings(FILE *f, const struct rl_set *s)
 static void
 json_machines(FILE *f, const struct rl_set *s)
 {
-	struct rt_machines m;
+	struct setup_machines m;
 	char name[512];
 	int k;
 
-	rt_machines_of(s, &m);
+	setup_machines_of(s, &m);
 	fputs(",\n  \"machines\": [", f);
 	for (k = 0; k < s->nk; k++) {
 		fputs(k ? ",\n    {\"kernel\": " : "\n    {\"kernel\": ", f);
 		json_str(f, s->k[k].label);
 		fprintf(f, ", \"machine\": %d, \"name\": ", m.of[k] + 1);
-		json_str(f, rt_machine_name(name, sizeof(name), &s->k[k]));
+		json_str(f, setup_machine_name(name, sizeof(name), &s->k[k]));
 		fputc('}', f);
 	}
 	fprintf(f, "\n  ],\n  \"mixed_machines\": %s", m.n > 1 ? "true" :
 	    "false");
-	rt_machines_free(&m);
+	setup_machines_free(&m);
 }
 
 /* "load": per kernel, how busy the machine was with other work. */
 static void
 json_load(FILE *f, const struct rl_set *s, const char *id,
-    const struct rt_opts *o)
+    const struct report_opts *o)
 {
-	struct rt_quiet q;
+	struct setup_quiet q;
 	int k;
 
 	fputs(", \"load\": [", f);
 	for (k = 0; k < s->nk; k++) {
-		rt_quiet_of(rl_find(&s->k[k], id), o->quiet, &q);
+		setup_quiet_of(rl_find(&s->k[k], id), o->quiet, &q);
 		fputs(k ? ", {\"kernel\": " : "{\"kernel\": ", f);
 		json_str(f, s->k[k].label);
 		fprintf(f, ", \"n\": %d", q.n);
@@ -337,9 +341,10 @@ json_cmp(FILE *f, const struct rs_cmp *c, const struct rs_desc *a,
 }
 
 void
-rx_json(FILE *f, const struct rl_set *s, const struct rt_opts *o)
+export_json(FILE *f, const struct model *md, const struct report_opts *o)
 {
-	struct rt_row *rows;
+	const struct rl_set *s = md->s;
+	struct model_row *rows;
 	int i, j, k, n;
 
 	fputs("{\n  \"baseline\": ", f);
@@ -351,12 +356,12 @@ rx_json(FILE *f, const struct rl_set *s, const struct rt_opts *o)
 	}
 	fprintf(f, "],\n  \"noisy_cov\": %.10g,\n  \"min_change_pct\": "
 	    "%.10g,\n  \"quiet_threshold_pct\": %.10g,\n", o->noisy,
-	    s->min_change, o->quiet);
+	    md->min_change, o->quiet);
 	json_settings(f, s);
 	json_machines(f, s);
 	fputs(",\n  \"benchmarks\": [", f);
 	for (i = 0; i < s->nids; i++) {
-		n = rt_rows(s, s->ids[i], &rows);
+		n = model_rows(md, s->ids[i], &rows);
 		fprintf(f, "%s\n    {\"id\": ", i ? "," : "");
 		json_str(f, s->ids[i]);
 		json_load(f, s, s->ids[i], o);
@@ -368,7 +373,7 @@ rx_json(FILE *f, const struct rl_set *s, const struct rt_opts *o)
 			json_str(f, rows[j].unit);
 			fprintf(f, ", \"direction\": \"%s\", \"scope\": "
 			    "\"%s\", \"kernels\": [", vb_dir_name(rows[j].dir),
-			    rt_scope_name(rows[j].scope));
+			    model_scope_name(rows[j].scope));
 			for (k = 0; k < s->nk; k++) {
 				const struct rs_desc *d = &rows[j].d[k];
 				const struct rs_cmp *c = &rows[j].c[k];
@@ -390,8 +395,9 @@ rx_json(FILE *f, const struct rl_set *s, const struct rt_opts *o)
 				json_num(f, "max", d->max);
 				json_num(f, "ci_low", d->ci_lo);
 				json_num(f, "ci_high", d->ci_hi);
-				fprintf(f, ", \"noisy\": %s", !d->n ? "null" :
-				    rt_noisy(d, o->noisy) ? "true" : "false");
+				fprintf(f, ", \"noisy\": %s", !d->n ?
+				    "null" : model_noisy(d, o->noisy) ?
+				    "true" : "false");
 				json_cmp(f, k > 0 && d->n ? c : NULL,
 				    &rows[j].d[0], d);
 				fputc('}', f);
@@ -399,7 +405,6 @@ rx_json(FILE *f, const struct rl_set *s, const struct rt_opts *o)
 			fputs("]}", f);
 		}
 		fputs("]}", f);
-		rt_free_rows(rows, n, s->nk);
 	}
 	fputs("\n  ]\n}\n", f);
 }

@@ -1,5 +1,5 @@
 /*
- * rhtml.c - the results page across many kernels (vmreport --html DIR,
+ * html.c - the results page across many kernels (vmreport --html DIR,
  * make html): one self-contained index.html in DIR, its charts inline
  * SVG, its only script inline (ordering the charts' bars, sorting the
  * summary); nothing is fetched from anywhere, so the page reads the
@@ -7,15 +7,16 @@
  *
  * From the top: the folders whose suite run did not complete, the
  * settings and machine of each folder and what differs between them
- * (rsetup.c), the summary (one row per kernel, one
- * column per benchmark's headline figure, the best of each column
- * marked, links to the sections), contest's and tworead's tables
- * (rpost.c), then per benchmark its comparison table with significance
- * marks, its notes, and a bar chart of the headline figure with the
- * 95% CI of the mean as error bars.  Every figure comes from rt_rows()
- * (rtext.c), as in the text report; the cells are formatted by the
- * text table's own functions.  Every string read from a result folder
- * (labels, parameters, settings, command lines) is HTML-escaped.
+ * (setup.c), the summary (one row per kernel, one column per
+ * benchmark's headline figure, the best of each column marked, links to
+ * the sections), the benchmarks' own tables (forms/, FORM_PAGE:
+ * contest's, tworead's), then per benchmark its comparison table with
+ * significance marks, its notes, and a bar chart of the headline figure
+ * with the 95% CI of the mean as error bars.  Every figure comes from
+ * model_rows() (model.c), as in the text report; the cells are
+ * formatted by the text table's own functions (table.c, fmt.c).  Every
+ * string read from a result folder (labels, parameters, settings,
+ * command lines) is HTML-escaped.
  *
  * DIR is created when missing; an existing DIR must be empty or hold
  * an index.html written by vmreport (its generator line), else nothing
@@ -34,8 +35,16 @@
 #include <unistd.h>
 
 #include "err.h"
-#include "report.h"
+#include "fmt.h"
+#include "forms/form.h"
+#include "model.h"
+#include "outdir.h"
+#include "setup.h"
+#include "table.h"
 #include "util.h"
+
+#define VR_VIEW_HTML		/* its own header */
+#include "html.h"
 
 /* What marks a page as vmreport's (in the first RH_MARKLEN bytes). */
 #define RH_MARK "<meta name=\"generator\" content=\"vmreport\">"
@@ -59,7 +68,7 @@
  * carry them); a newline and a tab are kept.
  */
 void
-rh_esc(FILE *f, const char *s)
+html_esc(FILE *f, const char *s)
 {
 	size_t n = s ? strlen(s) : 0, i = 0, u;
 
@@ -116,86 +125,13 @@ pre_of(FILE *f, const char *cls, char *text, size_t len)
 {
 	if (len) {
 		fprintf(f, "<pre class=\"%s\">", cls);
-		rh_esc(f, text);
+		html_esc(f, text);
 		fputs("</pre>\n", f);
 	}
 	free(text);
 }
 
 /* ---- the folder ---- */
-
-/* mkdir -p @dir. */
-static int
-mkdir_p(const char *dir)
-{
-	char buf[PATH_MAX], *p;
-
-	if (snprintf(buf, sizeof(buf), "%s", dir) >= (int)sizeof(buf)) {
-		errno = ENAMETOOLONG;
-		return -1;
-	}
-	for (p = buf + 1; *p; p++) {
-		if (*p != '/')
-			continue;
-		*p = '\0';
-		if (mkdir(buf, 0777) != 0 && errno != EEXIST)
-			return -1;
-		*p = '/';
-	}
-	return mkdir(buf, 0777) != 0 && errno != EEXIST ? -1 : 0;
-}
-
-/*
- * The absolute path @dir would have: the real path of its longest
- * existing ancestor, then the rest as given.  0, or -1.
- */
-static int
-would_be(const char *dir, char *out, size_t len)
-{
-	char buf[PATH_MAX], real[PATH_MAX], *cut;
-	const char *rest = "";
-
-	snprintf(buf, sizeof(buf), "%s", *dir ? dir : ".");
-	while (!realpath(buf, real)) {
-		cut = strrchr(buf, '/');
-		if (!cut) {
-			rest = dir;
-			snprintf(buf, sizeof(buf), ".");
-			if (!realpath(buf, real))
-				return -1;
-			break;
-		}
-		rest = dir + (cut - buf);
-		if (cut == buf)
-			cut[1] = '\0';
-		else
-			*cut = '\0';
-	}
-	if (*rest && *rest != '/')
-		return snprintf(out, len, "%s/%s", real, rest) >= (int)len ?
-		    -1 : 0;
-	return snprintf(out, len, "%s%s", real, rest) >= (int)len ? -1 : 0;
-}
-
-/* Is @dir (or would it be) inside one of the result folders? */
-static int
-inside_results(const struct rl_set *s, const char *dir)
-{
-	char rd[PATH_MAX], kd[PATH_MAX];
-	size_t n;
-	int k;
-
-	if (would_be(dir, rd, sizeof(rd)) != 0)
-		return 0;
-	for (k = 0; k < s->nk; k++) {
-		if (!realpath(s->k[k].dir, kd))
-			continue;
-		n = strlen(kd);
-		if (!strncmp(rd, kd, n) && (rd[n] == '\0' || rd[n] == '/'))
-			return 1;
-	}
-	return 0;
-}
 
 /* Does @path start with vmreport's generator line? */
 static int
@@ -241,13 +177,13 @@ check_dir(const struct rl_set *s, const char *dir)
 	DIR *d;
 	int n = 0, t = 0;
 
-	if (inside_results(s, dir)) {
+	if (outdir_inside(s, dir)) {
 		warn("%s: is inside a result folder; the page goes elsewhere "
 		    "(nothing written)", dir);
 		return -1;
 	}
 	if (stat(dir, &st) != 0) {
-		if (errno == ENOENT && mkdir_p(dir) == 0)
+		if (errno == ENOENT && outdir_make(dir) == 0)
 			return 0;
 		warn_errno("cannot create the HTML folder %s", dir);
 		return -1;
@@ -370,11 +306,11 @@ suite_status(FILE *f, const struct rl_set *s)
 		st = rl_meta(&s->k[k], "status");
 		if (!st || !strcmp(st, "complete"))
 			continue;
-		fputs(n++ ? "<br>\n! " : "<p class=\"warn\" id=\"suite-status\">"
-		    "! ", f);
-		rh_esc(f, s->k[k].label);
+		fputs(n++ ? "<br>\n! " : "<p class=\"warn\" "
+		    "id=\"suite-status\">! ", f);
+		html_esc(f, s->k[k].label);
 		fputs(": suite run ", f);
-		rh_esc(f, st);
+		html_esc(f, st);
 	}
 	if (n)
 		fputs("</p>\n", f);
@@ -382,21 +318,21 @@ suite_status(FILE *f, const struct rl_set *s)
 
 /* The settings of every folder, what differs, which machine. */
 static void
-settings(FILE *f, const struct rl_set *s, const struct rt_opts *o)
+settings(FILE *f, const struct rl_set *s, const struct report_opts *o)
 {
 	static const char *const common[] = { "uname_r", "config",
 		"iterations", "thp_enabled", "thp_defrag", "swappiness",
 		"dirty_ratio", "dirty_background_ratio", "vfs_cache_pressure",
 		"overcommit_memory", "min_free_kbytes", "swap_total_kb",
 		"mem_limit", "workdir_fstype", "vmbench_version", NULL };
-	struct rt_machines m;
+	struct setup_machines m;
 	struct rl_mdiff *d;
 	char name[512], *text = NULL, *v;
 	size_t len = 0;
 	FILE *mem;
 	int n, i, k, j, first;
 
-	rt_machines_of(s, &m);
+	setup_machines_of(s, &m);
 	n = s->nk > 1 ? rl_meta_diffs(s, &d) : 0;
 	fputs("<section id=\"settings\"><h2>Settings and machines</h2>\n",
 	    f);
@@ -409,7 +345,7 @@ settings(FILE *f, const struct rl_set *s, const struct rt_opts *o)
 	fputs("<ul id=\"machines\">\n", f);
 	for (j = 0; j < m.n; j++) {
 		fprintf(f, "<li>m%d: ", j + 1);
-		rh_esc(f, rt_machine_name(name, sizeof(name),
+		html_esc(f, setup_machine_name(name, sizeof(name),
 		    &s->k[m.first[j]]));
 		for (k = 0, i = 0; k < s->nk; k++)
 			if (m.of[k] == j)
@@ -425,22 +361,22 @@ settings(FILE *f, const struct rl_set *s, const struct rt_opts *o)
 	    n == 1 ? "" : "s", n == 1 ? "s" : "");
 	for (i = 0; i < n; i++) {
 		fputs("<th>", f);
-		rh_esc(f, d[i].key);
+		html_esc(f, d[i].key);
 		fputs("</th>", f);
 	}
 	fputs("</tr></thead><tbody>\n", f);
 	for (k = 0; k < s->nk; k++) {
 		fprintf(f, "<tr%s><td>", k ? "" : " class=\"base\"");
-		rh_esc(f, s->k[k].label);
+		html_esc(f, s->k[k].label);
 		fprintf(f, "%s</td><td>m%d</td><td>", k ? "" : " (baseline)",
 		    m.of[k] + 1);
-		rh_esc(f, s->k[k].dir);
+		html_esc(f, s->k[k].dir);
 		fputs("</td>", f);
 		for (i = 0; i < n; i++) {
-			v = rt_setting_value(s, &d[i], k);
+			v = setup_setting_value(s, &d[i], k);
 			fprintf(f, "<td%s>", v && strlen(v) > 40 ?
 			    " class=\"long\"" : "");
-			rh_esc(f, !v ? "not recorded" : !*v ? "(empty)" : v);
+			html_esc(f, !v ? "not recorded" : !*v ? "(empty)" : v);
 			fputs("</td>", f);
 			free(v);
 		}
@@ -457,28 +393,28 @@ settings(FILE *f, const struct rl_set *s, const struct rt_opts *o)
 		if (!val || j < n)
 			continue;
 		fputs(first++ ? ", " : "", f);
-		rh_esc(f, common[i]);
+		html_esc(f, common[i]);
 		fputc('=', f);
-		rh_esc(f, val);
+		html_esc(f, val);
 	}
 	fputs(first ? ".</p>\n" : "none recorded.</p>\n", f);
 	if (!(mem = open_memstream(&text, &len)))
 		die_errno("cannot build the page");
 	/* each benchmark's own warnings are in its section only */
-	if (!rt_all_loaded(mem, s, o, "each benchmark's section: its runs"))
-		rt_quiet_summary(mem, s, o);
+	if (!setup_all_loaded(mem, s, o, "each benchmark's section: its runs"))
+		setup_quiet_summary(mem, s, o);
 	if (fclose(mem) != 0)
 		die_errno("cannot build the page");
 	pre_of(f, "load", text, len);
 	fputs("</section>\n", f);
 	if (n)
 		rl_free_mdiffs(d, n);
-	rt_machines_free(&m);
+	setup_machines_free(&m);
 }
 
 /* Kernel @k's place among the others for row @r: is it the best? */
 static int
-is_best(const struct rl_set *s, const char *id, const struct rt_row *r,
+is_best(const struct rl_set *s, const char *id, const struct model_row *r,
     int k)
 {
 	int i;
@@ -499,14 +435,14 @@ is_best(const struct rl_set *s, const char *id, const struct rt_row *r,
 
 /* data-v: the number a column sorts by ("" when there is none). */
 static void
-data_v(FILE *f, const struct rt_row *r, int k, int has)
+data_v(FILE *f, const struct model_row *r, int k, int has)
 {
 	if (has && r->d[k].n && isfinite(r->d[k].mean))
 		fprintf(f, " data-v=\"%.10g\"", r->d[k].mean);
 }
 
 static void
-summary(FILE *f, const struct rl_set *s, struct rt_row **rows,
+summary(FILE *f, const struct rl_set *s, struct model_row **rows,
     const int *hl)
 {
 	char a[160], num[64];
@@ -520,7 +456,7 @@ summary(FILE *f, const struct rl_set *s, struct rt_row **rows,
 	    "it.</p>\n<div class=\"scroll\"><table id=\"summary-table\">"
 	    "<thead><tr><th class=\"sort\" data-col=\"0\">Kernel</th>", f);
 	for (j = 0; j < s->nids; j++) {
-		const struct rt_row *r = hl[j] >= 0 ? &rows[j][hl[j]] : NULL;
+		const struct model_row *r = hl[j] >= 0 ? &rows[j][hl[j]] : NULL;
 		const char *at = strchr(s->ids[j], '@');
 
 		fprintf(f, "<th class=\"sort\" data-col=\"%d\">"
@@ -528,14 +464,14 @@ summary(FILE *f, const struct rl_set *s, struct rt_row **rows,
 		    s->ids[j]));
 		snprintf(num, sizeof(num), "%.*s", at ? (int)(at -
 		    s->ids[j]) : (int)strlen(s->ids[j]), s->ids[j]);
-		rh_esc(f, num);
+		html_esc(f, num);
 		if (at) {
 			fputs("<br>", f);
-			rh_esc(f, at);
+			html_esc(f, at);
 		}
 		fputs("</a><br>", f);
 		if (r) {
-			rh_esc(f, r->unit);
+			html_esc(f, r->unit);
 			fputs(r->dir == VB_HIGHER ? "+" : r->dir == VB_LOWER ?
 			    "-" : "", f);
 		}
@@ -545,10 +481,10 @@ summary(FILE *f, const struct rl_set *s, struct rt_row **rows,
 	for (i = 0; i < s->nk; i++) {
 		fprintf(f, "<tr class=\"k%s\" data-k=\"%d\"><td>", i ? "" :
 		    " base", i);
-		rh_esc(f, s->k[i].label);
+		html_esc(f, s->k[i].label);
 		fputs("</td>", f);
 		for (j = 0; j < s->nids; j++) {
-			const struct rt_row *r = hl[j] >= 0 ?
+			const struct model_row *r = hl[j] >= 0 ?
 			    &rows[j][hl[j]] : NULL;
 			int has = r && rl_find(&s->k[i], s->ids[j]);
 
@@ -560,7 +496,7 @@ summary(FILE *f, const struct rl_set *s, struct rt_row **rows,
 			if (!has)
 				fputs("missing", f);
 			else
-				fprintf(f, "%s%s", rt_short(num, sizeof(num),
+				fprintf(f, "%s%s", fmt_short(num, sizeof(num),
 				    r->d[i].n ? r->d[i].mean : NAN), i &&
 				    r->c[i].sig && r->dir != VB_INFO ? "*" :
 				    "");
@@ -571,27 +507,24 @@ summary(FILE *f, const struct rl_set *s, struct rt_row **rows,
 	fputs("</tbody></table></div>\n</section>\n", f);
 }
 
-/* contest's (makesim) and Iwamoto's (tworead) tables, as text. */
+/* The benchmarks' own tables (FORM_PAGE: contest's, tworead's), as text. */
 static void
-post_tables(FILE *f, const struct rl_set *s, const struct rt_opts *o)
+page_forms(FILE *f, const struct rl_set *s)
 {
-	static const char *const b[] = { "makesim", "tworead" };
-	struct rt_opts wide = *o;
 	char *text;
-	size_t len, i;
+	size_t len;
 	FILE *mem;
+	int i;
 
-	/* every kernel in one block: the page scrolls */
-	wide.width = 16 + 12 * s->nk;
-	for (i = 0; i < 2; i++) {
+	for (i = 0; forms[i]; i++) {
+		if (!(forms[i]->flags & FORM_PAGE))
+			continue;
 		text = NULL;
 		len = 0;
 		if (!(mem = open_memstream(&text, &len)))
 			die_errno("cannot build the page");
-		if (i == 0)
-			rt_contest_table(mem, s, b[i]);
-		else
-			rt_tworead_table(mem, s, b[i], &wide);
+		/* every kernel in one block: the page scrolls */
+		forms[i]->table(mem, s, forms[i]->bench, 16 + 12 * s->nk);
 		if (fclose(mem) != 0)
 			die_errno("cannot build the page");
 		if (!len) {
@@ -599,12 +532,7 @@ post_tables(FILE *f, const struct rl_set *s, const struct rt_opts *o)
 			continue;
 		}
 		fprintf(f, "<section id=\"%s\"><h2>%s</h2>\n<p>%s</p>\n",
-		    i ? "tworead-table" : "contest-table", i ? "tworead: two "
-		    "files read over ranges n and 1100-n" : "makesim: a "
-		    "parallel build under contest's loads", i ? "One row per "
-		    "n, one column per kernel: the headline figure, mean of "
-		    "runs." : "Ratio: time under the load over the same "
-		    "kernel's no_load time.");
+		    forms[i]->anchor, forms[i]->title, forms[i]->about);
 		pre_of(f, "post", text, len);
 		fputs("</section>\n", f);
 	}
@@ -613,19 +541,19 @@ post_tables(FILE *f, const struct rl_set *s, const struct rt_opts *o)
 /* One metric's row of the comparison table. */
 static void
 cmp_row(FILE *f, const struct rl_set *s, const char *id,
-    const struct rt_row *r, const struct rt_opts *o)
+    const struct model_row *r, const struct report_opts *o)
 {
 	char num[64], pct[32];
 	int k;
 
 	fputs("<tr><td>", f);
-	rh_esc(f, r->name);
-	if (rt_row_noisy(r, s->nk, o->noisy))
+	html_esc(f, r->name);
+	if (model_row_noisy(r, s->nk, o->noisy))
 		fputs("~", f);
-	if (*rt_scope_tag(r->scope))
-		fprintf(f, " %s", rt_scope_tag(r->scope));
+	if (*model_scope_tag(r->scope))
+		fprintf(f, " %s", model_scope_tag(r->scope));
 	fputs("</td><td>", f);
-	rh_esc(f, r->unit);
+	html_esc(f, r->unit);
 	fputs("</td>", f);
 	for (k = 0; k < s->nk; k++) {
 		int sig = k && r->c[k].sig && r->dir != VB_INFO;
@@ -639,10 +567,10 @@ cmp_row(FILE *f, const struct rl_set *s, const char *id,
 		else if (!r->d[k].n)
 			fputs("-", f);
 		else if (!k)
-			fputs(rt_row_mean(num, sizeof(num), r, s->nk, k), f);
+			fputs(table_mean(num, sizeof(num), r, s->nk, k), f);
 		else
-			fprintf(f, "%s (%s)%s", rt_row_mean(num, sizeof(num),
-			    r, s->nk, k), rt_pct(pct, sizeof(pct),
+			fprintf(f, "%s (%s)%s", table_mean(num, sizeof(num),
+			    r, s->nk, k), fmt_pct(pct, sizeof(pct),
 			    r->c[k].pct), sig ? "*" : "");
 		fputs("</td>", f);
 	}
@@ -707,7 +635,8 @@ err_bar(FILE *f, const struct rs_desc *d, double lo, double hi, double x0)
  * significant, better or worse.
  */
 static void
-chart(FILE *f, const struct rl_set *s, const char *id, const struct rt_row *r)
+chart(FILE *f, const struct rl_set *s, const char *id,
+    const struct model_row *r)
 {
 	double lo = 0, hi = 0, x0, x1;
 	char num[64];
@@ -736,9 +665,9 @@ chart(FILE *f, const struct rl_set *s, const char *id, const struct rt_row *r)
 	    "y=\"16\" font-weight=\"bold\">", CH_LABW + CH_BARW + CH_VALW, h,
 	    CH_LABW + CH_BARW + CH_VALW, h, r->dir == VB_LOWER ? "lower" :
 	    r->dir == VB_HIGHER ? "higher" : "info", CH_TOP, CH_ROWH);
-	rh_esc(f, r->name);
+	html_esc(f, r->name);
 	fputs(" (", f);
-	rh_esc(f, r->unit);
+	html_esc(f, r->unit);
 	fprintf(f, "), mean of runs, 95%% CI; %s</text>\n", r->dir ==
 	    VB_LOWER ? "lower is better" : r->dir == VB_HIGHER ?
 	    "higher is better" : "information");
@@ -755,10 +684,10 @@ chart(FILE *f, const struct rl_set *s, const char *id, const struct rt_row *r)
 			fprintf(f, " data-v=\"%.10g\"", d->mean);
 		fprintf(f, " transform=\"translate(0,%d)\"><title>",
 		    CH_TOP + CH_ROWH * k);
-		rh_esc(f, s->k[k].label);
+		html_esc(f, s->k[k].label);
 		if (has) {
 			fprintf(f, ": %.6g ", d->mean);
-			rh_esc(f, r->unit);
+			html_esc(f, r->unit);
 			if (isfinite(d->ci_lo) && isfinite(d->ci_hi))
 				fprintf(f, ", 95%% CI [%.6g, %.6g]", d->ci_lo,
 				    d->ci_hi);
@@ -769,7 +698,7 @@ chart(FILE *f, const struct rl_set *s, const char *id, const struct rt_row *r)
 		/* long labels cut: the title above has them whole */
 		snprintf(num, sizeof(num), "%.24s", s->k[k].label);
 		cut_utf8(num);
-		rh_esc(f, num);
+		html_esc(f, num);
 		fputs("</text>", f);
 		if (!has) {
 			fprintf(f, "<text x=\"%d\" y=\"13\">missing"
@@ -785,8 +714,8 @@ chart(FILE *f, const struct rl_set *s, const char *id, const struct rt_row *r)
 		if (isfinite(d->ci_lo) && isfinite(d->ci_hi))
 			err_bar(f, d, lo, hi, x0);
 		fprintf(f, "<text x=\"%d\" y=\"13\">%s ", CH_LABW + CH_BARW +
-		    6, rt_row_mean(num, sizeof(num), r, s->nk, k));
-		rh_esc(f, r->unit);
+		    6, table_mean(num, sizeof(num), r, s->nk, k));
+		html_esc(f, r->unit);
 		fputs("</text></g>\n", f);
 	}
 	fputs("</svg>\n", f);
@@ -794,13 +723,13 @@ chart(FILE *f, const struct rl_set *s, const char *id, const struct rt_row *r)
 
 /* One benchmark's section. */
 static void
-bench(FILE *f, const struct rl_set *s, int i, struct rt_row *rows,
-    int nrows, int h, const struct rt_opts *o)
+bench(FILE *f, const struct rl_set *s, int i, struct model_row *rows,
+    int nrows, int h, const struct report_opts *o)
 {
 	const char *id = s->ids[i];
 	const struct vb_res *r0 = NULL;
 	struct vb_buf diffs = VB_BUF_INIT;
-	struct rt_opts wide = *o;
+	struct report_opts wide = *o;
 	char a[160], *text = NULL;
 	size_t len = 0;
 	FILE *mem;
@@ -810,10 +739,10 @@ bench(FILE *f, const struct rl_set *s, int i, struct rt_row *rows,
 		r0 = rl_find(&s->k[k], id);
 	fprintf(f, "<section class=\"bench\" id=\"%s\"><h2>",
 	    anchor(a, sizeof(a), i, id));
-	rh_esc(f, id);
+	html_esc(f, id);
 	fputs(" <a href=\"#summary\">&uarr;</a></h2>\n<p class=\"cmd\">"
 	    "<code>", f);
-	rh_esc(f, r0 ? r0->cmdline : "");
+	html_esc(f, r0 ? r0->cmdline : "");
 	fputs("</code></p>\n", f);
 	if (rl_param_diffs(s, id, &diffs)) {
 		fputs("<p class=\"warn\">parameters differ "
@@ -824,7 +753,7 @@ bench(FILE *f, const struct rl_set *s, int i, struct rt_row *rows,
 	wide.width = 200;
 	if (!(mem = open_memstream(&text, &len)))
 		die_errno("cannot build the page");
-	rt_quiet_warn(mem, s, id, &wide);
+	setup_quiet_warn(mem, s, id, &wide);
 	if (fclose(mem) != 0)
 		die_errno("cannot build the page");
 	pre_of(f, "warn", text, len);
@@ -834,13 +763,13 @@ bench(FILE *f, const struct rl_set *s, int i, struct rt_row *rows,
 		const struct vb_res *r = rl_find(&s->k[k], id);
 
 		fputs("<th>", f);
-		rh_esc(f, s->k[k].label);
+		html_esc(f, s->k[k].label);
 		fputs(r && strcmp(r->status, "complete") ? "!" : "", f);
 		fputs("</th>", f);
 	}
 	fputs("</tr></thead><tbody>\n", f);
 	for (j = 0; j < nrows; j++)
-		if (rt_row_shown(&rows[j], s->nk)) {
+		if (model_row_shown(&rows[j], s->nk)) {
 			cmp_row(f, s, id, &rows[j], o);
 			shown++;
 		}
@@ -850,7 +779,7 @@ bench(FILE *f, const struct rl_set *s, int i, struct rt_row *rows,
 	text = NULL;
 	if (!(mem = open_memstream(&text, &len)))
 		die_errno("cannot build the page");
-	rt_notes(mem, s, id, rows, nrows, &wide);
+	table_notes(mem, s, id, rows, nrows, &wide);
 	if (fclose(mem) != 0)
 		die_errno("cannot build the page");
 	pre_of(f, "notes", text, len);
@@ -861,9 +790,11 @@ bench(FILE *f, const struct rl_set *s, int i, struct rt_row *rows,
 
 /* The whole page into @f. */
 static void
-page(FILE *f, const struct rl_set *s, const struct rt_opts *o)
+page(FILE *f, const struct model *md, const struct report_opts *o)
 {
-	struct rt_row **rows = vb_xcalloc((size_t)s->nids + 1, sizeof(*rows));
+	const struct rl_set *s = md->s;
+	struct model_row **rows = vb_xcalloc((size_t)s->nids + 1,
+	    sizeof(*rows));
 	int *nrows = vb_xcalloc((size_t)s->nids + 1, sizeof(int));
 	int *hl = vb_xcalloc((size_t)s->nids + 1, sizeof(int));
 	const char *ver = rl_meta(&s->k[0], "vmbench_version");
@@ -871,18 +802,18 @@ page(FILE *f, const struct rl_set *s, const struct rt_opts *o)
 	int j;
 
 	for (j = 0; j < s->nids; j++) {
-		nrows[j] = rt_rows(s, s->ids[j], &rows[j]);
-		hl[j] = rt_headline(s, s->ids[j], rows[j], nrows[j]);
+		nrows[j] = model_rows(md, s->ids[j], &rows[j]);
+		hl[j] = model_headline(s, s->ids[j], rows[j], nrows[j]);
 	}
 	fprintf(f, "<!DOCTYPE html>\n<html lang=\"en\"><head>"
 	    "<meta charset=\"utf-8\">\n%s\n<meta name=\"viewport\" "
 	    "content=\"width=device-width\">\n<title>vmbench: %d kernel%s, "
 	    "baseline ", RH_MARK, s->nk, s->nk == 1 ? "" : "s");
-	rh_esc(f, s->k[0].label);
+	html_esc(f, s->k[0].label);
 	fprintf(f, "</title>\n<style>\n%s</style></head>\n<body>\n<h1>vmbench "
 	    "results: %d kernel%s, %d benchmark%s, baseline ", style, s->nk,
 	    s->nk == 1 ? "" : "s", s->nids, s->nids == 1 ? "" : "s");
-	rh_esc(f, s->k[0].label);
+	html_esc(f, s->k[0].label);
 	fputs("</h1>\n<p>Means of all runs; (+x.xx%) is the change against "
 	    "the baseline, positive = better (for info metrics: the plain "
 	    "change); * significant (Welch's t-test, p&lt;0.05) and a change "
@@ -890,21 +821,21 @@ page(FILE *f, const struct rl_set *s, const struct rt_opts *o)
 	fprintf(f, "%g%% (never on info metrics), green better, red worse; "
 	    "~ noisy (CoV &gt; %.0f%%); ! run incomplete; [system] a counter "
 	    "of the whole machine, [cgroup] of the benchmark's memory cgroup."
-	    "%s", s->min_change, o->noisy * 100, ver ? " vmbench " : "");
+	    "%s", md->min_change, o->noisy * 100, ver ? " vmbench " : "");
 	if (ver)
-		rh_esc(f, ver);
+		html_esc(f, ver);
 	fputs("</p>\n<div id=\"tools\"><a href=\"#settings\">settings</a> | "
 	    "<a href=\"#summary\">summary</a> | <label><input "
 	    "type=\"checkbox\" id=\"byvalue\"> charts: bars by value (best "
 	    "first), else in the kernels' order</label></div>\n", f);
 	settings(f, s, o);
 	summary(f, s, rows, hl);
-	post_tables(f, s, o);
+	page_forms(f, s);
 	fputs("<nav id=\"benchmarks\"><h2>Benchmarks</h2><p>", f);
 	for (j = 0; j < s->nids; j++) {
 		fprintf(f, "%s<a href=\"#%s\">", j ? " | " : "",
 		    anchor(a, sizeof(a), j, s->ids[j]));
-		rh_esc(f, s->ids[j]);
+		html_esc(f, s->ids[j]);
 		fputs("</a>", f);
 	}
 	fputs("</p></nav>\n", f);
@@ -917,8 +848,10 @@ page(FILE *f, const struct rl_set *s, const struct rt_opts *o)
 }
 
 int
-rh_html(const struct rl_set *s, const char *dir, const struct rt_opts *o)
+html_page(const struct model *m, const char *dir,
+    const struct report_opts *o)
 {
+	const struct rl_set *s = m->s;
 	char path[PATH_MAX], tmp[PATH_MAX + 8], *text = NULL;
 	size_t len = 0;
 	FILE *mem, *f;
@@ -934,7 +867,7 @@ rh_html(const struct rl_set *s, const char *dir, const struct rt_opts *o)
 		return -1;
 	if (!(mem = open_memstream(&text, &len)))
 		die_errno("cannot build the page");
-	page(mem, s, o);
+	page(mem, m, o);
 	if (fclose(mem) != 0)
 		die_errno("cannot build the page");
 	if (!(f = fopen(tmp, "w"))) {

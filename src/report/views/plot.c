@@ -1,5 +1,5 @@
 /*
- * rplot.c - gnuplot charts, the ones a post links:
+ * plot.c - gnuplot charts, the ones a post links:
  *
  *	summary.{dat,gp,png,svg}  every benchmark's headline figure as a
  *		ratio to the baseline with its 95% interval (Fieller,
@@ -7,7 +7,7 @@
  *		more)
  *	<id>-<metric>.{dat,gp,png,svg}  one bar per kernel (the mean) with
  *		the 95% CI of the mean as an error bar: the headline (the
- *		metric rt_headline() picks); with --detail also every metric
+ *		metric model_headline() picks); with --detail also every metric
  *		that is not zero in every run and not "info"
  *	<id>-vmstat-{swap,free,cache}.{gp,png,svg} (data in <id>-vmstat.dat)
  *		the sampled series over time, one line per kernel (si and
@@ -42,8 +42,13 @@
 #include <unistd.h>
 
 #include "err.h"
-#include "report.h"
+#include "model.h"
+#include "outdir.h"
+#include "setup.h"
 #include "util.h"
+
+#define VR_VIEW_PLOT		/* its own header */
+#include "plot.h"
 
 /* File-name-safe copy of @s. */
 static char *
@@ -122,20 +127,27 @@ dat_str(FILE *f, const char *s)
 	free(e);
 }
 
-/* The title's second line: rt_settings_line(), set by rp_plot(). */
-static char settings_line[112];
+/* Where the charts go and what each title says (plot_charts()). */
+struct charts {
+	const struct model *m;
+	const struct rl_set *s;		/* m's folders */
+	const char *dir;		/* the chart folder */
+	FILE *all;			/* its all.gp */
+	char settings[112];		/* every title's second line:
+					   setup_settings_line() */
+};
 
 /* The common head of a script: both terminals are set by gp_tail. */
 static void
-gp_head(FILE *f, const char *name, const char *title, const char *xl,
-    const char *yl)
+gp_head(FILE *f, const struct charts *ch, const char *name,
+    const char *title, const char *xl, const char *yl)
 {
 	fprintf(f, "# vmbench chart %s: data in %s.dat; run `gnuplot %s.gp` "
 	    "in this folder\nreset\nset title ", name, name, name);
 	gp_str(f, title);
-	if (settings_line[0]) {
+	if (ch->settings[0]) {
 		fputs(" . \"\\n\" . ", f);
-		gp_str(f, settings_line);
+		gp_str(f, ch->settings);
 	}
 	fputs(" noenhanced\nset xlabel ", f);
 	gp_str(f, xl);
@@ -213,9 +225,10 @@ gp_bar_range(FILE *f, struct range r)
 }
 
 static int
-bar_chart(const struct rl_set *s, const char *dir, const char *id,
-    const struct rt_row *r, FILE *all)
+bar_chart(const struct charts *ch, const char *id, const struct model_row *r)
 {
+	const struct rl_set *s = ch->s;
+	const char *dir = ch->dir;
 	char name[512], a[256], b[128], title[512], plot[1024];
 	struct range y = RANGE_EMPTY;
 	int k, bars = 0, cis = 0;
@@ -262,7 +275,7 @@ bar_chart(const struct rl_set *s, const char *dir, const char *id,
 	    r->dir == VB_LOWER ? "lower is better" : r->dir == VB_HIGHER ?
 	    "higher is better" : "information", cis ? "error bars: 95% CI" :
 	    "one run: no interval");
-	gp_head(f, name, title, "kernel", r->unit);
+	gp_head(f, ch, name, title, "kernel", r->unit);
 	fprintf(f, "set style fill solid 0.5 border -1\nset boxwidth 0.6\n"
 	    "set xrange [-0.7:%d.7]\nset xtics noenhanced\nunset key\n",
 	    s->nk - 1);
@@ -273,7 +286,7 @@ bar_chart(const struct rl_set *s, const char *dir, const char *id,
 	    "1:3:4:5 with yerrorbars lc rgb 'black' pt 7 ps 0.3 lw 1.5" : "");
 	gp_tail(f, name, plot, 800, 500);
 	if (bars)
-		fprintf(all, "load '%s.gp'\n", name);
+		fprintf(ch->all, "load '%s.gp'\n", name);
 	return close_ok(f, dir, name) ? -1 : bars > 0;
 }
 
@@ -330,9 +343,10 @@ series_style(struct vb_buf *plot, int rows)
 }
 
 static int
-vmstat_charts(const struct rl_set *s, const char *dir, const char *id,
-    FILE *all)
+vmstat_charts(const struct charts *ch, const char *id)
 {
+	const struct rl_set *s = ch->s;
+	const char *dir = ch->dir;
 	static const struct {
 		const char *what, *ylabel, *title;
 	} c[] = {
@@ -377,7 +391,7 @@ vmstat_charts(const struct rl_set *s, const char *dir, const char *id,
 			break;
 		snprintf(title, sizeof(title), "%s: %s while it ran", id,
 		    c[i].title);
-		gp_head(f, name, title, "time (s)", c[i].ylabel);
+		gp_head(f, ch, name, title, "time (s)", c[i].ylabel);
 		fputs("set key outside right top\n", f);
 		gp_range(f, "x", vr.t, 0);
 		/* rates from 0; memory where it moved */
@@ -417,7 +431,7 @@ vmstat_charts(const struct rl_set *s, const char *dir, const char *id,
 		}
 		gp_tail(f, name, plot.s, 800, 500);
 		vb_buf_free(&plot);
-		fprintf(all, "load '%s.gp'\n", name);
+		fprintf(ch->all, "load '%s.gp'\n", name);
 		if (close_ok(f, dir, name))
 			break;
 	}
@@ -439,15 +453,17 @@ static const char *const colours[] = {
  * there is nothing to draw (one folder, or no ratio defined).
  */
 static int
-summary_chart(const struct rl_set *s, const char *dir, FILE *all)
+summary_chart(const struct charts *ch)
 {
+	const struct rl_set *s = ch->s;
+	const char *dir = ch->dir;
 	const char *name = "summary";
 	struct vb_buf tics = VB_BUF_INIT, plot = VB_BUF_INIT, lab = VB_BUF_INIT;
 	struct range y = RANGE_EMPTY;
 	int *hl, k, i, nb = 0, pos, npos, bars = 0, *kbars, *kcis;
 	size_t longest = 0;
 	char title[512];
-	struct rt_row **rows;
+	struct model_row **rows;
 	FILE *f;
 
 	if (s->nk < 2)
@@ -457,9 +473,9 @@ summary_chart(const struct rl_set *s, const char *dir, FILE *all)
 	kbars = vb_xcalloc((size_t)s->nk, sizeof(int));
 	kcis = vb_xcalloc((size_t)s->nk, sizeof(int));
 	for (i = 0; i < s->nids; i++) {
-		int n = rt_rows(s, s->ids[i], &rows[i]);
+		int n = model_rows(ch->m, s->ids[i], &rows[i]);
 
-		if ((hl[i] = rt_headline(s, s->ids[i], rows[i], n)) >= 0)
+		if ((hl[i] = model_headline(s, s->ids[i], rows[i], n)) >= 0)
 			nb++;
 	}
 	if (!(f = open_in(dir, name, "dat"))) {
@@ -480,7 +496,7 @@ summary_chart(const struct rl_set *s, const char *dir, FILE *all)
 		fputc('\n', f);
 		pos = (k - 1) * (nb + 1);
 		for (i = 0; i < s->nids; i++) {
-			struct rt_row *r;
+			struct model_row *r;
 			const struct rs_ratio *q;
 
 			if (hl[i] < 0)
@@ -529,7 +545,7 @@ summary_chart(const struct rl_set *s, const char *dir, FILE *all)
 	npos = (s->nk - 1) * (nb + 1) - 1;
 	snprintf(title, sizeof(title), "headline figures: ratio kernel / %s "
 	    "(error bars: 95%% interval, Fieller)", s->k[0].label);
-	gp_head(f, name, title, "(+) higher is better, (-) lower is better",
+	gp_head(f, ch, name, title, "(+) higher is better, (-) lower is better",
 	    "ratio to the baseline");
 	/* the labels stand upright under the bars: room for the longest */
 	fprintf(f, "set style fill solid 0.6 border -1\nset boxwidth 0.8\n"
@@ -560,14 +576,12 @@ summary_chart(const struct rl_set *s, const char *dir, FILE *all)
 	gp_tail(f, name, plot.s, npos > 20 ? 300 + 25 * npos : 800,
 	    400 + 6 * (int)longest);
 	if (bars)
-		fprintf(all, "load '%s.gp'\n", name);
+		fprintf(ch->all, "load '%s.gp'\n", name);
 	nb = close_ok(f, dir, name) ? -1 : bars > 0;
 out:
 	vb_buf_free(&tics);
 	vb_buf_free(&plot);
 	vb_buf_free(&lab);
-	for (i = 0; i < s->nids; i++)
-		rt_free_rows(rows[i], 0, s->nk);
 	free(rows);
 	free(hl);
 	free(kbars);
@@ -590,97 +604,6 @@ have_program(const char *prog)
 			return 1;
 	}
 	return 0;
-}
-
-/*
- * The absolute path @dir would have once made: the real path of its
- * deepest existing ancestor, then the rest of @dir with "." and ".."
- * applied by name (nothing below that ancestor exists to be a link).
- * -1 when @dir is too long or no ancestor resolves.
- */
-static int
-future_path(const char *dir, char *out)
-{
-	char buf[PATH_MAX], rest[PATH_MAX], *p, *tok, *save;
-	size_t cut;
-
-	if (snprintf(buf, sizeof(buf), "%s", dir) >= (int)sizeof(buf))
-		return -1;
-	cut = strlen(buf);
-	for (;;) {
-		if (realpath(cut ? buf : ".", out))
-			break;
-		if (errno != ENOENT || cut == 0)
-			return -1;
-		/* drop the last component (and the slashes before it) */
-		while (cut > 0 && buf[cut - 1] != '/')
-			cut--;
-		while (cut > 1 && buf[cut - 1] == '/')
-			cut--;
-		if (cut == 1 && buf[0] == '/')
-			buf[1] = '\0';
-		else
-			buf[cut] = '\0';
-	}
-	snprintf(rest, sizeof(rest), "%s", dir + strlen(buf));
-	for (tok = strtok_r(rest, "/", &save); tok;
-	    tok = strtok_r(NULL, "/", &save)) {
-		if (!strcmp(tok, "."))
-			continue;
-		if (!strcmp(tok, "..")) {
-			if ((p = strrchr(out, '/')) && p != out)
-				*p = '\0';
-			else
-				out[1] = '\0';
-			continue;
-		}
-		if (strlen(out) + 1 + strlen(tok) >= PATH_MAX)
-			return -1;
-		if (strcmp(out, "/"))
-			strcat(out, "/");
-		strcat(out, tok);
-	}
-	return 0;
-}
-
-/*
- * Refuse a chart folder that is, or would lie inside, a result folder
- * (asked before the folder is made, so a refusal leaves nothing).
- */
-static int
-inside_results(const struct rl_set *s, const char *dir)
-{
-	char rd[PATH_MAX], kd[PATH_MAX];
-	int k;
-	size_t n;
-
-	if (future_path(dir, rd) != 0)
-		return 0;
-	for (k = 0; k < s->nk; k++) {
-		if (!realpath(s->k[k].dir, kd))
-			continue;
-		n = strlen(kd);
-		if (strncmp(rd, kd, n) == 0 && (rd[n] == '\0' || rd[n] == '/'))
-			return 1;
-	}
-	return 0;
-}
-
-static int
-mkdir_p(const char *dir)
-{
-	char buf[PATH_MAX], *p;
-
-	snprintf(buf, sizeof(buf), "%s", dir);
-	for (p = buf + 1; *p; p++) {
-		if (*p != '/')
-			continue;
-		*p = '\0';
-		if (mkdir(buf, 0777) != 0 && errno != EEXIST)
-			return -1;
-		*p = '/';
-	}
-	return mkdir(buf, 0777) != 0 && errno != EEXIST ? -1 : 0;
 }
 
 /*
@@ -865,19 +788,21 @@ run_gnuplot(const char *dir, const char *gnuplot)
 }
 
 int
-rp_plot(const struct rl_set *s, const char *dir, const char *gnuplot,
+plot_charts(const struct model *m, const char *dir, const char *gnuplot,
     int detail)
 {
-	struct rt_row *rows;
+	const struct rl_set *s = m->s;
+	struct charts ch = { .m = m, .s = m->s, .dir = dir };
+	struct model_row *rows;
 	int i, j, n, h, charts = 0, summary;
 	char gp[PATH_MAX];
 	FILE *all;
 
-	if (inside_results(s, dir)) {
+	if (outdir_inside(s, dir)) {
 		warn("%s: is inside a result folder; charts go elsewhere", dir);
 		return -1;
 	}
-	if (mkdir_p(dir) != 0) {
+	if (outdir_make(dir) != 0) {
 		warn_errno("cannot create chart folder %s", dir);
 		return -1;
 	}
@@ -887,35 +812,29 @@ rp_plot(const struct rl_set *s, const char *dir, const char *gnuplot,
 		return -1;
 	}
 	fputs("# every chart: gnuplot all.gp (in this folder)\n", all);
-	rt_settings_line(settings_line, sizeof(settings_line), s);
-	if ((summary = summary_chart(s, dir, all)) < 0)
+	ch.all = all;
+	setup_settings_line(ch.settings, sizeof(ch.settings), s);
+	if ((summary = summary_chart(&ch)) < 0)
 		goto fail;
 	charts += summary;
 	for (i = 0; i < s->nids; i++) {
-		n = rt_rows(s, s->ids[i], &rows);
-		h = rt_headline(s, s->ids[i], rows, n);
+		n = model_rows(m, s->ids[i], &rows);
+		h = model_headline(s, s->ids[i], rows, n);
 		for (j = 0; j < n; j++) {
-			int k, zero = 1, c;
+			/* zero in every run, or measured nowhere */
+			int zero = !model_row_shown(&rows[j], s->nk), c;
 
-			for (k = 0; k < s->nk; k++)
-				if (rows[j].d[k].n && (rows[j].d[k].min ||
-				    rows[j].d[k].max))
-					zero = 0;
 			/* the headline; with --detail the others too */
 			if (j != h && (!detail || zero ||
 			    rows[j].dir == VB_INFO))
 				continue;
 			if (j == h && zero)
 				continue;
-			if ((c = bar_chart(s, dir, s->ids[i], &rows[j],
-			    all)) < 0) {
-				rt_free_rows(rows, n, s->nk);
+			if ((c = bar_chart(&ch, s->ids[i], &rows[j])) < 0)
 				goto fail;
-			}
 			charts += c;
 		}
-		rt_free_rows(rows, n, s->nk);
-		if ((j = vmstat_charts(s, dir, s->ids[i], all)) < 0)
+		if ((j = vmstat_charts(&ch, s->ids[i])) < 0)
 			goto fail;
 		charts += j;
 	}

@@ -1,0 +1,35 @@
+/*
+ * fmt.h - how the report writes numbers and fits text to a width
+ * (fmt.c), shared by every view so that a figure reads the same
+ * everywhere.  Below it only rload.h (the labels' width).
+ */
+#ifndef VB_FMT_H
+#define VB_FMT_H
+
+#include <stddef.h>
+#include <stdio.h>
+
+#include "rload.h"
+
+/*
+ * @v with printf format @fmt (one double), "-" when it is NaN or
+ * infinite, %.4g from 1e15 up (a %f of 1e300 would be 300 digits).
+ */
+char *fmt_num(char *buf, size_t len, const char *fmt, double v);
+/* @v in a few characters, LMbench style: 1.23 45.6 789 1.2K 3.4M 5.6G. */
+char *fmt_short(char *buf, size_t len, double v);
+/*
+ * A table's value: @dec decimals, fewer (then an exponent) to stay
+ * within 9 characters; "0" for zero, "-" when not finite.
+ */
+char *fmt_value(char *buf, size_t len, double v, int dec);
+/* A change as "+3.02%", "+1234%", ">+9999%", or "n/a" (NaN). */
+char *fmt_pct(char *buf, size_t len, double p);
+/* Print @s cut to @w columns, left- or right-aligned. */
+void fmt_cell(FILE *f, const char *s, int w, int left);
+/* Print @text wrapped at @width, continuation lines indented by @ind. */
+void fmt_wrap(FILE *f, const char *text, int width, int ind);
+/* A label column: the longest label + 2, at least @min, at most 24. */
+int fmt_label_width(const struct rl_set *s, int min);
+
+#endif

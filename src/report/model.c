@@ -1,0 +1,392 @@
+/*
+ * model.c - the row model (model.h): one row per metric of a benchmark
+ * id, each folder's statistics and its comparison with the baseline,
+ * computed at the first call and kept; and the questions every view
+ * asks of a row.
+ */
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "err.h"
+#include "model.h"
+#include "util.h"
+
+/* ---- rows: one metric of one benchmark, every kernel ---- */
+
+int
+model_find_row(const struct model_row *rows, int n, const char *name)
+{
+	int i;
+
+	for (i = 0; i < n; i++)
+		if (strcmp(rows[i].name, name) == 0)
+			return i;
+	return -1;
+}
+
+static int
+id_index(const struct rl_set *s, const char *id)
+{
+	int lo = 0, hi = s->nids - 1;
+
+	while (lo <= hi) {
+		int mid = (lo + hi) / 2, c = strcmp(id, s->ids[mid]);
+
+		if (c == 0)
+			return mid;
+		if (c < 0)
+			hi = mid - 1;
+		else
+			lo = mid + 1;
+	}
+	return -1;
+}
+
+/* A figure every benchmark's default view shows (see struct model_row). */
+static int
+common_figure(const char *name)
+{
+	static const char *const common[] = {
+		"elapsed", "user", "sys", "majflt", "pswpin", "pswpout",
+	};
+	size_t i;
+
+	for (i = 0; i < sizeof(common) / sizeof(common[0]); i++)
+		if (strcmp(name, common[i]) == 0)
+			return 1;
+	return 0;
+}
+
+static int
+build_rows(const struct rl_set *s, double min_change, const char *id,
+    struct model_row **out)
+{
+	struct model_row *rows = NULL;
+	int n = 0, cap = 0, i, j, m, it;
+
+	for (i = 0; i < s->nk; i++) {
+		const struct vb_res *r = rl_find(&s->k[i], id);
+
+		if (!r)
+			continue;
+		for (j = 0; j < r->nmetrics; j++) {
+			if ((m = model_find_row(rows, n,
+			    r->metrics[j].name)) >= 0) {
+				rows[m].key |= r->metrics[j].key;
+				continue;
+			}
+			if (n == cap) {
+				cap = cap ? 2 * cap : 32;
+				rows = realloc(rows, (size_t)cap *
+				    sizeof(*rows));
+				if (!rows)
+					die("out of memory");
+			}
+			rows[n].name = r->metrics[j].name;
+			rows[n].unit = r->metrics[j].unit;
+			rows[n].dir = r->metrics[j].dir;
+			rows[n].scope = model_scope_of(rows[n].name);
+			rows[n].integral = 1;
+			rows[n].key = common_figure(rows[n].name);
+			rows[n].key |= r->metrics[j].key;
+			rows[n].d = vb_xcalloc((size_t)s->nk,
+			    sizeof(struct rs_desc));
+			rows[n].c = vb_xcalloc((size_t)s->nk,
+			    sizeof(struct rs_cmp));
+			n++;
+		}
+	}
+	for (i = 0; i < s->nk; i++) {
+		const struct vb_res *r = rl_find(&s->k[i], id);
+
+		for (j = 0; j < n; j++) {
+			/* the same column as the last kernel, most often */
+			m = -1;
+			if (r && j < r->nmetrics &&
+			    !strcmp(r->metrics[j].name, rows[j].name))
+				m = j;
+			else if (r)
+				m = vb_res_metric_index(r, rows[j].name);
+			if (m < 0) {
+				rs_describe(NULL, 0, 1, &rows[j].d[i]);
+				continue;
+			}
+			rs_describe(r->vals + m, r->niter, r->nmetrics,
+			    &rows[j].d[i]);
+			for (it = 0; it < r->niter; it++) {
+				double v = vb_res_get(r, it, m);
+
+				if (!isnan(v) && v != floor(v))
+					rows[j].integral = 0;
+			}
+		}
+	}
+	for (j = 0; j < n; j++)
+		for (i = 1; i < s->nk; i++) {
+			rs_compare(&rows[j].d[0], &rows[j].d[i], rows[j].dir,
+			    &rows[j].c[i]);
+			rs_mark(&rows[j].d[0], &rows[j].d[i], rows[j].dir,
+			    min_change, &rows[j].c[i]);
+		}
+	if ((j = model_headline(s, id, rows, n)) >= 0)
+		rows[j].key = 1;
+	*out = rows;
+	return n;
+}
+
+void
+model_init(struct model *m, const struct rl_set *s, double min_change)
+{
+	m->s = s;
+	m->min_change = min_change;
+	m->rows = vb_xcalloc((size_t)(s->nids ? s->nids : 1),
+	    sizeof(*m->rows));
+	m->nrows = vb_xcalloc((size_t)(s->nids ? s->nids : 1), sizeof(int));
+}
+
+int
+model_rows(const struct model *m, const char *id, struct model_row **out)
+{
+	int i = id_index(m->s, id);
+
+	if (i < 0 || !m->rows)
+		die("bug: model_rows(%s) before model_init()", id);
+	if (!m->rows[i])
+		m->nrows[i] = build_rows(m->s, m->min_change, id,
+		    &m->rows[i]);
+	*out = m->rows[i];
+	return m->nrows[i];
+}
+
+void
+model_free(struct model *m)
+{
+	int i, j;
+
+	for (i = 0; m->rows && i < m->s->nids; i++) {
+		for (j = 0; j < m->nrows[i]; j++) {
+			free(m->rows[i][j].d);
+			free(m->rows[i][j].c);
+		}
+		free(m->rows[i]);
+	}
+	free(m->rows);
+	free(m->nrows);
+	m->rows = NULL;
+	m->nrows = NULL;
+}
+
+/* The metric a benchmark is judged by: its headline, else elapsed. */
+int
+model_headline(const struct rl_set *s, const char *id,
+    const struct model_row *rows, int nrows)
+{
+	int i, j;
+
+	for (i = 0; i < s->nk; i++) {
+		const struct vb_res *r = rl_find(&s->k[i], id);
+
+		if (r && r->headline[0] &&
+		    (j = model_find_row(rows, nrows, r->headline)) >= 0)
+			return j;
+	}
+	if ((j = model_find_row(rows, nrows, "elapsed")) >= 0)
+		return j;
+	for (j = 0; j < nrows; j++)
+		if (rows[j].dir != VB_INFO)
+			return j;
+	return nrows ? 0 : -1;
+}
+
+/* ---- what the views ask of a row ---- */
+
+/* A metric is worth a row unless every run of every kernel is 0. */
+int
+model_all_zero(const struct model_row *r, int nk)
+{
+	int i, seen = 0;
+
+	/* a metric no kernel measured ("-" throughout) is absent, not zero */
+	for (i = 0; i < nk; i++) {
+		if (r->d[i].n && (r->d[i].min != 0 || r->d[i].max != 0))
+			return 0;
+		seen += r->d[i].n > 0;
+	}
+	return seen > 0;
+}
+
+int
+model_unmeasured(const struct model_row *r, int nk)
+{
+	int i;
+
+	for (i = 0; i < nk; i++)
+		if (r->d[i].n)
+			return 0;
+	return 1;
+}
+
+int
+model_row_shown(const struct model_row *r, int nk)
+{
+	return !model_all_zero(r, nk) && !model_unmeasured(r, nk);
+}
+
+double
+model_cov(const struct rs_desc *d)
+{
+	if (d->n > 1 && d->mean == 0 && d->sd > 0)
+		return INFINITY;
+	return d->cov;
+}
+
+int
+model_noisy(const struct rs_desc *d, double thr)
+{
+	return d->n > 1 && model_cov(d) > thr;
+}
+
+double
+model_max_cov(const struct model_row *r, int nk, int *who)
+{
+	double m = 0;
+	int i;
+
+	*who = -1;
+	for (i = 0; i < nk; i++)
+		if (r->d[i].n > 1 && !isnan(model_cov(&r->d[i])) &&
+		    model_cov(&r->d[i]) > m) {
+			m = model_cov(&r->d[i]);
+			*who = i;
+		}
+	return m;
+}
+
+int
+model_has_cov(const struct model_row *r, int nk)
+{
+	int i;
+
+	for (i = 0; i < nk; i++)
+		if (r->d[i].n > 1 && !isnan(model_cov(&r->d[i])))
+			return 1;
+	return 0;
+}
+
+int
+model_row_noisy(const struct model_row *r, int nk, double noisy)
+{
+	int who;
+
+	return model_max_cov(r, nk, &who) > noisy;
+}
+
+int
+model_min_n(const struct model_row *r, int nk)
+{
+	int i, n = r->d[0].n;
+
+	for (i = 1; i < nk; i++)
+		if (r->d[i].n < n)
+			n = r->d[i].n;
+	return n;
+}
+
+int
+model_decimals(const struct model_row *r, int nk)
+{
+	double big = 0;
+	int i, mag;
+
+	for (i = 0; i < nk; i++)
+		if (r->d[i].n && isfinite(r->d[i].mean) &&
+		    fabs(r->d[i].mean) > big)
+			big = fabs(r->d[i].mean);
+	if (big == 0)
+		return 0;
+	if (r->integral)
+		return big >= 1000 ? 0 : 1;
+	mag = (int)floor(log10(big));
+	mag = 4 - mag;
+	return mag < 0 ? 0 : mag > 4 ? 4 : mag;
+}
+
+/* ---- whose counter ---- */
+
+enum model_scope
+model_scope_of(const char *metric)
+{
+	static const char *const sys[] = {
+		"pswpin", "pswpout", "pgmajfault", "pgfault", "pgscan_kswapd",
+		"pgscan_direct", "pgsteal_kswapd", "pgsteal_direct",
+		"allocstall", "workingset_refault", "thp_fault_alloc",
+		"oom_kill", "pgpgin", "pgpgout", "pgscan_total",
+		"pgsteal_total", "foreign_cpu", "runq", NULL,
+	};
+	int i;
+
+	if (!strncmp(metric, "cg_", 3))
+		return MODEL_CGROUP;
+	for (i = 0; sys[i]; i++)
+		if (!strcmp(metric, sys[i]))
+			return MODEL_SYSTEM;
+	return MODEL_BENCH;
+}
+
+const char *
+model_scope_name(enum model_scope sc)
+{
+	return sc == MODEL_SYSTEM ? "system" : sc == MODEL_CGROUP ?
+	    "cgroup" : "benchmark";
+}
+
+const char *
+model_scope_tag(enum model_scope sc)
+{
+	return sc == MODEL_SYSTEM ? "[system]" : sc == MODEL_CGROUP ?
+	    "[cgroup]" : "";
+}
+
+/* ---- results and ids ---- */
+
+const struct vb_res *
+model_any(const struct rl_set *s, const char *id)
+{
+	const struct vb_res *r;
+	int k;
+
+	for (k = 0; k < s->nk; k++)
+		if ((r = rl_find(&s->k[k], id)))
+			return r;
+	return NULL;
+}
+
+double
+model_mean(const struct vb_res *r, const char *name)
+{
+	struct rs_desc d;
+	int m;
+
+	if (!r || (m = vb_res_metric_index(r, name)) < 0)
+		return NAN;
+	rs_describe(r->vals + m, r->niter, r->nmetrics, &d);
+	return d.n ? d.mean : NAN;
+}
+
+const char *
+model_bench_of(const char *id, char *buf, size_t len)
+{
+	const char *at = strchr(id, '@');
+
+	snprintf(buf, len, "%.*s", at ? (int)(at - id) : (int)strlen(id), id);
+	return buf;
+}
+
+const char *
+model_variant_of(const char *id)
+{
+	const char *at = strchr(id, '@');
+
+	return at ? at + 1 : "default";
+}

@@ -1,0 +1,76 @@
+/*
+ * setup.h - what the figures rest on (setup.c): the settings that
+ * differ between the folders, which machine each ran on, and how quiet
+ * the machine was during each run, as blocks the views print.  Below
+ * it: rload, rstats, fmt and the options.
+ */
+#ifndef VB_SETUP_H
+#define VB_SETUP_H
+
+#include <stddef.h>
+#include <stdio.h>
+
+#include "options.h"
+#include "res.h"
+#include "rload.h"
+
+/*
+ * The settings block at the top of every text view: the keys of
+ * rl_meta_diffs() with each folder's value, or one line saying they
+ * are the same.  Nothing with a single folder.
+ */
+void setup_settings(FILE *f, const struct rl_set *s, int width);
+/* The same as one line for chart titles, cut to @len. */
+char *setup_settings_line(char *buf, size_t len, const struct rl_set *s);
+/*
+ * Folder @k's value of setting @d as the settings block shows it (for
+ * cmdline: only the words not in every folder); allocated, NULL when
+ * not recorded.
+ */
+char *setup_setting_value(const struct rl_set *s, const struct rl_mdiff *d,
+    int k);
+
+/*
+ * The machines the folders ran on: the same host name, CPU model and
+ * count, and MemTotal within 2%.  Machines are numbered in the order
+ * of their first folder.
+ */
+struct setup_machines {
+	int n;				/* distinct machines */
+	int *of;			/* per folder: its machine */
+	int *first;			/* per machine: its first folder */
+};
+void setup_machines_of(const struct rl_set *s, struct setup_machines *m);
+void setup_machines_free(struct setup_machines *m);
+/* "vm, AMD EPYC x 2, 23.5 GiB RAM" for folder @k. */
+char *setup_machine_name(char *buf, size_t len, const struct rl_kernel *k);
+/*
+ * With folders from more than one machine: one line per machine with
+ * its folders, then one warning line (part of setup_settings()).
+ */
+void setup_machines(FILE *f, const struct rl_set *s, int width);
+
+/* How busy the machine was with other work during one result. */
+struct setup_quiet {
+	int n;				/* iterations with foreign_cpu */
+	double mean, max;		/* foreign_cpu, % of one CPU */
+	int quiet;			/* 1, 0 (mean above), -1 not recorded */
+};
+void setup_quiet_of(const struct vb_res *r, double threshold,
+    struct setup_quiet *q);
+/* One warning line per kernel whose run of @id was not quiet. */
+int setup_quiet_warn(FILE *f, const struct rl_set *s, const char *id,
+    const struct report_opts *o);
+/* One line over every benchmark and kernel (top of text and post). */
+void setup_quiet_summary(FILE *f, const struct rl_set *s,
+    const struct report_opts *o);
+/*
+ * Was every benchmark run that recorded the other processes' CPU not
+ * quiet?  Then one warning line on @f with the range of the runs'
+ * means, @more in its parentheses (where each run is), and 1;
+ * otherwise nothing and 0.
+ */
+int setup_all_loaded(FILE *f, const struct rl_set *s,
+    const struct report_opts *o, const char *more);
+
+#endif

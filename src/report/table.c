@@ -1,0 +1,346 @@
+/*
+ * table.c - the comparison table of one benchmark and its notes
+ * (table.h).  Everything fits the width given (80 columns by default);
+ * kernels that do not fit continue in another block, which repeats the
+ * baseline column.
+ */
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "fmt.h"
+#include "rstats.h"
+#include "table.h"
+#include "util.h"
+
+#define VALW 9
+#define CMPW 22		/* "   3398.52 (  +3.02%)*": a blank, 9, 12 */
+
+/*
+ * Metrics down, kernels across: the baseline's mean, then each other
+ * kernel's mean with the change (positive = better) and '*' when the
+ * difference is marked (rs_mark(): p < 0.05 and at least the minimum
+ * change).  '~' after a metric name: noisy (CoV above the threshold in
+ * some kernel); "[system]" or "[cgroup]" at the end of the name column:
+ * whose counter it is (model_scope_of()).
+ */
+void
+table_print(FILE *f, const struct rl_set *s, const char *id,
+    const struct model_row *rows, int nrows, const struct report_opts *o)
+{
+	char num[64], pct[32], buf[128];
+	int namew = 6, unitw = 4, basew, i, j, first, last, perblk, used;
+	int shown = 0;
+
+	for (j = 0; j < nrows; j++) {
+		if (!model_row_shown(&rows[j], s->nk))
+			continue;
+		shown++;
+		i = (int)strlen(rows[j].name) +
+		    model_row_noisy(&rows[j], s->nk, o->noisy);
+		if (*model_scope_tag(rows[j].scope))
+			i += 1 + (int)strlen(model_scope_tag(rows[j].scope));
+		if (i > namew)
+			namew = i;
+		i = (int)strlen(rows[j].unit);
+		if (i > unitw)
+			unitw = i;
+	}
+	if (!shown) {
+		if (o->title)
+			fprintf(f, "%s\n", o->title);
+		fprintf(f, "  (every metric is zero or absent)\n");
+		return;
+	}
+	/* the default view's title fills the header's left part */
+	if (o->title && (int)strlen(o->title) > namew + 1 + unitw)
+		namew = (int)strlen(o->title) - 1 - unitw;
+	basew = VALW + 1;
+	if ((int)strlen(s->k[0].label) + 1 > basew)
+		basew = (int)strlen(s->k[0].label) + 1;
+	if (basew > CMPW)
+		basew = CMPW;
+	used = namew + 1 + unitw + basew;
+	perblk = (o->width - used) / CMPW;
+	if (perblk < 1)
+		perblk = 1;
+	for (first = 1; first < s->nk || first == 1; first += perblk) {
+		last = first + perblk;
+		if (last > s->nk)
+			last = s->nk;
+		/* header: kernel labels, '!' marks an incomplete run */
+		fprintf(f, "%-*s", namew + 1 + unitw, o->title &&
+		    first == 1 ? o->title : "");
+		snprintf(buf, sizeof(buf), "%s%s", s->k[0].label,
+		    rl_find(&s->k[0], id) && strcmp(rl_find(&s->k[0],
+		    id)->status, "complete") ? "!" : "");
+		fmt_cell(f, buf, basew, 0);
+		for (i = first; i < last; i++) {
+			const struct vb_res *r = rl_find(&s->k[i], id);
+
+			snprintf(buf, sizeof(buf), "%s%s", s->k[i].label,
+			    r && strcmp(r->status, "complete") ? "!" : "");
+			fmt_cell(f, buf, CMPW - 1, 0);
+			fputc(' ', f);
+		}
+		fputc('\n', f);
+		for (j = 0; j < nrows; j++) {
+			const struct model_row *r = &rows[j];
+			int dec = model_decimals(r, s->nk);
+
+			if (!model_row_shown(r, s->nk))
+				continue;
+			snprintf(buf, sizeof(buf), "%s%s", r->name,
+			    model_row_noisy(r, s->nk, o->noisy) ? "~" : "");
+			/* whose counter: the tag ends the name column */
+			fmt_cell(f, buf, namew -
+			    (int)strlen(model_scope_tag(r->scope)), 1);
+			fputs(model_scope_tag(r->scope), f);
+			fputc(' ', f);
+			fmt_cell(f, r->unit, unitw, 1);
+			if (!rl_find(&s->k[0], id))
+				fmt_cell(f, "missing", basew, 0);
+			else
+				fmt_cell(f, fmt_value(num, sizeof(num),
+				    r->d[0].mean, dec), basew, 0);
+			for (i = first; i < last; i++) {
+				if (!rl_find(&s->k[i], id)) {
+					fmt_cell(f, "missing", CMPW - 1, 0);
+					fputc(' ', f);
+					continue;
+				}
+				if (!r->d[i].n) {
+					fmt_cell(f, "-", CMPW - 1, 0);
+					fputc(' ', f);
+					continue;
+				}
+				fmt_value(num, sizeof(num), r->d[i].mean, dec);
+				fmt_pct(pct, sizeof(pct), r->c[i].pct);
+				snprintf(buf, sizeof(buf), "%s (%8s)", num,
+				    pct);
+				fmt_cell(f, buf, CMPW - 1, 0);
+				fputc(r->c[i].sig && r->dir != VB_INFO ? '*' :
+				    ' ', f);
+			}
+			fputc('\n', f);
+		}
+		if (last >= s->nk)
+			break;
+		fputc('\n', f);
+	}
+}
+
+/* Notes under a table: omitted rows, noisy metrics, run status. */
+/*
+ * hyperfine's two warnings, for the headline figure and elapsed: runs
+ * whose modified Z-score exceeds 3.5 (an outlier: an interruption,
+ * other load; needs 5 runs, see rs_modz()), and a first run over 1.5
+ * times the median of the others (cold caches; only with 3 runs or
+ * more).
+ */
+static void
+outlier_notes(FILE *f, const struct rl_set *s, const char *id,
+    const struct model_row *rows, int nrows, const struct report_opts *o)
+{
+	struct vb_buf line = VB_BUF_INIT, cold = VB_BUF_INIT;
+	const char *names[2] = { NULL, "elapsed" };
+	int h, k, i, pass, nout = 0, ncold = 0;
+	double z[256], rest[256];
+	char num[32];
+	struct rs_desc d;
+
+	h = model_headline(s, id, rows, nrows);
+	if (h >= 0 && strcmp(rows[h].name, "elapsed"))
+		names[0] = rows[h].name;
+	vb_buf_printf(&line, "outliers (modified Z-score > 3.5):");
+	vb_buf_printf(&cold, "first run slower than the others' median "
+	    "(cold caches?):");
+	for (pass = 0; pass < 2; pass++) {
+		if (!names[pass] ||
+		    model_find_row(rows, nrows, names[pass]) < 0)
+			continue;
+		for (k = 0; k < s->nk; k++) {
+			const struct vb_res *r = rl_find(&s->k[k], id);
+			int m = r ? vb_res_metric_index(r, names[pass]) : -1;
+
+			if (m < 0 || r->niter > 256)
+				continue;
+			if (rs_modz(r->vals + m, r->niter, r->nmetrics,
+			    z) == 0)
+				for (i = 0; i < r->niter; i++)
+					if (fabs(z[i]) > 3.5)
+						vb_buf_printf(&line,
+						    "%s %s %s run %d (%s)",
+						    nout++ ? "," : "",
+						    names[pass],
+						    s->k[k].label, i + 1,
+						    fmt_num(num, sizeof(num),
+						    "%.1f", z[i]));
+			if (pass != 1 || r->niter < 3)
+				continue;
+			for (i = 1; i < r->niter; i++)
+				rest[i - 1] = vb_res_get(r, i, m);
+			rs_describe(rest, r->niter - 1, 1, &d);
+			if (d.n && vb_res_get(r, 0, m) > 1.5 * d.median)
+				vb_buf_printf(&cold, "%s %s %sx",
+				    ncold++ ? "," : "", s->k[k].label,
+				    fmt_num(num, sizeof(num), "%.1f",
+				    vb_res_get(r, 0, m) / d.median));
+		}
+	}
+	if (nout)
+		fmt_wrap(f, vb_buf_str(&line), o->width, 4);
+	if (ncold)
+		fmt_wrap(f, vb_buf_str(&cold), o->width, 4);
+	vb_buf_free(&line);
+	vb_buf_free(&cold);
+}
+
+/*
+ * The metrics of @rows that are zero in every run, or (@absent) that no
+ * run measured, as one wrapped line after @title; nothing if none.
+ */
+static void
+name_list(FILE *f, const char *title, const struct model_row *rows,
+    int nrows, int nk, int absent, int width)
+{
+	struct vb_buf line = VB_BUF_INIT;
+	int j, n = 0;
+
+	vb_buf_printf(&line, "%s", title);
+	for (j = 0; j < nrows; j++)
+		if (absent ? model_unmeasured(&rows[j], nk) :
+		    model_all_zero(&rows[j], nk)) {
+			n++;
+			vb_buf_printf(&line, " %s", rows[j].name);
+		}
+	if (n)
+		fmt_wrap(f, vb_buf_str(&line), width, 2);
+	vb_buf_free(&line);
+}
+
+/* One metric of the noise note: "name CoV%: change%", or its SD. */
+static void
+noise_item(struct vb_buf *line, const struct model_row *r, int nk,
+    int cov_too)
+{
+	char a[32], b[32];
+	int who, n = model_min_n(r, nk);
+	double cov = model_max_cov(r, nk, &who);
+
+	fmt_num(b, sizeof(b), "%.0f", ceil(rs_detectable(cov, n) * 100));
+	if (isinf(cov))		/* a mean of 0: no CoV, its SD */
+		vb_buf_printf(line, "%s mean 0, SD %s: -", r->name,
+		    fmt_num(a, sizeof(a), "%.4g", r->d[who].sd));
+	else if (cov_too)
+		vb_buf_printf(line, "%s %s%%: %s%s", r->name, fmt_num(a,
+		    sizeof(a), "%.1f", cov * 100), b, n > 1 ? "%" : "");
+	else
+		vb_buf_printf(line, "%s %s%s", r->name, b, n > 1 ? "%" : "");
+}
+
+/*
+ * Noisy metrics: the largest CoV of any kernel, and the smallest change
+ * the runs could have detected, n = 15.7 (CoV/delta)^2 solved for delta
+ * with the fewest runs of any kernel for that metric, rounded up to a
+ * whole percent ("-" with fewer than two runs on a side, none on one,
+ * or a mean of 0: its SD is shown).  The header names n when every
+ * metric listed has the same, else each metric carries its own.  The
+ * compare view's default (o->short_notes) gives one line: the change
+ * the headline @hl's runs could detect, whether noisy or not; the ~ in
+ * the table names the noisy metrics, --detail gives each one's figure.
+ */
+static void
+noise_note(FILE *f, const struct rl_set *s, const struct model_row *rows,
+    int nrows, int hl, const struct report_opts *o)
+{
+	struct vb_buf line = VB_BUF_INIT;
+	char a[32];
+	int j, nz = 0, n0 = -1, same = 1;
+
+	for (j = 0; j < nrows; j++) {
+		int n;
+
+		if (model_all_zero(&rows[j], s->nk) ||
+		    !model_row_noisy(&rows[j], s->nk, o->noisy))
+			continue;
+		n = model_min_n(&rows[j], s->nk);
+		if (n0 >= 0 && n != n0)
+			same = 0;
+		n0 = n;
+	}
+	if (n0 < 0)
+		return;
+	if (o->short_notes && hl >= 0 &&
+	    !model_all_zero(&rows[hl], s->nk) &&
+	    model_has_cov(&rows[hl], s->nk)) {
+		n0 = model_min_n(&rows[hl], s->nk);
+		vb_buf_printf(&line, "~ detectable with %s run%s a side: "
+		    "headline ", fmt_num(a, sizeof(a), "%.0f", n0),
+		    n0 == 1 ? "" : "s");
+		noise_item(&line, &rows[hl], s->nk, 0);
+		fmt_wrap(f, vb_buf_str(&line), o->width, 4);
+		vb_buf_free(&line);
+		return;
+	}
+	if (o->short_notes)
+		vb_buf_printf(&line, "~ detectable with %s run%s a side:",
+		    same ? fmt_num(a, sizeof(a), "%.0f", n0) : "n",
+		    same && n0 == 1 ? "" : "s");
+	else
+		vb_buf_printf(&line, "~ noisy, CoV > %.0f%% (largest CoV: "
+		    "smallest change detectable with %s run%s a side):",
+		    o->noisy * 100, same ? fmt_num(a, sizeof(a), "%.0f",
+		    n0) : "n", same && n0 == 1 ? "" : "s");
+	for (j = 0; j < nrows; j++) {
+		const struct model_row *r = &rows[j];
+
+		if (model_all_zero(r, s->nk) ||
+		    !model_row_noisy(r, s->nk, o->noisy))
+			continue;
+		vb_buf_printf(&line, "%s ", nz++ ? "," : "");
+		noise_item(&line, r, s->nk, !o->short_notes);
+		if (!same)
+			vb_buf_printf(&line, " (n %d)", model_min_n(r, s->nk));
+	}
+	fmt_wrap(f, vb_buf_str(&line), o->width, 4);
+	vb_buf_free(&line);
+}
+
+void
+table_notes(FILE *f, const struct rl_set *s, const char *id,
+    const struct model_row *rows, int nrows, const struct report_opts *o)
+{
+	struct vb_buf line = VB_BUF_INIT;
+	int i;
+
+	name_list(f, "zero in every run:", rows, nrows, s->nk, 0, o->width);
+	name_list(f, "not measured (\"-\" in every run):", rows, nrows,
+	    s->nk, 1, o->width);
+	noise_note(f, s, rows, nrows, model_headline(s, id, rows, nrows), o);
+	outlier_notes(f, s, id, rows, nrows, o);
+	for (i = 0; i < s->nk; i++) {
+		const struct vb_res *r = rl_find(&s->k[i], id);
+
+		if (!r)
+			fprintf(f, "%s: no %s results (missing)\n",
+			    s->k[i].label, id);
+		else if (strcmp(r->status, "complete"))
+			fprintf(f, "! %s: run %s, %d iteration%s kept\n",
+			    s->k[i].label, strcmp(r->status, "running") ?
+			    r->status : "interrupted (status running)",
+			    r->niter, r->niter == 1 ? "" : "s");
+		if (r && r->note) {
+			vb_buf_printf(&line, "! %s: %s", s->k[i].label,
+			    r->note);
+			fmt_wrap(f, vb_buf_str(&line), o->width, 4);
+			vb_buf_free(&line);
+		}
+	}
+}
+
+char *
+table_mean(char *buf, size_t len, const struct model_row *r, int nk, int k)
+{
+	return fmt_value(buf, len, r->d[k].mean, model_decimals(r, nk));
+}

@@ -1,0 +1,32 @@
+/*
+ * table.h - the comparison table of one benchmark and the notes under
+ * it (table.c), as the text report, the post and the results page
+ * print them.  Below it: model, fmt, rstats, rload and the options.
+ */
+#ifndef VB_TABLE_H
+#define VB_TABLE_H
+
+#include <stddef.h>
+#include <stdio.h>
+
+#include "model.h"
+#include "options.h"
+
+/*
+ * The comparison table of @id, @rows (model_rows()'s, or a selection
+ * of them) down, kernels across, fitted to o->width; o->title heads it.
+ */
+void table_print(FILE *f, const struct rl_set *s, const char *id,
+    const struct model_row *rows, int nrows, const struct report_opts *o);
+/*
+ * The notes under it: the metrics left out (zero, not measured), the
+ * noise (o->short_notes: one line), outliers and cold first runs, runs
+ * missing or incomplete.
+ */
+void table_notes(FILE *f, const struct rl_set *s, const char *id,
+    const struct model_row *rows, int nrows, const struct report_opts *o);
+/* Kernel @k's mean of @r as the table prints it. */
+char *table_mean(char *buf, size_t len, const struct model_row *r, int nk,
+    int k);
+
+#endif

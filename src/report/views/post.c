@@ -1,0 +1,412 @@
+/*
+ * post.c - the mail-ready post (post.h: make post) in the manner of the
+ * 2002 posts: a header naming the kernels and the machine (from meta),
+ * then per test its command, the tcsh time(1) line per kernel with the
+ * swap totals under it, the benchmark's own form (forms/: contest's
+ * table, tworead's n-by-kernel table, the probe's "played X of Y
+ * seconds"), a bar chart of the headline figure, and a short comparison
+ * table; the forms that close the post (LMbench's, tiobench's tables);
+ * blank lines between sections, under 80 columns.
+ */
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "bars.h"
+#include "clock.h"
+#include "fmt.h"
+#include "forms/form.h"
+#include "model.h"
+#include "setup.h"
+#include "table.h"
+#include "util.h"
+
+#define VR_VIEW_POST		/* its own header */
+#include "post.h"
+
+/* ---- the lines of each result ---- */
+
+/*
+ * The memory cgroup's own swap figures (MEM= runs), under the machine's:
+ * swapped out and in (cgroup v2 counts them), else the cgroup's peak
+ * of memory + swap (v1).  Printed when the cgroup swapped or the
+ * machine did (@shown): a cgroup that swapped nothing while the machine
+ * swapped is worth a line.
+ */
+static void
+cgroup_swap_lines(FILE *f, const struct vb_res *r, int w, int shown)
+{
+	double co = model_mean(r, "cg_pswpout");
+	double ci = model_mean(r, "cg_pswpin");
+	double pk = model_mean(r, "cg_swap_peak_kb");
+	const char *what = "Cgroup swap peak during test";
+	char a[32], b[32];
+
+	if (isnan(pk)) {
+		pk = model_mean(r, "cg_memsw_peak_kb");
+		what = "Cgroup memory+swap peak";
+	}
+	if (!isnan(co) && (shown || co > 0 || ci > 0))
+		fprintf(f, "%*sCgroup swapouts during test       = %s kB "
+		    "(memory cgroup)\n%*sCgroup swapins during test        = "
+		    "%s kB (memory cgroup)\n", w, "", fmt_num(a, sizeof(a),
+		    "%.0f", co), w, "", fmt_num(b, sizeof(b), "%.0f",
+		    isnan(ci) ? 0 : ci));
+	else if (!isnan(pk) && (shown || pk > 0))
+		fprintf(f, "%*s%-33s = %s kB (memory cgroup)\n", w, "",
+		    what, fmt_num(a, sizeof(a), "%.0f", pk));
+}
+
+/*
+ * tcsh's time(1) line (src/lib/rusage.c's vb_rusage_tcsh()) from the means
+ * of a result's metrics, "-" for a figure the result lacks:
+ *	193.260u 17.540s 3:49.86 93.5% 0+0k 0+0io 223130pf+0w
+ */
+static char *
+tcsh_line(char *buf, size_t len, double el, double user, double sys,
+    double majflt, double inb, double oub)
+{
+	char u[32], s[32], hms[32], cpu[32], in[32], out[32], pf[32];
+
+	fmt_num(u, sizeof(u), "%.3f", user);
+	fmt_num(s, sizeof(s), "%.3f", sys);
+	vb_fmt_hms(hms, sizeof(hms), el);
+	fmt_num(cpu, sizeof(cpu), "%.1f", el > 0 ? (user + sys) / el * 100 :
+	    NAN);
+	/* whole counts rounded half away from zero, as lround() */
+	fmt_num(in, sizeof(in), "%.0f", round(inb));
+	fmt_num(out, sizeof(out), "%.0f", round(oub));
+	fmt_num(pf, sizeof(pf), "%.0f", round(majflt));
+	snprintf(buf, len, "%su %ss %s %s%% 0+0k %s+%sio %spf+0w", u, s, hms,
+	    cpu, in, out, pf);
+	return buf;
+}
+
+/*
+ * tcsh time(1) line of the mean run, and the swap totals under it:
+ *	2.5.23:   193.260u 17.540s 3:49.86 93.5%  0+0k 0+0io 223130pf+0w
+ *	          Total kernel swapouts during test = 143992 kB
+ */
+static void
+time_lines(FILE *f, const struct rl_set *s, const char *id)
+{
+	char buf[512], a[32], b[32];
+	int k, w = fmt_label_width(s, 10);
+
+	for (k = 0; k < s->nk; k++) {
+		const struct vb_res *r = rl_find(&s->k[k], id);
+		double si, so;
+		int m, shown;
+
+		snprintf(buf, sizeof(buf), "%s:", s->k[k].label);
+		fprintf(f, "%-*s", w, buf);
+		if (!r || isnan(model_mean(r, "elapsed"))) {
+			fprintf(f, "%s\n", r ? "(no time figures)" : "missing");
+			continue;
+		}
+		/* makesim: the build's own figures, as `time make` */
+		m = vb_res_metric_index(r, "build_time") >= 0;
+		tcsh_line(buf, sizeof(buf),
+		    model_mean(r, m ? "build_time" : "elapsed"),
+		    model_mean(r, m ? "build_user" : "user"),
+		    model_mean(r, m ? "build_sys" : "sys"),
+		    model_mean(r, m ? "build_majflt" : "majflt"),
+		    model_mean(r, "inblock"), model_mean(r, "oublock"));
+		fprintf(f, "%s\n", buf);
+		si = model_mean(r, "pswpin");
+		so = model_mean(r, "pswpout");
+		shown = !isnan(so) && (so > 0 || si > 0);
+		if (shown)
+			fprintf(f, "%*sTotal kernel swapouts during test = "
+			    "%s kB (system-wide)\n%*sTotal kernel swapins "
+			    "during test  = %s kB (system-wide)\n", w, "",
+			    fmt_num(a, sizeof(a), "%.0f", so), w, "",
+			    fmt_num(b, sizeof(b), "%.0f", isnan(si) ? 0 : si));
+		cgroup_swap_lines(f, r, w, shown);
+	}
+}
+
+/*
+ * Rows for the post's short table: the headline, the benchmark's first
+ * four other own metrics, then elapsed, user, sys, major faults, swap
+ * (the full table is `make compare`'s).
+ */
+static int
+post_rows(const struct rl_set *s, const char *id, struct model_row *rows,
+    int n, struct model_row *out)
+{
+	static const char *const std[] = {
+		"elapsed", "user", "sys", "cpu", "minflt", "majflt", "nvcsw",
+		"nivcsw", "inblock", "oublock", "maxrss", "pswpin", "pswpout",
+		"pgmajfault", "pgfault", "pgscan_kswapd", "pgscan_direct",
+		"pgsteal_kswapd", "pgsteal_direct", "allocstall",
+		"workingset_refault", "thp_fault_alloc", "oom_kill", "pgpgin",
+		"pgpgout", "pgscan_total", "pgsteal_total", NULL,
+	};
+	static const char *const tail[] = {
+		"elapsed", "user", "sys", "majflt", "pswpin", "pswpout",
+		"oom_kill", NULL,
+	};
+	const struct vb_res *r0 = model_any(s, id);
+	int j, i, m = 0, own, nown = 0;
+
+	for (j = 0; j < n; j++)
+		if (r0 && !strcmp(rows[j].name, r0->headline))
+			out[m++] = rows[j];
+	for (j = 0; j < n; j++) {
+		for (own = 1, i = 0; std[i]; i++)
+			if (!strcmp(rows[j].name, std[i]))
+				own = 0;
+		/* at most four: fileload has three per operation */
+		if (own && rows[j].dir != VB_INFO && nown < 4 &&
+		    !(r0 && !strcmp(rows[j].name, r0->headline))) {
+			out[m++] = rows[j];
+			nown++;
+		}
+	}
+	for (i = 0; tail[i]; i++)
+		for (j = 0; j < n; j++)
+			if (!strcmp(rows[j].name, tail[i]) &&
+			    !(r0 && !strcmp(rows[j].name, r0->headline)))
+				out[m++] = rows[j];
+	return m;
+}
+
+/* Print "Key: value" wrapped, value cut at the width. */
+static void
+kv_line(FILE *f, const char *key, const char *val, int width)
+{
+	int w = width - (int)strlen(key) - 1;
+
+	/* a long key (a long label) leaves no room: the key alone */
+	fprintf(f, "%s %.*s\n", key, w > 0 ? w : 0, val);
+}
+
+static const char *
+meta_or(const struct rl_kernel *k, const char *key, const char *dflt)
+{
+	const char *v = rl_meta(k, key);
+
+	return v && *v && strcmp(v, "unknown") ? v : dflt;
+}
+
+/*
+ * The value of meta @key when every folder has the same ("?" when none
+ * records it), else "differs" (the settings block below names them).
+ */
+static const char *
+same_or(const struct rl_set *s, const char *key)
+{
+	const char *v0 = meta_or(&s->k[0], key, NULL), *v;
+	int k;
+
+	for (k = 1; k < s->nk; k++) {
+		v = meta_or(&s->k[k], key, NULL);
+		if ((!v) != (!v0) || (v && strcmp(v, v0)))
+			return "differs";
+	}
+	return v0 ? v0 : "?";
+}
+
+/* "Intel(R) Xeon(R) CPU @ 2.20GHz x 2, 23.5 GiB RAM, no swap" */
+static char *
+machine(char *buf, size_t len, const struct rl_kernel *k)
+{
+	double mem = atof(meta_or(k, "mem_total_kb", "0")) / 1048576;
+	double swp = atof(meta_or(k, "swap_total_kb", "0")) / 1048576;
+	char sw[64];
+
+	if (swp > 0)
+		snprintf(sw, sizeof(sw), "%.1f GiB swap", swp);
+	else
+		snprintf(sw, sizeof(sw), "no swap");
+	snprintf(buf, len, "%s x %s, %.1f GiB RAM, %s",
+	    meta_or(k, "cpu_model", "unknown CPU"),
+	    meta_or(k, "cpu_count", "?"), mem, sw);
+	return buf;
+}
+
+static void
+post_header(FILE *f, const struct model *md, const struct report_opts *o)
+{
+	const struct rl_set *s = md->s;
+	char buf[1024], buf2[1024];
+	struct vb_buf line = VB_BUF_INIT;
+	int k, w = fmt_label_width(s, 10), same = 1;
+
+	vb_buf_printf(&line, "vmbench results: %s", s->k[0].label);
+	for (k = 1; k < s->nk; k++)
+		vb_buf_printf(&line, "%s%s", k == 1 ? " vs " : ", ",
+		    s->k[k].label);
+	fprintf(f, "%.*s\n\n", o->width, vb_buf_str(&line));
+	vb_buf_free(&line);
+	fprintf(f, "Kernels (the first is the baseline):\n");
+	for (k = 0; k < s->nk; k++) {
+		const struct rl_kernel *kk = &s->k[k];
+
+		snprintf(buf, sizeof(buf), "%s %s %s",
+		    meta_or(kk, "uname_r", "?"), meta_or(kk, "uname_v", ""),
+		    meta_or(kk, "uname_m", ""));
+		fprintf(f, "  %-*.*s%.*s%s\n", w, w - 1, kk->label,
+		    o->width - w - 2 - (rl_meta(kk, "status") &&
+		    strcmp(rl_meta(kk, "status"), "complete") ? 14 : 0), buf,
+		    rl_meta(kk, "status") && strcmp(rl_meta(kk, "status"),
+		    "complete") ? " [interrupted]" : "");
+	}
+	machine(buf, sizeof(buf), &s->k[0]);
+	for (k = 1; k < s->nk; k++)
+		if (strcmp(machine(buf2, sizeof(buf2), &s->k[k]), buf))
+			same = 0;
+	if (same) {
+		kv_line(f, "Machine:", buf, o->width);
+	} else {
+		for (k = 0; k < s->nk; k++) {
+			snprintf(buf2, sizeof(buf2), "Machine (%s):",
+			    s->k[k].label);
+			kv_line(f, buf2, machine(buf, sizeof(buf), &s->k[k]),
+			    o->width);
+		}
+	}
+	/* the baseline's value only where every folder has it */
+	snprintf(buf, sizeof(buf), "THP %s, swappiness %s, dirty_ratio %s, "
+	    "work folder on %s", same_or(s, "thp_enabled"),
+	    same_or(s, "swappiness"), same_or(s, "dirty_ratio"),
+	    same_or(s, "workdir_fstype"));
+	kv_line(f, "Setup:", buf, o->width);
+	for (k = 0; k < s->nk; k++)
+		if (rl_meta(&s->k[k], "mem_limit")) {
+			kv_line(f, "Memory limit:", same_or(s, "mem_limit"),
+			    o->width);
+			break;
+		}
+	snprintf(buf, sizeof(buf), "%s, %s iterations, vmbench %s",
+	    same_or(s, "config"), same_or(s, "iterations"),
+	    same_or(s, "vmbench_version"));
+	kv_line(f, "Suite:", buf, o->width);
+	setup_settings(f, s, o->width);
+	setup_quiet_summary(f, s, o);
+	fputc('\n', f);
+	vb_buf_printf(&line, "Figures are means of all runs. In the "
+	    "tables (+x.xx%%) is the change against %s, positive = better; "
+	    "* marks a significant difference (Welch's t-test, p<0.05) of "
+	    "at least %g%%, never on an info metric; ~ a noisy metric "
+	    "(CoV > %.0f%%); [system] a counter of the whole machine, "
+	    "[cgroup] of the benchmark's memory cgroup.", s->k[0].label,
+	    md->min_change, o->noisy * 100);
+	fmt_wrap(f, vb_buf_str(&line), o->width, 0);
+	fputc('\n', f);
+	vb_buf_free(&line);
+}
+
+static void
+command_line(FILE *f, const struct vb_res *r, int width)
+{
+	fprintf(f, "$ %.*s", width - 2, r->cmdline);
+	if ((int)strlen(r->cmdline) > width - 2)
+		fprintf(f, "\n  %.*s", width - 4, r->cmdline + width - 2);
+	fprintf(f, "   (%d run%s)\n", r->niter, r->niter == 1 ? "" : "s");
+}
+
+/* The short comparison table of @id. */
+static void
+short_table(FILE *f, const struct model *md, const char *id,
+    const struct report_opts *o)
+{
+	const struct rl_set *s = md->s;
+	struct model_row *rows, *sel;
+	int n, m;
+
+	n = model_rows(md, id, &rows);
+	sel = vb_xcalloc((size_t)n, sizeof(*sel));
+	m = post_rows(s, id, rows, n, sel);
+	if (s->nk > 1 && m) {
+		fputc('\n', f);
+		table_print(f, s, id, sel, m, o);
+		table_notes(f, s, id, sel, m, o);
+	} else {
+		table_notes(f, s, id, sel, 0, o);
+	}
+	free(sel);
+}
+
+static void
+bars_for(FILE *f, const struct model *md, const char *id,
+    const struct report_opts *o)
+{
+	struct model_row *rows;
+	int n, h;
+
+	n = model_rows(md, id, &rows);
+	h = model_headline(md->s, id, rows, n);
+	if (h >= 0) {
+		fputc('\n', f);
+		bars_headline(f, md->s, &rows[h], o->width);
+	}
+}
+
+/*
+ * A form's benchmark (FORM_POST): its title, the command of each of its
+ * results, the form's table, then each result's time lines and short
+ * table, all at its first id @i.
+ */
+static void
+form_section(FILE *f, const struct model *md, const struct form *fm, int i,
+    const struct report_opts *o)
+{
+	const struct rl_set *s = md->s;
+	int j;
+
+	fprintf(f, "%s\n\n", fm->title);
+	for (j = i; j < s->nids; j++)
+		if (form_of(s->ids[j], FORM_POST) == fm)
+			command_line(f, model_any(s, s->ids[j]), o->width);
+	fputc('\n', f);
+	fm->table(f, s, fm->bench, o->width);
+	for (j = i; j < s->nids; j++) {
+		if (form_of(s->ids[j], FORM_POST) != fm)
+			continue;
+		fprintf(f, "%s:\n", s->ids[j]);
+		setup_quiet_warn(f, s, s->ids[j], o);
+		time_lines(f, s, s->ids[j]);
+		form_beside(f, s, s->ids[j]);
+		short_table(f, md, s->ids[j], o);
+		fputc('\n', f);
+	}
+}
+
+void
+post_print(FILE *f, const struct model *md, const struct report_opts *o)
+{
+	const struct rl_set *s = md->s;
+	const struct form *fm, *done = NULL;
+	int i;
+
+	post_header(f, md, o);
+	for (i = 0; i < s->nids; i++) {
+		const char *id = s->ids[i];
+
+		if ((fm = form_of(id, FORM_POST))) {
+			if (fm != done)
+				form_section(f, md, fm, i, o);
+			done = fm;
+			continue;
+		}
+		/* what ran beside another benchmark is shown with it */
+		if (form_rides(s, id))
+			continue;
+		fprintf(f, "%s\n", id);
+		command_line(f, model_any(s, id), o->width);
+		setup_quiet_warn(f, s, id, o);
+		fputc('\n', f);
+		time_lines(f, s, id);
+		form_beside(f, s, id);
+		if ((fm = form_of(id, FORM_BESIDE)))
+			fm->lines(f, s, id);
+		bars_for(f, md, id, o);
+		short_table(f, md, id, o);
+		fputc('\n', f);
+	}
+	for (i = 0; forms[i]; i++)
+		if (forms[i]->flags & FORM_POST_END)
+			forms[i]->table(f, s, forms[i]->bench, o->width);
+}

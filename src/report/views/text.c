@@ -1,0 +1,619 @@
+/*
+ * text.c - the text report (text.h): the per-benchmark comparison
+ * tables (table.c) with their notes, the detailed statistics of every
+ * metric (--detail), derived vmstat figures, ASCII bar charts (bars.c),
+ * the forms of the benchmarks that have one (forms/), and the
+ * LMbench-style summaries.  Everything fits the width given (80
+ * columns by default).
+ */
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "bars.h"
+#include "err.h"
+#include "fmt.h"
+#include "forms/form.h"
+#include "model.h"
+#include "rstats.h"
+#include "setup.h"
+#include "table.h"
+#include "util.h"
+
+#define VR_VIEW_TEXT		/* its own header */
+#include "text.h"
+
+/* ---- detailed statistics of one metric ---- */
+
+#define DETW 14
+
+/* Kernel columns (DETW wide) that fit @width after @labw: at least 1. */
+static int
+per_block(int width, int labw)
+{
+	int n = (width - labw) / DETW;
+
+	return n < 1 ? 1 : n;
+}
+
+/* A block's first line: @labw blanks, then kernels @first to @last. */
+static void
+kernel_header(FILE *f, const struct rl_set *s, int labw, int first,
+    int last)
+{
+	int i;
+
+	fprintf(f, "%-*s", labw, "");
+	for (i = first; i < last; i++)
+		fmt_cell(f, s->k[i].label, DETW, 0);
+	fputc('\n', f);
+}
+
+/* Line @l of the detail block for kernel @k (see lab[] below). */
+static void
+detail_cell(char *num, size_t len, int l, const struct model_row *r, int k,
+    int dec)
+{
+	const struct rs_desc *d = &r->d[k];
+	const struct rs_cmp *c = &r->c[k];
+	const double v[] = { 0, d->mean, d->sd, d->cov * 100, d->min,
+		d->median, d->max, d->ci_lo, d->ci_hi };
+
+	if (l == 0)
+		snprintf(num, len, "%d", d->n);
+	else if (l < 9)
+		fmt_value(num, len, v[l], l == 2 ? dec + 1 : l == 3 ? 2 : dec);
+	else if (l == 9) {
+		fmt_pct(num, len, c->pct);
+		if (c->sig && r->dir != VB_INFO)
+			snprintf(num + strlen(num), len - strlen(num), "*");
+	} else if (l == 10 && !isnan(c->w.p) && c->w.p < 0.0001)
+		snprintf(num, len, "<0.0001");
+	else if (l == 10)
+		fmt_value(num, len, c->w.p, 4);
+	else if (l == 11)
+		fmt_value(num, len, c->w.df, 2);
+	else if (l == 12)
+		fmt_value(num, len, c->ratio.r, 4);
+	else if (c->ratio.unbounded)
+		snprintf(num, len, "unbounded");
+	else
+		fmt_value(num, len, l == 13 ? c->ratio.lo : c->ratio.hi, 4);
+}
+
+static void
+detail_block(FILE *f, const struct rl_set *s, struct model_row *r,
+    const struct report_opts *o)
+{
+	static const char *const lab[] = {
+		"n", "mean", "sd", "CoV%", "min", "median", "max",
+		"95% CI low", "95% CI high", "change%", "Welch p", "Welch df",
+		"ratio", "ratio CI low", "ratio CI high",
+	};
+	char num[64];
+	int dec = model_decimals(r, s->nk), perblk, first, last, i, l;
+
+	for (i = 1; i < s->nk; i++)
+		rs_cmp_ratio(&r->d[0], &r->d[i], &r->c[i]);
+	fprintf(f, "%s (%s, %s)\n", r->name, r->unit,
+	    r->dir == VB_LOWER ? "lower is better" : r->dir == VB_HIGHER ?
+	    "higher is better" : "information only");
+	perblk = per_block(o->width, 13);
+	for (first = 0; first < s->nk; first += perblk) {
+		last = first + perblk > s->nk ? s->nk : first + perblk;
+		kernel_header(f, s, 13, first, last);
+		for (l = 0; l < (int)(sizeof(lab) / sizeof(lab[0])); l++) {
+			if (l >= 9 && s->nk == 1)
+				break;	/* nothing to compare with */
+			fprintf(f, "%-13s", lab[l]);
+			for (i = first; i < last; i++) {
+				const struct rs_desc *d = &r->d[i];
+
+				if (l >= 9 && i == 0) {
+					fmt_cell(f, "", DETW, 0);
+					continue;
+				}
+				detail_cell(num, sizeof(num), l, r, i, dec);
+				if (d->n == 0 && l != 0)
+					snprintf(num, sizeof(num), "-");
+				fmt_cell(f, num, DETW, 0);
+			}
+			fputc('\n', f);
+		}
+		if (last < s->nk)
+			fputc('\n', f);
+	}
+}
+
+/* ---- derived vmstat figures ---- */
+
+/* Sum of metric @name over every iteration; NAN when never measured. */
+static double
+msum(const struct vb_res *r, const char *name)
+{
+	double sum = 0;
+	int m, i, seen = 0;
+
+	if (!r || (m = vb_res_metric_index(r, name)) < 0)
+		return NAN;
+	for (i = 0; i < r->niter; i++) {
+		double v = vb_res_get(r, i, m);
+
+		if (!isnan(v)) {
+			sum += v;
+			seen++;
+		}
+	}
+	return seen ? sum : NAN;
+}
+
+static double
+ratio_or_nan(double a, double b)
+{
+	return isnan(a) || isnan(b) || b == 0 ? NAN : a / b;
+}
+
+enum { DV_SWPIN, DV_SWPOUT, DV_EFF_K, DV_EFF_D, DV_EFF_ALL, DV_SCANRATE,
+	DV_DSHARE, DV_N };
+
+/*
+ * The figures kernel developers quote, from the per-iteration deltas
+ * in the .res file, as ratios of sums over all iterations (not means
+ * of per-iteration ratios, which an iteration with few scans would
+ * dominate): swap in/out per run (kB), reclaim efficiency = pages
+ * stolen / pages scanned (%, kswapd and direct, and of all reclaim:
+ * pgsteal_total / pgscan_total, which alone sees reclaim forced by a
+ * memory cgroup's limit), scan rate = pages scanned (all reclaim where
+ * the kernel counts it, else kswapd + direct) / elapsed seconds, direct
+ * share = direct scans / (kswapd + direct) scans (%).
+ */
+static void
+derived(const struct vb_res *r, double *v)
+{
+	double sk = msum(r, "pgscan_kswapd"), sd = msum(r, "pgscan_direct");
+	double tk = msum(r, "pgsteal_kswapd"), td = msum(r, "pgsteal_direct");
+	double at = msum(r, "pgscan_total"), as = msum(r, "pgsteal_total");
+	double el = msum(r, "elapsed"), sc;
+
+	v[DV_SWPIN] = r ? msum(r, "pswpin") / r->niter : NAN;
+	v[DV_SWPOUT] = r ? msum(r, "pswpout") / r->niter : NAN;
+	v[DV_EFF_K] = ratio_or_nan(tk, sk) * 100;
+	v[DV_EFF_D] = ratio_or_nan(td, sd) * 100;
+	v[DV_EFF_ALL] = ratio_or_nan(as, at) * 100;
+	sc = isnan(sk) ? sd : isnan(sd) ? sk : sk + sd;
+	v[DV_DSHARE] = ratio_or_nan(sd, sc) * 100;
+	v[DV_SCANRATE] = ratio_or_nan(isnan(at) ? sc : at, el);
+}
+
+static void
+derived_table(FILE *f, const struct rl_set *s, const char *id,
+    const struct report_opts *o)
+{
+	static const char *const lab[DV_N] = {
+		"swapin kB/run", "swapout kB/run", "kswapd eff %",
+		"direct eff %", "reclaim eff %", "scan pages/s",
+		"direct scan %",
+	};
+	double (*v)[DV_N] = vb_xcalloc((size_t)s->nk, sizeof(*v));
+	char num[64];
+	int i, l, any = 0, perblk, first, last;
+
+	for (i = 0; i < s->nk; i++) {
+		derived(rl_find(&s->k[i], id), v[i]);
+		for (l = 0; l < DV_N; l++)
+			if (!isnan(v[i][l]) && v[i][l] != 0)
+				any = 1;
+	}
+	if (!any) {
+		fprintf(f, "vmstat: no swapping and no reclaim scanning\n");
+		free(v);
+		return;
+	}
+	fprintf(f, "vmstat (derived)\n");
+	perblk = per_block(o->width, 15);
+	for (first = 0; first < s->nk; first += perblk) {
+		last = first + perblk > s->nk ? s->nk : first + perblk;
+		kernel_header(f, s, 15, first, last);
+		for (l = 0; l < DV_N; l++) {
+			fprintf(f, "%-15s", lab[l]);
+			for (i = first; i < last; i++)
+				fmt_cell(f, fmt_value(num, sizeof(num),
+				    v[i][l], l == DV_SWPIN || l == DV_SWPOUT ||
+				    l == DV_SCANRATE ? 0 : 2), DETW, 0);
+			fputc('\n', f);
+		}
+	}
+	free(v);
+}
+
+/* ---- the compare view ---- */
+
+/*
+ * The default view's one line on a machine busy with other work during
+ * @id (setup_quiet_warn() has the details: --detail); nothing when the
+ * top warning has them all (o->quiet_merged).
+ */
+static void
+quiet_line(FILE *f, const struct rl_set *s, const char *id,
+    const struct report_opts *o)
+{
+	struct vb_buf line = VB_BUF_INIT;
+	struct setup_quiet q;
+	int k, n = 0;
+
+	for (k = 0; k < s->nk; k++) {
+		setup_quiet_of(rl_find(&s->k[k], id), o->quiet, &q);
+		if (q.quiet != 0)
+			continue;
+		vb_buf_printf(&line, "%s %.*f%% in %s", n++ ? "," :
+		    "! not quiet: other processes used (mean, % of a CPU)",
+		    fabs(q.mean) < 10 ? 1 : 0, q.mean, s->k[k].label);
+	}
+	if (n && !o->quiet_merged)
+		fmt_wrap(f, vb_buf_str(&line), o->width, 4);
+	vb_buf_free(&line);
+}
+
+/*
+ * The default view of @id: the table of the key rows (struct
+ * model_row) under "== ID ==" (the command is --detail's), their notes,
+ * the other load, which of the metrics only --detail shows are marked,
+ * and the forms' lines of what ran beside it (the probe).
+ */
+static void
+key_section(FILE *f, const struct rl_set *s, const char *id,
+    struct model_row *rows, int nrows, const struct report_opts *o)
+{
+	struct model_row *sel = vb_xcalloc((size_t)nrows, sizeof(*sel));
+	struct vb_buf line = VB_BUF_INIT, marks = VB_BUF_INIT;
+	struct report_opts ko = *o;
+	char *buf = NULL;
+	size_t len = 0;
+	int n = 0, more = 0, nmark = 0, i, j;
+	FILE *m;
+
+	for (j = 0; j < nrows; j++) {
+		if (rows[j].key) {
+			sel[n++] = rows[j];
+			continue;
+		}
+		if (model_unmeasured(&rows[j], s->nk))
+			continue;
+		more++;
+		for (i = 1; i < s->nk; i++)
+			if (rows[j].c[i].sig && rows[j].dir != VB_INFO)
+				break;
+		/* five names at most: a few lines per benchmark */
+		if (i < s->nk && nmark++ < 5)
+			vb_buf_printf(&marks, "%s %s", nmark > 1 ? "," : ":",
+			    rows[j].name);
+	}
+	if (nmark > 5)
+		vb_buf_printf(&marks, " and %d more", nmark - 5);
+	vb_buf_printf(&line, "== %s ==", id);
+	ko.title = vb_buf_str(&line);
+	table_print(f, s, id, sel, n, &ko);
+	ko.title = NULL;
+	vb_buf_free(&line);
+	if (rl_param_diffs(s, id, &line))
+		fprintf(f, "parameters differ (--allow-different-params):\n%s",
+		    vb_buf_str(&line));
+	vb_buf_free(&line);
+	ko.short_notes = 1;
+	table_notes(f, s, id, sel, n, &ko);
+	quiet_line(f, s, id, o);
+	if (nmark) {
+		vb_buf_printf(&line, "--detail has %d more metric%s; marked * "
+		    "there%s", more, more == 1 ? "" : "s", vb_buf_str(&marks));
+		fmt_wrap(f, vb_buf_str(&line), o->width, 4);
+	}
+	vb_buf_free(&line);
+	vb_buf_free(&marks);
+	/* the forms' lines, without the blank line the other views want */
+	m = open_memstream(&buf, &len);
+	if (!m)
+		die("out of memory");
+	form_beside(m, s, id);
+	fclose(m);
+	fputs(buf[0] == '\n' ? buf + 1 : buf, f);
+	free(buf);
+	fputc('\n', f);
+	free(sel);
+}
+
+/* --detail's view of @id: every metric and its statistics. */
+static void
+section(FILE *f, const struct model *md, const char *id,
+    const struct report_opts *o)
+{
+	const struct rl_set *s = md->s;
+	const struct vb_res *r0 = model_any(s, id);
+	struct model_row *rows;
+	struct vb_buf text = VB_BUF_INIT;
+	int nrows, h, j;
+
+	nrows = model_rows(md, id, &rows);
+	if (!o->detail) {
+		key_section(f, s, id, rows, nrows, o);
+		return;
+	}
+	vb_buf_printf(&text, "== %s == %s", id, r0->cmdline);
+	fmt_wrap(f, vb_buf_str(&text), o->width, 4);
+	vb_buf_free(&text);
+	if (rl_param_diffs(s, id, &text))
+		fprintf(f, "parameters differ (--allow-different-params):\n%s",
+		    vb_buf_str(&text));
+	vb_buf_free(&text);
+	setup_quiet_warn(f, s, id, o);
+	fputc('\n', f);
+	table_print(f, s, id, rows, nrows, o);
+	table_notes(f, s, id, rows, nrows, o);
+	fputc('\n', f);
+	derived_table(f, s, id, o);
+	h = model_headline(s, id, rows, nrows);
+	/* what ran beside it, if anything (the probe) */
+	form_beside(f, s, id);
+	if (h >= 0) {
+		fputc('\n', f);
+		bars_headline(f, s, &rows[h], o->width);
+		fputc('\n', f);
+		detail_block(f, s, &rows[h], o);
+	}
+	for (j = 0; o->detail && j < nrows; j++)
+		if (j != h && model_row_shown(&rows[j], s->nk)) {
+			fputc('\n', f);
+			detail_block(f, s, &rows[j], o);
+		}
+	fputc('\n', f);
+}
+
+/*
+ * The benchmarks' own forms after the sections (FORM_TEXT: contest's
+ * table of makesim's load variants, tworead's n-by-kernel table), each
+ * only when the folders have such runs.
+ */
+static void
+text_forms(FILE *f, const struct rl_set *s, const struct report_opts *o)
+{
+	char *buf = NULL;
+	size_t len = 0;
+	FILE *m;
+	int i;
+
+	for (i = 0; forms[i]; i++) {
+		if (!(forms[i]->flags & FORM_TEXT))
+			continue;
+		m = open_memstream(&buf, &len);
+		if (!m)
+			die("out of memory");
+		forms[i]->table(m, s, forms[i]->bench, o->width);
+		fclose(m);
+		if (len) {
+			fprintf(f, "%s\n\n", forms[i]->text_title ?
+			    forms[i]->text_title : forms[i]->title);
+			fwrite(buf, 1, len, f);
+		}
+		free(buf);
+		buf = NULL;
+		len = 0;
+	}
+}
+
+static void summary_tables(FILE *f, const struct model *md,
+    const struct report_opts *o);
+
+void
+text_compare(FILE *f, const struct model *md, const struct report_opts *o)
+{
+	const struct rl_set *s = md->s;
+	struct report_opts ko = *o;
+	char line[1024];
+	int i;
+
+	snprintf(line, sizeof(line), "vmbench report: %d kernel%s, baseline "
+	    "%s (%s)", s->nk, s->nk == 1 ? "" : "s", s->k[0].label,
+	    s->k[0].dir);
+	fmt_wrap(f, line, o->width, 4);
+	rl_runs_header(f, s, o->width);
+	setup_settings(f, s, o->width);
+	ko.quiet_merged = !o->detail &&
+	    setup_all_loaded(f, s, o, "--detail: each run");
+	if (!ko.quiet_merged)
+		setup_quiet_summary(f, s, o);
+	fputc('\n', f);
+	if (o->detail)
+		snprintf(line, sizeof(line), "Means of all runs; (+x.xx%%) is "
+		    "the change against the baseline, positive = better (for "
+		    "info metrics: the plain change); * significant (Welch's "
+		    "t-test, p<0.05) and a change of at least %g%% (never on "
+		    "info metrics); ~ noisy (CoV > %.0f%%); ! run incomplete; "
+		    "[system] a counter of the whole machine, [cgroup] of the "
+		    "benchmark's memory cgroup (MEM=).", md->min_change,
+		    o->noisy * 100);
+	else
+		snprintf(line, sizeof(line), "Key figures, means of all runs "
+		    "(--detail: all); (+x.xx%%) change, + = better (info: "
+		    "plain); * significant (Welch p<0.05, change >= %g%%, not "
+		    "info); ~ noisy (CoV > %.0f%%; note: the change the "
+		    "headline's runs could detect); ! incomplete; [system] "
+		    "machine-wide, [cgroup] the memory cgroup's (MEM=).",
+		    md->min_change, o->noisy * 100);
+	fmt_wrap(f, line, o->width, 0);
+	for (i = 0; i < s->nk; i++)
+		if (rl_meta(&s->k[i], "status") &&
+		    strcmp(rl_meta(&s->k[i], "status"), "complete"))
+			fprintf(f, "! %s: suite run %s\n", s->k[i].label,
+			    rl_meta(&s->k[i], "status"));
+	fputc('\n', f);
+	for (i = 0; i < s->nids; i++)
+		if (o->detail || !form_rides(s, s->ids[i]))
+			section(f, md, s->ids[i], &ko);
+	text_forms(f, s, o);
+	summary_tables(f, md, o);
+}
+
+/* ---- LMbench-style summaries: one kernel per row ---- */
+
+#define SUMW 10
+
+/* The summary's three header lines: bench, @variant, unit. */
+static void
+summary_header(FILE *f, const struct rl_set *s, struct model_row **rows,
+    const int *hl, int first, int last, int labw)
+{
+	char buf[128];
+	int j, k;
+
+	for (k = 0; k < 3; k++) {
+		fmt_cell(f, k == 0 ? "Kernel" : "", labw, 1);
+		for (j = first; j < last; j++) {
+			const char *id = s->ids[j], *at = strchr(id, '@');
+			const struct model_row *r = hl[j] >= 0 ?
+			    &rows[j][hl[j]] : NULL;
+
+			if (k == 0)
+				model_bench_of(id, buf, sizeof(buf));
+			else if (k == 1)
+				snprintf(buf, sizeof(buf), "%s", at ? at : "");
+			else
+				snprintf(buf, sizeof(buf), "%s%s",
+				    r ? r->unit : "", !r ? "" :
+				    r->dir == VB_HIGHER ? "+" :
+				    r->dir == VB_LOWER ? "-" : "");
+			/* cut to leave a blank between the columns */
+			if (strlen(buf) > SUMW - 1)
+				buf[SUMW - 1] = '\0';
+			fmt_cell(f, buf, SUMW, 0);
+		}
+		fputc('\n', f);
+	}
+}
+
+/* A time-like metric: a time unit, lower is better. */
+static int
+time_like(const struct model_row *r)
+{
+	static const char *const units[] = { "s", "ms", "us", "ns" };
+	size_t i;
+
+	if (r->dir != VB_LOWER)
+		return 0;
+	for (i = 0; i < sizeof(units) / sizeof(units[0]); i++)
+		if (!strcmp(r->unit, units[i]))
+			return 1;
+	return 0;
+}
+
+/*
+ * Per kernel: the geometric mean of its time-like ratios, with CI.  A
+ * metric with fewer than 2 runs on a side has no variance, and would
+ * void the interval: it is left out.
+ */
+static void
+geo_table(FILE *f, const struct rl_set *s, struct model_row **rows,
+    const int *nrows, int labw)
+{
+	char num[32];
+	int i, j, k;
+
+	fprintf(f, "\nTime-like metrics (s, ms, us, ns; lower is better; 2 "
+	    "runs a side or more):\ngeometric mean of the ratios "
+	    "kernel/baseline, with its 95%% CI; below 1 = faster\n\n");
+	fprintf(f, "%-*s %7s %8s  %s\n", labw, "Kernel", "metrics", "ratio",
+	    "95% CI");
+	for (i = 1; i < s->nk; i++) {
+		struct rs_geo g;
+
+		rs_geo_init(&g);
+		for (j = 0; j < s->nids; j++)
+			for (k = 0; k < nrows[j]; k++)
+				if (time_like(&rows[j][k]) &&
+				    rows[j][k].d[0].n >= 2 &&
+				    rows[j][k].d[i].n >= 2)
+					rs_geo_add(&g, &rows[j][k].d[0],
+					    &rows[j][k].d[i]);
+		rs_geo_finish(&g);
+		fmt_cell(f, s->k[i].label, labw, 1);
+		if (!g.k) {
+			fprintf(f, " %7d %8s\n", 0, "-");
+			continue;
+		}
+		fprintf(f, " %7d %8s  ", g.k, fmt_num(num, sizeof(num),
+		    "%.4f", g.g));
+		if (!isfinite(g.lo) || !isfinite(g.hi))
+			fprintf(f, "-\n");
+		else
+			fprintf(f, "[%.4f, %.4f]\n", g.lo, g.hi);
+	}
+}
+
+/* The headline of every benchmark, one row per kernel; the geo means. */
+static void
+summary_tables(FILE *f, const struct model *md, const struct report_opts *o)
+{
+	const struct rl_set *s = md->s;
+	struct model_row **rows = vb_xcalloc((size_t)s->nids, sizeof(*rows));
+	int *nrows = vb_xcalloc((size_t)s->nids, sizeof(int));
+	int *hl = vb_xcalloc((size_t)s->nids, sizeof(int));
+	int labw = 10, perblk, first, last, i, j, k;
+	char num[64];
+
+	for (i = 0; i < s->nk; i++)
+		if ((int)strlen(s->k[i].label) + 1 > labw)
+			labw = (int)strlen(s->k[i].label) + 1;
+	if (labw > 24)
+		labw = 24;
+	for (j = 0; j < s->nids; j++) {
+		nrows[j] = model_rows(md, s->ids[j], &rows[j]);
+		hl[j] = model_headline(s, s->ids[j], rows[j], nrows[j]);
+	}
+	fprintf(f, "Summary: each benchmark's headline figure, mean of runs\n"
+	    "(unit with + higher is better, - lower is better)\n");
+	perblk = (o->width - labw) / SUMW;
+	if (perblk < 1)
+		perblk = 1;
+	for (first = 0; first < s->nids; first += perblk) {
+		last = first + perblk > s->nids ? s->nids : first + perblk;
+		fputc('\n', f);
+		summary_header(f, s, rows, hl, first, last, labw);
+		for (k = 0; k < labw; k++)
+			fputc('-', f);
+		for (j = first; j < last; j++)
+			fprintf(f, " %.*s", SUMW - 1, "---------");
+		fputc('\n', f);
+		for (i = 0; i < s->nk; i++) {
+			fmt_cell(f, s->k[i].label, labw, 1);
+			for (j = first; j < last; j++) {
+				const struct model_row *r = hl[j] >= 0 ?
+				    &rows[j][hl[j]] : NULL;
+
+				if (!r || !rl_find(&s->k[i], s->ids[j]))
+					fmt_cell(f, "missing", SUMW, 0);
+				else
+					fmt_cell(f, fmt_short(num, sizeof(num),
+					    r->d[i].n ? r->d[i].mean : NAN),
+					    SUMW, 0);
+			}
+			fputc('\n', f);
+		}
+	}
+	if (s->nk > 1)
+		geo_table(f, s, rows, nrows, labw);
+	free(rows);
+	free(nrows);
+	free(hl);
+}
+
+void
+text_summary(FILE *f, const struct model *md, const struct report_opts *o)
+{
+	const struct rl_set *s = md->s;
+	int i;
+
+	setup_settings(f, s, o->width);
+	setup_quiet_summary(f, s, o);
+	for (i = 0; i < s->nids; i++)
+		setup_quiet_warn(f, s, s->ids[i], o);
+	fputc('\n', f);
+	summary_tables(f, md, o);
+}
