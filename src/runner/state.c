@@ -653,7 +653,7 @@ state_name(const char *name)
  * when something could not be undone.
  */
 static int
-recover_dir(const char *dir, int machine, int *bad)
+recover_dir(const char *dir, int machine, int *bad, int *nlock)
 {
 	DIR *d = opendir(dir);
 	struct dirent *e;
@@ -715,7 +715,7 @@ recover_dir(const char *dir, int machine, int *bad)
 		} else {
 			unlink(path);
 			for (i = 0; i < s.nres; i++)
-				clean_lock_of(s.results[i]);
+				*nlock += clean_lock_of(s.results[i]);
 			n++;
 		}
 		saved_free(&s);
@@ -732,10 +732,10 @@ vb_state_recover(const char *dir, const char *workdir, const char *results,
 	struct dirent *e;
 	int n, bad = 0, nwork = 0, nlock = 0;
 
-	n = recover_dir(dir, machine, &bad);
+	n = recover_dir(dir, machine, &bad, &nlock);
 	/* older versions kept their state files in the work folder */
 	if (workdir && strcmp(workdir, dir) != 0)
-		n += recover_dir(workdir, machine, &bad);
+		n += recover_dir(workdir, machine, &bad, &nlock);
 	if (workdir && (d = opendir(workdir))) {
 		while ((e = readdir(d))) {
 			char path[4400];
@@ -750,14 +750,15 @@ vb_state_recover(const char *dir, const char *workdir, const char *results,
 		closedir(d);
 	}
 	if (results)
-		nlock = clean_locks(results);
+		nlock += clean_locks(results);
 	if (nwork)
 		fprintf(stderr, "vmrun: removed %d work folder%s left by "
 		    "killed benchmarks in %s\n", nwork, nwork == 1 ? "" : "s",
 		    workdir);
 	if (nlock)
 		fprintf(stderr, "vmrun: removed %d lock file%s left by killed "
-		    "runs in %s\n", nlock, nlock == 1 ? "" : "s", results);
+		    "runs%s%s\n", nlock, nlock == 1 ? "" : "s", results ?
+		    " in " : "", results ? results : "");
 	return bad ? -1 : n + (nwork > 0) + (nlock > 0);
 }
 

@@ -130,7 +130,7 @@ static const struct vb_opt opt_tab[] = {
 	  .help = "A/B run: the pattern the iterations follow" },
 	{ .name = "clean-stale", .type = VB_OPT_FLAG,
 	  .off = offsetof(struct opts, clean_stale),
-	  .help = "undo what killed runs left in the work folder, and exit" },
+	  .help = "undo what killed runs left behind, and exit" },
 	{ .name = "help", .type = VB_OPT_FLAG,
 	  .off = offsetof(struct opts, help), .help = "this text" },
 	{ 0 },
