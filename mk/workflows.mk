@@ -51,9 +51,10 @@ fleet-fetch:
 	$(Q)sh deploy/fleet.sh fetch
 
 # Undo what a run killed with SIGKILL left (cgroup, swap file, settings,
-# work folders); every run does this first by itself.
+# work folders, label locks); every run does this first by itself.
 clean-stale: all
-	$(Q)bench/vmrun --clean-stale $${VB_WORKDIR:+--workdir "$$VB_WORKDIR"}
+	$(Q)bench/vmrun --clean-stale $${VB_WORKDIR:+--workdir "$$VB_WORKDIR"} \
+	    $${VB_RESULTS:+--results "$$VB_RESULTS"}
 
 # The report (report/vmreport; docs/report.md): KERNELS="a b c"
 # names result folders under $(RESULTS), the first is the baseline;

@@ -246,6 +246,8 @@ START_TEST(state_recover)
 	fake("results/x/meta", "vmbench_meta=1\nlabel=x\nstatus=running\n");
 	snprintf(work, sizeof(work), "%s/work", tu_dir);
 	mkdir(work, 0755);
+	/* the knobs are the fake tree's: recovery takes them under it */
+	setenv("VMBENCH_SYSROOT", tu_dir, 1);
 	knobs_init(&ks);
 	ck_assert_int_eq(vb_knobs_parse(&ks, 0, "thp=never,vm.swappiness=1",
 	    err, sizeof(err)), 0);
@@ -275,7 +277,7 @@ START_TEST(state_recover)
 	/* a live run (this one) is left alone */
 	ck_assert_int_eq(vb_state_begin(&mine, work), 0);
 	ck_assert_int_eq(tu_count_except(work, ""), 3);
-	ck_assert_int_eq(vb_state_recover(work), 2);
+	ck_assert_int_eq(vb_state_recover(work, work, NULL, 1), 2);
 	ck_assert_str_eq(slurp("proc/sys/vm/swappiness", v, sizeof(v)), "60");
 	ck_assert_str_eq(slurp("sys/kernel/mm/transparent_hugepage/enabled", v,
 	    sizeof(v)), "madvise");
@@ -289,7 +291,7 @@ START_TEST(state_recover)
 	vb_state_end(&mine);
 	ck_assert_int_eq(tu_count_except(work, ""), 0);
 	/* nothing left: nothing to do */
-	ck_assert_int_eq(vb_state_recover(work), 0);
+	ck_assert_int_eq(vb_state_recover(work, work, NULL, 1), 0);
 	for (i = 0; i < ks.n; i++)
 		ks.k[i].changed = 0;
 	vb_knobs_free(&ks);
@@ -338,7 +340,7 @@ START_TEST(state_pid_reused)
 	/* its own start time, not 0 */
 	ck_assert(state_item(path, "start", line, sizeof(line)));
 	ck_assert_msg(strtoull(line, NULL, 10) > 0, "start %s", line);
-	ck_assert_int_eq(vb_state_recover(work), 0);
+	ck_assert_int_eq(vb_state_recover(work, work, NULL, 1), 0);
 	ck_assert_int_eq(access(path, F_OK), 0);
 	/* the same pid, another start: a reused pid */
 	f = fopen(path, "w");
@@ -346,7 +348,7 @@ START_TEST(state_pid_reused)
 	fprintf(f, "vmbench-state 1\npid %ld\nstart 1\nresults %s/results/y"
 	    "\n", (long)pid, tu_dir);
 	fclose(f);
-	ck_assert_int_eq(vb_state_recover(work), 1);
+	ck_assert_int_eq(vb_state_recover(work, work, NULL, 1), 1);
 	ck_assert_int_lt(access(path, F_OK), 0);
 	ck_assert_int_eq(sh("grep -q status=interrupted %s/results/y/meta",
 	    tu_dir), 0);
@@ -585,7 +587,8 @@ START_TEST(ab_end_to_end_fake)
 	    "%s/err", tu_dir), 0);
 	/* the comparison follows on stdout */
 	ck_assert_int_eq(sh("grep -q 't-B' %s/out", tu_dir), 0);
-	ck_assert_int_eq(tu_count_except(tu_dir, ""), 7);
+	/* and run/vmbench, the fake tree's state folder (state.h) */
+	ck_assert_int_eq(tu_count_except(tu_dir, ""), 8);
 	snprintf(path, sizeof(path), "%s/w", tu_dir);
 	ck_assert_int_eq(tu_count_except(path, ""), 0);
 	/* an unknown setting or a bad value: one line, nothing made */
@@ -867,7 +870,9 @@ START_TEST(sigkill_then_next_run)
 		    "--workdir", wd, (char *)NULL);
 		_exit(127);
 	}
-	snprintf(state, sizeof(state), "%s/vmrun.%ld.state", wd, (long)pid);
+	/* root's state folder (state.h) */
+	snprintf(state, sizeof(state), "/run/vmbench/vmrun.%ld.state",
+	    (long)pid);
 	/* wait until the cgroup and the swap file are in the state */
 	for (i = 0; i < 1000 && !(state_item(state, "cgroup", cg,
 	    sizeof(cg)) && state_item(state, "swapfile", swp, sizeof(swp)));

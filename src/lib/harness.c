@@ -985,8 +985,14 @@ vb_main(const struct vb_bench *b, int argc, char **argv)
 		die_errno("cannot write %s", R.res_path);
 	}
 
-	if (R.vm_path[0] && !(R.vmf = fopen(R.vm_path, c.append ? "a" : "w")))
-		die_errno("cannot create %s", R.vm_path);
+	if (R.vm_path[0]) {
+		/* never through a symlink planted beside --out (util.h) */
+		int fd = c.append ? vb_open_own(R.vm_path, O_WRONLY | O_APPEND,
+		    0644) : vb_create(R.vm_path, O_WRONLY, 0644);
+
+		if (fd < 0 || !(R.vmf = fdopen(fd, c.append ? "a" : "w")))
+			die_errno("cannot create %s", R.vm_path);
+	}
 	if (vb_sampler_start(&R.sampler, R.proc_root, R.vmf,
 	    (uint64_t)(c.interval * 1e9)) < 0) {
 		if (errno == ENOSPC || errno == EDQUOT || errno == EIO)

@@ -173,10 +173,11 @@ write_in_place(const char *path, const char *buf, size_t len)
 	ssize_t n;
 	int fd, e;
 
-	fd = open(path, O_WRONLY | O_CLOEXEC);
+	fd = open(path, O_WRONLY | O_NOFOLLOW | O_NONBLOCK | O_CLOEXEC);
 	if (fd < 0)
 		return -1;
 	if (fstat(fd, &st) < 0 || !S_ISREG(st.st_mode) ||
+	    st.st_uid != geteuid() || st.st_nlink != 1 ||
 	    (uint64_t)st.st_blocks * 512 < len) {
 		e = errno;
 		close(fd);
@@ -217,7 +218,8 @@ vb_file_replace(const char *path, const char *buf, size_t len)
 		errno = ENAMETOOLONG;
 		return -1;
 	}
-	fd = open(tmp, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0644);
+	/* never through a symlink planted in a shared folder */
+	fd = vb_create(tmp, O_WRONLY, 0644);
 	if (fd < 0)
 		goto full;
 	while (off < len) {
@@ -343,6 +345,7 @@ vb_res_mark(const char *path, const char *status)
 	static const char key[] = "\nstatus running\n";
 	char buf[16384], word[16];
 	size_t n, wl = strlen(status);
+	struct stat st;
 	ssize_t got;
 	char *p;
 	int fd, e;
@@ -351,9 +354,16 @@ vb_res_mark(const char *path, const char *status)
 		errno = EINVAL;
 		return -1;
 	}
-	fd = open(path, O_RDWR | O_CLOEXEC);
+	fd = open(path, O_RDWR | O_NOFOLLOW | O_NONBLOCK | O_CLOEXEC);
 	if (fd < 0)
 		return -1;
+	/* only a plain file of ours (not a link planted in its place) */
+	if (fstat(fd, &st) < 0 || !S_ISREG(st.st_mode) ||
+	    st.st_uid != geteuid() || st.st_nlink != 1) {
+		close(fd);
+		errno = EPERM;
+		return -1;
+	}
 	got = pread(fd, buf, sizeof(buf) - 1, 0);
 	if (got < 0) {
 		e = errno;

@@ -5,6 +5,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 #include "err.h"
@@ -232,6 +233,87 @@ vb_rmtree(const char *path)
 		return -1;
 	errno = rm_errno;
 	return rm_errno ? -1 : 0;
+}
+
+int
+vb_create(const char *path, int flags, mode_t mode)
+{
+	int fd, i;
+
+	flags = (flags & ~O_TRUNC) | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC;
+	/* a name someone makes again between unlink and open: a few tries */
+	for (i = 0; i < 8; i++) {
+		if ((fd = open(path, flags, mode)) >= 0 || errno != EEXIST)
+			return fd;
+		if (unlink(path) < 0 && errno != ENOENT)
+			return -1;
+	}
+	errno = EEXIST;
+	return -1;
+}
+
+int
+vb_open_own(const char *path, int flags, mode_t mode)
+{
+	struct stat st;
+	int fd, i, fl;
+
+	flags &= ~(O_CREAT | O_EXCL);
+	for (i = 0; i < 8; i++) {
+		fd = open(path, (flags & ~O_TRUNC) | O_CREAT | O_EXCL |
+		    O_NOFOLLOW | O_CLOEXEC, mode);
+		if (fd >= 0 || errno != EEXIST)
+			return fd;
+		/* O_NONBLOCK: a FIFO planted there must not hang us */
+		fd = open(path, (flags & ~O_TRUNC) | O_NOFOLLOW | O_NONBLOCK |
+		    O_CLOEXEC);
+		if (fd < 0 && errno == ENOENT)
+			continue;
+		if (fd < 0)
+			return -1;
+		if (fstat(fd, &st) < 0 || !S_ISREG(st.st_mode) ||
+		    st.st_uid != geteuid() || st.st_nlink != 1 ||
+		    (fl = fcntl(fd, F_GETFL)) < 0 ||
+		    fcntl(fd, F_SETFL, fl & ~O_NONBLOCK) < 0 ||
+		    ((flags & O_TRUNC) && ftruncate(fd, 0) < 0)) {
+			close(fd);
+			errno = EPERM;
+			return -1;
+		}
+		return fd;
+	}
+	errno = EEXIST;
+	return -1;
+}
+
+int
+vb_own_dir(const char *path, mode_t mode, char *err, size_t errlen)
+{
+	struct stat st;
+
+	if (mkdir(path, mode) < 0 && errno != EEXIST) {
+		snprintf(err, errlen, "cannot create folder %s: %s", path,
+		    strerror(errno));
+		return -1;
+	}
+	if (lstat(path, &st) < 0) {
+		snprintf(err, errlen, "%s: %s", path, strerror(errno));
+		return -1;
+	}
+	if (S_ISLNK(st.st_mode))
+		snprintf(err, errlen, "%s: a symlink, not a folder", path);
+	else if (!S_ISDIR(st.st_mode))
+		snprintf(err, errlen, "%s: not a folder", path);
+	else if (st.st_uid != geteuid())
+		snprintf(err, errlen, "%s: owned by uid %lu, not by this user "
+		    "(uid %lu)", path, (unsigned long)st.st_uid,
+		    (unsigned long)geteuid());
+	else if (st.st_mode & 022)
+		snprintf(err, errlen, "%s: writable by others (mode %04o)",
+		    path, (unsigned)(st.st_mode & 07777));
+	else
+		return 0;
+	return -1;
 }
 
 ssize_t

@@ -10,6 +10,7 @@
 #include <stddef.h>
 #include <stdio.h>
 #include <sys/types.h>
+#include <sys/stat.h>
 
 void *vb_xmalloc(size_t n);
 void *vb_xcalloc(size_t n, size_t size);
@@ -52,6 +53,30 @@ void vb_fput_esc(FILE *f, const char *s, size_t n, int keep_nl);
  * -1 with errno of the first failure (it goes on removing the rest).
  */
 int vb_rmtree(const char *path);
+
+/*
+ * Files in folders other users may write (a 1777 work folder, --out in
+ * /tmp): never opened through a symlink, never another user's file.
+ *
+ * vb_create(): a new file at @path, opened with @flags (O_WRONLY or
+ * O_RDWR, ...) | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC; a file or a
+ * symlink already at @path is unlinked first (the name, never what a
+ * symlink points to).  The fd, or -1 (errno).
+ *
+ * vb_open_own(): @path for writing, O_APPEND kept: an existing regular
+ * file of this user with one link (O_NOFOLLOW), emptied when @flags has
+ * O_TRUNC, else a new one made with O_EXCL.  The fd, or -1 with errno:
+ * ELOOP for a symlink, EPERM for a file that is not a plain one of ours.
+ */
+int vb_create(const char *path, int flags, mode_t mode);
+int vb_open_own(const char *path, int flags, mode_t mode);
+/*
+ * @path as a folder of this user that no one else may write: made with
+ * @mode when missing, else checked (lstat: not a symlink, a folder,
+ * owned by the effective user, no group or other write).  0, or -1 with
+ * one line in @err.
+ */
+int vb_own_dir(const char *path, mode_t mode, char *err, size_t errlen);
 
 /*
  * Read the start of a small file (/proc, /sys) into @buf, at most

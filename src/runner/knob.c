@@ -48,11 +48,11 @@ name_char(int c)
 }
 
 /*
- * The file (without the root) that @name means, into @out; -1 with a
- * line in @err for a name that cannot be a setting.
+ * Is @name a setting's name or path, in the alphabet and under one of
+ * path_roots[] when it is a path?  0, or -1 with a line in @err.
  */
 static int
-resolve(const char *name, char *out, size_t len, char *err, size_t errlen)
+name_ok(const char *name, char *err, size_t errlen)
 {
 	const char *p;
 	int i;
@@ -65,17 +65,47 @@ resolve(const char *name, char *out, size_t len, char *err, size_t errlen)
 		    "digits, _ . - / only)", name);
 		return -1;
 	}
+	if (name[0] != '/')
+		return 0;
+	for (i = 0; path_roots[i]; i++)
+		if (strncmp(name, path_roots[i], strlen(path_roots[i])) == 0 &&
+		    name[strlen(path_roots[i])])
+			return 0;
+	snprintf(err, errlen, "'%s': only files under /proc/sys/, "
+	    "/sys/kernel/mm/ and /sys/module/ can be set", name);
+	return -1;
+}
+
+int
+vb_knob_allowed(const char *root, const char *path, char *err,
+    size_t errlen)
+{
+	size_t n = root ? strlen(root) : 0;
+
+	if (n && strncmp(path, root, n) != 0) {
+		snprintf(err, errlen, "'%s': not under %s", path, root);
+		return -1;
+	}
+	if (path[n] != '/') {
+		snprintf(err, errlen, "'%s': only files under /proc/sys/, "
+		    "/sys/kernel/mm/ and /sys/module/ can be set", path);
+		return -1;
+	}
+	return name_ok(path + n, err, errlen);
+}
+
+/*
+ * The file (without the root) that @name means, into @out; -1 with a
+ * line in @err for a name that cannot be a setting.
+ */
+static int
+resolve(const char *name, char *out, size_t len, char *err, size_t errlen)
+{
+	int i;
+
+	if (name_ok(name, err, errlen) < 0)
+		return -1;
 	if (name[0] == '/') {
-		for (i = 0; path_roots[i]; i++)
-			if (strncmp(name, path_roots[i],
-			    strlen(path_roots[i])) == 0)
-				break;
-		if (!path_roots[i]) {
-			snprintf(err, errlen, "'%s': only files under "
-			    "/proc/sys/, /sys/kernel/mm/ and /sys/module/ "
-			    "can be set", name);
-			return -1;
-		}
 		snprintf(out, len, "%s", name);
 		return 0;
 	}
@@ -133,8 +163,11 @@ vb_knob_write(const char *path, const char *val)
 {
 	size_t len = strlen(val);
 	ssize_t n;
-	/* O_TRUNC as the shell's ">": ignored by /proc and /sys */
-	int fd = open(path, O_WRONLY | O_TRUNC | O_CLOEXEC), e;
+	/*
+	 * O_TRUNC as the shell's ">": ignored by /proc and /sys;
+	 * O_NOFOLLOW: no setting file is a symlink
+	 */
+	int fd = open(path, O_WRONLY | O_TRUNC | O_NOFOLLOW | O_CLOEXEC), e;
 
 	if (fd < 0)
 		return -1;

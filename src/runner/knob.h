@@ -78,7 +78,15 @@ char *vb_knobs_describe(const struct vb_knobs *ks, int side, char *buf,
     size_t len);
 void vb_knobs_free(struct vb_knobs *ks);
 
-/* Write @val to @path; 0, or -1 (errno). */
+/* Write @val to @path (not through a symlink); 0, or -1 (errno). */
 int vb_knob_write(const char *path, const char *val);
+/*
+ * May @path be written as a setting: under @root (NULL or "" for the
+ * real tree), a file under /proc/sys/, /sys/kernel/mm/ or /sys/module/
+ * in the names' alphabet, without "..": the check A= and B= paths
+ * pass.  0, or -1 with one line in @err.
+ */
+int vb_knob_allowed(const char *root, const char *path, char *err,
+    size_t errlen);
 
 #endif

@@ -3,11 +3,13 @@
  */
 #include <errno.h>
 #include <fcntl.h>
+#include <limits.h>
 #include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
+#include <sys/statfs.h>
 #include <time.h>
 #include <unistd.h>
 
@@ -386,6 +388,40 @@ vb_memlimit_remove(struct vb_memlimit *m, char *err, size_t errlen)
 	snprintf(err, errlen, "cannot remove memory cgroup %s: %s", m->path,
 	    strerror(errno));
 	return -1;
+}
+
+int
+vb_memlimit_owned(const char *path, int version, long pid, char *err,
+    size_t errlen)
+{
+	char name[64], real[PATH_MAX];
+	const char *base = strrchr(path, '/');
+	struct statfs sf;
+	struct stat st;
+
+	snprintf(name, sizeof(name), "vmbench.%ld", pid);
+	if (path[0] != '/' || !base || strcmp(base + 1, name) != 0) {
+		snprintf(err, errlen, "'%s': not a cgroup vmrun makes (%s)",
+		    path, name);
+		return -1;
+	}
+	if (version != 1 && version != 2) {
+		snprintf(err, errlen, "'%s': cgroup version %d", path, version);
+		return -1;
+	}
+	if (lstat(path, &st) < 0) {
+		snprintf(err, errlen, "%s: %s", path, strerror(errno));
+		return -1;
+	}
+	/* a folder of a cgroup filesystem, reached without a symlink */
+	if (!S_ISDIR(st.st_mode) || statfs(path, &sf) < 0 ||
+	    (unsigned long)sf.f_type != (version == 2 ? 0x63677270UL :
+	    0x27e0ebUL) || !realpath(path, real) || strcmp(real, path)) {
+		snprintf(err, errlen, "'%s': not a cgroup v%d folder", path,
+		    version);
+		return -1;
+	}
+	return 0;
 }
 
 char *

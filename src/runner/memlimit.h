@@ -63,6 +63,13 @@ int vb_memlimit_peak(const struct vb_memlimit *m, uint64_t *peak,
  * cannot be removed within a few seconds.
  */
 int vb_memlimit_remove(struct vb_memlimit *m, char *err, size_t errlen);
+/*
+ * Is @path a cgroup the run with pid @pid made (a state file's): a
+ * folder vmbench.@pid of a cgroup v@version filesystem, reached without
+ * a symlink?  0, or -1 with one line in @err.
+ */
+int vb_memlimit_owned(const char *path, int version, long pid, char *err,
+    size_t errlen);
 /* "cgroup v1 /sys/fs/cgroup/memory/x/vmbench.123 limit 64M swap 256M" */
 char *vb_memlimit_describe(const struct vb_memlimit *m, char *buf,
     size_t len);

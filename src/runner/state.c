@@ -1,5 +1,6 @@
 /*
- * state.c - the state file a run leaves for the next one (see state.h).
+ * state.c - the state file a run leaves for the next one, and the
+ * machine-wide lock (see state.h).
  */
 #include <dirent.h>
 #include <errno.h>
@@ -8,14 +9,18 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/file.h>
 #include <sys/stat.h>
-#include <sys/swap.h>
 #include <unistd.h>
 
 #include "knob.h"
 #include "memlimit.h"
 #include "state.h"
+#include "swapfile.h"
 #include "util.h"
+
+/* A state file of ours is a few lines: anything bigger is not one. */
+#define STATE_MAX (1 << 20)
 
 /*
  * /proc/@pid/stat into @buf; the fields after the command's ")" (the
@@ -52,6 +57,27 @@ start_time(long pid)
 	return p ? strtoull(p + 1, NULL, 10) : 0;
 }
 
+/* Has process @pid ended (no such process, or a zombie)? */
+static int
+gone(long pid)
+{
+	char buf[1024], *p;
+
+	if (kill((pid_t)pid, 0) < 0)
+		return errno == ESRCH;
+	p = proc_stat(pid, buf, sizeof(buf));
+	return p && (p[2] == 'Z' || p[2] == 'X');
+}
+
+/* Does process @pid run, and is it the one that started at @start? */
+static int
+alive(long pid, unsigned long long start)
+{
+	if (pid <= 0 || gone(pid))
+		return 0;
+	return start_time(pid) == start;
+}
+
 /* %-escape @s (spaces, %, controls, bytes >= 0x7f) into @f. */
 static void
 put_esc(FILE *f, const char *s)
@@ -74,8 +100,8 @@ unesc(char *s)
 	for (; *s; s++) {
 		unsigned int c;
 
-		if (*s == '%' && sscanf(s + 1, "%2x", &c) == 1 &&
-		    s[1] && s[2]) {
+		if (*s == '%' && s[1] && s[2] && sscanf(s + 1, "%2x",
+		    &c) == 1 && c) {
 			*w++ = (char)c;
 			s += 2;
 		} else {
@@ -85,11 +111,58 @@ unesc(char *s)
 	*w = '\0';
 }
 
+/* <$VMBENCH_SYSROOT>/run/vmbench into @dir. */
+char *
+vb_machine_dir(char *dir, size_t len)
+{
+	const char *root = getenv("VMBENCH_SYSROOT");
+
+	snprintf(dir, len, "%s/run/vmbench", root && *root ? root : "");
+	return dir;
+}
+
 int
-vb_state_begin(struct vb_state *st, const char *workdir)
+vb_state_dir(char *dir, size_t len, char *err, size_t errlen)
+{
+	const char *root = getenv("VMBENCH_SYSROOT");
+	const char *xdg = getenv("XDG_RUNTIME_DIR");
+	char parent[4200];
+	struct stat st;
+	int w;
+
+	if ((root && *root) || geteuid() == 0) {
+		/* a fake tree's own run/ (the real one always exists) */
+		if (root && *root) {
+			snprintf(parent, sizeof(parent), "%s/run", root);
+			mkdir(parent, 0755);
+		}
+		vb_machine_dir(dir, len);
+		if (strlen(dir) + 64 >= len) {
+			snprintf(err, errlen, "VMBENCH_SYSROOT: path too long");
+			return -1;
+		}
+		return vb_own_dir(dir, 0755, err, errlen);
+	}
+	/* a user's own: its runtime folder, else one of its own in /tmp */
+	if (xdg && xdg[0] == '/' && lstat(xdg, &st) == 0 &&
+	    S_ISDIR(st.st_mode) && st.st_uid == geteuid() &&
+	    !(st.st_mode & 022))
+		w = snprintf(dir, len, "%s/vmbench", xdg);
+	else
+		w = snprintf(dir, len, "/tmp/vmbench-%lu",
+		    (unsigned long)geteuid());
+	if (w < 0 || (size_t)w + 64 >= len) {
+		snprintf(err, errlen, "XDG_RUNTIME_DIR: path too long");
+		return -1;
+	}
+	return vb_own_dir(dir, 0700, err, errlen);
+}
+
+int
+vb_state_begin(struct vb_state *st, const char *dir)
 {
 	memset(st, 0, sizeof(*st));
-	snprintf(st->path, sizeof(st->path), "%s/vmrun.%ld.state", workdir,
+	snprintf(st->path, sizeof(st->path), "%s/vmrun.%ld.state", dir,
 	    (long)getpid());
 	return vb_state_save(st);
 }
@@ -99,13 +172,18 @@ vb_state_save(const struct vb_state *st)
 {
 	char tmp[4200];
 	FILE *f;
-	int i;
+	int i, fd;
 
 	if (!st->path[0])
 		return 0;
 	snprintf(tmp, sizeof(tmp), "%s.tmp", st->path);
-	if (!(f = fopen(tmp, "we")))
+	if ((fd = vb_create(tmp, O_WRONLY, 0600)) < 0)
 		return -1;
+	if (!(f = fdopen(fd, "w"))) {
+		close(fd);
+		unlink(tmp);
+		return -1;
+	}
 	fprintf(f, "vmbench-state 1\npid %ld\nstart %llu\n", (long)getpid(),
 	    start_time((long)getpid()));
 	for (i = 0; i < 2; i++)
@@ -122,7 +200,8 @@ vb_state_save(const struct vb_state *st)
 	if (st->swapfile[0]) {
 		fputs("swapfile ", f);
 		put_esc(f, st->swapfile);
-		putc('\n', f);
+		fprintf(f, "\nswapid %llu %llu %llu\n", st->swap_dev,
+		    st->swap_ino, (unsigned long long)st->swap_size);
 	}
 	for (i = 0; st->knobs && i < st->knobs->n; i++) {
 		const struct vb_knob *k = &st->knobs->k[i];
@@ -155,19 +234,73 @@ vb_state_end(struct vb_state *st)
 	st->path[0] = '\0';
 }
 
+/*
+ * Open @path for reading if it is a plain file of this user that no
+ * one else may write (not a symlink, one link, at most @max bytes);
+ * else NULL, with why in @why (when not NULL).
+ */
+static FILE *
+open_trusted(const char *path, off_t max, char *why, size_t len)
+{
+	struct stat st;
+	FILE *f;
+	int fd;
+
+	if (why)
+		why[0] = '\0';
+	fd = open(path, O_RDONLY | O_NOFOLLOW | O_NONBLOCK | O_CLOEXEC);
+	if (fd < 0) {
+		if (why)
+			snprintf(why, len, "%s", errno == ELOOP ?
+			    "a symlink" : strerror(errno));
+		return NULL;
+	}
+	if (fstat(fd, &st) < 0 || !S_ISREG(st.st_mode)) {
+		if (why)
+			snprintf(why, len, "not a regular file");
+	} else if (st.st_uid != geteuid()) {
+		if (why)
+			snprintf(why, len, "owned by uid %lu, not by this user "
+			    "(uid %lu)", (unsigned long)st.st_uid,
+			    (unsigned long)geteuid());
+	} else if (st.st_mode & 022) {
+		if (why)
+			snprintf(why, len, "writable by others (mode %04o)",
+			    (unsigned)(st.st_mode & 07777));
+	} else if (st.st_nlink != 1) {
+		if (why)
+			snprintf(why, len, "%lu links to it",
+			    (unsigned long)st.st_nlink);
+	} else if (st.st_size > max) {
+		if (why)
+			snprintf(why, len, "too big (%lld bytes)",
+			    (long long)st.st_size);
+	} else if ((f = fdopen(fd, "r"))) {
+		return f;
+	}
+	close(fd);
+	errno = EPERM;
+	return NULL;
+}
+
 /* A meta whose status is still running: mark it interrupted. */
 static int
 mark_interrupted(const char *dir)
 {
 	char path[4200], tmp[4300], line[8192];
 	FILE *in, *out;
-	int changed = 0;
+	int changed = 0, fd;
 
 	snprintf(path, sizeof(path), "%s/meta", dir);
 	snprintf(tmp, sizeof(tmp), "%s.tmp", path);
-	if (!(in = fopen(path, "re")))
+	if (!(in = open_trusted(path, STATE_MAX * 16, NULL, 0)))
 		return 0;
-	if (!(out = fopen(tmp, "we"))) {
+	if ((fd = vb_create(tmp, O_WRONLY, 0644)) < 0 ||
+	    !(out = fdopen(fd, "w"))) {
+		if (fd >= 0) {
+			close(fd);
+			unlink(tmp);
+		}
 		fclose(in);
 		return -1;
 	}
@@ -187,23 +320,17 @@ mark_interrupted(const char *dir)
 	return 1;
 }
 
-/* Has process @pid ended (no such process, or a zombie)? */
+/*
+ * Is @name "vmbench-<word>.<pid>" of a process that is gone, and a
+ * folder of this user that no one else may enter (as the harness makes
+ * it) in @dir?  A folder another user made is never removed.
+ */
 static int
-gone(long pid)
-{
-	char buf[1024], *p;
-
-	if (kill((pid_t)pid, 0) < 0)
-		return errno == ESRCH;
-	p = proc_stat(pid, buf, sizeof(buf));
-	return p && (p[2] == 'Z' || p[2] == 'X');
-}
-
-/* Is @name "vmbench-<word>.<pid>" of a process that is gone? */
-static int
-dead_workdir(const char *name)
+dead_workdir(const char *dir, const char *name)
 {
 	const char *dot = strrchr(name, '.');
+	char path[4400];
+	struct stat st;
 	char *end;
 	long pid;
 
@@ -211,145 +338,627 @@ dead_workdir(const char *name)
 	    strncmp(name, "vmbench-swap.", 13) == 0)
 		return 0;
 	pid = strtol(dot + 1, &end, 10);
-	if (*end || pid <= 0)
+	if (*end || pid <= 0 || !gone(pid))
 		return 0;
-	return gone(pid);
+	snprintf(path, sizeof(path), "%s/%s", dir, name);
+	return lstat(path, &st) == 0 && S_ISDIR(st.st_mode) &&
+	    st.st_uid == geteuid() && !(st.st_mode & 077);
 }
 
-/* Undo what the state file @path names; 0, or -1 when something stays. */
+/*
+ * Remove the lock file @path of a label if it is ours and no run holds
+ * it (its run was killed); 1 when removed.  A run that opened it but
+ * has not locked it yet finds it gone and makes it again (vmrun.c
+ * lock_label()).
+ */
 static int
-recover_one(const char *path, long pid)
+clean_lock(const char *path)
 {
-	char line[16384], done[1024] = "";
+	struct stat a, b;
+	int fd, rc = 0;
+
+	fd = open(path, O_RDONLY | O_NOFOLLOW | O_NONBLOCK | O_CLOEXEC);
+	if (fd < 0)
+		return 0;
+	if (fstat(fd, &a) == 0 && S_ISREG(a.st_mode) &&
+	    a.st_uid == geteuid() && a.st_nlink == 1 &&
+	    flock(fd, LOCK_EX | LOCK_NB) == 0 && lstat(path, &b) == 0 &&
+	    a.st_dev == b.st_dev && a.st_ino == b.st_ino &&
+	    unlink(path) == 0)
+		rc = 1;
+	close(fd);
+	return rc;
+}
+
+/* Every .LABEL.lock in @dir no run holds: removed; how many. */
+static int
+clean_locks(const char *dir)
+{
+	DIR *d = opendir(dir);
+	struct dirent *e;
+	int n = 0;
+
+	if (!d)
+		return 0;
+	while ((e = readdir(d))) {
+		size_t len = strlen(e->d_name);
+		char path[4400];
+
+		if (e->d_name[0] != '.' || len < 7 ||
+		    strcmp(e->d_name + len - 5, ".lock") != 0)
+			continue;
+		snprintf(path, sizeof(path), "%s/%s", dir, e->d_name);
+		n += clean_lock(path);
+	}
+	closedir(d);
+	return n;
+}
+
+/* The lock file of result folder @res: <parent>/.<name>.lock. */
+static int
+clean_lock_of(const char *res)
+{
+	const char *slash = strrchr(res, '/');
+	char path[4400];
+
+	if (!slash)
+		snprintf(path, sizeof(path), ".%s.lock", res);
+	else
+		snprintf(path, sizeof(path), "%.*s/.%s.lock",
+		    (int)(slash - res), res, slash + 1);
+	return clean_lock(path);
+}
+
+/* A state file, read. */
+struct saved {
+	long pid;
+	unsigned long long start;
+	int nres;
+	char results[2][PATH_MAX];
+	int cgroup_v;
+	char cgroup[4096];
+	char swapfile[4096];
+	unsigned long long swap_dev, swap_ino, swap_size;
+	int nknob;
+	struct {
+		char *path, *val;
+	} *knob;
+};
+
+static void
+saved_free(struct saved *s)
+{
+	int i;
+
+	for (i = 0; i < s->nknob; i++) {
+		free(s->knob[i].path);
+		free(s->knob[i].val);
+	}
+	free(s->knob);
+}
+
+/*
+ * Read the state file @f into @s.  0, or -1 with why in @err (not a
+ * state file, an item that does not parse).
+ */
+static int
+parse_state(FILE *f, struct saved *s, char *err, size_t errlen)
+{
+	char *line = NULL;
+	size_t cap = 0;
+	ssize_t n;
+	int lineno = 0, rc = 0;
+
+	memset(s, 0, sizeof(*s));
+	while (rc == 0 && (n = getline(&line, &cap, f)) > 0) {
+		char *key = line, *val, *rest;
+
+		lineno++;
+		line[strcspn(line, "\n")] = '\0';
+		if (lineno == 1) {
+			if (strcmp(line, "vmbench-state 1") != 0) {
+				snprintf(err, errlen, "not a vmbench state "
+				    "file");
+				rc = -1;
+			}
+			continue;
+		}
+		if (!(val = strchr(line, ' ')))
+			continue;
+		*val++ = '\0';
+		rest = strchr(val, ' ');
+		if (strcmp(key, "pid") == 0) {
+			s->pid = strtol(val, NULL, 10);
+		} else if (strcmp(key, "start") == 0) {
+			s->start = strtoull(val, NULL, 10);
+		} else if (strcmp(key, "results") == 0 && s->nres < 2) {
+			unesc(val);
+			snprintf(s->results[s->nres++], sizeof(s->results[0]),
+			    "%s", val);
+		} else if (strcmp(key, "cgroup") == 0 && rest) {
+			s->cgroup_v = atoi(val);
+			unesc(++rest);
+			snprintf(s->cgroup, sizeof(s->cgroup), "%s", rest);
+		} else if (strcmp(key, "swapfile") == 0) {
+			unesc(val);
+			snprintf(s->swapfile, sizeof(s->swapfile), "%s", val);
+		} else if (strcmp(key, "swapid") == 0) {
+			if (sscanf(val, "%llu %llu %llu", &s->swap_dev,
+			    &s->swap_ino, &s->swap_size) != 3) {
+				snprintf(err, errlen, "line %d: swapid: three "
+				    "numbers expected", lineno);
+				rc = -1;
+			}
+		} else if (strcmp(key, "knob") == 0) {
+			if (!rest) {
+				snprintf(err, errlen, "line %d: knob: a path "
+				    "and a value expected", lineno);
+				rc = -1;
+				continue;
+			}
+			*rest++ = '\0';
+			unesc(val);
+			unesc(rest);
+			s->knob = vb_xrealloc(s->knob, (size_t)(s->nknob + 1) *
+			    sizeof(*s->knob));
+			s->knob[s->nknob].path = vb_xstrdup(val);
+			s->knob[s->nknob++].val = vb_xstrdup(rest);
+		}
+	}
+	free(line);
+	if (rc == 0 && lineno == 0) {
+		snprintf(err, errlen, "empty");
+		rc = -1;
+	}
+	return rc;
+}
+
+/*
+ * Does every item of @s pass (state.h)?  0, or -1 with the first that
+ * does not in @err.
+ */
+static int
+check_saved(const struct saved *s, char *err, size_t errlen)
+{
+	const char *root = getenv("VMBENCH_SYSROOT");
+	char e[4400];
+	const unsigned char *p;
+	int i;
+
+	for (i = 0; i < s->nknob; i++) {
+		if (vb_knob_allowed(root, s->knob[i].path, e, sizeof(e)) < 0) {
+			snprintf(err, errlen, "knob %s", e);
+			return -1;
+		}
+		for (p = (const unsigned char *)s->knob[i].val; *p; p++)
+			if (*p < 0x20 || *p == 0x7f)
+				break;
+		if (*p || !s->knob[i].val[0] ||
+		    strlen(s->knob[i].val) >= VB_KNOB_VALLEN) {
+			snprintf(err, errlen, "knob %s: not a setting's value",
+			    s->knob[i].path);
+			return -1;
+		}
+	}
+	if (s->swapfile[0]) {
+		const char *base = strrchr(s->swapfile, '/');
+
+		snprintf(e, sizeof(e), "vmbench-swap.%ld", s->pid);
+		if (!base || strcmp(base + 1, e) != 0) {
+			snprintf(err, errlen, "swapfile '%.4000s': not a swap "
+			    "file vmrun makes (%.64s)", s->swapfile, e);
+			return -1;
+		}
+		if (!s->swap_dev && !s->swap_ino && access(s->swapfile,
+		    F_OK) == 0) {
+			snprintf(err, errlen, "swapfile %.4000s: no device "
+			    "and inode recorded, so not known to be vmrun's "
+			    "(switch it off and remove it by hand)",
+			    s->swapfile);
+			return -1;
+		}
+	}
+	if (s->cgroup[0] && access(s->cgroup, F_OK) == 0 &&
+	    vb_memlimit_owned(s->cgroup, s->cgroup_v, s->pid, e,
+	    sizeof(e)) < 0) {
+		snprintf(err, errlen, "cgroup %s", e);
+		return -1;
+	}
+	for (i = 0; i < s->nres; i++)
+		for (p = (const unsigned char *)s->results[i]; *p; p++)
+			if (*p < 0x20 || *p == 0x7f) {
+				snprintf(err, errlen, "results: a control "
+				    "character in the path");
+				return -1;
+			}
+	return 0;
+}
+
+/*
+ * Undo what the state @s (file @path) names; 0, or -1 when something
+ * stays (said).
+ */
+static int
+undo(const char *path, const struct saved *s)
+{
+	char done[1024] = "", err[4400];
 	size_t used = 0;
-	FILE *f = fopen(path, "re");
-	int rc = 0, nknob = 0;
+	int rc = 0, nknob = 0, i;
 
 #define SAID(...) do { if (used < sizeof(done)) { \
 	int w_ = snprintf(done + used, sizeof(done) - used, __VA_ARGS__); \
 	if (w_ > 0) used += (size_t)w_; } } while (0)
 
-	if (!f)
-		return -1;
-	while (fgets(line, sizeof(line), f)) {
-		char *key = line, *val = strchr(line, ' ');
+	for (i = 0; i < s->nres; i++)
+		if (mark_interrupted(s->results[i]) > 0)
+			SAID(", marked %s interrupted", s->results[i]);
+	if (s->cgroup[0] && access(s->cgroup, F_OK) == 0) {
+		struct vb_memlimit m;
 
-		line[strcspn(line, "\n")] = '\0';
-		if (!val)
-			continue;
-		*val++ = '\0';
-		if (strcmp(key, "knob") == 0) {
-			char *orig = strchr(val, ' ');
-
-			if (!orig)
-				continue;
-			*orig++ = '\0';
-			unesc(val);
-			unesc(orig);
-			if (vb_knob_write(val, orig) < 0) {
-				fprintf(stderr, "vmrun: cannot restore %s to "
-				    "%s: %s\n", val, orig, strerror(errno));
-				rc = -1;
-			} else {
-				nknob++;
-			}
-		} else if (strcmp(key, "cgroup") == 0) {
-			struct vb_memlimit m;
-			char err[4400], *p = strchr(val, ' ');
-
-			if (!p)
-				continue;
-			memset(&m, 0, sizeof(m));
-			m.version = atoi(val);
-			unesc(++p);
-			snprintf(m.path, sizeof(m.path), "%s", p);
-			if (access(m.path, F_OK) < 0)
-				continue;
-			if (vb_memlimit_remove(&m, err, sizeof(err)) < 0) {
-				fprintf(stderr, "vmrun: %s\n", err);
-				rc = -1;
-			} else {
-				SAID(", removed its memory cgroup");
-			}
-		} else if (strcmp(key, "swapfile") == 0) {
-			unesc(val);
-			if (swapoff(val) < 0 && errno != EINVAL &&
-			    errno != ENOENT) {
-				fprintf(stderr, "vmrun: cannot switch off swap "
-				    "file %s: %s\n", val, strerror(errno));
-				rc = -1;
-			} else if (unlink(val) == 0) {
-				SAID(", removed its swap file");
-			}
-		} else if (strcmp(key, "results") == 0) {
-			unesc(val);
-			if (mark_interrupted(val) > 0)
-				SAID(", marked %s interrupted", val);
+		memset(&m, 0, sizeof(m));
+		m.version = s->cgroup_v;
+		snprintf(m.path, sizeof(m.path), "%s", s->cgroup);
+		if (vb_memlimit_remove(&m, err, sizeof(err)) < 0) {
+			fprintf(stderr, "vmrun: %s\n", err);
+			rc = -1;
+		} else {
+			SAID(", removed its memory cgroup");
 		}
 	}
-	fclose(f);
+	if (s->swapfile[0]) {
+		switch (vb_swapfile_reclaim(s->swapfile, s->pid, s->swap_dev,
+		    s->swap_ino, s->swap_size, err, sizeof(err))) {
+		case 1:
+			SAID(", removed its swap file");
+			break;
+		case -1:
+			fprintf(stderr, "vmrun: %s: %s\n", path, err);
+			rc = -1;
+			break;
+		}
+	}
+	for (i = 0; i < s->nknob; i++) {
+		if (vb_knob_write(s->knob[i].path, s->knob[i].val) < 0) {
+			fprintf(stderr, "vmrun: cannot restore %s to %s: %s\n",
+			    s->knob[i].path, s->knob[i].val, strerror(errno));
+			rc = -1;
+		} else {
+			nknob++;
+		}
+	}
 	if (nknob)
 		SAID(", restored %d setting%s", nknob, nknob == 1 ? "" : "s");
 	fprintf(stderr, "vmrun: a run killed earlier (pid %ld) left the "
-	    "machine changed: cleaned up%s\n", pid, done[0] ? done : "");
+	    "machine changed: cleaned up%s\n", s->pid, done[0] ? done : "");
 #undef SAID
 	return rc;
 }
 
-int
-vb_state_recover(const char *workdir)
+/* "vmrun.<pid>.state": its pid, else 0. */
+static long
+state_name(const char *name)
 {
-	DIR *d = opendir(workdir);
+	char *end;
+	long pid;
+
+	if (strncmp(name, "vmrun.", 6) != 0 || name[6] < '1' ||
+	    name[6] > '9')
+		return 0;
+	pid = strtol(name + 6, &end, 10);
+	return strcmp(end, ".state") == 0 ? pid : 0;
+}
+
+/*
+ * Recover the state files in @dir: the count cleaned, with *@bad set
+ * when something could not be undone.
+ */
+static int
+recover_dir(const char *dir, int machine, int *bad, int *nlock)
+{
+	DIR *d = opendir(dir);
 	struct dirent *e;
-	int n = 0, bad = 0, nwork = 0;
+	int n = 0;
 
-	if (!d)
-		return errno == ENOENT ? 0 : -1;
+	if (!d) {
+		if (errno != ENOENT)
+			*bad = 1;
+		return 0;
+	}
 	while ((e = readdir(d))) {
-		char path[4400], line[256];
-		unsigned long long start = 0;
-		long pid = 0;
+		char path[4400], why[4500];
+		struct saved s;
+		long pid = state_name(e->d_name);
 		FILE *f;
+		int i;
 
-		if (strncmp(e->d_name, "vmrun.", 6) != 0 ||
-		    strlen(e->d_name) < 12 || strcmp(e->d_name +
-		    strlen(e->d_name) - 6, ".state") != 0)
+		if (!pid)
 			continue;
-		snprintf(path, sizeof(path), "%s/%s", workdir, e->d_name);
-		if (!(f = fopen(path, "re")))
+		snprintf(path, sizeof(path), "%s/%s", dir, e->d_name);
+		if (!(f = open_trusted(path, STATE_MAX, why, sizeof(why)))) {
+			if (errno != ENOENT)
+				fprintf(stderr, "vmrun: ignored %s: %s\n",
+				    path, why);
 			continue;
-		while (fgets(line, sizeof(line), f)) {
-			sscanf(line, "pid %ld", &pid);
-			sscanf(line, "start %llu", &start);
+		}
+		if (parse_state(f, &s, why, sizeof(why)) < 0)
+			s.pid = -1;
+		else if (s.pid != pid) {
+			snprintf(why, sizeof(why), "pid %ld in a file named "
+			    "for pid %ld", s.pid, pid);
+			s.pid = -1;
+		}
+		if (s.pid != pid) {
+			fclose(f);
+			fprintf(stderr, "vmrun: ignored %s: %s\n", path, why);
+			saved_free(&s);
+			continue;
 		}
 		fclose(f);
-		if (pid <= 0)
-			continue;
 		/* alive, and the same process (not a reused pid): leave it */
-		if (pid == (long)getpid() || (kill((pid_t)pid, 0) == 0 &&
-		    start_time(pid) == start) || (kill((pid_t)pid, 0) < 0 &&
-		    errno == EPERM))
+		if (pid == (long)getpid() || alive(pid, s.start) ||
+		    (kill((pid_t)pid, 0) < 0 && errno == EPERM)) {
+			saved_free(&s);
 			continue;
-		if (recover_one(path, pid) < 0)
-			bad = 1;
-		else
+		}
+		if (check_saved(&s, why, sizeof(why)) < 0) {
+			fprintf(stderr, "vmrun: %s: %s; nothing undone, the "
+			    "file is kept (remove it once the machine is "
+			    "back as it was)\n", path, why);
+			*bad = 1;
+		} else if (!machine && (s.nknob || s.cgroup[0] ||
+		    s.swapfile[0])) {
+			fprintf(stderr, "vmrun: %s is left for later: another "
+			    "run is changing the machine now\n", path);
+		} else if (undo(path, &s) < 0) {
+			*bad = 1;
+			n++;
+		} else {
 			unlink(path);
-		n++;
-	}
-	rewinddir(d);
-	while ((e = readdir(d))) {
-		char path[4400];
-
-		if (!dead_workdir(e->d_name))
-			continue;
-		snprintf(path, sizeof(path), "%s/%s", workdir, e->d_name);
-		if (vb_rmtree(path) == 0)
-			nwork++;
+			for (i = 0; i < s.nres; i++)
+				*nlock += clean_lock_of(s.results[i]);
+			n++;
+		}
+		saved_free(&s);
 	}
 	closedir(d);
+	return n;
+}
+
+int
+vb_state_recover(const char *dir, const char *workdir, const char *results,
+    int machine)
+{
+	DIR *d;
+	struct dirent *e;
+	int n, bad = 0, nwork = 0, nlock = 0;
+
+	n = recover_dir(dir, machine, &bad, &nlock);
+	/* older versions kept their state files in the work folder */
+	if (workdir && strcmp(workdir, dir) != 0)
+		n += recover_dir(workdir, machine, &bad, &nlock);
+	if (workdir && (d = opendir(workdir))) {
+		while ((e = readdir(d))) {
+			char path[4400];
+
+			if (!dead_workdir(workdir, e->d_name))
+				continue;
+			snprintf(path, sizeof(path), "%s/%s", workdir,
+			    e->d_name);
+			if (vb_rmtree(path) == 0)
+				nwork++;
+		}
+		closedir(d);
+	}
+	if (results)
+		nlock += clean_locks(results);
 	if (nwork)
 		fprintf(stderr, "vmrun: removed %d work folder%s left by "
 		    "killed benchmarks in %s\n", nwork, nwork == 1 ? "" : "s",
 		    workdir);
-	return bad ? -1 : n + (nwork > 0);
+	if (nlock)
+		fprintf(stderr, "vmrun: removed %d lock file%s left by killed "
+		    "runs%s%s\n", nlock, nlock == 1 ? "" : "s", results ?
+		    " in " : "", results ? results : "");
+	return bad ? -1 : n + (nwork > 0) + (nlock > 0);
+}
+
+char *
+vb_state_others(const char *dir, char *buf, size_t len)
+{
+	DIR *d = opendir(dir);
+	struct dirent *e;
+	size_t used = 0;
+
+	buf[0] = '\0';
+	if (!d)
+		return buf;
+	while ((e = readdir(d)) && used + 1 < len) {
+		char path[4400], why[256];
+		long pid = state_name(e->d_name);
+		struct saved s;
+		FILE *f;
+		int w;
+
+		if (!pid || pid == (long)getpid())
+			continue;
+		snprintf(path, sizeof(path), "%s/%s", dir, e->d_name);
+		if (!(f = open_trusted(path, STATE_MAX, NULL, 0)))
+			continue;
+		if (parse_state(f, &s, why, sizeof(why)) == 0 &&
+		    s.pid == pid && alive(pid, s.start)) {
+			w = snprintf(buf + used, len - used, "%spid %ld (%s%s%s)",
+			    used ? "; " : "", pid, s.nres ? s.results[0] :
+			    "starting", s.nres > 1 ? ", " : "", s.nres > 1 ?
+			    s.results[1] : "");
+			if (w > 0)
+				used += (size_t)w;
+		}
+		fclose(f);
+		saved_free(&s);
+	}
+	closedir(d);
+	if (used >= len)
+		buf[len - 1] = '\0';
+	return buf;
+}
+
+/*
+ * Write the machine record @dir/machine: @gen, the holder @pid (0: none)
+ * and @what.  0 or -1 (errno).
+ */
+static int
+write_record(const char *dir, unsigned long long gen, long pid,
+    const char *what)
+{
+	char path[4200], tmp[4300];
+	FILE *f;
+	int fd;
+
+	snprintf(path, sizeof(path), "%s/machine", dir);
+	snprintf(tmp, sizeof(tmp), "%s.tmp", path);
+	if ((fd = vb_create(tmp, O_WRONLY, 0644)) < 0)
+		return -1;
+	/* readable by every user's runs, whatever the umask */
+	if (fchmod(fd, 0644) < 0 || !(f = fdopen(fd, "w"))) {
+		close(fd);
+		unlink(tmp);
+		return -1;
+	}
+	fprintf(f, "vmbench-machine 1\ngen %llu\npid %ld\nstart %llu\nwhat ",
+	    gen, pid, pid ? start_time(pid) : 0);
+	put_esc(f, what);
+	putc('\n', f);
+	if (fclose(f) != 0 || rename(tmp, path) < 0) {
+		unlink(tmp);
+		return -1;
+	}
+	return 0;
+}
+
+int
+vb_machine_peek(const char *dir, struct vb_machine *m)
+{
+	char path[4200], line[4096];
+	unsigned long long start = 0;
+	struct stat st;
+	FILE *f;
+	int fd;
+
+	memset(m, 0, sizeof(*m));
+	m->fd = -1;
+	snprintf(m->dir, sizeof(m->dir), "%s", dir);
+	snprintf(path, sizeof(path), "%s/machine", dir);
+	if ((fd = open(path, O_RDONLY | O_NOFOLLOW | O_NONBLOCK |
+	    O_CLOEXEC)) < 0)
+		return -1;
+	/* root's (or this user's), written by no one else */
+	if (fstat(fd, &st) < 0 || !S_ISREG(st.st_mode) || (st.st_uid != 0 &&
+	    st.st_uid != geteuid()) || (st.st_mode & 022) ||
+	    !(f = fdopen(fd, "r"))) {
+		close(fd);
+		return -1;
+	}
+	if (!fgets(line, sizeof(line), f) ||
+	    strcmp(line, "vmbench-machine 1\n") != 0) {
+		fclose(f);
+		return -1;
+	}
+	while (fgets(line, sizeof(line), f)) {
+		line[strcspn(line, "\n")] = '\0';
+		if (strncmp(line, "gen ", 4) == 0)
+			m->gen = strtoull(line + 4, NULL, 10);
+		else if (strncmp(line, "pid ", 4) == 0)
+			m->pid = strtol(line + 4, NULL, 10);
+		else if (strncmp(line, "start ", 6) == 0)
+			start = strtoull(line + 6, NULL, 10);
+		else if (strncmp(line, "what ", 5) == 0) {
+			unesc(line + 5);
+			snprintf(m->what, sizeof(m->what), "%.*s",
+			    (int)sizeof(m->what) - 1, line + 5);
+		}
+	}
+	fclose(f);
+	if (!alive(m->pid, start))
+		m->pid = 0;
+	return 0;
+}
+
+int
+vb_machine_lock(struct vb_machine *m, const char *dir, const char *what,
+    int wait, volatile sig_atomic_t *stop, char *err, size_t errlen)
+{
+	struct vb_machine cur;
+	char path[4200];
+	int fd;
+
+	m->fd = -1;
+	snprintf(m->dir, sizeof(m->dir), "%s", dir);
+	if (vb_own_dir(dir, 0755, err, errlen) < 0)
+		return -1;
+	snprintf(path, sizeof(path), "%s/lock", dir);
+	if ((fd = vb_open_own(path, O_RDWR, 0600)) < 0) {
+		snprintf(err, errlen, "cannot open the machine lock %s: %s",
+		    path, errno == EPERM ? "not a plain file of this user" :
+		    strerror(errno));
+		return -1;
+	}
+	if (flock(fd, LOCK_EX | LOCK_NB) < 0) {
+		if (errno != EWOULDBLOCK) {
+			snprintf(err, errlen, "cannot lock %s: %s", path,
+			    strerror(errno));
+			close(fd);
+			return -1;
+		}
+		if (!wait) {
+			close(fd);
+			return 1;
+		}
+		if (vb_machine_peek(dir, &cur) == 0 && cur.pid)
+			fprintf(stderr, "vmrun: waiting for pid %ld, which is "
+			    "changing this machine (%s)\n", cur.pid, cur.what);
+		else
+			fprintf(stderr, "vmrun: waiting for another run that "
+			    "holds %s\n", path);
+		while (flock(fd, LOCK_EX) < 0) {
+			if (errno != EINTR || (stop && *stop)) {
+				int e = errno;
+
+				snprintf(err, errlen, "cannot lock %s: %s",
+				    path, strerror(e));
+				close(fd);
+				errno = e;
+				return -1;
+			}
+		}
+	}
+	m->fd = fd;
+	m->gen = 0;
+	if (!what)
+		return 0;
+	/* held: the record says who, and counts one run more */
+	if (vb_machine_peek(dir, &cur) < 0)
+		cur.gen = 0;
+	m->gen = cur.gen + 1;
+	m->pid = (long)getpid();
+	snprintf(m->what, sizeof(m->what), "%s", what);
+	if (write_record(dir, m->gen, m->pid, what) < 0) {
+		snprintf(err, errlen, "cannot write %s/machine: %s", dir,
+		    strerror(errno));
+		vb_machine_unlock(m);
+		return -1;
+	}
+	return 0;
+}
+
+void
+vb_machine_unlock(struct vb_machine *m)
+{
+	if (m->fd < 0)
+		return;
+	/* the last holder's what stays: a run beside it names it */
+	if (m->gen)
+		write_record(m->dir, m->gen, 0, m->what);
+	close(m->fd);
+	m->fd = -1;
+	m->pid = 0;
 }

@@ -88,13 +88,39 @@ fs_name(const char *dir)
 	return "unknown";
 }
 
+/*
+ * The name swapon() and swapoff() are given for the open file @fd:
+ * /proc/self/fd/N (the file itself, whatever its name now points to).
+ */
+static const char *
+by_fd(int fd, char *buf, size_t len)
+{
+	snprintf(buf, len, "/proc/self/fd/%d", fd);
+	return buf;
+}
+
+/* Unlink @path if it is still the file @dev:@ino (not what replaced it). */
+static int
+unlink_ours(const char *path, unsigned long long dev, unsigned long long ino)
+{
+	struct stat st;
+
+	if (lstat(path, &st) < 0)
+		return errno == ENOENT ? 0 : -1;
+	if ((unsigned long long)st.st_dev != dev ||
+	    (unsigned long long)st.st_ino != ino)
+		return 0;
+	return unlink(path) < 0 && errno != ENOENT ? -1 : 0;
+}
+
 int
 vb_swapfile_create(struct vb_swapfile *s, const char *dir, uint64_t size,
     char *err, size_t errlen)
 {
 	size_t page = (size_t)sysconf(_SC_PAGESIZE);
 	struct statvfs sv;
-	char a[32], b[32];
+	struct stat st;
+	char a[32], b[32], fdp[64];
 	int fd, e;
 
 	memset(s, 0, sizeof(*s));
@@ -125,30 +151,36 @@ vb_swapfile_create(struct vb_swapfile *s, const char *dir, uint64_t size,
 	}
 	snprintf(s->path, sizeof(s->path), "%s/vmbench-swap.%ld", dir,
 	    (long)getpid());
-	fd = open(s->path, O_RDWR | O_CREAT | O_EXCL | O_CLOEXEC, 0600);
+	fd = open(s->path, O_RDWR | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC,
+	    0600);
 	if (fd < 0) {
 		snprintf(err, errlen, "cannot create swap file %s: %s",
 		    s->path, strerror(errno));
 		return -1;
 	}
 	s->created = 1;
+	s->fd = fd;
+	if (fstat(fd, &st) < 0) {
+		snprintf(err, errlen, "cannot stat swap file %s: %s", s->path,
+		    strerror(errno));
+		goto fail;
+	}
+	s->dev = (unsigned long long)st.st_dev;
+	s->ino = (unsigned long long)st.st_ino;
 	if (fallocate(fd, 0, 0, (off_t)size) < 0 &&
 	    (errno != EOPNOTSUPP || fill_zeroes(fd, size) < 0)) {
 		e = errno;
-		close(fd);
 		snprintf(err, errlen, "cannot allocate %s for swap file %s: %s",
 		    vb_fmt_size(a, sizeof(a), size), s->path, strerror(e));
 		goto fail;
 	}
 	if (vb_swapfile_header(fd, size, page) < 0 || fsync(fd) < 0) {
 		e = errno;
-		close(fd);
 		snprintf(err, errlen, "cannot write swap file %s: %s",
 		    s->path, strerror(e));
 		goto fail;
 	}
-	close(fd);
-	if (swapon(s->path, 0) < 0) {
+	if (swapon(by_fd(fd, fdp, sizeof(fdp)), 0) < 0) {
 		e = errno;
 		snprintf(err, errlen, "the %s filesystem of %s cannot hold swap "
 		    "(swapon: %s); set WORKDIR= to a folder on another "
@@ -158,7 +190,8 @@ vb_swapfile_create(struct vb_swapfile *s, const char *dir, uint64_t size,
 	s->active = 1;
 	return 0;
 fail:
-	unlink(s->path);
+	unlink_ours(s->path, s->dev, s->ino);
+	close(fd);
 	s->created = 0;
 	return -1;
 }
@@ -166,9 +199,11 @@ fail:
 int
 vb_swapfile_remove(struct vb_swapfile *s, char *err, size_t errlen)
 {
+	char fdp[64];
+
 	if (s->active) {
 		/* brings swapped pages back in: may take a while */
-		if (swapoff(s->path) < 0) {
+		if (swapoff(by_fd(s->fd, fdp, sizeof(fdp))) < 0) {
 			snprintf(err, errlen, "cannot switch off swap file %s: "
 			    "%s (it stays in use; run swapoff %s)", s->path,
 			    strerror(errno), s->path);
@@ -177,12 +212,76 @@ vb_swapfile_remove(struct vb_swapfile *s, char *err, size_t errlen)
 		s->active = 0;
 	}
 	if (s->created) {
-		if (unlink(s->path) < 0 && errno != ENOENT) {
+		if (unlink_ours(s->path, s->dev, s->ino) < 0) {
 			snprintf(err, errlen, "cannot remove swap file %s: %s",
 			    s->path, strerror(errno));
 			return -1;
 		}
+		close(s->fd);
 		s->created = 0;
 	}
 	return 0;
+}
+
+int
+vb_swapfile_reclaim(const char *path, long pid, unsigned long long dev,
+    unsigned long long ino, uint64_t size, char *err, size_t errlen)
+{
+	char name[64], dir[4096], fdp[64];
+	const char *base = strrchr(path, '/');
+	struct stat st;
+	int dfd, fd, rc = -1;
+
+	snprintf(name, sizeof(name), "vmbench-swap.%ld", pid);
+	if (path[0] != '/' || !base || strcmp(base + 1, name) != 0 ||
+	    (size_t)(base - path) >= sizeof(dir)) {
+		snprintf(err, errlen, "'%s': not a swap file vmrun makes (%s "
+		    "in the work folder)", path, name);
+		return -1;
+	}
+	if (!dev && !ino) {
+		snprintf(err, errlen, "%s: no device and inode recorded, so "
+		    "not known to be vmrun's: swapoff %s; rm %s by hand", path,
+		    path, path);
+		return -1;
+	}
+	snprintf(dir, sizeof(dir), "%.*s", (int)(base - path), path);
+	if ((dfd = open(base == path ? "/" : dir, O_RDONLY | O_DIRECTORY |
+	    O_CLOEXEC)) < 0) {
+		if (errno == ENOENT)
+			return 0;
+		snprintf(err, errlen, "%s: %s", dir, strerror(errno));
+		return -1;
+	}
+	fd = openat(dfd, name, O_RDONLY | O_NOFOLLOW | O_NONBLOCK | O_CLOEXEC);
+	if (fd < 0) {
+		if (errno == ENOENT)
+			rc = 0;
+		else
+			snprintf(err, errlen, "%s: %s", path, strerror(errno));
+		close(dfd);
+		return rc;
+	}
+	if (fstat(fd, &st) < 0 || !S_ISREG(st.st_mode) ||
+	    st.st_uid != geteuid() || st.st_nlink != 1 ||
+	    (unsigned long long)st.st_dev != dev ||
+	    (unsigned long long)st.st_ino != ino ||
+	    (uint64_t)st.st_size != size) {
+		snprintf(err, errlen, "%s: not the swap file the run made (its "
+		    "owner, links, device, inode or size differ)", path);
+	} else if (swapoff(by_fd(fd, fdp, sizeof(fdp))) < 0 &&
+	    errno != EINVAL) {
+		snprintf(err, errlen, "cannot switch off swap file %s: %s",
+		    path, strerror(errno));
+	} else if (fstatat(dfd, name, &st, AT_SYMLINK_NOFOLLOW) == 0 &&
+	    (unsigned long long)st.st_ino == ino &&
+	    unlinkat(dfd, name, 0) < 0 && errno != ENOENT) {
+		snprintf(err, errlen, "cannot remove swap file %s: %s", path,
+		    strerror(errno));
+	} else {
+		rc = 1;
+	}
+	close(fd);
+	close(dfd);
+	return rc;
 }

@@ -9,6 +9,10 @@
  * cannot hold swap (tmpfs, copy-on-write files, NFS without swap
  * support) makes swapon() fail: that is reported in one line and the
  * file is removed before anything runs.
+ *
+ * The file is made with O_EXCL | O_NOFOLLOW and kept open; swapon() and
+ * swapoff() name it as /proc/self/fd/N, so a work folder that others
+ * may write cannot swap another file in under its name.
  */
 #ifndef VB_SWAPFILE_H
 #define VB_SWAPFILE_H
@@ -21,6 +25,8 @@ struct vb_swapfile {
 	uint64_t size;		/* bytes */
 	int created;		/* the file exists */
 	int active;		/* swapon() succeeded */
+	int fd;			/* open while created: swapon, swapoff by it */
+	unsigned long long dev, ino;	/* its identity, for the state file */
 };
 
 /*
@@ -36,5 +42,15 @@ int vb_swapfile_create(struct vb_swapfile *s, const char *dir,
 int vb_swapfile_header(int fd, uint64_t size, size_t page);
 /* swapoff() and unlink(); idempotent.  -1 with a message on failure. */
 int vb_swapfile_remove(struct vb_swapfile *s, char *err, size_t errlen);
+/*
+ * After a run killed with SIGKILL (its state file): switch off and
+ * remove its swap file @path, only if it is the file that run made:
+ * named vmbench-swap.@pid, a regular file of this user with one link,
+ * of device @dev, inode @ino and @size bytes.  1 when removed, 0 when
+ * it is no longer there, -1 with one line in @err (refused, or it
+ * cannot be switched off).
+ */
+int vb_swapfile_reclaim(const char *path, long pid, unsigned long long dev,
+    unsigned long long ino, uint64_t size, char *err, size_t errlen);
 
 #endif

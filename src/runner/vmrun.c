@@ -141,7 +141,7 @@ static const struct vb_opt opt_tab[] = {
 	    "(default 1)" },
 	{ .name = "clean-stale", .type = VB_OPT_FLAG,
 	  .off = offsetof(struct opts, clean_stale),
-	  .help = "undo what killed runs left in the work folder, and exit" },
+	  .help = "undo what killed runs left behind, and exit" },
 	{ .name = "help", .type = VB_OPT_FLAG,
 	  .off = offsetof(struct opts, help), .help = "this text" },
 	{ 0 },
@@ -178,10 +178,14 @@ static struct {
 	char slot[1200];		/* A/B: "A 1/6 (thp=never)" */
 	char lock[2][PATH_MAX + 16];	/* results/.<label>.lock, held */
 	int lockfd[2];
+	char statedir[4096];		/* the state files (state.h) */
+	struct vb_machine mach;		/* the machine lock, when held */
+	struct vb_machine seen;		/* the machine record at the start */
+	char beside[2048];		/* runs seen beside this one */
 	struct side *sd;		/* the result folders (one, or A and B) */
 	int nside;
 	char **cause;			/* per line: why it failed, or NULL */
-} S = { .lockfd = { -1, -1 } };
+} S = { .lockfd = { -1, -1 }, .mach = { .fd = -1 } };
 
 static void
 on_signal(int sig)
@@ -224,14 +228,16 @@ check_path(const char *what, const char *path)
 		    strlen(path));
 }
 
-/* Labels become folder names: keep them to a safe alphabet. */
+/*
+ * Labels become folder names: keep them to a safe alphabet, and never
+ * starting with a dot (hidden, and the label locks' .LABEL.lock).
+ */
 static int
 good_label(const char *s)
 {
 	const char *p;
 
-	if (!*s || strcmp(s, ".") == 0 || strcmp(s, "..") == 0 ||
-	    strlen(s) > 128)
+	if (!*s || *s == '.' || strlen(s) > 128)
 		return 0;
 	for (p = s; *p; p++)
 		if (!strchr("abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWX"
@@ -947,6 +953,7 @@ die_teardown(void)
 	int k;
 
 	teardown();
+	vb_machine_unlock(&S.mach);
 	for (k = 0; k < S.nside; k++)
 		if (S.sd[k].written)
 			side_meta(&S.sd[k], "failed", 1, 0);
@@ -958,8 +965,12 @@ die_teardown(void)
  * RESULTS/.LABEL.lock (beside the result folder, which --force removes
  * and makes again), held until vmrun exits, with the holder's pid in it.
  * A second run is refused before it touches anything.  The file is
- * removed at the end; a run that finds it removed by the holder between
- * its open() and its flock() takes it again.
+ * removed at the end, and by the next run or make clean-stale when its
+ * run was killed (state.c); a run that finds it removed between its
+ * open() and its flock() takes it again.  It is opened with O_NOFOLLOW
+ * and must be a plain file of this user: a symlink or another user's
+ * file planted there in a shared results folder is refused, never
+ * written through.
  */
 static void
 lock_label(int k, const char *results, const char *label)
@@ -971,7 +982,11 @@ lock_label(int k, const char *results, const char *label)
 
 	snprintf(S.lock[k], sizeof(S.lock[k]), "%s/.%s.lock", results, label);
 	for (;;) {
-		fd = open(S.lock[k], O_RDWR | O_CREAT | O_CLOEXEC, 0644);
+		fd = vb_open_own(S.lock[k], O_RDWR, 0644);
+		if (fd < 0 && (errno == ELOOP || errno == EPERM))
+			die("%s: not a lock file of this user (%s): remove it",
+			    S.lock[k], errno == ELOOP ? "a symlink" :
+			    "another user's, or not a plain file");
 		if (fd < 0)
 			die_errno("cannot create %s", S.lock[k]);
 		if (flock(fd, LOCK_EX | LOCK_NB) < 0) {
@@ -983,7 +998,7 @@ lock_label(int k, const char *results, const char *label)
 			die("%s/%s is in use by another run (pid %s)", results,
 			    label, buf[0] ? buf : "unknown");
 		}
-		if (fstat(fd, &a) == 0 && stat(S.lock[k], &b) == 0 &&
+		if (fstat(fd, &a) == 0 && lstat(S.lock[k], &b) == 0 &&
 		    a.st_dev == b.st_dev && a.st_ino == b.st_ino)
 			break;
 		close(fd);
@@ -993,6 +1008,166 @@ lock_label(int k, const char *results, const char *label)
 	/* the pid is a courtesy to the refused run: the lock is the flock */
 	if (ftruncate(fd, 0) == 0 && pwrite(fd, buf, (size_t)n, 0) != n)
 		(void)ftruncate(fd, 0);
+}
+
+/*
+ * What this run changes on the machine, for the machine record and so
+ * for the runs beside it: "results/x-A, results/x-B: thp=never |
+ * thp=always; memory limit 64M; swap file 256M".
+ */
+static void
+machine_what(char *buf, size_t len, const struct side *sd, int nside,
+    int ab, const struct opts *o)
+{
+	int w = snprintf(buf, len, "%s%s%s:", sd[0].dir, nside > 1 ? ", " :
+	    "", nside > 1 ? sd[1].dir : "");
+
+	if (w > 0 && (size_t)w < len && ab)
+		w += snprintf(buf + w, len - (size_t)w, " %s | %s", sd[0].desc,
+		    sd[1].desc);
+	if (w > 0 && (size_t)w < len && o->mem)
+		w += snprintf(buf + w, len - (size_t)w, "%s memory limit %s",
+		    ab ? ";" : "", o->mem);
+	if (w > 0 && (size_t)w < len && o->swap)
+		snprintf(buf + w, len - (size_t)w, "%s swap file %s",
+		    ab || o->mem ? ";" : "", o->swap);
+}
+
+/*
+ * One run that changes the machine (settings, a memory cgroup, a swap
+ * file: @changes) at a time.  Such a run takes the machine lock
+ * (state.h), waiting for the run that holds it with a line saying
+ * which; then it undoes what killed runs left, under the lock, and
+ * notes the live runs beside it.  A run that changes nothing notes
+ * who holds the lock now (vb_machine_peek()), and cleans up what it
+ * may: all, when the lock is free.  A user other than root (without
+ * a fake tree) can change nothing and takes no lock.
+ */
+static void
+machine_begin(int changes, const char *what, const char *results)
+{
+	const char *root = getenv("VMBENCH_SYSROOT");
+	char mdir[4096], err[1024];
+	struct sigaction sa;
+	int rc, own = geteuid() == 0 || (root && *root);
+
+	vb_machine_dir(mdir, sizeof(mdir));
+	if (vb_state_dir(S.statedir, sizeof(S.statedir), err,
+	    sizeof(err)) < 0)
+		die("%s", err);
+	if (changes && own) {
+		/* a signal ends the wait (flock() returns EINTR) */
+		memset(&sa, 0, sizeof(sa));
+		sa.sa_handler = on_signal;
+		sigemptyset(&sa.sa_mask);
+		sigaction(SIGINT, &sa, NULL);
+		sigaction(SIGTERM, &sa, NULL);
+		sigaction(SIGHUP, &sa, NULL);
+		if (vb_machine_lock(&S.mach, mdir, what, 1, &stop_signal, err,
+		    sizeof(err)) < 0) {
+			if (stop_signal)
+				vb_die_status = 130;
+			die("%s", stop_signal ? "interrupted while waiting "
+			    "for the machine" : err);
+		}
+		if (vb_state_recover(S.statedir, S.workdir, results, 1) < 0)
+			die("could not undo what an earlier run left; see "
+			    "above");
+		vb_state_others(S.statedir, S.beside, sizeof(S.beside));
+		return;
+	}
+	rc = own ? vb_machine_lock(&S.mach, mdir, NULL, 0, NULL,
+	    err, sizeof(err)) : 1;
+	if (rc < 0)
+		die("%s", err);
+	if (vb_state_recover(S.statedir, S.workdir, results, rc == 0) < 0)
+		die("could not undo what an earlier run left; see above");
+	vb_machine_unlock(&S.mach);
+	if (vb_machine_peek(mdir, &S.seen) < 0)
+		memset(&S.seen, 0, sizeof(S.seen));
+	if (S.seen.pid)
+		warn("pid %ld is changing this machine (%s): this run is "
+		    "marked as run beside it", S.seen.pid, S.seen.what);
+}
+
+/*
+ * At the end: the runs that ran beside this one, in meta
+ * (concurrent=...) and as a note in each result, which every view of
+ * the report shows ("! label: ...").  A run that changed nothing
+ * looks whether one that changes the machine held the lock at its
+ * start or end, or took it in between (the record's count moved); one
+ * that changed it names the runs live at its start or end.
+ */
+static void
+machine_end(struct side *sd, int nside)
+{
+	static char val[2400];
+	char mdir[4096], now[2048], path[PATH_MAX + 300], err[1024], *p;
+	struct vb_machine m;
+	struct vb_res r;
+	DIR *d;
+	struct dirent *e;
+	int k;
+
+	if (S.mach.fd >= 0) {
+		vb_state_others(S.statedir, now, sizeof(now));
+		/* the runs live at the end that were not at the start */
+		for (p = strtok(now, ";"); p; p = strtok(NULL, ";")) {
+			size_t used = strlen(S.beside);
+
+			p += *p == ' ';
+			if (!strstr(S.beside, p))
+				snprintf(S.beside + used, sizeof(S.beside) -
+				    used, "%s%s", used ? "; " : "", p);
+		}
+		if (!S.beside[0])
+			return;
+		snprintf(val, sizeof(val), "other vmbench runs ran beside "
+		    "this one, which changed the machine: %s", S.beside);
+	} else {
+		long pid;
+		unsigned long long n;
+
+		vb_machine_peek(vb_machine_dir(mdir, sizeof(mdir)), &m);
+		/* the runs that held the lock while this one ran */
+		n = (S.seen.pid != 0) + (m.gen > S.seen.gen ? m.gen -
+		    S.seen.gen : 0);
+		if (!n && !m.pid)
+			return;
+		pid = S.seen.pid ? S.seen.pid : m.pid;
+		if (pid)
+			snprintf(val, sizeof(val), "ran beside pid %ld, which "
+			    "changed this machine (%s)%s", pid, S.seen.pid ?
+			    S.seen.what : m.what, n > 1 ? ", and other runs "
+			    "that did" : "");
+		else
+			snprintf(val, sizeof(val), "ran beside %s that changed "
+			    "this machine (the last: %s)", n > 1 ? "other runs" :
+			    "another run", m.what);
+	}
+	warn("%s", val);
+	S.extra[S.nextra].key = "concurrent";
+	S.extra[S.nextra++].val = val;
+	for (k = 0; k < nside; k++) {
+		if (!(d = opendir(sd[k].dir)))
+			continue;
+		while ((e = readdir(d))) {
+			size_t n = strlen(e->d_name);
+
+			if (e->d_name[0] == '.' || n < 5 ||
+			    strcmp(e->d_name + n - 4, ".res") != 0)
+				continue;
+			snprintf(path, sizeof(path), "%.4095s/%.255s",
+			    sd[k].dir, e->d_name);
+			if (vb_res_read(path, &r, err, sizeof(err)) < 0)
+				continue;
+			vb_res_add_note(&r, "%s", val);
+			if (vb_res_write(path, &r) < 0)
+				warn_errno("cannot write %s", path);
+			vb_res_free(&r);
+		}
+		closedir(d);
+	}
 }
 
 /*
@@ -1046,6 +1221,9 @@ make_limit(uint64_t mem, uint64_t swap)
 		    vb_fmt_size(a, sizeof(a), swap));
 		snprintf(S.state.swapfile, sizeof(S.state.swapfile), "%s",
 		    S.swp.path);
+		S.state.swap_dev = S.swp.dev;
+		S.state.swap_ino = S.swp.ino;
+		S.state.swap_size = S.swp.size;
 		if (vb_state_save(&S.state) < 0)
 			die_errno("cannot write %s", S.state.path);
 		S.extra[S.nextra].key = "swap_file";
@@ -1753,6 +1931,42 @@ compare(const struct side *sd)
 			;
 }
 
+/*
+ * make clean-stale: undo what killed runs left (state.h), taking the
+ * machine lock when it is free; a run that holds it undid what was
+ * left when it took it.
+ */
+static int
+clean_stale(struct opts *o)
+{
+	const char *root = getenv("VMBENCH_SYSROOT");
+	char mdir[4096], err[1024];
+	struct vb_machine m;
+	int rc, held = 1;
+
+	find_workdir(o);
+	check_path("--results", o->results);
+	if (vb_state_dir(S.statedir, sizeof(S.statedir), err,
+	    sizeof(err)) < 0)
+		die("%s", err);
+	vb_machine_dir(mdir, sizeof(mdir));
+	if (geteuid() == 0 || (root && *root)) {
+		held = vb_machine_lock(&S.mach, mdir, NULL, 0, NULL,
+		    err, sizeof(err));
+		if (held < 0)
+			die("%s", err);
+	}
+	rc = vb_state_recover(S.statedir, S.workdir, o->results, held == 0);
+	vb_machine_unlock(&S.mach);
+	if (held == 1 && vb_machine_peek(mdir, &m) == 0 && m.pid)
+		fprintf(stderr, "vmrun: pid %ld is changing this machine now "
+		    "(%s); it undoes that itself\n", m.pid, m.what);
+	if (rc == 0)
+		fprintf(stderr, "vmrun: nothing left behind in %s\n",
+		    S.workdir);
+	return rc < 0 ? 1 : 0;
+}
+
 int
 main(int argc, char **argv)
 {
@@ -1781,14 +1995,8 @@ main(int argc, char **argv)
 		usage(stdout);
 		return 0;
 	}
-	if (o.clean_stale) {
-		find_workdir(&o);
-		rc = vb_state_recover(S.workdir);
-		if (rc == 0)
-			fprintf(stderr, "vmrun: nothing left behind in %s\n",
-			    S.workdir);
-		return rc < 0 ? 1 : 0;
-	}
+	if (o.clean_stale)
+		return clean_stale(&o);
 	if (!o.kernel || !*o.kernel) {
 		if (uname(&u) < 0)
 			die_errno("uname");
@@ -1796,7 +2004,7 @@ main(int argc, char **argv)
 	}
 	if (!good_label(o.kernel))
 		die("bad kernel label '%s': use letters, digits and . _ + - ~ "
-		    "(no slashes)", o.kernel);
+		    "(no slashes, not starting with a dot)", o.kernel);
 	ab = o.set_a || o.set_b;
 	nside = ab ? 2 : 1;
 	if (!ab && (o.label_a || o.label_b))
@@ -1828,8 +2036,8 @@ main(int argc, char **argv)
 		for (k = 0; k < 2; k++)
 			if (!good_label(sd[k].label))
 				die("bad label '%s': use letters, digits and "
-				    ". _ + - ~ (no slashes, at most 128)",
-				    sd[k].label);
+				    ". _ + - ~ (no slashes, not starting with "
+				    "a dot, at most 128)", sd[k].label);
 		if (strcmp(sd[0].label, sd[1].label) == 0)
 			die("both sides are labelled '%s'", sd[0].label);
 		vb_knobs_describe(&S.knobs, 0, sd[0].desc, sizeof(sd[0].desc));
@@ -1864,9 +2072,6 @@ main(int argc, char **argv)
 
 	/* the work folder: a real filesystem, not tmpfs, by default */
 	find_workdir(&o);
-	/* what a run killed with SIGKILL left: undone before anything */
-	if (vb_state_recover(S.workdir) < 0)
-		die("could not undo what an earlier run left; see above");
 	/*
 	 * The result folder: never silently overwritten.  Refused before
 	 * the limit and swap file are made; with FORCE the old folder goes
@@ -1889,6 +2094,16 @@ main(int argc, char **argv)
 			    k == 0 && o.label_a ? "A_LABEL=" : k == 1 &&
 			    o.label_b ? "B_LABEL=" : "KERNEL=");
 	}
+	/*
+	 * One run that changes the machine at a time; what a run killed
+	 * with SIGKILL left is undone before anything (state.h).
+	 */
+	{
+		char what[2048];
+
+		machine_what(what, sizeof(what), sd, nside, ab, &o);
+		machine_begin(ab || mem || swap, what, o.results);
+	}
 
 	/* from here on, every path undoes what the run changed */
 	memset(&sa, 0, sizeof(sa));
@@ -1898,10 +2113,12 @@ main(int argc, char **argv)
 	sigaction(SIGTERM, &sa, NULL);
 	sigaction(SIGHUP, &sa, NULL);
 	vb_set_die_hook(die_teardown);
-	if (vb_state_begin(&S.state, S.workdir) < 0)
+	if (vb_state_begin(&S.state, S.statedir) < 0)
 		die_errno("cannot write %s", S.state.path);
 	for (k = 0; k < nside; k++)
 		memcpy(S.state.results[k], sd[k].dir, sizeof(sd[k].dir));
+	if (vb_state_save(&S.state) < 0)
+		die_errno("cannot write %s", S.state.path);
 	if (ab) {
 		if (vb_knobs_save(&S.knobs, err, sizeof(err)) < 0)
 			die("%s", err);
@@ -1995,6 +2212,8 @@ main(int argc, char **argv)
 	vb_set_die_hook(NULL);
 	if (teardown() < 0)
 		failed++;
+	machine_end(sd, nside);
+	vb_machine_unlock(&S.mach);
 	for (k = 0; k < nside; k++) {
 		const char *status = stop_signal || rc == 130 ?
 		    "interrupted" : failed ? "failed" : "complete";
