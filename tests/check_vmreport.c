@@ -1451,7 +1451,7 @@ START_TEST(cgroup_labels)
 END_TEST
 
 /*
- * The report's layers (docs/architecture-report.md), read from its
+ * The report's layers (docs/architecture.md), read from its
  * sources: every #include "..." in src/report names a header of its own
  * module or of a layer below (src/lib's are below them all), so no
  * module calls one above it and no view another view; and no file but
@@ -1515,7 +1515,7 @@ START_TEST(layers)
 		ck_assert_ptr_nonnull(text);
 		module_of(mod, sizeof(mod), rel);
 		ck_assert_msg(rank_of(mod) >= 0, "%s: module %s is in no layer "
-		    "of this test (docs/architecture-report.md)", file, mod);
+		    "of this test (docs/architecture.md)", file, mod);
 		snprintf(dir, sizeof(dir), "%.*s", (int)(strrchr(file, '/') -
 		    file), file);
 		for (p = text; (p = strstr(p, "#include \"")); p++) {

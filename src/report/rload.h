@@ -2,7 +2,7 @@
  * rload.h - reading result folders (rload.c): each folder's meta and
  * <bench>[@variant].res files, the union of their ids, and the queries
  * every other report module asks of them.  The bottom layer of the
- * report (docs/architecture-report.md): it includes nothing above it.
+ * report (docs/architecture.md): it includes nothing above it.
  *
  * The report only reads result folders; it never runs a benchmark and
  * never writes into a result folder.
