@@ -771,7 +771,7 @@ START_TEST(ab_real_root)
 	FILE *f;
 
 	if (geteuid() != 0) {
-		fprintf(stderr, "ab_real_root: skipped (needs root)\n");
+		tu_skip("needs root");
 		return;
 	}
 	f = fopen("/proc/sys/vm/swappiness", "r");
@@ -786,7 +786,7 @@ START_TEST(ab_real_root)
 	    "CONFIG=%s/ab.conf RESULTS=%s/r WORKDIR=%s/w >%s/out 2>%s/err",
 	    cur, cur, tu_dir, tu_dir, tu_dir, tu_dir, tu_dir) != 0 &&
 	    sh("grep -q 'no memory controller' %s/err", tu_dir) == 0) {
-		fprintf(stderr, "ab_real_root: skipped (no memory cgroup)\n");
+		tu_skip("no memory cgroup controller");
 		return;
 	}
 	snprintf(dir, sizeof(dir), "%s/r/real-B", tu_dir);
@@ -842,7 +842,7 @@ START_TEST(sigkill_then_next_run)
 	pid_t pid;
 
 	if (geteuid() != 0) {
-		fprintf(stderr, "sigkill_then_next_run: skipped (needs root)\n");
+		tu_skip("needs root");
 		return;
 	}
 	fake("k.conf", "iterations 100\nmemfill --bytes 96M --write\n");

@@ -403,8 +403,8 @@ START_TEST(memfill_thp)
 	    "--out", out, "--workdir", tmpdir, NULL };
 
 	if (!pmd || anon_folio_max(1) < pmd) {
-		printf("memfill_thp: skipped: THP does not give huge pages "
-		    "to memory without madvise here (%s/enabled)\n", THP_DIR);
+		tu_skip("THP does not give huge pages to memory without "
+		    "madvise here (%s/enabled)", THP_DIR);
 		return;
 	}
 	mk_tmp();

@@ -424,8 +424,7 @@ START_TEST(sigpipe_with_limit)
 
 	if (geteuid() != 0 || access("/sys/fs/cgroup/memory/memory.limit_in_"
 	    "bytes", F_OK) < 0) {
-		fprintf(stderr, "sigpipe_with_limit: skipped: needs root and "
-		    "the cgroup v1 memory controller\n");
+		tu_skip("needs root and the cgroup v1 memory controller");
 		return;
 	}
 	snprintf(res, sizeof(res), "%s/res", root);
@@ -627,8 +626,7 @@ START_TEST(full_disk_fails)
 	int rc;
 
 	if (geteuid() != 0) {
-		fprintf(stderr, "full_disk_fails: skipped: needs root to "
-		    "mount a tmpfs\n");
+		tu_skip("needs root to mount a tmpfs");
 		return;
 	}
 	snprintf(mnt, sizeof(mnt), "%s/full", root);
@@ -636,8 +634,7 @@ START_TEST(full_disk_fails)
 	rc = sh(out, sizeof(out), "mount -t tmpfs -o size=1M tmpfs %s 2>&1",
 	    mnt);
 	if (rc != 0) {
-		fprintf(stderr, "full_disk_fails: skipped: cannot mount a "
-		    "tmpfs: %s", out);
+		tu_skip("cannot mount a tmpfs: %s", out);
 		return;
 	}
 	/* 16K left: the .res outgrows it after some iterations */
@@ -680,8 +677,7 @@ START_TEST(full_workdir_named)
 	int rc, left;
 
 	if (geteuid() != 0) {
-		fprintf(stderr, "full_workdir_named: skipped: needs root to "
-		    "mount a tmpfs\n");
+		tu_skip("needs root to mount a tmpfs");
 		return;
 	}
 	snprintf(mnt, sizeof(mnt), "%s/full", root);
@@ -689,8 +685,7 @@ START_TEST(full_workdir_named)
 	rc = sh(out, sizeof(out), "mount -t tmpfs -o size=2M tmpfs %s 2>&1",
 	    mnt);
 	if (rc != 0) {
-		fprintf(stderr, "full_workdir_named: skipped: cannot mount "
-		    "a tmpfs: %s", out);
+		tu_skip("cannot mount a tmpfs: %s", out);
 		return;
 	}
 	snprintf(conf, sizeof(conf), "%s/fl.conf", root);
