@@ -28,38 +28,6 @@
 #include "testutil.h"
 #include "ab.h"
 
-/* Make tu_dir/@rel (and its folders) holding @text. */
-static void
-fake(const char *rel, const char *text)
-{
-	char path[512], *p;
-
-	snprintf(path, sizeof(path), "%s/%s", tu_dir, rel);
-	for (p = path + strlen(tu_dir) + 1; (p = strchr(p, '/')); p++) {
-		*p = '\0';
-		mkdir(path, 0755);
-		*p = '/';
-	}
-	tu_write(path, sizeof(path), rel, text);
-}
-
-/* The first line of tu_dir/@rel. */
-static char *
-slurp(const char *rel, char *buf, size_t len)
-{
-	char path[512];
-	FILE *f;
-
-	snprintf(path, sizeof(path), "%s/%s", tu_dir, rel);
-	f = fopen(path, "r");
-	ck_assert_msg(f != NULL, "%s: %s", path, strerror(errno));
-	if (!fgets(buf, (int)len, f))
-		buf[0] = '\0';
-	buf[strcspn(buf, "\n")] = '\0';
-	fclose(f);
-	return buf;
-}
-
 /* Run a command line through the shell: tests/testutil.h. */
 #define sh(...)	tu_sh_in(NULL, __VA_ARGS__)
 static int state_item(const char *path, const char *key, char *val,
@@ -69,11 +37,11 @@ static int state_item(const char *path, const char *key, char *val,
 static void
 fake_tree(void)
 {
-	fake("proc/sys/vm/swappiness", "60\n");
-	fake("proc/sys/vm/min_free_kbytes", "67584\n");
-	fake("sys/kernel/mm/transparent_hugepage/enabled",
+	tu_fake("proc/sys/vm/swappiness", "60\n");
+	tu_fake("proc/sys/vm/min_free_kbytes", "67584\n");
+	tu_fake("sys/kernel/mm/transparent_hugepage/enabled",
 	    "always [madvise] never\n");
-	fake("sys/module/zswap/parameters/enabled", "N\n");
+	tu_fake("sys/module/zswap/parameters/enabled", "N\n");
 }
 
 static void
@@ -152,18 +120,18 @@ START_TEST(check_apply_restore)
 	ck_assert_str_eq(ks.k[0].orig, "madvise");
 	ck_assert_str_eq(ks.k[1].orig, "60");
 	/* the check wrote 0 and then 60 back */
-	ck_assert_str_eq(slurp("proc/sys/vm/swappiness", v, sizeof(v)), "60");
+	ck_assert_str_eq(tu_line("proc/sys/vm/swappiness", v, sizeof(v)), "60");
 	ck_assert_int_eq(vb_knobs_apply(&ks, 0, err, sizeof(err)), 0);
-	ck_assert_str_eq(slurp("proc/sys/vm/swappiness", v, sizeof(v)), "0");
-	ck_assert_str_eq(slurp("sys/kernel/mm/transparent_hugepage/enabled", v,
+	ck_assert_str_eq(tu_line("proc/sys/vm/swappiness", v, sizeof(v)), "0");
+	ck_assert_str_eq(tu_line("sys/kernel/mm/transparent_hugepage/enabled", v,
 	    sizeof(v)), "never");
 	/* B leaves swappiness at its original value */
 	ck_assert_int_eq(vb_knobs_apply(&ks, 1, err, sizeof(err)), 0);
-	ck_assert_str_eq(slurp("proc/sys/vm/swappiness", v, sizeof(v)), "60");
-	ck_assert_str_eq(slurp("sys/kernel/mm/transparent_hugepage/enabled", v,
+	ck_assert_str_eq(tu_line("proc/sys/vm/swappiness", v, sizeof(v)), "60");
+	ck_assert_str_eq(tu_line("sys/kernel/mm/transparent_hugepage/enabled", v,
 	    sizeof(v)), "always");
 	ck_assert_int_eq(vb_knobs_restore(&ks), 0);
-	ck_assert_str_eq(slurp("sys/kernel/mm/transparent_hugepage/enabled", v,
+	ck_assert_str_eq(tu_line("sys/kernel/mm/transparent_hugepage/enabled", v,
 	    sizeof(v)), "madvise");
 	ck_assert_str_eq(vb_knobs_describe(&ks, 0, v, sizeof(v)),
 	    "thp=never,vm.swappiness=0");
@@ -243,7 +211,7 @@ START_TEST(state_recover)
 	pid_t pid;
 
 	fake_tree();
-	fake("results/x/meta", "vmbench_meta=1\nlabel=x\nstatus=running\n");
+	tu_fake("results/x/meta", "vmbench_meta=1\nlabel=x\nstatus=running\n");
 	snprintf(work, sizeof(work), "%s/work", tu_dir);
 	mkdir(work, 0755);
 	knobs_init(&ks);
@@ -271,13 +239,13 @@ START_TEST(state_recover)
 	}
 	ck_assert_int_eq(waitpid(pid, &status, 0), pid);
 	ck_assert_int_eq(WEXITSTATUS(status), 0);
-	ck_assert_str_eq(slurp("proc/sys/vm/swappiness", v, sizeof(v)), "1");
+	ck_assert_str_eq(tu_line("proc/sys/vm/swappiness", v, sizeof(v)), "1");
 	/* a live run (this one) is left alone */
 	ck_assert_int_eq(vb_state_begin(&mine, work), 0);
 	ck_assert_int_eq(tu_count_except(work, ""), 3);
 	ck_assert_int_eq(vb_state_recover(work), 2);
-	ck_assert_str_eq(slurp("proc/sys/vm/swappiness", v, sizeof(v)), "60");
-	ck_assert_str_eq(slurp("sys/kernel/mm/transparent_hugepage/enabled", v,
+	ck_assert_str_eq(tu_line("proc/sys/vm/swappiness", v, sizeof(v)), "60");
+	ck_assert_str_eq(tu_line("sys/kernel/mm/transparent_hugepage/enabled", v,
 	    sizeof(v)), "madvise");
 	snprintf(path, sizeof(path), "%s/results/x/meta", tu_dir);
 	ck_assert_int_eq(vb_meta_read(path, &kv, &n, err, sizeof(err)), 0);
@@ -308,7 +276,7 @@ START_TEST(state_pid_reused)
 	FILE *f;
 	pid_t pid;
 
-	fake("results/y/meta", "vmbench_meta=1\nlabel=y\nstatus=running\n");
+	tu_fake("results/y/meta", "vmbench_meta=1\nlabel=y\nstatus=running\n");
 	snprintf(work, sizeof(work), "%s/work", tu_dir);
 	mkdir(work, 0755);
 	ck_assert_int_eq(pipe(fds), 0);
@@ -361,7 +329,7 @@ START_TEST(paths_refused)
 	char longp[6000];
 	size_t i;
 
-	fake("ab.conf", "forkbomb --forks 10 --ints 1\n");
+	tu_fake("ab.conf", "forkbomb --forks 10 --ints 1\n");
 	ck_assert_int_eq(sh("bench/vmrun --kernel p --config %s/ab.conf "
 	    "--results %s/r --workdir '%s/w\nx' 2>%s/err", tu_dir, tu_dir,
 	    tu_dir, tu_dir), 1);
@@ -426,17 +394,17 @@ START_TEST(cgroup_v1_counters)
 	double row[VB_NCG];
 
 	snprintf(cg.path, sizeof(cg.path), "%s", tu_dir);
-	fake("memory.stat", v1_stat_a);
-	fake("memory.oom_control", "oom_kill_disable 0\nunder_oom 0\n"
+	tu_fake("memory.stat", v1_stat_a);
+	tu_fake("memory.oom_control", "oom_kill_disable 0\nunder_oom 0\n"
 	    "oom_kill 1\n");
-	fake("memory.max_usage_in_bytes", "1048576\n");
-	fake("memory.memsw.max_usage_in_bytes", "1048576\n");
+	tu_fake("memory.max_usage_in_bytes", "1048576\n");
+	tu_fake("memory.memsw.max_usage_in_bytes", "1048576\n");
 	vb_cgroup_read(&cg, &a);
-	fake("memory.stat", v1_stat_b);
-	fake("memory.oom_control", "oom_kill_disable 0\nunder_oom 0\n"
+	tu_fake("memory.stat", v1_stat_b);
+	tu_fake("memory.oom_control", "oom_kill_disable 0\nunder_oom 0\n"
 	    "oom_kill 3\n");
-	fake("memory.max_usage_in_bytes", "2097152\n");
-	fake("memory.memsw.max_usage_in_bytes", "10485760\n");
+	tu_fake("memory.max_usage_in_bytes", "2097152\n");
+	tu_fake("memory.memsw.max_usage_in_bytes", "10485760\n");
 	vb_cgroup_read(&cg, &b);
 	vb_cgroup_row(row, &b, &a);
 	ck_assert_double_eq(row[VB_CG_PGFAULT], 4000);
@@ -453,9 +421,9 @@ START_TEST(cgroup_v1_counters)
 	{
 		char v[64];
 
-		ck_assert_str_eq(slurp("memory.max_usage_in_bytes", v,
+		ck_assert_str_eq(tu_line("memory.max_usage_in_bytes", v,
 		    sizeof(v)), "0");
-		ck_assert_str_eq(slurp("memory.memsw.max_usage_in_bytes", v,
+		ck_assert_str_eq(tu_line("memory.memsw.max_usage_in_bytes", v,
 		    sizeof(v)), "0");
 	}
 }
@@ -468,16 +436,16 @@ START_TEST(cgroup_v2_counters)
 	double row[VB_NCG], kb = (double)sysconf(_SC_PAGESIZE) / 1024;
 
 	snprintf(cg.path, sizeof(cg.path), "%s", tu_dir);
-	fake("memory.stat", "anon 1\npgfault 10\npgmajfault 1\npswpin 2\n"
+	tu_fake("memory.stat", "anon 1\npgfault 10\npgmajfault 1\npswpin 2\n"
 	    "pswpout 3\npgscan 100\npgsteal 90\nworkingset_refault_anon 4\n"
 	    "workingset_refault_file 5\nthp_fault_alloc 0\n");
-	fake("memory.events", "low 0\nhigh 0\nmax 0\noom 0\noom_kill 0\n");
+	tu_fake("memory.events", "low 0\nhigh 0\nmax 0\noom 0\noom_kill 0\n");
 	vb_cgroup_read(&cg, &a);
-	fake("memory.stat", "anon 1\npgfault 110\npgmajfault 1\npswpin 12\n"
+	tu_fake("memory.stat", "anon 1\npgfault 110\npgmajfault 1\npswpin 12\n"
 	    "pswpout 1003\npgscan 600\npgsteal 590\n"
 	    "workingset_refault_anon 4\nworkingset_refault_file 15\n"
 	    "thp_fault_alloc 512\n");
-	fake("memory.events", "low 0\nhigh 0\nmax 9\noom 1\noom_kill 1\n");
+	tu_fake("memory.events", "low 0\nhigh 0\nmax 9\noom 1\noom_kill 1\n");
 	vb_cgroup_read(&cg, &b);
 	vb_cgroup_row(row, &b, &a);
 	ck_assert_double_eq(row[VB_CG_PGFAULT], 100);
@@ -551,14 +519,14 @@ START_TEST(ab_end_to_end_fake)
 	int n;
 
 	fake_tree();
-	fake("ab.conf", "iterations 3\nforkbomb --forks 200 --ints 10\n");
+	tu_fake("ab.conf", "iterations 3\nforkbomb --forks 200 --ints 10\n");
 	ck_assert_int_eq(sh("VMBENCH_SYSROOT=%s bench/vmrun --kernel t "
 	    "--a 'vm.swappiness=7' --b 'vm.swappiness=9,thp=never' "
 	    "--config %s/ab.conf --results %s/r --workdir %s/w "
 	    ">%s/out 2>%s/err", tu_dir, tu_dir, tu_dir, tu_dir, tu_dir,
 	    tu_dir), 0);
-	ck_assert_str_eq(slurp("proc/sys/vm/swappiness", v, sizeof(v)), "60");
-	ck_assert_str_eq(slurp("sys/kernel/mm/transparent_hugepage/enabled", v,
+	ck_assert_str_eq(tu_line("proc/sys/vm/swappiness", v, sizeof(v)), "60");
+	ck_assert_str_eq(tu_line("sys/kernel/mm/transparent_hugepage/enabled", v,
 	    sizeof(v)), "madvise");
 	snprintf(dir, sizeof(dir), "%s/r/t-A", tu_dir);
 	ck_assert_str_eq(meta_val(dir, "ab_setting", v, sizeof(v)),
@@ -643,7 +611,7 @@ wait_knob(const char *want)
 	int i;
 
 	for (i = 0; i < 1000; i++) {
-		if (strcmp(slurp("proc/sys/vm/swappiness", v, sizeof(v)),
+		if (strcmp(tu_line("proc/sys/vm/swappiness", v, sizeof(v)),
 		    want) == 0)
 			return 1;
 		usleep(10000);
@@ -663,7 +631,7 @@ START_TEST(ab_restore_every_path)
 	int status;
 
 	fake_tree();
-	fake("ab.conf", "iterations 40\nforkbomb --forks 400 --ints 10\n");
+	tu_fake("ab.conf", "iterations 40\nforkbomb --forks 400 --ints 10\n");
 	for (i = 0; i < sizeof(sigs) / sizeof(sigs[0]); i++) {
 		pid_t pid;
 
@@ -697,9 +665,9 @@ START_TEST(ab_restore_every_path)
 			    WEXITSTATUS(status) == 130, "signal %d: status "
 			    "%d", sigs[i], status);
 		}
-		ck_assert_str_eq(slurp("proc/sys/vm/swappiness", v, sizeof(v)),
+		ck_assert_str_eq(tu_line("proc/sys/vm/swappiness", v, sizeof(v)),
 		    "60");
-		ck_assert_str_eq(slurp(
+		ck_assert_str_eq(tu_line(
 		    "sys/kernel/mm/transparent_hugepage/enabled", v,
 		    sizeof(v)), "madvise");
 		snprintf(path, sizeof(path), "%s/w", tu_dir);
@@ -723,7 +691,7 @@ START_TEST(ab_killed_benchmark)
 	FILE *f;
 
 	fake_tree();
-	fake("ab.conf", "iterations 6\nforkbomb --forks 3000 --ints 10\n");
+	tu_fake("ab.conf", "iterations 6\nforkbomb --forks 3000 --ints 10\n");
 	pid = start_ab("kb");
 	ck_assert_msg(wait_knob("7"), "A never applied");
 	/* the benchmark: vmrun's child (it has none but it) */
@@ -743,8 +711,8 @@ START_TEST(ab_killed_benchmark)
 	ck_assert_int_eq(waitpid(pid, &status, 0), pid);
 	ck_assert_msg(WIFEXITED(status) && WEXITSTATUS(status) == 1,
 	    "status %d", status);
-	ck_assert_str_eq(slurp("proc/sys/vm/swappiness", v, sizeof(v)), "60");
-	ck_assert_str_eq(slurp("sys/kernel/mm/transparent_hugepage/enabled", v,
+	ck_assert_str_eq(tu_line("proc/sys/vm/swappiness", v, sizeof(v)), "60");
+	ck_assert_str_eq(tu_line("sys/kernel/mm/transparent_hugepage/enabled", v,
 	    sizeof(v)), "madvise");
 	snprintf(path, sizeof(path), "%s/r/kb-A", tu_dir);
 	ck_assert_str_eq(meta_val(path, "status", v, sizeof(v)), "failed");
@@ -779,7 +747,7 @@ START_TEST(ab_real_root)
 	ck_assert_ptr_nonnull(fgets(cur, sizeof(cur), f));
 	fclose(f);
 	cur[strcspn(cur, "\n")] = '\0';
-	fake("ab.conf", "iterations 2\nmemfill --bytes 16M --write\n");
+	tu_fake("ab.conf", "iterations 2\nmemfill --bytes 16M --write\n");
 	/* through make, as the user runs it (not the enclosing make's flags) */
 	if (sh("env -u MAKEFLAGS -u MFLAGS -u MAKELEVEL make -s ab "
 	    "KERNEL=real A='vm.swappiness=%s' B='vm.swappiness=%s' MEM=64M "
@@ -845,7 +813,7 @@ START_TEST(sigkill_then_next_run)
 		tu_skip("needs root");
 		return;
 	}
-	fake("k.conf", "iterations 100\nmemfill --bytes 96M --write\n");
+	tu_fake("k.conf", "iterations 100\nmemfill --bytes 96M --write\n");
 	snprintf(wd, sizeof(wd), "%s/w", tu_dir);
 	pid = fork();
 	ck_assert_int_ge(pid, 0);

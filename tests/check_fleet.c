@@ -84,31 +84,6 @@ run_make(const char *out, const char *const *args)
 	return wait_make(start_make(out, args));
 }
 
-/* The whole of file @path, NUL-terminated, malloc'ed ("" if absent). */
-static char *
-slurp(const char *path)
-{
-	FILE *f = fopen(path, "r");
-	char *buf;
-	size_t len = 0, cap = 4096, got;
-
-	buf = malloc(cap);
-	ck_assert_ptr_nonnull(buf);
-	if (f) {
-		while ((got = fread(buf + len, 1, cap - len - 1, f)) > 0) {
-			len += got;
-			if (cap - len < 2) {
-				cap *= 2;
-				buf = realloc(buf, cap);
-				ck_assert_ptr_nonnull(buf);
-			}
-		}
-		fclose(f);
-	}
-	buf[len] = '\0';
-	return buf;
-}
-
 /* The line of @text that contains both @a and @b, or NULL. */
 static const char *
 line_with(const char *text, const char *a, const char *b)
@@ -221,7 +196,7 @@ START_TEST(fleet_bad_input)
 	}
 	argv[i + 1] = NULL;
 	rc = run_make(tu_path(out, sizeof(out), "out"), argv);
-	text = slurp(out);
+	text = tu_slurp_ok("%s", out);
 	ck_assert_msg(rc != 0, "make fleet %s: exit 0", argv[1]);
 	ck_assert_msg(count_lines(text, "make fleet: ") == 1 &&
 	    line_with(text, "make fleet: ", bad[_i].says),
@@ -304,7 +279,7 @@ START_TEST(fleet_hosts)
 	argv[4] = "ITERATIONS=1";
 	argv[5] = NULL;
 	rc = run_make(tu_path(out, sizeof(out), "out"), argv);
-	text = slurp(out);
+	text = tu_slurp_ok("%s", out);
 	ck_assert_msg(rc != 0, "make fleet: exit 0:\n%s", text);
 	ck_assert_msg(strstr(text, "make fleet: 2 host(s) ran, 4 failed") &&
 	    line_with(text, "ran     alpha", "fl-alpha") &&
@@ -321,7 +296,7 @@ START_TEST(fleet_hosts)
 
 	/* each folder is the host's own run */
 	snprintf(path, sizeof(path), "%s/fl-alpha/meta", res);
-	text = slurp(path);
+	text = tu_slurp_ok("%s", path);
 	ck_assert_msg(strstr(text, "label=fl-alpha\n") &&
 	    strstr(text, "config=configs/test.conf\n") &&
 	    !strstr(text, "vmbench_version=unknown"), "%s:\n%s", path, text);
@@ -338,7 +313,7 @@ START_TEST(fleet_hosts)
 	snprintf(path, sizeof(path), "%s/fl-dup", res);
 	ck_assert_int_eq(tu_count_except(path, ""), 1);
 	snprintf(path, sizeof(path), "%s/fl-dup/meta", res);
-	text = slurp(path);
+	text = tu_slurp_ok("%s", path);
 	ck_assert_str_eq(text, "label=fl-dup\n");
 	free(text);
 	snprintf(path, sizeof(path), "%s/dup", tu_dir);
@@ -353,7 +328,7 @@ START_TEST(fleet_hosts)
 	argv[2] = arg[2];
 	argv[3] = NULL;
 	rc = run_make(out, argv);
-	text = slurp(out);
+	text = tu_slurp_ok("%s", out);
 	ck_assert_msg(rc == 0 && strstr(text, "baseline fl-alpha") &&
 	    strstr(text, "forkbomb"), "make compare: exit %d:\n%s", rc, text);
 	free(text);
@@ -382,7 +357,7 @@ START_TEST(fleet_empty_inventory)
 	argv[2] = arg[1];
 	argv[3] = NULL;
 	rc = run_make(tu_path(out, sizeof(out), "out"), argv);
-	text = slurp(out);
+	text = tu_slurp_ok("%s", out);
 	ck_assert_msg(rc == 2, "make fleet: exit %d:\n%s", rc, tail_of(text));
 	ck_assert_msg(count_lines(text, "make fleet: ") == 1 &&
 	    line_with(text, "make fleet: inventory '", "': no hosts in it"),
@@ -437,7 +412,7 @@ START_TEST(fleet_signal)
 	sleep(3);
 	ck_assert_int_eq(kill(-pid, stops[_i].sig), 0);
 	rc = wait_make(pid);
-	text = slurp(out);
+	text = tu_slurp_ok("%s", out);
 	ck_assert_msg(rc != 0, "make fleet: exit 0 after SIG%s:\n%s",
 	    stops[_i].name, tail_of(text));
 	snprintf(want, sizeof(want), "make fleet: stopped by SIG%s; the runs "
@@ -458,7 +433,7 @@ END_TEST
 /* A closed output (make fleet | head -n 1) leaves no staging folder. */
 START_TEST(fleet_closed_output)
 {
-	char inv[512], tmp[512], cmd[2048];
+	char inv[512], tmp[512];
 	int rc;
 
 	if (!have_ansible())
@@ -468,31 +443,14 @@ START_TEST(fleet_closed_output)
 	    "ansible_connection=ssh\n");
 	ck_assert_int_eq(mkdir(tu_path(tmp, sizeof(tmp), "tmp-closed"), 0755),
 	    0);
-	snprintf(cmd, sizeof(cmd), "unset MAKEFLAGS MFLAGS MAKELEVEL; "
+	rc = tu_sh_in(NULL, "unset MAKEFLAGS MFLAGS MAKELEVEL; "
 	    "make -s fleet INVENTORY='%s' RESULTS='%s' TMPDIR='%s' 2>&1 | "
 	    "head -n 1 >/dev/null", inv, tu_dir, tmp);
-	rc = system(cmd);
-	ck_assert_msg(rc != -1 && WIFEXITED(rc), "%s: status %d", cmd, rc);
+	ck_assert_msg(rc == 0, "make fleet | head -n 1: status %d", rc);
 	ck_assert_msg(tu_count_except(tmp, "") == 0,
 	    "the staging folder is left in %s", tmp);
 }
 END_TEST
-
-/* Write @text to tu_dir/@name, making the folders on its way. */
-static void
-write_deep(const char *name, const char *text)
-{
-	char path[600], *p;
-
-	tu_path(path, sizeof(path), name);
-	for (p = path + strlen(tu_dir) + 1; (p = strchr(p, '/')); p++) {
-		*p = '\0';
-		ck_assert_msg(mkdir(path, 0755) == 0 || errno == EEXIST,
-		    "mkdir %s: %s", path, strerror(errno));
-		*p = '/';
-	}
-	tu_write(path, sizeof(path), name, text);
-}
 
 /*
  * make fleet-fetch: each host's existing folder comes back, once; no
@@ -517,15 +475,15 @@ START_TEST(fleet_fetch)
 	    "vmbench_dir=%s/f-held\n"
 	    "here ansible_connection=local vmbench_label=ff-here "
 	    "vmbench_dir=%s/f-here\n");
-	write_deep("f-one/results/ff-one/meta",
+	tu_fake("f-one/results/ff-one/meta",
 	    "vmbench_meta=1\nlabel=ff-one\nstatus=complete\n");
-	write_deep("f-one/results/ff-one/forkbomb.res", "fetched\n");
-	write_deep("f-none/results/ff-other/meta", "label=ff-other\n");
-	write_deep("f-held/results/ff-held/meta",
+	tu_fake("f-one/results/ff-one/forkbomb.res", "fetched\n");
+	tu_fake("f-none/results/ff-other/meta", "label=ff-other\n");
+	tu_fake("f-held/results/ff-held/meta",
 	    "vmbench_meta=1\nlabel=ff-held\nstatus=running\n");
-	write_deep("f-held/results/.ff-held.lock", "1\n");
-	write_deep("f-here/results/ff-here/meta", "label=ff-here\n");
-	write_deep("res-fetch/ff-here/meta", "the local copy\n");
+	tu_fake("f-held/results/.ff-held.lock", "1\n");
+	tu_fake("f-here/results/ff-here/meta", "label=ff-here\n");
+	tu_fake("res-fetch/ff-here/meta", "the local copy\n");
 	tu_path(res, sizeof(res), "res-fetch");
 	/* the run that holds ff-held: its lock, as vmrun takes it */
 	fd = open(tu_path(path, sizeof(path), "f-held/results/.ff-held.lock"),
@@ -540,7 +498,7 @@ START_TEST(fleet_fetch)
 	argv[2] = arg[1];
 	argv[3] = NULL;
 	rc = run_make(tu_path(out, sizeof(out), "out"), argv);
-	text = slurp(out);
+	text = tu_slurp_ok("%s", out);
 	ck_assert_msg(rc != 0, "make fleet-fetch: exit 0:\n%s", tail_of(text));
 	ck_assert_msg(strstr(text, "make fleet-fetch: 1 host(s) fetched, "
 	    "3 failed") && line_with(text, "fetched one", "ff-one (status "
@@ -551,11 +509,11 @@ START_TEST(fleet_fetch)
 	    "fetched"), "summary:\n%s", tail_of(text));
 	free(text);
 	snprintf(path, sizeof(path), "%s/ff-one/forkbomb.res", res);
-	text = slurp(path);
+	text = tu_slurp_ok("%s", path);
 	ck_assert_str_eq(text, "fetched\n");
 	free(text);
 	snprintf(path, sizeof(path), "%s/ff-here/meta", res);
-	text = slurp(path);
+	text = tu_slurp_ok("%s", path);
 	ck_assert_str_eq(text, "the local copy\n");
 	free(text);
 	ck_assert_int_eq(tu_count_except(res, ""), 2);
@@ -570,7 +528,7 @@ START_TEST(fleet_fetch)
 	argv[3] = "FLEET_OPTS=--limit held";
 	argv[4] = NULL;
 	rc = run_make(out, argv);
-	text = slurp(out);
+	text = tu_slurp_ok("%s", out);
 	ck_assert_msg(rc == 0 && strstr(text, "make fleet-fetch: 1 host(s) "
 	    "fetched, 0 failed") && line_with(text, "fetched held",
 	    "ff-held (status running) -> ") && !strstr(text, "\n  failed  "),

@@ -222,16 +222,15 @@ START_TEST(next_period)
 }
 END_TEST
 
-static char tmpdir[64];	/* tu_dir is short: $TMPDIR or /tmp */
-/* the unchecked fixture tu_mktmp/tu_rmtmp makes and removes tu_dir */
+static char tmpdir[100];	/* the test's folder, under the run's root */
 
+/* A fresh folder for the test; the probe's output prefix in it. */
 static const char *
 tmp_out(void)
 {
-	static char out[128];
+	static char out[300];
 
-	snprintf(tmpdir, sizeof(tmpdir), "%.50s/t.XXXXXX", tu_dir);
-	ck_assert_ptr_nonnull(mkdtemp(tmpdir));
+	tu_mkdtemp(tmpdir, sizeof(tmpdir), "probe");
 	snprintf(out, sizeof(out), "%s/probe", tmpdir);
 	return out;
 }
@@ -239,10 +238,7 @@ tmp_out(void)
 static void
 rm_tmp(void)
 {
-	char cmd[128];
-
-	snprintf(cmd, sizeof(cmd), "rm -rf '%s'", tmpdir);
-	ck_assert_int_eq(system(cmd), 0);
+	ck_assert_int_eq(tu_rmtree(tmpdir), 0);
 }
 
 static pid_t

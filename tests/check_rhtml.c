@@ -30,36 +30,6 @@
 /* A shell command, T set to the test's folder: tests/testutil.h. */
 #define sh(...)	tu_sh_in(tu_dir, __VA_ARGS__)
 
-static char *
-slurp(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
-
-/* The whole file T/... (printf-style name), or NULL. */
-static char *
-slurp(const char *fmt, ...)
-{
-	char name[512], path[1024];
-	va_list ap;
-	FILE *f;
-	char *buf;
-	long n;
-
-	va_start(ap, fmt);
-	vsnprintf(name, sizeof(name), fmt, ap);
-	va_end(ap);
-	snprintf(path, sizeof(path), "%s/%s", tu_dir, name);
-	if (!(f = fopen(path, "rb")))
-		return NULL;
-	fseek(f, 0, SEEK_END);
-	n = ftell(f);
-	rewind(f);
-	buf = malloc((size_t)n + 1);
-	ck_assert_ptr_nonnull(buf);
-	ck_assert_int_eq(fread(buf, 1, (size_t)n, f), n);
-	buf[n] = '\0';
-	fclose(f);
-	return buf;
-}
-
 START_TEST(escape)
 {
 	char *text = NULL;
@@ -90,7 +60,7 @@ START_TEST(escaped_page)
 	    "forkbomb <x>/' \"$T\"/example-*/forkbomb.res"), 0);
 	ck_assert_int_eq(sh("report/vmreport --html \"$T/h\" \"$T/example-a\" "
 	    "\"$T/example-b\" > \"$T/out\" 2> \"$T/err\""), 0);
-	page = slurp("h/index.html");
+	page = tu_slurp_ok("%s/h/index.html", tu_dir);
 	ck_assert_ptr_nonnull(page);
 	ck_assert_ptr_null(strstr(page, "<script>alert"));
 	ck_assert_ptr_null(strstr(page, "<i>9"));
@@ -139,7 +109,7 @@ START_TEST(quiet_once)
 	    "done"), 0);
 	ck_assert_int_eq(sh("report/vmreport --html \"$T/h\" \"$T/k1\" "
 	    "\"$T/k2\" \"$T/k3\" > \"$T/out\" 2> \"$T/err\""), 0);
-	page = slurp("h/index.html");
+	page = tu_slurp_ok("%s/h/index.html", tu_dir);
 	ck_assert_ptr_nonnull(page);
 	ck_assert_int_eq(occurs(page, "not quiet in all 27 benchmark runs"),
 	    1);
@@ -165,7 +135,7 @@ START_TEST(quiet_once)
 	    "&& mv \"$f.new\" \"$f\""), 0);
 	ck_assert_int_eq(sh("report/vmreport --html \"$T/h\" \"$T/k1\" "
 	    "\"$T/k2\" \"$T/k3\" > \"$T/out\" 2> \"$T/err\""), 0);
-	page = slurp("h/index.html");
+	page = tu_slurp_ok("%s/h/index.html", tu_dir);
 	ck_assert_ptr_nonnull(page);
 	ck_assert_ptr_null(strstr(page, "not quiet in all"));
 	ck_assert_ptr_nonnull(strstr(page, "not quiet in 26 of 33 "
@@ -197,7 +167,7 @@ START_TEST(same_figures)
 	rl_index(&s);
 	snprintf(dir, sizeof(dir), "%s/page", tu_dir);
 	ck_assert_int_eq(rh_html(&s, dir, &o), 0);
-	page = slurp("page/index.html");
+	page = tu_slurp_ok("%s/page/index.html", tu_dir);
 	ck_assert_ptr_nonnull(page);
 	for (i = 0; i < s.nids; i++) {
 		n = rt_rows(&s, s.ids[i], &rows);
@@ -244,10 +214,10 @@ START_TEST(suite_status)
 	    "/example-c > \"$T/out\" 2> \"$T/err\" && report/vmreport "
 	    "\"$T/example-a\" \"$T/example-b\" | grep -qx '! inc2: suite "
 	    "run interrupted'"), 0);
-	page = slurp("h/index.html");
+	page = tu_slurp_ok("%s/h/index.html", tu_dir);
 	ck_assert_ptr_nonnull(strstr(page, ">! inc2: suite run interrupted<"));
 	free(page);
-	page = slurp("h2/index.html");
+	page = tu_slurp_ok("%s/h2/index.html", tu_dir);
 	ck_assert_ptr_null(strstr(page, "suite run"));
 	free(page);
 }
@@ -269,7 +239,7 @@ START_TEST(err_clipped)
 	    "{ $c = $2 == 3 ? 1000 : 1 } { print }' \"$f\" > \"$f.new\" && "
 	    "mv \"$f.new\" \"$f\" && report/vmreport --html \"$T/h\" "
 	    "\"$T/example-a\" \"$T/example-b\" > \"$T/out\""), 0);
-	page = slurp("h/index.html");
+	page = tu_slurp_ok("%s/h/index.html", tu_dir);
 	ck_assert_ptr_nonnull(page);
 	svg = strstr(page, "<svg class=\"chart\"");
 	ck_assert_ptr_nonnull(svg);
@@ -323,12 +293,12 @@ START_TEST(bad_dirs)
 	for (i = 0; i < sizeof(bad) / sizeof(bad[0]); i++) {
 		ck_assert_int_eq(sh("report/vmreport --html \"%s\" \"$T/ex\" "
 		    "> \"$T/out\" 2> \"$T/err\"", bad[i].dir), 1);
-		err = slurp("err");
+		err = tu_slurp_ok("%s/err", tu_dir);
 		ck_assert_msg(strstr(err, bad[i].want) && strchr(err, '\n') ==
 		    err + strlen(err) - 1, "%s: stderr '%s'", bad[i].dir, err);
 		free(err);
 	}
-	keep = slurp("other/index.html");
+	keep = tu_slurp_ok("%s/other/index.html", tu_dir);
 	ck_assert_str_eq(keep, "mine\n");
 	free(keep);
 	ck_assert_int_eq(sh("test ! -e \"$T/ex/html\" && test ! -e "
@@ -367,11 +337,11 @@ START_TEST(leftover_tmp)
 	    0);
 	ck_assert_int_eq(sh("report/vmreport --html \"$T/foreign\" \"$T/ex\" "
 	    "> \"$T/out\" 2> \"$T/err\""), 1);
-	err = slurp("err");
+	err = tu_slurp_ok("%s/err", tu_dir);
 	ck_assert_msg(strstr(err, "index.html.tmp is not vmreport's") &&
 	    strchr(err, '\n') == err + strlen(err) - 1, "stderr '%s'", err);
 	free(err);
-	keep = slurp("foreign/index.html.tmp");
+	keep = tu_slurp_ok("%s/foreign/index.html.tmp", tu_dir);
 	ck_assert_str_eq(keep, "mine\n");
 	free(keep);
 }
@@ -381,7 +351,7 @@ END_TEST
 START_TEST(browser)
 {
 	int rc = sh("sh tests/html-browser.sh 50 >\"$T/out\" 2>&1");
-	char *out = slurp("out");
+	char *out = tu_slurp_ok("%s/out", tu_dir);
 
 	if (rc == 77) {
 		/* the rendering's time was checked; the browser cannot be */
@@ -461,7 +431,7 @@ START_TEST(browser_interrupt)
 		kill(-pid, SIGKILL);
 		waitpid(pid, &st, 0);
 	}
-	text = slurp("out");
+	text = tu_slurp_ok("%s/out", tu_dir);
 	ck_assert_msg(done, "html-browser.sh still running 10 s after "
 	    "SIGINT:\n%s", text);
 	ck_assert_msg(WIFEXITED(st) && WEXITSTATUS(st) == 130,

@@ -4,11 +4,8 @@
  * results root, checked with the library's own readers.
  */
 #include <check.h>
-#include <dirent.h>
 #include <errno.h>
 #include <fcntl.h>
-#include <stdarg.h>
-#include <ftw.h>
 #include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -26,22 +23,11 @@
 
 static char root[256];
 
-static int
-rm_entry(const char *p, const struct stat *st, int f, struct FTW *w)
-{
-	(void)st;
-	(void)f;
-	(void)w;
-	return remove(p);
-}
-
+/* The test's folder under the run's root (tests/testutil.h). */
 static void
 setup(void)
 {
-	/* named after the runner process, whose teardown looks for it */
-	snprintf(root, sizeof(root), "/tmp/vmbench-runner.%ld.XXXXXX",
-	    (long)getppid());
-	ck_assert_ptr_nonnull(mkdtemp(root));
+	tu_mkdtemp(root, sizeof(root), "runner");
 }
 
 static void
@@ -52,65 +38,18 @@ teardown(void)
 	/* full_disk_fails's tmpfs, even when the test failed */
 	snprintf(mnt, sizeof(mnt), "%s/full", root);
 	umount2(mnt, MNT_DETACH);
-	nftw(root, rm_entry, 16, FTW_DEPTH | FTW_PHYS);
+	tu_rmtree(root);
 }
 
 /*
  * After the whole case, in the runner's own process: a test that failed
- * in its forked child skipped teardown(), so unmount and remove any
- * tmpfs it left: roots /tmp/vmbench-runner.<this process>.*, not those
- * of another make check running at the same time.
+ * in its forked child skipped teardown(), so unmount any tmpfs it left
+ * (its folder goes with the run's root).
  */
 static void
 umount_leftovers(void)
 {
-	char line[1024], mnt[512], mine[64];
-	FILE *f = fopen("/proc/self/mounts", "r");
-
-	if (!f)
-		return;
-	snprintf(mine, sizeof(mine), "/tmp/vmbench-runner.%ld.",
-	    (long)getpid());
-	while (fgets(line, sizeof(line), f))
-		if (sscanf(line, "%*s %511s", mnt) == 1 &&
-		    strncmp(mnt, mine, strlen(mine)) == 0) {
-			umount2(mnt, MNT_DETACH);
-			*strrchr(mnt, '/') = '\0';
-			nftw(mnt, rm_entry, 16, FTW_DEPTH | FTW_PHYS);
-		}
-	fclose(f);
-}
-
-/* Run a shell command; its exit status, output into @out (if any). */
-static int
-sh(char *out, size_t len, const char *fmt, ...)
-    __attribute__((format(printf, 3, 4)));
-
-static int
-sh(char *out, size_t len, const char *fmt, ...)
-{
-	char cmd[2048];
-	va_list ap;
-	FILE *p;
-	size_t n = 0;
-	int st;
-
-	va_start(ap, fmt);
-	vsnprintf(cmd, sizeof(cmd), fmt, ap);
-	va_end(ap);
-	p = popen(cmd, "r");
-	ck_assert_ptr_nonnull(p);
-	if (out) {
-		n = fread(out, 1, len - 1, p);
-		out[n] = '\0';
-	} else {
-		char buf[4096];
-
-		while (fread(buf, 1, sizeof(buf), p) > 0)
-			;
-	}
-	st = pclose(p);
-	return WIFEXITED(st) ? WEXITSTATUS(st) : 128 + WTERMSIG(st);
+	tu_umount_under(tu_root());
 }
 
 /* A result file that the strict reader accepts, with @iters rows. */
@@ -148,7 +87,7 @@ START_TEST(run_writes_valid_folder)
 	};
 	size_t i;
 
-	rc = sh(out, sizeof(out), "make -s run KERNEL=e2e-a "
+	rc = tu_sh_out(out, sizeof(out), "make -s run KERNEL=e2e-a "
 	    "CONFIG=configs/test.conf RESULTS=%s WORKDIR=%s/work 2>&1", root,
 	    root);
 	ck_assert_msg(rc == 0, "make run failed (%d): %s", rc, out);
@@ -182,12 +121,12 @@ START_TEST(existing_label_refused)
 	struct stat a, b;
 	int rc;
 
-	rc = sh(NULL, 0, "bench/vmrun --kernel same --config configs/test.conf "
+	rc = tu_sh_out(NULL, 0, "bench/vmrun --kernel same --config configs/test.conf "
 	    "--results %s --workdir %s 2>&1", root, root);
 	ck_assert_int_eq(rc, 0);
 	snprintf(path, sizeof(path), "%s/same/meta", root);
 	ck_assert_int_eq(stat(path, &a), 0);
-	rc = sh(out, sizeof(out), "bench/vmrun --kernel same --config "
+	rc = tu_sh_out(out, sizeof(out), "bench/vmrun --kernel same --config "
 	    "configs/test.conf --results %s --workdir %s 2>&1", root, root);
 	ck_assert_int_ne(rc, 0);
 	ck_assert_msg(strstr(out, "already exists") != NULL, "%s", out);
@@ -196,7 +135,7 @@ START_TEST(existing_label_refused)
 	ck_assert_int_eq(a.st_mtim.tv_sec, b.st_mtim.tv_sec);
 	ck_assert_int_eq(a.st_mtim.tv_nsec, b.st_mtim.tv_nsec);
 	/* FORCE=1 replaces it */
-	rc = sh(out, sizeof(out), "bench/vmrun --kernel same --config "
+	rc = tu_sh_out(out, sizeof(out), "bench/vmrun --kernel same --config "
 	    "configs/test.conf --results %s --workdir %s --force 2>&1", root,
 	    root);
 	ck_assert_msg(rc == 0, "%s", out);
@@ -239,7 +178,7 @@ START_TEST(bad_input_refused)
 			fputs(t[i].conf, f);
 			fclose(f);
 		}
-		rc = sh(out, sizeof(out), "bench/vmrun --kernel '%s' --config "
+		rc = tu_sh_out(out, sizeof(out), "bench/vmrun --kernel '%s' --config "
 		    "%s --results %s/res --workdir %s 2>&1", t[i].label, conf,
 		    root, root);
 		ck_assert_msg(rc != 0, "case %zu accepted", i);
@@ -295,10 +234,7 @@ START_TEST(interrupt_cleans_up)
 	for (int i = 0; i < 400 && access(path, F_OK) < 0; i++)
 		nanosleep(&(struct timespec){ 0, 50000000 }, NULL);
 	if (access(path, F_OK) < 0) {
-		char cmd[600];
-
-		snprintf(cmd, sizeof(cmd), "cat %s/vmrun.out >&2", root);
-		system(cmd);
+		tu_sh_out(NULL, 0, "cat %s/vmrun.out >&2", root);
 	}
 	ck_assert_int_eq(access(path, F_OK), 0);
 	nanosleep(&ts, NULL);
@@ -489,7 +425,7 @@ START_TEST(duplicate_outputs_refused)
 	ck_assert_ptr_nonnull(f);
 	fputs("forkbomb --forks 100 with=probe\nprobe@forkbomb\n", f);
 	fclose(f);
-	rc = sh(out, sizeof(out), "bench/vmrun --kernel dup --config %s "
+	rc = tu_sh_out(out, sizeof(out), "bench/vmrun --kernel dup --config %s "
 	    "--results %s/res --workdir %s 2>&1", conf, root, root);
 	ck_assert_msg(rc != 0, "accepted: %s", out);
 	ck_assert_msg(strstr(out, "dup.conf:2: probe@forkbomb.res would be "
@@ -532,7 +468,7 @@ START_TEST(concurrent_label_refused)
 	for (i = 0; i < 400 && access(path, F_OK) < 0; i++)
 		nanosleep(&(struct timespec){ 0, 50000000 }, NULL);
 	ck_assert_int_eq(stat(path, &a), 0);
-	rc = sh(out, sizeof(out), "bench/vmrun --kernel busy --config %s "
+	rc = tu_sh_out(out, sizeof(out), "bench/vmrun --kernel busy --config %s "
 	    "--results %s --workdir %s --force 2>&1", conf, root, root);
 	ck_assert_int_ne(rc, 0);
 	snprintf(want, sizeof(want), "/busy is in use by another run (pid "
@@ -631,17 +567,17 @@ START_TEST(full_disk_fails)
 	}
 	snprintf(mnt, sizeof(mnt), "%s/full", root);
 	ck_assert_int_eq(mkdir(mnt, 0755), 0);
-	rc = sh(out, sizeof(out), "mount -t tmpfs -o size=1M tmpfs %s 2>&1",
+	rc = tu_sh_out(out, sizeof(out), "mount -t tmpfs -o size=1M tmpfs %s 2>&1",
 	    mnt);
 	if (rc != 0) {
 		tu_skip("cannot mount a tmpfs: %s", out);
 		return;
 	}
 	/* 16K left: the .res outgrows it after some iterations */
-	rc = sh(out, sizeof(out), "dd if=/dev/zero of=%s/fill bs=1k "
+	rc = tu_sh_out(out, sizeof(out), "dd if=/dev/zero of=%s/fill bs=1k "
 	    "count=1008 2>&1", mnt);
 	ck_assert_msg(rc == 0, "dd: %s", out);
-	rc = sh(out, sizeof(out), "bench/forkbomb --forks 200 --ints 10 "
+	rc = tu_sh_out(out, sizeof(out), "bench/forkbomb --forks 200 --ints 10 "
 	    "--iterations 60 --out %s/fb --workdir %s 2>&1 >/dev/null", mnt,
 	    root);
 	snprintf(path, sizeof(path), "%s/fb.res", mnt);
@@ -653,8 +589,8 @@ START_TEST(full_disk_fails)
 	ck_assert_int_gt(r.niter, 0);
 	vb_res_free(&r);
 	/* the runner: non-zero, meta not left running */
-	sh(NULL, 0, "rm -f %s/fb.*", mnt);
-	rc = sh(out, sizeof(out), "bench/vmrun --kernel full --config "
+	tu_sh_out(NULL, 0, "rm -f %s/fb.*", mnt);
+	rc = tu_sh_out(out, sizeof(out), "bench/vmrun --kernel full --config "
 	    "configs/test.conf --results %s --workdir %s --iterations 60 "
 	    "2>&1", mnt, root);
 	ck_assert_msg(rc == 1, "vmrun exited %d: %s", rc, out);
@@ -682,7 +618,7 @@ START_TEST(full_workdir_named)
 	}
 	snprintf(mnt, sizeof(mnt), "%s/full", root);
 	ck_assert_int_eq(mkdir(mnt, 0755), 0);
-	rc = sh(out, sizeof(out), "mount -t tmpfs -o size=2M tmpfs %s 2>&1",
+	rc = tu_sh_out(out, sizeof(out), "mount -t tmpfs -o size=2M tmpfs %s 2>&1",
 	    mnt);
 	if (rc != 0) {
 		tu_skip("cannot mount a tmpfs: %s", out);
@@ -694,7 +630,7 @@ START_TEST(full_workdir_named)
 	fputs("fileload --clients 2 --time 2 --warmup 0 --loadfile "
 	    "configs/fileload.load\n", f);
 	fclose(f);
-	rc = sh(out, sizeof(out), "bench/vmrun --kernel fw --config %s "
+	rc = tu_sh_out(out, sizeof(out), "bench/vmrun --kernel fw --config %s "
 	    "--results %s --workdir %s --iterations 1 2>&1", conf, root, mnt);
 	/* the work folder is empty again; unmounted before any assertion */
 	left = tu_count_except(mnt, "");

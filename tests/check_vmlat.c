@@ -455,7 +455,7 @@ END_TEST
 
 START_TEST(ctrl_c_leaves_nothing)
 {
-	char out[300], w[300], cmd[700];
+	char out[300], w[300];
 	int status;
 	pid_t pid;
 
@@ -476,10 +476,9 @@ START_TEST(ctrl_c_leaves_nothing)
 		_exit(127);
 	}
 	/* wait for the files to appear, then interrupt */
-	snprintf(cmd, sizeof(cmd), "for i in $(seq 100); do "
+	ck_assert_int_eq(tu_sh_in(NULL, "for i in $(seq 100); do "
 	    "ls -d '%s'/vmbench-vmlat.*/fs.* >/dev/null 2>&1 && exit 0; "
-	    "sleep 0.05; done; exit 1", w);
-	ck_assert_int_eq(system(cmd), 0);
+	    "sleep 0.05; done; exit 1", w), 0);
 	kill(pid, SIGINT);
 	ck_assert_int_eq(waitpid(pid, &status, 0), pid);
 	ck_assert_msg(WIFEXITED(status) && WEXITSTATUS(status) == 130,

@@ -251,7 +251,8 @@ tu_fake(const char *rel, const char *text)
 	snprintf(path, sizeof(path), "%s/%s", tu_dir, rel);
 	for (p = path + strlen(tu_dir) + 1; (p = strchr(p, '/')); p++) {
 		*p = '\0';
-		mkdir(path, 0755);
+		ck_assert_msg(mkdir(path, 0755) == 0 || errno == EEXIST,
+		    "mkdir %s: %s", path, strerror(errno));
 		*p = '/';
 	}
 	tu_write(path, sizeof(path), rel, text);
@@ -287,11 +288,14 @@ tu_slurp(const char *path)
 }
 
 static inline char *
-tu_slurpf(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
+tu_slurp_ok(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
 
-/* tu_slurp() of a path given printf-style. */
+/*
+ * tu_slurp() of a path given printf-style, which must be readable: the
+ * test fails, naming it, when it is not.
+ */
 static inline char *
-tu_slurpf(const char *fmt, ...)
+tu_slurp_ok(const char *fmt, ...)
 {
 	char *path, *text;
 	va_list ap;
@@ -300,19 +304,24 @@ tu_slurpf(const char *fmt, ...)
 	ck_assert_int_ge(vasprintf(&path, fmt, ap), 0);
 	va_end(ap);
 	text = tu_slurp(path);
+	ck_assert_msg(text != NULL, "cannot read %s: %s", path,
+	    strerror(errno));
 	free(path);
 	return text;
 }
 
 /*
- * The first line of @path, without its newline, into @buf ("" when the
- * file is empty); the test fails when it cannot be opened.
+ * The first line of tu_dir/@rel, without its newline, into @buf (""
+ * when the file is empty); the test fails when it cannot be opened.
  */
 static inline char *
-tu_first_line(const char *path, char *buf, size_t len)
+tu_line(const char *rel, char *buf, size_t len)
 {
-	FILE *f = fopen(path, "r");
+	char path[1024];
+	FILE *f;
 
+	snprintf(path, sizeof(path), "%s/%s", tu_dir, rel);
+	f = fopen(path, "r");
 	ck_assert_msg(f != NULL, "%s: %s", path, strerror(errno));
 	if (!fgets(buf, (int)len, f))
 		buf[0] = '\0';
