@@ -33,6 +33,7 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <ftw.h>
+#include <math.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -42,6 +43,9 @@
 #include <sys/vfs.h>
 #include <sys/wait.h>
 #include <unistd.h>
+
+#include "meta.h"
+#include "res.h"
 
 #define TU_TMPFS_MAGIC 0x01021994
 
@@ -256,6 +260,61 @@ tu_fake(const char *rel, const char *text)
 		*p = '/';
 	}
 	tu_write(path, sizeof(path), rel, text);
+}
+
+/*
+ * A fake settings tree under tu_dir, as VMBENCH_SYSROOT or a knob
+ * root sees it: swappiness 60, min_free_kbytes 67584, THP madvise,
+ * zswap N.
+ */
+static inline void
+tu_fake_settings(void)
+{
+	tu_fake("proc/sys/vm/swappiness", "60\n");
+	tu_fake("proc/sys/vm/min_free_kbytes", "67584\n");
+	tu_fake("sys/kernel/mm/transparent_hugepage/enabled",
+	    "always [madvise] never\n");
+	tu_fake("sys/module/zswap/parameters/enabled", "N\n");
+}
+
+/*
+ * The mean of metric @name over the iterations of result file @path
+ * (NAN without any), their number into *@niter; read strictly.
+ */
+static inline double
+tu_res_mean(const char *path, const char *name, int *niter)
+{
+	struct vb_res r;
+	char err[512];
+	double s = 0;
+	int m, i;
+
+	ck_assert_msg(vb_res_read(path, &r, err, sizeof(err)) == 0, "%s", err);
+	m = vb_res_metric_index(&r, name);
+	ck_assert_msg(m >= 0, "%s: no metric %s", path, name);
+	for (i = 0; i < r.niter; i++)
+		s += vb_res_get(&r, i, m);
+	*niter = r.niter;
+	vb_res_free(&r);
+	return *niter ? s / *niter : NAN;
+}
+
+/* The value of @key in @dir/meta into @buf, "(none)" when absent. */
+static inline const char *
+tu_meta_val(const char *dir, const char *key, char *buf, size_t len)
+{
+	struct vb_kv *kv;
+	char path[1024], err[512];
+	const char *v;
+	int n;
+
+	snprintf(path, sizeof(path), "%s/meta", dir);
+	ck_assert_msg(vb_meta_read(path, &kv, &n, err, sizeof(err)) == 0, "%s",
+	    err);
+	v = vb_meta_get(kv, n, key);
+	snprintf(buf, len, "%s", v ? v : "(none)");
+	vb_meta_free(kv, n);
+	return buf;
 }
 
 /*

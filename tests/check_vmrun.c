@@ -1,7 +1,8 @@
 /*
  * End-to-end tests of the runner (bench/vmrun, behind `make run`) and
  * the harness: real programs on configs/test.conf into a temporary
- * results root, checked with the library's own readers.
+ * results root, checked with the library's own readers; paths vmrun
+ * refuses.
  */
 #include <check.h>
 #include <errno.h>
@@ -645,10 +646,38 @@ START_TEST(full_workdir_named)
 }
 END_TEST
 
-Suite *
-runner_suite(void)
+/* Paths with control characters are refused; a long one keeps its cause. */
+START_TEST(paths_refused)
 {
-	Suite *s = suite_create("runner");
+	char longp[6000];
+	size_t i;
+
+	ck_assert_int_eq(tu_sh_in(root, "echo 'forkbomb --forks 10 --ints 1' "
+	    ">\"$T/p.conf\""), 0);
+	ck_assert_int_eq(tu_sh_in(root, "bench/vmrun --kernel p --config "
+	    "\"$T/p.conf\" --results \"$T/r\" --workdir \"$T/w\nx\" "
+	    "2>\"$T/err\""), 1);
+	ck_assert_int_eq(tu_sh_in(root, "grep -q 'a control character in a "
+	    "path' \"$T/err\""), 0);
+	ck_assert_int_eq(tu_sh_in(root, "test $(wc -l < \"$T/err\") = 1"), 0);
+	/* nothing made */
+	ck_assert_int_ne(tu_sh_in(root, "test -e \"$T/r\""), 0);
+	for (i = 0; i + 201 < sizeof(longp) - 1 && i < 5000; i += 201) {
+		memset(longp + i, 'a', 200);
+		longp[i + 200] = '/';
+	}
+	longp[i] = '\0';
+	ck_assert_int_eq(tu_sh_in(root, "bench/vmrun --kernel p --config %s "
+	    "2>\"$T/err\"", longp), 1);
+	ck_assert_int_eq(tu_sh_in(root, "grep -q '^vmrun: --config .*: path "
+	    "too long' \"$T/err\""), 0);
+}
+END_TEST
+
+Suite *
+vmrun_suite(void)
+{
+	Suite *s = suite_create("vmrun");
 	TCase *tc = tcase_create("e2e");
 
 	tcase_add_checked_fixture(tc, setup, teardown);
@@ -666,6 +695,7 @@ runner_suite(void)
 	tcase_add_test(tc, sampler_killed_noted);
 	tcase_add_test(tc, full_disk_fails);
 	tcase_add_test(tc, full_workdir_named);
+	tcase_add_test(tc, paths_refused);
 	suite_add_tcase(s, tc);
 	return s;
 }
