@@ -7,7 +7,7 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "err.h"
+#include "msg.h"
 #include "util.h"
 
 void *

@@ -10,7 +10,7 @@
 #include <string.h>
 #include <sys/stat.h>
 
-#include "err.h"
+#include "msg.h"
 #include "meta.h"
 #include "report.h"
 #include "util.h"

@@ -20,7 +20,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "err.h"
+#include "msg.h"
 #include "report.h"
 #include "util.h"
 

@@ -10,7 +10,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "err.h"
+#include "msg.h"
 #include "report.h"
 #include "util.h"
 

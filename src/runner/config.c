@@ -6,7 +6,7 @@
 #include <string.h>
 
 #include "config.h"
-#include "err.h"
+#include "msg.h"
 #include "util.h"
 
 static int VB_PRINTF(4, 5)
