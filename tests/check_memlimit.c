@@ -210,10 +210,12 @@ struct run {
 
 /*
  * Write @conf and start vmrun on it; with @sig, send it that signal
- * after @after_ms.  Leaves the folder for the checks.
+ * once res/t/@started exists (a file the benchmark writes once its own
+ * signal handlers are in place; 25 s at most) and 300 ms more.  Leaves
+ * the folder for the checks.
  */
 static void
-vmrun(struct run *r, const char *conf, int sig, int after_ms)
+vmrun(struct run *r, const char *conf, int sig, const char *started)
 {
 	char cpath[600], res[600], work[600];
 	FILE *f;
@@ -243,8 +245,15 @@ vmrun(struct run *r, const char *conf, int sig, int after_ms)
 		_exit(127);
 	}
 	if (sig) {
-		usleep((useconds_t)after_ms * 1000);
+		char path[700];
+		int i;
+
+		snprintf(path, sizeof(path), "%s/%s", res, started);
+		for (i = 0; i < 2500 && access(path, F_OK) < 0; i++)
+			usleep(10000);
+		usleep(300000);
 		kill(pid, sig);
+		ck_assert_msg(i < 2500, "no %s after 25 s", path);
 	}
 	ck_assert_int_eq(waitpid(pid, &status, 0), pid);
 	r->status = WIFEXITED(status) ? WEXITSTATUS(status) : -1;
@@ -321,7 +330,7 @@ START_TEST(memfill_swaps_under_limit)
 	if (!need_swap())
 		return;
 	vmrun(&r, "iterations 1\nmemfill --percent 80 --write with=probe\n",
-	    0, 0);
+	    0, NULL);
 	ck_assert_int_eq(r.status, 0);
 	check_gone(&r);
 	read_res(&r, "memfill", &res);
@@ -352,9 +361,9 @@ START_TEST(removed_after_interrupt)
 
 	if (!need_swap())
 		return;
-	/* a fill that takes far longer than the 2.5 s before SIGINT */
+	/* 50 fills: far longer than the wait for the first to start */
 	vmrun(&r, "iterations 50\nmemfill --percent 80 --write with=probe\n",
-	    SIGINT, 2500);
+	    SIGINT, "t/memfill.vmstat");
 	ck_assert_int_eq(r.status, 130);
 	check_gone(&r);
 	read_res(&r, "probe@memfill", &res);
@@ -373,7 +382,7 @@ START_TEST(removed_after_failure)
 		return;
 	/* 512M forced into 64M + 256M: the OOM killer, inside the cgroup */
 	vmrun(&r, "iterations 1\nmemfill --bytes 512M --force --write\n", 0,
-	    0);
+	    NULL);
 	ck_assert_int_eq(r.status, 1);
 	check_gone(&r);
 	read_res(&r, "memfill", &res);
