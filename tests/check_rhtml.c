@@ -418,8 +418,14 @@ START_TEST(browser_interrupt)
 		return;
 	}
 	ck_assert_msg(!done, "html-browser.sh ended before the browser");
-	nanosleep(&ms100, NULL);
-	nanosleep(&ms100, NULL);
+	/* until the browser itself runs: it has made its profile folder */
+	for (i = 0; i < 300 && !done; i++) {
+		if (exists_in_t("tmp/vmbench-html.*/profile"))
+			break;
+		nanosleep(&ms100, NULL);
+		done = waitpid(pid, &st, WNOHANG) == pid;
+	}
+	ck_assert_msg(!done, "html-browser.sh ended before the browser ran");
 	ck_assert_int_eq(kill(-pid, SIGINT), 0);
 	/* at once: within 10 s (the browser is killed, not awaited) */
 	for (i = 0; i < 100 && !done; i++) {
