@@ -385,7 +385,7 @@ bench-html: all
 all: bench/vmlat_hello
 bench/vmlat_hello: src/bench/vmlat/hello.c
 	$(call say,LD,$@)
-	$(Q)$(CC) -O2 -Wall -Wextra -static -o $@ $<
+	$(Q)mkdir -p $(@D) && $(CC) -O2 -Wall -Wextra -static -o $@ $<
 .PHONY: clean-vmlat
 clean: clean-vmlat
 clean-vmlat:

@@ -71,8 +71,9 @@ START_TEST(ab_end_to_end_fake)
 	    ">%s/out 2>%s/err", tu_dir, tu_dir, tu_dir, tu_dir, tu_dir,
 	    tu_dir), 0);
 	ck_assert_str_eq(tu_line("proc/sys/vm/swappiness", v, sizeof(v)), "60");
-	ck_assert_str_eq(tu_line("sys/kernel/mm/transparent_hugepage/enabled", v,
-	    sizeof(v)), "madvise");
+	ck_assert_str_eq(tu_line(
+	    "sys/kernel/mm/transparent_hugepage/enabled", v, sizeof(v)),
+	    "madvise");
 	snprintf(dir, sizeof(dir), "%s/r/t-A", tu_dir);
 	ck_assert_str_eq(tu_meta_val(dir, "ab_setting", v, sizeof(v)),
 	    "vm.swappiness=7");
@@ -210,8 +211,8 @@ START_TEST(ab_restore_every_path)
 			    WEXITSTATUS(status) == 130, "signal %d: status "
 			    "%d", sigs[i], status);
 		}
-		ck_assert_str_eq(tu_line("proc/sys/vm/swappiness", v, sizeof(v)),
-		    "60");
+		ck_assert_str_eq(tu_line("proc/sys/vm/swappiness", v,
+		    sizeof(v)), "60");
 		ck_assert_str_eq(tu_line(
 		    "sys/kernel/mm/transparent_hugepage/enabled", v,
 		    sizeof(v)), "madvise");
@@ -257,8 +258,9 @@ START_TEST(ab_killed_benchmark)
 	ck_assert_msg(WIFEXITED(status) && WEXITSTATUS(status) == 1,
 	    "status %d", status);
 	ck_assert_str_eq(tu_line("proc/sys/vm/swappiness", v, sizeof(v)), "60");
-	ck_assert_str_eq(tu_line("sys/kernel/mm/transparent_hugepage/enabled", v,
-	    sizeof(v)), "madvise");
+	ck_assert_str_eq(tu_line(
+	    "sys/kernel/mm/transparent_hugepage/enabled", v, sizeof(v)),
+	    "madvise");
 	snprintf(path, sizeof(path), "%s/r/kb-A", tu_dir);
 	ck_assert_str_eq(tu_meta_val(path, "status", v, sizeof(v)), "failed");
 	/* the side whose run was killed says so; its iterations are kept */

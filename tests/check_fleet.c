@@ -202,7 +202,7 @@ START_TEST(fleet_bad_input)
 	    line_with(text, "make fleet: ", bad[_i].says),
 	    "make fleet %s %s: wanted one line with \"%s\", got:\n%s",
 	    argv[1], argv[2] ? argv[2] : "", bad[_i].says, text);
-	ck_assert_msg(!strstr(text, "PLAY"), "ansible ran:\n%s", text);
+	ck_assert_msg(!strstr(text, "PLAY"), "ansible ran:\n%s", tail_of(text));
 	free(text);
 }
 END_TEST
@@ -280,18 +280,18 @@ START_TEST(fleet_hosts)
 	argv[5] = NULL;
 	rc = run_make(tu_path(out, sizeof(out), "out"), argv);
 	text = tu_slurp_ok("%s", out);
-	ck_assert_msg(rc != 0, "make fleet: exit 0:\n%s", text);
+	ck_assert_msg(rc != 0, "make fleet: exit 0:\n%s", tail_of(text));
 	ck_assert_msg(strstr(text, "make fleet: 2 host(s) ran, 4 failed") &&
 	    line_with(text, "ran     alpha", "fl-alpha") &&
-	    line_with(text, "ran     beta", "fl-beta"), "summary:\n%s", text);
+	    line_with(text, "ran     beta", "fl-beta"), "summary:\n%s", tail_of(text));
 	l = line_with(text, "failed  gone", "unreachable: ");
-	ck_assert_msg(l && strstr(l, "127.0.0.2"), "gone:\n%s", text);
+	ck_assert_msg(l && strstr(l, "127.0.0.2"), "gone:\n%s", tail_of(text));
 	l = line_with(text, "failed  dup", "fl-dup exists; not overwritten");
-	ck_assert_msg(l != NULL, "dup:\n%s", text);
+	ck_assert_msg(l != NULL, "dup:\n%s", tail_of(text));
 	l = line_with(text, "failed  twin1", "'fl-twin' is also the label of");
-	ck_assert_msg(l && strstr(l, "twin2"), "twin1:\n%s", text);
+	ck_assert_msg(l && strstr(l, "twin2"), "twin1:\n%s", tail_of(text));
 	ck_assert_msg(line_with(text, "failed  twin2", "also the label of "
-	    "twin1"), "twin2:\n%s", text);
+	    "twin1"), "twin2:\n%s", tail_of(text));
 	free(text);
 
 	/* each folder is the host's own run */

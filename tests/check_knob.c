@@ -81,16 +81,19 @@ START_TEST(check_apply_restore)
 	ck_assert_str_eq(tu_line("proc/sys/vm/swappiness", v, sizeof(v)), "60");
 	ck_assert_int_eq(vb_knobs_apply(&ks, 0, err, sizeof(err)), 0);
 	ck_assert_str_eq(tu_line("proc/sys/vm/swappiness", v, sizeof(v)), "0");
-	ck_assert_str_eq(tu_line("sys/kernel/mm/transparent_hugepage/enabled", v,
-	    sizeof(v)), "never");
+	ck_assert_str_eq(tu_line(
+	    "sys/kernel/mm/transparent_hugepage/enabled", v, sizeof(v)),
+	    "never");
 	/* B leaves swappiness at its original value */
 	ck_assert_int_eq(vb_knobs_apply(&ks, 1, err, sizeof(err)), 0);
 	ck_assert_str_eq(tu_line("proc/sys/vm/swappiness", v, sizeof(v)), "60");
-	ck_assert_str_eq(tu_line("sys/kernel/mm/transparent_hugepage/enabled", v,
-	    sizeof(v)), "always");
+	ck_assert_str_eq(tu_line(
+	    "sys/kernel/mm/transparent_hugepage/enabled", v, sizeof(v)),
+	    "always");
 	ck_assert_int_eq(vb_knobs_restore(&ks), 0);
-	ck_assert_str_eq(tu_line("sys/kernel/mm/transparent_hugepage/enabled", v,
-	    sizeof(v)), "madvise");
+	ck_assert_str_eq(tu_line(
+	    "sys/kernel/mm/transparent_hugepage/enabled", v, sizeof(v)),
+	    "madvise");
 	ck_assert_str_eq(vb_knobs_describe(&ks, 0, v, sizeof(v)),
 	    "thp=never,vm.swappiness=0");
 	vb_knobs_free(&ks);

@@ -94,8 +94,9 @@ START_TEST(state_recover)
 	ck_assert_int_eq(tu_count_except(work, ""), 3);
 	ck_assert_int_eq(vb_state_recover(work), 2);
 	ck_assert_str_eq(tu_line("proc/sys/vm/swappiness", v, sizeof(v)), "60");
-	ck_assert_str_eq(tu_line("sys/kernel/mm/transparent_hugepage/enabled", v,
-	    sizeof(v)), "madvise");
+	ck_assert_str_eq(tu_line(
+	    "sys/kernel/mm/transparent_hugepage/enabled", v, sizeof(v)),
+	    "madvise");
 	snprintf(path, sizeof(path), "%s/results/x/meta", tu_dir);
 	ck_assert_int_eq(vb_meta_read(path, &kv, &n, err, sizeof(err)), 0);
 	ck_assert_str_eq(vb_meta_get(kv, n, "status"), "interrupted");

@@ -233,8 +233,9 @@ START_TEST(golden_tables)
 	free(got);
 	free(want);
 	/* and make post prints them */
-	ck_assert_int_eq(tu_sh_in(NULL, "report/vmreport --post tests/fixtures/tio-a "
-	    "tests/fixtures/tio-b 2>&1 | grep -q '^Threaded I/O Bench'"), 0);
+	ck_assert_int_eq(tu_sh_in(NULL, "report/vmreport --post "
+	    "tests/fixtures/tio-a tests/fixtures/tio-b 2>&1 | "
+	    "grep -q '^Threaded I/O Bench'"), 0);
 }
 END_TEST
 

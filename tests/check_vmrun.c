@@ -122,8 +122,8 @@ START_TEST(existing_label_refused)
 	struct stat a, b;
 	int rc;
 
-	rc = tu_sh_out(NULL, 0, "bench/vmrun --kernel same --config configs/test.conf "
-	    "--results %s --workdir %s 2>&1", root, root);
+	rc = tu_sh_out(NULL, 0, "bench/vmrun --kernel same --config "
+	    "configs/test.conf --results %s --workdir %s 2>&1", root, root);
 	ck_assert_int_eq(rc, 0);
 	snprintf(path, sizeof(path), "%s/same/meta", root);
 	ck_assert_int_eq(stat(path, &a), 0);
@@ -179,9 +179,9 @@ START_TEST(bad_input_refused)
 			fputs(t[i].conf, f);
 			fclose(f);
 		}
-		rc = tu_sh_out(out, sizeof(out), "bench/vmrun --kernel '%s' --config "
-		    "%s --results %s/res --workdir %s 2>&1", t[i].label, conf,
-		    root, root);
+		rc = tu_sh_out(out, sizeof(out), "bench/vmrun --kernel '%s' "
+		    "--config %s --results %s/res --workdir %s 2>&1",
+		    t[i].label, conf, root, root);
 		ck_assert_msg(rc != 0, "case %zu accepted", i);
 		ck_assert_msg(strstr(out, t[i].want) != NULL,
 		    "case %zu: want '%s', got '%s'", i, t[i].want, out);
@@ -469,8 +469,8 @@ START_TEST(concurrent_label_refused)
 	for (i = 0; i < 400 && access(path, F_OK) < 0; i++)
 		nanosleep(&(struct timespec){ 0, 50000000 }, NULL);
 	ck_assert_int_eq(stat(path, &a), 0);
-	rc = tu_sh_out(out, sizeof(out), "bench/vmrun --kernel busy --config %s "
-	    "--results %s --workdir %s --force 2>&1", conf, root, root);
+	rc = tu_sh_out(out, sizeof(out), "bench/vmrun --kernel busy --config "
+	    "%s --results %s --workdir %s --force 2>&1", conf, root, root);
 	ck_assert_int_ne(rc, 0);
 	snprintf(want, sizeof(want), "/busy is in use by another run (pid "
 	    "%ld)", (long)pid);
@@ -568,8 +568,8 @@ START_TEST(full_disk_fails)
 	}
 	snprintf(mnt, sizeof(mnt), "%s/full", root);
 	ck_assert_int_eq(mkdir(mnt, 0755), 0);
-	rc = tu_sh_out(out, sizeof(out), "mount -t tmpfs -o size=1M tmpfs %s 2>&1",
-	    mnt);
+	rc = tu_sh_out(out, sizeof(out), "mount -t tmpfs -o size=1M tmpfs "
+	    "%s 2>&1", mnt);
 	if (rc != 0) {
 		tu_skip("cannot mount a tmpfs: %s", out);
 		return;
@@ -619,8 +619,8 @@ START_TEST(full_workdir_named)
 	}
 	snprintf(mnt, sizeof(mnt), "%s/full", root);
 	ck_assert_int_eq(mkdir(mnt, 0755), 0);
-	rc = tu_sh_out(out, sizeof(out), "mount -t tmpfs -o size=2M tmpfs %s 2>&1",
-	    mnt);
+	rc = tu_sh_out(out, sizeof(out), "mount -t tmpfs -o size=2M tmpfs "
+	    "%s 2>&1", mnt);
 	if (rc != 0) {
 		tu_skip("cannot mount a tmpfs: %s", out);
 		return;

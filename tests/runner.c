@@ -48,7 +48,8 @@ remove_root(const char *root)
 
 /*
  * The roots of earlier runs that were killed (SIGKILL skips the
- * removal): $base/vmbench-check.<pid>.*, whose pid is gone.
+ * removal): $base/vmbench-check.<pid>.*, whose pid is gone; only ours
+ * (root removes any).
  */
 static void
 remove_stale_roots(const char *base)
@@ -63,8 +64,11 @@ remove_stale_roots(const char *base)
 	for (i = 0; i < g.gl_pathc; i++) {
 		const char *p = strrchr(g.gl_pathv[i], '/') + 1;
 		long pid = strtol(p + strlen("vmbench-check."), NULL, 10);
+		struct stat st;
 
-		if (pid > 0 && kill((pid_t)pid, 0) < 0 && errno == ESRCH)
+		if (pid > 0 && kill((pid_t)pid, 0) < 0 && errno == ESRCH &&
+		    lstat(g.gl_pathv[i], &st) == 0 && S_ISDIR(st.st_mode) &&
+		    (st.st_uid == geteuid() || geteuid() == 0))
 			remove_root(g.gl_pathv[i]);
 	}
 	globfree(&g);

@@ -218,8 +218,8 @@ check_sampler(int iter)
 		vb_res_add_note(&R.res, "vmstat series incomplete: sampler "
 		    "died (signal %d) at iteration %d", WTERMSIG(status), iter);
 	} else {
-		vb_warn("the vmstat sampler ended (exit status %d) at iteration "
-		    "%d: %s is incomplete", WEXITSTATUS(status), iter,
+		vb_warn("the vmstat sampler ended (exit status %d) at "
+		    "iteration %d: %s is incomplete", WEXITSTATUS(status), iter,
 		    R.vm_path);
 		vb_res_add_note(&R.res, "vmstat series incomplete: sampler "
 		    "ended (exit status %d) at iteration %d",

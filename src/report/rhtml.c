@@ -242,8 +242,8 @@ check_dir(const struct rl_set *s, const char *dir)
 	int n = 0, t = 0;
 
 	if (inside_results(s, dir)) {
-		vb_warn("%s: is inside a result folder; the page goes elsewhere "
-		    "(nothing written)", dir);
+		vb_warn("%s: is inside a result folder; the page goes "
+		    "elsewhere (nothing written)", dir);
 		return -1;
 	}
 	if (stat(dir, &st) != 0) {
@@ -253,7 +253,8 @@ check_dir(const struct rl_set *s, const char *dir)
 		return -1;
 	}
 	if (!S_ISDIR(st.st_mode)) {
-		vb_warn("%s: exists and is not a folder (nothing written)", dir);
+		vb_warn("%s: exists and is not a folder (nothing written)",
+		    dir);
 		return -1;
 	}
 	if (!(d = opendir(dir))) {

@@ -831,8 +831,8 @@ run_gnuplot(const char *dir, const char *gnuplot)
 	restore_stops(old);
 	if ((sig = stop_sig) != 0) {
 		unlink(log);
-		vb_warn("interrupted by signal %d (%s): %s stopped, the charts in "
-		    "%s are incomplete", sig, strsignal(sig), gnuplot, dir);
+		vb_warn("interrupted by signal %d (%s): %s stopped, the charts "
+		    "in %s are incomplete", sig, strsignal(sig), gnuplot, dir);
 		exit(128 + sig);
 	}
 	if (WIFEXITED(st) && WEXITSTATUS(st) == 0) {
@@ -855,8 +855,8 @@ run_gnuplot(const char *dir, const char *gnuplot)
 	}
 	last_line(msg, sizeof(msg), log);
 	if (WIFSIGNALED(st))
-		vb_warn("%s was killed by signal %d (%s) on %s/all.gp, after: %s "
-		    "(all it said: %s)", gnuplot, WTERMSIG(st),
+		vb_warn("%s was killed by signal %d (%s) on %s/all.gp, after: "
+		    "%s (all it said: %s)", gnuplot, WTERMSIG(st),
 		    strsignal(WTERMSIG(st)), dir, msg, log);
 	else
 		vb_warn("%s failed on %s/all.gp: %s (all it said: %s)", gnuplot,
@@ -874,7 +874,8 @@ rp_plot(const struct rl_set *s, const char *dir, const char *gnuplot,
 	FILE *all;
 
 	if (inside_results(s, dir)) {
-		vb_warn("%s: is inside a result folder; charts go elsewhere", dir);
+		vb_warn("%s: is inside a result folder; charts go elsewhere",
+		    dir);
 		return -1;
 	}
 	if (mkdir_p(dir) != 0) {
@@ -924,8 +925,8 @@ rp_plot(const struct rl_set *s, const char *dir, const char *gnuplot,
 		return -1;
 	}
 	if (!have_program(gnuplot)) {
-		vb_warn("%s not found: %d charts not drawn (data and scripts are "
-		    "in %s); install gnuplot: apt-get install gnuplot-nox",
+		vb_warn("%s not found: %d charts not drawn (data and scripts "
+		    "are in %s); install gnuplot: apt-get install gnuplot-nox",
 		    gnuplot, charts, dir);
 		return -1;
 	}

@@ -838,7 +838,8 @@ teardown(void)
 		rc = -1;
 	}
 	if (vb_knobs_restore(&S.knobs)) {
-		vb_warn("could not restore every setting; see %s", S.state.path);
+		vb_warn("could not restore every setting; see %s",
+		    S.state.path);
 		rc = -1;
 	}
 	/* the state file stays when something could not be undone */
