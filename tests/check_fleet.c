@@ -283,7 +283,8 @@ START_TEST(fleet_hosts)
 	ck_assert_msg(rc != 0, "make fleet: exit 0:\n%s", tail_of(text));
 	ck_assert_msg(strstr(text, "make fleet: 2 host(s) ran, 4 failed") &&
 	    line_with(text, "ran     alpha", "fl-alpha") &&
-	    line_with(text, "ran     beta", "fl-beta"), "summary:\n%s", tail_of(text));
+	    line_with(text, "ran     beta", "fl-beta"), "summary:\n%s",
+	    tail_of(text));
 	l = line_with(text, "failed  gone", "unreachable: ");
 	ck_assert_msg(l && strstr(l, "127.0.0.2"), "gone:\n%s", tail_of(text));
 	l = line_with(text, "failed  dup", "fl-dup exists; not overwritten");
