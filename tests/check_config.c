@@ -267,6 +267,11 @@ config_suite(void)
 	    (int)(sizeof(bads) / sizeof(bads[0])));
 	tcase_add_test(tc, long_word);
 	tcase_add_test(tc, files);
+	suite_add_tcase(s, tc);
+	/* vmrun and each benchmark's --check, for every line: seconds */
+	tc = tcase_create("shipped");
+	tcase_add_unchecked_fixture(tc, tu_mktmp, tu_rmtmp);
+	tcase_set_timeout(tc, 120);
 	tcase_add_test(tc, shipped_configs);
 	suite_add_tcase(s, tc);
 	return s;
