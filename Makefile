@@ -203,9 +203,26 @@ $(TEST_BIN): $(TEST_OBJS) $(BENCH_MODS) $(RUNNER_MODS) $(REPORT_MODS) $(LIB)
 	$(call say,LD,$@)
 	$(Q)$(CC) $(LDFLAGS) -o $@ $^ $(CHECK_LIBS) $(GSL_LIBS) $(LDLIBS)
 
-check: all $(TEST_BIN) tests/iterchild
+check: all check-headers $(TEST_BIN) tests/iterchild
 	$(call say,TEST,$(TEST_BIN))
 	$(Q)./$(TEST_BIN)
+
+# Every header compiles on its own: included twice in a unit of its own
+# (its includes and its guard are its own), with its layer's -I only.
+# (src/runner/benches.h is a generated list, not a header.)
+HEADERS = $(filter-out src/runner/benches.h,$(wildcard src/lib/*.h \
+	src/runner/*.h src/report/*.h src/report/*/*.h src/bench/*/*.h))
+.PHONY: check-headers
+check-headers: src/lib/version.h
+	$(call say,CHECK,headers)
+	$(Q)fail=0; for h in $(HEADERS); do \
+	    case $$h in src/runner/*) i=-Isrc/runner;; \
+	    src/report/*) i=-Isrc/report;; *) i=;; esac; \
+	    printf '#include "%s"\n#include "%s"\n' "$$h" "$$h" | \
+	    $(CC) -std=gnu11 -D_GNU_SOURCE -Wall -Wextra -Werror \
+	    -Isrc/lib $$i -fsyntax-only -x c - || \
+	    { echo "$$h: does not compile on its own" >&2; fail=1; }; \
+	done; exit $$fail
 
 # A benchmark that reports what its iteration child looks like, for
 # tests/check_harness.c.

@@ -295,22 +295,6 @@ START_TEST(help_in_docs)
 }
 END_TEST
 
-/* The whole of @path, malloc'd. */
-static char *
-slurp(const char *path)
-{
-	char chunk[4096], *text = NULL;
-	size_t used = 0, n;
-	FILE *f = fopen(path, "r");
-
-	ck_assert_msg(f != NULL, "%s: %s", path, strerror(errno));
-	append(&text, &used, "", 0);
-	while ((n = fread(chunk, 1, sizeof(chunk), f)) > 0)
-		append(&text, &used, chunk, n);
-	fclose(f);
-	return text;
-}
-
 /*
  * Copy docs/@name to tu_dir, replacing the first @from by @to (when
  * @from is given).
@@ -322,7 +306,7 @@ copy_doc(const char *name, const char *from, const char *to)
 	FILE *g;
 
 	snprintf(src, sizeof(src), "docs/%s", name);
-	text = slurp(src);
+	text = tu_slurp_ok("%s", src);
 	snprintf(dst, sizeof(dst), "%s/%s", tu_dir, name);
 	g = fopen(dst, "w");
 	ck_assert_ptr_nonnull(g);
@@ -393,7 +377,7 @@ START_TEST(generator_repairs)
 	copy_doc("benchmarks.md", "<!-- help: bench/forkbomb (make docs)",
 	    "<!-- moved: bench/forkbomb (make docs)");
 	snprintf(path, sizeof(path), "%s/benchmarks.md", tu_dir);
-	text = slurp(path);
+	text = tu_slurp_ok("%s", path);
 	ck_assert_ptr_nonnull(strstr(text, "\nCommon options:\n"));
 	memcpy(strstr(text, "\nCommon options:\n") + 1, "c", 1);
 	{
@@ -406,7 +390,7 @@ START_TEST(generator_repairs)
 	free(text);
 	ck_assert_int_eq(run_generator(), 0);
 	check_dir(tu_dir);
-	text = slurp(path);
+	text = tu_slurp_ok("%s", path);
 	ck_assert_ptr_nonnull(strstr(text, "\n## forkbomb\n\n"
 	    "<!-- help: bench/forkbomb (make docs) -->\n```\nusage: "));
 	free(text);

@@ -335,11 +335,8 @@ END_TEST
 static int
 run_fileload(const char *args)
 {
-	char cmd[4096];
-
-	snprintf(cmd, sizeof(cmd), "bench/fileload %s --workdir %s --out %s/fl "
+	return tu_sh_in(NULL, "bench/fileload %s --workdir %s --out %s/fl "
 	    ">%s/fl.out 2>&1", args, tu_dir, tu_dir, tu_dir);
-	return system(cmd);
 }
 
 /* Entries left in tu_dir other than the fl.* outputs. */
@@ -428,9 +425,8 @@ START_TEST(e2e_loadfile_param)
 	    sizeof(err)) == 0, "%s", err);
 	ck_assert_str_eq(vb_res_param(&r, "loadfile"), "configs/fileload.load");
 	vb_res_free(&r);
-	snprintf(cmd, sizeof(cmd), "cp configs/fileload.load %s/my.load",
-	    tu_dir);
-	ck_assert_int_eq(system(cmd), 0);
+	ck_assert_int_eq(tu_sh_in(NULL, "cp configs/fileload.load "
+	    "%s/my.load", tu_dir), 0);
 	snprintf(cmd, sizeof(cmd), "--clients 1 --time 0.3 --warmup 0 "
 	    "--loadfile %s/my.load", tu_dir);
 	ck_assert_int_eq(run_fileload(cmd), 0);

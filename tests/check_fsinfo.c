@@ -3,7 +3,7 @@
  * devices, one with a journal and one made with -O ^has_journal; and
  * end to end, the note bench/tio --creates and bench/vmlat write into
  * their result on each.  The ext4 need root, mkfs.ext4 and loop
- * devices: without them those tests say why and pass.
+ * devices: without them those tests are skipped, with the reason.
  */
 #include <check.h>
 #include <errno.h>
@@ -13,7 +13,6 @@
 #include <string.h>
 #include <sys/mount.h>
 #include <sys/stat.h>
-#include <sys/statfs.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
@@ -21,34 +20,10 @@
 #include "res.h"
 #include "testutil.h"
 
-#define TMPFS_MAGIC 0x01021994
-
 /* What the fixture mounted under tu_dir: "tmpfs", "journal", "none". */
 static const char *const mnts[] = { "tmpfs", "journal", "none" };
 static int mounted[3];
 static const char *why;		/* why the ext4 are missing */
-
-/* Run @argv quietly; its exit status (127: cannot run it). */
-static int
-run(char *const argv[])
-{
-	pid_t pid;
-	int st, fd;
-
-	if ((pid = fork()) < 0)
-		return -1;
-	if (pid == 0) {
-		if ((fd = open("/dev/null", O_WRONLY)) >= 0) {
-			dup2(fd, 1);
-			dup2(fd, 2);
-		}
-		execvp(argv[0], argv);
-		_exit(127);
-	}
-	if (waitpid(pid, &st, 0) < 0)
-		return -1;
-	return WIFEXITED(st) ? WEXITSTATUS(st) : 128 + WTERMSIG(st);
-}
 
 /* A 16M image tu_dir/@name.img made by mkfs.ext4 @opt, on tu_dir/@name. */
 static int
@@ -63,87 +38,28 @@ mount_ext4(const char *name, const char *opt)
 	tu_path(dir, sizeof(dir), name);
 	if (mkdir(dir, 0700) < 0)
 		return -1;
-	if (run(mkfs) != 0) {
+	if (tu_run(mkfs) != 0) {
 		why = "mkfs.ext4 failed or is missing";
 		return -1;
 	}
-	if (run(mnt) != 0) {
+	if (tu_run(mnt) != 0) {
 		why = "cannot mount an ext4 on a loop device";
 		return -1;
 	}
 	return 0;
 }
 
-/*
- * The mounts of an earlier run of this suite that was killed (SIGKILL
- * skips the teardown): under $TMPDIR/vmbench-test.*, a folder whose
- * fsinfo.pid names a process that is gone.  Unmounted and removed, so
- * that a killed `make check` leaves nothing past the next one.
- */
-static void
-clean_stale(void)
-{
-	const char *t = getenv("TMPDIR");
-	char line[1024], mnt[512], root[512], pidf[600], stat[64];
-	char gone[8][512];
-	int ngone = 0, i;
-	size_t n;
-	FILE *f, *pf;
-	long pid;
-
-	snprintf(root, sizeof(root), "%s/vmbench-test.", t && *t ? t : "/tmp");
-	n = strlen(root);
-	if (!(f = fopen("/proc/mounts", "r")))
-		return;
-	while (fgets(line, sizeof(line), f)) {
-		char *slash;
-
-		if (sscanf(line, "%*s %511s", mnt) != 1 ||
-		    strncmp(mnt, root, n) != 0 ||
-		    !(slash = strchr(mnt + n, '/')))
-			continue;
-		*slash = '\0';
-		snprintf(pidf, sizeof(pidf), "%s/fsinfo.pid", mnt);
-		if (!(pf = fopen(pidf, "r")))
-			continue;
-		if (fscanf(pf, "%ld", &pid) != 1)
-			pid = 0;
-		fclose(pf);
-		snprintf(stat, sizeof(stat), "/proc/%ld", pid);
-		if (pid <= 0 || access(stat, F_OK) == 0)
-			continue;
-		*slash = '/';
-		if (umount(mnt) < 0)
-			umount2(mnt, MNT_DETACH);
-		*slash = '\0';
-		for (i = 0; i < ngone && strcmp(gone[i], mnt); i++)
-			;
-		if (i == ngone && ngone < 8)
-			snprintf(gone[ngone++], sizeof(gone[0]), "%s", mnt);
-	}
-	fclose(f);
-	for (i = 0; i < ngone; i++)
-		nftw(gone[i], tu_rm1, 16, FTW_DEPTH | FTW_PHYS);
-}
-
 static void
 setup(void)
 {
 	char dir[512];
-	FILE *pf;
 
-	if (geteuid() == 0)
-		clean_stale();
+	/* a killed run's mounts: the runner unmounts them (testutil.h) */
 	tu_mktmp();
-	tu_path(dir, sizeof(dir), "fsinfo.pid");
-	if ((pf = fopen(dir, "w"))) {
-		fprintf(pf, "%ld\n", (long)getpid());
-		fclose(pf);
-	}
 	setenv("PATH", "/usr/local/sbin:/usr/local/bin:/usr/sbin:/usr/bin:"
 	    "/sbin:/bin", 0);
 	if (geteuid() != 0) {
-		why = "not root";
+		why = "needs root";
 		return;
 	}
 	tu_path(dir, sizeof(dir), "tmpfs");
@@ -171,27 +87,25 @@ teardown(void)
 	tu_rmtmp();
 }
 
-/* Is fixture mount @i there?  If not, say why the test passes. */
+/* Is fixture mount @i there?  If not, the test is skipped. */
 static int
-have(int i, const char *test)
+have(int i)
 {
 	if (!mounted[i])
-		fprintf(stderr, "fsinfo: %s skipped: %s\n", test,
-		    why ? why : "cannot mount a tmpfs");
+		tu_skip("%s", why ? why : "cannot mount a tmpfs");
 	return mounted[i];
 }
 
 START_TEST(tmpfs_has_none)
 {
 	char dir[512], dev[64] = "x";
-	struct statfs sf;
 
 	if (mounted[0])
 		tu_path(dir, sizeof(dir), "tmpfs");
 	else
 		snprintf(dir, sizeof(dir), "/dev/shm");
-	if (statfs(dir, &sf) < 0 || sf.f_type != TMPFS_MAGIC) {
-		fprintf(stderr, "fsinfo: tmpfs_has_none skipped: no tmpfs\n");
+	if (!tu_on_tmpfs(dir)) {
+		tu_skip("no tmpfs (not root, and no /dev/shm)");
 		return;
 	}
 	ck_assert_int_eq(vb_fs_nojournal(dir, dev, sizeof(dev)), 0);
@@ -214,7 +128,7 @@ START_TEST(ext4_journal)
 {
 	char dir[512], dev[64], note[256];
 
-	if (!have(1, "ext4_journal"))
+	if (!have(1))
 		return;
 	tu_path(dir, sizeof(dir), "journal");
 	ck_assert_int_eq(vb_fs_nojournal(dir, dev, sizeof(dev)), 0);
@@ -227,7 +141,7 @@ START_TEST(ext4_no_journal)
 {
 	char dir[512], sub[600], dev[64], dev2[64], note[256];
 
-	if (!have(2, "ext4_no_journal"))
+	if (!have(2))
 		return;
 	tu_path(dir, sizeof(dir), "none");
 	ck_assert_int_eq(vb_fs_nojournal(dir, dev, sizeof(dev)), 1);
@@ -256,14 +170,13 @@ static void
 bench(const char *prog, const char *args, int i, char *note, size_t nlen,
     char *out, size_t olen)
 {
-	char cmd[2048], path[512], err[512];
+	char path[512], err[512];
 	struct vb_res r;
 	char *text;
 
-	snprintf(cmd, sizeof(cmd), "%s %s --iterations 1 --workdir %s/%s "
+	ck_assert_msg(tu_sh_in(NULL, "%s %s --iterations 1 --workdir %s/%s "
 	    "--out %s/%d >%s/%d.out 2>&1", prog, args, tu_dir, mnts[i],
-	    tu_dir, i, tu_dir, i);
-	ck_assert_msg(system(cmd) == 0, "%s", cmd);
+	    tu_dir, i, tu_dir, i) == 0, "%s %s failed", prog, args);
 	snprintf(path, sizeof(path), "%s/%d.res", tu_dir, i);
 	ck_assert_msg(vb_res_read(path, &r, err, sizeof(err)) == 0, "%s",
 	    err);
@@ -292,7 +205,7 @@ START_TEST(tio_notes)
 	char note[1024], out[16384], dev[64], want[512];
 	int i;
 
-	if (!have(2, "tio_notes"))
+	if (!have(2))
 		return;
 	for (i = 1; i <= 2; i++) {
 		bench("bench/tio", "--creates --files 64", i, note,
@@ -319,7 +232,7 @@ START_TEST(vmlat_notes)
 {
 	char note[1024], out[16384];
 
-	if (!have(2, "vmlat_notes"))
+	if (!have(2))
 		return;
 	/* creates: said; no creates: nothing to say */
 	bench("bench/vmlat", "--test fs0k --reps 1 --enough 100", 2, note,

@@ -22,40 +22,12 @@
 
 #include "makesim/makesim.h"
 #include "res.h"
+#include "testutil.h"
 
 #define MAKESIM "bench/makesim"
 
-/*
- * Temporary folders are /tmp/check-makesim.<runner pid>.XXXXXX; the
- * unchecked teardown (in the runner, after every test of the case, also
- * after a failed one) removes them all.
- */
-static char tmp_prefix[48];
-
-static void
-tmp_setup(void)
-{
-	snprintf(tmp_prefix, sizeof(tmp_prefix), "/tmp/check-makesim.%ld",
-	    (long)getpid());
-}
-
-static void
-tmp_teardown(void)
-{
-	char cmd[128];
-
-	snprintf(cmd, sizeof(cmd), "rm -rf %s.*", tmp_prefix);
-	if (system(cmd) != 0)
-		fprintf(stderr, "check_makesim: %s failed\n", cmd);
-}
-
-/* A new temporary folder into @buf (64 bytes). */
-static void
-make_tmp(char *buf)
-{
-	snprintf(buf, 64, "%s.XXXXXX", tmp_prefix);
-	ck_assert_ptr_nonnull(mkdtemp(buf));
-}
+/* A new temporary folder under the run's root (tests/testutil.h). */
+#define make_tmp(buf)	tu_mkdtemp((buf), sizeof(buf), "makesim")
 
 /* ---- the tree ---- */
 
@@ -171,19 +143,10 @@ tree_digest(const struct ms_tree *t, const char *root)
 	return h;
 }
 
-static void
-rm_rf(const char *path)
-{
-	char cmd[4300];
-
-	snprintf(cmd, sizeof(cmd), "rm -rf '%s'", path);
-	ck_assert_int_eq(system(cmd), 0);
-}
-
 START_TEST(tree_written_same)
 {
-	char d1[64], d2[64];
-	char r1[80], r2[80], err[256];
+	char d1[256], d2[256];
+	char r1[300], r2[300], err[256];
 	struct ms_tree t, u;
 
 	make_tmp(d1);
@@ -195,15 +158,15 @@ START_TEST(tree_written_same)
 	ck_assert_int_eq(makesim_tree_write(&t, r1, err, sizeof(err)), 0);
 	ck_assert_int_eq(makesim_tree_write(&t, r2, err, sizeof(err)), 0);
 	ck_assert_uint_eq(tree_digest(&t, r1), tree_digest(&t, r2));
-	rm_rf(r2);
+	tu_rmtree(r2);
 	ck_assert_int_eq(makesim_tree_write(&u, r2, err, sizeof(err)), 0);
 	ck_assert_uint_ne(tree_digest(&t, r1), tree_digest(&u, r2));
 	/* a root that cannot be made: one clear line */
 	ck_assert_int_lt(makesim_tree_write(&t, "/proc/nonexistent/tree", err,
 	    sizeof(err)), 0);
 	ck_assert_ptr_nonnull(strstr(err, "cannot create /proc/nonexistent"));
-	rm_rf(d1);
-	rm_rf(d2);
+	tu_rmtree(d1);
+	tu_rmtree(d2);
 	makesim_tree_free(&t);
 	makesim_tree_free(&u);
 }
@@ -546,7 +509,7 @@ res_val(const struct vb_res *r, const char *metric, int iter)
 START_TEST(e2e_two_loads)
 {
 	static const char *const loads[] = { "process_load", "io_load" };
-	char dir[64], wd[80], out[96], path[112];
+	char dir[256], wd[300], out[300], path[400];
 	char err[512];
 	size_t i;
 
@@ -609,7 +572,7 @@ END_TEST
 /* Ctrl-C in the middle of a build beside io_load. */
 START_TEST(e2e_interrupted)
 {
-	char dir[64], wd[80], out[96], path[112];
+	char dir[256], wd[300], out[300], path[400];
 	char err[512];
 	struct vb_res r;
 
@@ -644,8 +607,8 @@ END_TEST
 /* A load that fails on its own fails the iteration, and says so. */
 START_TEST(e2e_load_fails)
 {
-	char dir[64], wd[80], out[96], path[112];
-	char log[80], err[512], text[4096];
+	char dir[256], wd[300], out[300], path[400];
+	char log[300], err[512], text[4096];
 	struct vb_res r;
 	ssize_t n;
 	int fd;
@@ -729,9 +692,7 @@ makesim_suite(void)
 	tcase_add_test(tc, cpu_work_deterministic);
 	tcase_add_test(tc, ratio);
 	tcase_add_test(tc, load_names_and_sizes);
-	tcase_add_unchecked_fixture(tc, tmp_setup, tmp_teardown);
 	suite_add_tcase(s, tc);
-	tcase_add_unchecked_fixture(e2e, tmp_setup, tmp_teardown);
 	tcase_set_timeout(e2e, 30);
 	tcase_add_test(e2e, e2e_two_loads);
 	tcase_add_test(e2e, e2e_interrupted);

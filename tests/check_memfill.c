@@ -326,23 +326,18 @@ run_prog(char *const argv[], const char *env, char *errbuf, size_t len)
 	return WIFEXITED(status) ? WEXITSTATUS(status) : -1;
 }
 
-static char tmpdir[64];	/* tu_dir is short: $TMPDIR or /tmp */
-/* the unchecked fixture tu_mktmp/tu_rmtmp makes and removes tu_dir */
+static char tmpdir[100];	/* the test's folder, under the run's root */
 
 static void
 mk_tmp(void)
 {
-	snprintf(tmpdir, sizeof(tmpdir), "%.50s/t.XXXXXX", tu_dir);
-	ck_assert_ptr_nonnull(mkdtemp(tmpdir));
+	tu_mkdtemp(tmpdir, sizeof(tmpdir), "memfill");
 }
 
 static void
 rm_tmp(void)
 {
-	char cmd[128];
-
-	snprintf(cmd, sizeof(cmd), "rm -rf '%s'", tmpdir);
-	ck_assert_int_eq(system(cmd), 0);
+	ck_assert_int_eq(tu_rmtree(tmpdir), 0);
 }
 
 /* Read @prefix.res and return the value of @metric in iteration @i. */
@@ -403,8 +398,8 @@ START_TEST(memfill_thp)
 	    "--out", out, "--workdir", tmpdir, NULL };
 
 	if (!pmd || anon_folio_max(1) < pmd) {
-		printf("memfill_thp: skipped: THP does not give huge pages "
-		    "to memory without madvise here (%s/enabled)\n", THP_DIR);
+		tu_skip("THP does not give huge pages to memory without "
+		    "madvise here (%s/enabled)", THP_DIR);
 		return;
 	}
 	mk_tmp();
@@ -461,13 +456,7 @@ START_TEST(mmaptouch_end_to_end)
 	    "touch_s")), 0);
 	vb_res_free(&r);
 	/* nothing left behind but the result and vmstat files */
-	{
-		char cmd[256];
-
-		snprintf(cmd, sizeof(cmd), "test $(ls '%s' | wc -l) -eq 2",
-		    tmpdir);
-		ck_assert_int_eq(system(cmd), 0);
-	}
+	ck_assert_int_eq(tu_count_except(tmpdir, ""), 2);
 	rm_tmp();
 }
 END_TEST

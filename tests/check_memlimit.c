@@ -4,11 +4,13 @@
  * --swap 256M running memfill (with the probe beside it), which must
  * swap, record both in meta and leave no cgroup and no swap file behind,
  * also after Ctrl-C and after the benchmark is OOM-killed in the limit.
- * The tests that need root say so and are skipped without it.
+ * The tests that need root are skipped without it (tu_skip(), counted
+ * by the runner); not_root_refused runs as user nobody either way.
  */
 #include <check.h>
 #include <errno.h>
 #include <fcntl.h>
+#include <grp.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <signal.h>
@@ -20,25 +22,29 @@
 #include "memlimit.h"
 #include "res.h"
 #include "swapfile.h"
+#include "testutil.h"
 
 #define MiB (1ULL << 20)
 
+/* Root, else the running test is skipped (the caller returns). */
 static int
-need_root(const char *test)
+need_root(void)
 {
 	if (geteuid() == 0)
 		return 1;
-	fprintf(stderr, "memlimit: %s skipped: needs root\n", test);
+	tu_skip("needs root");
 	return 0;
 }
 
 START_TEST(swap_header)
 {
-	char path[] = "/tmp/check_swaphdr.XXXXXX";
+	char path[600];
 	unsigned char page[4096];
 	uint32_t w[3];
-	int fd = mkstemp(path);
+	int fd;
 
+	snprintf(path, sizeof(path), "%s/swaphdr.XXXXXX", tu_root());
+	fd = mkstemp(path);
 	ck_assert_int_ge(fd, 0);
 	ck_assert_int_eq(vb_swapfile_header(fd, 1000 * 4096, 4096), 0);
 	ck_assert_int_eq(pread(fd, page, sizeof(page), 0), 4096);
@@ -52,7 +58,10 @@ START_TEST(swap_header)
 }
 END_TEST
 
-/* In a child running as nobody: both refuse, naming root, one line. */
+/*
+ * In a child running as nobody (root drops its privileges first; any
+ * other user has none to drop): both refuse, naming root, one line.
+ */
 START_TEST(not_root_refused)
 {
 	int fds[2], status;
@@ -61,8 +70,6 @@ START_TEST(not_root_refused)
 	ssize_t n;
 	pid_t pid;
 
-	if (!need_root("not_root_refused"))
-		return;
 	ck_assert_int_eq(pipe(fds), 0);
 	pid = fork();
 	if (pid == 0) {
@@ -70,7 +77,10 @@ START_TEST(not_root_refused)
 		struct vb_swapfile s;
 		char err[512];
 
-		if (setgid(65534) < 0 || setuid(65534) < 0)
+		if (geteuid() == 0 && (setgroups(0, NULL) < 0 ||
+		    setgid(65534) < 0 || setuid(65534) < 0))
+			_exit(2);
+		if (geteuid() == 0 || getuid() == 0)
 			_exit(2);
 		if (vb_memlimit_create(&m, 64 * MiB, 0, err, sizeof(err)) == 0)
 			_exit(3);
@@ -89,7 +99,8 @@ START_TEST(not_root_refused)
 	msg[len] = '\0';
 	close(fds[0]);
 	waitpid(pid, &status, 0);
-	ck_assert_int_eq(WEXITSTATUS(status), 0);
+	ck_assert_msg(WIFEXITED(status) && WEXITSTATUS(status) == 0,
+	    "child: status 0x%x (exit 2: still root)", status);
 	ck_assert_msg(strstr(msg, "memory limit needs root") != NULL, "%s",
 	    msg);
 	ck_assert_msg(strstr(msg, "swap file needs root") != NULL, "%s", msg);
@@ -101,10 +112,12 @@ START_TEST(tmpfs_cannot_hold_swap)
 	struct vb_swapfile s;
 	char err[512], path[64];
 
-	if (!need_root("tmpfs_cannot_hold_swap"))
+	if (!need_root())
 		return;
-	if (access("/dev/shm", W_OK) < 0)
+	if (access("/dev/shm", W_OK) < 0 || !tu_on_tmpfs("/dev/shm")) {
+		tu_skip("no tmpfs to write in at /dev/shm");
 		return;
+	}
 	ck_assert_int_lt(vb_swapfile_create(&s, "/dev/shm", 1 * MiB, err,
 	    sizeof(err)), 0);
 	ck_assert_msg(strstr(err, "tmpfs filesystem of /dev/shm cannot hold "
@@ -124,7 +137,7 @@ START_TEST(bad_limits)
 	struct vb_swapfile s;
 	char err[512];
 
-	if (!need_root("bad_limits"))
+	if (!need_root())
 		return;
 	ck_assert_int_lt(vb_memlimit_create(&m, 1 * MiB, VB_MEMLIMIT_NOSWAP,
 	    err, sizeof(err)), 0);
@@ -152,49 +165,63 @@ in_proc_swaps(const char *path)
 	return strstr(buf, path) != NULL;
 }
 
-/* made by an unchecked fixture, removed by it even when a test fails */
-static char basedir[40];
+/*
+ * Made by an unchecked fixture under the run's root (on disk unless
+ * TMPDIR says otherwise: the swap file lives in it), removed by it even
+ * when a test fails.
+ */
+static char basedir[256];
 
 static void
 base_setup(void)
 {
-	strcpy(basedir, "/var/tmp/check_memlimit.XXXXXX");
-	if (!mkdtemp(basedir))
-		basedir[0] = '\0';
+	tu_mkdtemp(basedir, sizeof(basedir), "memlimit");
 }
 
 static void
 base_teardown(void)
 {
-	char cmd[128];
+	tu_rmtree(basedir);
+}
 
-	if (basedir[0]) {
-		snprintf(cmd, sizeof(cmd), "rm -rf '%s'", basedir);
-		if (system(cmd) != 0)
-			fprintf(stderr, "cannot remove %s\n", basedir);
+/*
+ * Root, and a root folder that can hold a swap file; else the running
+ * test is skipped (the caller returns).
+ */
+static int
+need_swap(void)
+{
+	if (!need_root())
+		return 0;
+	if (tu_on_tmpfs(basedir)) {
+		tu_skip("%s is on tmpfs, which cannot hold a swap file (set "
+		    "TMPDIR to a folder on disk)", basedir);
+		return 0;
 	}
+	return 1;
 }
 
 /* A run of bench/vmrun under MEM=64M SWAP=256M in a fresh folder. */
 struct run {
-	char dir[64];
-	char meta[128];
+	char dir[512];
+	char meta[600];
 	int status;		/* vmrun's exit status */
 };
 
 /*
  * Write @conf and start vmrun on it; with @sig, send it that signal
- * after @after_ms.  Leaves the folder for the checks.
+ * once res/t/@started exists (a file the benchmark writes once its own
+ * signal handlers are in place; 25 s at most) and 300 ms more.  Leaves
+ * the folder for the checks.
  */
 static void
-vmrun(struct run *r, const char *conf, int sig, int after_ms)
+vmrun(struct run *r, const char *conf, int sig, const char *started)
 {
-	char cpath[128], res[128], work[128];
+	char cpath[600], res[600], work[600];
 	FILE *f;
 	int status;
 	pid_t pid;
 
-	ck_assert_msg(basedir[0], "no base folder");
 	snprintf(r->dir, sizeof(r->dir), "%s/t.XXXXXX", basedir);
 	ck_assert_ptr_nonnull(mkdtemp(r->dir));
 	snprintf(cpath, sizeof(cpath), "%s/t.conf", r->dir);
@@ -218,8 +245,15 @@ vmrun(struct run *r, const char *conf, int sig, int after_ms)
 		_exit(127);
 	}
 	if (sig) {
-		usleep((useconds_t)after_ms * 1000);
+		char path[700];
+		int i;
+
+		snprintf(path, sizeof(path), "%s/%s", res, started);
+		for (i = 0; i < 2500 && access(path, F_OK) < 0; i++)
+			usleep(10000);
+		usleep(300000);
 		kill(pid, sig);
+		ck_assert_msg(i < 2500, "no %s after 25 s", path);
 	}
 	ck_assert_int_eq(waitpid(pid, &status, 0), pid);
 	r->status = WIFEXITED(status) ? WEXITSTATUS(status) : -1;
@@ -273,16 +307,13 @@ check_gone(const struct run *r)
 static void
 rm_run(const struct run *r)
 {
-	char cmd[128];
-
-	snprintf(cmd, sizeof(cmd), "rm -rf '%s'", r->dir);
-	ck_assert_int_eq(system(cmd), 0);
+	ck_assert_int_eq(tu_rmtree(r->dir), 0);
 }
 
 static struct vb_res *
 read_res(const struct run *r, const char *name, struct vb_res *res)
 {
-	char path[160], err[512];
+	char path[700], err[512];
 
 	snprintf(path, sizeof(path), "%s/res/t/run1/%s.res", r->dir, name);
 	ck_assert_msg(vb_res_read(path, res, err, sizeof(err)) == 0, "%s",
@@ -296,10 +327,10 @@ START_TEST(memfill_swaps_under_limit)
 	struct vb_res res;
 	int col;
 
-	if (!need_root("memfill_swaps_under_limit"))
+	if (!need_swap())
 		return;
 	vmrun(&r, "iterations 1\nmemfill --percent 80 --write with=probe\n",
-	    0, 0);
+	    0, NULL);
 	ck_assert_int_eq(r.status, 0);
 	check_gone(&r);
 	read_res(&r, "memfill", &res);
@@ -328,11 +359,11 @@ START_TEST(removed_after_interrupt)
 	struct run r;
 	struct vb_res res;
 
-	if (!need_root("removed_after_interrupt"))
+	if (!need_swap())
 		return;
-	/* a fill that takes far longer than the 2.5 s before SIGINT */
+	/* 50 fills: far longer than the wait for the first to start */
 	vmrun(&r, "iterations 50\nmemfill --percent 80 --write with=probe\n",
-	    SIGINT, 2500);
+	    SIGINT, "t/memfill.vmstat");
 	ck_assert_int_eq(r.status, 130);
 	check_gone(&r);
 	read_res(&r, "probe@memfill", &res);
@@ -347,11 +378,11 @@ START_TEST(removed_after_failure)
 	struct run r;
 	struct vb_res res;
 
-	if (!need_root("removed_after_failure"))
+	if (!need_swap())
 		return;
 	/* 512M forced into 64M + 256M: the OOM killer, inside the cgroup */
 	vmrun(&r, "iterations 1\nmemfill --bytes 512M --force --write\n", 0,
-	    0);
+	    NULL);
 	ck_assert_int_eq(r.status, 1);
 	check_gone(&r);
 	read_res(&r, "memfill", &res);

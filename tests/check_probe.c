@@ -6,6 +6,7 @@
 #include <check.h>
 #include <fcntl.h>
 #include <math.h>
+#include <poll.h>
 #include <signal.h>
 #include <stdint.h>
 #include <stdio.h>
@@ -222,16 +223,15 @@ START_TEST(next_period)
 }
 END_TEST
 
-static char tmpdir[64];	/* tu_dir is short: $TMPDIR or /tmp */
-/* the unchecked fixture tu_mktmp/tu_rmtmp makes and removes tu_dir */
+static char tmpdir[100];	/* the test's folder, under the run's root */
 
+/* A fresh folder for the test; the probe's output prefix in it. */
 static const char *
 tmp_out(void)
 {
-	static char out[128];
+	static char out[300];
 
-	snprintf(tmpdir, sizeof(tmpdir), "%.50s/t.XXXXXX", tu_dir);
-	ck_assert_ptr_nonnull(mkdtemp(tmpdir));
+	tu_mkdtemp(tmpdir, sizeof(tmpdir), "probe");
 	snprintf(out, sizeof(out), "%s/probe", tmpdir);
 	return out;
 }
@@ -239,10 +239,7 @@ tmp_out(void)
 static void
 rm_tmp(void)
 {
-	char cmd[128];
-
-	snprintf(cmd, sizeof(cmd), "rm -rf '%s'", tmpdir);
-	ck_assert_int_eq(system(cmd), 0);
+	ck_assert_int_eq(tu_rmtree(tmpdir), 0);
 }
 
 static pid_t
@@ -259,6 +256,32 @@ spawn(char *const argv[])
 		execv(argv[0], argv);
 		_exit(127);
 	}
+	return pid;
+}
+
+/*
+ * spawn(), then wait (30 s at most) until the probe says it is ready
+ * on VMBENCH_READY_FD, as the runner does: its signal handlers are in
+ * place and its loop starts, however slow the machine is.
+ */
+static pid_t
+spawn_ready(char *const argv[])
+{
+	struct pollfd pfd;
+	char c = 0, fd[16];
+	int fds[2];
+	pid_t pid;
+
+	ck_assert_int_eq(pipe(fds), 0);
+	snprintf(fd, sizeof(fd), "%d", fds[1]);
+	setenv("VMBENCH_READY_FD", fd, 1);
+	pid = spawn(argv);
+	unsetenv("VMBENCH_READY_FD");
+	close(fds[1]);
+	pfd = (struct pollfd){ .fd = fds[0], .events = POLLIN };
+	ck_assert_msg(poll(&pfd, 1, 30000) == 1 && read(fds[0], &c, 1) == 1 &&
+	    c == 'r', "the probe never said it was ready");
+	close(fds[0]);
 	return pid;
 }
 
@@ -323,7 +346,7 @@ START_TEST(stopped_by_sigusr1)
 	pid_t pid;
 
 	clock_gettime(CLOCK_MONOTONIC, &a);
-	pid = spawn(argv);
+	pid = spawn_ready(argv);
 	usleep(700000);
 	clock_gettime(CLOCK_MONOTONIC, &b);
 	ck_assert_int_eq(kill(pid, SIGUSR1), 0);
@@ -334,9 +357,9 @@ START_TEST(stopped_by_sigusr1)
 	ck_assert_str_eq(r.status, "complete");
 	ck_assert_int_eq(r.niter, 1);
 	/*
-	 * whole 16.7 ms periods of the time it ran (at least 0.7 s, more
-	 * when this test slept longer on a loaded machine), less start-up;
-	 * 50 ms for the signal to arrive
+	 * whole 16.7 ms periods of the time it ran (at least the 0.7 s
+	 * after it was ready, more when this test slept longer on a loaded
+	 * machine); 50 ms for the signal to arrive
 	 */
 	ck_assert_double_gt(get(&r, "total_s"), 0.3);
 	ck_assert_double_lt(get(&r, "total_s"), alive + 0.05);
@@ -351,7 +374,7 @@ START_TEST(interrupted_by_sigint)
 	const char *out = tmp_out();
 	char *argv[] = { "bench/probe", "--out", (char *)out, NULL };
 	struct vb_res r;
-	pid_t pid = spawn(argv);
+	pid_t pid = spawn_ready(argv);
 
 	usleep(300000);
 	ck_assert_int_eq(kill(pid, SIGINT), 0);

@@ -418,6 +418,34 @@ START_TEST(missing_file)
 }
 END_TEST
 
+/* make ab's appending: rows added in order; another result refused. */
+START_TEST(res_append)
+{
+	struct vb_res a, b;
+	double *row;
+
+	vb_res_init(&a, "forkbomb", NULL);
+	vb_res_init(&b, "forkbomb", NULL);
+	vb_res_set_cmdline(&a, "forkbomb --forks 10");
+	vb_res_set_cmdline(&b, "forkbomb --forks 10");
+	vb_res_add_metric(&a, "elapsed", "s", VB_LOWER);
+	vb_res_add_metric(&b, "elapsed", "s", VB_LOWER);
+	vb_res_add_iter(&a)[0] = 1;
+	vb_res_add_iter(&b)[0] = 2;
+	row = vb_res_add_iter(&b);
+	row[0] = 3;
+	ck_assert_int_eq(vb_res_append(&a, &b), 0);
+	ck_assert_int_eq(a.niter, 3);
+	ck_assert_double_eq(vb_res_get(&a, 1, 0), 2);
+	ck_assert_double_eq(vb_res_get(&a, 2, 0), 3);
+	vb_res_set_cmdline(&b, "forkbomb --forks 20");
+	ck_assert_int_lt(vb_res_append(&a, &b), 0);
+	ck_assert_int_eq(a.niter, 3);
+	vb_res_free(&a);
+	vb_res_free(&b);
+}
+END_TEST
+
 Suite *
 res_suite(void)
 {
@@ -434,6 +462,7 @@ res_suite(void)
 	    (int)(sizeof(bad_cases) / sizeof(bad_cases[0])));
 	tcase_add_test(tc, missing_file);
 	tcase_add_test(tc, note_and_mark);
+	tcase_add_test(tc, res_append);
 	suite_add_tcase(s, tc);
 	return s;
 }

@@ -37,33 +37,11 @@ use_dir(const char *name)
 /* A shell command, T set to the test's folder: tests/testutil.h. */
 #define sh(...)	tu_sh_in(tdir, __VA_ARGS__)
 
-static char *
-slurp(const char *name)
-{
-	char path[1024];
-	FILE *f;
-	char *buf;
-	long n;
-
-	snprintf(path, sizeof(path), "%s/%s", tdir, name);
-	if (!(f = fopen(path, "rb")))
-		return NULL;
-	fseek(f, 0, SEEK_END);
-	n = ftell(f);
-	rewind(f);
-	buf = malloc((size_t)n + 1);
-	ck_assert_ptr_nonnull(buf);
-	ck_assert_int_eq(fread(buf, 1, (size_t)n, f), n);
-	buf[n] = '\0';
-	fclose(f);
-	return buf;
-}
-
 /* T/err is one line that contains @want. */
 static void
 err_one_line(const char *want)
 {
-	char *err = slurp("err");
+	char *err = tu_slurp_ok("%s/err", tdir);
 
 	ck_assert_ptr_nonnull(err);
 	ck_assert_msg(strstr(err, want), "stderr '%s' lacks '%s'", err, want);
@@ -281,7 +259,7 @@ START_TEST(summary_values)
 	rl_index(&s);
 	model_init(&m, &s, 1);
 	seen = calloc((size_t)s.nids * 3, sizeof(int));
-	ck_assert_ptr_nonnull(dat = slurp("ch/summary.dat"));
+	ck_assert_ptr_nonnull(dat = tu_slurp_ok("%s/ch/summary.dat", tdir));
 	for (line = strtok_r(dat, "\n", &save); line;
 	    line = strtok_r(NULL, "\n", &save)) {
 		struct model_row *r;

@@ -233,8 +233,9 @@ START_TEST(golden_tables)
 	free(got);
 	free(want);
 	/* and make post prints them */
-	ck_assert_int_eq(system("report/vmreport --post tests/fixtures/tio-a "
-	    "tests/fixtures/tio-b 2>&1 | grep -q '^Threaded I/O Bench'"), 0);
+	ck_assert_int_eq(tu_sh_in(NULL, "report/vmreport --post "
+	    "tests/fixtures/tio-a tests/fixtures/tio-b 2>&1 | "
+	    "grep -q '^Threaded I/O Bench'"), 0);
 }
 END_TEST
 
@@ -242,11 +243,8 @@ END_TEST
 static int
 tio(const char *args)
 {
-	char cmd[4096];
-
-	snprintf(cmd, sizeof(cmd), "bench/tio %s --workdir %s --out %s/tio "
+	return tu_sh_in(NULL, "bench/tio %s --workdir %s --out %s/tio "
 	    ">%s/tio.out 2>&1", args, tu_dir, tu_dir, tu_dir);
-	return system(cmd);
 }
 
 static char *

@@ -173,11 +173,8 @@ END_TEST
 static int
 tworead(const char *args)
 {
-	char cmd[4096];
-
-	snprintf(cmd, sizeof(cmd), "bench/tworead %s --workdir %s --out %s/tr "
+	return tu_sh_in(NULL, "bench/tworead %s --workdir %s --out %s/tr "
 	    ">%s/tr.out 2>&1", args, tu_dir, tu_dir, tu_dir);
-	return system(cmd);
 }
 
 static char *

@@ -29,33 +29,24 @@
  * (unchecked) fixture makes before the tests fork and removes after
  * them, so a failing test leaves nothing behind.
  */
-static char base[64];
+static char base[100];
 static char tmp[128];
 
 static void
 make_base(void)
 {
-	snprintf(base, sizeof(base), "/tmp/vmreport-test.XXXXXX");
-	if (!mkdtemp(base))
-		base[0] = '\0';
+	tu_mkdtemp(base, sizeof(base), "vmreport");
 }
 
 static void
 remove_base(void)
 {
-	char cmd[128];
-
-	if (base[0]) {
-		snprintf(cmd, sizeof(cmd), "rm -rf '%s'", base);
-		if (system(cmd) != 0)
-			fprintf(stderr, "cannot remove %s\n", base);
-	}
+	tu_rmtree(base);
 }
 
 static void
 mktmp(void)
 {
-	ck_assert_msg(base[0], "no base folder");
 	snprintf(tmp, sizeof(tmp), "%s/t.XXXXXX", base);
 	ck_assert_ptr_nonnull(mkdtemp(tmp));
 }
@@ -63,10 +54,7 @@ mktmp(void)
 static void
 rmtmp(void)
 {
-	char cmd[256];
-
-	snprintf(cmd, sizeof(cmd), "rm -rf '%s'", tmp);
-	ck_assert_int_eq(system(cmd), 0);
+	ck_assert_int_eq(tu_rmtree(tmp), 0);
 }
 
 /* A shell command, T set to the test's folder: tests/testutil.h. */

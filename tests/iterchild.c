@@ -21,7 +21,7 @@
 #include <unistd.h>
 
 #include "harness.h"
-#include "err.h"
+#include "msg.h"
 
 struct cfg {
 	int fail;

@@ -1,12 +1,26 @@
 /*
- * testutil.h - small helpers shared by the Check suites: a temporary
- * folder per test case and writing fixture files into it.
+ * testutil.h - the helpers every Check suite shares: temporary folders
+ * under the run's one root, a skip that the runner counts, reading
+ * files, and running commands.
  *
- * Use as an unchecked fixture, so the folder is made and removed in the
- * runner's own process (a failing test in a forked child cannot skip the
- * removal):
+ * The runner (tests/runner.c) makes one folder for the whole run,
+ * $TMPDIR/vmbench-check.<pid>.XXXXXX (TMPDIR unset: /var/tmp, which is
+ * on disk, so a swap file can live there), names it in VB_TEST_ROOT,
+ * and removes it at the end, unmounting what a failed test left mounted
+ * in it; a run killed before that is cleaned up by the next one.  Every
+ * temporary folder of a test lives in it.  tu_dir is the usual one, as
+ * an unchecked fixture, so that the folder is made and removed in the
+ * runner's own process (a failing test in a forked child cannot skip
+ * the removal):
  *
  *	tcase_add_unchecked_fixture(tc, tu_mktmp, tu_rmtmp);
+ *
+ * A test that cannot run here says why and returns:
+ *
+ *	if (geteuid() != 0) {
+ *		tu_skip("needs root");
+ *		return;
+ *	}
  *
  * Everything here is static inline so that a suite that does not use a
  * helper gets no warning.
@@ -17,28 +31,58 @@
 #include <check.h>
 #include <dirent.h>
 #include <errno.h>
-#include <stdarg.h>
+#include <fcntl.h>
 #include <ftw.h>
+#include <math.h>
+#include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/mount.h>
+#include <sys/stat.h>
+#include <sys/vfs.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
+#include "meta.h"
+#include "res.h"
+
+#define TU_TMPFS_MAGIC 0x01021994
+
 static char tu_dir[256];
 
-/* Make a fresh folder under $TMPDIR (or /tmp) into tu_dir. */
+/* The run's root folder (see above); outside the runner, $TMPDIR. */
+static inline const char *
+tu_root(void)
+{
+	const char *r = getenv("VB_TEST_ROOT");
+
+	if (!r || !*r)
+		r = getenv("TMPDIR");
+	return r && *r ? r : "/var/tmp";
+}
+
+/*
+ * Make a fresh folder <root>/@tag.XXXXXX into @buf; aborts (the test,
+ * or the run when called from an unchecked fixture) when it cannot.
+ */
+static inline char *
+tu_mkdtemp(char *buf, size_t len, const char *tag)
+{
+	if ((size_t)snprintf(buf, len, "%s/%s.XXXXXX", tu_root(), tag) >=
+	    len || !mkdtemp(buf)) {
+		fprintf(stderr, "cannot make a folder %s/%s.XXXXXX: %s\n",
+		    tu_root(), tag, strerror(errno));
+		abort();
+	}
+	return buf;
+}
+
+/* Make a fresh folder under the root into tu_dir. */
 static inline void
 tu_mktmp(void)
 {
-	const char *t = getenv("TMPDIR");
-
-	snprintf(tu_dir, sizeof(tu_dir), "%s/vmbench-test.XXXXXX",
-	    t && *t ? t : "/tmp");
-	if (!mkdtemp(tu_dir)) {
-		perror(tu_dir);
-		abort();
-	}
+	tu_mkdtemp(tu_dir, sizeof(tu_dir), "t");
 }
 
 static inline int
@@ -50,13 +94,112 @@ tu_rm1(const char *path, const struct stat *sb, int flag, struct FTW *ftw)
 	return remove(path) < 0 && errno != ENOENT ? -1 : 0;
 }
 
+/*
+ * Remove @path and everything in it, never crossing into another
+ * file system (a mount left there stays, and so does its folder); 0 or
+ * -1.
+ */
+static inline int
+tu_rmtree(const char *path)
+{
+	struct stat st;
+
+	if (lstat(path, &st) < 0)
+		return errno == ENOENT ? 0 : -1;
+	return nftw(path, tu_rm1, 16, FTW_DEPTH | FTW_PHYS | FTW_MOUNT);
+}
+
 /* Remove tu_dir and everything in it. */
 static inline void
 tu_rmtmp(void)
 {
 	if (tu_dir[0])
-		nftw(tu_dir, tu_rm1, 16, FTW_DEPTH | FTW_PHYS);
+		tu_rmtree(tu_dir);
 	tu_dir[0] = '\0';
+}
+
+/*
+ * Unmount (lazily) every mount at or under @dir, the deepest first:
+ * what a test that failed left mounted.  Needs root to do anything.
+ */
+static inline void
+tu_umount_under(const char *dir)
+{
+	char line[1024], mnt[64][512];
+	size_t n = strlen(dir);
+	int k = 0;
+	FILE *f;
+
+	if (geteuid() != 0 || !(f = fopen("/proc/self/mounts", "r")))
+		return;
+	while (k < 64 && fgets(line, sizeof(line), f))
+		if (sscanf(line, "%*s %511s", mnt[k]) == 1 &&
+		    strncmp(mnt[k], dir, n) == 0 &&
+		    (mnt[k][n] == '/' || mnt[k][n] == '\0'))
+			k++;
+	fclose(f);
+	while (k-- > 0)
+		umount2(mnt[k], MNT_DETACH);
+}
+
+/* Is @path on a tmpfs? */
+static inline int
+tu_on_tmpfs(const char *path)
+{
+	struct statfs sf;
+
+	return statfs(path, &sf) == 0 && sf.f_type == TU_TMPFS_MAGIC;
+}
+
+#define tu_skip(...)	tu_skip_in(__FILE__, __VA_ARGS__)
+
+static inline void
+tu_skip_in(const char *file, const char *fmt, ...)
+    __attribute__((format(printf, 2, 3)));
+
+/*
+ * tu_skip(fmt, ...): the running test did not run here, and why (one
+ * line).  Recorded as "suite: test: why" in <root>/skipped, which the
+ * runner counts and prints after Check's summary (Check itself counts
+ * the test as run); without the runner, printed.  The caller returns
+ * right after.
+ */
+static inline void
+tu_skip_in(const char *file, const char *fmt, ...)
+{
+	const char *base = strrchr(file, '/'), *root = getenv("VB_TEST_ROOT");
+	char line[1024], path[600], *p;
+	size_t n;
+	va_list ap;
+	int fd;
+
+	base = base ? base + 1 : file;
+	if (strncmp(base, "check_", 6) == 0)
+		base += 6;
+	snprintf(line, sizeof(line) - 1, "%.*s: %s: ",
+	    (int)strcspn(base, "."), base, tcase_name());
+	n = strlen(line);
+	va_start(ap, fmt);
+	vsnprintf(line + n, sizeof(line) - 1 - n, fmt, ap);
+	va_end(ap);
+	/* one line, whatever the reason quoted */
+	for (p = line; *p; p++)
+		if (*p == '\n' || *p == '\r' || *p == '\t')
+			*p = ' ';
+	while (p > line && p[-1] == ' ')
+		p--;
+	*p++ = '\n';
+	n = (size_t)(p - line);
+	if (!root || !*root) {
+		fwrite(line, 1, n, stderr);
+		return;
+	}
+	snprintf(path, sizeof(path), "%s/skipped", root);
+	fd = open(path, O_WRONLY | O_APPEND | O_CREAT | O_CLOEXEC, 0644);
+	ck_assert_msg(fd >= 0, "cannot record a skip in %s: %s", path,
+	    strerror(errno));
+	ck_assert_int_eq(write(fd, line, n), (ssize_t)n);
+	close(fd);
 }
 
 /*
@@ -103,6 +246,77 @@ tu_write(char *buf, size_t len, const char *name, const char *text)
 	return buf;
 }
 
+/* Write @text to tu_dir/@rel, making the folders on its way. */
+static inline void
+tu_fake(const char *rel, const char *text)
+{
+	char path[1024], *p;
+
+	snprintf(path, sizeof(path), "%s/%s", tu_dir, rel);
+	for (p = path + strlen(tu_dir) + 1; (p = strchr(p, '/')); p++) {
+		*p = '\0';
+		ck_assert_msg(mkdir(path, 0755) == 0 || errno == EEXIST,
+		    "mkdir %s: %s", path, strerror(errno));
+		*p = '/';
+	}
+	tu_write(path, sizeof(path), rel, text);
+}
+
+/*
+ * A fake settings tree under tu_dir, as VMBENCH_SYSROOT or a knob
+ * root sees it: swappiness 60, min_free_kbytes 67584, THP madvise,
+ * zswap N.
+ */
+static inline void
+tu_fake_settings(void)
+{
+	tu_fake("proc/sys/vm/swappiness", "60\n");
+	tu_fake("proc/sys/vm/min_free_kbytes", "67584\n");
+	tu_fake("sys/kernel/mm/transparent_hugepage/enabled",
+	    "always [madvise] never\n");
+	tu_fake("sys/module/zswap/parameters/enabled", "N\n");
+}
+
+/*
+ * The mean of metric @name over the iterations of result file @path
+ * (NAN without any), their number into *@niter; read strictly.
+ */
+static inline double
+tu_res_mean(const char *path, const char *name, int *niter)
+{
+	struct vb_res r;
+	char err[512];
+	double s = 0;
+	int m, i;
+
+	ck_assert_msg(vb_res_read(path, &r, err, sizeof(err)) == 0, "%s", err);
+	m = vb_res_metric_index(&r, name);
+	ck_assert_msg(m >= 0, "%s: no metric %s", path, name);
+	for (i = 0; i < r.niter; i++)
+		s += vb_res_get(&r, i, m);
+	*niter = r.niter;
+	vb_res_free(&r);
+	return *niter ? s / *niter : NAN;
+}
+
+/* The value of @key in @dir/meta into @buf, "(none)" when absent. */
+static inline const char *
+tu_meta_val(const char *dir, const char *key, char *buf, size_t len)
+{
+	struct vb_kv *kv;
+	char path[1024], err[512];
+	const char *v;
+	int n;
+
+	snprintf(path, sizeof(path), "%s/meta", dir);
+	ck_assert_msg(vb_meta_read(path, &kv, &n, err, sizeof(err)) == 0, "%s",
+	    err);
+	v = vb_meta_get(kv, n, key);
+	snprintf(buf, len, "%s", v ? v : "(none)");
+	vb_meta_free(kv, n);
+	return buf;
+}
+
 /*
  * The whole of @path as a NUL-terminated string (malloc'd), or NULL when
  * it cannot be opened; read in chunks, so a pipe or /proc file works too.
@@ -129,6 +343,49 @@ tu_slurp(const char *path)
 	ck_assert_msg(!ferror(f), "cannot read %s", path);
 	fclose(f);
 	buf[len] = '\0';
+	return buf;
+}
+
+static inline char *
+tu_slurp_ok(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
+
+/*
+ * tu_slurp() of a path given printf-style, which must be readable: the
+ * test fails, naming it, when it is not.
+ */
+static inline char *
+tu_slurp_ok(const char *fmt, ...)
+{
+	char *path, *text;
+	va_list ap;
+
+	va_start(ap, fmt);
+	ck_assert_int_ge(vasprintf(&path, fmt, ap), 0);
+	va_end(ap);
+	text = tu_slurp(path);
+	ck_assert_msg(text != NULL, "cannot read %s: %s", path,
+	    strerror(errno));
+	free(path);
+	return text;
+}
+
+/*
+ * The first line of tu_dir/@rel, without its newline, into @buf (""
+ * when the file is empty); the test fails when it cannot be opened.
+ */
+static inline char *
+tu_line(const char *rel, char *buf, size_t len)
+{
+	char path[1024];
+	FILE *f;
+
+	snprintf(path, sizeof(path), "%s/%s", tu_dir, rel);
+	f = fopen(path, "r");
+	ck_assert_msg(f != NULL, "%s: %s", path, strerror(errno));
+	if (!fgets(buf, (int)len, f))
+		buf[0] = '\0';
+	buf[strcspn(buf, "\n")] = '\0';
+	fclose(f);
 	return buf;
 }
 
@@ -159,6 +416,72 @@ tu_sh_in(const char *t, const char *fmt, ...)
 	st = system(cmd);
 	free(cmd);
 	return WIFEXITED(st) ? WEXITSTATUS(st) : 128 + WTERMSIG(st);
+}
+
+static inline int
+tu_sh_out(char *out, size_t len, const char *fmt, ...)
+    __attribute__((format(printf, 3, 4)));
+
+/*
+ * Run a shell command (printf-style); its exit status as tu_sh_in()'s,
+ * its standard output into @out (the first @len - 1 bytes; the rest is
+ * read and dropped).  @out NULL: the output is dropped.
+ */
+static inline int
+tu_sh_out(char *out, size_t len, const char *fmt, ...)
+{
+	char *cmd, buf[4096];
+	size_t n = 0, got;
+	va_list ap;
+	FILE *p;
+	int st;
+
+	va_start(ap, fmt);
+	ck_assert_int_ge(vasprintf(&cmd, fmt, ap), 0);
+	va_end(ap);
+	p = popen(cmd, "r");
+	ck_assert_msg(p != NULL, "cannot run %s: %s", cmd, strerror(errno));
+	free(cmd);
+	while ((got = fread(buf, 1, sizeof(buf), p)) > 0)
+		for (size_t i = 0; out && i < got && n + 1 < len; i++)
+			out[n++] = buf[i];
+	if (out && len)
+		out[n] = '\0';
+	st = pclose(p);
+	return WIFEXITED(st) ? WEXITSTATUS(st) : 128 + WTERMSIG(st);
+}
+
+/*
+ * Run @argv (no shell, looked up in PATH) with its output and errors
+ * going to /dev/null; its exit status as tu_sh_in()'s, 127 when it
+ * cannot be run.
+ */
+static inline int
+tu_run(char *const argv[])
+{
+	pid_t pid;
+	int st, fd;
+
+	if ((pid = fork()) < 0)
+		return -1;
+	if (pid == 0) {
+		if ((fd = open("/dev/null", O_WRONLY)) >= 0) {
+			dup2(fd, 1);
+			dup2(fd, 2);
+		}
+		execvp(argv[0], argv);
+		_exit(127);
+	}
+	if (waitpid(pid, &st, 0) < 0)
+		return -1;
+	return WIFEXITED(st) ? WEXITSTATUS(st) : 128 + WTERMSIG(st);
+}
+
+/* Is @cmd a command the shell finds in PATH? */
+static inline int
+tu_have(const char *cmd)
+{
+	return tu_sh_in(NULL, "command -v '%s' >/dev/null 2>&1", cmd) == 0;
 }
 
 #endif

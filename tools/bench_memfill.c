@@ -31,7 +31,7 @@
 #include <unistd.h>
 
 #include "clock.h"
-#include "err.h"
+#include "msg.h"
 #include "memfill/fill.h"
 #include "size.h"
 

@@ -79,7 +79,7 @@
 #include <unistd.h>
 
 #include "clock.h"
-#include "err.h"
+#include "msg.h"
 #include "opt.h"
 #include "res.h"
 #include "stats.h"

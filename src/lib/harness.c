@@ -15,7 +15,7 @@
 
 #include "harness.h"
 #include "clock.h"
-#include "err.h"
+#include "msg.h"
 #include "rusage.h"
 #include "scope.h"
 #include "stats.h"
@@ -153,7 +153,7 @@ cleanup(void)
 	}
 	if (R.vmf) {
 		if (fclose(R.vmf) != 0 && !R.write_failed) {
-			warn_errno("cannot write %s", R.vm_path);
+			vb_warn_errno("cannot write %s", R.vm_path);
 			R.write_failed = 1;
 		}
 		R.vmf = NULL;
@@ -184,7 +184,7 @@ save(const char *status)
 	if (vb_res_save(R.res_path, &R.res, status) == 0)
 		return 0;
 	if (!R.write_failed)
-		warn_errno("cannot write %s", R.res_path);
+		vb_warn_errno("cannot write %s", R.res_path);
 	R.write_failed = 1;
 	return -1;
 }
@@ -211,18 +211,18 @@ check_sampler(int iter)
 	R.sampler.pid = 0;
 	if (err) {
 		errno = err;
-		warn_errno("cannot write %s", R.vm_path);
+		vb_warn_errno("cannot write %s", R.vm_path);
 		vb_res_add_note(&R.res, "vmstat series incomplete: cannot "
 		    "write it: %s (iteration %d)", strerror(err), iter);
 		R.write_failed = 1;
 	} else if (WIFSIGNALED(status)) {
-		warn("the vmstat sampler died (signal %d) at iteration %d: "
+		vb_warn("the vmstat sampler died (signal %d) at iteration %d: "
 		    "%s is incomplete", WTERMSIG(status), iter, R.vm_path);
 		vb_res_add_note(&R.res, "vmstat series incomplete: sampler "
 		    "died (signal %d) at iteration %d", WTERMSIG(status), iter);
 	} else {
-		warn("the vmstat sampler ended (exit status %d) at iteration "
-		    "%d: %s is incomplete", WEXITSTATUS(status), iter,
+		vb_warn("the vmstat sampler ended (exit status %d) at "
+		    "iteration %d: %s is incomplete", WEXITSTATUS(status), iter,
 		    R.vm_path);
 		vb_res_add_note(&R.res, "vmstat series incomplete: sampler "
 		    "ended (exit status %d) at iteration %d",
@@ -783,10 +783,10 @@ iterate(int num, struct vb_proc *proc)
 		return -1;
 	if (!WIFEXITED(status) || WEXITSTATUS(status) != 0) {
 		if (WIFSIGNALED(status))
-			warn("iteration %d failed: killed by signal %d (%s)",
+			vb_warn("iteration %d failed: killed by signal %d (%s)",
 			    num, WTERMSIG(status), strsignal(WTERMSIG(status)));
 		else
-			warn("iteration %d failed: exit status %d", num,
+			vb_warn("iteration %d failed: exit status %d", num,
 			    WEXITSTATUS(status));
 		return -2;
 	}
@@ -1026,7 +1026,7 @@ vb_main(const struct vb_bench *b, int argc, char **argv)
 	if (mlockall(MCL_CURRENT | MCL_FUTURE | MCL_ONFAULT) < 0 &&
 	    (errno != EINVAL || mlockall(MCL_CURRENT | MCL_FUTURE) < 0) &&
 	    geteuid() == 0)
-		warn_errno("mlockall");
+		vb_warn_errno("mlockall");
 	for (i = 1; i <= (int)c.iterations && !stop_signal; i++) {
 		uint64_t t = vb_now_ns();
 
@@ -1046,7 +1046,7 @@ vb_main(const struct vb_bench *b, int argc, char **argv)
 	cleanup();
 	if (R.sampler.err && !R.write_failed) {
 		errno = R.sampler.err;
-		warn_errno("cannot write %s", R.vm_path);
+		vb_warn_errno("cannot write %s", R.vm_path);
 		vb_res_add_note(&R.res, "vmstat series incomplete: cannot "
 		    "write it: %s", strerror(R.sampler.err));
 		R.write_failed = 1;

@@ -8,7 +8,7 @@
 #include <sys/utsname.h>
 #include <unistd.h>
 
-#include "err.h"
+#include "msg.h"
 #include "meta.h"
 #include "res.h"
 #include "util.h"

@@ -11,7 +11,7 @@
 #include <unistd.h>
 
 #include "clock.h"
-#include "err.h"
+#include "msg.h"
 #include "res.h"
 #include "util.h"
 

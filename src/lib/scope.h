@@ -37,6 +37,8 @@
 #ifndef VB_SCOPE_H
 #define VB_SCOPE_H
 
+#include <sys/types.h>
+
 #include "harness.h"
 
 enum vb_cg {

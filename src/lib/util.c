@@ -8,7 +8,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
-#include "err.h"
+#include "msg.h"
 #include "util.h"
 
 void *

@@ -13,7 +13,7 @@
 #include <unistd.h>
 
 #include "clock.h"
-#include "err.h"
+#include "msg.h"
 #include "vmstat.h"
 
 const char *const vb_ctr_names[VB_NCTR] = {

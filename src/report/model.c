@@ -8,7 +8,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "err.h"
+#include "msg.h"
 #include "model.h"
 #include "util.h"
 

@@ -13,7 +13,7 @@
 #include <string.h>
 #include <sys/stat.h>
 
-#include "err.h"
+#include "msg.h"
 #include "meta.h"
 #include "rload.h"
 #include "util.h"
@@ -609,7 +609,7 @@ load_runs(const char *dir, const int *idx, int n, struct rl_kernel *k,
 	    vb_xstrdup(rl_meta(k, "label")) : base_name(dir);
 	if (note.len) {
 		k->note = vb_xstrdup(vb_buf_str(&note));
-		warn("%s: %s", dir, k->note);
+		vb_warn("%s: %s", dir, k->note);
 	}
 	vb_buf_free(&note);
 	return 0;

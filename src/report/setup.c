@@ -17,7 +17,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "err.h"
+#include "msg.h"
 #include "fmt.h"
 #include "rstats.h"
 #include "setup.h"

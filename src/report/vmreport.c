@@ -16,7 +16,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "err.h"
+#include "msg.h"
 #include "model.h"
 #include "options.h"
 #include "rload.h"

@@ -6,7 +6,7 @@
 #include <string.h>
 
 #include "config.h"
-#include "err.h"
+#include "msg.h"
 #include "util.h"
 
 const char *const vb_benches[] = {

@@ -29,7 +29,7 @@
  * file (probe@<label> of a with=probe line included), and that no other
  * run holds the label (a flock on RESULTS/.LABEL.lock, held to the end).
  * A benchmark's error lines come through its progress pipe too
- * ("error LINE", src/lib/err.h): the first since its last finished
+ * ("error LINE", src/lib/msg.h): the first since its last finished
  * iteration is the cause given when it fails.
  *
  * --mem SIZE runs every benchmark (and its probe) inside a memory cgroup
@@ -62,7 +62,7 @@
 
 #include "clock.h"
 #include "config.h"
-#include "err.h"
+#include "msg.h"
 #include "memlimit.h"
 #include "meta.h"
 #include "opt.h"
@@ -416,7 +416,7 @@ start_probe(const char *label, const char *profile)
 	while (poll(&pfd, 1, 10000) < 0 && errno == EINTR && !stop_signal)
 		;
 	if (!(pfd.revents & POLLIN) || read(ready[0], &c, 1) != 1)
-		warn("the probe beside %s did not start in time; see %s",
+		vb_warn("the probe beside %s did not start in time; see %s",
 		    label, logp);
 	close(ready[0]);
 	return pid;
@@ -439,7 +439,7 @@ stop_probe(const char *label)
 	if (WIFEXITED(status) && (WEXITSTATUS(status) == 0 ||
 	    (stop_signal && WEXITSTATUS(status) == 130)))
 		return 0;
-	warn("the probe beside %s failed; see %s/probe@%s.log", label, S.dir,
+	vb_warn("the probe beside %s failed; see %s/probe@%s.log", label, S.dir,
 	    label);
 	return 1;
 }
@@ -529,7 +529,7 @@ fmt_dur(char *buf, size_t len, double s)
 /*
  * Follow the program's progress pipe ("iter I N SECONDS" lines, see
  * src/lib/harness.h) and print a line per iteration on stderr.  "error LINE"
- * lines (src/lib/err.h) are the program's error messages: the first since
+ * lines (src/lib/msg.h) are the program's error messages: the first since
  * the last finished iteration goes into S.cause[idx - 1], the cause
  * named when the program fails.
  */
@@ -635,26 +635,26 @@ merge_slot(const char *name)
 	snprintf(src, sizeof(src), "%s/.slot-%s.res", S.dir, name);
 	snprintf(dst, sizeof(dst), "%s/%s.res", S.dir, name);
 	if (vb_res_read(src, &b, err, sizeof(err)) < 0) {
-		warn("%s left no result: %s", name, err);
+		vb_warn("%s left no result: %s", name, err);
 		unlink(src);
 		return 1;
 	}
 	if (access(dst, F_OK) < 0) {
 		rc = vb_res_write(dst, &b) < 0;
 		if (rc)
-			warn_errno("cannot write %s", dst);
+			vb_warn_errno("cannot write %s", dst);
 		vb_res_free(&b);
 		unlink(src);
 		return rc;
 	}
 	if (vb_res_read(dst, &a, err, sizeof(err)) < 0) {
-		warn("%s", err);
+		vb_warn("%s", err);
 		vb_res_free(&b);
 		unlink(src);
 		return 1;
 	}
 	if (vb_res_append(&a, &b) < 0) {
-		warn("%s: the probe's parameters or figures changed between "
+		vb_warn("%s: the probe's parameters or figures changed between "
 		    "runs", dst);
 		rc = 1;
 	} else {
@@ -663,7 +663,7 @@ merge_slot(const char *name)
 			snprintf(a.status, sizeof(a.status), "%s", b.status);
 		snprintf(a.ended, sizeof(a.ended), "%s", b.ended);
 		if (vb_res_write(dst, &a) < 0) {
-			warn_errno("cannot write %s", dst);
+			vb_warn_errno("cannot write %s", dst);
 			rc = 1;
 		}
 	}
@@ -689,7 +689,7 @@ mark_failed(const char *path, int complete)
 	    strcmp(r.status, "complete") == 0)) {
 		snprintf(r.status, sizeof(r.status), "failed");
 		if (vb_res_write(path, &r) < 0)
-			warn_errno("cannot write %s", path);
+			vb_warn_errno("cannot write %s", path);
 	}
 	vb_res_free(&r);
 }
@@ -708,7 +708,7 @@ after_killed(const char *bench, pid_t pid, const char *out)
 	snprintf(path, sizeof(path), "%s/vmbench-%s.%ld", S.workdir, bench,
 	    (long)pid);
 	if (access(path, F_OK) == 0 && vb_rmtree(path) < 0)
-		warn_errno("cannot remove %s", path);
+		vb_warn_errno("cannot remove %s", path);
 	snprintf(path, sizeof(path), "%s.res", out);
 	mark_failed(path, 0);
 }
@@ -826,7 +826,7 @@ run_line(const struct vb_conf *c, int idx, int iterations, uint64_t t0)
 		else
 			snprintf(how, sizeof(how), "signal %d",
 			    WTERMSIG(status));
-		warn("%s failed (%s): %s; see %s", label, how,
+		vb_warn("%s failed (%s): %s; see %s", label, how,
 		    S.cause[idx] ? S.cause[idx] : "(no output)", logp);
 	}
 	return 1;
@@ -850,15 +850,16 @@ teardown(void)
 	}
 
 	if (vb_memlimit_remove(&S.lim, err, sizeof(err)) < 0) {
-		warn("%s", err);
+		vb_warn("%s", err);
 		rc = -1;
 	}
 	if (vb_swapfile_remove(&S.swp, err, sizeof(err)) < 0) {
-		warn("%s", err);
+		vb_warn("%s", err);
 		rc = -1;
 	}
 	if (vb_knobs_restore(&S.knobs)) {
-		warn("could not restore every setting; see %s", S.state.path);
+		vb_warn("could not restore every setting; see %s",
+		    S.state.path);
 		rc = -1;
 	}
 	/* the state file stays when something could not be undone */
@@ -920,7 +921,7 @@ side_meta(struct side *sd, const char *status, int ended, int quiet)
 	if (vb_meta_write(path, &m) < 0) {
 		e = errno;
 		if (!quiet)
-			warn_errno("cannot write %s", path);
+			vb_warn_errno("cannot write %s", path);
 		errno = e;
 		return -1;
 	}
@@ -1086,7 +1087,7 @@ machine_begin(int changes, const char *what, const char *results)
 	if (vb_machine_peek(mdir, &S.seen) < 0)
 		memset(&S.seen, 0, sizeof(S.seen));
 	if (S.seen.pid)
-		warn("pid %ld is changing this machine (%s): this run is "
+		vb_warn("pid %ld is changing this machine (%s): this run is "
 		    "marked as run beside it", S.seen.pid, S.seen.what);
 }
 
@@ -1145,7 +1146,7 @@ machine_end(struct side *sd, int nside)
 			    "this machine (the last: %s)", n > 1 ? "other runs" :
 			    "another run", m.what);
 	}
-	warn("%s", val);
+	vb_warn("%s", val);
 	S.extra[S.nextra].key = "concurrent";
 	S.extra[S.nextra++].val = val;
 	for (k = 0; k < nside; k++) {
@@ -1163,7 +1164,7 @@ machine_end(struct side *sd, int nside)
 				continue;
 			vb_res_add_note(&r, "%s", val);
 			if (vb_res_write(path, &r) < 0)
-				warn_errno("cannot write %s", path);
+				vb_warn_errno("cannot write %s", path);
 			vb_res_free(&r);
 		}
 		closedir(d);

@@ -10,7 +10,7 @@
 #include <setjmp.h>
 #include <stddef.h>
 
-#include "err.h"
+#include "msg.h"
 #include "fuzz.h"
 #include "views/dump.h"
 

@@ -33,7 +33,7 @@
 
 #include "harness.h"
 #include "clock.h"
-#include "err.h"
+#include "msg.h"
 #include "load.h"
 #include "replay.h"
 
@@ -218,7 +218,7 @@ client(int id, const char *workdir, struct shared *sh, int ready, int go)
 			r = fl_exec(&fc, op, err, sizeof(err));
 			ns = vb_now_ns() - t1;
 			if (r < 0) {
-				warn("%s", err);
+				vb_warn("%s", err);
 				rc = 1;
 				goto done;
 			}
@@ -236,7 +236,7 @@ client(int id, const char *workdir, struct shared *sh, int ready, int go)
 done:
 	fl_client_fini(&fc);
 	if (fl_rmtree(AT_FDCWD, dir) < 0) {
-		warn_errno("client %d: cannot remove %s", id, dir);
+		vb_warn_errno("client %d: cannot remove %s", id, dir);
 		rc = 1;
 	}
 	fflush(NULL);
@@ -265,7 +265,7 @@ reap(pid_t *pids, int n, int block, int *alive)
 		pids[i] = 0;
 		(*alive)--;
 		if (!WIFEXITED(status) || WEXITSTATUS(status) != 0) {
-			warn("client %d failed (%s %d)", i,
+			vb_warn("client %d failed (%s %d)", i,
 			    WIFEXITED(status) ? "exit status" : "signal",
 			    WIFEXITED(status) ? WEXITSTATUS(status) :
 			    WTERMSIG(status));
@@ -327,7 +327,7 @@ run(void *p, struct vb_iter *it)
 		pid_t pid = fork();
 
 		if (pid < 0) {
-			warn_errno("cannot fork client %d", i);
+			vb_warn_errno("cannot fork client %d", i);
 			failed = 1;
 			break;
 		}

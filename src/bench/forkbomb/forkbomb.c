@@ -30,7 +30,7 @@
 
 #include "harness.h"
 #include "clock.h"
-#include "err.h"
+#include "msg.h"
 
 struct cfg {
 	uint64_t forks;

@@ -28,7 +28,7 @@
 #include <sys/mman.h>
 #include <unistd.h>
 
-#include "err.h"
+#include "msg.h"
 #include "makesim.h"
 
 #define IOBUF (64u << 10)
@@ -137,14 +137,14 @@ read_all(const struct ms_build *b, const char *rel, char *buf, uint64_t *h,
 	snprintf(path, sizeof(path), "%s/%s", b->root, rel);
 	fd = open(path, O_RDONLY | O_CLOEXEC);
 	if (fd < 0) {
-		warn_errno("cannot open %s", path);
+		vb_warn_errno("cannot open %s", path);
 		return -1;
 	}
 	while ((n = read(fd, buf, IOBUF)) != 0) {
 		if (n < 0) {
 			if (errno == EINTR)
 				continue;
-			warn_errno("cannot read %s", path);
+			vb_warn_errno("cannot read %s", path);
 			close(fd);
 			return -1;
 		}
@@ -168,7 +168,7 @@ write_out(const struct ms_build *b, const char *rel, uint64_t size,
 	snprintf(path, sizeof(path), "%s/%s", b->root, rel);
 	fd = open(path, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0644);
 	if (fd < 0) {
-		warn_errno("cannot create %s", path);
+		vb_warn_errno("cannot create %s", path);
 		return -1;
 	}
 	for (i = 0; i + 8 <= IOBUF; i += 8) {
@@ -184,14 +184,14 @@ write_out(const struct ms_build *b, const char *rel, uint64_t size,
 		if (n < 0 && errno == EINTR)
 			continue;
 		if (n <= 0) {
-			warn_errno("cannot write %s", path);
+			vb_warn_errno("cannot write %s", path);
 			close(fd);
 			return -1;
 		}
 		done += (uint64_t)n;
 	}
 	if (close(fd) < 0) {
-		warn_errno("cannot write %s", path);
+		vb_warn_errno("cannot write %s", path);
 		return -1;
 	}
 	return 0;
@@ -206,7 +206,7 @@ ws_map(uint64_t bytes, uint64_t seed)
 	ws = mmap(NULL, bytes ? bytes : 8, PROT_READ | PROT_WRITE,
 	    MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
 	if (ws == MAP_FAILED) {
-		warn_errno("cannot map a working set of %llu bytes",
+		vb_warn_errno("cannot map a working set of %llu bytes",
 		    (unsigned long long)bytes);
 		return NULL;
 	}
@@ -263,7 +263,7 @@ archive(const struct ms_build *b, uint32_t d, char *buf)
 		total += obj_size(t, u);
 	}
 	if (bytes != total) {
-		warn("%s: objects hold %llu bytes, expected %llu",
+		vb_warn("%s: objects hold %llu bytes, expected %llu",
 		    makesim_dir_path(t, d, dir, sizeof(dir)),
 		    (unsigned long long)bytes, (unsigned long long)total);
 		return 1;

@@ -49,7 +49,7 @@
 #include <unistd.h>
 
 #include "clock.h"
-#include "err.h"
+#include "msg.h"
 #include "makesim.h"
 
 #define CHUNK (1u << 20)

@@ -42,7 +42,7 @@
 
 #include "harness.h"
 #include "clock.h"
-#include "err.h"
+#include "msg.h"
 #include "makesim.h"
 #include "rusage.h"
 #include "size.h"
@@ -276,7 +276,7 @@ validate(void *p, char *err, size_t errlen)
 		}
 		if (limited && c->ld.size > base / 2 &&
 		    swap_room() < c->ld.size - base / 2) {
-			warn("mem_load: not enough swap for %s beside a %s "
+			vb_warn("mem_load: not enough swap for %s beside a %s "
 			    "limit; touching %s instead",
 			    vb_fmt_size(a, sizeof(a), c->ld.size),
 			    vb_fmt_size(b, sizeof(b), base),
@@ -330,7 +330,7 @@ setup(void *p, const char *workdir)
 
 	snprintf(c->root, sizeof(c->root), "%s/tree", workdir);
 	if (makesim_tree_plan(&c->tree, c->nunits, c->seed) < 0) {
-		warn("cannot plan a tree of %llu units: out of memory",
+		vb_warn("cannot plan a tree of %llu units: out of memory",
 		    (unsigned long long)c->nunits);
 		return -1;
 	}
@@ -342,7 +342,7 @@ setup(void *p, const char *workdir)
 		    c->ld.size : 0);
 
 		if (need > avail / 2) {
-			warn("%s: the tree and load need %llu MB, more than "
+			vb_warn("%s: the tree and load need %llu MB, more than "
 			    "half of the %llu MB free", workdir,
 			    (unsigned long long)(need >> 20),
 			    (unsigned long long)(avail >> 20));
@@ -350,13 +350,13 @@ setup(void *p, const char *workdir)
 		}
 	}
 	if (makesim_tree_write(&c->tree, c->root, err, sizeof(err)) < 0) {
-		warn("%s", err);
+		vb_warn("%s", err);
 		return -1;
 	}
 	/* clean pages, so that DONTNEED can drop them before each build */
 	fd = open(c->root, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
 	if (fd < 0 || syncfs(fd) < 0) {
-		warn_errno("cannot sync %s", c->root);
+		vb_warn_errno("cannot sync %s", c->root);
 		if (fd >= 0)
 			close(fd);
 		return -1;
@@ -367,7 +367,7 @@ setup(void *p, const char *workdir)
 	c->build.ws_max = c->ws_max;
 	c->build.ops_per_kb = c->ops_per_kb;
 	if (makesim_build_init(&c->build, &c->tree, c->root) < 0) {
-		warn("cannot build the job graph: out of memory");
+		vb_warn("cannot build the job graph: out of memory");
 		return -1;
 	}
 	c->ld.kind = c->kind;
@@ -378,7 +378,7 @@ setup(void *p, const char *workdir)
 	c->ld.loadfile = c->loadfile;
 	c->ld.dbench_secs = (uint32_t)c->dbench_time;
 	if (makesim_load_prepare(&c->ld, err, sizeof(err)) < 0) {
-		warn("%s", err);
+		vb_warn("%s", err);
 		return -1;
 	}
 	printf("makesim: %u files (%llu KB) in %u directories, %u headers "
@@ -441,9 +441,9 @@ make_main(struct cfg *c, struct vb_iter *it)
 	};
 
 	if (makesim_sched_run(&s) < 0) {
-		warn("build failed: %s", s.err);
+		vb_warn("build failed: %s", s.err);
 		if (s.started > s.finished)
-			warn("%u of %u jobs had started, %u finished",
+			vb_warn("%u of %u jobs had started, %u finished",
 			    s.started, s.njobs, s.finished);
 		_exit(2);
 	}
@@ -486,11 +486,11 @@ run(void *p, struct vb_iter *it)
 	lrc = makesim_load_stop(&c->ld, err, sizeof(err));
 	makesim_build_clean(&c->build);
 	if (!WIFEXITED(status) || WEXITSTATUS(status) != 0) {
-		warn("iteration %d: the build failed", vb_iter_num(it));
+		vb_warn("iteration %d: the build failed", vb_iter_num(it));
 		return 1;
 	}
 	if (lrc < 0) {
-		warn("iteration %d: %s", vb_iter_num(it), err);
+		vb_warn("iteration %d: %s", vb_iter_num(it), err);
 		return 1;
 	}
 	vb_rusage_from(&u, &ru, vb_ns_to_s(t1 - t0));

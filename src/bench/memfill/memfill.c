@@ -32,7 +32,7 @@
 
 #include "harness.h"
 #include "clock.h"
-#include "err.h"
+#include "msg.h"
 #include "fill.h"
 #include "plan.h"
 
@@ -166,7 +166,7 @@ validate(void *p, char *err, size_t errlen)
 		return -1;
 	}
 	if (c->plan.trimmed)
-		warn("asked for %s, more than available memory + free swap "
+		vb_warn("asked for %s, more than available memory + free swap "
 		    "less a margin; filling %s (--force to insist)",
 		    vb_fmt_size(a, sizeof(a), c->plan.want),
 		    vb_fmt_size(b, sizeof(b), c->plan.target));

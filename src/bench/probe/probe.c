@@ -44,7 +44,7 @@
 
 #include "harness.h"
 #include "clock.h"
-#include "err.h"
+#include "msg.h"
 #include "acct.h"
 #include "res.h"
 #include "rusage.h"
@@ -324,7 +324,7 @@ save(struct vb_res *r, const char *path, const char *status)
 	if (!path || vb_res_save(path, r, status) == 0)
 		return;
 	if (!write_failed)
-		warn_errno("cannot write %s", path);
+		vb_warn_errno("cannot write %s", path);
 	write_failed = 1;
 }
 
@@ -486,7 +486,7 @@ main(int argc, char **argv)
 		int fd = atoi(ready);
 
 		if (write(fd, "r", 1) != 1)
-			warn_errno("cannot tell the runner that I am ready");
+			vb_warn_errno("cannot tell the runner that I am ready");
 		close(fd);
 	}
 

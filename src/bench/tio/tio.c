@@ -62,7 +62,7 @@
 
 #include "harness.h"
 #include "clock.h"
-#include "err.h"
+#include "msg.h"
 #include "fsinfo.h"
 #include "size.h"
 #include "plan.h"

@@ -46,7 +46,7 @@
 
 #include "harness.h"
 #include "clock.h"
-#include "err.h"
+#include "msg.h"
 #include "size.h"
 #include "plan.h"
 

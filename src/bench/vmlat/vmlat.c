@@ -53,7 +53,7 @@
 
 #include "harness.h"
 #include "clock.h"
-#include "err.h"
+#include "msg.h"
 #include "fsinfo.h"
 #include "ops.h"
 

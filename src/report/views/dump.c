@@ -5,7 +5,7 @@
 #include <limits.h>
 #include <stdlib.h>
 
-#include "err.h"
+#include "msg.h"
 #include "fmt.h"
 #include "setup.h"
 

@@ -34,7 +34,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
-#include "err.h"
+#include "msg.h"
 #include "fmt.h"
 #include "forms/form.h"
 #include "model.h"
@@ -178,22 +178,22 @@ check_dir(const struct rl_set *s, const char *dir)
 	int n = 0, t = 0;
 
 	if (outdir_inside(s, dir)) {
-		warn("%s: is inside a result folder; the page goes elsewhere "
+		vb_warn("%s: is inside a result folder; the page goes elsewhere "
 		    "(nothing written)", dir);
 		return -1;
 	}
 	if (stat(dir, &st) != 0) {
 		if (errno == ENOENT && outdir_make(dir) == 0)
 			return 0;
-		warn_errno("cannot create the HTML folder %s", dir);
+		vb_warn_errno("cannot create the HTML folder %s", dir);
 		return -1;
 	}
 	if (!S_ISDIR(st.st_mode)) {
-		warn("%s: exists and is not a folder (nothing written)", dir);
+		vb_warn("%s: exists and is not a folder (nothing written)", dir);
 		return -1;
 	}
 	if (!(d = opendir(dir))) {
-		warn_errno("cannot open the HTML folder %s", dir);
+		vb_warn_errno("cannot open the HTML folder %s", dir);
 		return -1;
 	}
 	while ((e = readdir(d)))
@@ -205,13 +205,13 @@ check_dir(const struct rl_set *s, const char *dir)
 	snprintf(path, sizeof(path), "%s/index.html", dir);
 	snprintf(tmp, sizeof(tmp), "%s.tmp", path);
 	if (t && !is_our_tmp(tmp)) {
-		warn("%s: exists and is not an HTML page of vmreport (its "
+		vb_warn("%s: exists and is not an HTML page of vmreport (its "
 		    "index.html.tmp is not vmreport's); nothing overwritten",
 		    dir);
 		return -1;
 	}
 	if (n && !is_our_page(path)) {
-		warn("%s: exists and is not an HTML page of vmreport (no "
+		vb_warn("%s: exists and is not an HTML page of vmreport (no "
 		    "index.html written by it); nothing overwritten", dir);
 		return -1;
 	}
@@ -859,7 +859,7 @@ html_page(const struct model *m, const char *dir,
 
 	if (snprintf(path, sizeof(path), "%s/index.html", dir) >=
 	    (int)sizeof(path) - 4) {
-		warn("%s: path too long", dir);
+		vb_warn("%s: path too long", dir);
 		return -1;
 	}
 	snprintf(tmp, sizeof(tmp), "%s.tmp", path);
@@ -871,7 +871,7 @@ html_page(const struct model *m, const char *dir,
 	if (fclose(mem) != 0)
 		die_errno("cannot build the page");
 	if (!(f = fopen(tmp, "w"))) {
-		warn_errno("cannot write %s", tmp);
+		vb_warn_errno("cannot write %s", tmp);
 		free(text);
 		return -1;
 	}
@@ -879,14 +879,14 @@ html_page(const struct model *m, const char *dir,
 	if (fclose(f) != 0)
 		bad = 1;
 	if (bad) {
-		warn_errno("cannot write %s", tmp);
+		vb_warn_errno("cannot write %s", tmp);
 		unlink(tmp);
 		free(text);
 		return -1;
 	}
 	free(text);
 	if (rename(tmp, path) != 0) {
-		warn_errno("cannot rename %s to %s", tmp, path);
+		vb_warn_errno("cannot rename %s to %s", tmp, path);
 		unlink(tmp);
 		return -1;
 	}

@@ -41,7 +41,7 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
-#include "err.h"
+#include "msg.h"
 #include "model.h"
 #include "outdir.h"
 #include "setup.h"
@@ -71,7 +71,7 @@ open_in(const char *dir, const char *name, const char *ext)
 
 	snprintf(path, sizeof(path), "%s/%s.%s", dir, name, ext);
 	if (!(f = fopen(path, "w")))
-		warn_errno("cannot write %s", path);
+		vb_warn_errno("cannot write %s", path);
 	return f;
 }
 
@@ -79,7 +79,7 @@ static int
 close_ok(FILE *f, const char *dir, const char *name)
 {
 	if (fclose(f) != 0) {
-		warn_errno("cannot write %s/%s", dir, name);
+		vb_warn_errno("cannot write %s/%s", dir, name);
 		return -1;
 	}
 	return 0;
@@ -712,7 +712,7 @@ run_gnuplot(const char *dir, const char *gnuplot)
 	snprintf(log, sizeof(log), "%s/gnuplot.log", dir);
 	if ((fd = open(log, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC,
 	    0666)) < 0) {
-		warn_errno("cannot write %s", log);
+		vb_warn_errno("cannot write %s", log);
 		return -1;
 	}
 	fflush(NULL);
@@ -725,7 +725,7 @@ run_gnuplot(const char *dir, const char *gnuplot)
 	sigprocmask(SIG_BLOCK, &stops, &prev);
 	pid = fork();
 	if (pid < 0) {
-		warn_errno("cannot fork gnuplot");
+		vb_warn_errno("cannot fork gnuplot");
 		sigprocmask(SIG_SETMASK, &prev, NULL);
 		restore_stops(old);
 		close(fd);
@@ -745,7 +745,7 @@ run_gnuplot(const char *dir, const char *gnuplot)
 	close(fd);
 	while (waitpid(pid, &st, 0) < 0)
 		if (errno != EINTR) {
-			warn_errno("cannot wait for %s", gnuplot);
+			vb_warn_errno("cannot wait for %s", gnuplot);
 			gnuplot_pid = 0;
 			restore_stops(old);
 			return -1;
@@ -754,7 +754,7 @@ run_gnuplot(const char *dir, const char *gnuplot)
 	restore_stops(old);
 	if ((sig = stop_sig) != 0) {
 		unlink(log);
-		warn("interrupted by signal %d (%s): %s stopped, the charts in "
+		vb_warn("interrupted by signal %d (%s): %s stopped, the charts in "
 		    "%s are incomplete", sig, strsignal(sig), gnuplot, dir);
 		exit(128 + sig);
 	}
@@ -767,22 +767,22 @@ run_gnuplot(const char *dir, const char *gnuplot)
 		/* nothing worth keeping: what a ^C to gnuplot alone leaves */
 		unlink(log);
 		if (WIFSIGNALED(st))
-			warn("%s was killed by signal %d (%s) on %s/all.gp: "
+			vb_warn("%s was killed by signal %d (%s) on %s/all.gp: "
 			    "the charts there are incomplete", gnuplot,
 			    WTERMSIG(st), strsignal(WTERMSIG(st)), dir);
 		else
-			warn("%s stopped with status %d and no message on "
+			vb_warn("%s stopped with status %d and no message on "
 			    "%s/all.gp (interrupted?): the charts there are "
 			    "incomplete", gnuplot, WEXITSTATUS(st), dir);
 		return -1;
 	}
 	last_line(msg, sizeof(msg), log);
 	if (WIFSIGNALED(st))
-		warn("%s was killed by signal %d (%s) on %s/all.gp, after: %s "
+		vb_warn("%s was killed by signal %d (%s) on %s/all.gp, after: %s "
 		    "(all it said: %s)", gnuplot, WTERMSIG(st),
 		    strsignal(WTERMSIG(st)), dir, msg, log);
 	else
-		warn("%s failed on %s/all.gp: %s (all it said: %s)", gnuplot,
+		vb_warn("%s failed on %s/all.gp: %s (all it said: %s)", gnuplot,
 		    dir, msg, log);
 	return -1;
 }
@@ -799,16 +799,16 @@ plot_charts(const struct model *m, const char *dir, const char *gnuplot,
 	FILE *all;
 
 	if (outdir_inside(s, dir)) {
-		warn("%s: is inside a result folder; charts go elsewhere", dir);
+		vb_warn("%s: is inside a result folder; charts go elsewhere", dir);
 		return -1;
 	}
 	if (outdir_make(dir) != 0) {
-		warn_errno("cannot create chart folder %s", dir);
+		vb_warn_errno("cannot create chart folder %s", dir);
 		return -1;
 	}
 	snprintf(gp, sizeof(gp), "%s/all.gp", dir);
 	if (!(all = fopen(gp, "w"))) {
-		warn_errno("cannot write %s", gp);
+		vb_warn_errno("cannot write %s", gp);
 		return -1;
 	}
 	fputs("# every chart: gnuplot all.gp (in this folder)\n", all);
@@ -839,11 +839,11 @@ plot_charts(const struct model *m, const char *dir, const char *gnuplot,
 		charts += j;
 	}
 	if (fclose(all) != 0) {
-		warn_errno("cannot write %s", gp);
+		vb_warn_errno("cannot write %s", gp);
 		return -1;
 	}
 	if (!have_program(gnuplot)) {
-		warn("%s not found: %d charts not drawn (data and scripts are "
+		vb_warn("%s not found: %d charts not drawn (data and scripts are "
 		    "in %s); install gnuplot: apt-get install gnuplot-nox",
 		    gnuplot, charts, dir);
 		return -1;

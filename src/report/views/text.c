@@ -11,7 +11,7 @@
 #include <string.h>
 
 #include "bars.h"
-#include "err.h"
+#include "msg.h"
 #include "fmt.h"
 #include "forms/form.h"
 #include "model.h"

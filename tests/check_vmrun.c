@@ -1,14 +1,12 @@
 /*
  * End-to-end tests of the runner (bench/vmrun, behind `make run`) and
  * the harness: real programs on configs/test.conf into a temporary
- * results root, checked with the library's own readers.
+ * results root, checked with the library's own readers; paths vmrun
+ * refuses.
  */
 #include <check.h>
-#include <dirent.h>
 #include <errno.h>
 #include <fcntl.h>
-#include <stdarg.h>
-#include <ftw.h>
 #include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -27,22 +25,11 @@
 
 static char root[256];
 
-static int
-rm_entry(const char *p, const struct stat *st, int f, struct FTW *w)
-{
-	(void)st;
-	(void)f;
-	(void)w;
-	return remove(p);
-}
-
+/* The test's folder under the run's root (tests/testutil.h). */
 static void
 setup(void)
 {
-	/* named after the runner process, whose teardown looks for it */
-	snprintf(root, sizeof(root), "/tmp/vmbench-runner.%ld.XXXXXX",
-	    (long)getppid());
-	ck_assert_ptr_nonnull(mkdtemp(root));
+	tu_mkdtemp(root, sizeof(root), "runner");
 }
 
 static void
@@ -53,65 +40,18 @@ teardown(void)
 	/* full_disk_fails's tmpfs, even when the test failed */
 	snprintf(mnt, sizeof(mnt), "%s/full", root);
 	umount2(mnt, MNT_DETACH);
-	nftw(root, rm_entry, 16, FTW_DEPTH | FTW_PHYS);
+	tu_rmtree(root);
 }
 
 /*
  * After the whole case, in the runner's own process: a test that failed
- * in its forked child skipped teardown(), so unmount and remove any
- * tmpfs it left: roots /tmp/vmbench-runner.<this process>.*, not those
- * of another make check running at the same time.
+ * in its forked child skipped teardown(), so unmount any tmpfs it left
+ * (its folder goes with the run's root).
  */
 static void
 umount_leftovers(void)
 {
-	char line[1024], mnt[512], mine[64];
-	FILE *f = fopen("/proc/self/mounts", "r");
-
-	if (!f)
-		return;
-	snprintf(mine, sizeof(mine), "/tmp/vmbench-runner.%ld.",
-	    (long)getpid());
-	while (fgets(line, sizeof(line), f))
-		if (sscanf(line, "%*s %511s", mnt) == 1 &&
-		    strncmp(mnt, mine, strlen(mine)) == 0) {
-			umount2(mnt, MNT_DETACH);
-			*strrchr(mnt, '/') = '\0';
-			nftw(mnt, rm_entry, 16, FTW_DEPTH | FTW_PHYS);
-		}
-	fclose(f);
-}
-
-/* Run a shell command; its exit status, output into @out (if any). */
-static int
-sh(char *out, size_t len, const char *fmt, ...)
-    __attribute__((format(printf, 3, 4)));
-
-static int
-sh(char *out, size_t len, const char *fmt, ...)
-{
-	char cmd[2048];
-	va_list ap;
-	FILE *p;
-	size_t n = 0;
-	int st;
-
-	va_start(ap, fmt);
-	vsnprintf(cmd, sizeof(cmd), fmt, ap);
-	va_end(ap);
-	p = popen(cmd, "r");
-	ck_assert_ptr_nonnull(p);
-	if (out) {
-		n = fread(out, 1, len - 1, p);
-		out[n] = '\0';
-	} else {
-		char buf[4096];
-
-		while (fread(buf, 1, sizeof(buf), p) > 0)
-			;
-	}
-	st = pclose(p);
-	return WIFEXITED(st) ? WEXITSTATUS(st) : 128 + WTERMSIG(st);
+	tu_umount_under(tu_root());
 }
 
 /* A result file that the strict reader accepts, with @iters rows. */
@@ -153,7 +93,7 @@ START_TEST(run_writes_valid_folder)
 	double up;
 	size_t i;
 
-	rc = sh(out, sizeof(out), "make -s run KERNEL=e2e-a "
+	rc = tu_sh_out(out, sizeof(out), "make -s run KERNEL=e2e-a "
 	    "CONFIG=configs/test.conf RESULTS=%s WORKDIR=%s/work 2>&1", root,
 	    root);
 	ck_assert_msg(rc == 0, "make run failed (%d): %s", rc, out);
@@ -230,12 +170,12 @@ START_TEST(existing_label_adds_run)
 	struct stat a, b;
 	int rc;
 
-	rc = sh(NULL, 0, "bench/vmrun --kernel same --config configs/test.conf "
-	    "--results %s --workdir %s 2>&1", root, root);
+	rc = tu_sh_out(NULL, 0, "bench/vmrun --kernel same --config "
+	    "configs/test.conf --results %s --workdir %s 2>&1", root, root);
 	ck_assert_int_eq(rc, 0);
 	snprintf(path, sizeof(path), "%s/same/run1/meta", root);
 	ck_assert_int_eq(stat(path, &a), 0);
-	rc = sh(out, sizeof(out), "bench/vmrun --kernel same --config "
+	rc = tu_sh_out(out, sizeof(out), "bench/vmrun --kernel same --config "
 	    "configs/test.conf --results %s --workdir %s 2>&1", root, root);
 	ck_assert_msg(rc == 0, "%s", out);
 	ck_assert_msg(strstr(out, "/same: 2 runs on 1 boot\n") != NULL, "%s",
@@ -249,7 +189,7 @@ START_TEST(existing_label_adds_run)
 	snprintf(path, sizeof(path), "%s/same/run2/forkbomb.res", root);
 	assert_res(path, 2, "complete");
 	/* FORCE=1 replaces them all */
-	rc = sh(out, sizeof(out), "bench/vmrun --kernel same --config "
+	rc = tu_sh_out(out, sizeof(out), "bench/vmrun --kernel same --config "
 	    "configs/test.conf --results %s --workdir %s --force 2>&1", root,
 	    root);
 	ck_assert_msg(rc == 0, "%s", out);
@@ -322,7 +262,7 @@ START_TEST(runs_three_ways)
 	int rc, i;
 
 	tiny_conf(conf, sizeof(conf));
-	rc = sh(out, sizeof(out), "make -s run KERNEL=r3 RUNS=3 CONFIG=%s "
+	rc = tu_sh_out(out, sizeof(out), "make -s run KERNEL=r3 RUNS=3 CONFIG=%s "
 	    "RESULTS=%s WORKDIR=%s/work 2>&1", conf, root, root);
 	ck_assert_msg(rc == 0, "make run RUNS=3 failed (%d): %s", rc, out);
 	for (p = out; (p = strstr(p, "\n[")) && strlen(order) < 15; p++)
@@ -340,7 +280,7 @@ START_TEST(runs_three_ways)
 	    out);
 	assert_three_runs("r3");
 	for (i = 1; i <= 3; i++) {
-		rc = sh(out, sizeof(out), "make -s run KERNEL=s3 CONFIG=%s "
+		rc = tu_sh_out(out, sizeof(out), "make -s run KERNEL=s3 CONFIG=%s "
 		    "RESULTS=%s WORKDIR=%s/work 2>&1", conf, root, root);
 		ck_assert_msg(rc == 0, "make run %d failed (%d): %s", i, rc,
 		    out);
@@ -349,7 +289,7 @@ START_TEST(runs_three_ways)
 	    out);
 	assert_three_runs("s3");
 	/* the report: three runs a label, every iteration pooled */
-	rc = sh(out, sizeof(out), "report/vmreport --detail %s/r3 %s/s3 2>&1",
+	rc = tu_sh_out(out, sizeof(out), "report/vmreport --detail %s/r3 %s/s3 2>&1",
 	    root, root);
 	ck_assert_msg(rc == 0, "%s", out);
 	ck_assert_msg(strstr(out, "\nr3: 3 runs on 1 boot\ns3: 3 runs on 1 "
@@ -390,14 +330,14 @@ START_TEST(flat_moved_to_run1)
 	int rc;
 
 	tiny_conf(conf, sizeof(conf));
-	rc = sh(out, sizeof(out), "bench/vmrun --kernel fl --config %s "
+	rc = tu_sh_out(out, sizeof(out), "bench/vmrun --kernel fl --config %s "
 	    "--results %s --workdir %s 2>&1 && cd %s/fl && mv run1/* . && "
 	    "rmdir run1 && mkdir ../fh && cp -p * ../fh && mkdir ../fh/run1 "
 	    "&& mv ../fh/forkbomb.log ../fh/run1/", conf, root, root, root);
 	ck_assert_msg(rc == 0, "%s", out);
 	snprintf(path, sizeof(path), "%s/fl/forkbomb.res", root);
 	ck_assert_int_eq(stat(path, &a), 0);
-	rc = sh(out, sizeof(out), "bench/vmrun --kernel fl --config %s "
+	rc = tu_sh_out(out, sizeof(out), "bench/vmrun --kernel fl --config %s "
 	    "--results %s --workdir %s 2>&1", conf, root, root);
 	ck_assert_msg(rc == 0, "%s", out);
 	snprintf(want, sizeof(want), "vmrun: %s/fl held one run (meta at its "
@@ -418,7 +358,7 @@ START_TEST(flat_moved_to_run1)
 	snprintf(path, sizeof(path), "%s/fl/run2", root);
 	ck_assert_str_eq(meta_val(path, "run"), "2");
 	/* the move cut short: forkbomb.log already in run1/ */
-	rc = sh(out, sizeof(out), "bench/vmrun --kernel fh --config %s "
+	rc = tu_sh_out(out, sizeof(out), "bench/vmrun --kernel fh --config %s "
 	    "--results %s --workdir %s 2>&1", conf, root, root);
 	ck_assert_msg(rc == 0, "%s", out);
 	snprintf(path, sizeof(path), "%s/fh/run1", root);
@@ -440,7 +380,7 @@ START_TEST(bad_runs_refused)
 	int rc;
 
 	for (i = 0; i < sizeof(bad) / sizeof(bad[0]); i++) {
-		rc = sh(out, sizeof(out), "bench/vmrun --kernel br --runs '%s' "
+		rc = tu_sh_out(out, sizeof(out), "bench/vmrun --kernel br --runs '%s' "
 		    "--config configs/test.conf --results %s/res --workdir %s "
 		    "2>&1", bad[i], root, root);
 		snprintf(want, sizeof(want), "vmrun: --runs '%s': give a whole "
@@ -450,7 +390,7 @@ START_TEST(bad_runs_refused)
 		ck_assert_str_eq(out, want);
 	}
 	/* through make */
-	rc = sh(out, sizeof(out), "make -s run KERNEL=br RUNS=0 "
+	rc = tu_sh_out(out, sizeof(out), "make -s run KERNEL=br RUNS=0 "
 	    "CONFIG=configs/test.conf RESULTS=%s/res WORKDIR=%s 2>&1", root,
 	    root);
 	ck_assert_int_ne(rc, 0);
@@ -459,7 +399,7 @@ START_TEST(bad_runs_refused)
 	snprintf(dir, sizeof(dir), "%s/res/br", root);
 	ck_assert_int_ne(access(dir, F_OK), 0);
 	/* make ab has no runs of its own */
-	rc = sh(out, sizeof(out), "bench/vmrun --kernel br --a thp=never --b "
+	rc = tu_sh_out(out, sizeof(out), "bench/vmrun --kernel br --a thp=never --b "
 	    "thp=always --runs 2 --config configs/test.conf --results %s/res "
 	    "--workdir %s 2>&1", root, root);
 	ck_assert_int_ne(rc, 0);
@@ -479,15 +419,15 @@ START_TEST(other_config_refused)
 	int rc;
 
 	tiny_conf(conf, sizeof(conf));
-	rc = sh(out, sizeof(out), "bench/vmrun --kernel cm --config "
+	rc = tu_sh_out(out, sizeof(out), "bench/vmrun --kernel cm --config "
 	    "configs/test.conf --results %s --workdir %s 2>&1", root, root);
 	ck_assert_msg(rc == 0, "%s", out);
 	/* the checksums by cksum(1), not by vmbench */
-	ck_assert_int_eq(sh(ck1, sizeof(ck1), "cksum < configs/test.conf | "
+	ck_assert_int_eq(tu_sh_out(ck1, sizeof(ck1), "cksum < configs/test.conf | "
 	    "tr -d '\\n'"), 0);
-	ck_assert_int_eq(sh(ck2, sizeof(ck2), "cksum < %s | tr -d '\\n'",
+	ck_assert_int_eq(tu_sh_out(ck2, sizeof(ck2), "cksum < %s | tr -d '\\n'",
 	    conf), 0);
-	rc = sh(out, sizeof(out), "bench/vmrun --kernel cm --config %s "
+	rc = tu_sh_out(out, sizeof(out), "bench/vmrun --kernel cm --config %s "
 	    "--results %s --workdir %s 2>&1", conf, root, root);
 	snprintf(want, sizeof(want), "vmrun: %s/cm: run1 used "
 	    "configs/test.conf (cksum %s), this run %s (cksum %s): use "
@@ -497,11 +437,11 @@ START_TEST(other_config_refused)
 	snprintf(dir, sizeof(dir), "%s/cm", root);
 	ck_assert_int_eq(tu_count_except(dir, "run1"), 0);
 	/* another machine: MemTotal 5 kB */
-	ck_assert_int_eq(sh(NULL, 0, "sed -i 's/^mem_total_kb=.*/"
+	ck_assert_int_eq(tu_sh_out(NULL, 0, "sed -i 's/^mem_total_kb=.*/"
 	    "mem_total_kb=5/' %s/cm/run1/meta", root), 0);
-	ck_assert_int_eq(sh(mem, sizeof(mem), "awk '$1 == \"MemTotal:\" "
+	ck_assert_int_eq(tu_sh_out(mem, sizeof(mem), "awk '$1 == \"MemTotal:\" "
 	    "{ printf \"%%s\", $2 }' /proc/meminfo"), 0);
-	rc = sh(out, sizeof(out), "bench/vmrun --kernel cm --config "
+	rc = tu_sh_out(out, sizeof(out), "bench/vmrun --kernel cm --config "
 	    "configs/test.conf --results %s --workdir %s 2>&1", root, root);
 	snprintf(want, sizeof(want), "vmrun: %s/cm: run1 ran on another "
 	    "machine: mem_total_kb '5' (here '%s'): use another label or "
@@ -510,9 +450,9 @@ START_TEST(other_config_refused)
 	ck_assert_str_eq(out, want);
 	ck_assert_int_eq(tu_count_except(dir, "run1"), 0);
 	/* a side of make ab is no label of runs: left as it is */
-	ck_assert_int_eq(sh(NULL, 0, "cp -r tests/fixtures/ab-A %s/abx", root),
+	ck_assert_int_eq(tu_sh_out(NULL, 0, "cp -r tests/fixtures/ab-A %s/abx", root),
 	    0);
-	rc = sh(out, sizeof(out), "bench/vmrun --kernel abx --config "
+	rc = tu_sh_out(out, sizeof(out), "bench/vmrun --kernel abx --config "
 	    "configs/test.conf --results %s --workdir %s 2>&1", root, root);
 	snprintf(want, sizeof(want), "vmrun: %s/abx is a folder of make ab "
 	    "(each of its iterations a run): use another label or FORCE=1\n",
@@ -523,7 +463,7 @@ START_TEST(other_config_refused)
 	ck_assert_int_eq(tu_count_except(dir, ""), 3);
 	snprintf(dir, sizeof(dir), "%s/cm", root);
 	/* FORCE=1 starts the label again */
-	rc = sh(out, sizeof(out), "bench/vmrun --kernel cm --config %s "
+	rc = tu_sh_out(out, sizeof(out), "bench/vmrun --kernel cm --config %s "
 	    "--results %s --workdir %s --force 2>&1", conf, root, root);
 	ck_assert_msg(rc == 0, "%s", out);
 	snprintf(dir, sizeof(dir), "%s/cm/run1", root);
@@ -658,9 +598,9 @@ START_TEST(bad_input_refused)
 			fputs(t[i].conf, f);
 			fclose(f);
 		}
-		rc = sh(out, sizeof(out), "bench/vmrun --kernel '%s' --config "
-		    "%s --results %s/res --workdir %s 2>&1", t[i].label, conf,
-		    root, root);
+		rc = tu_sh_out(out, sizeof(out), "bench/vmrun --kernel '%s' "
+		    "--config %s --results %s/res --workdir %s 2>&1",
+		    t[i].label, conf, root, root);
 		ck_assert_msg(rc != 0, "case %zu accepted", i);
 		ck_assert_msg(strstr(out, t[i].want) != NULL,
 		    "case %zu: want '%s', got '%s'", i, t[i].want, out);
@@ -714,10 +654,7 @@ START_TEST(interrupt_cleans_up)
 	for (int i = 0; i < 400 && access(path, F_OK) < 0; i++)
 		nanosleep(&(struct timespec){ 0, 50000000 }, NULL);
 	if (access(path, F_OK) < 0) {
-		char cmd[600];
-
-		snprintf(cmd, sizeof(cmd), "cat %s/vmrun.out >&2", root);
-		system(cmd);
+		tu_sh_out(NULL, 0, "cat %s/vmrun.out >&2", root);
 	}
 	ck_assert_int_eq(access(path, F_OK), 0);
 	nanosleep(&ts, NULL);
@@ -843,8 +780,7 @@ START_TEST(sigpipe_with_limit)
 
 	if (geteuid() != 0 || access("/sys/fs/cgroup/memory/memory.limit_in_"
 	    "bytes", F_OK) < 0) {
-		fprintf(stderr, "sigpipe_with_limit: skipped: needs root and "
-		    "the cgroup v1 memory controller\n");
+		tu_skip("needs root and the cgroup v1 memory controller");
 		return;
 	}
 	snprintf(res, sizeof(res), "%s/res", root);
@@ -909,7 +845,7 @@ START_TEST(duplicate_outputs_refused)
 	ck_assert_ptr_nonnull(f);
 	fputs("forkbomb --forks 100 with=probe\nprobe@forkbomb\n", f);
 	fclose(f);
-	rc = sh(out, sizeof(out), "bench/vmrun --kernel dup --config %s "
+	rc = tu_sh_out(out, sizeof(out), "bench/vmrun --kernel dup --config %s "
 	    "--results %s/res --workdir %s 2>&1", conf, root, root);
 	ck_assert_msg(rc != 0, "accepted: %s", out);
 	ck_assert_msg(strstr(out, "dup.conf:2: probe@forkbomb.res would be "
@@ -952,8 +888,8 @@ START_TEST(concurrent_label_refused)
 	for (i = 0; i < 400 && access(path, F_OK) < 0; i++)
 		nanosleep(&(struct timespec){ 0, 50000000 }, NULL);
 	ck_assert_int_eq(stat(path, &a), 0);
-	rc = sh(out, sizeof(out), "bench/vmrun --kernel busy --config %s "
-	    "--results %s --workdir %s --force 2>&1", conf, root, root);
+	rc = tu_sh_out(out, sizeof(out), "bench/vmrun --kernel busy --config "
+	    "%s --results %s --workdir %s --force 2>&1", conf, root, root);
 	ck_assert_int_ne(rc, 0);
 	snprintf(want, sizeof(want), "/busy is in use by another run (pid "
 	    "%ld)", (long)pid);
@@ -1046,24 +982,22 @@ START_TEST(full_disk_fails)
 	int rc;
 
 	if (geteuid() != 0) {
-		fprintf(stderr, "full_disk_fails: skipped: needs root to "
-		    "mount a tmpfs\n");
+		tu_skip("needs root to mount a tmpfs");
 		return;
 	}
 	snprintf(mnt, sizeof(mnt), "%s/full", root);
 	ck_assert_int_eq(mkdir(mnt, 0755), 0);
-	rc = sh(out, sizeof(out), "mount -t tmpfs -o size=1M tmpfs %s 2>&1",
-	    mnt);
+	rc = tu_sh_out(out, sizeof(out), "mount -t tmpfs -o size=1M tmpfs "
+	    "%s 2>&1", mnt);
 	if (rc != 0) {
-		fprintf(stderr, "full_disk_fails: skipped: cannot mount a "
-		    "tmpfs: %s", out);
+		tu_skip("cannot mount a tmpfs: %s", out);
 		return;
 	}
 	/* 16K left: the .res outgrows it after some iterations */
-	rc = sh(out, sizeof(out), "dd if=/dev/zero of=%s/fill bs=1k "
+	rc = tu_sh_out(out, sizeof(out), "dd if=/dev/zero of=%s/fill bs=1k "
 	    "count=1008 2>&1", mnt);
 	ck_assert_msg(rc == 0, "dd: %s", out);
-	rc = sh(out, sizeof(out), "bench/forkbomb --forks 200 --ints 10 "
+	rc = tu_sh_out(out, sizeof(out), "bench/forkbomb --forks 200 --ints 10 "
 	    "--iterations 60 --out %s/fb --workdir %s 2>&1 >/dev/null", mnt,
 	    root);
 	snprintf(path, sizeof(path), "%s/fb.res", mnt);
@@ -1075,8 +1009,8 @@ START_TEST(full_disk_fails)
 	ck_assert_int_gt(r.niter, 0);
 	vb_res_free(&r);
 	/* the runner: non-zero, meta not left running */
-	sh(NULL, 0, "rm -f %s/fb.*", mnt);
-	rc = sh(out, sizeof(out), "bench/vmrun --kernel full --config "
+	tu_sh_out(NULL, 0, "rm -f %s/fb.*", mnt);
+	rc = tu_sh_out(out, sizeof(out), "bench/vmrun --kernel full --config "
 	    "configs/test.conf --results %s --workdir %s --iterations 60 "
 	    "2>&1", mnt, root);
 	ck_assert_msg(rc == 1, "vmrun exited %d: %s", rc, out);
@@ -1099,17 +1033,15 @@ START_TEST(full_workdir_named)
 	int rc, left;
 
 	if (geteuid() != 0) {
-		fprintf(stderr, "full_workdir_named: skipped: needs root to "
-		    "mount a tmpfs\n");
+		tu_skip("needs root to mount a tmpfs");
 		return;
 	}
 	snprintf(mnt, sizeof(mnt), "%s/full", root);
 	ck_assert_int_eq(mkdir(mnt, 0755), 0);
-	rc = sh(out, sizeof(out), "mount -t tmpfs -o size=2M tmpfs %s 2>&1",
-	    mnt);
+	rc = tu_sh_out(out, sizeof(out), "mount -t tmpfs -o size=2M tmpfs "
+	    "%s 2>&1", mnt);
 	if (rc != 0) {
-		fprintf(stderr, "full_workdir_named: skipped: cannot mount "
-		    "a tmpfs: %s", out);
+		tu_skip("cannot mount a tmpfs: %s", out);
 		return;
 	}
 	snprintf(conf, sizeof(conf), "%s/fl.conf", root);
@@ -1118,7 +1050,7 @@ START_TEST(full_workdir_named)
 	fputs("fileload --clients 2 --time 2 --warmup 0 --loadfile "
 	    "configs/fileload.load\n", f);
 	fclose(f);
-	rc = sh(out, sizeof(out), "bench/vmrun --kernel fw --config %s "
+	rc = tu_sh_out(out, sizeof(out), "bench/vmrun --kernel fw --config %s "
 	    "--results %s --workdir %s --iterations 1 2>&1", conf, root, mnt);
 	/* the work folder is empty again; unmounted before any assertion */
 	left = tu_count_except(mnt, "");
@@ -1133,10 +1065,38 @@ START_TEST(full_workdir_named)
 }
 END_TEST
 
-Suite *
-runner_suite(void)
+/* Paths with control characters are refused; a long one keeps its cause. */
+START_TEST(paths_refused)
 {
-	Suite *s = suite_create("runner");
+	char longp[6000];
+	size_t i;
+
+	ck_assert_int_eq(tu_sh_in(root, "echo 'forkbomb --forks 10 --ints 1' "
+	    ">\"$T/p.conf\""), 0);
+	ck_assert_int_eq(tu_sh_in(root, "bench/vmrun --kernel p --config "
+	    "\"$T/p.conf\" --results \"$T/r\" --workdir \"$T/w\nx\" "
+	    "2>\"$T/err\""), 1);
+	ck_assert_int_eq(tu_sh_in(root, "grep -q 'a control character in a "
+	    "path' \"$T/err\""), 0);
+	ck_assert_int_eq(tu_sh_in(root, "test $(wc -l < \"$T/err\") = 1"), 0);
+	/* nothing made */
+	ck_assert_int_ne(tu_sh_in(root, "test -e \"$T/r\""), 0);
+	for (i = 0; i + 201 < sizeof(longp) - 1 && i < 5000; i += 201) {
+		memset(longp + i, 'a', 200);
+		longp[i + 200] = '/';
+	}
+	longp[i] = '\0';
+	ck_assert_int_eq(tu_sh_in(root, "bench/vmrun --kernel p --config %s "
+	    "2>\"$T/err\"", longp), 1);
+	ck_assert_int_eq(tu_sh_in(root, "grep -q '^vmrun: --config .*: path "
+	    "too long' \"$T/err\""), 0);
+}
+END_TEST
+
+Suite *
+vmrun_suite(void)
+{
+	Suite *s = suite_create("vmrun");
 	TCase *tc = tcase_create("e2e");
 
 	tcase_add_checked_fixture(tc, setup, teardown);
@@ -1159,6 +1119,7 @@ runner_suite(void)
 	tcase_add_test(tc, sampler_killed_noted);
 	tcase_add_test(tc, full_disk_fails);
 	tcase_add_test(tc, full_workdir_named);
+	tcase_add_test(tc, paths_refused);
 	suite_add_tcase(s, tc);
 	return s;
 }

@@ -1,15 +1,16 @@
 /*
- * err.h - the one error module: every message vmbench prints about a
+ * msg.h - the one error module: every message vmbench prints about a
  * failure goes through here, so all of them look alike:
  *
  *	memfill: cannot map 512M: Cannot allocate memory
  *
  * die*() exit with status 1 (or vb_die_status if a program changed it);
- * warn*() print and return.  The program name is set once by
- * vb_set_progname(), usually from main().
+ * vb_warn*() print and return.  The program name is set once by
+ * vb_set_progname(), usually from main().  (Not err.h, which would hide
+ * the C library's <err.h>, whose warn() is another function.)
  */
-#ifndef VB_ERR_H
-#define VB_ERR_H
+#ifndef VB_MSG_H
+#define VB_MSG_H
 
 #include <stddef.h>
 
@@ -25,8 +26,8 @@ void vb_set_progname(const char *argv0);
 void die(const char *fmt, ...) VB_PRINTF(1, 2) VB_NORETURN;
 /* As die(), with ": strerror(errno)" appended. */
 void die_errno(const char *fmt, ...) VB_PRINTF(1, 2) VB_NORETURN;
-void warn(const char *fmt, ...) VB_PRINTF(1, 2);
-void warn_errno(const char *fmt, ...) VB_PRINTF(1, 2);
+void vb_warn(const char *fmt, ...) VB_PRINTF(1, 2);
+void vb_warn_errno(const char *fmt, ...) VB_PRINTF(1, 2);
 
 /*
  * Cleanup hook run by die*() before exiting (the harness uses it to kill

@@ -5,7 +5,7 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "err.h"
+#include "msg.h"
 #include "util.h"
 
 const char *vb_progname = "vmbench";
@@ -137,7 +137,7 @@ die_errno(const char *fmt, ...)
 }
 
 void
-warn(const char *fmt, ...)
+vb_warn(const char *fmt, ...)
 {
 	va_list ap;
 
@@ -147,7 +147,7 @@ warn(const char *fmt, ...)
 }
 
 void
-warn_errno(const char *fmt, ...)
+vb_warn_errno(const char *fmt, ...)
 {
 	int e = errno;
 	va_list ap;
