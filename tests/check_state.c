@@ -132,6 +132,8 @@ scene(void)
 {
 	char p[600];
 
+	/* nobody must reach the scene: the run's root folder is 0700 */
+	ck_assert_int_eq(chmod(tu_root(), 0711), 0);
 	ck_assert_int_eq(chmod(tu_dir, 0755), 0);
 	folder(p, sizeof(p), "v", 0755);
 	tu_write(p, sizeof(p), "v/victim", "original\n");
