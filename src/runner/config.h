@@ -18,6 +18,11 @@
  * double quotes group words.  Names are [A-Za-z0-9_.-]; the result files
  * are <bench>[@variant].res, and a bench that appears twice needs
  * distinct variants.
+ *
+ * Bounds: a config is a regular file of at most VB_CONF_MAXSIZE bytes,
+ * with lines of at most VB_CONF_MAXLINE bytes, words of at most 4095
+ * and at most VB_CONF_MAXLINES benchmark lines; anything else is refused
+ * in one line before it is read further.
  */
 #ifndef VB_CONFIG_H
 #define VB_CONFIG_H
@@ -25,6 +30,10 @@
 #include <stddef.h>
 
 #include "meta.h"		/* struct vb_kv */
+
+#define VB_CONF_MAXSIZE (1 << 20)
+#define VB_CONF_MAXLINE 8192
+#define VB_CONF_MAXLINES 1000
 
 struct vb_conf_line {
 	int lineno;
