@@ -1074,6 +1074,21 @@ make_limit(uint64_t mem, uint64_t swap)
 	    swap ? S.swp_desc : "");
 }
 
+/* Result folder @k, RESULTS/LABEL, as an absolute path in the state. */
+static void
+state_results(int k, const char *results, const char *label)
+{
+	char real[PATH_MAX];
+	int n;
+
+	if (!realpath(results, real))
+		die_errno("cannot find %s", results);
+	n = snprintf(S.state.results[k], sizeof(S.state.results[k]), "%s/%s",
+	    real, label);
+	if (n < 0 || (size_t)n >= sizeof(S.state.results[k]))
+		die("%s/%s: path too long", real, label);
+}
+
 /* Iterations of line @i: ITERATIONS=, else its iterations=, else suite's. */
 static int
 line_iterations(const struct vb_conf *c, int i, const struct opts *o)
@@ -1195,19 +1210,26 @@ settings_now(void)
 	return text;
 }
 
-/* The work folder: --workdir, $VMBENCH_WORKDIR, or ./work; made. */
-static void
-find_workdir(struct opts *o)
+/*
+ * The work folder: --workdir, $VMBENCH_WORKDIR, or ./work; made when
+ * @make.  0, or -1 when it does not exist and was not to be made.
+ */
+static int
+find_workdir(struct opts *o, int make)
 {
 	if (!o->workdir)
 		o->workdir = getenv("VMBENCH_WORKDIR");
 	if (!o->workdir || !*o->workdir)
 		o->workdir = "work";
 	check_path("the work folder", o->workdir);
-	if (mkdir(o->workdir, 0755) < 0 && errno != EEXIST)
+	if (make && mkdir(o->workdir, 0755) < 0 && errno != EEXIST)
 		die_errno("cannot create work folder %s", o->workdir);
-	if (!realpath(o->workdir, S.workdir))
+	if (!realpath(o->workdir, S.workdir)) {
+		if (!make && errno == ENOENT)
+			return -1;
 		die_errno("work folder %s", o->workdir);
+	}
+	return 0;
 }
 
 
@@ -1371,7 +1393,12 @@ main(int argc, char **argv)
 		return 0;
 	}
 	if (o.clean_stale) {
-		find_workdir(&o);
+		/* nothing to clean in a folder that is not there: not made */
+		if (find_workdir(&o, 0) < 0) {
+			fprintf(stderr, "vmrun: nothing left behind in %s (no "
+			    "such folder)\n", o.workdir);
+			return 0;
+		}
 		rc = vb_state_recover(S.workdir);
 		if (rc == 0)
 			fprintf(stderr, "vmrun: nothing left behind in %s\n",
@@ -1448,7 +1475,7 @@ main(int argc, char **argv)
 	validate(&conf);
 
 	/* the work folder: a real filesystem, not tmpfs, by default */
-	find_workdir(&o);
+	find_workdir(&o, 1);
 	/* what a run killed with SIGKILL left: undone before anything */
 	if (vb_state_recover(S.workdir) < 0)
 		die("could not undo what an earlier run left; see above");
@@ -1483,17 +1510,22 @@ main(int argc, char **argv)
 	vb_set_die_hook(die_teardown);
 	if (vb_state_begin(&S.state, S.workdir) < 0)
 		die_errno("cannot write %s", S.state.path);
+	/*
+	 * Every run's result folders, as absolute paths (make clean-stale
+	 * may run elsewhere): after a SIGKILL the next run marks a meta
+	 * still "running" interrupted, and says so.
+	 */
 	for (k = 0; k < nside; k++)
-		memcpy(S.state.results[k], sd[k].dir, sizeof(sd[k].dir));
+		state_results(k, o.results, sd[k].label);
 	if (ab) {
 		if (vb_knobs_save(&S.knobs, err, sizeof(err)) < 0)
 			die("%s", err);
 		S.state.knobs = &S.knobs;
-		if (vb_state_save(&S.state) < 0)
-			die_errno("cannot write %s", S.state.path);
-		if (vb_knobs_check(&S.knobs, err, sizeof(err)) < 0)
-			die("%s", err);
 	}
+	if (vb_state_save(&S.state) < 0)
+		die_errno("cannot write %s", S.state.path);
+	if (ab && vb_knobs_check(&S.knobs, err, sizeof(err)) < 0)
+		die("%s", err);
 	make_limit(mem, swap);
 	if (stop_signal) {
 		teardown();
