@@ -164,12 +164,14 @@ static struct {
 	int append;			/* A/B: add to the side's results */
 	char ours[64];			/* VMBENCH_OURS: vmrun and the probe */
 	char slot[1200];		/* A/B: "A 1/6 (thp=never)" */
+	int ab_line;			/* A/B: the line under way, or -1 */
+	const struct vb_conf *conf;	/* A/B: its config */
 	char lock[2][PATH_MAX + 16];	/* results/.<label>.lock, held */
 	int lockfd[2];
 	struct side *sd;		/* the result folders (one, or A and B) */
 	int nside;
 	char **cause;			/* per line: why it failed, or NULL */
-} S = { .lockfd = { -1, -1 } };
+} S = { .lockfd = { -1, -1 }, .ab_line = -1 };
 
 static void
 on_signal(int sig)
@@ -856,6 +858,7 @@ struct side {
 	struct vb_kv extra[40];
 	int nextra;
 	int failed;
+	int made;			/* this run made the folder */
 	int written;			/* meta exists: die() marks it */
 	/* under MEM=: the cgroup's peak (kB) and limit hits on this side */
 	double peak_kb;
@@ -908,6 +911,70 @@ side_meta(struct side *sd, const char *status, int ended, int quiet)
 	return 0;
 }
 
+/*
+ * The result folders could not all be started (a full disk): remove
+ * those this run made, which hold nothing measured (a meta at most), so
+ * that the same command can simply be run again.  Keeps errno.
+ */
+static void
+unmake_sides(void)
+{
+	int k, e = errno;
+
+	for (k = 0; k < S.nside; k++)
+		if (S.sd[k].made) {
+			if (vb_rmtree(S.sd[k].dir) < 0)
+				warn_errno("cannot remove %s", S.sd[k].dir);
+			S.sd[k].made = S.sd[k].written = 0;
+		}
+	errno = e;
+}
+
+/*
+ * A/B: the results of line @i of @c in side @k's folder, the
+ * benchmark's and its probe's: those that say complete (or running,
+ * with @running) are made to say @status.
+ */
+static void
+line_status(const struct vb_conf *c, int i, int k, const char *status,
+    int running)
+{
+	char label[2 * VB_NAMELEN], path[PATH_MAX + 300], err[1024];
+	struct vb_res r;
+	int p;
+
+	vb_conf_label(&c->lines[i], label, sizeof(label));
+	for (p = 0; p < 1 + (vb_conf_dir(&c->lines[i], "with") != NULL);
+	    p++) {
+		snprintf(path, sizeof(path), "%s/%s%s.res", S.sd[k].dir, p ?
+		    "probe@" : "", label);
+		if (vb_res_read(path, &r, err, sizeof(err)) < 0)
+			continue;
+		if (strcmp(r.status, "complete") == 0 || (running &&
+		    strcmp(r.status, "running") == 0)) {
+			snprintf(r.status, sizeof(r.status), "%s", status);
+			if (vb_res_write(path, &r) < 0)
+				warn_errno("cannot write %s", path);
+		}
+		vb_res_free(&r);
+	}
+}
+
+/*
+ * A/B: line @i will not run all its iterations (a signal, or die()):
+ * both sides' results say @status, also the side that was waiting for
+ * its next run, whose result would otherwise read complete with only
+ * part of its iterations.
+ */
+static void
+cut_short(const struct vb_conf *c, int i, const char *status)
+{
+	int k;
+
+	for (k = 0; k < S.nside; k++)
+		line_status(c, i, k, status, 1);
+}
+
 /* Give up the labels (see lock_label()). */
 static void
 unlock_label(void)
@@ -933,6 +1000,9 @@ die_teardown(void)
 	int k;
 
 	teardown();
+	/* an A/B line cut short: both sides' results say failed */
+	if (S.ab_line >= 0)
+		cut_short(S.conf, S.ab_line, "failed");
 	for (k = 0; k < S.nside; k++)
 		if (S.sd[k].written)
 			side_meta(&S.sd[k], "failed", 1, 0);
@@ -1287,10 +1357,12 @@ run_ab(const struct vb_conf *c, const struct opts *o, struct side *sd,
 	int i, k, failed = 0, cur = -1;
 	uint64_t hits;
 
+	S.conf = c;
 	for (i = 0; i < c->nlines && !stop_signal; i++) {
 		int n = line_iterations(c, i, o), rc, line_failed = 0;
 		char label[2 * VB_NAMELEN];
 
+		S.ab_line = i;
 		vb_conf_label(&c->lines[i], label, sizeof(label));
 		vb_ab_schedule(o->order, n, sched);
 		fprintf(stderr, "[%d/%d] %s: %d iteration%s a side, %.16s%s\n",
@@ -1319,11 +1391,24 @@ run_ab(const struct vb_conf *c, const struct opts *o, struct side *sd,
 			rc = run_line(c, i, 1, t0);
 			limit_after(&sd[s], hits, label);
 			if (rc == 130)
-				return 130;
+				break;
+			/*
+			 * A side with runs to come is not complete yet: its
+			 * result says running until its last run (so also
+			 * after a SIGKILL of vmrun), as a plain run's does.
+			 */
+			if (strchr(sched + k + 1, sched[k]))
+				line_status(c, i, s, "running", 0);
 			if (rc) {
 				sd[s].failed = 1;
 				line_failed |= 1 << s;
 			}
+		}
+		/* stopped before the line's last run: both sides say so */
+		if (sched[k]) {
+			cut_short(c, i, "interrupted");
+			S.ab_line = -1;
+			return 130;
 		}
 		/* a side one of whose runs failed: its result says so */
 		for (k = 0; k < 2; k++)
@@ -1336,6 +1421,7 @@ run_ab(const struct vb_conf *c, const struct opts *o, struct side *sd,
 			}
 		failed += line_failed != 0;
 	}
+	S.ab_line = -1;
 	return stop_signal ? 130 : failed;
 }
 
@@ -1535,8 +1621,11 @@ main(int argc, char **argv)
 	for (k = 0; k < nside; k++) {
 		if (lstat(sd[k].dir, &st) == 0 && vb_rmtree(sd[k].dir) < 0)
 			die_errno("cannot remove %s", sd[k].dir);
-		if (mkdir(sd[k].dir, 0755) < 0)
+		if (mkdir(sd[k].dir, 0755) < 0) {
+			unmake_sides();
 			die_errno("cannot create %s", sd[k].dir);
+		}
+		sd[k].made = 1;
 	}
 
 	S.meta.start = vb_iso_time(S.start, sizeof(S.start));
@@ -1578,12 +1667,10 @@ main(int argc, char **argv)
 		sd[0].settings = settings_now();
 		memcpy(S.dir, sd[0].dir, sizeof(S.dir));
 	}
+	/* nothing measured yet: a side that cannot start leaves none */
 	for (k = 0; k < nside; k++)
 		if (side_meta(&sd[k], "running", 0, 1) < 0) {
-			int e = errno;
-
-			rmdir(sd[k].dir);	/* empty: nothing was recorded */
-			errno = e;
+			unmake_sides();
 			die_errno("cannot write %s/meta", sd[k].dir);
 		}
 
