@@ -15,9 +15,12 @@
  * Ctrl-C, SIGTERM, SIGHUP: the signal is passed to the running
  * benchmark (which kills its children, removes its temporary files and
  * keeps its finished iterations, marked interrupted); meta is marked
- * interrupted and vmrun exits 130.  SIGPIPE is ignored: a closed stderr
- * only stops the printing.  A meta that cannot be written fails the run
- * (exit 1); die() marks it failed.
+ * interrupted (make ab: both sides' results of the line under way too)
+ * and vmrun exits 130.  SIGPIPE is ignored: a closed stderr only stops
+ * the printing.  A meta that cannot be written fails the run (exit 1);
+ * die() marks it failed; a first meta that cannot be written removes
+ * the folders the run made.  Every run's state file (src/runner/state.h)
+ * names its result folders, for the run after a SIGKILL.
  *
  * Also checked before anything runs: that no two lines write the same
  * file (probe@<label> of a with=probe line included), and that no other
