@@ -32,7 +32,10 @@ run: all
 # make ab: one kernel, two settings, iterations interleaved (ABBA), into
 # results/<KERNEL>-A and -B (or A_LABEL, B_LABEL), then the comparison.
 ab: all
-	$(Q)case "$$VB_FORCE" in 1) set -- --force;; *) set --;; esac; \
+	$(Q)[ -n "$$VB_A_SET$$VB_B_SET" ] || { echo 'make ab: give both' \
+	    'sides: A="name=value,..." B="name=value,..." (B= alone: the' \
+	    'settings as found)' >&2; exit 2; }; \
+	case "$$VB_FORCE" in 1) set -- --force;; *) set --;; esac; \
 	bench/vmrun --kernel "$$VB_KERNEL" \
 	    $${VB_A_SET:+--a "$$VB_A"} $${VB_B_SET:+--b "$$VB_B"} \
 	    $${VB_A_LABEL:+--label-a "$$VB_A_LABEL"} \

@@ -10,6 +10,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/mount.h>
 #include <sys/stat.h>
 #include <sys/wait.h>
 #include <unistd.h>
@@ -228,6 +229,144 @@ START_TEST(ab_restore_every_path)
 }
 END_TEST
 
+/* Status and iteration count of the .res @path. */
+static const char *
+res_status(const char *path, char *buf, size_t len, int *niter)
+{
+	struct vb_res r;
+	char err[512];
+
+	ck_assert_msg(vb_res_read(path, &r, err, sizeof(err)) == 0, "%s", err);
+	snprintf(buf, len, "%s", r.status);
+	*niter = r.niter;
+	vb_res_free(&r);
+	return buf;
+}
+
+/*
+ * Ctrl-C in the middle of an A/B line: the side whose run was stopped
+ * and the side that was waiting both say interrupted, each with fewer
+ * iterations than planned (the waiting side's last run had completed).
+ * After a SIGKILL of vmrun neither says complete either: the waiting
+ * side's result said running between its runs.
+ */
+START_TEST(ab_interrupt_marks_both)
+{
+	char v[256], path[700];
+	int status, i, n[2], k;
+	pid_t pid;
+
+	tu_fake_settings();
+	tu_fake("ab.conf", "iterations 40\nforkbomb --forks 400 --ints 10\n");
+	pid = start_ab("ib");
+	/* ABBA: B's result exists once its first run has begun */
+	snprintf(path, sizeof(path), "%s/r/ib-B/forkbomb.res", tu_dir);
+	for (i = 0; i < 1000 && access(path, F_OK) < 0; i++)
+		usleep(10000);
+	ck_assert_msg(access(path, F_OK) == 0, "B never ran");
+	usleep(300000);
+	kill(pid, SIGINT);
+	ck_assert_int_eq(waitpid(pid, &status, 0), pid);
+	ck_assert_msg(WIFEXITED(status) && WEXITSTATUS(status) == 130,
+	    "status %d", status);
+	for (k = 0; k < 2; k++) {
+		snprintf(path, sizeof(path), "%s/r/ib-%c", tu_dir, "AB"[k]);
+		ck_assert_str_eq(tu_meta_val(path, "status", v, sizeof(v)),
+		    "interrupted");
+		snprintf(path, sizeof(path), "%s/r/ib-%c/forkbomb.res", tu_dir,
+		    "AB"[k]);
+		ck_assert_str_eq(res_status(path, v, sizeof(v), &n[k]),
+		    "interrupted");
+		ck_assert_int_lt(n[k], 40);
+	}
+	/* A's first run ended before B's began */
+	ck_assert_int_ge(n[0], 1);
+	ck_assert_str_eq(tu_line("proc/sys/vm/swappiness", v, sizeof(v)), "60");
+	snprintf(path, sizeof(path), "%s/w", tu_dir);
+	ck_assert_int_eq(tu_count_except(path, ""), 0);
+
+	pid = start_ab("ik");
+	snprintf(path, sizeof(path), "%s/r/ik-B/forkbomb.res", tu_dir);
+	for (i = 0; i < 1000 && access(path, F_OK) < 0; i++)
+		usleep(10000);
+	ck_assert_msg(access(path, F_OK) == 0, "B never ran");
+	usleep(300000);
+	kill(pid, SIGKILL);
+	ck_assert_int_eq(waitpid(pid, &status, 0), pid);
+	/* the running benchmark stops on its own (SIGTERM from the kernel) */
+	snprintf(path, sizeof(path), "%s/w", tu_dir);
+	for (i = 0; i < 500 && tu_count_except(path, "vmrun.") > 0; i++)
+		usleep(10000);
+	for (k = 0; k < 2; k++) {
+		snprintf(path, sizeof(path), "%s/r/ik-%c/forkbomb.res", tu_dir,
+		    "AB"[k]);
+		res_status(path, v, sizeof(v), &n[k]);
+		ck_assert_msg(strcmp(v, "interrupted") == 0 ||
+		    strcmp(v, "running") == 0, "%c: %s", "AB"[k], v);
+	}
+	/* what the SIGKILL left: undone */
+	sh("VMBENCH_SYSROOT=%s bench/vmrun --clean-stale --workdir %s/w "
+	    ">/dev/null 2>&1", tu_dir, tu_dir);
+}
+END_TEST
+
+/*
+ * make ab into a full results file system (a 1M tmpfs, root only):
+ * refused in one line, and nothing left there, neither folder nor
+ * lock, so that the same command runs once there is room.
+ */
+START_TEST(ab_full_results_disk)
+{
+	char mnt[512], v[256] = "", path[700];
+	int rc, left;
+
+	if (geteuid() != 0) {
+		fprintf(stderr, "ab_full_results_disk: skipped: needs root to "
+		    "mount a tmpfs\n");
+		return;
+	}
+	tu_fake_settings();
+	tu_fake("ab.conf", "iterations 1\nforkbomb --forks 100 --ints 10\n");
+	tu_path(mnt, sizeof(mnt), "full");
+	ck_assert_int_eq(mkdir(mnt, 0755), 0);
+	if (mount("tmpfs", mnt, "tmpfs", 0, "size=1m") < 0) {
+		fprintf(stderr, "ab_full_results_disk: skipped: cannot mount a "
+		    "tmpfs\n");
+		return;
+	}
+	/* every block taken */
+	sh("dd if=/dev/zero of=%s/fill bs=4k count=1000 2>/dev/null", mnt);
+	rc = sh("VMBENCH_SYSROOT=%s bench/vmrun --kernel fab --a "
+	    "vm.swappiness=7 --b '' --config %s/ab.conf --results %s "
+	    "--workdir %s/w 2>%s/err", tu_dir, tu_dir, mnt, tu_dir, tu_dir);
+	left = tu_count_except(mnt, "fill");
+	if (rc == 1 && left == 0) {
+		/* room again: the same command runs */
+		unlink(strcat(strcpy(path, mnt), "/fill"));
+		rc = sh("VMBENCH_SYSROOT=%s bench/vmrun --kernel fab --a "
+		    "vm.swappiness=7 --b '' --config %s/ab.conf --results %s "
+		    "--workdir %s/w >/dev/null 2>%s/err2", tu_dir, tu_dir, mnt,
+		    tu_dir, tu_dir);
+	} else {
+		rc = -rc;
+	}
+	snprintf(path, sizeof(path), "%s/fab-B", mnt);
+	if (rc == 0)
+		tu_meta_val(path, "status", v, sizeof(v));
+	/* unmounted before any assertion */
+	umount2(mnt, MNT_DETACH);
+	ck_assert_int_eq(left, 0);
+	ck_assert_msg(rc == 0, "refused or failed: %d", rc);
+	ck_assert_str_eq(v, "complete");
+	ck_assert_int_eq(sh("test $(wc -l < %s/err) = 1 && grep -q 'vmrun: "
+	    "cannot write .*/fab-A/meta: No space left on device' %s/err",
+	    tu_dir, tu_dir), 0);
+	ck_assert_str_eq(tu_line("proc/sys/vm/swappiness", v, sizeof(v)), "60");
+	snprintf(path, sizeof(path), "%s/w", tu_dir);
+	ck_assert_int_eq(tu_count_except(path, ""), 0);
+}
+END_TEST
+
 /*
  * A benchmark killed with SIGKILL in the middle of an A/B run: the run
  * goes on with the other iterations, exits 1, puts the settings back,
@@ -346,6 +485,8 @@ ab_suite(void)
 	tcase_add_test(tc, ab_end_to_end_fake);
 	tcase_add_test(tc, ab_restore_every_path);
 	tcase_add_test(tc, ab_killed_benchmark);
+	tcase_add_test(tc, ab_interrupt_marks_both);
+	tcase_add_test(tc, ab_full_results_disk);
 	tcase_add_test(tc, ab_real_root);
 	suite_add_tcase(s, tc);
 	return s;

@@ -5,6 +5,8 @@
 #include <stdio.h>
 #include <string.h>
 #include <unistd.h>
+#include <sys/stat.h>
+#include <time.h>
 
 #include "config.h"
 #include "testutil.h"
@@ -218,6 +220,98 @@ START_TEST(files)
 END_TEST
 
 /*
+ * Bounds: only a regular file (CONFIG=/dev/zero, a FIFO, a folder are
+ * refused at once, not read for ever), of at most VB_CONF_MAXSIZE
+ * bytes, lines of at most VB_CONF_MAXLINE, at most VB_CONF_MAXLINES
+ * benchmark lines: each one line naming the file.
+ */
+START_TEST(bounds)
+{
+	static char text[2 * VB_CONF_MAXSIZE];
+	struct vb_conf c;
+	char path[512], err[1024], want[700];
+	time_t t0 = time(NULL);
+	size_t n = 0;
+	FILE *f;
+	int i;
+
+	ck_assert_int_eq(vb_conf_read("/dev/zero", &c, err, sizeof(err)), -1);
+	ck_assert_str_eq(err, "config /dev/zero: not a regular file");
+	ck_assert_int_eq(vb_conf_read("/dev/null", &c, err, sizeof(err)), -1);
+	ck_assert_str_eq(err, "config /dev/null: not a regular file");
+	/* a FIFO without a writer: refused, not waited on */
+	tu_path(path, sizeof(path), "fifo.conf");
+	ck_assert_int_eq(mkfifo(path, 0600), 0);
+	ck_assert_int_eq(vb_conf_read(path, &c, err, sizeof(err)), -1);
+	snprintf(want, sizeof(want), "config %s: not a regular file", path);
+	ck_assert_str_eq(err, want);
+	ck_assert_int_eq(vb_conf_read(tu_dir, &c, err, sizeof(err)), -1);
+	snprintf(want, sizeof(want), "config %s: not a regular file", tu_dir);
+	ck_assert_str_eq(err, want);
+	ck_assert_int_eq(c.nlines, 0);
+	ck_assert_int_le(time(NULL) - t0, 2);
+
+	/* one byte too many: comment lines, so only the size is wrong */
+	while (n < VB_CONF_MAXSIZE + 1 - 6) {
+		memcpy(text + n, "# ...\n", 6);
+		n += 6;
+	}
+	memcpy(text + n, "forkbomb\n", 9);
+	n += 9;
+	tu_path(path, sizeof(path), "big.conf");
+	f = fopen(path, "w");
+	ck_assert_ptr_nonnull(f);
+	ck_assert_int_eq(fwrite(text, 1, n, f), n);
+	ck_assert_int_eq(fclose(f), 0);
+	ck_assert_int_gt(n, VB_CONF_MAXSIZE);
+	ck_assert_int_eq(vb_conf_read(path, &c, err, sizeof(err)), -1);
+	snprintf(want, sizeof(want), "config %s: too big (a config is at most "
+	    "%d bytes)", path, VB_CONF_MAXSIZE);
+	ck_assert_str_eq(err, want);
+	/* at the bound: read */
+	ck_assert_int_eq(truncate(path, 0), 0);
+	f = fopen(path, "w");
+	ck_assert_ptr_nonnull(f);
+	ck_assert_int_eq(fwrite(text + n - VB_CONF_MAXSIZE, 1,
+	    VB_CONF_MAXSIZE, f), VB_CONF_MAXSIZE);
+	ck_assert_int_eq(fclose(f), 0);
+	ck_assert_msg(vb_conf_read(path, &c, err, sizeof(err)) == 0, "%s",
+	    err);
+	ck_assert_int_eq(c.nlines, 1);
+	vb_conf_free(&c);
+
+	/* a line of short words, longer than a line may be */
+	memset(text, 0, sizeof(text));
+	memcpy(text, "# fine\nforkbomb", 15);
+	for (n = 15; n < VB_CONF_MAXLINE + 100; n += 3)
+		memcpy(text + n, " -x", 3);
+	ck_assert_int_eq(vb_conf_parse("t.conf", text, &c, err, sizeof(err)),
+	    -1);
+	ck_assert_msg(strstr(err, "t.conf:2: line too long (") == err, "%s",
+	    err);
+	ck_assert_msg(strstr(err, "at most 8192)") != NULL, "%s", err);
+
+	/* too many benchmark lines */
+	memset(text, 0, sizeof(text));
+	for (i = 0, n = 0; i <= VB_CONF_MAXLINES; i++)
+		n += (size_t)snprintf(text + n, sizeof(text) - n,
+		    "forkbomb@v%d\n", i);
+	ck_assert_int_eq(vb_conf_parse("t.conf", text, &c, err, sizeof(err)),
+	    -1);
+	snprintf(want, sizeof(want), "t.conf:%d: more than %d benchmark lines",
+	    VB_CONF_MAXLINES + 1, VB_CONF_MAXLINES);
+	ck_assert_str_eq(err, want);
+	/* as many as allowed: parsed */
+	text[strlen(text) - 1] = '\0';
+	*strrchr(text, '\n') = '\0';
+	ck_assert_msg(vb_conf_parse("t.conf", text, &c, err, sizeof(err)) == 0,
+	    "%s", err);
+	ck_assert_int_eq(c.nlines, VB_CONF_MAXLINES);
+	vb_conf_free(&c);
+}
+END_TEST
+
+/*
  * Every suite in configs/ is read by the parser and passes vmrun's own
  * checks (each benchmark asked with --check, directives, outputs that
  * do not collide): vmrun goes as far as making the result folder, which
@@ -372,6 +466,7 @@ config_suite(void)
 	    (int)(sizeof(bads) / sizeof(bads[0])));
 	tcase_add_test(tc, long_word);
 	tcase_add_test(tc, files);
+	tcase_add_test(tc, bounds);
 	suite_add_tcase(s, tc);
 	/* vmrun and each benchmark's --check, for every line: seconds */
 	tc = tcase_create("shipped");

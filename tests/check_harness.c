@@ -49,7 +49,7 @@ kept(const char *base, int i)
 {
 	ck_assert_int_eq((int)fig(base, "pdeathsig", i), SIGKILL);
 	ck_assert_int_eq((int)fig(base, "own_pgrp", i), 1);
-	ck_assert_int_eq((int)fig(base, "sigpipe_dfl", i), 1);
+	ck_assert_int_eq((int)fig(base, "sigpipe_kills", i), 1);
 	ck_assert_int_eq((int)fig(base, "workdir_ok", i), 1);
 	ck_assert_int_eq((int)fig(base, "iter", i), i + 1);
 }
@@ -214,6 +214,82 @@ START_TEST(forkbomb_sigint)
 }
 END_TEST
 
+/*
+ * @cmd (a shell command) with stdout and stderr on a pipe whose reader
+ * is gone (`| head` once head has exited), SIGPIPE at its default as a
+ * shell leaves it; its exit status.
+ */
+static int
+closed_pipe(const char *cmd)
+{
+	int fds[2], status;
+	pid_t pid;
+
+	ck_assert_int_eq(pipe(fds), 0);
+	close(fds[0]);
+	pid = fork();
+	ck_assert_int_ge(pid, 0);
+	if (pid == 0) {
+		signal(SIGPIPE, SIG_DFL);
+		dup2(fds[1], 1);
+		dup2(fds[1], 2);
+		execl("/bin/sh", "sh", "-c", cmd, (char *)NULL);
+		_exit(127);
+	}
+	close(fds[1]);
+	ck_assert_int_eq(waitpid(pid, &status, 0), pid);
+	return WIFEXITED(status) ? WEXITSTATUS(status) : 128 +
+	    WTERMSIG(status);
+}
+
+/* The status word of tu_dir/@base.res. */
+static void
+assert_status(const char *base, const char *status, int niter)
+{
+	struct vb_res r;
+	char path[512], err[512];
+
+	snprintf(path, sizeof(path), "%s/%s.res", tu_dir, base);
+	ck_assert_msg(vb_res_read(path, &r, err, sizeof(err)) == 0, "%s", err);
+	ck_assert_str_eq(r.status, status);
+	ck_assert_int_eq(r.niter, niter);
+	vb_res_free(&r);
+}
+
+/*
+ * Output is a courtesy, in run() too: a run() that prints, with stdout
+ * and stderr on a closed pipe (`bench/tio ... | head -1`), exec'd and
+ * forked, runs every iteration to a complete result and exit 0; tio and
+ * its --creates, which print from run(), the same.
+ */
+START_TEST(closed_output_in_run)
+{
+	char cmd[1024];
+
+	snprintf(cmd, sizeof(cmd), "tests/iterchild --say 2000 --iterations 2 "
+	    "--out %s/p --workdir %s", tu_dir, tu_dir);
+	ck_assert_int_eq(closed_pipe(cmd), 0);
+	assert_status("p", "complete", 2);
+	snprintf(cmd, sizeof(cmd), "VMBENCH_EXEC=0 tests/iterchild --say 2000 "
+	    "--iterations 2 --out %s/f --workdir %s", tu_dir, tu_dir);
+	ck_assert_int_eq(closed_pipe(cmd), 0);
+	assert_status("f", "complete", 2);
+	snprintf(cmd, sizeof(cmd), "bench/tio --threads 1 --size 8M "
+	    "--iterations 2 --out %s/t --workdir %s", tu_dir, tu_dir);
+	ck_assert_int_eq(closed_pipe(cmd), 0);
+	assert_status("t", "complete", 2);
+	snprintf(cmd, sizeof(cmd), "bench/tio --creates --files 100 "
+	    "--iterations 2 --out %s/c --workdir %s", tu_dir, tu_dir);
+	ck_assert_int_eq(closed_pipe(cmd), 0);
+	assert_status("c", "complete", 2);
+	/* the same, output open: SIGPIPE of a pipe of run()'s own kills */
+	ck_assert_int_eq(sh("tests/iterchild --out %s/o --workdir %s "
+	    ">/dev/null", tu_dir, tu_dir), 0);
+	ck_assert_int_eq((int)fig("o", "sigpipe_kills", 0), 1);
+	ck_assert_int_eq(tu_count_except(tu_dir, ""), 10);
+}
+END_TEST
+
 Suite *
 harness_suite(void)
 {
@@ -229,6 +305,7 @@ harness_suite(void)
 	tcase_add_test(tc, stray_env);
 	tcase_add_test(tc, mode_figures);
 	tcase_add_test(tc, forkbomb_sigint);
+	tcase_add_test(tc, closed_output_in_run);
 	suite_add_tcase(s, tc);
 	return s;
 }

@@ -102,6 +102,27 @@ START_TEST(make_values_are_text)
 }
 END_TEST
 
+/*
+ * make ab without A= and B= would be a plain run under another name:
+ * refused in one line (besides make's own "***" line), nothing run.
+ */
+START_TEST(ab_needs_sides)
+{
+	int rc;
+
+	rc = tu_sh_in(tu_dir, "env -u MAKEFLAGS -u MFLAGS -u MAKELEVEL make -s "
+	    "ab KERNEL=mk-test CONFIG=configs/test.conf RESULTS=\"$T/r\" "
+	    "WORKDIR=\"$T/w\" >\"$T/out\" 2>\"$T/err\"");
+	ck_assert_int_ne(rc, 0);
+	ck_assert_int_eq(tu_sh_in(tu_dir, "grep -v '^make: \\*\\*\\*' "
+	    "\"$T/err\" > \"$T/ours\"; test $(wc -l < \"$T/ours\") = 1 && "
+	    "grep -q '^make ab: give both sides: A=\"name=value,...\" "
+	    "B=\"name=value,...\"' \"$T/ours\" && test ! -s \"$T/out\""), 0);
+	ck_assert_int_eq(tu_count_except(tu_dir, ""), 3);
+	ck_assert_int_lt(access("results/mk-test", F_OK), 0);
+}
+END_TEST
+
 Suite *
 make_suite(void)
 {
@@ -112,6 +133,7 @@ make_suite(void)
 	tcase_set_timeout(tc, 120);
 	tcase_add_loop_test(tc, make_values_are_text, 0,
 	    (int)(sizeof(targets) / sizeof(targets[0])));
+	tcase_add_test(tc, ab_needs_sides);
 	suite_add_tcase(s, tc);
 	return s;
 }

@@ -134,6 +134,14 @@ static const struct bad {
 	{ { "--mem", "512K" }, "--mem: " },
 	{ { "--ratio", "1.5" }, "--ratio: " },
 	{ { "--ratio", "nan" }, "--ratio: " },
+	/* strtod() would take these: a hex float, 0x0.8 = 0.5 */
+	{ { "--ratio", "0x0.8" }, "--ratio: bad number '0x0.8': expected a "
+	    "decimal number" },
+	{ { "--ratio", "0X1p-1" }, "--ratio: bad number" },
+	{ { "--ratio", "infinity" }, "--ratio: bad number" },
+	{ { "--ratio", "." }, "--ratio: bad number" },
+	{ { "--ratio", "1e" }, "--ratio: bad number" },
+	{ { "--mem", "0x10%" }, "--mem: bad percentage '0x10%'" },
 };
 
 START_TEST(errors)
@@ -149,6 +157,30 @@ START_TEST(errors)
 	ck_assert_msg(strstr(err, b->msg) != NULL, "message '%s' lacks '%s'",
 	    err, b->msg);
 	ck_assert_ptr_null(strchr(err, '\n'));
+}
+END_TEST
+
+/* The decimal forms a real number may take; strtod()'s others refused. */
+START_TEST(decimal_forms)
+{
+	static const char *const ok[] = { "0.5", ".5", "5e-1", "+0.5", "1",
+		"0", "1.", "0.25E0" };
+	static const char *const no[] = { "0x10", "0x0.8", "inf", "nan",
+		"", "-", "e5", "1e+", " 1", "1 ", "1,5", "0b1" };
+	struct cfg c;
+	char err[256];
+	size_t i;
+
+	for (i = 0; i < sizeof(ok) / sizeof(ok[0]); i++) {
+		ck_assert_msg(vb_opt_decimal(ok[i]), "'%s' refused", ok[i]);
+		ck_assert_msg(parse(&c, NULL, err, "--ratio", ok[i], NULL) ==
+		    2, "--ratio %s: %s", ok[i], err);
+	}
+	ck_assert_double_eq(c.ratio, 0.25);
+	for (i = 0; i < sizeof(no) / sizeof(no[0]); i++)
+		ck_assert_msg(!vb_opt_decimal(no[i]), "'%s' taken", no[i]);
+	ck_assert_int_eq(parse(&c, NULL, err, "--mem", "12.5%", NULL), 2);
+	ck_assert_int_eq(c.mem.is_pct, 1);
 }
 END_TEST
 
@@ -311,6 +343,7 @@ opt_suite(void)
 	tcase_add_test(tc, both_forms);
 	tcase_add_loop_test(tc, errors, 0,
 	    (int)(sizeof(bads) / sizeof(bads[0])));
+	tcase_add_test(tc, decimal_forms);
 	tcase_add_test(tc, format);
 	tcase_add_test(tc, format_round_trip);
 	tcase_add_test(tc, find_and_usage);

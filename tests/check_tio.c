@@ -15,6 +15,8 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/mount.h>
+#include <sys/stat.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
@@ -393,6 +395,55 @@ START_TEST(e2e_creates)
 }
 END_TEST
 
+/*
+ * --creates on a file system out of inodes (a tmpfs of 50, root only):
+ * the failure names the file, its folder and the file system (type,
+ * mount point, what it lacks), and the result says failed.
+ */
+START_TEST(e2e_creates_enospc)
+{
+	char mnt[512], cmd[2048], want[1024], *err;
+	struct vb_res r;
+	int rc;
+
+	if (geteuid() != 0) {
+		fprintf(stderr, "e2e_creates_enospc: skipped: needs root to "
+		    "mount a tmpfs\n");
+		return;
+	}
+	tu_path(mnt, sizeof(mnt), "m");
+	ck_assert_int_eq(mkdir(mnt, 0755), 0);
+	if (mount("tmpfs", mnt, "tmpfs", 0, "size=4m,nr_inodes=50") < 0) {
+		fprintf(stderr, "e2e_creates_enospc: skipped: cannot mount a "
+		    "tmpfs\n");
+		rmdir(mnt);
+		return;
+	}
+	snprintf(cmd, sizeof(cmd), "bench/tio --creates --files 300 "
+	    "--workdir %s --out %s/tio >/dev/null 2>%s/tio.err", mnt, tu_dir,
+	    tu_dir);
+	rc = system(cmd);
+	/* nothing left in it; unmounted before any assertion */
+	ck_assert_int_eq(tu_count_except(mnt, ""), 0);
+	umount2(mnt, MNT_DETACH);
+	rmdir(mnt);
+	ck_assert_msg(WIFEXITED(rc) && WEXITSTATUS(rc) == 1, "status %d", rc);
+	err = tu_slurp(tu_path(cmd, sizeof(cmd), "tio.err"));
+	ck_assert_ptr_nonnull(err);
+	snprintf(want, sizeof(want), "tio: cannot create file ");
+	ck_assert_msg(strncmp(err, want, strlen(want)) == 0, "%s", err);
+	snprintf(want, sizeof(want), " in %s/vmbench-tio.", mnt);
+	ck_assert_msg(strstr(err, want) != NULL, "%s", err);
+	snprintf(want, sizeof(want), "/files: the tmpfs file system at %s "
+	    "has no free inodes (50 in all): No space left on device\n", mnt);
+	ck_assert_msg(strstr(err, want) != NULL, "%s", err);
+	free(err);
+	readres(&r);
+	ck_assert_str_eq(r.status, "failed");
+	vb_res_free(&r);
+}
+END_TEST
+
 START_TEST(e2e_bad_input)
 {
 	static const struct {
@@ -487,6 +538,7 @@ tio_suite(void)
 	tcase_set_timeout(e2e, 60);
 	tcase_add_test(e2e, e2e_modes);
 	tcase_add_test(e2e, e2e_creates);
+	tcase_add_test(e2e, e2e_creates_enospc);
 	tcase_add_test(e2e, e2e_bad_input);
 	tcase_add_test(e2e, e2e_sigint);
 	suite_add_tcase(s, e2e);

@@ -202,6 +202,68 @@ START_TEST(bad_folders)
 }
 END_TEST
 
+/*
+ * Bad usage is one line, as in every other program, never the whole
+ * usage text; an --only that names nothing and a number strtod() would
+ * read as hex are refused, not taken.
+ */
+START_TEST(bad_options)
+{
+	mktmp();
+	one_line_error("--bogus " EX "/example-a", 2,
+	    "vmreport: unknown option '--bogus' (see --help)");
+	one_line_error("-x " EX "/example-a", 2,
+	    "vmreport: unknown option '-x' (see --help)");
+	one_line_error(EX "/example-a --only", 2,
+	    "vmreport: --only needs a value (see --help)");
+	one_line_error("--only '' " EX "/example-a", 2,
+	    "vmreport: --only: no benchmark named");
+	one_line_error("--only , " EX "/example-a", 2,
+	    "vmreport: --only: no benchmark named");
+	one_line_error("--noisy 0x10 " EX "/example-a", 2,
+	    "--noisy: bad value '0x10'");
+	one_line_error("--width 0x50 " EX "/example-a", 2,
+	    "--width: bad value '0x50'");
+	ck_assert_int_eq(report("--noisy 1e1 --width 8e1 --summary "
+	    EX "/example-a"), 0);
+	rmtmp();
+}
+END_TEST
+
+/*
+ * --vmstat BENCH reads BENCH.vmstat of each folder: only a benchmark
+ * the folders hold, never a name that leads out of them.
+ */
+START_TEST(vmstat_name_checked)
+{
+	char args[512], *out;
+
+	mktmp();
+	/* T/r/x.vmstat: ../../../../x from the folder T/r/a/b/c/example-a */
+	ck_assert_int_eq(sh("mkdir -p \"$T/r/a/b/c\" && cp -r " EX
+	    "/example-a \"$T/r/a/b/c/\" && cp " EX "/example-a/forkbomb.vmstat "
+	    "\"$T/r/x.vmstat\""), 0);
+	snprintf(args, sizeof(args), "--vmstat ../../../../x "
+	    "%s/r/a/b/c/example-a", tmp);
+	one_line_error(args, 1, "--vmstat: no benchmark '../../../../x' in "
+	    "the folders given");
+	out = out_text("out");
+	ck_assert_str_eq(out, "");
+	free(out);
+	snprintf(args, sizeof(args), "--vmstat nosuch %s/r/a/b/c/example-a",
+	    tmp);
+	one_line_error(args, 1, "--vmstat: no benchmark 'nosuch'");
+	/* a benchmark of the folder: its dump */
+	snprintf(args, sizeof(args), "--vmstat forkbomb --iter 1 "
+	    "%s/r/a/b/c/example-a", tmp);
+	ck_assert_int_eq(report(args), 0);
+	out = out_text("out");
+	ck_assert_ptr_nonnull(strstr(out, "example-a: forkbomb, iteration 1"));
+	free(out);
+	rmtmp();
+}
+END_TEST
+
 START_TEST(corrupt_res)
 {
 	char args[512];
@@ -1560,6 +1622,8 @@ vmreport_suite(void)
 	tcase_add_test(tc, golden);
 	tcase_add_test(tc, width);
 	tcase_add_test(tc, bad_folders);
+	tcase_add_test(tc, bad_options);
+	tcase_add_test(tc, vmstat_name_checked);
 	tcase_add_test(tc, corrupt_res);
 	tcase_add_test(tc, missing_benchmark_and_single);
 	tcase_add_test(tc, different_params);

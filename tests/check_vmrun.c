@@ -971,6 +971,98 @@ START_TEST(sampler_killed_noted)
 END_TEST
 
 /*
+ * A plain run (no MEM=, no make ab) killed with SIGKILL: the next
+ * clean-up, run from another folder, marks its meta interrupted and
+ * says so; the benchmark it ran stopped on its own, leaving its
+ * iterations marked interrupted and no work folder.
+ */
+START_TEST(sigkill_plain_run_marked)
+{
+	char conf[512], work[512], path[700], dir[400], out[8192], vmrun[4096];
+	int status, i, rc;
+	pid_t pid;
+	FILE *f;
+
+	ck_assert_ptr_nonnull(realpath("bench/vmrun", vmrun));
+	snprintf(conf, sizeof(conf), "%s/long.conf", root);
+	f = fopen(conf, "w");
+	ck_assert_ptr_nonnull(f);
+	fputs("iterations 2\nforkbomb@long --forks 10000000 --ints 10 "
+	    "--concurrency 4\n", f);
+	fclose(f);
+	snprintf(work, sizeof(work), "%s/work", root);
+	ck_assert_int_eq(mkdir(work, 0755), 0);
+	pid = fork();
+	ck_assert_int_ge(pid, 0);
+	if (pid == 0) {
+		int null = open("/dev/null", O_WRONLY);
+
+		dup2(null, 1);
+		dup2(null, 2);
+		/* RESULTS relative to the run's folder, not the clean-up's */
+		if (chdir(root) < 0)
+			_exit(126);
+		execl(vmrun, "vmrun", "--kernel", "k9", "--config", conf,
+		    "--results", "r", "--workdir", work, (char *)NULL);
+		_exit(127);
+	}
+	snprintf(dir, sizeof(dir), "%s/r/k9/run1", root);
+	snprintf(path, sizeof(path), "%s/forkbomb@long.res", dir);
+	for (i = 0; i < 400 && access(path, F_OK) < 0; i++)
+		nanosleep(&(struct timespec){ 0, 25000000 }, NULL);
+	ck_assert_int_eq(access(path, F_OK), 0);
+	nanosleep(&(struct timespec){ 0, 300000000 }, NULL);
+	kill(pid, SIGKILL);
+	ck_assert_int_eq(waitpid(pid, &status, 0), pid);
+	ck_assert(WIFSIGNALED(status));
+	assert_meta_status(dir, "running");
+	/* the benchmark got SIGTERM from the kernel: it stops by itself */
+	for (i = 0; i < 400 && tu_count_except(work, "vmrun.") > 0; i++)
+		nanosleep(&(struct timespec){ 0, 25000000 }, NULL);
+	rc = tu_sh_out(out, sizeof(out), "bench/vmrun --clean-stale --workdir %s "
+	    "2>&1", work);
+	ck_assert_msg(rc == 0, "%s", out);
+	snprintf(path, sizeof(path), "a run killed earlier (pid %ld)",
+	    (long)pid);
+	ck_assert_msg(strstr(out, path) != NULL, "%s", out);
+	snprintf(path, sizeof(path), "marked %s interrupted", dir);
+	ck_assert_msg(strstr(out, path) != NULL, "%s", out);
+	assert_meta_status(dir, "interrupted");
+	snprintf(path, sizeof(path), "%s/forkbomb@long.res", dir);
+	assert_res(path, 0, "interrupted");
+	ck_assert_int_eq(tu_count_except(work, ""), 0);
+	/* said once: the next clean-up has nothing to say */
+	rc = tu_sh_out(out, sizeof(out), "bench/vmrun --clean-stale --workdir %s "
+	    "2>&1", work);
+	ck_assert_msg(rc == 0 && strstr(out, "nothing left behind"), "%s",
+	    out);
+}
+END_TEST
+
+/*
+ * make clean-stale with a work folder that does not exist: nothing to
+ * clean, said, and the folder is not made.
+ */
+START_TEST(clean_stale_makes_nothing)
+{
+	char out[4096], want[600];
+	int rc;
+
+	rc = tu_sh_out(out, sizeof(out), "bench/vmrun --clean-stale --workdir "
+	    "%s/new/er 2>&1", root);
+	ck_assert_msg(rc == 0, "%s", out);
+	snprintf(want, sizeof(want), "vmrun: nothing left behind in %s/new/er "
+	    "(no such folder)\n", root);
+	ck_assert_str_eq(out, want);
+	ck_assert_int_eq(tu_count_except(root, ""), 0);
+	rc = tu_sh_out(out, sizeof(out), "VMBENCH_WORKDIR=%s/new bench/vmrun "
+	    "--clean-stale 2>&1", root);
+	ck_assert_msg(rc == 0, "%s", out);
+	ck_assert_int_eq(tu_count_except(root, ""), 0);
+}
+END_TEST
+
+/*
  * A full results file system (a 1M tmpfs, root only): the failure to
  * write a .res is a failure, named, and the result is not left
  * "running"; so is the run's meta.
@@ -1119,6 +1211,8 @@ vmrun_suite(void)
 	tcase_add_test(tc, sampler_killed_noted);
 	tcase_add_test(tc, full_disk_fails);
 	tcase_add_test(tc, full_workdir_named);
+	tcase_add_test(tc, sigkill_plain_run_marked);
+	tcase_add_test(tc, clean_stale_makes_nothing);
 	tcase_add_test(tc, paths_refused);
 	suite_add_tcase(s, tc);
 	return s;

@@ -4,13 +4,14 @@
  * src/lib/harness.h) must give run() a process that carries nothing of the
  * harness (no setup() state, no shared mapping, only the figures pipe
  * open beside stdio) and keeps what the harness relies on (its own
- * process group, SIGKILL at the parent's death, default SIGPIPE, the
- * work folder, the iteration number).
+ * process group, SIGKILL at the parent's death, SIGPIPE's default
+ * action on a pipe without a reader, the work folder, the iteration
+ * number).  --say N prints N lines on stdout and stderr from run().
  *
  * With --other, a mode (src/lib/harness.h): its own figure and headline,
  * reported by the exec'd child, which must pick the same mode.
  *
- *	tests/iterchild [--fail] [--other | -o] [harness options]
+ *	tests/iterchild [--fail] [--other | -o] [--say N] [harness options]
  */
 #include <dirent.h>
 #include <signal.h>
@@ -18,6 +19,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/prctl.h>
+#include <sys/wait.h>
 #include <unistd.h>
 
 #include "harness.h"
@@ -26,6 +28,7 @@
 struct cfg {
 	int fail;
 	int other;
+	uint64_t say;
 };
 
 static const struct vb_opt opts[] = {
@@ -34,6 +37,9 @@ static const struct vb_opt opts[] = {
 	{ .name = "other", .type = VB_OPT_FLAG,
 	  .off = offsetof(struct cfg, other), .letter = 'o',
 	  .help = "the other mode" },
+	{ .name = "say", .type = VB_OPT_U64, .arg = "N",
+	  .off = offsetof(struct cfg, say), .def = "0", .min = 0,
+	  .max = 100000, .help = "print N lines on stdout and stderr" },
 	{ 0 },
 };
 
@@ -44,7 +50,8 @@ static const struct vb_metric metrics[] = {
 	{ "open_fds", "fds", VB_INFO, "open file descriptors", 0 },
 	{ "pdeathsig", "signal", VB_INFO, "PR_GET_PDEATHSIG", 0 },
 	{ "own_pgrp", "flag", VB_INFO, "1 if the process leads its group", 0 },
-	{ "sigpipe_dfl", "flag", VB_INFO, "1 if SIGPIPE is SIG_DFL", 0 },
+	{ "sigpipe_kills", "flag", VB_INFO, "1 if a write to a pipe without "
+	  "a reader ends a process by SIGPIPE", 0 },
 	{ "workdir_ok", "flag", VB_INFO, "1 if the work folder exists", 0 },
 	{ "iter", "number", VB_INFO, "the iteration number", 0 },
 	{ NULL, NULL, VB_INFO, NULL, 0 },
@@ -104,27 +111,59 @@ open_fds(void)
 	return n - 1;
 }
 
+/*
+ * Does a write to a pipe whose reader is gone end a process forked
+ * here by SIGPIPE, as in a plain program?
+ */
+static double
+sigpipe_kills(void)
+{
+	int fds[2], status;
+	pid_t pid;
+
+	if (pipe(fds) < 0)
+		die_errno("cannot create a pipe");
+	close(fds[0]);
+	if ((pid = fork()) < 0)
+		die_errno("cannot fork");
+	if (pid == 0) {
+		if (write(fds[1], "x", 1) < 0)
+			_exit(1);
+		_exit(0);
+	}
+	close(fds[1]);
+	if (waitpid(pid, &status, 0) != pid)
+		die_errno("waitpid");
+	return WIFSIGNALED(status) && WTERMSIG(status) == SIGPIPE;
+}
+
 static int
 run(void *p, struct vb_iter *it)
 {
 	struct cfg *c = p;
-	struct sigaction sa;
+	uint64_t i;
 	int sig = 0;
 
 	if (c->fail)
 		die("failing as asked");
+	for (i = 0; i < c->say; i++) {
+		printf("line %llu of what run() says on stdout\n",
+		    (unsigned long long)i + 1);
+		fprintf(stderr, "line %llu of what run() says on stderr\n",
+		    (unsigned long long)i + 1);
+	}
+	fflush(stdout);
 	if (c->other) {
 		vb_report(it, "other_iter", vb_iter_num(it));
 		return 0;
 	}
 	prctl(PR_GET_PDEATHSIG, &sig);
-	sigaction(SIGPIPE, NULL, &sa);
 	vb_report(it, "setup_seen", set_up);
 	vb_report(it, "shared_maps", shared_maps());
 	vb_report(it, "open_fds", open_fds());
 	vb_report(it, "pdeathsig", sig);
 	vb_report(it, "own_pgrp", getpgrp() == getpid());
-	vb_report(it, "sigpipe_dfl", sa.sa_handler == SIG_DFL);
+	vb_report(it, "sigpipe_kills", sigpipe_kills());
 	vb_report(it, "workdir_ok", access(vb_iter_workdir(it), W_OK) == 0);
 	vb_report(it, "iter", vb_iter_num(it));
 	return 0;

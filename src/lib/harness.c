@@ -1,6 +1,7 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <math.h>
+#include <poll.h>
 #include <signal.h>
 #include <stdarg.h>
 #include <stdio.h>
@@ -623,6 +624,47 @@ foreign_cpu(const struct vb_snap *a, const struct vb_snap *b,
 }
 
 /*
+ * SIGPIPE in an iteration (iteration_sigpipe()): the workload keeps
+ * the default action (a load's ring of pipes ends by it), but output is
+ * a courtesy: when stdout, stderr or the runner's progress pipe has
+ * lost its reader (`| head`), poll() says POLLERR (a socket: POLLHUP),
+ * and the signal is taken as that write's failure, EPIPE, not as the
+ * end of the iteration.  A handler, not SIG_IGN: a program run() execs
+ * starts with the default action again.
+ */
+static void
+on_iteration_sigpipe(int sig)
+{
+	struct pollfd p[3] = {
+		{ .fd = 1 }, { .fd = 2 }, { .fd = R.progress_fd },
+	};
+	int e = errno, i;
+
+	if (poll(p, 3, 0) > 0)
+		for (i = 0; i < 3; i++)
+			if (p[i].revents & (POLLERR | POLLHUP)) {
+				errno = e;
+				return;
+			}
+	/* any other pipe: the default action, once the handler returns */
+	signal(sig, SIG_DFL);
+	raise(sig);
+	errno = e;
+}
+
+/* In an iteration child, before run(): SIGPIPE as said above. */
+static void
+iteration_sigpipe(void)
+{
+	struct sigaction sa;
+
+	memset(&sa, 0, sizeof(sa));
+	sa.sa_handler = on_iteration_sigpipe;
+	sigemptyset(&sa.sa_mask);
+	sigaction(SIGPIPE, &sa, NULL);
+}
+
+/*
  * In the forked iteration child (.exec_run): re-execute the program
  * with the figures pipe @fd and nothing else open but stdio and the
  * runner's progress pipe; iteration_main() takes over.  The process
@@ -685,6 +727,7 @@ iteration_main(const struct vb_bench *b, int argc, char **argv,
 	}
 	parse_args(b, argc, argv, &c, cfg);
 	pick_mode(b, cfg);
+	iteration_sigpipe();
 	it.num = num;
 	it.fd = fd;
 	it.workdir = workdir;
@@ -738,9 +781,10 @@ iterate(int num, struct vb_proc *proc)
 		/*
 		 * The workload runs with the signals a program normally has:
 		 * the harness ignores SIGPIPE for its own output only (a
-		 * load's pipe ring stops by SIGPIPE when the load ends).
+		 * load's pipe ring stops by SIGPIPE when the load ends), and
+		 * so does the iteration, for the output it shares.
 		 */
-		sigaction(SIGPIPE, &sa, NULL);
+		iteration_sigpipe();
 		vb_set_die_hook(NULL);
 		munlockall();
 		close(fds[0]);

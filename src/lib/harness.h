@@ -35,7 +35,10 @@
  *  - on a signal: kills the child's process group, keeps the finished
  *    iterations, marks the result interrupted and exits 130;
  *  - ignores SIGPIPE (a closed stdout, stderr or progress pipe only
- *    stops that output);
+ *    stops that output), and so does the iteration child for those
+ *    three (run() may print: `tio | head -1` runs to its end); any
+ *    other pipe without a reader still ends a workload's process by
+ *    SIGPIPE, as in a plain program;
  *  - a .res or .vmstat that cannot be written (a full disk) stops the
  *    run: said on stderr, the result marked failed, exit 1;
  *  - notes in the .res a sampler that died before its time ("vmstat

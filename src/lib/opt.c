@@ -1,3 +1,4 @@
+#include <ctype.h>
 #include <inttypes.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -52,13 +53,64 @@ in_choices(const char *choices, const char *val)
 	return 0;
 }
 
+/*
+ * Is @s (its first @n bytes) a plain decimal number: an optional sign,
+ * digits with an optional fraction, an optional exponent?  strtod()
+ * alone also takes hex floats ("0x10" is 16), "inf" and "nan", which
+ * no option means.
+ */
+static int
+decimal(const char *s, size_t n)
+{
+	size_t i = 0, dig = 0, e;
+
+	if (i < n && (s[i] == '+' || s[i] == '-'))
+		i++;
+	for (; i < n && isdigit((unsigned char)s[i]); i++)
+		dig++;
+	if (i < n && s[i] == '.')
+		for (i++; i < n && isdigit((unsigned char)s[i]); i++)
+			dig++;
+	if (dig == 0)
+		return 0;
+	if (i < n && (s[i] == 'e' || s[i] == 'E')) {
+		i++;
+		if (i < n && (s[i] == '+' || s[i] == '-'))
+			i++;
+		for (e = i; i < n && isdigit((unsigned char)s[i]); i++)
+			;
+		if (i == e)
+			return 0;
+	}
+	return i == n;
+}
+
+int
+vb_opt_decimal(const char *s)
+{
+	return s && decimal(s, strlen(s));
+}
+
 int
 vb_opt_set(const struct vb_opt *o, void *cfg, const char *val, char *err,
     size_t errlen)
 {
 	char why[VB_ERRLEN];
+	size_t n = val ? strlen(val) : 0;
 	int rc = 0;
 
+	/* seconds, fractions, percentages: decimal, as the help says */
+	if (o->type == VB_OPT_DOUBLE && !decimal(val ? val : "", n)) {
+		snprintf(err, errlen, "--%s: bad number '%s': expected a "
+		    "decimal number", o->name, val ? val : "");
+		return -1;
+	}
+	if (o->type == VB_OPT_SIZEPCT && n > 1 && val[n - 1] == '%' &&
+	    !decimal(val, n - 1)) {
+		snprintf(err, errlen, "--%s: bad percentage '%s': expected a "
+		    "decimal number before the %%", o->name, val);
+		return -1;
+	}
 	switch (o->type) {
 	case VB_OPT_U64:
 		rc = vb_parse_u64(val, o->min, o->max, FIELD(cfg, o, uint64_t),

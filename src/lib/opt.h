@@ -70,6 +70,11 @@ void vb_opt_usage(FILE *f, const struct vb_opt *tab);
 /* The value of option @o in @cfg as text (for result files). */
 char *vb_opt_format(const struct vb_opt *o, const void *cfg, char *buf,
     size_t len);
+/*
+ * Is @s a plain decimal number (sign, digits, fraction, exponent), not
+ * a hex float, inf or nan that strtod() would also take?  1 or 0.
+ */
+int vb_opt_decimal(const char *s);
 /* The table entry named @name, or NULL. */
 const struct vb_opt *vb_opt_find(const struct vb_opt *tab, const char *name);
 /* The table entry spelt -@letter, or NULL. */

@@ -18,6 +18,7 @@
 
 #include "msg.h"
 #include "model.h"
+#include "opt.h"
 #include "options.h"
 #include "rload.h"
 #include "views/dump.h"
@@ -85,7 +86,10 @@ put_stripped(FILE *out, const char *buf, size_t n, int esc)
 	}
 }
 
-/* --only: keep the ids named in @list (a bench name keeps its variants). */
+/*
+ * --only: keep the ids named in @list (a bench name keeps its variants);
+ * a list that names none ("", ",") is refused, not an empty report.
+ */
 static void
 keep_only(struct rl_set *s, const char *list)
 {
@@ -94,6 +98,11 @@ keep_only(struct rl_set *s, const char *list)
 
 	if (!copy || !keep)
 		die("out of memory");
+	if (!list[strspn(list, ",")]) {
+		vb_die_status = 2;
+		die("--only: no benchmark named (give bench or bench@variant, "
+		    "comma-separated)");
+	}
 	for (w = strtok_r(copy, ",", &save); w;
 	    w = strtok_r(NULL, ",", &save)) {
 		size_t len = strlen(w);
@@ -124,7 +133,9 @@ num_arg(const char *opt, const char *s, double lo, double hi)
 
 	errno = 0;
 	v = strtod(s, &end);
-	if (end == s || *end || errno || !(v >= lo && v <= hi)) {
+	/* decimal only: strtod() also takes hex floats, inf and nan */
+	if (!vb_opt_decimal(s) || end == s || *end || errno ||
+	    !(v >= lo && v <= hi)) {
 		vb_die_status = 2;
 		die("%s: bad value '%s' (a number from %g to %g)", opt, s, lo,
 		    hi);
@@ -168,7 +179,8 @@ main(int argc, char **argv)
 	vb_set_progname("vmreport");
 	/* | head: a reader that has seen enough is not an error (below) */
 	signal(SIGPIPE, SIG_IGN);
-	while ((c = getopt_long(argc, argv, "h", lopts, NULL)) != -1) {
+	opterr = 0;	/* a bad option: our one line, below */
+	while ((c = getopt_long(argc, argv, ":h", lopts, NULL)) != -1) {
 		switch (c) {
 		case 'f':
 			format = optarg;
@@ -203,7 +215,15 @@ main(int argc, char **argv)
 			o.quiet = num_arg("--quiet-threshold", optarg, 0, 1e5);
 			break;
 		case 'h': usage(stdout); return 0;
-		default: usage(stderr); return 2;
+		case ':':
+			vb_die_status = 2;
+			die("%s needs a value (see --help)", argv[optind - 1]);
+		default:
+			vb_die_status = 2;
+			if (optopt && optopt != '?')
+				die("unknown option '-%c' (see --help)", optopt);
+			die("unknown option '%s' (see --help)",
+			    argv[optind - 1]);
 		}
 	}
 	if (optind >= argc) {
@@ -224,6 +244,18 @@ main(int argc, char **argv)
 		die("no benchmark results (.res files) in %s%s",
 		    s.nk == 1 ? "" : "any of the ", s.nk == 1 ? s.k[0].dir :
 		    "folders given");
+	/*
+	 * --vmstat names a file: only a benchmark the folders hold, as
+	 * every other reader reads only what it found there (never
+	 * "../../x", which would read x.vmstat outside the folders).
+	 */
+	if (vmstat) {
+		for (i = 0; i < s.nids && strcmp(s.ids[i], vmstat); i++)
+			;
+		if (i == s.nids)
+			die("--vmstat: no benchmark '%s' in the folders given",
+			    vmstat);
+	}
 	if (only)
 		keep_only(&s, only);
 	for (i = 0; i < s.nids; i++) {

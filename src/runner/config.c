@@ -1,9 +1,12 @@
 #include <ctype.h>
 #include <errno.h>
+#include <fcntl.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
 
 #include "config.h"
 #include "msg.h"
@@ -177,6 +180,11 @@ parse_line(struct vb_conf *c, const char *line, int lineno, char *err,
 			    "number from 1 to 100000");
 		goto out;
 	}
+	if (c->nlines >= VB_CONF_MAXLINES) {
+		rc = bad(err, errlen, where, "more than %d benchmark lines",
+		    VB_CONF_MAXLINES);
+		goto out;
+	}
 	c->lines = realloc(c->lines, (size_t)(c->nlines + 1) * sizeof(*l));
 	if (!c->lines)
 		die("out of memory");
@@ -249,6 +257,13 @@ vb_conf_parse(const char *name, const char *text, struct vb_conf *c,
 		int rc;
 
 		lineno++;
+		if (len > VB_CONF_MAXLINE) {
+			free(line);
+			vb_conf_free(c);
+			snprintf(err, errlen, "%s:%d: line too long (%zu bytes; "
+			    "at most %d)", name, lineno, len, VB_CONF_MAXLINE);
+			return -1;
+		}
 		if (strlen(line) != n) {
 			free(line);
 			vb_conf_free(c);
@@ -271,37 +286,74 @@ vb_conf_parse(const char *name, const char *text, struct vb_conf *c,
 	return 0;
 }
 
+/*
+ * The whole of config @path into @text (NUL-terminated, @len bytes):
+ * only a regular file (a device, a FIFO or a folder is refused, opened
+ * without waiting for a writer) of at most VB_CONF_MAXSIZE bytes, also
+ * if it grows while read.  0, or -1 with one line in @err.
+ */
+static int
+slurp(const char *path, char **text, size_t *len, char *err, size_t errlen)
+{
+	struct stat st;
+	ssize_t n;
+	int fd;
+
+	*text = NULL;
+	*len = 0;
+	fd = open(path, O_RDONLY | O_NONBLOCK | O_CLOEXEC | O_NOCTTY);
+	if (fd < 0 || fstat(fd, &st) < 0) {
+		snprintf(err, errlen, "cannot read config %s: %s", path,
+		    strerror(errno));
+		if (fd >= 0)
+			close(fd);
+		return -1;
+	}
+	if (!S_ISREG(st.st_mode)) {
+		snprintf(err, errlen, "config %s: not a regular file", path);
+		close(fd);
+		return -1;
+	}
+	/* one byte more than allowed: a file that grew is seen to */
+	*text = vb_xmalloc(VB_CONF_MAXSIZE + 2);
+	while (st.st_size <= VB_CONF_MAXSIZE && *len <= VB_CONF_MAXSIZE) {
+		n = read(fd, *text + *len, VB_CONF_MAXSIZE + 1 - *len);
+		if (n < 0 && errno == EINTR)
+			continue;
+		if (n < 0) {
+			snprintf(err, errlen, "cannot read config %s: %s",
+			    path, strerror(errno));
+			close(fd);
+			free(*text);
+			*text = NULL;
+			return -1;
+		}
+		if (n == 0)
+			break;
+		*len += (size_t)n;
+	}
+	close(fd);
+	if (st.st_size > VB_CONF_MAXSIZE || *len > VB_CONF_MAXSIZE) {
+		snprintf(err, errlen, "config %s: too big (a config is at "
+		    "most %d bytes)", path, VB_CONF_MAXSIZE);
+		free(*text);
+		*text = NULL;
+		return -1;
+	}
+	(*text)[*len] = '\0';
+	return 0;
+}
+
 int
 vb_conf_read(const char *path, struct vb_conf *c, char *err, size_t errlen)
 {
-	FILE *f = fopen(path, "r");
-	char *text = NULL;
-	size_t cap = 0, len = 0, n;
+	char *text;
+	size_t len;
 	int rc;
 
-	if (!f) {
-		snprintf(err, errlen, "cannot read config %s: %s", path,
-		    strerror(errno));
+	memset(c, 0, sizeof(*c));
+	if (slurp(path, &text, &len, err, errlen) < 0)
 		return -1;
-	}
-	do {
-		if (len + 4096 + 1 > cap) {
-			cap = (cap + 4096) * 2;
-			if (!(text = realloc(text, cap)))
-				die("out of memory");
-		}
-		n = fread(text + len, 1, cap - len - 1, f);
-		len += n;
-	} while (n > 0);
-	if (ferror(f)) {
-		snprintf(err, errlen, "cannot read config %s: %s", path,
-		    strerror(errno));
-		fclose(f);
-		free(text);
-		return -1;
-	}
-	fclose(f);
-	text[len] = '\0';
 	if (strlen(text) != len) {
 		snprintf(err, errlen, "%s: not a text file", path);
 		free(text);

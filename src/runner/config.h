@@ -19,6 +19,11 @@
  * are <bench>[@variant].res, and a bench that appears twice needs
  * distinct variants.  Parsing takes any such name; the runner then
  * accepts only the benchmarks built here (vb_conf_check_benches()).
+ *
+ * Bounds: a config is a regular file of at most VB_CONF_MAXSIZE bytes,
+ * with lines of at most VB_CONF_MAXLINE bytes, words of at most 4095
+ * and at most VB_CONF_MAXLINES benchmark lines; anything else is refused
+ * in one line before it is read further.
  */
 #ifndef VB_CONFIG_H
 #define VB_CONFIG_H
@@ -26,6 +31,10 @@
 #include <stddef.h>
 
 #include "meta.h"		/* struct vb_kv */
+
+#define VB_CONF_MAXSIZE (1 << 20)
+#define VB_CONF_MAXLINE 8192
+#define VB_CONF_MAXLINES 1000
 
 struct vb_conf_line {
 	int lineno;

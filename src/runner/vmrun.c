@@ -20,10 +20,14 @@
  * Ctrl-C, SIGTERM, SIGHUP: the signal is passed to the running
  * benchmark (which kills its children, removes its temporary files and
  * keeps its finished iterations, marked interrupted); meta is marked
- * interrupted and vmrun exits 130.  With --runs, the runs that ended
- * stay as they are and no later run begins.  SIGPIPE is ignored: a closed stderr
+ * interrupted (make ab: both sides' results of the line under way too)
+ * and vmrun exits 130.  With --runs, the runs that ended stay as they
+ * are and no later run begins.  SIGPIPE is ignored: a closed stderr
  * only stops the printing.  A meta that cannot be written fails the run
- * (exit 1); die() marks it failed.
+ * (exit 1); die() marks it failed; a first meta that cannot be written
+ * removes the folders the run made.  Every run's state file
+ * (src/runner/state.h) names its result folders, for the run after a
+ * SIGKILL.
  *
  * Also checked before anything runs: that no two lines write the same
  * file (probe@<label> of a with=probe line included), and that no other
@@ -176,6 +180,8 @@ static struct {
 	int append;			/* A/B: add to the side's results */
 	char ours[64];			/* VMBENCH_OURS: vmrun and the probe */
 	char slot[1200];		/* A/B: "A 1/6 (thp=never)" */
+	int ab_line;			/* A/B: the line under way, or -1 */
+	const struct vb_conf *conf;	/* A/B: its config */
 	char lock[2][PATH_MAX + 16];	/* results/.<label>.lock, held */
 	int lockfd[2];
 	char statedir[4096];		/* the state files (state.h) */
@@ -185,7 +191,7 @@ static struct {
 	struct side *sd;		/* the result folders (one, or A and B) */
 	int nside;
 	char **cause;			/* per line: why it failed, or NULL */
-} S = { .lockfd = { -1, -1 }, .mach = { .fd = -1 } };
+} S = { .lockfd = { -1, -1 }, .mach = { .fd = -1 }, .ab_line = -1 };
 
 static void
 on_signal(int sig)
@@ -877,6 +883,7 @@ struct side {
 	struct vb_kv extra[40];
 	int nextra;
 	int failed;
+	int made;			/* this run made the folder */
 	int written;			/* meta exists: die() marks it */
 	/* under MEM=: the cgroup's peak (kB) and limit hits on this side */
 	double peak_kb;
@@ -929,6 +936,70 @@ side_meta(struct side *sd, const char *status, int ended, int quiet)
 	return 0;
 }
 
+/*
+ * The result folders could not all be started (a full disk): remove
+ * those this run made, which hold nothing measured (a meta at most), so
+ * that the same command can simply be run again.  Keeps errno.
+ */
+static void
+unmake_sides(void)
+{
+	int k, e = errno;
+
+	for (k = 0; k < S.nside; k++)
+		if (S.sd[k].made) {
+			if (vb_rmtree(S.sd[k].dir) < 0)
+				vb_warn_errno("cannot remove %s", S.sd[k].dir);
+			S.sd[k].made = S.sd[k].written = 0;
+		}
+	errno = e;
+}
+
+/*
+ * A/B: the results of line @i of @c in side @k's folder, the
+ * benchmark's and its probe's: those that say complete (or running,
+ * with @running) are made to say @status.
+ */
+static void
+line_status(const struct vb_conf *c, int i, int k, const char *status,
+    int running)
+{
+	char label[2 * VB_NAMELEN], path[PATH_MAX + 300], err[1024];
+	struct vb_res r;
+	int p;
+
+	vb_conf_label(&c->lines[i], label, sizeof(label));
+	for (p = 0; p < 1 + (vb_conf_dir(&c->lines[i], "with") != NULL);
+	    p++) {
+		snprintf(path, sizeof(path), "%s/%s%s.res", S.sd[k].dir, p ?
+		    "probe@" : "", label);
+		if (vb_res_read(path, &r, err, sizeof(err)) < 0)
+			continue;
+		if (strcmp(r.status, "complete") == 0 || (running &&
+		    strcmp(r.status, "running") == 0)) {
+			snprintf(r.status, sizeof(r.status), "%s", status);
+			if (vb_res_write(path, &r) < 0)
+				vb_warn_errno("cannot write %s", path);
+		}
+		vb_res_free(&r);
+	}
+}
+
+/*
+ * A/B: line @i will not run all its iterations (a signal, or die()):
+ * both sides' results say @status, also the side that was waiting for
+ * its next run, whose result would otherwise read complete with only
+ * part of its iterations.
+ */
+static void
+cut_short(const struct vb_conf *c, int i, const char *status)
+{
+	int k;
+
+	for (k = 0; k < S.nside; k++)
+		line_status(c, i, k, status, 1);
+}
+
 /* Give up the labels (see lock_label()). */
 static void
 unlock_label(void)
@@ -954,6 +1025,9 @@ die_teardown(void)
 	int k;
 
 	teardown();
+	/* an A/B line cut short: both sides' results say failed */
+	if (S.ab_line >= 0)
+		cut_short(S.conf, S.ab_line, "failed");
 	vb_machine_unlock(&S.mach);
 	for (k = 0; k < S.nside; k++)
 		if (S.sd[k].written)
@@ -1388,19 +1462,26 @@ settings_now(void)
 	return text;
 }
 
-/* The work folder: --workdir, $VMBENCH_WORKDIR, or ./work; made. */
-static void
-find_workdir(struct opts *o)
+/*
+ * The work folder: --workdir, $VMBENCH_WORKDIR, or ./work; made when
+ * @make.  0, or -1 when it does not exist and was not to be made.
+ */
+static int
+find_workdir(struct opts *o, int make)
 {
 	if (!o->workdir)
 		o->workdir = getenv("VMBENCH_WORKDIR");
 	if (!o->workdir || !*o->workdir)
 		o->workdir = "work";
 	check_path("the work folder", o->workdir);
-	if (mkdir(o->workdir, 0755) < 0 && errno != EEXIST)
+	if (make && mkdir(o->workdir, 0755) < 0 && errno != EEXIST)
 		die_errno("cannot create work folder %s", o->workdir);
-	if (!realpath(o->workdir, S.workdir))
+	if (!realpath(o->workdir, S.workdir)) {
+		if (!make && errno == ENOENT)
+			return -1;
 		die_errno("work folder %s", o->workdir);
+	}
+	return 0;
 }
 
 
@@ -1458,10 +1539,12 @@ run_ab(const struct vb_conf *c, const struct opts *o, struct side *sd,
 	int i, k, failed = 0, cur = -1;
 	uint64_t hits;
 
+	S.conf = c;
 	for (i = 0; i < c->nlines && !stop_signal; i++) {
 		int n = line_iterations(c, i, o), rc, line_failed = 0;
 		char label[2 * VB_NAMELEN];
 
+		S.ab_line = i;
 		vb_conf_label(&c->lines[i], label, sizeof(label));
 		vb_ab_schedule(o->order, n, sched);
 		fprintf(stderr, "[%d/%d] %s: %d iteration%s a side, %.16s%s\n",
@@ -1490,11 +1573,24 @@ run_ab(const struct vb_conf *c, const struct opts *o, struct side *sd,
 			rc = run_line(c, i, 1, t0);
 			limit_after(&sd[s], hits, label);
 			if (rc == 130)
-				return 130;
+				break;
+			/*
+			 * A side with runs to come is not complete yet: its
+			 * result says running until its last run (so also
+			 * after a SIGKILL of vmrun), as a plain run's does.
+			 */
+			if (strchr(sched + k + 1, sched[k]))
+				line_status(c, i, s, "running", 0);
 			if (rc) {
 				sd[s].failed = 1;
 				line_failed |= 1 << s;
 			}
+		}
+		/* stopped before the line's last run: both sides say so */
+		if (sched[k]) {
+			cut_short(c, i, "interrupted");
+			S.ab_line = -1;
+			return 130;
 		}
 		/* a side one of whose runs failed: its result says so */
 		for (k = 0; k < 2; k++)
@@ -1507,6 +1603,7 @@ run_ab(const struct vb_conf *c, const struct opts *o, struct side *sd,
 			}
 		failed += line_failed != 0;
 	}
+	S.ab_line = -1;
 	return stop_signal ? 130 : failed;
 }
 
@@ -1721,6 +1818,36 @@ move_flat(void)
 }
 
 /*
+ * Result folder @dir into the state's slot @k as an absolute path (the
+ * clean-up after a SIGKILL may run from another folder): the folder's
+ * real path, or its parent's with its name when it is not made yet.
+ */
+static void
+state_result(int k, const char *dir)
+{
+	char real[PATH_MAX], parent[PATH_MAX];
+	const char *slash = strrchr(dir, '/'), *name = slash ? slash + 1 : dir;
+	int n;
+
+	if (realpath(dir, real)) {
+		n = snprintf(S.state.results[k], sizeof(S.state.results[k]),
+		    "%s", real);
+	} else {
+		if (slash)
+			snprintf(parent, sizeof(parent), "%.*s",
+			    (int)(slash - dir), dir);
+		else
+			snprintf(parent, sizeof(parent), ".");
+		if (!realpath(slash == dir ? "/" : parent, real))
+			die_errno("cannot find %s", parent);
+		n = snprintf(S.state.results[k], sizeof(S.state.results[k]),
+		    "%s/%s", real, name);
+	}
+	if (n < 0 || (size_t)n >= sizeof(S.state.results[k]))
+		die("%s: path too long", dir);
+}
+
+/*
  * Make run @idx's folder and point the side, S.dir, the state file
  * (a SIGKILLed run's meta is marked by the next) and meta at it.
  */
@@ -1736,7 +1863,7 @@ run_dir(struct side *sd, int idx)
 	if (mkdir(sd->dir, 0755) < 0)
 		die_errno("cannot create %s", sd->dir);
 	memcpy(S.dir, sd->dir, sizeof(S.dir));
-	memcpy(S.state.results[0], sd->dir, sizeof(S.state.results[0]));
+	state_result(0, sd->dir);
 	if (vb_state_save(&S.state) < 0)
 		die_errno("cannot write %s", S.state.path);
 	S.meta.run = idx;
@@ -1943,9 +2070,12 @@ clean_stale(struct opts *o)
 	const char *root = getenv("VMBENCH_SYSROOT");
 	char mdir[4096], err[1024];
 	struct vb_machine m;
-	int rc, held = 1;
+	int rc, held = 1, none;
 
-	find_workdir(o);
+	/* a work folder that is not there is not made: nothing in it */
+	none = find_workdir(o, 0) < 0;
+	if (none)
+		snprintf(S.workdir, sizeof(S.workdir), "%s", o->workdir);
 	check_path("--results", o->results);
 	if (vb_state_dir(S.statedir, sizeof(S.statedir), err,
 	    sizeof(err)) < 0)
@@ -1963,8 +2093,8 @@ clean_stale(struct opts *o)
 		fprintf(stderr, "vmrun: pid %ld is changing this machine now "
 		    "(%s); it undoes that itself\n", m.pid, m.what);
 	if (rc == 0)
-		fprintf(stderr, "vmrun: nothing left behind in %s\n",
-		    S.workdir);
+		fprintf(stderr, "vmrun: nothing left behind in %s%s\n",
+		    S.workdir, none ? " (no such folder)" : "");
 	return rc < 0 ? 1 : 0;
 }
 
@@ -2072,7 +2202,7 @@ main(int argc, char **argv)
 	validate(&conf);
 
 	/* the work folder: a real filesystem, not tmpfs, by default */
-	find_workdir(&o);
+	find_workdir(&o, 1);
 	/*
 	 * The result folder: never silently overwritten.  Refused before
 	 * the limit and swap file are made; with FORCE the old folder goes
@@ -2116,19 +2246,24 @@ main(int argc, char **argv)
 	vb_set_die_hook(die_teardown);
 	if (vb_state_begin(&S.state, S.statedir) < 0)
 		die_errno("cannot write %s", S.state.path);
+	/*
+	 * Every run's result folders, as absolute paths (make clean-stale
+	 * may run elsewhere): after a SIGKILL the next run marks a meta
+	 * still "running" interrupted, and says so.
+	 */
 	for (k = 0; k < nside; k++)
-		memcpy(S.state.results[k], sd[k].dir, sizeof(sd[k].dir));
+		state_result(k, sd[k].dir);
 	if (vb_state_save(&S.state) < 0)
 		die_errno("cannot write %s", S.state.path);
 	if (ab) {
 		if (vb_knobs_save(&S.knobs, err, sizeof(err)) < 0)
 			die("%s", err);
 		S.state.knobs = &S.knobs;
-		if (vb_state_save(&S.state) < 0)
-			die_errno("cannot write %s", S.state.path);
-		if (vb_knobs_check(&S.knobs, err, sizeof(err)) < 0)
-			die("%s", err);
 	}
+	if (vb_state_save(&S.state) < 0)
+		die_errno("cannot write %s", S.state.path);
+	if (ab && vb_knobs_check(&S.knobs, err, sizeof(err)) < 0)
+		die("%s", err);
 	make_limit(mem, swap);
 	if (stop_signal) {
 		teardown();
@@ -2140,8 +2275,11 @@ main(int argc, char **argv)
 	for (k = 0; k < nside && ab; k++) {
 		if (lstat(sd[k].dir, &st) == 0 && vb_rmtree(sd[k].dir) < 0)
 			die_errno("cannot remove %s", sd[k].dir);
-		if (mkdir(sd[k].dir, 0755) < 0)
+		if (mkdir(sd[k].dir, 0755) < 0) {
+			unmake_sides();
 			die_errno("cannot create %s", sd[k].dir);
+		}
+		sd[k].made = 1;
 	}
 
 	S.meta.start = vb_iso_time(S.start, sizeof(S.start));
@@ -2186,12 +2324,10 @@ main(int argc, char **argv)
 		sd[0].settings = settings_now();
 		memcpy(S.dir, sd[0].dir, sizeof(S.dir));
 	}
+	/* nothing measured yet: a side that cannot start leaves none */
 	for (k = 0; k < nside; k++)
 		if (side_meta(&sd[k], "running", 0, 1) < 0) {
-			int e = errno;
-
-			rmdir(sd[k].dir);	/* empty: nothing was recorded */
-			errno = e;
+			unmake_sides();
 			die_errno("cannot write %s/meta", sd[k].dir);
 		}
 

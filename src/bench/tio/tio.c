@@ -57,6 +57,7 @@
 #include <sys/resource.h>
 #include <sys/stat.h>
 #include <sys/statvfs.h>
+#include <sys/sysmacros.h>
 #include <time.h>
 #include <unistd.h>
 
@@ -503,14 +504,82 @@ self_cpu(void)
 }
 
 /*
- * One timed phase in folder @dfd: create the files @names[0..n) in
+ * The mount point and type of the file system holding @dir, from
+ * /proc/self/mountinfo (the entry of @dir's device whose mount point is
+ * the longest prefix of @dir's real path); 0, or -1 when not found.
+ */
+static int
+fs_of(const char *dir, char *mnt, size_t mlen, char *type, size_t tlen)
+{
+	char real[PATH_MAX], m[PATH_MAX], t[64], *line = NULL;
+	unsigned int maj, min;
+	size_t cap = 0, best = 0;
+	struct stat st;
+	FILE *f;
+
+	if (!realpath(dir, real) || stat(real, &st) < 0 ||
+	    !(f = fopen("/proc/self/mountinfo", "re")))
+		return -1;
+	while (getline(&line, &cap, f) > 0) {
+		const char *sep = strstr(line, " - ");
+		size_t n;
+
+		/* ID PARENT MAJ:MIN ROOT MOUNTPOINT ... - TYPE SOURCE ... */
+		if (!sep || sscanf(line, "%*s %*s %u:%u %*s %4095s", &maj, &min,
+		    m) != 3 || sscanf(sep + 3, "%63s", t) != 1 ||
+		    makedev(maj, min) != st.st_dev)
+			continue;
+		n = strlen(m);
+		if (strncmp(real, m, n) != 0 || (real[n] != '/' &&
+		    real[n] != '\0' && n != 1) || n < best)
+			continue;
+		best = n;
+		snprintf(mnt, mlen, "%s", m);
+		snprintf(type, tlen, "%s", t);
+	}
+	free(line);
+	fclose(f);
+	return best ? 0 : -1;
+}
+
+/*
+ * Creating @what in @dir failed (errno): one line naming the file,
+ * the folder and, when the file system is full (ENOSPC, EDQUOT), which
+ * one and whether of blocks or of inodes.
+ */
+static void
+create_failed(const char *dir, const char *what)
+{
+	char mnt[PATH_MAX], type[64], why[160] = "is full";
+	struct statvfs sv;
+	int e = errno;
+
+	if ((e != ENOSPC && e != EDQUOT) || fs_of(dir, mnt, sizeof(mnt), type,
+	    sizeof(type)) < 0) {
+		errno = e;
+		die_errno("cannot create %s in %s", what, dir);
+	}
+	if (statvfs(dir, &sv) == 0 && sv.f_files > 0 && sv.f_favail == 0)
+		snprintf(why, sizeof(why), "has no free inodes (%llu in all)",
+		    (unsigned long long)sv.f_files);
+	else if (e == EDQUOT)
+		snprintf(why, sizeof(why), "is over your quota");
+	errno = e;
+	die_errno("cannot create %s in %s: the %s file system at %s %s", what,
+	    dir, type, mnt, why);
+}
+
+/*
+ * One timed phase in folder @dfd (@dir): create the files @names[0..n) in
  * that order (@what 0), delete them in @order (1), or delete whatever
  * the folder holds in readdir() order (2); files/s and CPU% out.
  */
 static void
-file_phase(int dfd, const char *names, const uint32_t *order, uint32_t n,
-    int what, double *per_s, double *cpu_pct)
+file_phase(int dfd, const char *dir, const char *names,
+    const uint32_t *order, uint32_t n, int what, double *per_s,
+    double *cpu_pct)
 {
+	char file[TIO_NAME_MAX + 8];
 	double cpu0 = self_cpu();
 	uint64_t t0 = vb_now_ns(), done = 0;
 	struct dirent *e;
@@ -544,8 +613,10 @@ file_phase(int dfd, const char *names, const uint32_t *order, uint32_t n,
 		}
 		fd = openat(dfd, name, O_WRONLY | O_CREAT | O_TRUNC |
 		    O_CLOEXEC, 0600);
-		if (fd < 0)
-			die_errno("cannot create file %s", name);
+		if (fd < 0) {
+			snprintf(file, sizeof(file), "file %s", name);
+			create_failed(dir, file);
+		}
 		close(fd);
 	}
 	tio_file_figures(n, vb_elapsed_s(t0), self_cpu() - cpu0, per_s,
@@ -578,7 +649,7 @@ run_creates(struct cfg *c, struct vb_iter *it)
 		die("out of memory");
 	snprintf(dir, sizeof(dir), "%s/files", vb_iter_workdir(it));
 	if (mkdir(dir, 0700) < 0)
-		die_errno("cannot create %s", dir);
+		create_failed(vb_iter_workdir(it), "folder files");
 	if ((dfd = open(dir, O_RDONLY | O_DIRECTORY | O_CLOEXEC)) < 0)
 		die_errno("cannot open %s", dir);
 	printf("%u files of size 0 in one folder\n", n);
@@ -589,8 +660,8 @@ run_creates(struct cfg *c, struct vb_iter *it)
 				    TIO_NAME_MAX, i, p == 2, &st);
 		if (p == 3)
 			tio_order(order, n, c->seed);
-		file_phase(dfd, names, order, n, p == 1 ? 2 : p == 3, &per_s,
-		    &cpu);
+		file_phase(dfd, dir, names, order, n, p == 1 ? 2 : p == 3,
+		    &per_s, &cpu);
 		printf("%-18s %10.0f files/s %6.1f%% CPU\n", title[p], per_s,
 		    cpu);
 		report(it, name[p], "per_s", per_s);
