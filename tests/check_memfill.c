@@ -2,7 +2,9 @@
  * memfill and mmaptouch: the sizing arithmetic on fixture meminfo
  * (src/bench/memfill/plan.c), strict overcommit included, how memfill
  * maps and reads back (src/bench/memfill/fill.c), and end-to-end runs of
- * both programs on small sizes, bad input included.
+ * both programs on small sizes, bad input included; and make ab's sides
+ * each with its own status, one failing under strict overcommit on a
+ * fake /proc.
  * The fault counts expected end to end follow the machine's THP modes,
  * read from sysfs; no test changes them.
  */
@@ -768,6 +770,66 @@ START_TEST(memfill_strict_overcommit)
 }
 END_TEST
 
+/* The status= line of @dir/@rel into @buf. */
+static char *
+status_of(const char *dir, const char *rel, char *buf, size_t len)
+{
+	char path[256], *text, *p;
+
+	snprintf(path, sizeof(path), "%s/%s", dir, rel);
+	snprintf(buf, len, "(no status)");
+	if (!(text = tu_slurp(path)))
+		return buf;
+	if ((p = strstr(text, "\nstatus=")))
+		snprintf(buf, len, "%.*s", (int)strcspn(p + 1, "\n"), p + 1);
+	free(text);
+	return buf;
+}
+
+/*
+ * make ab with A="vm.overcommit_memory=2" B="vm.overcommit_memory=0" on
+ * a fake tree where strict overcommit leaves nothing: A's memfill fails,
+ * B's completes, and each side's meta says its own status.
+ */
+START_TEST(ab_each_side_its_status)
+{
+	char proc[128], dir[160], cmd[2048], meta[64];
+	struct vb_res r;
+
+	mk_tmp();
+	snprintf(proc, sizeof(proc), "%s/proc", tmpdir);
+	fake_proc(proc, "MemTotal:        8388608 kB\n"
+	    "MemFree:         4194304 kB\nMemAvailable:    6291456 kB\n"
+	    "SwapTotal:             0 kB\nSwapFree:              0 kB\n"
+	    "CommitLimit:     4194304 kB\nCommitted_AS:    4194304 kB\n", 0);
+	ck_assert_int_eq(tu_sh_in(NULL, "printf 'iterations 2\\nmemfill "
+	    "--bytes 4M --write\\n' >'%s/ab.conf'", tmpdir), 0);
+	snprintf(cmd, sizeof(cmd), "VMBENCH_SYSROOT='%s' VMBENCH_PROC='%s' "
+	    "bench/vmrun --kernel oc --a vm.overcommit_memory=2 --b "
+	    "vm.overcommit_memory=0 --config '%s/ab.conf' --results '%s/r' "
+	    "--workdir '%s/w' >'%s/out' 2>'%s/err'", tmpdir, proc, tmpdir,
+	    tmpdir, tmpdir, tmpdir, tmpdir);
+	ck_assert_int_eq(tu_sh_in(NULL, "%s", cmd), 1);
+	/* the setting is back */
+	ck_assert_int_eq(tu_sh_in(NULL, "grep -qx 0 '%s/sys/vm/"
+	    "overcommit_memory'", proc), 0);
+	/* A failed, and said why */
+	ck_assert_int_eq(tu_sh_in(NULL, "grep -q 'overcommit_memory=2: "
+	    "CommitLimit 4G reached' '%s/err'", tmpdir), 0);
+	ck_assert_int_eq(tu_sh_in(NULL, "grep -qx status=failed "
+	    "'%s/r/oc-A/meta'", tmpdir), 0);
+	/* B completed: its meta says so */
+	ck_assert_msg(tu_sh_in(NULL, "grep -qx status=complete "
+	    "'%s/r/oc-B/meta'", tmpdir) == 0, "B's meta: %s",
+	    status_of(tmpdir, "r/oc-B/meta", meta, sizeof(meta)));
+	snprintf(dir, sizeof(dir), "%s/r/oc-B/memfill", tmpdir);
+	ck_assert_double_eq(res_value(dir, "bytes", 1, &r), 4.0 * MiB);
+	ck_assert_str_eq(r.status, "complete");
+	vb_res_free(&r);
+	rm_tmp();
+}
+END_TEST
+
 START_TEST(mmaptouch_end_to_end)
 {
 	char out[128], err[1024];
@@ -869,6 +931,7 @@ memfill_suite(void)
 	tcase_add_test(e2e, memfill_limit_from_env);
 	tcase_add_test(e2e, memfill_reread_e2e);
 	tcase_add_test(e2e, memfill_strict_overcommit);
+	tcase_add_test(e2e, ab_each_side_its_status);
 	tcase_add_test(e2e, mmaptouch_end_to_end);
 	tcase_add_test(e2e, bad_input);
 	suite_add_tcase(s, e2e);
