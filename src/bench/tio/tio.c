@@ -638,13 +638,39 @@ static const struct vb_bench tio_creates = {
 	.run = run,
 };
 
+/*
+ * --help: after the harness's text (which lists .metrics, the threaded
+ * figures), the figures of --creates, as the harness lists a
+ * descriptor's; at exit, after vb_main() has printed the rest and
+ * exited 0.
+ */
+static void
+help_creates(void)
+{
+	const struct vb_metric *m;
+
+	printf("\nFigures with --creates (besides time, rusage and vmstat "
+	    "deltas):\n");
+	for (m = create_metrics; m->name; m++)
+		printf("  %-22s %s (%s, %s)\n", m->name, m->desc, m->unit,
+		    m->dir == VB_LOWER ? "lower is better" : m->dir ==
+		    VB_HIGHER ? "higher is better" : "information");
+}
+
 int
 main(int argc, char **argv)
 {
-	int i;
+	int i, creates = 0;
 
-	for (i = 1; i < argc; i++)
-		if (strcmp(argv[i], "--creates") == 0)
-			return vb_main(&tio_creates, argc, argv);
-	return vb_main(&tio, argc, argv);
+	for (i = 1; i < argc; i++) {
+		if (strcmp(argv[i], "--help") == 0) {
+			/* only --help: no error can come before the text */
+			char *help[] = { argv[0], argv[i], NULL };
+
+			atexit(help_creates);
+			return vb_main(&tio, 2, help);
+		}
+		creates |= strcmp(argv[i], "--creates") == 0;
+	}
+	return vb_main(creates ? &tio_creates : &tio, argc, argv);
 }
