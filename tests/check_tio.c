@@ -440,9 +440,10 @@ END_TEST
 START_TEST(e2e_help_figures)
 {
 	static const char *const want[] = {
-		"\nFigures (besides", "  rand_write_lat_max ", "  seq_read_mbs ",
-		"\nFigures with --creates (besides", "  seq_create_per_s ",
-		"  seq_delete_cpu ", "  rand_create_per_s ",
+		"\nFigures (besides", "  rand_write_lat_max ",
+		"  seq_read_mbs ", "\nFigures with --creates (besides",
+		"  seq_create_per_s ", "  seq_delete_cpu ",
+		"  rand_create_per_s ",
 		"  rand_delete_per_s ", "  rand_delete_cpu ",
 	};
 	static char buf[16384];
