@@ -11,6 +11,7 @@
 #include <check.h>
 #include <dirent.h>
 #include <fcntl.h>
+#include <math.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -660,6 +661,12 @@ START_TEST(memfill_reread_e2e)
 			ck_assert_double_eq_tol(val(&r, "swapin_mb_s", i),
 			    val(&r, "reread_pswpin", i) * 1024 / 1e6 / s,
 			    1e-6);
+			/* kB a major fault, when there was one */
+			ck_assert(val(&r, "reread_majflt", i) == 0 ?
+			    isnan(val(&r, "swapin_kb_fault", i)) :
+			    fabs(val(&r, "swapin_kb_fault", i) * val(&r,
+			    "reread_majflt", i) - val(&r, "reread_pswpin",
+			    i)) < 1e-6 * (1 + val(&r, "reread_pswpin", i)));
 		}
 		vb_res_free(&r);
 		/* the log says each pass */
@@ -668,6 +675,45 @@ START_TEST(memfill_reread_e2e)
 		    "2>/dev/null | grep -c '^memfill: re-read pass [12] of 2:' "
 		    "| grep -qx 2", procs[k], out, tmpdir), 0);
 	}
+	rm_tmp();
+}
+END_TEST
+
+/*
+ * Under a memory limit with swap (vmrun --mem 32M --swap 64M, as root),
+ * 48M written leaves at least 16M in swap: every pass reads it back,
+ * with major faults and swap-ins.  Skipped when not root.
+ */
+START_TEST(memfill_reread_swaps)
+{
+	char dir[160], err[1024];
+	struct vb_res r;
+	int i;
+
+	if (geteuid() != 0) {
+		printf("memfill_reread_swaps: skipped: a memory limit and a "
+		    "swap file need root\n");
+		return;
+	}
+	mk_tmp();
+	ck_assert_int_eq(tu_sh_in(NULL, "printf 'iterations 2\\nmemfill "
+	    "--bytes 48M --write --reread 2\\n' >'%s/sw.conf'", tmpdir), 0);
+	snprintf(err, sizeof(err), "%s/err", tmpdir);
+	ck_assert_msg(tu_sh_in(NULL, "bench/vmrun --kernel sw --config "
+	    "'%s/sw.conf' --results '%s/r' --workdir '%s/w' --mem 32M --swap "
+	    "64M >/dev/null 2>'%s'", tmpdir, tmpdir, tmpdir, err) == 0,
+	    "vmrun: %s", tu_slurp(err));
+	snprintf(dir, sizeof(dir), "%s/r/sw/run1/memfill", tmpdir);
+	res_value(dir, "bytes", 1, &r);
+	for (i = 0; i < 2; i++) {
+		ck_assert_double_gt(val(&r, "reread_majflt", i), 0);
+		ck_assert_double_ge(val(&r, "reread_pswpin", i), 2 * 16 * 1024);
+		ck_assert_double_gt(val(&r, "swapin_mb_s", i), 0);
+		ck_assert_double_gt(val(&r, "swapin_kb_fault", i), 0);
+		ck_assert_double_le(val(&r, "reread_pswpin", i),
+		    val(&r, "pswpin", i));
+	}
+	vb_res_free(&r);
 	rm_tmp();
 }
 END_TEST
@@ -930,6 +976,7 @@ memfill_suite(void)
 	tcase_add_test(e2e, memfill_thp);
 	tcase_add_test(e2e, memfill_limit_from_env);
 	tcase_add_test(e2e, memfill_reread_e2e);
+	tcase_add_test(e2e, memfill_reread_swaps);
 	tcase_add_test(e2e, memfill_strict_overcommit);
 	tcase_add_test(e2e, ab_each_side_its_status);
 	tcase_add_test(e2e, mmaptouch_end_to_end);

@@ -30,9 +30,11 @@
  * timed on its own (from its start to the last worker's end), with its
  * major faults (the workers' getrusage()) and the system's pswpin and
  * pswpout; the figures are the passes' sums, the first pass and the
- * slowest and quickest.  Each page holds a tag of its address, written
- * as its one store of --write; a pass checks the sum of what it read
- * against the sum of the tags, and a page read back wrong fails the run.
+ * slowest and quickest, and the kB swapped in a major fault (more than
+ * a page when swap readahead, vm.page-cluster, read the neighbours).
+ * Each page holds a tag of its address, written as its one store of
+ * --write; a pass checks the sum of what it read against the sum of the
+ * tags, and a page read back wrong fails the run.
  *
  * Under strict overcommit (vm.overcommit_memory=2) the kernel refuses a
  * mapping once Committed_AS would pass CommitLimit: the target is also
@@ -137,6 +139,8 @@ static const struct vb_metric metrics[] = {
 	    "the passes (system-wide)", 0 },
 	{ "swapin_mb_s", "MB/s", VB_INFO, "--reread: swap-in rate of the "
 	    "passes (10^6 bytes/s)", 0 },
+	{ "swapin_kb_fault", "kB", VB_INFO, "--reread: swapped in a major "
+	    "fault (readahead: more than a page)", 0 },
 	{ NULL, NULL, VB_INFO, NULL, 0 },
 };
 
@@ -437,6 +441,9 @@ reread_report(struct cfg *c, struct reread *rr, struct vb_iter *it)
 	vb_report(it, "reread_pswpout", vb_pages_kb(rr->pswpout));
 	vb_report(it, "swapin_mb_s", (double)rr->pswpin * (double)c->page /
 	    1e6 / secs);
+	if (rr->majflt)
+		vb_report(it, "swapin_kb_fault", vb_pages_kb(rr->pswpin) /
+		    (double)rr->majflt);
 }
 
 /* Wait for end-of-file on @fd (the other side closed). */
