@@ -686,9 +686,9 @@ END_TEST
  */
 START_TEST(memfill_reread_swaps)
 {
-	char dir[160], err[1024];
+	char dir[160], err[1024], work[40];
 	struct vb_res r;
-	int i;
+	int i, rc;
 
 	if (geteuid() != 0) {
 		printf("memfill_reread_swaps: skipped: a memory limit and a "
@@ -698,11 +698,15 @@ START_TEST(memfill_reread_swaps)
 	mk_tmp();
 	ck_assert_int_eq(tu_sh_in(NULL, "printf 'iterations 2\\nmemfill "
 	    "--bytes 48M --write --reread 2\\n' >'%s/sw.conf'", tmpdir), 0);
+	/* a work folder that can hold a swap file (not a tmpfs /tmp) */
+	ck_assert_ptr_nonnull(mkdtemp(strcpy(work,
+	    "/var/tmp/check_memfill.XXXXXX")));
 	snprintf(err, sizeof(err), "%s/err", tmpdir);
-	ck_assert_msg(tu_sh_in(NULL, "bench/vmrun --kernel sw --config "
-	    "'%s/sw.conf' --results '%s/r' --workdir '%s/w' --mem 32M --swap "
-	    "64M >/dev/null 2>'%s'", tmpdir, tmpdir, tmpdir, err) == 0,
-	    "vmrun: %s", tu_slurp(err));
+	rc = tu_sh_in(NULL, "bench/vmrun --kernel sw --config '%s/sw.conf' "
+	    "--results '%s/r' --workdir '%s' --mem 32M --swap 64M >/dev/null "
+	    "2>'%s'", tmpdir, tmpdir, work, err);
+	ck_assert_int_eq(tu_sh_in(NULL, "rm -rf '%s'", work), 0);
+	ck_assert_msg(rc == 0, "vmrun: %s", tu_slurp(err));
 	snprintf(dir, sizeof(dir), "%s/r/sw/run1/memfill", tmpdir);
 	res_value(dir, "bytes", 1, &r);
 	for (i = 0; i < 2; i++) {
