@@ -16,9 +16,11 @@
 # The staging folder (the packed suite, the fetched tarballs) is removed
 # on every way out: exit, SIGINT, SIGTERM, SIGHUP; SIGPIPE is ignored, so
 # a closed output stops this script's printing, not its unpacking or the
-# cleanup (Ansible, whose output it is too, stops).  A signal prints one
-# line: the runs already started go on on their hosts, and make
-# fleet-fetch brings them back.
+# cleanup.  Ansible writes into two relays (its output and its errors)
+# that copy to ours and, once ours is closed, read on to the end: a
+# closed output (make fleet | head) never ends Ansible, whose runs go on
+# and are fetched.  A signal prints one line: the runs already started
+# go on on their hosts, and make fleet-fetch brings them back.
 set -u
 
 mode=run me='make fleet'
@@ -192,11 +194,36 @@ export VB_FLEET_MODE="$mode" VB_FLEET_STAGE="$stage" \
     VB_FLEET_ITERATIONS="${VB_ITERATIONS-}" VB_FLEET_VERSION="$ver" \
     VB_FLEET_PKGS="${VB_DEB_PKGS-}"
 unset MAKEFLAGS MFLAGS MAKELEVEL MAKEOVERRIDES
+
+# Copy the input to the output; once the output is closed, read the rest
+# and drop it, so that the writer never sees a closed pipe.  A signal
+# ends Ansible, and so the relay (at end-of-file), not the relay first.
+relay() {
+	trap '' HUP INT TERM
+	cat
+	cat >/dev/null
+}
+
+# Ansible colours a terminal only; through the relays, say it is one
+if [ -t 1 ] && [ -z "${ANSIBLE_NOCOLOR-}${NO_COLOR-}" ]; then
+	export ANSIBLE_FORCE_COLOR="${ANSIBLE_FORCE_COLOR:-1}"
+fi
 set -f
-# shellcheck disable=SC2086
-"$pb" -i "$inv" ${VB_FLEET_OPTS-} deploy/fleet.yml
-prc=$?
+# its output into one relay (to ours), its errors into the other (to our
+# errors), its exit status into a file (a pipeline's is the last one's);
+# the subshells between wait for it through a signal (a caught one is
+# the default again in Ansible), so that we stop after it has
+{
+	trap : HUP INT TERM
+	{
+		trap : HUP INT TERM
+		# shellcheck disable=SC2086
+		"$pb" -i "$inv" ${VB_FLEET_OPTS-} deploy/fleet.yml
+		echo "$?" > "$stage/prc"
+	} 2>&1 >&3 3>&- | relay >&2
+} 3>&1 | relay
 set +f
+prc=$(cat "$stage/prc" 2>/dev/null) || prc=1
 
 # Each status line: host, ok|failed, label, the host's folder, why (for
 # a folder fetched by make fleet-fetch: its meta status), in the

@@ -120,6 +120,12 @@ static const struct bad {
 	{ "forkbomb\n# x\nforkbomb --forks 1\n", 3, "'forkbomb' repeats "
 	  "line 1; give one of them a variant (forkbomb@NAME)" },
 	{ "a@x\na\na@x --n 2\n", 3, "'a@x' repeats line 1" },
+	/* both would say "variant default" */
+	{ "forkbomb\nforkbomb@default --forks 1\n", 2, "'forkbomb@default' "
+	  "repeats line 1 (a line without a variant is forkbomb@default); "
+	  "give one of them another variant" },
+	{ "a@default\nb\na\n", 3, "'a' repeats line 1 (a line without a "
+	  "variant is a@default)" },
 	{ "fork/bomb\n", 1, "bad benchmark name 'fork/bomb' (use NAME or "
 	  "NAME@VARIANT)" },
 	{ "a\nforkbomb@\n", 2, "bad benchmark name 'forkbomb@'" },

@@ -8,7 +8,8 @@
  * local host's folder lands.  An inventory without hosts is refused
  * before Ansible runs.  SIGINT and SIGHUP print the line that says how
  * to fetch the runs, and they, like a closed output, leave no staging
- * folder.  make fleet-fetch brings back a host's existing folder and
+ * folder; a closed output does not end Ansible (a stand-in for it that
+ * stops at a closed output goes to its end).  make fleet-fetch brings back a host's existing folder and
  * refuses the others (none, one a run holds, one that exists here).  The
  * Ansible tests are skipped (tu_skip(), counted by the runner) when
  * ansible-playbook is missing; the bad input needs no Ansible.
@@ -455,6 +456,61 @@ START_TEST(fleet_closed_output)
 END_TEST
 
 /*
+ * A closed output does not end Ansible: with a stand-in for
+ * ansible-playbook that, like Ansible, stops at a write to a closed
+ * output, make fleet | head -n 1 lets it write on after head is gone
+ * and go to its end, and the host's folder it "fetched" lands.
+ */
+START_TEST(fleet_closed_output_goes_on)
+{
+	char pb[512], inv[512], tmp[512], res[512], mark[512], path[600];
+	char cmd[4096];
+	int rc;
+
+	if (system("git rev-parse --git-dir >/dev/null 2>&1") != 0) {
+		tu_skip("not a git checkout");
+		return;
+	}
+	tu_path(mark, sizeof(mark), "ended");
+	snprintf(cmd, sizeof(cmd), "#!/bin/sh\nset -e\n"
+	    "case \" $* \" in *' --list-hosts '*)\n"
+	    "printf 'playbook: deploy/fleet.yml\\n\\n  play #1 (all): run\\n"
+	    "    pattern: [all]\\n    hosts (1):\\n      h1\\n'; exit 0;; esac\n"
+	    "i=0; while [ $i -lt 100 ]; do echo \"TASK $i\"; i=$((i+1)); "
+	    "done\n"
+	    "sleep 2\n"
+	    "echo 'a task after the reader is gone'\n"
+	    "echo 'a warning after the reader is gone' >&2\n"
+	    "mkdir \"$VB_FLEET_STAGE/fl-x\"\n"
+	    "echo label=fl-x >\"$VB_FLEET_STAGE/fl-x/meta\"\n"
+	    "tar -czf \"$VB_FLEET_STAGE/fetch/fl-x.tar.gz\" -C "
+	    "\"$VB_FLEET_STAGE\" fl-x\n"
+	    "printf 'h1\\tok\\tfl-x\\t/d\\t\\n' >>\"$VB_FLEET_STAGE/status\"\n"
+	    ": >'%s'\n", mark);
+	tu_write(pb, sizeof(pb), "fake-playbook", cmd);
+	ck_assert_int_eq(chmod(pb, 0755), 0);
+	tu_write(inv, sizeof(inv), "one.ini", "h1\n");
+	ck_assert_int_eq(mkdir(tu_path(tmp, sizeof(tmp), "tmp-goes-on"),
+	    0755), 0);
+	ck_assert_int_eq(mkdir(tu_path(res, sizeof(res), "res-goes-on"),
+	    0755), 0);
+	snprintf(cmd, sizeof(cmd), "unset MAKEFLAGS MFLAGS MAKELEVEL; "
+	    "make -s fleet INVENTORY='%s' RESULTS='%s' TMPDIR='%s' "
+	    "ANSIBLE_PLAYBOOK='%s' 2>&1 | head -n 1 >/dev/null", inv, res,
+	    tmp, pb);
+	rc = system(cmd);
+	ck_assert_msg(rc != -1 && WIFEXITED(rc), "%s: status %d", cmd, rc);
+	ck_assert_msg(access(mark, F_OK) == 0, "the playbook was ended by "
+	    "the closed output");
+	snprintf(path, sizeof(path), "%s/fl-x/meta", res);
+	ck_assert_msg(access(path, F_OK) == 0, "no %s: the host's folder "
+	    "did not land", path);
+	ck_assert_msg(tu_count_except(tmp, "") == 0,
+	    "the staging folder is left in %s", tmp);
+}
+END_TEST
+
+/*
  * make fleet-fetch: each host's existing folder comes back, once; no
  * folder, a folder a run holds (vmrun's flock) and one that exists here
  * are refused, each in its line; nothing is removed on the hosts.  With
@@ -563,6 +619,7 @@ fleet_suite(void)
 	tcase_add_loop_test(tc, fleet_signal, 0,
 	    (int)(sizeof(stops) / sizeof(stops[0])));
 	tcase_add_test(tc, fleet_closed_output);
+	tcase_add_test(tc, fleet_closed_output_goes_on);
 	tcase_add_test(tc, fleet_fetch);
 	suite_add_tcase(s, tc);
 	return s;

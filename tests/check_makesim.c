@@ -21,6 +21,7 @@
 #include <unistd.h>
 
 #include "makesim/makesim.h"
+#include "memlimit.h"
 #include "res.h"
 #include "testutil.h"
 
@@ -653,6 +654,78 @@ START_TEST(e2e_load_fails)
 }
 END_TEST
 
+/*
+ * mem_load killed by the OOM killer: the iteration's line names it,
+ * with the counter that rose: the memory cgroup's when the runner named
+ * one (VMBENCH_CGROUP), else the system's.  Inside a 48M cgroup of our
+ * own without swap, mem_load asks for 128M (needs root and a memory
+ * controller; skipped otherwise).
+ */
+START_TEST(e2e_mem_load_oom)
+{
+	char dir[64], wd[80], out[96], log[80], err[512], *text[2];
+	struct vb_memlimit m;
+	int k, status[2], removed;
+
+	if (vb_memlimit_create(&m, 48 << 20, 0, err, sizeof(err)) < 0) {
+		printf("e2e_mem_load_oom: skipped: %s\n", err);
+		return;
+	}
+	prctl(PR_SET_CHILD_SUBREAPER, 1);
+	make_tmp(dir);
+	snprintf(wd, sizeof(wd), "%s/work", dir);
+	snprintf(out, sizeof(out), "%s/makesim", dir);
+	snprintf(log, sizeof(log), "%s/log", dir);
+	mkdir(wd, 0700);
+	/* no assertion until the cgroup is removed: nothing left behind */
+	for (k = 0; k < 2; k++) {
+		const char *args[] = { MAKESIM, "--units", "20", "--cpu",
+		    "400000", "--ws-base", "1M", "--ws-per-kb", "64K",
+		    "--load", "mem_load", "--load-size", "128M", "--workdir",
+		    wd, "--out", out, NULL };
+		char version[2] = { (char)('0' + m.version), 0 };
+		pid_t pid = fork();
+
+		if (pid == 0) {
+			int fd = open(log, O_WRONLY | O_CREAT | O_TRUNC,
+			    0600);
+
+			if (vb_memlimit_enter(&m, 0) < 0)
+				_exit(126);
+			if (k == 0) {
+				setenv("VMBENCH_CGROUP", m.path, 1);
+				setenv("VMBENCH_CGROUP_VERSION", version, 1);
+			} else {
+				unsetenv("VMBENCH_CGROUP");
+			}
+			dup2(fd, 1);
+			dup2(fd, 2);
+			execv(MAKESIM, (char **)args);
+			_exit(127);
+		}
+		status[k] = -1;
+		if (pid > 0)
+			waitpid(pid, &status[k], 0);
+		text[k] = tu_slurp(log);
+	}
+	removed = vb_memlimit_remove(&m, err, sizeof(err));
+	ck_assert_msg(removed == 0, "%s", err);
+	for (k = 0; k < 2; k++) {
+		ck_assert_ptr_nonnull(text[k]);
+		ck_assert_msg(WIFEXITED(status[k]) &&
+		    WEXITSTATUS(status[k]) == 1, "status %d: %s", status[k],
+		    text[k]);
+		ck_assert_msg(strstr(text[k], "mem_load failed during the "
+		    "build: its worker was killed by the OOM killer (SIGKILL; ")
+		    && strstr(text[k], k == 0 ? "in the memory cgroup " :
+		    "the system's oom_kill +"), "%s", text[k]);
+		free(text[k]);
+	}
+	nothing_left(wd);
+	ck_assert_int_eq(tu_sh_in(NULL, "rm -rf '%s'", dir), 0);
+}
+END_TEST
+
 /* Bad input: one line naming it, non-zero exit, nothing run. */
 START_TEST(e2e_bad_load)
 {
@@ -697,6 +770,7 @@ makesim_suite(void)
 	tcase_add_test(e2e, e2e_two_loads);
 	tcase_add_test(e2e, e2e_interrupted);
 	tcase_add_test(e2e, e2e_load_fails);
+	tcase_add_test(e2e, e2e_mem_load_oom);
 	tcase_add_test(e2e, e2e_bad_load);
 	suite_add_tcase(s, e2e);
 	return s;

@@ -1,13 +1,17 @@
 /*
  * memfill and mmaptouch: the sizing arithmetic on fixture meminfo
- * (src/bench/memfill/plan.c), how memfill maps (src/bench/memfill/fill.c), and
- * end-to-end runs of both programs on small sizes, bad input included.
+ * (src/bench/memfill/plan.c), strict overcommit included, how memfill
+ * maps and reads back (src/bench/memfill/fill.c), and end-to-end runs of
+ * both programs on small sizes, bad input included; and make ab's sides
+ * each with its own status, one failing under strict overcommit on a
+ * fake /proc.
  * The fault counts expected end to end follow the machine's THP modes,
  * read from sysfs; no test changes them.
  */
 #include <check.h>
 #include <dirent.h>
 #include <fcntl.h>
+#include <math.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -166,6 +170,159 @@ START_TEST(under_a_limit)
 	ck_assert_int_eq(memfill_plan(&m, 64 * GiB, 0, &req, 0, 4096, &p,
 	    err, sizeof(err)), 0);
 	ck_assert_uint_eq(p.cap, 7 * GiB + 256 * MiB);
+}
+END_TEST
+
+/*
+ * overcommit_memory=2: the cap is CommitLimit - Committed_AS less a
+ * margin, when that is the smaller; a full CommitLimit is named.
+ */
+START_TEST(strict_overcommit)
+{
+	struct memfill_meminfo m;
+	struct memfill_plan p;
+	struct vb_sizepct req = { .is_pct = 1, .pct = 80 };
+	char err[256], text[1024];
+
+	/* CommitLimit 2G, Committed_AS 1G */
+	snprintf(text, sizeof(text), "%sCommitLimit:     2097152 kB\n"
+	    "Committed_AS:    1048576 kB\n", fixture);
+	parse(text, &m);
+	ck_assert_int_eq(m.has_commit, 1);
+	ck_assert_uint_eq(m.commit_limit, 2 * GiB);
+	ck_assert_uint_eq(m.committed_as, 1 * GiB);
+	/* overcommit 0 (or unknown): the commit lines do not count */
+	m.overcommit = 0;
+	ck_assert_int_eq(memfill_plan(&m, MEMFILL_UNSET, MEMFILL_UNSET, &req,
+	    0, 4096, &p, err, sizeof(err)), 0);
+	ck_assert_int_eq(p.strict, 0);
+	ck_assert_uint_eq(p.target, 8 * GiB - 2 * GiB - 512 * MiB);
+	/* strict: 1G of room less max(32M, 1G/64 = 16M) */
+	m.overcommit = 2;
+	ck_assert_int_eq(memfill_plan(&m, MEMFILL_UNSET, MEMFILL_UNSET, &req,
+	    0, 4096, &p, err, sizeof(err)), 0);
+	ck_assert_int_eq(p.strict, 1);
+	ck_assert_int_eq(p.commit_bound, 1);
+	ck_assert_int_eq(p.trimmed, 1);
+	ck_assert_uint_eq(p.commit_room, 1 * GiB);
+	ck_assert_uint_eq(p.target, 1 * GiB - 32 * MiB);
+	/* --force: reported, not applied */
+	ck_assert_int_eq(memfill_plan(&m, MEMFILL_UNSET, MEMFILL_UNSET, &req,
+	    1, 4096, &p, err, sizeof(err)), 0);
+	ck_assert_uint_eq(p.target, p.want);
+	/* under a limit of 64M: the limit's cap is the smaller */
+	ck_assert_int_eq(memfill_plan(&m, 64 * MiB, 0, &req, 0, 4096, &p,
+	    err, sizeof(err)), 0);
+	ck_assert_int_eq(p.commit_bound, 0);
+	ck_assert_uint_eq(p.target, 64 * MiB * 80 / 100 / 4096 * 4096);
+	/* CommitLimit reached: nothing to fill, and why */
+	snprintf(text, sizeof(text), "%sCommitLimit:     2097152 kB\n"
+	    "Committed_AS:    2100000 kB\n", fixture);
+	parse(text, &m);
+	m.overcommit = 2;
+	ck_assert_int_lt(memfill_plan(&m, MEMFILL_UNSET, MEMFILL_UNSET, &req,
+	    0, 4096, &p, err, sizeof(err)), 0);
+	ck_assert_msg(strstr(err, "overcommit_memory=2: CommitLimit 2G "
+	    "reached") != NULL, "%s", err);
+	/* no commit lines (a fixture of old): not strict whatever the mode */
+	parse(fixture, &m);
+	m.overcommit = 2;
+	ck_assert_int_eq(memfill_plan(&m, MEMFILL_UNSET, MEMFILL_UNSET, &req,
+	    0, 4096, &p, err, sizeof(err)), 0);
+	ck_assert_int_eq(p.strict, 0);
+}
+END_TEST
+
+/* The random order visits each of n indices once, not in order. */
+START_TEST(perm_each_once)
+{
+	static const uint64_t ns[] = { 1, 2, 3, 7, 64, 1000, 4097 };
+	size_t k;
+
+	for (k = 0; k < sizeof(ns) / sizeof(ns[0]); k++) {
+		uint64_t n = ns[k], i, x, got = 0, inplace = 0, same = 0;
+		unsigned char *seen = calloc(n, 1);
+		uint64_t *order = calloc(n, sizeof(*order));
+		struct memfill_perm p;
+
+		ck_assert_ptr_nonnull(seen);
+		ck_assert_ptr_nonnull(order);
+		memfill_perm_init(&p, n, 1);
+		while (memfill_perm_next(&p, &x)) {
+			ck_assert_uint_lt(x, n);
+			ck_assert_msg(!seen[x], "n %llu: %llu twice",
+			    (unsigned long long)n, (unsigned long long)x);
+			seen[x] = 1;
+			inplace += x == got;
+			order[got++] = x;
+		}
+		ck_assert_uint_eq(got, n);
+		ck_assert_int_eq(memfill_perm_next(&p, &x), 0);
+		if (n < 1000)
+			goto next;
+		/* not address order; another seed, another order */
+		ck_assert_uint_lt(inplace, n / 20);
+		memfill_perm_init(&p, n, 2);
+		for (i = 0; memfill_perm_next(&p, &x); i++)
+			same += x == order[i];
+		ck_assert_uint_lt(same, n / 20);
+		/* neighbours rarely follow each other (no readahead help) */
+		for (i = 1, same = 0; i < n; i++)
+			same += order[i] == order[i - 1] + 1;
+		ck_assert_uint_lt(same, n / 20);
+next:
+		free(seen);
+		free(order);
+	}
+}
+END_TEST
+
+/*
+ * A stamped region reads back what was written, in either order, and a
+ * page that changed is seen by the checksum and counted.
+ */
+START_TEST(reread_checksums)
+{
+	size_t page = (size_t)sysconf(_SC_PAGESIZE);
+	enum memfill_write modes[] = { MEMFILL_PAGE, MEMFILL_EVERY };
+	size_t k;
+
+	for (k = 0; k < 2; k++) {
+		struct memfill_region r = { .chunk = 5 * page, .align = page,
+		    .stamp = 1 };
+		struct memfill_pass a, b;
+		volatile uint64_t *w;
+
+		ck_assert_int_eq(memfill_alloc(&r, 23 * page, modes[k], page),
+		    0);
+		/* 5 mappings of 5 pages and one of 3 */
+		ck_assert_uint_eq(r.n, 5);
+		memfill_reread(&r, MEMFILL_SEQ, 1, page, &a);
+		ck_assert_uint_eq(a.pages, 23);
+		ck_assert_uint_eq(a.bad, 0);
+		ck_assert(a.sum == a.want);
+		memfill_reread(&r, MEMFILL_RANDOM, 7, page, &b);
+		ck_assert_uint_eq(b.pages, 23);
+		ck_assert_uint_eq(b.bad, 0);
+		ck_assert(b.sum == a.sum);
+		/* every byte written past the tag with --every-byte */
+		if (modes[k] == MEMFILL_EVERY)
+			ck_assert_int_eq(((char *)r.maps[4].p)[page + 100],
+			    0x5a);
+		/* page 17 (mapping 3, page 2) holds another word */
+		w = (volatile uint64_t *)((char *)r.maps[3].p + 2 * page);
+		ck_assert(*w == memfill_tag((const void *)w));
+		*w += 1;
+		memfill_reread(&r, MEMFILL_RANDOM, 3, page, &b);
+		ck_assert_uint_eq(b.bad, 1);
+		ck_assert(b.sum != b.want);
+		ck_assert(b.sum == a.sum + 1);
+		/* a page holding another page's tag is seen too */
+		*w = memfill_tag((const char *)w - page);
+		memfill_reread(&r, MEMFILL_SEQ, 1, page, &b);
+		ck_assert_uint_eq(b.bad, 1);
+		memfill_free(&r);
+	}
 }
 END_TEST
 
@@ -436,6 +593,288 @@ START_TEST(memfill_limit_from_env)
 }
 END_TEST
 
+/* @m of @r's iteration @i. */
+static double
+val(const struct vb_res *r, const char *m, int i)
+{
+	int k = vb_res_metric_index(r, m);
+
+	ck_assert_msg(k >= 0, "no metric %s", m);
+	return vb_res_get(r, i, k);
+}
+
+/*
+ * --reread: each iteration's passes read 16M back; the figures are
+ * there and agree with each other (the pages' checksums are checked by
+ * memfill itself, which fails the run on a page read back wrong).
+ */
+START_TEST(memfill_reread_e2e)
+{
+	static const char *const procs[] = { "1", "3" };
+	static const char *const order[] = { "seq", "random" };
+	char out[128], err[1024];
+	size_t k;
+
+	mk_tmp();
+	snprintf(out, sizeof(out), "%s/memfill", tmpdir);
+	for (k = 0; k < 2; k++) {
+		char *argv[] = { "bench/memfill", "--bytes", "16M", "--write",
+		    "--reread", "3", "--reread-pattern", (char *)order[k],
+		    "--procs", (char *)procs[k], "--chunk", "256K",
+		    "--iterations", "2", "--out", out, "--workdir", tmpdir,
+		    NULL };
+		struct vb_res r;
+		int i;
+
+		ck_assert_msg(run_prog(argv, NULL, err, sizeof(err)) == 0,
+		    "%s", err);
+		res_value(out, "bytes", 1, &r);
+		ck_assert_str_eq(r.status, "complete");
+		ck_assert_str_eq(vb_res_param(&r, "reread"), "3");
+		ck_assert_str_eq(vb_res_param(&r, "reread-pattern"), order[k]);
+		for (i = 0; i < 2; i++) {
+			double s = val(&r, "reread_s", i);
+			double lo = val(&r, "reread_pass_min_s", i);
+			double hi = val(&r, "reread_pass_max_s", i);
+			double p1 = val(&r, "reread_pass1_s", i);
+
+			ck_assert_double_gt(lo, 0);
+			ck_assert_double_le(lo, p1);
+			ck_assert_double_le(p1, hi);
+			/* the sum of three passes */
+			ck_assert_double_le(3 * lo, s * (1 + 1e-9));
+			ck_assert_double_ge(3 * hi, s * (1 - 1e-9));
+			ck_assert_double_le(s, val(&r, "elapsed", i));
+			ck_assert_double_eq_tol(val(&r, "reread_mb_s", i),
+			    3 * 16.0 * MiB / 1e6 / s, 1e-6 * 3 * 16 * MiB / s);
+			ck_assert_double_ge(val(&r, "reread_majflt", i), 0);
+			ck_assert_double_le(val(&r, "reread_majflt", i),
+			    val(&r, "majflt", i));
+			ck_assert_double_ge(val(&r, "reread_pswpin", i), 0);
+			ck_assert_double_le(val(&r, "reread_pswpin", i),
+			    val(&r, "pswpin", i));
+			ck_assert_double_eq_tol(val(&r, "swapin_mb_s", i),
+			    val(&r, "reread_pswpin", i) * 1024 / 1e6 / s,
+			    1e-6);
+			/* kB a major fault, when there was one */
+			ck_assert(val(&r, "reread_majflt", i) == 0 ?
+			    isnan(val(&r, "swapin_kb_fault", i)) :
+			    fabs(val(&r, "swapin_kb_fault", i) * val(&r,
+			    "reread_majflt", i) - val(&r, "reread_pswpin",
+			    i)) < 1e-6 * (1 + val(&r, "reread_pswpin", i)));
+		}
+		vb_res_free(&r);
+		/* the log says each pass */
+		ck_assert_int_eq(tu_sh_in(NULL, "bench/memfill --bytes 8M "
+		    "--write --reread 2 --procs %s --out '%s' --workdir '%s' "
+		    "2>/dev/null | grep -c '^memfill: re-read pass [12] of 2:' "
+		    "| grep -qx 2", procs[k], out, tmpdir), 0);
+	}
+	rm_tmp();
+}
+END_TEST
+
+/*
+ * Under a memory limit with swap (vmrun --mem 32M --swap 64M, as root),
+ * 48M written leaves at least 16M in swap: every pass reads it back,
+ * with major faults and swap-ins.  Skipped when not root.
+ */
+START_TEST(memfill_reread_swaps)
+{
+	char dir[160], err[1024], work[40];
+	struct vb_res r;
+	int i, rc;
+
+	if (geteuid() != 0) {
+		printf("memfill_reread_swaps: skipped: a memory limit and a "
+		    "swap file need root\n");
+		return;
+	}
+	mk_tmp();
+	ck_assert_int_eq(tu_sh_in(NULL, "printf 'iterations 2\\nmemfill "
+	    "--bytes 48M --write --reread 2\\n' >'%s/sw.conf'", tmpdir), 0);
+	/* a work folder that can hold a swap file (not a tmpfs /tmp) */
+	ck_assert_ptr_nonnull(mkdtemp(strcpy(work,
+	    "/var/tmp/check_memfill.XXXXXX")));
+	snprintf(err, sizeof(err), "%s/err", tmpdir);
+	rc = tu_sh_in(NULL, "bench/vmrun --kernel sw --config '%s/sw.conf' "
+	    "--results '%s/r' --workdir '%s' --mem 32M --swap 64M >/dev/null "
+	    "2>'%s'", tmpdir, tmpdir, work, err);
+	ck_assert_int_eq(tu_sh_in(NULL, "rm -rf '%s'", work), 0);
+	ck_assert_msg(rc == 0, "vmrun: %s", tu_slurp(err));
+	snprintf(dir, sizeof(dir), "%s/r/sw/run1/memfill", tmpdir);
+	res_value(dir, "bytes", 1, &r);
+	for (i = 0; i < 2; i++) {
+		ck_assert_double_gt(val(&r, "reread_majflt", i), 0);
+		ck_assert_double_ge(val(&r, "reread_pswpin", i), 2 * 16 * 1024);
+		ck_assert_double_gt(val(&r, "swapin_mb_s", i), 0);
+		ck_assert_double_gt(val(&r, "swapin_kb_fault", i), 0);
+		ck_assert_double_le(val(&r, "reread_pswpin", i),
+		    val(&r, "pswpin", i));
+	}
+	vb_res_free(&r);
+	rm_tmp();
+}
+END_TEST
+
+/*
+ * Write a fake /proc under @dir: @meminfo, overcommit_memory @mode and
+ * the machine's vmstat and stat (for the harness's sampler).
+ */
+static void
+fake_proc(const char *dir, const char *meminfo, int mode)
+{
+	char path[256];
+	FILE *f;
+
+	ck_assert_int_eq(tu_sh_in(NULL, "mkdir -p '%s/sys/vm' && "
+	    "cat /proc/vmstat >'%s/vmstat' && cat /proc/stat >'%s/stat'", dir,
+	    dir, dir), 0);
+	snprintf(path, sizeof(path), "%s/meminfo", dir);
+	ck_assert_ptr_nonnull(f = fopen(path, "w"));
+	fputs(meminfo, f);
+	ck_assert_int_eq(fclose(f), 0);
+	snprintf(path, sizeof(path), "%s/sys/vm/overcommit_memory", dir);
+	ck_assert_ptr_nonnull(f = fopen(path, "w"));
+	fprintf(f, "%d\n", mode);
+	ck_assert_int_eq(fclose(f), 0);
+}
+
+/* 64M of room under a CommitLimit of 4G */
+static const char strict_meminfo[] =
+    "MemTotal:        8388608 kB\n"
+    "MemFree:         4194304 kB\n"
+    "MemAvailable:    6291456 kB\n"
+    "SwapTotal:             0 kB\n"
+    "SwapFree:              0 kB\n"
+    "CommitLimit:     4194304 kB\n"
+    "Committed_AS:    4128768 kB\n";
+
+/*
+ * Strict overcommit: --percent 80 is sized from CommitLimit -
+ * Committed_AS (the log says so), and a map refused by the kernel then
+ * names CommitLimit in its one line.
+ */
+START_TEST(memfill_strict_overcommit)
+{
+	char proc[128], env[160], out[128], err[1024], *log;
+	struct vb_res r;
+	char *argv[] = { "bench/memfill", "--percent", "80", "--write",
+	    "--out", out, "--workdir", tmpdir, NULL };
+
+	mk_tmp();
+	snprintf(proc, sizeof(proc), "%s/proc", tmpdir);
+	snprintf(env, sizeof(env), "VMBENCH_PROC=%s", proc);
+	snprintf(out, sizeof(out), "%s/memfill", tmpdir);
+	fake_proc(proc, strict_meminfo, 2);
+	ck_assert_msg(run_prog(argv, env, err, sizeof(err)) == 0, "%s", err);
+	/* trimmed, and the one warning says by what */
+	ck_assert_msg(strstr(err, "more than overcommit_memory=2 leaves "
+	    "(CommitLimit 4G - Committed_AS 3.9G"), "%s", err);
+	/* 64M less the margin of 32M */
+	ck_assert_double_eq(res_value(out, "bytes", 0, &r), 32.0 * MiB);
+	vb_res_free(&r);
+	ck_assert_int_eq(tu_sh_in(NULL, "VMBENCH_PROC='%s' bench/memfill "
+	    "--percent 80 --write --out '%s' --workdir '%s' 2>/dev/null | "
+	    "grep -q 'memfill: overcommit_memory=2: sized from CommitLimit "
+	    "4G - Committed_AS 3.9G = 64M, less a margin'", proc, out,
+	    tmpdir), 0);
+	/*
+	 * CommitLimit all but reached: --force maps past it; the mapping
+	 * the kernel refuses (here for RLIMIT_AS: this kernel's own
+	 * overcommit policy is left alone) is put down to CommitLimit.
+	 */
+	fake_proc(proc, "MemTotal:        8388608 kB\n"
+	    "MemFree:         4194304 kB\nMemAvailable:    6291456 kB\n"
+	    "SwapTotal:             0 kB\nSwapFree:              0 kB\n"
+	    "CommitLimit:     4194304 kB\nCommitted_AS:    4193304 kB\n", 2);
+	ck_assert_int_eq(tu_sh_in(NULL, "ulimit -v 400000; VMBENCH_PROC='%s' "
+	    "bench/memfill --bytes 1G --force --write --out '%s' --workdir "
+	    "'%s' >/dev/null 2>'%s/err'", proc, out, tmpdir, tmpdir), 1);
+	snprintf(env, sizeof(env), "%s/err", tmpdir);
+	log = tu_slurp(env);
+	ck_assert_ptr_nonnull(log);
+	ck_assert_msg(strstr(log, "memfill: cannot map 2M after ") &&
+	    strstr(log, ": overcommit_memory=2: CommitLimit 4G reached "
+	    "(Committed_AS "), "%s", log);
+	/* one line, and the iteration's failure */
+	ck_assert_int_eq(tu_sh_in(NULL, "test $(grep -c CommitLimit '%s') = "
+	    "1", env), 0);
+	free(log);
+	/* not strict: the same refusal is the kernel's errno */
+	fake_proc(proc, strict_meminfo, 0);
+	ck_assert_int_eq(tu_sh_in(NULL, "ulimit -v 400000; VMBENCH_PROC='%s' "
+	    "bench/memfill --bytes 1G --force --write --out '%s' --workdir "
+	    "'%s' >/dev/null 2>'%s/err'", proc, out, tmpdir, tmpdir), 1);
+	log = tu_slurp(env);
+	ck_assert_ptr_nonnull(log);
+	ck_assert_msg(strstr(log, ": Cannot allocate memory\n") &&
+	    !strstr(log, "CommitLimit"), "%s", log);
+	free(log);
+	rm_tmp();
+}
+END_TEST
+
+/* The status= line of @dir/@rel into @buf. */
+static char *
+status_of(const char *dir, const char *rel, char *buf, size_t len)
+{
+	char path[256], *text, *p;
+
+	snprintf(path, sizeof(path), "%s/%s", dir, rel);
+	snprintf(buf, len, "(no status)");
+	if (!(text = tu_slurp(path)))
+		return buf;
+	if ((p = strstr(text, "\nstatus=")))
+		snprintf(buf, len, "%.*s", (int)strcspn(p + 1, "\n"), p + 1);
+	free(text);
+	return buf;
+}
+
+/*
+ * make ab with A="vm.overcommit_memory=2" B="vm.overcommit_memory=0" on
+ * a fake tree where strict overcommit leaves nothing: A's memfill fails,
+ * B's completes, and each side's meta says its own status.
+ */
+START_TEST(ab_each_side_its_status)
+{
+	char proc[128], dir[160], cmd[2048], meta[64];
+	struct vb_res r;
+
+	mk_tmp();
+	snprintf(proc, sizeof(proc), "%s/proc", tmpdir);
+	fake_proc(proc, "MemTotal:        8388608 kB\n"
+	    "MemFree:         4194304 kB\nMemAvailable:    6291456 kB\n"
+	    "SwapTotal:             0 kB\nSwapFree:              0 kB\n"
+	    "CommitLimit:     4194304 kB\nCommitted_AS:    4194304 kB\n", 0);
+	ck_assert_int_eq(tu_sh_in(NULL, "printf 'iterations 2\\nmemfill "
+	    "--bytes 4M --write\\n' >'%s/ab.conf'", tmpdir), 0);
+	snprintf(cmd, sizeof(cmd), "VMBENCH_SYSROOT='%s' VMBENCH_PROC='%s' "
+	    "bench/vmrun --kernel oc --a vm.overcommit_memory=2 --b "
+	    "vm.overcommit_memory=0 --config '%s/ab.conf' --results '%s/r' "
+	    "--workdir '%s/w' >'%s/out' 2>'%s/err'", tmpdir, proc, tmpdir,
+	    tmpdir, tmpdir, tmpdir, tmpdir);
+	ck_assert_int_eq(tu_sh_in(NULL, "%s", cmd), 1);
+	/* the setting is back */
+	ck_assert_int_eq(tu_sh_in(NULL, "grep -qx 0 '%s/sys/vm/"
+	    "overcommit_memory'", proc), 0);
+	/* A failed, and said why */
+	ck_assert_int_eq(tu_sh_in(NULL, "grep -q 'overcommit_memory=2: "
+	    "CommitLimit 4G reached' '%s/err'", tmpdir), 0);
+	ck_assert_int_eq(tu_sh_in(NULL, "grep -qx status=failed "
+	    "'%s/r/oc-A/meta'", tmpdir), 0);
+	/* B completed: its meta says so */
+	ck_assert_msg(tu_sh_in(NULL, "grep -qx status=complete "
+	    "'%s/r/oc-B/meta'", tmpdir) == 0, "B's meta: %s",
+	    status_of(tmpdir, "r/oc-B/meta", meta, sizeof(meta)));
+	snprintf(dir, sizeof(dir), "%s/r/oc-B/memfill", tmpdir);
+	ck_assert_double_eq(res_value(dir, "bytes", 1, &r), 4.0 * MiB);
+	ck_assert_str_eq(r.status, "complete");
+	vb_res_free(&r);
+	rm_tmp();
+}
+END_TEST
+
 START_TEST(mmaptouch_end_to_end)
 {
 	char out[128], err[1024];
@@ -476,6 +915,14 @@ START_TEST(bad_input)
 		{ { "bench/memfill", "--map-align", "6K", NULL },
 		  "--map-align" },
 		{ { "bench/memfill", "--frobnicate", NULL }, "frobnicate" },
+		{ { "bench/memfill", "--write", "--reread", "101", NULL },
+		  "--reread: number '101' out of range" },
+		{ { "bench/memfill", "--write", "--reread", "x", NULL },
+		  "--reread: bad number 'x'" },
+		{ { "bench/memfill", "--reread", "2", NULL },
+		  "--reread 2 needs --write" },
+		{ { "bench/memfill", "--write", "--reread-pattern", "zig" },
+		  "--reread-pattern: unknown value 'zig'" },
 		{ { "bench/mmaptouch", "--pages", "-1", NULL }, "-1" },
 		{ { "bench/mmaptouch", "--pages", NULL }, "--pages" },
 	};
@@ -510,6 +957,9 @@ memfill_suite(void)
 	tcase_add_test(tc, percent_of_ram_and_swap);
 	tcase_add_test(tc, trim_and_force);
 	tcase_add_test(tc, under_a_limit);
+	tcase_add_test(tc, strict_overcommit);
+	tcase_add_test(tc, perm_each_once);
+	tcase_add_test(tc, reread_checksums);
 	tcase_add_test(tc, map_units);
 	tcase_add_test(tc, maps_aligned);
 	suite_add_tcase(s, tc);
@@ -518,6 +968,10 @@ memfill_suite(void)
 	tcase_add_test(e2e, memfill_end_to_end);
 	tcase_add_test(e2e, memfill_thp);
 	tcase_add_test(e2e, memfill_limit_from_env);
+	tcase_add_test(e2e, memfill_reread_e2e);
+	tcase_add_test(e2e, memfill_reread_swaps);
+	tcase_add_test(e2e, memfill_strict_overcommit);
+	tcase_add_test(e2e, ab_each_side_its_status);
 	tcase_add_test(e2e, mmaptouch_end_to_end);
 	tcase_add_test(e2e, bad_input);
 	suite_add_tcase(s, e2e);

@@ -406,6 +406,59 @@ START_TEST(note_and_mark)
 }
 END_TEST
 
+/*
+ * make ab's --append: the earlier part's note is kept, before the new
+ * part's, and a note both parts say is there once.
+ */
+START_TEST(append_keeps_notes)
+{
+	struct vb_res old, cur, plain;
+	char path[512], err[512];
+
+	vb_res_init(&old, "tio", "creates");
+	vb_res_init(&cur, "tio", "creates");
+	vb_res_init(&plain, "tio", "creates");
+	vb_res_set_cmdline(&old, "tio --creates");
+	vb_res_set_cmdline(&cur, "tio --creates");
+	vb_res_set_cmdline(&plain, "tio --creates");
+	vb_res_add_metric(&old, "elapsed", "s", VB_LOWER);
+	vb_res_add_metric(&cur, "elapsed", "s", VB_LOWER);
+	vb_res_add_metric(&plain, "elapsed", "s", VB_LOWER);
+	vb_res_add_iter(&old)[0] = 1;
+	vb_res_add_iter(&plain)[0] = 1;
+	vb_res_add_note(&old, "vmstat series incomplete: sampler died "
+	    "(signal 9) at iteration 1");
+	vb_res_add_note(&old, "work folder on ext4 without a journal");
+	/* said again: not repeated */
+	vb_res_add_note(&old, "work folder on ext4 without a journal");
+	ck_assert_str_eq(old.note, "vmstat series incomplete: sampler died "
+	    "(signal 9) at iteration 1; work folder on ext4 without a "
+	    "journal");
+	/* the new part says its setup's note before appending */
+	vb_res_add_note(&cur, "work folder on ext4 without a journal");
+	ck_assert_int_eq(vb_res_append(&cur, &old), 0);
+	vb_res_add_iter(&cur)[0] = 2;
+	ck_assert_str_eq(cur.note, "vmstat series incomplete: sampler died "
+	    "(signal 9) at iteration 1; work folder on ext4 without a "
+	    "journal");
+	/* a part is a whole part: "journal" alone is another note */
+	vb_res_add_note(&cur, "journal");
+	ck_assert_str_eq(cur.note + strlen(cur.note) - 9, "; journal");
+	/* through a file, as vmrun --append reads the earlier part */
+	tu_path(path, sizeof(path), "append.res");
+	ck_assert_int_eq(vb_res_save(path, &old, "complete"), 0);
+	vb_res_free(&old);
+	ck_assert_msg(vb_res_read(path, &old, err, sizeof(err)) == 0, "%s",
+	    err);
+	ck_assert_int_eq(vb_res_append(&plain, &old), 0);
+	ck_assert_int_eq(plain.niter, 2);
+	ck_assert_str_eq(plain.note, old.note);
+	vb_res_free(&old);
+	vb_res_free(&cur);
+	vb_res_free(&plain);
+}
+END_TEST
+
 START_TEST(missing_file)
 {
 	struct vb_res r;
@@ -463,6 +516,7 @@ res_suite(void)
 	tcase_add_test(tc, missing_file);
 	tcase_add_test(tc, note_and_mark);
 	tcase_add_test(tc, res_append);
+	tcase_add_test(tc, append_keeps_notes);
 	suite_add_tcase(s, tc);
 	return s;
 }

@@ -407,15 +407,13 @@ START_TEST(e2e_creates_enospc)
 	int rc;
 
 	if (geteuid() != 0) {
-		fprintf(stderr, "e2e_creates_enospc: skipped: needs root to "
-		    "mount a tmpfs\n");
+		tu_skip("needs root to mount a tmpfs");
 		return;
 	}
 	tu_path(mnt, sizeof(mnt), "m");
 	ck_assert_int_eq(mkdir(mnt, 0755), 0);
 	if (mount("tmpfs", mnt, "tmpfs", 0, "size=4m,nr_inodes=50") < 0) {
-		fprintf(stderr, "e2e_creates_enospc: skipped: cannot mount a "
-		    "tmpfs\n");
+		tu_skip("cannot mount a tmpfs");
 		rmdir(mnt);
 		return;
 	}
@@ -485,6 +483,34 @@ START_TEST(e2e_bad_input)
 }
 END_TEST
 
+/* --help lists the figures of both modes, --creates' after the rest. */
+START_TEST(e2e_help_figures)
+{
+	static const char *const want[] = {
+		"\nFigures (besides", "  rand_write_lat_max ",
+		"  seq_read_mbs ", "\nFigures with --creates (besides",
+		"  seq_create_per_s ", "  seq_delete_cpu ",
+		"  rand_create_per_s ",
+		"  rand_delete_per_s ", "  rand_delete_cpu ",
+	};
+	static char buf[16384];
+	const char *at = buf;
+	size_t i;
+
+	ck_assert_int_eq(tio("--help"), 0);
+	output(buf, sizeof(buf));
+	for (i = 0; i < sizeof(want) / sizeof(want[0]); i++) {
+		ck_assert_msg((at = strstr(at, want[i])) != NULL, "--help "
+		    "lacks '%s' (in this order)", want[i]);
+		at++;
+	}
+	/* --creates --help: the same text */
+	ck_assert_int_eq(tio("--creates --help"), 0);
+	ck_assert_msg(strstr(output(buf, sizeof(buf)), "\nFigures (besides "
+	    "time, rusage and vmstat deltas):\n  seq_write_mbs "), "%s", buf);
+}
+END_TEST
+
 START_TEST(e2e_sigint)
 {
 	char out[512], wd[512];
@@ -540,6 +566,7 @@ tio_suite(void)
 	tcase_add_test(e2e, e2e_creates);
 	tcase_add_test(e2e, e2e_creates_enospc);
 	tcase_add_test(e2e, e2e_bad_input);
+	tcase_add_test(e2e, e2e_help_figures);
 	tcase_add_test(e2e, e2e_sigint);
 	suite_add_tcase(s, e2e);
 	return s;

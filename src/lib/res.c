@@ -104,9 +104,43 @@ vb_res_add_iter(struct vb_res *r)
 	return row;
 }
 
+/*
+ * Does the note @note hold @part as one of its "; "-separated parts?
+ * (A note said again, as each part of make ab says its setup's, is not
+ * repeated.)
+ */
+static int
+has_part(const char *note, const char *part)
+{
+	size_t n = strlen(part);
+	const char *p = note;
+
+	for (; note && (p = strstr(p, part)); p++)
+		if ((p == note || (p - note >= 2 && p[-2] == ';' &&
+		    p[-1] == ' ')) && (p[n] == '\0' || (p[n] == ';' &&
+		    p[n + 1] == ' ')))
+			return 1;
+	return 0;
+}
+
+/* Add each "; "-separated part of @note to @r's note. */
+static void
+add_parts(struct vb_res *r, const char *note)
+{
+	const char *p = note, *e;
+
+	while (p && *p) {
+		e = strstr(p, "; ");
+		vb_res_add_note(r, "%.*s", (int)(e ? (size_t)(e - p) :
+		    strlen(p)), p);
+		p = e ? e + 2 : NULL;
+	}
+}
+
 int
 vb_res_append(struct vb_res *dst, const struct vb_res *src)
 {
+	char *mine;
 	int i;
 
 	if (strcmp(dst->bench, src->bench) || strcmp(dst->variant,
@@ -121,6 +155,12 @@ vb_res_append(struct vb_res *dst, const struct vb_res *src)
 		memcpy(vb_res_add_iter(dst), src->vals + (size_t)i *
 		    (size_t)src->nmetrics, (size_t)src->nmetrics *
 		    sizeof(double));
+	/* the notes: @src's first, each part once */
+	mine = dst->note;
+	dst->note = NULL;
+	add_parts(dst, src->note);
+	add_parts(dst, mine);
+	free(mine);
 	return 0;
 }
 
@@ -423,7 +463,7 @@ vb_res_add_note(struct vb_res *r, const char *fmt, ...)
 	for (p = msg; *p; p++)
 		if (*p == '\n' || *p == '\r' || *p == '\t')
 			*p = ' ';
-	if (!msg[0])
+	if (!msg[0] || has_part(r->note, msg))
 		return;
 	r->note = vb_xrealloc(r->note, old + strlen(msg) + 3);
 	if (old)

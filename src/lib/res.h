@@ -95,7 +95,8 @@ void vb_res_set_key(struct vb_res *r, int m, int key);
 double *vb_res_add_iter(struct vb_res *r);
 /*
  * Append @src's iterations to @dst: the same benchmark, variant,
- * command line and metrics, else -1 (nothing appended).
+ * command line and metrics, else -1 (nothing appended).  @src's note
+ * comes first in @dst's, each "; "-separated part once.
  */
 int vb_res_append(struct vb_res *dst, const struct vb_res *src);
 /* Column of metric @name, or -1. */
@@ -124,7 +125,10 @@ int vb_res_save(const char *path, struct vb_res *r, const char *status);
  * file system.  0, or -1 with errno set.
  */
 int vb_res_mark(const char *path, const char *status);
-/* Append "; "-separated text to @r's note (one line). */
+/*
+ * Append "; "-separated text to @r's note (one line); text that is
+ * already one of its parts is not added again.
+ */
 void vb_res_add_note(struct vb_res *r, const char *fmt, ...)
     __attribute__((format(printf, 2, 3)));
 /*

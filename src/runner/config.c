@@ -221,18 +221,27 @@ parse_line(struct vb_conf *c, const char *line, int lineno, char *err,
 		l->dirs[l->ndirs].val = vb_xstrndup(eq + 1, strlen(eq + 1));
 		l->ndirs++;
 	}
-	/* two lines may not write the same result file */
+	/*
+	 * Two lines may not write the same result file, nor results that
+	 * say the same variant: a line without one is "default".
+	 */
 	for (i = 0; i < c->nlines - 1; i++) {
 		struct vb_conf_line *o = &c->lines[i];
+		const char *ov = o->variant ? o->variant : "default";
+		const char *lv = l->variant ? l->variant : "default";
 
-		if (strcmp(o->bench, l->bench) == 0 &&
-		    ((!o->variant && !l->variant) || (o->variant &&
-		    l->variant && strcmp(o->variant, l->variant) == 0))) {
+		if (strcmp(o->bench, l->bench) != 0 || strcmp(ov, lv) != 0)
+			continue;
+		if (!o->variant != !l->variant)
+			rc = bad(err, errlen, where, "'%s' repeats line %d "
+			    "(a line without a variant is %s@default); give "
+			    "one of them another variant", w[0], o->lineno,
+			    l->bench);
+		else
 			rc = bad(err, errlen, where, "'%s' repeats line %d; "
 			    "give one of them a variant (%s@NAME)", w[0],
 			    o->lineno, l->bench);
-			goto out;
-		}
+		goto out;
 	}
 out:
 	for (i = 0; i < n; i++)

@@ -2109,7 +2109,7 @@ main(int argc, char **argv)
 	struct side sd[2];
 	char err[1024], *slash;
 	uint64_t t0, mem, swap;
-	int i, k, rc = 0, failed = 0, ab, nside, meta_failed = 0;
+	int i, k, rc = 0, failed = 0, ab, nside, meta_failed = 0, td_failed;
 
 	vb_set_progname("vmrun");
 	memset(sd, 0, sizeof(sd));
@@ -2347,13 +2347,15 @@ main(int argc, char **argv)
 		failed = rc == 130 ? 0 : rc;
 	}
 	vb_set_die_hook(NULL);
-	if (teardown() < 0)
-		failed++;
+	td_failed = teardown() < 0;
+	failed += td_failed;
 	machine_end(sd, nside);
 	vb_machine_unlock(&S.mach);
 	for (k = 0; k < nside; k++) {
+		/* an A/B side's status is its own lines' (and teardown's) */
+		int side_failed = ab ? sd[k].failed || td_failed : failed;
 		const char *status = stop_signal || rc == 130 ?
-		    "interrupted" : failed ? "failed" : "complete";
+		    "interrupted" : side_failed ? "failed" : "complete";
 
 		/* a meta that cannot be written is a failure, not a stop */
 		if (side_meta(&sd[k], status, 1, 0) < 0)

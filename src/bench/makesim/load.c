@@ -36,6 +36,7 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <ftw.h>
+#include <math.h>
 #include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -51,6 +52,8 @@
 #include "clock.h"
 #include "msg.h"
 #include "makesim.h"
+#include "scope.h"
+#include "vmstat.h"
 
 #define CHUNK (1u << 20)
 #define MSG 4096
@@ -591,6 +594,10 @@ leader(struct ms_load *l, pid_t parent)
 			    WNOHANG) == pids[i]) {
 				pids[i] = 0;
 				failed = 1;
+				/* how it ended, for makesim_load_stop() */
+				if (!l->count[1])
+					l->count[1] = (uint64_t)(unsigned)
+					    status + 1;
 			}
 		}
 		if (failed)
@@ -599,6 +606,68 @@ leader(struct ms_load *l, pid_t parent)
 	failed |= stop_workers(pids, n);
 	remove_iteration_files(l);
 	_exit(failed ? 2 : 0);
+}
+
+/*
+ * The OOM kills counted so far: the system's (/proc/vmstat oom_kill,
+ * which counts a memory cgroup's too) and, under the runner's limit
+ * (VMBENCH_CGROUP), its cgroup's; NAN where unknown.
+ */
+static void
+oom_counts(double *sys, double *cg)
+{
+	const char *root = getenv("VMBENCH_PROC");
+	struct vb_cgroup g;
+	struct vb_cgsnap cs;
+	struct vb_proc p;
+	struct vb_snap s;
+
+	*sys = *cg = NAN;
+	if (vb_proc_open(&p, root && *root ? root : "/proc") == 0) {
+		if (vb_proc_read(&p, &s) == 0 &&
+		    (s.present & (1u << VB_OOM_KILL)))
+			*sys = (double)s.ctr[VB_OOM_KILL];
+		vb_proc_close(&p);
+	}
+	if (vb_cgroup_from_env(&g) == 0) {
+		vb_cgroup_read(&g, &cs);
+		*cg = cs.v[VB_CG_OOM];
+	}
+}
+
+/*
+ * Why the load failed, into @err: how its first worker ended (recorded
+ * by the leader), else how the leader did (@status); a SIGKILL while
+ * an oom_kill counter rose is the OOM killer's, and says which counter.
+ */
+static void
+failure(const struct ms_load *l, int status, char *err, size_t errlen)
+{
+	uint64_t rec = l->count[1];
+	int ws = rec ? (int)(rec - 1) : status;
+	const char *who = rec ? "its worker" : "it";
+	double sys, cg;
+	char how[256];
+
+	oom_counts(&sys, &cg);
+	if (WIFSIGNALED(ws) && WTERMSIG(ws) == SIGKILL &&
+	    cg > l->oom0_cg)
+		snprintf(how, sizeof(how), "%s was killed by the OOM killer "
+		    "(SIGKILL; oom_kill +%.0f in the memory cgroup %s)", who,
+		    cg - l->oom0_cg, getenv("VMBENCH_CGROUP"));
+	else if (WIFSIGNALED(ws) && WTERMSIG(ws) == SIGKILL &&
+	    sys > l->oom0_sys)
+		snprintf(how, sizeof(how), "%s was killed by the OOM killer "
+		    "(SIGKILL; the system's oom_kill +%.0f)", who,
+		    sys - l->oom0_sys);
+	else if (WIFSIGNALED(ws))
+		snprintf(how, sizeof(how), "%s was killed by signal %d (%s)",
+		    who, WTERMSIG(ws), strsignal(WTERMSIG(ws)));
+	else
+		snprintf(how, sizeof(how), "%s exit status %d", rec ?
+		    "its worker's" : "its", WEXITSTATUS(ws));
+	snprintf(err, errlen, "%s failed during the build: %s",
+	    names[l->kind], how);
 }
 
 int
@@ -621,7 +690,8 @@ makesim_load_start(struct ms_load *l, char *err, size_t errlen)
 		}
 		l->count = p;
 	}
-	*l->count = 0;
+	l->count[0] = l->count[1] = 0;
+	oom_counts(&l->oom0_sys, &l->oom0_cg);
 	fflush(NULL);
 	parent = getpid();
 	l->t0 = vb_now_ns();
@@ -676,10 +746,7 @@ makesim_load_stop(struct ms_load *l, char *err, size_t errlen)
 	    (double)ru.ru_stime.tv_sec + ru.ru_stime.tv_usec / 1e6;
 	l->lcpu = l->secs > 0 ? l->cpu_s / l->secs * 100 : 0;
 	if (early || !WIFEXITED(status) || WEXITSTATUS(status) != 0) {
-		snprintf(err, errlen, "%s failed during the build (%s %d)",
-		    names[l->kind], WIFEXITED(status) ? "exit status" :
-		    "signal", WIFEXITED(status) ? WEXITSTATUS(status) :
-		    WTERMSIG(status));
+		failure(l, status, err, errlen);
 		return -1;
 	}
 	return 0;

@@ -167,7 +167,12 @@ struct ms_load {
 	/* state */
 	pid_t leader;
 	uint64_t t0;
-	volatile uint64_t *count;	/* shared: iterations completed */
+	/*
+	 * A shared page: [0] iterations completed, [1] the wait status + 1
+	 * of the first worker that ended on its own (0: none)
+	 */
+	volatile uint64_t *count;
+	double oom0_sys, oom0_cg;	/* oom_kill counters at the start */
 	/* results of makesim_load_stop() */
 	double loads;		/* iterations completed */
 	double secs;		/* wall time it ran */
@@ -182,7 +187,9 @@ int makesim_load_start(struct ms_load *l, char *err, size_t errlen);
 /*
  * Stop the load (SIGTERM, then SIGKILL after 10 s), reap it, fill in
  * loads, secs, cpu_s, lcpu and remove its per-iteration files.  0, or -1
- * when the load had failed on its own (the message in @err).
+ * when the load had failed on its own (the message in @err, naming how
+ * its worker ended: its exit status, its signal, or the OOM killer when
+ * the memory cgroup's or the system's oom_kill counter rose meanwhile).
  */
 int makesim_load_stop(struct ms_load *l, char *err, size_t errlen);
 /* Remove the load's folder (after the last iteration). */

@@ -57,6 +57,9 @@ memfill_parse_meminfo(const char *text, struct memfill_meminfo *m,
 			return -1;
 		}
 	}
+	m->has_commit = field(text, "CommitLimit", &m->commit_limit) == 0 &&
+	    field(text, "Committed_AS", &m->committed_as) == 0;
+	m->overcommit = -1;
 	if (field(text, "MemAvailable", &m->mem_available) < 0) {
 		/* before 3.14: free + page cache is the best guess */
 		field(text, "Cached", &cached);
@@ -106,6 +109,25 @@ memfill_read_meminfo(const char *path, struct memfill_meminfo *m,
 	return 0;
 }
 
+int
+memfill_read_overcommit(const char *root)
+{
+	char path[4096], buf[16];
+	ssize_t n;
+	int fd;
+
+	snprintf(path, sizeof(path), "%s/sys/vm/overcommit_memory", root);
+	if ((fd = open(path, O_RDONLY | O_CLOEXEC)) < 0)
+		return -1;
+	n = read(fd, buf, sizeof(buf) - 1);
+	close(fd);
+	/* "2\n" from the kernel; a test's copy may lack the newline */
+	if (n < 1 || (n > 1 && buf[1] != '\n') || buf[0] < '0' ||
+	    buf[0] > '2')
+		return -1;
+	return buf[0] - '0';
+}
+
 static uint64_t
 max64(uint64_t a, uint64_t b)
 {
@@ -137,14 +159,29 @@ memfill_plan(const struct memfill_meminfo *m, uint64_t limit,
 		uint64_t room = limit + min64(swap, m->swap_free);
 
 		p->limited = 1;
+		p->swap = swap;
 		p->total = limit + swap;
 		p->used = 0;
 		p->cap = min64(room > lmargin ? room - lmargin : 0, syscap);
 	} else {
+		p->swap = m->swap_total;
 		p->total = m->mem_total + m->swap_total;
 		p->used = (m->mem_total - m->mem_available) +
 		    (m->swap_total - m->swap_free);
 		p->cap = syscap;
+	}
+	if (m->overcommit == 2 && m->has_commit) {
+		uint64_t room = m->commit_limit > m->committed_as ?
+		    m->commit_limit - m->committed_as : 0;
+		uint64_t cmargin = max64(32 * MiB, room / 64);
+		uint64_t ccap = room > cmargin ? room - cmargin : 0;
+
+		p->strict = 1;
+		p->commit_room = room;
+		if (ccap < p->cap) {
+			p->cap = ccap;
+			p->commit_bound = 1;
+		}
 	}
 	if (req->is_pct) {
 		uint64_t share = (uint64_t)((double)p->total * req->pct / 100);
@@ -167,6 +204,13 @@ memfill_plan(const struct memfill_meminfo *m, uint64_t limit,
 		p->trimmed = 1;
 	}
 	p->target -= p->target % page;
+	if (p->target == 0 && p->commit_bound) {
+		snprintf(err, errlen, "nothing to fill: overcommit_memory=2: "
+		    "CommitLimit %s reached (Committed_AS %s)",
+		    vb_fmt_size(a, sizeof(a), m->commit_limit),
+		    vb_fmt_size(b, sizeof(b), m->committed_as));
+		return -1;
+	}
 	if (p->target == 0) {
 		snprintf(err, errlen, "nothing to fill: %s available "
 		    "(memory + free swap - margin)",
