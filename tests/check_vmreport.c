@@ -1487,6 +1487,94 @@ static const struct {
 	{ "vmreport", 6 },
 };
 
+/*
+ * The verdict on run means (docs/report.md): the shipped examples
+ * (results/examples/example-a..e, one config on one kernel) are A/A,
+ * and every pair of them, one run a side, stars nothing, in the
+ * default view and in --detail, and says why once; a label of 3 of
+ * them as runs against a label of the other 2 stars nothing either,
+ * with the legend naming Holm and the family size JSON gives; and a
+ * real shift (forkbomb's forks_per_s halved in copies of the five
+ * runs, 5 runs a side) is starred changed.
+ */
+START_TEST(run_verdicts)
+{
+	static const char ex[] = "abcde";
+	char args[512], want[128], *out, *p;
+	int i, j, nkey;
+
+	mktmp();
+	for (i = 0; ex[i]; i++)
+		for (j = i + 1; ex[j]; j++) {
+			snprintf(args, sizeof(args), EX "/example-%c "
+			    EX "/example-%c", ex[i], ex[j]);
+			ck_assert_int_eq(report(args), 0);
+			out = out_text("out");
+			ck_assert_msg(!strstr(out, ")*"), "%s: starred", args);
+			ck_assert_ptr_nonnull(strstr(out, "One run a side: "
+			    "nothing is starred."));
+			p = strstr(out, "One run a side");
+			ck_assert_ptr_null(strstr(p + 1, "One run a side"));
+			ck_assert_ptr_nonnull(strstr(out, "can't tell"));
+			free(out);
+			snprintf(args, sizeof(args), "--detail " EX
+			    "/example-%c " EX "/example-%c", ex[i], ex[j]);
+			ck_assert_int_eq(report(args), 0);
+			out = out_text("out");
+			ck_assert_msg(!strstr(out, ")*") && !strstr(out, "%*"),
+			    "%s: starred", args);
+			free(out);
+		}
+	/* A/A: 3 runs against 2 */
+	ck_assert_int_eq(sh("mkdir \"$T/a\" \"$T/b\" \"$T/h\" && "
+	    "cp -r " EX "/example-a \"$T/a/run1\" && "
+	    "cp -r " EX "/example-b \"$T/a/run2\" && "
+	    "cp -r " EX "/example-c \"$T/a/run3\" && "
+	    "cp -r " EX "/example-d \"$T/b/run1\" && "
+	    "cp -r " EX "/example-e \"$T/b/run2\""), 0);
+	snprintf(args, sizeof(args), "--format json %s/a %s/b", tmp, tmp);
+	ck_assert_int_eq(report(args), 0);
+	out = out_text("out");
+	p = strstr(out, "\"holm-key\": ");
+	ck_assert_ptr_nonnull(p);
+	nkey = atoi(p + strlen("\"holm-key\": "));
+	ck_assert_int_gt(nkey, 20);
+	free(out);
+	snprintf(args, sizeof(args), "%s/a %s/b", tmp, tmp);
+	ck_assert_int_eq(report(args), 0);
+	out = out_text("out");
+	ck_assert_msg(!strstr(out, ")*"), "A/A 3 runs vs 2: starred");
+	ck_assert_ptr_nonnull(strstr(out, "example-a: 3 runs on 1 boot"));
+	for (p = out; *p; p++)
+		if (*p == '\n')
+			*p = ' ';	/* the legend wraps at column 0 */
+	snprintf(want, sizeof(want), "* changed: Holm-adjusted p < 0.05 "
+	    "over %d key figures (run means, 2 runs a side)", nkey);
+	ck_assert_msg(strstr(out, want), "no legend: %s", want);
+	ck_assert_ptr_null(strstr(out, "One run a side"));
+	free(out);
+	/* a real shift, 5 runs a side */
+	ck_assert_int_eq(sh("cp -r \"$T/a/run1\" \"$T/a/run2\" "
+	    "\"$T/a/run3\" \"$T/h/\" && cp -r \"$T/b/run1\" \"$T/h/run4\" && "
+	    "cp -r \"$T/b/run2\" \"$T/h/run5\" && cp -r \"$T/b/run1\" "
+	    "\"$T/a/run4\" && cp -r \"$T/b/run2\" \"$T/a/run5\" && "
+	    "for r in 1 2 3 4 5; do awk '$1 == \"iter\" { $(NF-1) = "
+	    "$(NF-1) / 2 } { print }' \"$T/a/run$r/forkbomb.res\" > "
+	    "\"$T/h/run$r/forkbomb.res\" && sed -i 's/^label=.*/label=halved/' "
+	    "\"$T/h/run$r/meta\" || exit 1; done"), 0);
+	snprintf(args, sizeof(args), "%s/a %s/h", tmp, tmp);
+	ck_assert_int_eq(report(args), 0);
+	out = out_text("out");
+	p = strstr(out, "\nforks_per_s~ ");
+	ck_assert_ptr_nonnull(p);
+	ck_assert_ptr_nonnull(strstr(p, "( -50.00%)*\n"));
+	ck_assert_ptr_nonnull(strstr(out, "verdict forks_per_s: changed* "
+	    "-50.0% ["));
+	free(out);
+	rmtmp();
+}
+END_TEST
+
 /* The module of src/report/@rel ("views/text.c": "views/text"). */
 static void
 module_of(char *buf, size_t len, const char *rel)
@@ -1614,6 +1702,7 @@ vmreport_suite(void)
 	tcase_add_test(tc, absent_and_zero_mean);
 	tcase_add_test(tc, noise_n_and_mad0);
 	tcase_add_test(tc, layers);
+	tcase_add_test(tc, run_verdicts);
 	suite_add_tcase(s, tc);
 	return s;
 }
