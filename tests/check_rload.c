@@ -322,8 +322,10 @@ START_TEST(runs_header)
 	    "example-a: 1 run on 1 boot\n"
 	    "x-A: 1 folder of make ab: each of its\n"
 	    "    iterations a separate run\n"
-	    "lab: 2 runs on 1 boot; run2 failed: only\n"
-	    "    its complete iterations count\n");
+	    "lab: 2 runs on 1 boot (one boot:\n"
+	    "    boot-to-boot variance not measured);\n"
+	    "    run2 failed: only its complete\n"
+	    "    iterations count\n");
 	free(text);
 	rl_free(&s);
 }

@@ -449,6 +449,10 @@ START_TEST(errors_escaped)
 	ck_assert_int_eq(sh("awk '$1 == \"iter\" { $(NF-1) = $(NF-1) / 2 } "
 	    "{ print }' " EX "/example-a/forkbomb.res > \"$T/r/forkbomb.res\""),
 	    0);
+	/* make ab's unit, iterations as runs: a change can be starred */
+	ck_assert_int_eq(sh("echo unit=run-per-iteration >> \"$T/r/meta\" && "
+	    "printf 'vmbench_meta=1\\nlabel=p1\\nstatus=complete\\n"
+	    "unit=run-per-iteration\\n' > \"$T/p1/meta\""), 0);
 	ck_assert_int_eq(report(&out, &err, "--fail-on-regression 10 p1 r"),
 	    3);
 	ck_assert_ptr_null(strchr(err, '\033'));

@@ -548,7 +548,7 @@ START_TEST(examples_aa)
 END_TEST
 
 /*
- * The worked example of docs/statistics-model.md, against
+ * The worked example of docs/report.md, against
  * tests/verdict-ref.py (which reads the .res files itself): forkbomb's
  * forks/s, higher is better, runs example-a, b, c (run means
  * 2561.17545733333, 2565.201908, 3113.638114) against example-d, e

@@ -372,12 +372,18 @@ START_TEST(regression_gate)
 
 	mktmp();
 	/* halve every forks_per_s of b (the column before us_per_fork) */
-	ck_assert_int_eq(sh("cp -r " EX "/example-a \"$T/b\" && awk "
+	/*
+	 * Folders of make ab's (unit=run-per-iteration): their iterations
+	 * are runs, so the runs are the unit and a change can be starred.
+	 */
+	ck_assert_int_eq(sh("cp -r " EX "/example-a \"$T/a\" && cp -r "
+	    EX "/example-a \"$T/b\" && awk "
 	    "'$1 == \"iter\" { $(NF-1) = $(NF-1) / 2 } { print }' "
 	    EX "/example-a/forkbomb.res > \"$T/b/forkbomb.res\" && sed -i "
-	    "'s/^label=.*/label=halved/' \"$T/b/meta\""), 0);
+	    "'s/^label=.*/label=halved/' \"$T/b/meta\" && for d in a b; do "
+	    "echo unit=run-per-iteration >> \"$T/$d/meta\"; done"), 0);
 	snprintf(args, sizeof(args), "--fail-on-regression 10 "
-	    EX "/example-a %s/b", tmp);
+	    "%s/a %s/b", tmp, tmp);
 	ck_assert_int_eq(report(args), 3);
 	err = out_text("err");
 	ck_assert_ptr_nonnull(strstr(err, "regression: halved forkbomb "
@@ -386,7 +392,7 @@ START_TEST(regression_gate)
 	free(err);
 	/* a threshold above the change: passes */
 	snprintf(args, sizeof(args), "--fail-on-regression 60 "
-	    EX "/example-a %s/b", tmp);
+	    "%s/a %s/b", tmp, tmp);
 	ck_assert_int_eq(report(args), 0);
 	/* the same folder twice: nothing significant */
 	ck_assert_int_eq(report("--fail-on-regression 0 " EX "/example-a "
@@ -397,9 +403,11 @@ START_TEST(regression_gate)
 	 */
 	ck_assert_int_eq(sh("cp -r " EX "/example-a \"$T/z\" && awk "
 	    "'$1 == \"iter\" { $NF = 0 } { print }' " EX "/example-a/"
-	    "forkbomb.res > \"$T/z/forkbomb.res\""), 0);
+	    "forkbomb.res > \"$T/z/forkbomb.res\" && cp -r " EX "/example-b "
+	    "\"$T/eb\" && for d in z eb; do echo unit=run-per-iteration >> "
+	    "\"$T/$d/meta\"; done"), 0);
 	snprintf(args, sizeof(args), "--fail-on-regression 5 --only forkbomb "
-	    "%s/z " EX "/example-b", tmp);
+	    "%s/z %s/eb", tmp, tmp);
 	ck_assert_int_eq(report(args), 3);
 	err = out_text("err");
 	ck_assert_msg(strstr(err, "regression: example-b forkbomb "
@@ -720,8 +728,8 @@ START_TEST(default_view)
 	ck_assert_ptr_null(strstr(out, "vmstat (derived)"));
 	ck_assert_ptr_nonnull(strstr(sec, "\nzero in every run: majflt pswpin "
 	    "pswpout mismatches\n"));
-	ck_assert_ptr_nonnull(strstr(after(out, "== makesim@cacherun =="),
-	    "\n--detail has 29 more metrics; marked * there: pgmajfault\n"));
+	/* one run a side: nothing starred, not in --detail either */
+	ck_assert_ptr_null(strstr(out, "marked * there"));
 	/* probes beside their benchmark: a line, not a section */
 	ck_assert_ptr_null(strstr(out, "== probe@memfill =="));
 	ck_assert_ptr_nonnull(strstr(after(out, "== memfill =="),
@@ -793,8 +801,11 @@ edge_folders(const char *ita, const char *itb)
 {
 	char text[2048];
 
+	/* iterations as runs (make ab's unit): the tests on iterations */
 	ck_assert_int_eq(sh("mkdir \"$T/a\" \"$T/b\" && cp " EX "/example-a/"
-	    "meta \"$T/a/\" && cp " EX "/example-b/meta \"$T/b/\""), 0);
+	    "meta \"$T/a/\" && cp " EX "/example-b/meta \"$T/b/\" && "
+	    "echo unit=run-per-iteration >> \"$T/a/meta\" && "
+	    "echo unit=run-per-iteration >> \"$T/b/meta\""), 0);
 	snprintf(text, sizeof(text), "%s%send\n", EDGE_HEAD, ita);
 	put("a/forkbomb.res", text);
 	snprintf(text, sizeof(text), "%s%send\n", EDGE_HEAD, itb);
@@ -955,11 +966,13 @@ START_TEST(noise_n_and_mad0)
 END_TEST
 
 /*
- * The summary's geometric mean leaves out metrics with fewer than 2
- * runs on a side, so one short benchmark (forkbomb@one, one run) does
- * not void its interval: forkbomb's elapsed (1.0333 -> 1.2667) and
- * spread (11 -> 21) remain (delta's baseline mean is 0):
- * sqrt(1.2667 / 1.0333 * 21 / 11) = 1.5298.
+ * The summary's geometric mean takes runs as the unit (here make ab's
+ * folders: each iteration a run): each run's score is the mean log of
+ * its figures, and only metrics with the first metric's runs a side
+ * count, so one short benchmark (forkbomb@one, one run) does not void
+ * its interval: forkbomb's elapsed (1.0 1.1 1.0 -> 1.3 1.2 1.3) and
+ * spread (10 12 11 -> 20 21 22) remain (delta's baseline mean is 0):
+ * exp(mean_b - mean_a) of the scores (log e + log s) / 2 = 1.5315.
  */
 START_TEST(geo_mean_two_runs)
 {
@@ -979,7 +992,7 @@ START_TEST(geo_mean_two_runs)
 	out = out_text("out");
 	ck_assert_msg(strstr(out, "2 runs a side or more"), "%.300s", out);
 	l = line_of(after(out, "95% CI"), "example-b ");
-	ck_assert_msg(l && strstr(l, "  2   1.5298  [") , "%s", l);
+	ck_assert_msg(l && strstr(l, "  2   3/3   1.5315  ["), "%s", l);
 	free(l);
 	free(out);
 	rmtmp();
@@ -1280,7 +1293,8 @@ START_TEST(min_change)
 	ck_assert_ptr_nonnull(l = line_of(sec, "fill_s "));
 	ck_assert_msg(l[strlen(l) - 1] == '*', "not starred: %s", l);
 	free(l);
-	ck_assert_ptr_nonnull(strstr(out, "and a change of at least 1%"));
+	ck_assert_ptr_nonnull(strstr(out, "* changed (below) by at\nleast "
+	    "1%"));
 	free(out);
 	ck_assert_int_eq(report("--detail --min-change 0 " AB), 0);
 	out = out_text("out");
@@ -1403,7 +1417,8 @@ START_TEST(quiet_machine)
 	/* CSV: quiet and foreign_cpu end each row */
 	ck_assert_int_eq(report("--format csv " AB), 0);
 	out = out_text("out");
-	ck_assert_ptr_nonnull(strstr(out, ",noisy,scope,quiet,foreign_cpu\n"));
+	ck_assert_ptr_nonnull(strstr(out, ",noisy,scope,quiet,foreign_cpu,"
+	    "runs,"));
 	l = line_of(out, "x-B,fileload@quick,mb_per_s,");
 	assert_field(l, 26, "0");
 	assert_field(l, 27, "97");
@@ -1466,8 +1481,8 @@ START_TEST(cgroup_labels)
 	l = line_of(sec, "minflt ");
 	ck_assert_msg(l && !strchr(l, '['), "%s", l);
 	free(l);
-	ck_assert_ptr_nonnull(strstr(out, "[system] a counter of the whole "
-	    "machine, [cgroup] of the\nbenchmark's memory cgroup"));
+	ck_assert_ptr_nonnull(strstr(out, "[system]\na counter of the whole "
+	    "machine, [cgroup] of the benchmark's memory cgroup"));
 	free(out);
 	ck_assert_int_eq(report("--post " AB), 0);
 	out = out_text("out");
@@ -1521,6 +1536,94 @@ static const struct {
 	{ "views/", 5 },		/* each view a module of its own */
 	{ "vmreport", 6 },
 };
+
+/*
+ * The verdict on run means (docs/report.md): the shipped examples
+ * (results/examples/example-a..e, one config on one kernel) are A/A,
+ * and every pair of them, one run a side, stars nothing, in the
+ * default view and in --detail, and says why once; a label of 3 of
+ * them as runs against a label of the other 2 stars nothing either,
+ * with the legend naming Holm and the family size JSON gives; and a
+ * real shift (forkbomb's forks_per_s halved in copies of the five
+ * runs, 5 runs a side) is starred changed.
+ */
+START_TEST(run_verdicts)
+{
+	static const char ex[] = "abcde";
+	char args[512], want[128], *out, *p;
+	int i, j, nkey;
+
+	mktmp();
+	for (i = 0; ex[i]; i++)
+		for (j = i + 1; ex[j]; j++) {
+			snprintf(args, sizeof(args), EX "/example-%c "
+			    EX "/example-%c", ex[i], ex[j]);
+			ck_assert_int_eq(report(args), 0);
+			out = out_text("out");
+			ck_assert_msg(!strstr(out, ")*"), "%s: starred", args);
+			ck_assert_ptr_nonnull(strstr(out, "One run a side: "
+			    "nothing is starred."));
+			p = strstr(out, "One run a side");
+			ck_assert_ptr_null(strstr(p + 1, "One run a side"));
+			ck_assert_ptr_nonnull(strstr(out, "can't tell"));
+			free(out);
+			snprintf(args, sizeof(args), "--detail " EX
+			    "/example-%c " EX "/example-%c", ex[i], ex[j]);
+			ck_assert_int_eq(report(args), 0);
+			out = out_text("out");
+			ck_assert_msg(!strstr(out, ")*") && !strstr(out, "%*"),
+			    "%s: starred", args);
+			free(out);
+		}
+	/* A/A: 3 runs against 2 */
+	ck_assert_int_eq(sh("mkdir \"$T/a\" \"$T/b\" \"$T/h\" && "
+	    "cp -r " EX "/example-a \"$T/a/run1\" && "
+	    "cp -r " EX "/example-b \"$T/a/run2\" && "
+	    "cp -r " EX "/example-c \"$T/a/run3\" && "
+	    "cp -r " EX "/example-d \"$T/b/run1\" && "
+	    "cp -r " EX "/example-e \"$T/b/run2\""), 0);
+	snprintf(args, sizeof(args), "--format json %s/a %s/b", tmp, tmp);
+	ck_assert_int_eq(report(args), 0);
+	out = out_text("out");
+	p = strstr(out, "\"holm-key\": ");
+	ck_assert_ptr_nonnull(p);
+	nkey = atoi(p + strlen("\"holm-key\": "));
+	ck_assert_int_gt(nkey, 20);
+	free(out);
+	snprintf(args, sizeof(args), "%s/a %s/b", tmp, tmp);
+	ck_assert_int_eq(report(args), 0);
+	out = out_text("out");
+	ck_assert_msg(!strstr(out, ")*"), "A/A 3 runs vs 2: starred");
+	ck_assert_ptr_nonnull(strstr(out, "example-a: 3 runs on 1 boot"));
+	for (p = out; *p; p++)
+		if (*p == '\n')
+			*p = ' ';	/* the legend wraps at column 0 */
+	snprintf(want, sizeof(want), "* changed: Holm-adjusted p < 0.05 "
+	    "over %d key figures (run means, 2 runs a side)", nkey);
+	ck_assert_msg(strstr(out, want), "no legend: %s", want);
+	ck_assert_ptr_null(strstr(out, "One run a side"));
+	free(out);
+	/* a real shift, 5 runs a side */
+	ck_assert_int_eq(sh("cp -r \"$T/a/run1\" \"$T/a/run2\" "
+	    "\"$T/a/run3\" \"$T/h/\" && cp -r \"$T/b/run1\" \"$T/h/run4\" && "
+	    "cp -r \"$T/b/run2\" \"$T/h/run5\" && cp -r \"$T/b/run1\" "
+	    "\"$T/a/run4\" && cp -r \"$T/b/run2\" \"$T/a/run5\" && "
+	    "for r in 1 2 3 4 5; do awk '$1 == \"iter\" { $(NF-1) = "
+	    "$(NF-1) / 2 } { print }' \"$T/a/run$r/forkbomb.res\" > "
+	    "\"$T/h/run$r/forkbomb.res\" && sed -i 's/^label=.*/label=halved/' "
+	    "\"$T/h/run$r/meta\" || exit 1; done"), 0);
+	snprintf(args, sizeof(args), "%s/a %s/h", tmp, tmp);
+	ck_assert_int_eq(report(args), 0);
+	out = out_text("out");
+	p = strstr(out, "\nforks_per_s~ ");
+	ck_assert_ptr_nonnull(p);
+	ck_assert_ptr_nonnull(strstr(p, "( -50.00%)*\n"));
+	ck_assert_ptr_nonnull(strstr(out, "verdict forks_per_s: changed* "
+	    "-50.0% ["));
+	free(out);
+	rmtmp();
+}
+END_TEST
 
 /* The module of src/report/@rel ("views/text.c": "views/text"). */
 static void
@@ -1651,6 +1754,7 @@ vmreport_suite(void)
 	tcase_add_test(tc, absent_and_zero_mean);
 	tcase_add_test(tc, noise_n_and_mad0);
 	tcase_add_test(tc, layers);
+	tcase_add_test(tc, run_verdicts);
 	suite_add_tcase(s, tc);
 	return s;
 }

@@ -58,6 +58,37 @@ common_figure(const char *name)
 	return 0;
 }
 
+/*
+ * The run means of @metric of @id of kernel @k into *@out (allocated):
+ * a folder of make ab's, whose iterations are separate runs, gives its
+ * iterations; any other its runs' means (a one-run folder: one).
+ */
+int
+model_run_means(const struct rl_kernel *k, const char *id, const char *metric,
+    double **out)
+{
+	const struct vb_res *r;
+	int m, i, n = 0;
+
+	if (!k->iter_is_run) {
+		*out = vb_xcalloc((size_t)(k->nruns ? k->nruns : 1),
+		    sizeof(double));
+		return rl_run_means(k, id, metric, *out);
+	}
+	r = rl_find(k, id);
+	*out = vb_xcalloc((size_t)(r && r->niter ? r->niter : 1),
+	    sizeof(double));
+	if (!r || (m = vb_res_metric_index(r, metric)) < 0)
+		return 0;
+	for (i = 0; i < r->niter; i++) {
+		double v = vb_res_get(r, i, m);
+
+		if (!isnan(v))
+			(*out)[n++] = v;
+	}
+	return n;
+}
+
 static int
 build_rows(const struct rl_set *s, double min_change, const char *id,
     struct model_row **out)
@@ -94,6 +125,12 @@ build_rows(const struct rl_set *s, double min_change, const char *id,
 			    sizeof(struct rs_desc));
 			rows[n].c = vb_xcalloc((size_t)s->nk,
 			    sizeof(struct rs_cmp));
+			rows[n].rc = vb_xcalloc((size_t)s->nk,
+			    sizeof(struct rv_cmp));
+			rows[n].vk = vb_xcalloc((size_t)s->nk,
+			    sizeof(struct rv_verdict));
+			rows[n].vd = vb_xcalloc((size_t)s->nk,
+			    sizeof(struct rv_verdict));
 			n++;
 		}
 	}
@@ -122,27 +159,176 @@ build_rows(const struct rl_set *s, double min_change, const char *id,
 			}
 		}
 	}
-	for (j = 0; j < n; j++)
+	for (j = 0; j < n; j++) {
+		double *a, *b;
+		int na;
+
+		na = model_run_means(&s->k[0], id, rows[j].name, &a);
 		for (i = 1; i < s->nk; i++) {
+			int nb = model_run_means(&s->k[i], id, rows[j].name, &b);
+
 			rs_compare(&rows[j].d[0], &rows[j].d[i], rows[j].dir,
 			    &rows[j].c[i]);
 			rs_mark(&rows[j].d[0], &rows[j].d[i], rows[j].dir,
 			    min_change, &rows[j].c[i]);
+			/* the star is the verdict's (model_families()) */
+			rows[j].c[i].sig = 0;
+			rv_compare(a, na, b, nb, rows[j].dir, &rows[j].rc[i]);
+			free(b);
 		}
+		free(a);
+	}
 	if ((j = model_headline(s, id, rows, n)) >= 0)
 		rows[j].key = 1;
 	*out = rows;
 	return n;
 }
 
+/* Is (@r, kernel @k) a test of family @f? */
+static int
+in_family(const struct model_row *r, int k, enum model_family f)
+{
+	if (r->dir == VB_INFO || isnan(r->rc[k].w.p))
+		return 0;
+	return f == MODEL_FAM_DETAIL || r->key;
+}
+
+/*
+ * The p of every test of family @f over every id, adjusted (Holm for
+ * the key figures, Benjamini-Hochberg for all), and the verdicts from
+ * them; returns the family's size.
+ */
+static int
+family(struct model *m, enum model_family f)
+{
+	const struct rl_set *s = m->s;
+	struct rv_opts o;
+	double *p = NULL, *adj;
+	int n = 0, cap = 0, size, i, j, k, t;
+
+	for (i = 0; i < s->nids; i++)
+		for (j = 0; j < m->nrows[i]; j++)
+			for (k = 1; k < s->nk; k++) {
+				if (n == cap) {
+					cap = cap ? 2 * cap : 256;
+					p = realloc(p, (size_t)cap *
+					    sizeof(*p));
+					if (!p)
+						die("out of memory");
+				}
+				p[n++] = in_family(&m->rows[i][j], k, f) ?
+				    m->rows[i][j].rc[k].w.p : NAN;
+			}
+	adj = vb_xcalloc((size_t)(n ? n : 1), sizeof(*adj));
+	size = f == MODEL_FAM_KEY ? rs_holm(p, n, adj) : rs_bh(p, n, adj);
+	if (size < 0)
+		die("out of memory");
+	rv_opts_default(&o);
+	o.alpha = m->alpha;
+	o.min_change = m->min_change;
+	for (i = 0, t = 0; i < s->nids; i++)
+		for (j = 0; j < m->nrows[i]; j++)
+			for (k = 1; k < s->nk; k++, t++) {
+				struct model_row *r = &m->rows[i][j];
+
+				if (f == MODEL_FAM_KEY && !r->key)
+					continue;
+				rv_verdict(&r->rc[k], adj[t], &o,
+				    f == MODEL_FAM_KEY ? &r->vk[k] :
+				    &r->vd[k]);
+			}
+	free(p);
+	free(adj);
+	return size;
+}
+
+/*
+ * Every id's rows, then the two families, the stars the views show
+ * and the figures of the legend.
+ */
+static void
+build_all(struct model *m)
+{
+	const struct rl_set *s = m->s;
+	int i, j, k;
+
+	for (i = 0; i < s->nids; i++)
+		m->nrows[i] = build_rows(s, m->min_change, s->ids[i],
+		    &m->rows[i]);
+	m->nkey = family(m, MODEL_FAM_KEY);
+	m->ndetail = family(m, MODEL_FAM_DETAIL);
+	m->runs_min = m->runs_max = 0;
+	m->nhidden = 0;
+	for (i = 0; i < s->nids; i++)
+		for (j = 0; j < m->nrows[i]; j++)
+			for (k = 1; k < s->nk; k++) {
+				struct model_row *r = &m->rows[i][j];
+				const struct rv_cmp *c = &r->rc[k];
+				int n = c->a.n < c->b.n ? c->a.n : c->b.n;
+
+				r->c[k].sig = model_verdict(m, r, k,
+				    NULL)->star;
+				if (r->vd[k].star && !(r->key && r->vk[k].star))
+					m->nhidden++;
+				if (c->why == RV_MISSING)
+					continue;
+				if (!m->runs_min || n < m->runs_min)
+					m->runs_min = n;
+				if (n > m->runs_max)
+					m->runs_max = n;
+			}
+}
+
+const struct rv_verdict *
+model_verdict(const struct model *m, const struct model_row *r, int k,
+    enum model_family *fam)
+{
+	enum model_family f = !m->detail && r->key ? MODEL_FAM_KEY :
+	    MODEL_FAM_DETAIL;
+
+	if (fam)
+		*fam = in_family(r, k, f) ? f : MODEL_FAM_NONE;
+	return f == MODEL_FAM_KEY ? &r->vk[k] : &r->vd[k];
+}
+
+const char *
+model_family_name(enum model_family f)
+{
+	return f == MODEL_FAM_KEY ? "holm-key" : f == MODEL_FAM_DETAIL ?
+	    "bh-detail" : "none";
+}
+
+int
+model_family_size(const struct model *m, enum model_family f)
+{
+	return f == MODEL_FAM_KEY ? m->nkey : f == MODEL_FAM_DETAIL ?
+	    m->ndetail : 0;
+}
+
 void
 model_init(struct model *m, const struct rl_set *s, double min_change)
 {
+	memset(m, 0, sizeof(*m));
 	m->s = s;
+	m->alpha = 0.05;
 	m->min_change = min_change;
 	m->rows = vb_xcalloc((size_t)(s->nids ? s->nids : 1),
 	    sizeof(*m->rows));
 	m->nrows = vb_xcalloc((size_t)(s->nids ? s->nids : 1), sizeof(int));
+}
+
+void
+model_ready(const struct model *m)
+{
+	/* computed once, on first use: the views hold a const model */
+	struct model *w = (struct model *)m;
+
+	if (!m->rows)
+		die("bug: model_ready() before model_init()");
+	if (!m->built) {
+		build_all(w);
+		w->built = 1;
+	}
 }
 
 int
@@ -152,9 +338,7 @@ model_rows(const struct model *m, const char *id, struct model_row **out)
 
 	if (i < 0 || !m->rows)
 		die("bug: model_rows(%s) before model_init()", id);
-	if (!m->rows[i])
-		m->nrows[i] = build_rows(m->s, m->min_change, id,
-		    &m->rows[i]);
+	model_ready(m);
 	*out = m->rows[i];
 	return m->nrows[i];
 }
@@ -168,6 +352,9 @@ model_free(struct model *m)
 		for (j = 0; j < m->nrows[i]; j++) {
 			free(m->rows[i][j].d);
 			free(m->rows[i][j].c);
+			free(m->rows[i][j].rc);
+			free(m->rows[i][j].vk);
+			free(m->rows[i][j].vd);
 		}
 		free(m->rows[i]);
 	}

@@ -15,6 +15,7 @@
 #include "res.h"
 #include "rload.h"
 #include "rstats.h"
+#include "verdict.h"
 
 /* Whose counter a metric is. */
 enum model_scope {
@@ -35,19 +36,53 @@ struct model_row {
 	 * .res names on its "key" line; the others only with --detail.
 	 */
 	int key;
-	struct rs_desc *d;		/* nk; n == 0: missing */
+	struct rs_desc *d;		/* nk; n == 0: missing; of the
+					   iterations, pooled over runs */
+	/*
+	 * c[k].sig is the star the views show: the verdict's (below),
+	 * never Welch's on iterations; c[k]'s pct, w and ratio stay the
+	 * iteration-level figures --detail prints.
+	 */
 	struct rs_cmp *c;		/* nk; c[0] unused */
+	/*
+	 * The run-level comparison (verdict.h) of kernel k with the
+	 * baseline on the run means, and its verdicts: vk with the p
+	 * Holm-adjusted over the key family (key rows only), vd with the
+	 * p Benjamini-Hochberg-adjusted over the detail family (every
+	 * row).  model_verdict() picks the one the report shows.
+	 */
+	struct rv_cmp *rc;		/* nk; rc[0] unused */
+	struct rv_verdict *vk, *vd;	/* nk; [0] unused */
+};
+
+/* The two families the stars are corrected over. */
+enum model_family {
+	MODEL_FAM_NONE,			/* untested: in no family */
+	MODEL_FAM_KEY,			/* Holm over the key figures */
+	MODEL_FAM_DETAIL		/* Benjamini-Hochberg over all */
 };
 
 /* The folders and their statistics: what every view reads. */
 struct model {
 	const struct rl_set *s;		/* the folders, indexed (rl_index()) */
 	double min_change;		/* %: smaller changes are never marked */
+	double alpha;			/* the families' level (0.05) */
+	int detail;			/* the stars are the detail family's */
 	struct model_row **rows;	/* per id of s: model_rows()'s, */
-	int *nrows;			/* computed at the first call */
+	int *nrows;			/* all computed at the first call */
+	int built;
+	/* filled with the rows: */
+	int nkey, ndetail;		/* the families' sizes */
+	int runs_min, runs_max;		/* runs a side over the kernels */
+	int nhidden;			/* --detail stars the default view
+					   does not show */
 };
 
-/* The model of the folders @s (indexed); model_free() frees it. */
+/*
+ * The model of the folders @s (indexed); model_free() frees it.  alpha
+ * 0.05 and detail 0 until the caller sets them, before the first
+ * model_rows().
+ */
 void model_init(struct model *m, const struct rl_set *s, double min_change);
 void model_free(struct model *m);
 /*
@@ -56,6 +91,31 @@ void model_free(struct model *m);
  */
 int model_rows(const struct model *m, const char *id,
     struct model_row **rows);
+/*
+ * The run means of @metric of @id of kernel @k into *@out (allocated,
+ * the caller frees): a folder of make ab's gives its iterations (each
+ * a separate run), any other its runs' means (a one-run folder: one).
+ * Returns how many.
+ */
+int model_run_means(const struct rl_kernel *k, const char *id,
+    const char *metric, double **out);
+/*
+ * Compute every id's rows, the families and the figures above (done by
+ * the first model_rows() too).
+ */
+void model_ready(const struct model *m);
+/*
+ * The verdict of kernel @k (>= 1) on @r the report shows, and its
+ * family in *@fam (may be NULL): with --detail the detail family's,
+ * else a key row's Holm verdict and another row's detail verdict.
+ */
+const struct rv_verdict *model_verdict(const struct model *m,
+    const struct model_row *r, int k, enum model_family *fam);
+/* "holm-key", "bh-detail" or "none" (CSV and JSON). */
+const char *model_family_name(enum model_family f);
+/* The size of family @f. */
+int model_family_size(const struct model *m, enum model_family f);
+
 /* Index of @id's headline row (else elapsed), or -1. */
 int model_headline(const struct rl_set *s, const char *id,
     const struct model_row *rows, int nrows);

@@ -754,6 +754,10 @@ rl_runs_header(FILE *f, const struct rl_set *s, int width)
 			vb_buf_printf(&b, "%s: %d run%s on %d boot%s", k->label,
 			    k->nruns, k->nruns == 1 ? "" : "s", k->nboots,
 			    k->nboots == 1 ? "" : "s");
+		if (!k->iter_is_run && k->nruns > 1)
+			vb_buf_printf(&b, k->nboots > 1 ? " (boot-to-boot "
+			    "variance included)" : " (one boot: boot-to-boot "
+			    "variance not measured)");
 		if (k->note)
 			vb_buf_printf(&b, "; %s", k->note);
 		put_wrapped(f, vb_buf_str(&b), width, 4);

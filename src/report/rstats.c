@@ -24,7 +24,7 @@
  *   are not worth reading.
  * - Holm's and Benjamini-Hochberg's adjusted p over a family
  *   (rs_holm(), rs_bh()); the geometric mean of ratios with runs as
- *   the unit (rs_georun_*()): docs/statistics-model.md.
+ *   the unit (rs_georun_*()): docs/report.md.
  * - Fieller's 95% CI of the ratio b/a, with the Welch df; unbounded
  *   when a^2 <= t^2 va (the baseline mean is not clearly non-zero);
  *   none at all (lo, hi NAN, not unbounded) with one run on a side.

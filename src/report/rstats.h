@@ -103,7 +103,7 @@ void rs_geo_finish(struct rs_geo *g);
  * The geometric mean of ratios b/a over metrics with runs as the unit:
  * one score per run, the mean over the metrics of log(run mean), and
  * Welch's 95% CI of the difference of the sides' mean scores,
- * exponentiated (rstats.c says why; docs/statistics-model.md).  No
+ * exponentiated (rstats.c says why; docs/report.md).  No
  * interval (lo, hi NAN) with one run on a side.
  */
 struct rs_georun {

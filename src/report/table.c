@@ -339,6 +339,71 @@ table_notes(FILE *f, const struct rl_set *s, const char *id,
 	}
 }
 
+/*
+ * The verdict @v in a few words: "changed*" ("changed" on an info
+ * metric), "same +-1%", "can't tell", "-".
+ */
+char *
+table_verdict_word(char *buf, size_t len, const struct rv_verdict *v)
+{
+	char b[32];
+
+	if (v->word == RV_SAME)
+		snprintf(buf, len, "same +-%s%%", fmt_num(b, sizeof(b),
+		    "%.3g", v->bound));
+	else
+		snprintf(buf, len, "%s%s", rv_word_name(v->word),
+		    v->star ? "*" : "");
+	return buf;
+}
+
+/*
+ * The headline's verdict under the table, one item a kernel:
+ * "verdict mb_per_s: b changed* -33.2% [-40.1, -25.3], c same +-1%,
+ * d can't tell (12 runs a side)"; the label only with several kernels.
+ */
+void
+table_verdict_line(FILE *f, const struct model *md, const char *id,
+    const struct model_row *rows, int nrows, const struct report_opts *o)
+{
+	const struct rl_set *s = md->s;
+	struct vb_buf line = VB_BUF_INIT;
+	char w[64], a[32], b[32], c[32];
+	int h = model_headline(s, id, rows, nrows), k, named;
+
+	if (h < 0 || s->nk < 2 || !model_row_shown(&rows[h], s->nk))
+		return;
+	vb_buf_printf(&line, "verdict %s:", rows[h].name);
+	/* one word for all: said once, without the labels */
+	for (k = 2; k < s->nk; k++)
+		if (rows[h].vk[k].word != rows[h].vk[1].word ||
+		    rows[h].vk[k].word == RV_CHANGED)
+			break;
+	named = s->nk > 2 && k < s->nk;
+	for (k = 1; k < s->nk; k++) {
+		const struct rv_verdict *v = model_verdict(md, &rows[h], k,
+		    NULL);
+
+		if (k > 1 && !named)
+			break;
+		vb_buf_printf(&line, "%s%s%s %s", k > 1 ? "," : "",
+		    named ? " " : "", named ? s->k[k].label : "",
+		    table_verdict_word(w, sizeof(w), v));
+		if (v->word == RV_CHANGED && !isnan(v->lo))
+			vb_buf_printf(&line, " %s%% [%s, %s]", fmt_num(c,
+			    sizeof(c), "%+.1f", v->change), fmt_num(a,
+			    sizeof(a), "%+.1f", v->lo), fmt_num(b, sizeof(b),
+			    "%+.1f", v->hi));
+		else if (v->word == RV_CANT_TELL &&
+		    rows[h].rc[k].why != RV_ONE_RUN &&
+		    !isnan(v->runs_needed))
+			vb_buf_printf(&line, " (%.0f runs a side would "
+			    "decide)", v->runs_needed);
+	}
+	fmt_wrap(f, vb_buf_str(&line), o->width, 4);
+	vb_buf_free(&line);
+}
+
 char *
 table_mean(char *buf, size_t len, const struct model_row *r, int nk, int k)
 {

@@ -25,6 +25,19 @@ void table_print(FILE *f, const struct rl_set *s, const char *id,
  */
 void table_notes(FILE *f, const struct rl_set *s, const char *id,
     const struct model_row *rows, int nrows, const struct report_opts *o);
+/*
+ * The verdict @v in a few words: "changed*" ("changed" on an info
+ * metric), "same +-1%", "can't tell", "-".
+ */
+char *table_verdict_word(char *buf, size_t len, const struct rv_verdict *v);
+/*
+ * The headline's verdict of @id under its table (@rows: model_rows()'s
+ * or a selection with the headline), one line: "verdict fill_s:
+ * changed* -50.0% [-53.7, -46.4]", a kernel's label before its word
+ * when the words differ.
+ */
+void table_verdict_line(FILE *f, const struct model *md, const char *id,
+    const struct model_row *rows, int nrows, const struct report_opts *o);
 /* Kernel @k's mean of @r as the table prints it. */
 char *table_mean(char *buf, size_t len, const struct model_row *r, int nk,
     int k);

@@ -2,7 +2,7 @@
  * verdict.c - kernel A against kernel B with the run as the unit: the
  * comparison of run means, the two one-sided tests of "same", the
  * three-word verdict and the runs a side a decision needs.  The
- * formulas are in verdict.h and docs/statistics-model.md; the t and
+ * formulas are in verdict.h and docs/report.md; the t and
  * normal distributions come from GSL.
  */
 #include <math.h>

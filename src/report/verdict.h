@@ -1,7 +1,7 @@
 /*
  * verdict.h - kernel A against kernel B with the run as the unit of
  * repetition (src/report/verdict.c; the model, its formulas and its
- * references are in docs/statistics-model.md).
+ * references are in docs/report.md).
  *
  * Each side of a comparison is a set of runs; each run is reduced to
  * its mean of one metric (the mean of its iterations), and every test

@@ -51,6 +51,9 @@ usage(FILE *f)
 "  --noisy PCT                CoV above which a metric is noisy (5)\n"
 "  --min-change PCT           smallest change ever marked (*) or counted\n"
 "                             as a regression (1)\n"
+"  --alpha P                  the families' level: Holm over the key\n"
+"                             figures, Benjamini-Hochberg with --detail\n"
+"                             (0.05)\n"
 "  --quiet-threshold PCT      warn when other processes used more than\n"
 "                             PCT%% of a CPU during a run (5)\n"
 "  --width N                  text width (80)\n");
@@ -161,6 +164,7 @@ main(int argc, char **argv)
 		{ "noisy", required_argument, NULL, 'n' },
 		{ "width", required_argument, NULL, 'w' },
 		{ "min-change", required_argument, NULL, 'm' },
+		{ "alpha", required_argument, NULL, 'A' },
 		{ "quiet-threshold", required_argument, NULL, 'q' },
 		{ "help", no_argument, NULL, 'h' },
 		{ NULL, 0, NULL, 0 },
@@ -170,7 +174,7 @@ main(int argc, char **argv)
 	struct model m;
 	const char *format = "text", *vmstat = NULL, *plot = NULL;
 	const char *only = NULL, *html = NULL;
-	double regress = NAN, min_change = 1;
+	double regress = NAN, min_change = 1, alpha = 0.05;
 	char err[8192], *text = NULL;
 	size_t textlen = 0;
 	FILE *mem;
@@ -210,6 +214,9 @@ main(int argc, char **argv)
 			break;
 		case 'm':
 			min_change = num_arg("--min-change", optarg, 0, 1e6);
+			break;
+		case 'A':
+			alpha = num_arg("--alpha", optarg, 1e-12, 0.5);
 			break;
 		case 'q':
 			o.quiet = num_arg("--quiet-threshold", optarg, 0, 1e5);
@@ -272,6 +279,8 @@ main(int argc, char **argv)
 		die("refusing to compare runs with different parameters (see "
 		    "above; --allow-different-params to compare anyway)");
 	model_init(&m, &s, min_change);
+	m.alpha = alpha;
+	m.detail = o.detail;
 
 	if (!(mem = open_memstream(&text, &textlen)))
 		die_errno("cannot allocate the report");

@@ -13,10 +13,22 @@
  * "mixed_machines,,N machines: ..." when there is more than one; JSON:
  * "machines", [{kernel, machine (its number), name}], and
  * "mixed_machines", true or false).
- * significant is the mark of the text view (rs_mark(): p < 0.05, at
- * least the minimum change, never on an info metric), empty/null when
- * there is no test (one run on a side); so are ratio_unbounded and the
- * ratio's interval then.  Every JSON kernel entry has the same fields,
+ * n ... ratio_unbounded are of the iterations, pooled over a folder's
+ * runs (welch_p, welch_df and the ratio: the iteration-level test,
+ * never starred); ratio_unbounded and the ratio's interval are
+ * empty/null with one iteration on a side.  significant is the star of
+ * the text view: the run-level verdict's (model_verdict(): the Holm
+ * family of the key figures, every other metric and --detail the
+ * Benjamini-Hochberg family), empty/null when there is no run-level
+ * test (one run on a side, no spread and one value on both sides).
+ * The run-level fields: runs and boots of that kernel's side (a folder
+ * of make ab's: its iterations are its runs), run_p Welch's p on the
+ * run means, adjusted_p within family (holm-key, bh-detail; none: not
+ * tested) of family_size tests, verdict (changed, same, can't tell),
+ * same_bound_pct X of "same within +-X%", tost_p the larger p of the
+ * two one-sided tests, runs_needed the runs a side a decision would
+ * need at this spread, change_ci_low/high the change's 95% interval in
+ * % (Fieller's on the run means).  Every JSON kernel entry has the same fields,
  * null where they do not apply (the baseline, a side with no run).
  * noisy: CoV above the threshold, or a mean of 0 with spread
  * (model_noisy()), empty/null for a kernel with no run; scope says
@@ -61,6 +73,15 @@ csv_num(FILE *f, double v)
 	fputc(',', f);
 	if (!isnan(v) && !isinf(v))
 		fprintf(f, "%.10g", v);
+}
+
+/* The runs of kernel @k behind row @r (its iterations: make ab). */
+static int
+runs_of(const struct model *md, const struct model_row *r, int k)
+{
+	if (md->s->nk > 1)
+		return k ? r->rc[k].b.n : r->rc[1].a.n;
+	return md->s->k[k].nruns;
 }
 
 /* Is there a ratio interval (bounded or not): two runs a side or more? */
@@ -132,6 +153,31 @@ csv_settings(FILE *f, const struct rl_set *s)
 	rl_free_mdiffs(d, n);
 }
 
+/* The run-level fields of kernel @k's row of @r (see the top). */
+static void
+csv_verdict(FILE *f, const struct model *md, const struct model_row *r,
+    int k)
+{
+	const struct rv_verdict *v;
+	enum model_family fam;
+
+	fprintf(f, ",%d,%d", runs_of(md, r, k), md->s->k[k].nboots);
+	if (k == 0 || !r->d[k].n) {
+		fputs(",,,,,,,,,,", f);
+		return;
+	}
+	v = model_verdict(md, r, k, &fam);
+	csv_num(f, v->p);
+	csv_num(f, fam == MODEL_FAM_NONE ? NAN : v->p_adj);
+	fprintf(f, ",%s,%d,%s", model_family_name(fam),
+	    model_family_size(md, fam), rv_word_name(v->word));
+	csv_num(f, v->bound);
+	csv_num(f, v->tost_p);
+	csv_num(f, v->runs_needed);
+	csv_num(f, v->lo);
+	csv_num(f, v->hi);
+}
+
 void
 export_csv(FILE *f, const struct model *md, const struct report_opts *o)
 {
@@ -143,7 +189,9 @@ export_csv(FILE *f, const struct model *md, const struct report_opts *o)
 	fputs("kernel,benchmark,metric,unit,direction,status,n,mean,sd,cov,"
 	    "min,median,max,ci_low,ci_high,change_pct,welch_p,welch_df,"
 	    "significant,ratio,ratio_ci_low,ratio_ci_high,ratio_unbounded,"
-	    "noisy,scope,quiet,foreign_cpu\n", f);
+	    "noisy,scope,quiet,foreign_cpu,runs,boots,run_p,adjusted_p,"
+	    "family,family_size,verdict,same_bound_pct,tost_p,runs_needed,"
+	    "change_ci_low,change_ci_high\n", f);
 	for (i = 0; i < s->nids; i++) {
 		n = model_rows(md, s->ids[i], &rows);
 		for (j = 0; j < n; j++)
@@ -178,7 +226,7 @@ export_csv(FILE *f, const struct model *md, const struct report_opts *o)
 					csv_num(f, c->w.df);
 					/* no test (one run a side): empty */
 					fputc(',', f);
-					if (!isnan(c->w.p))
+					if (!isnan(rows[j].rc[k].w.p))
 						fprintf(f, "%d", c->sig);
 					csv_num(f, c->ratio.r);
 					csv_num(f, c->ratio.lo);
@@ -200,6 +248,7 @@ export_csv(FILE *f, const struct model *md, const struct report_opts *o)
 				if (q.quiet >= 0)
 					fprintf(f, "%d", q.quiet);
 				csv_num(f, q.mean);
+				csv_verdict(f, md, &rows[j], k);
 				fputc('\n', f);
 			}
 	}
@@ -324,14 +373,40 @@ json_load(FILE *f, const struct rl_set *s, const char *id,
  * ratio_unbounded null too).
  */
 static void
-json_cmp(FILE *f, const struct rs_cmp *c, const struct rs_desc *a,
-    const struct rs_desc *b)
+json_cmp(FILE *f, const struct model *md, const struct model_row *r, int k,
+    const struct rs_cmp *c, const struct rs_desc *a, const struct rs_desc *b)
 {
+	const struct rv_verdict *v = c ? model_verdict(md, r, k, NULL) : NULL;
+	enum model_family fam = MODEL_FAM_NONE;
+
+	if (v)
+		model_verdict(md, r, k, &fam);
 	json_num(f, "change_pct", c ? c->pct : NAN);
 	json_num(f, "welch_p", c ? c->w.p : NAN);
 	json_num(f, "welch_df", c ? c->w.df : NAN);
 	fputs(", \"significant\": ", f);
-	fputs(!c || isnan(c->w.p) ? "null" : c->sig ? "true" : "false", f);
+	fputs(!c || isnan(r->rc[k].w.p) ? "null" : c->sig ? "true" : "false",
+	    f);
+	fprintf(f, ", \"runs\": %d, \"boots\": %d", runs_of(md, r, k),
+	    md->s->k[k].nboots);
+	json_num(f, "run_p", v ? v->p : NAN);
+	json_num(f, "adjusted_p", v && fam != MODEL_FAM_NONE ? v->p_adj : NAN);
+	fputs(", \"family\": ", f);
+	if (v)
+		fprintf(f, "\"%s\", \"family_size\": %d",
+		    model_family_name(fam), model_family_size(md, fam));
+	else
+		fputs("null, \"family_size\": null", f);
+	fputs(", \"verdict\": ", f);
+	if (v)
+		json_str(f, rv_word_name(v->word));
+	else
+		fputs("null", f);
+	json_num(f, "same_bound_pct", v ? v->bound : NAN);
+	json_num(f, "tost_p", v ? v->tost_p : NAN);
+	json_num(f, "runs_needed", v ? v->runs_needed : NAN);
+	json_num(f, "change_ci_low", v ? v->lo : NAN);
+	json_num(f, "change_ci_high", v ? v->hi : NAN);
 	json_num(f, "ratio", c ? c->ratio.r : NAN);
 	json_num(f, "ratio_ci_low", c ? c->ratio.lo : NAN);
 	json_num(f, "ratio_ci_high", c ? c->ratio.hi : NAN);
@@ -354,9 +429,12 @@ export_json(FILE *f, const struct model *md, const struct report_opts *o)
 		fputs(k ? ", " : "", f);
 		json_str(f, s->k[k].label);
 	}
+	model_ready(md);
 	fprintf(f, "],\n  \"noisy_cov\": %.10g,\n  \"min_change_pct\": "
-	    "%.10g,\n  \"quiet_threshold_pct\": %.10g,\n", o->noisy,
-	    md->min_change, o->quiet);
+	    "%.10g,\n  \"quiet_threshold_pct\": %.10g,\n  \"alpha\": "
+	    "%.10g,\n  \"families\": {\"holm-key\": %d, \"bh-detail\": "
+	    "%d},\n", o->noisy, md->min_change, o->quiet, md->alpha, md->nkey,
+	    md->ndetail);
 	json_settings(f, s);
 	json_machines(f, s);
 	fputs(",\n  \"benchmarks\": [", f);
@@ -398,8 +476,8 @@ export_json(FILE *f, const struct model *md, const struct report_opts *o)
 				fprintf(f, ", \"noisy\": %s", !d->n ?
 				    "null" : model_noisy(d, o->noisy) ?
 				    "true" : "false");
-				json_cmp(f, k > 0 && d->n ? c : NULL,
-				    &rows[j].d[0], d);
+				json_cmp(f, md, &rows[j], k, k > 0 && d->n ?
+				    c : NULL, &rows[j].d[0], d);
 				fputc('}', f);
 			}
 			fputs("]}", f);

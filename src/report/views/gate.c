@@ -1,8 +1,9 @@
 /*
- * gate.c - the regression gate (gate.h): every change marked
- * significant (rs_mark(): p < 0.05, at least the minimum change, not
- * an info metric) that is worse than the baseline by more than the
- * percentage given, one line each, for vmreport's exit status 3.
+ * gate.c - the regression gate (gate.h): every change the report stars
+ * (the verdict changed on the run means, its p adjusted in its family:
+ * model_verdict(); at least the minimum change, not an info metric)
+ * that is worse than the baseline by more than the percentage given,
+ * one line each, for vmreport's exit status 3.
  */
 #include <math.h>
 
@@ -15,7 +16,7 @@
 /*
  * Is kernel @k's marked change of row @r a regression by more than
  * @pct percent?  A change from a baseline mean of 0 has no percentage
- * and counts as large (rs_mark()): then the direction decides.
+ * and counts as large (rv_verdict()): then the direction decides.
  */
 static int
 regressed(const struct model_row *r, int k, double pct)
@@ -59,9 +60,10 @@ gate_regressions(FILE *f, const struct model *m, double pct)
 					    fmt_num(mean, sizeof(mean),
 					    "%.2f", c->pct));
 				fprintf(f, "regression: %s %s %s: %s "
-				    "(worse than %s, p %.4f)\n",
+				    "(worse than %s, adjusted p %.4f)\n",
 				    s->k[k].label, s->ids[i], rows[j].name,
-				    num, s->k[0].label, c->w.p);
+				    num, s->k[0].label, model_verdict(m,
+				    &rows[j], k, NULL)->p_adj);
 			}
 		}
 	}

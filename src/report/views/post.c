@@ -286,13 +286,22 @@ post_header(FILE *f, const struct model *md, const struct report_opts *o)
 	setup_settings(f, s, o->width);
 	setup_quiet_summary(f, s, o);
 	fputc('\n', f);
-	vb_buf_printf(&line, "Figures are means of all runs. In the "
-	    "tables (+x.xx%%) is the change against %s, positive = better; "
-	    "* marks a significant difference (Welch's t-test, p<0.05) of "
-	    "at least %g%%, never on an info metric; ~ a noisy metric "
-	    "(CoV > %.0f%%); [system] a counter of the whole machine, "
-	    "[cgroup] of the benchmark's memory cgroup.", s->k[0].label,
+	model_ready(md);
+	vb_buf_printf(&line, "Figures are means of all runs' iterations; "
+	    "each test names the runs and boots behind it. In the tables "
+	    "(+x.xx%%) is the change against %s, positive = better; * marks "
+	    "a change (verdict changed) of at least %g%%, never on an info "
+	    "metric, on the run means: Holm-adjusted p < %g over %d key "
+	    "figures (Benjamini-Hochberg over %d for the others); same "
+	    "+-X%%: two one-sided tests at X = %g%%; can't tell: neither; "
+	    "~ a noisy metric (CoV > %.0f%%); [system] a counter of the "
+	    "whole machine, [cgroup] of the benchmark's memory cgroup.",
+	    s->k[0].label, md->min_change, md->alpha, md->nkey, md->ndetail,
 	    md->min_change, o->noisy * 100);
+	if (md->runs_min == 1)
+		vb_buf_printf(&line, " Where a side has one run nothing is "
+		    "starred: a difference includes run-to-run drift that one "
+		    "run a side cannot measure.");
 	fmt_wrap(f, vb_buf_str(&line), o->width, 0);
 	fputc('\n', f);
 	vb_buf_free(&line);
@@ -305,6 +314,38 @@ command_line(FILE *f, const struct vb_res *r, int width)
 	if ((int)strlen(r->cmdline) > width - 2)
 		fprintf(f, "\n  %.*s", width - 4, r->cmdline + width - 2);
 	fprintf(f, "   (%d run%s)\n", r->niter, r->niter == 1 ? "" : "s");
+}
+
+/*
+ * The runs and boots behind @id's figures, one item a kernel:
+ * "runs: a 3 on 2 boots (15 iterations), b 1 on 1 boot (5 iterations)"
+ * (make ab's sides: its iterations are its runs).
+ */
+static void
+runs_line(FILE *f, const struct rl_set *s, const char *id, int width)
+{
+	struct vb_buf line = VB_BUF_INIT;
+	int k;
+
+	vb_buf_printf(&line, "runs:");
+	for (k = 0; k < s->nk; k++) {
+		const struct rl_kernel *kk = &s->k[k];
+		const struct vb_res *r = rl_find(kk, id);
+		int n = r ? r->niter : 0;
+
+		if (kk->iter_is_run)
+			vb_buf_printf(&line, "%s %s %d (make ab: each "
+			    "iteration a run) on %d boot%s", k ? "," : "",
+			    kk->label, n, kk->nboots, kk->nboots == 1 ? "" :
+			    "s");
+		else
+			vb_buf_printf(&line, "%s %s %d on %d boot%s (%d "
+			    "iteration%s)", k ? "," : "", kk->label,
+			    r ? kk->nruns : 0, kk->nboots, kk->nboots == 1 ?
+			    "" : "s", n, n == 1 ? "" : "s");
+	}
+	fmt_wrap(f, vb_buf_str(&line), width, 4);
+	vb_buf_free(&line);
 }
 
 /* The short comparison table of @id. */
@@ -322,6 +363,7 @@ short_table(FILE *f, const struct model *md, const char *id,
 	if (s->nk > 1 && m) {
 		fputc('\n', f);
 		table_print(f, s, id, sel, m, o);
+		table_verdict_line(f, md, id, rows, n, o);
 		table_notes(f, s, id, sel, m, o);
 	} else {
 		table_notes(f, s, id, sel, 0, o);
@@ -366,6 +408,7 @@ form_section(FILE *f, const struct model *md, const struct form *fm, int i,
 		if (form_of(s->ids[j], FORM_POST) != fm)
 			continue;
 		fprintf(f, "%s:\n", s->ids[j]);
+		runs_line(f, s, s->ids[j], o->width);
 		setup_quiet_warn(f, s, s->ids[j], o);
 		time_lines(f, s, s->ids[j]);
 		form_beside(f, s, s->ids[j]);
@@ -396,6 +439,7 @@ post_print(FILE *f, const struct model *md, const struct report_opts *o)
 			continue;
 		fprintf(f, "%s\n", id);
 		command_line(f, model_any(s, id), o->width);
+		runs_line(f, s, id, o->width);
 		setup_quiet_warn(f, s, id, o);
 		fputc('\n', f);
 		time_lines(f, s, id);

@@ -49,6 +49,37 @@ kernel_header(FILE *f, const struct rl_set *s, int labw, int first,
 	fputc('\n', f);
 }
 
+/* A p in a cell: "<0.0001" or four decimals, "-" when NAN. */
+static char *
+p_cell(char *num, size_t len, double p)
+{
+	if (!isnan(p) && p < 0.0001)
+		snprintf(num, len, "<0.0001");
+	else
+		fmt_value(num, len, p, 4);
+	return num;
+}
+
+/* Lines 15 on of the detail block: the run-level test and its verdict. */
+static void
+run_cell(char *num, size_t len, int l, const struct model *md,
+    const struct model_row *r, int k)
+{
+	const struct rv_verdict *v = model_verdict(md, r, k, NULL);
+	const struct rv_cmp *c = &r->rc[k];
+
+	if (l == 15)
+		snprintf(num, len, "%d/%d", c->a.n, c->b.n);
+	else if (l == 16)
+		p_cell(num, len, v->p);
+	else if (l == 17)
+		p_cell(num, len, v->p_adj);
+	else if (l == 18)
+		p_cell(num, len, v->tost_p);
+	else
+		table_verdict_word(num, len, v);
+}
+
 /* Line @l of the detail block for kernel @k (see lab[] below). */
 static void
 detail_cell(char *num, size_t len, int l, const struct model_row *r, int k,
@@ -67,7 +98,9 @@ detail_cell(char *num, size_t len, int l, const struct model_row *r, int k,
 		fmt_pct(num, len, c->pct);
 		if (c->sig && r->dir != VB_INFO)
 			snprintf(num + strlen(num), len - strlen(num), "*");
-	} else if (l == 10 && !isnan(c->w.p) && c->w.p < 0.0001)
+	} else if (l >= 15)
+		snprintf(num, len, "-");
+	else if (l == 10 && !isnan(c->w.p) && c->w.p < 0.0001)
 		snprintf(num, len, "<0.0001");
 	else if (l == 10)
 		fmt_value(num, len, c->w.p, 4);
@@ -81,15 +114,23 @@ detail_cell(char *num, size_t len, int l, const struct model_row *r, int k,
 		fmt_value(num, len, l == 13 ? c->ratio.lo : c->ratio.hi, 4);
 }
 
+/*
+ * Lines 0-14 are of the iterations, pooled over a folder's runs (the
+ * iteration-level spread); 15 on of the run means (verdict.h): runs a
+ * side, Welch's p, the family's adjusted p, the two one-sided tests'
+ * p and the verdict.
+ */
 static void
-detail_block(FILE *f, const struct rl_set *s, struct model_row *r,
+detail_block(FILE *f, const struct model *md, struct model_row *r,
     const struct report_opts *o)
 {
 	static const char *const lab[] = {
 		"n", "mean", "sd", "CoV%", "min", "median", "max",
 		"95% CI low", "95% CI high", "change%", "Welch p", "Welch df",
-		"ratio", "ratio CI low", "ratio CI high",
+		"ratio", "ratio CI low", "ratio CI high", "runs a/b",
+		"run p", "adjusted p", "same p", "verdict",
 	};
+	const struct rl_set *s = md->s;
 	char num[64];
 	int dec = model_decimals(r, s->nk), perblk, first, last, i, l;
 
@@ -113,7 +154,12 @@ detail_block(FILE *f, const struct rl_set *s, struct model_row *r,
 					fmt_cell(f, "", DETW, 0);
 					continue;
 				}
-				detail_cell(num, sizeof(num), l, r, i, dec);
+				if (l >= 15)
+					run_cell(num, sizeof(num), l, md, r,
+					    i);
+				else
+					detail_cell(num, sizeof(num), l, r, i,
+					    dec);
 				if (d->n == 0 && l != 0)
 					snprintf(num, sizeof(num), "-");
 				fmt_cell(f, num, DETW, 0);
@@ -261,9 +307,10 @@ quiet_line(FILE *f, const struct rl_set *s, const char *id,
  * and the forms' lines of what ran beside it (the probe).
  */
 static void
-key_section(FILE *f, const struct rl_set *s, const char *id,
+key_section(FILE *f, const struct model *md, const char *id,
     struct model_row *rows, int nrows, const struct report_opts *o)
 {
+	const struct rl_set *s = md->s;
 	struct model_row *sel = vb_xcalloc((size_t)nrows, sizeof(*sel));
 	struct vb_buf line = VB_BUF_INIT, marks = VB_BUF_INIT;
 	struct report_opts ko = *o;
@@ -275,13 +322,20 @@ key_section(FILE *f, const struct rl_set *s, const char *id,
 	for (j = 0; j < nrows; j++) {
 		if (rows[j].key) {
 			sel[n++] = rows[j];
+			/* a star of --detail's family that Holm's drops */
+			for (i = 1; i < s->nk; i++)
+				if (rows[j].vd[i].star && !rows[j].vk[i].star)
+					break;
+			if (i < s->nk && nmark++ < 5)
+				vb_buf_printf(&marks, "%s %s", nmark > 1 ?
+				    "," : ":", rows[j].name);
 			continue;
 		}
 		if (model_unmeasured(&rows[j], s->nk))
 			continue;
 		more++;
 		for (i = 1; i < s->nk; i++)
-			if (rows[j].c[i].sig && rows[j].dir != VB_INFO)
+			if (rows[j].vd[i].star)
 				break;
 		/* five names at most: a few lines per benchmark */
 		if (i < s->nk && nmark++ < 5)
@@ -295,6 +349,7 @@ key_section(FILE *f, const struct rl_set *s, const char *id,
 	table_print(f, s, id, sel, n, &ko);
 	ko.title = NULL;
 	vb_buf_free(&line);
+	table_verdict_line(f, md, id, sel, n, o);
 	if (rl_param_diffs(s, id, &line))
 		fprintf(f, "parameters differ (--allow-different-params):\n%s",
 		    vb_buf_str(&line));
@@ -304,7 +359,8 @@ key_section(FILE *f, const struct rl_set *s, const char *id,
 	quiet_line(f, s, id, o);
 	if (nmark) {
 		vb_buf_printf(&line, "--detail has %d more metric%s; marked * "
-		    "there%s", more, more == 1 ? "" : "s", vb_buf_str(&marks));
+		    "there (Benjamini-Hochberg)%s", more, more == 1 ? "" : "s",
+		    vb_buf_str(&marks));
 		fmt_wrap(f, vb_buf_str(&line), o->width, 4);
 	}
 	vb_buf_free(&line);
@@ -334,7 +390,7 @@ section(FILE *f, const struct model *md, const char *id,
 
 	nrows = model_rows(md, id, &rows);
 	if (!o->detail) {
-		key_section(f, s, id, rows, nrows, o);
+		key_section(f, md, id, rows, nrows, o);
 		return;
 	}
 	vb_buf_printf(&text, "== %s == %s", id, r0->cmdline);
@@ -357,12 +413,12 @@ section(FILE *f, const struct model *md, const char *id,
 		fputc('\n', f);
 		bars_headline(f, s, &rows[h], o->width);
 		fputc('\n', f);
-		detail_block(f, s, &rows[h], o);
+		detail_block(f, md, &rows[h], o);
 	}
 	for (j = 0; o->detail && j < nrows; j++)
 		if (j != h && model_row_shown(&rows[j], s->nk)) {
 			fputc('\n', f);
-			detail_block(f, s, &rows[j], o);
+			detail_block(f, md, &rows[j], o);
 		}
 	fputc('\n', f);
 }
@@ -402,6 +458,113 @@ text_forms(FILE *f, const struct rl_set *s, const struct report_opts *o)
 static void summary_tables(FILE *f, const struct model *md,
     const struct report_opts *o);
 
+/* "3" or "2 to 5": the runs a side of the comparisons. */
+static char *
+runs_range(char *buf, size_t len, const struct model *md)
+{
+	if (md->runs_min == md->runs_max)
+		snprintf(buf, len, "%d", md->runs_min);
+	else
+		snprintf(buf, len, "%d to %d", md->runs_min, md->runs_max);
+	return buf;
+}
+
+static int
+cmp_double(const void *a, const void *b)
+{
+	double x = *(const double *)a, y = *(const double *)b;
+
+	return x < y ? -1 : x > y;
+}
+
+/*
+ * The run-to-run CoV behind the one-run line: the median over the
+ * headlines compared with one run on a side of the CoV of the side
+ * with several runs; RV_RUN_COV (*@assumed 1) when none has.
+ */
+static double
+one_run_cov(const struct model *md, int *assumed)
+{
+	const struct rl_set *s = md->s;
+	struct model_row *rows;
+	double *v = vb_xcalloc((size_t)(s->nids * s->nk + 1), sizeof(*v));
+	double cov;
+	int n = 0, i, k, h, nr;
+
+	for (i = 0; i < s->nids; i++) {
+		nr = model_rows(md, s->ids[i], &rows);
+		if ((h = model_headline(s, s->ids[i], rows, nr)) < 0)
+			continue;
+		for (k = 1; k < s->nk; k++)
+			if (rows[h].rc[k].why == RV_ONE_RUN &&
+			    !rows[h].rc[k].run_cov_assumed &&
+			    isfinite(rows[h].rc[k].run_cov))
+				v[n++] = rows[h].rc[k].run_cov;
+	}
+	*assumed = n == 0;
+	qsort(v, (size_t)n, sizeof(*v), cmp_double);
+	cov = n == 0 ? RV_RUN_COV : n % 2 ? v[n / 2] :
+	    (v[n / 2 - 1] + v[n / 2]) / 2;
+	free(v);
+	return cov;
+}
+
+/*
+ * The legend of the stars and the words: the procedure and its family
+ * size, what one run a side means, the --detail stars the default view
+ * does not show.
+ */
+static void
+legend(FILE *f, const struct model *md, const struct report_opts *o)
+{
+	struct vb_buf line = VB_BUF_INIT;
+	char runs[64], b1[32];
+	double cov, n1, n10;
+	int assumed;
+
+	model_ready(md);
+	runs_range(runs, sizeof(runs), md);
+	if (md->runs_max < 2)
+		vb_buf_printf(&line, "Verdicts:");
+	else if (o->detail)
+		vb_buf_printf(&line, "* changed: Benjamini-Hochberg-adjusted "
+		    "p < %g over %d tests (false discovery rate; run means, "
+		    "%s run%s a side); default view: Holm over %d key "
+		    "figures.", md->alpha, md->ndetail, runs,
+		    md->runs_max == 1 ? "" : "s", md->nkey);
+	else
+		vb_buf_printf(&line, "* changed: Holm-adjusted p < %g over %d "
+		    "key figures (run means, %s run%s a side); --detail: "
+		    "Benjamini-Hochberg over %d.", md->alpha, md->nkey, runs,
+		    md->runs_max == 1 ? "" : "s", md->ndetail);
+	vb_buf_printf(&line, " same +-X%%: two one-sided tests at X = "
+	    "--min-change; can't tell: neither.");
+	fmt_wrap(f, vb_buf_str(&line), o->width, 0);
+	vb_buf_free(&line);
+	if (md->runs_min == 1) {
+		cov = one_run_cov(md, &assumed);
+		n1 = rv_runs_needed(cov, md->min_change / 100, md->alpha);
+		n10 = rv_runs_needed(cov, 0.10, md->alpha);
+		vb_buf_printf(&line, "One run a side: nothing is starred. A "
+		    "difference includes run-to-run drift that one run a "
+		    "side cannot measure; at a run-to-run CoV of %s%% (%s), "
+		    "about %.0f runs a side would decide a %g%% change, %.0f "
+		    "a 10%% change.", fmt_num(b1, sizeof(b1), "%.3g",
+		    cov * 100), assumed ? "assumed" :
+		    "median of the headlines' side with several runs", n1,
+		    md->min_change, n10);
+		fmt_wrap(f, vb_buf_str(&line), o->width, 0);
+		vb_buf_free(&line);
+	}
+	if (!o->detail && md->nhidden) {
+		vb_buf_printf(&line, "--detail stars %d figure%s this view does "
+		    "not star (Benjamini-Hochberg).", md->nhidden,
+		    md->nhidden == 1 ? "" : "s");
+		fmt_wrap(f, vb_buf_str(&line), o->width, 0);
+		vb_buf_free(&line);
+	}
+}
+
 void
 text_compare(FILE *f, const struct model *md, const struct report_opts *o)
 {
@@ -422,23 +585,24 @@ text_compare(FILE *f, const struct model *md, const struct report_opts *o)
 		setup_quiet_summary(f, s, o);
 	fputc('\n', f);
 	if (o->detail)
-		snprintf(line, sizeof(line), "Means of all runs; (+x.xx%%) is "
-		    "the change against the baseline, positive = better (for "
-		    "info metrics: the plain change); * significant (Welch's "
-		    "t-test, p<0.05) and a change of at least %g%% (never on "
-		    "info metrics); ~ noisy (CoV > %.0f%%); ! run incomplete; "
-		    "[system] a counter of the whole machine, [cgroup] of the "
-		    "benchmark's memory cgroup (MEM=).", md->min_change,
-		    o->noisy * 100);
+		snprintf(line, sizeof(line), "Means of all runs' iterations; "
+		    "(+x.xx%%) is the change against the baseline, positive = "
+		    "better (for info metrics: the plain change); * changed "
+		    "(below) by at least %g%% (never on info metrics); ~ noisy "
+		    "(CoV > %.0f%%); ! run incomplete; [system] a counter of "
+		    "the whole machine, [cgroup] of the benchmark's memory "
+		    "cgroup (MEM=).", md->min_change, o->noisy * 100);
 	else
 		snprintf(line, sizeof(line), "Key figures, means of all runs "
 		    "(--detail: all); (+x.xx%%) change, + = better (info: "
-		    "plain); * significant (Welch p<0.05, change >= %g%%, not "
-		    "info); ~ noisy (CoV > %.0f%%; note: the change the "
-		    "headline's runs could detect); ! incomplete; [system] "
+		    "plain); * changed (below; change >= %g%%, not info); ~ "
+		    "noisy (CoV > %.0f%%; note: the change the headline's "
+		    "runs could detect); ! incomplete; [system] "
 		    "machine-wide, [cgroup] the memory cgroup's (MEM=).",
 		    md->min_change, o->noisy * 100);
 	fmt_wrap(f, line, o->width, 0);
+	if (s->nk > 1)
+		legend(f, md, o);
 	for (i = 0; i < s->nk; i++)
 		if (rl_meta(&s->k[i], "status") &&
 		    strcmp(rl_meta(&s->k[i], "status"), "complete"))
@@ -505,45 +669,75 @@ time_like(const struct model_row *r)
 }
 
 /*
- * Per kernel: the geometric mean of its time-like ratios, with CI.  A
- * metric with fewer than 2 runs on a side has no variance, and would
- * void the interval: it is left out.
+ * Kernel @k against the baseline over the time-like rows, runs as the
+ * unit (rs_georun_*(): each run a score, the mean log of its run
+ * means): the metrics whose run counts are those of the first one
+ * (na, nb), the others left out.
+ */
+static void
+geo_of(const struct rl_set *s, struct model_row **rows, const int *nrows,
+    int k, struct rs_georun *g)
+{
+	double *a, *b;
+	int j, m, na, nb, init = 0;
+
+	memset(g, 0, sizeof(*g));
+	g->g = g->lo = g->hi = NAN;
+	for (j = 0; j < s->nids; j++)
+		for (m = 0; m < nrows[j]; m++) {
+			if (!time_like(&rows[j][m]))
+				continue;
+			na = model_run_means(&s->k[0], s->ids[j],
+			    rows[j][m].name, &a);
+			nb = model_run_means(&s->k[k], s->ids[j],
+			    rows[j][m].name, &b);
+			if (!init && na && nb && rs_georun_init(g, na,
+			    nb) == 0)
+				init = 1;
+			if (init && na == g->na && nb == g->nb)
+				rs_georun_add(g, a, b);
+			free(a);
+			free(b);
+		}
+	if (init)
+		rs_georun_finish(g);
+}
+
+/*
+ * Per kernel: the geometric mean of its time-like ratios with runs as
+ * the unit, and its 95% CI with two runs a side or more.
  */
 static void
 geo_table(FILE *f, const struct rl_set *s, struct model_row **rows,
     const int *nrows, int labw)
 {
 	char num[32];
-	int i, j, k;
+	int i;
 
-	fprintf(f, "\nTime-like metrics (s, ms, us, ns; lower is better; 2 "
-	    "runs a side or more):\ngeometric mean of the ratios "
-	    "kernel/baseline, with its 95%% CI; below 1 = faster\n\n");
-	fprintf(f, "%-*s %7s %8s  %s\n", labw, "Kernel", "metrics", "ratio",
-	    "95% CI");
+	fprintf(f, "\nTime-like metrics (s, ms, us, ns; lower is better), "
+	    "runs as the unit:\ngeometric mean of the ratios kernel/"
+	    "baseline, with its 95%% CI\n(2 runs a side or more); below 1 = "
+	    "faster\n\n");
+	fprintf(f, "%-*s %7s %5s %8s  %s\n", labw, "Kernel", "metrics",
+	    "runs", "ratio", "95% CI");
 	for (i = 1; i < s->nk; i++) {
-		struct rs_geo g;
+		struct rs_georun g;
 
-		rs_geo_init(&g);
-		for (j = 0; j < s->nids; j++)
-			for (k = 0; k < nrows[j]; k++)
-				if (time_like(&rows[j][k]) &&
-				    rows[j][k].d[0].n >= 2 &&
-				    rows[j][k].d[i].n >= 2)
-					rs_geo_add(&g, &rows[j][k].d[0],
-					    &rows[j][k].d[i]);
-		rs_geo_finish(&g);
+		geo_of(s, rows, nrows, i, &g);
 		fmt_cell(f, s->k[i].label, labw, 1);
 		if (!g.k) {
-			fprintf(f, " %7d %8s\n", 0, "-");
+			fprintf(f, " %7d %5s %8s\n", 0, "-", "-");
+			rs_georun_free(&g);
 			continue;
 		}
-		fprintf(f, " %7d %8s  ", g.k, fmt_num(num, sizeof(num),
-		    "%.4f", g.g));
+		snprintf(num, sizeof(num), "%d/%d", g.na, g.nb);
+		fprintf(f, " %7d %5s", g.k, num);
+		fprintf(f, " %8s  ", fmt_num(num, sizeof(num), "%.4f", g.g));
 		if (!isfinite(g.lo) || !isfinite(g.hi))
 			fprintf(f, "-\n");
 		else
 			fprintf(f, "[%.4f, %.4f]\n", g.lo, g.hi);
+		rs_georun_free(&g);
 	}
 }
 
