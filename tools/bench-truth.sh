@@ -114,11 +114,11 @@ stars() {
 # report BIN OUT OPTS... DIRS...: the report into OUT; its count of stars
 # on stdout, or "err" when it failed
 report() {
-	b=$1
-	o=$2
+	rb=$1
+	ro=$2
 	shift 2
-	if "$b" "$@" > "$o" 2>&1; then
-		stars "$o"
+	if "$rb" "$@" > "$ro" 2>&1; then
+		stars "$ro"
 	else
 		echo err
 	fi
