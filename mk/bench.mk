@@ -15,7 +15,8 @@
 #   bench_needs_NAME   what it needs built besides all
 # A new measurement is a new row.
 
-BENCH_NAMES := overhead report fileload makesim memfill probe tio html vmlat
+BENCH_NAMES := overhead report fileload makesim memfill probe tio html vmlat \
+	truth
 
 # The harness's own cost: tools/overhead.c.
 bench_run_overhead = tools/overhead
@@ -69,6 +70,15 @@ bench_run_html = sh tests/html-browser.sh 50; rc=$$?; \
 bench_run_vmlat = LMBENCH_SRC="$$VB_LMBENCH_SRC" LM_TESTS="$$VB_LM_TESTS" \
 	sh tools/vmlat-vs-lmbench.sh "$${VB_LM_RUNS:-9}"
 bench_vars_vmlat = LMBENCH_SRC LM_RUNS LM_TESTS
+
+# Does the report's verdict tell the truth: A/A false alarms over the 10
+# splits of 6 runs, the old model beside, and real settings (THP,
+# swappiness, zswap) still detected with 3 runs a side, through make ab
+# and make run: tools/bench-truth.sh.  TRUTH_CONFIG (configs/quick.conf),
+# TRUTH_PARTS ("aa ab hand"), TRUTH_OLD (the old model's commit) or
+# TRUTH_OLD_BIN (its report already built).
+bench_run_truth = sh tools/bench-truth.sh
+bench_vars_truth = TRUTH_CONFIG TRUTH_PARTS TRUTH_OLD TRUTH_OLD_BIN
 
 BENCH_TARGETS := $(BENCH_NAMES:%=bench-%)
 $(call vb_export,BENCH $(foreach n,$(BENCH_NAMES),$(bench_vars_$(n))))

@@ -1,0 +1,361 @@
+#!/bin/sh
+# make bench-truth: does the report's verdict tell the truth?  Three
+# parts (TRUTH_PARTS="aa ab hand", default all three), each on this
+# kernel, into a temporary results folder removed on exit:
+#
+# aa    A/A false alarms.  Two labels, 3 runs each of TRUTH_CONFIG
+#       (default configs/quick.conf), alternating a b a b a b (make run
+#       KERNEL=truth-a, then truth-b, ...).  Nothing differs between
+#       them, so every star is a false alarm.  The 6 runs are then split
+#       every way into two groups of 3 (10 distinct splits; each group a
+#       label folder of hard links to the run folders, its meta's label
+#       rewritten) and each split is compared with report/vmreport, in
+#       the default view and in --detail; a split counts when any figure
+#       is starred.  Targets: at most 1 split in 10 with a star in the
+#       default view, at most 2 in 10 in --detail.  Beside them, the old
+#       model's figures for the same runs: the report of commit
+#       TRUTH_OLD (default eb923a2, the last one that pooled the
+#       iterations of every run and tested them at p < 0.05 with no
+#       correction), built from `git archive` in the temporary folder
+#       (TRUTH_OLD_BIN=path uses a binary already built; TRUTH_OLD=none
+#       skips it), on the same 10 splits and on the 9 one-run
+#       pairs a_i against b_j (how the old report was used: one run a
+#       side).
+# ab    Real changes still detected, 3 runs a side, through make ab
+#       (ITERATIONS=3: each iteration of make ab is a separate run):
+#       THP never/always (configs/truth-thp.conf: memfill's minflt and
+#       thp_fault_alloc), swappiness 0/100 under MEM=256M SWAP=1G
+#       (configs/truth-swap.conf: pswpout), zswap off/on under MEM=256M
+#       SWAP=512M (configs/ab-zswap.conf: pswpout).  Each figure must be
+#       starred in --detail, and the report's header must name the
+#       setting.  The runner restores every setting.
+# hand  The same THP change through two make run labels, the setting
+#       written by hand between runs (never, always, never, ... 3 runs
+#       each); this script restores THP on every exit (a trap).
+#
+# Every line that counts a star counts the report's lines with a change
+# marked "*" right after its parenthesis, "(+x.xx%)*".  The figures are
+# printed as they come, then a summary, which also replaces the block
+# between the two bench-truth markers in docs/validation.md with the
+# date, kernel, machine and load.  Exit status: 0 when every target
+# held, 1 when one did not or a run failed, 2 on bad input.
+set -u
+cd "$(dirname "$0")/.."
+cfg=${VB_TRUTH_CONFIG:-configs/quick.conf}
+parts=${VB_TRUTH_PARTS:-aa ab hand}
+old=${VB_TRUTH_OLD:-eb923a2}
+[ "$old" = none ] && old=
+oldbin=${VB_TRUTH_OLD_BIN:-}
+doc=docs/validation.md
+begin='<!-- make bench-truth: the latest run (tools/bench-truth.sh rewrites this block) -->'
+end='<!-- end of the latest make bench-truth -->'
+thp=/sys/kernel/mm/transparent_hugepage/enabled
+rep=report/vmreport
+
+[ -r "$cfg" ] || { echo "bench-truth: TRUTH_CONFIG=$cfg: no such file" >&2; exit 2; }
+for p in $parts; do
+	case $p in
+	aa|ab|hand) ;;
+	*) echo "bench-truth: TRUTH_PARTS: $p is not one of aa ab hand" >&2
+	   exit 2 ;;
+	esac
+done
+[ -x "$rep" ] && [ -x bench/vmrun ] ||
+    { echo "bench-truth: report/vmreport or bench/vmrun not built (make)" >&2; exit 2; }
+
+T=$(mktemp -d "${TMPDIR:-/tmp}/vmbench-truth.XXXXXX") || exit 1
+thp_saved=
+# THP back as found (only the hand part changes it), the folder removed
+cleanup() {
+	if [ -n "$thp_saved" ]; then
+		echo "$thp_saved" > "$thp" ||
+		    echo "bench-truth: cannot restore $thp to $thp_saved" >&2
+		thp_saved=
+	fi
+	rm -rf "$T"
+}
+trap cleanup EXIT
+trap 'exit 130' INT
+trap 'exit 143' TERM
+trap 'exit 129' HUP
+trap '' PIPE
+started=$(date -u '+%Y-%m-%d %H:%M UTC')
+load=$(cut -d' ' -f1-3 /proc/loadavg)
+sum=$T/summary
+: > "$sum"
+fail=0
+
+# say LINE: print it and keep it for the summary
+say() {
+	echo "$*"
+	echo "$*" >> "$sum"
+}
+
+# mk TARGET VAR=VAL...: make TARGET with every workflow variable given
+# (empty unless named), so nothing from the calling make leaks in; its
+# output goes to $T/mk.log, shown when it fails
+mk() {
+	t=$1
+	shift
+	if make --no-print-directory -s "$t" ITERATIONS= RUNS= FORCE= MEM= \
+	    SWAP= A_LABEL= B_LABEL= ORDER= "$@" > "$T/mk.log" 2>&1; then
+		return 0
+	fi
+	echo "bench-truth: make $t $*: failed:" >&2
+	tail -n 15 "$T/mk.log" >&2
+	return 1
+}
+
+# stars FILE: how many of the report's lines carry a "*" change
+stars() {
+	grep -c '[)]\*' "$1"
+}
+
+# report BIN OUT OPTS... DIRS...: the report into OUT; its count of stars
+# on stdout, or "err" when it failed
+report() {
+	rb=$1
+	ro=$2
+	shift 2
+	if "$rb" "$@" > "$ro" 2>&1; then
+		stars "$ro"
+	else
+		echo err
+	fi
+}
+
+# group DEST RUN...: a label folder DEST of the run folders given (hard
+# links, run1 ... in order), each meta's label= set to DEST's name
+group() {
+	d=$1
+	shift
+	mkdir -p "$d" || return 1
+	n=0
+	for r; do
+		n=$((n + 1))
+		cp -al "$r" "$d/run$n" && rm -f "$d/run$n/meta" &&
+		    sed "s/^label=.*/label=${d##*/}/" "$r/meta" > \
+		    "$d/run$n/meta" || return 1
+	done
+}
+
+# the old model's report: built from git at $old, or TRUTH_OLD_BIN
+old_report() {
+	[ -n "$oldbin" ] && return 0
+	[ -n "$old" ] || return 1
+	mkdir "$T/old" &&
+	    git archive "$old" 2> "$T/old.log" | tar -x -C "$T/old" &&
+	    make -C "$T/old" -s -j2 report/vmreport >> "$T/old.log" 2>&1 &&
+	    oldbin=$T/old/report/vmreport && return 0
+	echo "bench-truth: cannot build the report of $old; the old model" \
+	    "is left out:" >&2
+	tail -n 5 "$T/old.log" >&2
+	old=
+	return 1
+}
+
+part_aa() {
+	r=$T/aa
+	say "== A/A: 3 runs a label of $cfg, alternating a b a b a b"
+	i=0
+	for n in 1 2 3; do
+		for l in a b; do
+			i=$((i + 1))
+			s=$(date +%s)
+			mk run KERNEL="truth-$l" CONFIG="$cfg" RESULTS="$r" ||
+			    return 1
+			echo "run $i of 6 (truth-$l run$n): $(($(date +%s) - s)) s"
+			eval "R$i=\$r/truth-\$l/run\$n"
+		done
+	done
+	if old_report; then
+		have_old=1
+	else
+		have_old=0
+	fi
+	# the 10 splits: the group holding run 1 takes two of runs 2..6
+	say "split (runs in time order)   new: default --detail" \
+	    "$( [ $have_old = 1 ] && echo '  old: default --detail')"
+	nd=0 nt=0 od=0 ot=0 k=0
+	for i in 2 3 4 5; do
+		j=$i
+		while [ $((j += 1)) -le 6 ]; do
+			k=$((k + 1))
+			x="r1r$i""r$j" y= gx="$R1" gy=
+			eval "gx=\"\$gx \$R$i \$R$j\""
+			for m in 2 3 4 5 6; do
+				[ $m = $i ] || [ $m = $j ] && continue
+				y="$y""r$m"
+				eval "gy=\"\$gy \$R$m\""
+			done
+			# shellcheck disable=SC2086
+			group "$T/s$k/$x" $gx && group "$T/s$k/$y" $gy ||
+			    return 1
+			a=$T/s$k/$x b=$T/s$k/$y
+			d=$(report "$rep" "$T/s$k.d" "$a" "$b")
+			t=$(report "$rep" "$T/s$k.t" --detail "$a" "$b")
+			line=$(printf '%-8s against %-8s %14s %8s' "$x" "$y" \
+			    "$d" "$t")
+			[ "$d" != 0 ] && nd=$((nd + 1))
+			[ "$t" != 0 ] && nt=$((nt + 1))
+			if [ $have_old = 1 ]; then
+				d=$(report "$oldbin" "$T/s$k.od" "$a" "$b")
+				t=$(report "$oldbin" "$T/s$k.ot" --detail \
+				    "$a" "$b")
+				[ "$d" != 0 ] && od=$((od + 1))
+				[ "$t" != 0 ] && ot=$((ot + 1))
+				line=$(printf '%s %14s %8s' "$line" "$d" "$t")
+			fi
+			say "$line"
+		done
+	done
+	ok=held
+	[ $nd -le 1 ] && [ $nt -le 2 ] || { ok=MISSED; fail=1; }
+	say "A/A, 3 runs a side: splits with a star: default view $nd of 10" \
+	    "(target <= 1), --detail $nt of 10 (target <= 2): $ok"
+	[ $have_old = 1 ] &&
+	    say "  old model ($old), same splits: default view $od of 10," \
+	    "--detail $ot of 10"
+	# the 9 one-run pairs, as the old report was used
+	pd=0 pt=0 qd=0 qt=0 nsd=0 nst=0 osd=0 ost=0
+	for i in 1 3 5; do
+		for j in 2 4 6; do
+			eval "a=\$R$i b=\$R$j"
+			d=$(report "$rep" "$T/p.d" "$a" "$b")
+			t=$(report "$rep" "$T/p.t" --detail "$a" "$b")
+			[ "$d" != 0 ] && pd=$((pd + 1))
+			[ "$t" != 0 ] && pt=$((pt + 1))
+			case $d$t in *err*) ;; *)
+				nsd=$((nsd + d)) nst=$((nst + t)) ;; esac
+			line=$(printf 'one run a side: r%s against r%s %6s %8s' \
+			    "$i" "$j" "$d" "$t")
+			if [ $have_old = 1 ]; then
+				d=$(report "$oldbin" "$T/p.od" "$a" "$b")
+				t=$(report "$oldbin" "$T/p.ot" --detail "$a" "$b")
+				[ "$d" != 0 ] && qd=$((qd + 1))
+				[ "$t" != 0 ] && qt=$((qt + 1))
+				case $d$t in *err*) ;; *)
+					osd=$((osd + d)) ost=$((ost + t)) ;;
+				esac
+				line=$(printf '%s %14s %8s' "$line" "$d" "$t")
+			fi
+			say "$line"
+		done
+	done
+	say "A/A, one run a side (9 pairs): with a star: default view" \
+	    "$pd of 9, --detail $pt of 9 ($nsd and $nst stars)"
+	[ $have_old = 1 ] &&
+	    say "  old model ($old): default view $qd of 9, --detail" \
+	    "$qt of 9 ($osd and $ost stars)"
+	return 0
+}
+
+# check NAME A B BENCH METRIC... : the report of the folders A and B, the
+# header's settings and each METRIC of BENCH in --detail, starred or not
+check() {
+	name=$1 a=$2 b=$3 bench=$4 setting=$5
+	shift 5
+	report "$rep" "$T/c.t" --detail "$a" "$b" > /dev/null
+	if sed -n '/^Key figures/q;p' "$T/c.t" | grep -q "$setting"; then
+		hdr="named in the header"
+	else
+		hdr="NOT named in the header"
+		fail=1
+	fi
+	say "$name: $setting $hdr"
+	for m; do
+		l=$(awk -v b="$bench" -v m="$m" '
+		    /^== / { sec = ($2 == b); next }
+		    sec { n = $1; sub(/[~!]+$/, "", n)
+			if (n == m) { print; exit } }' "$T/c.t")
+		case $l in
+		'') v="MISSING" ; fail=1 ;;
+		*')*'*) v="starred" ;;
+		*) v="NOT starred"; fail=1 ;;
+		esac
+		say "  $bench $m: $v: $(echo "$l" | tr -s ' ')"
+		if [ -n "$old" ] && [ -n "$oldbin" ]; then
+			"$oldbin" --detail "$a" "$b" > "$T/c.o" 2>&1
+			l=$(awk -v b="$bench" -v m="$m" '
+			    /^== / { sec = ($2 == b); next }
+			    sec { n = $1; sub(/[~!]+$/, "", n)
+				if (n == m) { print; exit } }' "$T/c.o")
+			say "    old model: $(echo "$l" | tr -s ' ')"
+		fi
+	done
+}
+
+# ab NAME CONFIG A B MEM SWAP BENCH METRIC...: make ab, 3 runs a side
+ab() {
+	name=$1 c=$2 sa=$3 sb=$4 mem=$5 swap=$6 bench=$7
+	shift 7
+	s=$(date +%s)
+	mk ab KERNEL="truth-$name" CONFIG="$c" RESULTS="$T/ab" \
+	    A="$sa" B="$sb" MEM="$mem" SWAP="$swap" ITERATIONS=3 ||
+	    { fail=1; say "make ab $sa / $sb: failed"; return 1; }
+	echo "make ab $sa / $sb: $(($(date +%s) - s)) s"
+	check "make ab A=\"$sa\" B=\"$sb\"${mem:+ MEM=$mem SWAP=$swap}" \
+	    "$T/ab/truth-$name-A" "$T/ab/truth-$name-B" "$bench" \
+	    "${sa%%=*}" "$@"
+}
+
+part_ab() {
+	say "== Real changes through make ab, 3 runs a side"
+	ab thp configs/truth-thp.conf thp=never thp=always "" "" memfill \
+	    minflt thp_fault_alloc
+	ab swap configs/truth-swap.conf vm.swappiness=0 vm.swappiness=100 \
+	    256M 1G tworead@anon pswpout
+	ab zswap configs/ab-zswap.conf zswap=N zswap=Y 256M 512M memfill \
+	    pswpout
+	return 0
+}
+
+part_hand() {
+	say "== THP changed by hand between make run labels, 3 runs each"
+	[ -w "$thp" ] || { say "hand: $thp not writable: skipped"; fail=1
+	    return 1; }
+	thp_saved=$(sed -n 's/.*\[\(.*\)\].*/\1/p' "$thp")
+	for n in 1 2 3; do
+		for v in never always; do
+			echo "$v" > "$thp" || return 1
+			mk run KERNEL="truth-thp-$v" \
+			    CONFIG=configs/truth-thp.conf RESULTS="$T/hand" ||
+			    { echo "$thp_saved" > "$thp"; thp_saved=
+			      fail=1; return 1; }
+		done
+	done
+	echo "$thp_saved" > "$thp"
+	thp_saved=
+	check "make run, THP by hand" "$T/hand/truth-thp-never" \
+	    "$T/hand/truth-thp-always" memfill thp_enabled minflt \
+	    thp_fault_alloc
+}
+
+for p in $parts; do
+	"part_$p" || fail=1
+done
+
+cpu=$(sed -n 's/^model name[[:space:]]*: //p' /proc/cpuinfo | head -1)
+mem=$(awk '/^MemTotal:/ { printf "%.0f GiB", $2 / 1048576 }' /proc/meminfo)
+{
+	echo "$begin"
+	echo
+	echo "\`make bench-truth\` TRUTH_CONFIG=$cfg TRUTH_PARTS=\"$parts\","
+	echo "started $started on kernel $(uname -r), $cpu x $(nproc),"
+	echo "$mem, load average $load at the start; exit $fail:"
+	echo
+	sed 's/^/    /' "$sum"
+	echo
+	echo "$end"
+} > "$T/block"
+if grep -qxF "$begin" "$doc"; then
+	awk -v b="$begin" -v e="$end" -v f="$T/block" '
+	    $0 == b { while ((getline l < f) > 0) print l; skip = 1; next }
+	    skip && $0 == e { skip = 0; next }
+	    !skip { print }' "$doc" > "$T/doc" && cat "$T/doc" > "$doc"
+else
+	echo "bench-truth: $doc has no bench-truth block; figures not written" >&2
+fi
+echo
+cat "$sum"
+exit $fail
