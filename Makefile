@@ -543,3 +543,4 @@ clean-testing:
 
 -include $(ALL_OBJS:.o=.d)
 
+include mk/boots.mk
