@@ -209,6 +209,9 @@ proc_start(pid_t pid)
 	if (vb_read_small(p, buf, sizeof(buf)) <= 0)
 		return 0;
 	s = strrchr(buf, ')');
+	/* a zombie no longer runs anything */
+	if (s && (s[2] == 'Z' || s[2] == 'X'))
+		return 0;
 	for (i = 0; s && i < 20; i++)
 		s = strchr(s + 1, ' ');
 	if (s)
