@@ -600,6 +600,27 @@ grep_line(const char *path, const char *needle, char *out, size_t len)
 	return found;
 }
 
+/* The last line of @path that starts with @prefix, into @out. */
+static int
+last_match(const char *path, const char *prefix, char *out, size_t len)
+{
+	FILE *f = fopen(path, "re");
+	char line[512];
+	int found = 0;
+
+	if (!f)
+		return 0;
+	while (fgets(line, sizeof(line), f)) {
+		line[strcspn(line, "\r\n")] = '\0';
+		if (strncmp(line, prefix, strlen(prefix)) == 0) {
+			snprintf(out, len, "%s", line);
+			found = 1;
+		}
+	}
+	fclose(f);
+	return found;
+}
+
 /* The last non-empty line of @path (QEMU's error) into @out. */
 static int
 last_line(const char *path, char *out, size_t len)
@@ -676,6 +697,7 @@ find_cause(int vmrc, const char *got, const char *console, const char *qlog,
     double limit, char *cause, size_t len)
 {
 	char p[PATH_MAX + 32], v[512], line[600];
+	struct stat st;
 
 	if (vmrc == -2) {
 		snprintf(cause, len, "interrupted");
@@ -714,12 +736,21 @@ find_cause(int vmrc, const char *got, const char *console, const char *qlog,
 	}
 	snprintf(p, sizeof(p), "%s/vmboots/guest", got);
 	if (bt_kv_get(p, "vmrun_exit", v, sizeof(v))) {
-		snprintf(cause, len, "the suite failed in the guest (vmrun "
-		    "exit %.20s; see the run's logs)", v);
+		/* vmrun's own one-line error, when it stopped on one */
+		if (last_match(console, "vmrun: ", line, sizeof(line)))
+			snprintf(cause, len, "the suite failed in the guest "
+			    "(vmrun exit %.20s): %.180s", v, line);
+		else
+			snprintf(cause, len, "the suite failed in the guest "
+			    "(vmrun exit %.20s; see the run's logs)", v);
 		return;
 	}
-	snprintf(cause, len, "the guest stopped before the suite ended "
-	    "(see console.txt)");
+	if (stat(console, &st) < 0 || st.st_size == 0)
+		snprintf(cause, len, "the kernel stopped before it printed "
+		    "anything (too little memory for it? VM_MEM=)");
+	else
+		snprintf(cause, len, "the guest stopped before the suite "
+		    "ended (see console.txt)");
 }
 
 /* The result disk's job folder for a boot of side @k. */
@@ -799,10 +830,11 @@ boot_one(int i, int k, struct boot *b, double limit)
 	char job[PATH_MAX + 96], disk[PATH_MAX + 96], con[PATH_MAX + 96];
 	char qlog[PATH_MAX + 96], p[2 * PATH_MAX], err[1024], v[256];
 	char vm_mem[32], cpus[16], run[16], bs[32], ss[32], ds[32];
-	char id[64], up[32], rel[80];
+	char id[64], up[32], rel[80], ikb[32];
+	struct stat ist;
 	const char *status;
 	double t[2], total;
-	struct vb_kv kv[24];
+	struct vb_kv kv[28];
 	int n = 0, vmrc, got_ok;
 	uint64_t size;
 
@@ -880,6 +912,9 @@ boot_one(int i, int k, struct boot *b, double limit)
 	KV("accel", S.tcg ? "tcg" : "kvm");
 	KV("host_kernel", S.host_kernel);
 	KV("qemu", S.qemu_version);
+	snprintf(ikb, sizeof(ikb), "%lld", stat(S.initrd[k], &ist) == 0 ?
+	    (long long)ist.st_size >> 10 : -1LL);
+	KV("initramfs_kb", ikb);
 	KV("workdir_device", "/dev/vda (virtio-blk, a raw image file on the "
 	    "host), ext4 with a journal");
 	snprintf(bs, sizeof(bs), "%.2f", b->boot_s);
