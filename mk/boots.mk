@@ -27,7 +27,7 @@ bench/vmboots: $(BOOTS_MAIN:.c=.o) $(BOOTS_MODS) $(LIB)
 TEST_CPPFLAGS += -Isrc/boots
 $(TEST_BIN): $(BOOTS_MODS)
 
-BOOTS_DEB_PKGS := qemu-system-x86 busybox-static e2fsprogs kexec-tools
+BOOTS_DEB_PKGS := qemu-system-x86 busybox-static e2fsprogs
 
 export VB_A_KERNEL = $(value A_KERNEL)
 export VB_B_KERNEL = $(value B_KERNEL)
@@ -82,3 +82,10 @@ deps-boots:
 	    echo "    sudo apt-get install -y $(BOOTS_DEB_PKGS)" >&2; exit 1; fi
 	DEBIAN_FRONTEND=noninteractive apt-get install -y -q \
 	    --no-install-recommends $(BOOTS_DEB_PKGS)
+
+# The time of a boot and two plans under this machine's accelerator:
+# tools/bench-boots.sh (needs make test-kernel TEST_KERNEL=6.1.0-47-cloud-amd64
+# and 6.1.0-57-cloud-amd64).
+BENCH_TARGETS += bench-boots
+bench-boots: all
+	$(Q)sh tools/bench-boots.sh

@@ -406,12 +406,20 @@ test_kernel(void)
 {
 	static char path[1024];
 	const char *e = getenv("VMBENCH_TEST_KERNEL"), *h = getenv("HOME");
+	const char *c = getenv("VMBENCH_CACHE"), *x = getenv("XDG_CACHE_HOME");
 	glob_t g;
 
 	if (e && *e)
 		return access(e, R_OK) == 0 ? e : NULL;
-	snprintf(path, sizeof(path), "%s/.cache/vmbench/kernels/*/boot/"
-	    "vmlinuz-*", h ? h : "/root");
+	/* where make test-kernel (src/boots/get-kernel.sh) puts them */
+	if (c && *c)
+		snprintf(path, sizeof(path), "%s/kernels/*/boot/vmlinuz-*", c);
+	else if (x && *x)
+		snprintf(path, sizeof(path), "%s/vmbench/kernels/*/boot/"
+		    "vmlinuz-*", x);
+	else
+		snprintf(path, sizeof(path), "%s/.cache/vmbench/kernels/*/"
+		    "boot/vmlinuz-*", h && *h ? h : "/root");
 	if (glob(path, 0, NULL, &g) != 0)
 		return NULL;
 	snprintf(path, sizeof(path), "%s", g.gl_pathv[g.gl_pathc - 1]);

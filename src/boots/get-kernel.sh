@@ -18,7 +18,7 @@ case $rel in
 	echo "get-kernel: bad release '$rel': e.g. 6.1.0-57-cloud-amd64" >&2
 	exit 2 ;;
 esac
-cache=${VMBENCH_CACHE:-${XDG_CACHE_HOME:-$HOME/.cache}/vmbench}/kernels
+cache=${VMBENCH_CACHE:-${XDG_CACHE_HOME:-${HOME:-/root}/.cache}/vmbench}/kernels
 dest=$cache/$rel
 if [ -f "$dest/boot/vmlinuz-$rel" ]; then
 	echo "$dest/boot/vmlinuz-$rel"
