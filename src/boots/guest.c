@@ -338,9 +338,9 @@ base(const char *p)
 	return s ? s + 1 : p;
 }
 
-/* The suite's programs in @bindir (executables, not vmboots). */
+/* The suite's programs in @bindir (executables; vmboots if @all). */
 static int
-programs(const char *bindir, char ***list, int *n)
+programs(const char *bindir, char ***list, int *n, int all)
 {
 	DIR *d = opendir(bindir);
 	struct dirent *e;
@@ -351,7 +351,8 @@ programs(const char *bindir, char ***list, int *n)
 		char p[PATH_MAX];
 		struct stat st;
 
-		if (e->d_name[0] == '.' || strcmp(e->d_name, "vmboots") == 0)
+		if (e->d_name[0] == '.' || (!all && strcmp(e->d_name,
+		    "vmboots") == 0))
 			continue;
 		snprintf(p, sizeof(p), "%s/%s", bindir, e->d_name);
 		if (stat(p, &st) == 0 && S_ISREG(st.st_mode) &&
@@ -395,7 +396,8 @@ bt_build_initramfs(const struct bt_guest *g, const char *out, char *err,
 	int nprogs = 0, nlibs = 0, nmods = 0, i, rc = -1;
 	struct bt_cpio c;
 
-	if (programs(g->bindir, &progs, &nprogs) < 0 || nprogs == 0) {
+	if (programs(g->bindir, &progs, &nprogs, g->with_vmboots) < 0 ||
+	    nprogs == 0) {
 		snprintf(err, errlen, "%s: no programs (make first)",
 		    g->bindir);
 		goto out;
@@ -403,9 +405,9 @@ bt_build_initramfs(const struct bt_guest *g, const char *out, char *err,
 	for (i = 0; i < nprogs; i++)
 		if (bt_ldd(progs[i], &libs, &nlibs, err, errlen) < 0)
 			goto out;
-	for (i = 0; g->extra && g->extra[i]; i++)
-		if (bt_ldd(g->extra[i], &libs, &nlibs, err, errlen) < 0)
-			goto out;
+	/* a busybox that is not static brings its libraries */
+	if (bt_ldd(g->busybox, &libs, &nlibs, err, errlen) < 0)
+		goto out;
 	if (g->moddir && bt_modules_closure(g->moddir, bt_guest_modules,
 	    &mods, &nmods, err, errlen) < 0)
 		goto out;
@@ -424,10 +426,6 @@ bt_build_initramfs(const struct bt_guest *g, const char *out, char *err,
 		snprintf(name, sizeof(name), "vmbench/bench/%s",
 		    base(progs[i]));
 		bt_cpio_file(&c, name, 0755, progs[i]);
-	}
-	for (i = 0; g->extra && g->extra[i]; i++) {
-		snprintf(name, sizeof(name), "bin/%s", base(g->extra[i]));
-		bt_cpio_file(&c, name, 0755, g->extra[i]);
 	}
 	/* at the path the programs name (the loader's too), as files */
 	for (i = 0; i < nlibs; i++)

@@ -19,8 +19,7 @@ struct bt_guest {
 	const char *config_in;	/* its path in the guest, under /vmbench */
 	const char *busybox;	/* a static busybox */
 	const char *moddir;	/* lib/modules/RELEASE, or NULL: none */
-	const char *const *extra;	/* more programs (with their
-					   libraries), NULL-terminated */
+	int with_vmboots;	/* bench/vmboots too: the kexec plans */
 };
 
 /* The modules the guest needs for its disk (the rest follow). */

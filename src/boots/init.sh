@@ -59,6 +59,16 @@ if [ -e /mnt/vmboots/probe ]; then
 	echo ok > /mnt/vmboots/probe
 	off
 fi
+mkdir -p /mnt/work /mnt/results /mnt/tmp
+export TMPDIR=/mnt/tmp
+if [ -e /mnt/vmboots/kexec/plan ]; then
+	# METHOD=qemu-kexec: this boot's part of the plan, then the jump
+	# into the next kernel (the same init runs there); back here when
+	# the plan is done
+	/vmbench/bench/vmboots --kexec-continue /mnt/vmboots/kexec/plan
+	say "kexec plan ended (exit $?)"
+	off
+fi
 read -r label < /mnt/vmboots/label || fail "no label on the result disk"
 read -r config < /mnt/vmboots/config || fail "no config on the result disk"
 read -r bootid < /proc/sys/kernel/random/boot_id
@@ -67,10 +77,9 @@ read -r bootid < /proc/sys/kernel/random/boot_id
 	echo "guest_release=$(uname -r)"
 	echo "uptime_start=$(uptime_s)"
 } > /mnt/vmboots/guest || fail "cannot write to the result disk"
-mkdir -p /mnt/work /mnt/results /mnt/tmp
 say "suite start"
 cd /vmbench || fail "no /vmbench"
-TMPDIR=/mnt/tmp bench/vmrun --kernel "$label" --config "$config" \
+bench/vmrun --kernel "$label" --config "$config" \
     --results /mnt/results --workdir /mnt/work
 rc=$?
 {

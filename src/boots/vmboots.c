@@ -32,6 +32,7 @@
 #include "clock.h"
 #include "err.h"
 #include "guest.h"
+#include "kexec.h"
 #include "meta.h"
 #include "opt.h"
 #include "plan.h"
@@ -44,7 +45,7 @@
 struct opts {
 	const char *kernel[2], *label[2], *cmdline[2], *mem[2], *modules[2];
 	const char *vm_mem, *config, *results, *workdir, *order, *accel;
-	const char *method, *qemu, *busybox, *disk;
+	const char *method, *qemu, *busybox, *disk, *initrd[2], *cont;
 	uint64_t cpus, boots;
 	double timeout;
 	int clean_stale, no_report, help;
@@ -118,7 +119,20 @@ static const struct vb_opt opt_tab[] = {
 	  .help = "the result disk (sparse; the guest's work folder)" },
 	{ .name = "method", .type = VB_OPT_STR, .arg = "HOW",
 	  .off = offsetof(struct opts, method), .def = "qemu",
-	  .choices = "qemu", .help = "how kernels are booted" },
+	  .choices = "qemu|qemu-kexec|kexec",
+	  .help = "a fresh QEMU a boot; one QEMU whose kernel kexecs from "
+	    "boot to boot; this machine kexecs (root)" },
+	{ .name = "a-initrd", .type = VB_OPT_STR, .arg = "FILE",
+	  .off = offsetof(struct opts, initrd[0]),
+	  .help = "kexec: side A's initramfs (default /boot/initrd.img-"
+	    "RELEASE)" },
+	{ .name = "b-initrd", .type = VB_OPT_STR, .arg = "FILE",
+	  .off = offsetof(struct opts, initrd[1]),
+	  .help = "kexec: side B's initramfs" },
+	{ .name = "kexec-continue", .type = VB_OPT_STR, .arg = "PLAN",
+	  .off = offsetof(struct opts, cont),
+	  .help = "kexec: this boot's part of the plan, then the next jump "
+	    "(what runs at boot)" },
 	{ .name = "qemu", .type = VB_OPT_STR, .arg = "PROGRAM",
 	  .off = offsetof(struct opts, qemu), .def = "qemu-system-x86_64",
 	  .help = "the QEMU to run" },
@@ -160,6 +174,7 @@ static struct {
 	char config_in[PATH_MAX];
 	char host_kernel[300], qemu_version[128];
 	int tcg;
+	int kexec;		/* 1: qemu-kexec, 2: this machine */
 	int iterations;
 	pid_t qemu;
 	struct boot *boots;
@@ -482,8 +497,8 @@ qemu_argv(int k, const char *disk, const char *console, int kvm)
 	snprintf(serial, sizeof(serial), "file:%s", console);
 	snprintf(kernel, sizeof(kernel), "%s/%c.kernel", S.tmp, 'a' + k);
 	snprintf(append, sizeof(append), "console=ttyS0 panic=-1 "
-	    "rdinit=/init quiet%s%s", S.sd[k].cmdline[0] ? " " : "",
-	    S.sd[k].cmdline);
+	    "rdinit=/init quiet%s%s%s", S.sd[k].cmdline[0] ? " " : "",
+	    S.sd[k].cmdline, S.kexec ? " vmbench.boot=0" : "");
 	argv[i++] = (char *)S.o.qemu;
 	argv[i++] = "-name";
 	argv[i++] = "vmboots";
@@ -940,6 +955,329 @@ boot_one(int i, int k, struct boot *b, double limit)
 	unlink(disk);
 }
 
+/* Set the plan's keys of side @k ("a_label", ...). */
+static void
+plan_side(struct bt_kplan *pl, int k, const char *image, const char *initrd,
+    const char *base)
+{
+	char key[32], c[BT_CMDLINE_MAX + 4096];
+
+	snprintf(key, sizeof(key), "%c_label", 'a' + k);
+	bt_kplan_set(pl, key, S.sd[k].label);
+	snprintf(key, sizeof(key), "%c_image", 'a' + k);
+	bt_kplan_set(pl, key, image);
+	snprintf(key, sizeof(key), "%c_initrd", 'a' + k);
+	bt_kplan_set(pl, key, initrd);
+	snprintf(key, sizeof(key), "%c_own", 'a' + k);
+	bt_kplan_set(pl, key, S.sd[k].cmdline);
+	snprintf(c, sizeof(c), "%s%s%s", base, S.sd[k].cmdline[0] ? " " : "",
+	    S.sd[k].cmdline);
+	snprintf(key, sizeof(key), "%c_cmdline", 'a' + k);
+	bt_kplan_set(pl, key, c);
+}
+
+/* Numeric order of "runN" names. */
+static int
+by_run(const struct dirent **a, const struct dirent **b)
+{
+	return atoi((*a)->d_name + 3) - atoi((*b)->d_name + 3);
+}
+
+static int
+is_run(const struct dirent *e)
+{
+	return strncmp(e->d_name, "run", 3) == 0 && atoi(e->d_name + 3) > 0;
+}
+
+/*
+ * METHOD=qemu-kexec: one QEMU machine started in step 1's kernel whose
+ * init runs vmboots --kexec-continue (the unit of a real machine): each
+ * step runs the config, then kexecs into the next.  The guest writes
+ * the runs on the result disk; they are moved here, each to the next
+ * free run of its label.
+ */
+static void
+kexec_in_qemu(void)
+{
+	char job[PATH_MAX + 96], kx[PATH_MAX + 128], p[3 * PATH_MAX];
+	char disk[PATH_MAX + 96], con[PATH_MAX + 96], qlog[PATH_MAX + 96];
+	char err[1024], v[256], src[3 * PATH_MAX + 256], dst[2 * PATH_MAX];
+	char vm_mem[32], cpus[16], ikb[32], run[16];
+	struct bt_kplan pl;
+	struct stat st;
+	struct dirent **list;
+	double t[2], total, limit;
+	uint64_t size;
+	int k, i, vmrc, n;
+
+	snprintf(job, sizeof(job), "%s/job", S.tmp);
+	snprintf(kx, sizeof(kx), "%s/vmboots/kexec", job);
+	snprintf(disk, sizeof(disk), "%s/disk.img", S.tmp);
+	snprintf(con, sizeof(con), "%s/console", S.tmp);
+	snprintf(qlog, sizeof(qlog), "%s/qemu.log", S.tmp);
+	vb_rmtree(job);
+	snprintf(p, sizeof(p), "%s/vmboots", job);
+	if (mkdir(job, 0755) < 0 || mkdir(p, 0755) < 0 || mkdir(kx, 0755) < 0)
+		die_errno("cannot create %s", kx);
+	memset(&pl, 0, sizeof(pl));
+	snprintf(pl.path, sizeof(pl.path), "%s/plan", kx);
+	bt_kplan_set(&pl, "vmboots_plan", "1");
+	bt_kplan_set(&pl, "order", S.order);
+	bt_kplan_set(&pl, "booted", "0");	/* QEMU starts step 1 */
+	bt_kplan_set(&pl, "next", "0");
+	bt_kplan_set(&pl, "final", "poweroff");
+	bt_kplan_set(&pl, "root", "/vmbench");
+	bt_kplan_set(&pl, "config", S.config_in + strlen("vmbench/"));
+	bt_kplan_set(&pl, "results", "/mnt/results");
+	bt_kplan_set(&pl, "workdir", "/mnt/work");
+	bt_kplan_set(&pl, "unit", "");
+	for (k = 0; k < 2; k++) {
+		char img[64], ird[64];
+
+		snprintf(src, sizeof(src), "%s/%c.kernel", S.tmp, 'a' + k);
+		snprintf(dst, sizeof(dst), "%s/%c.kernel", kx, 'a' + k);
+		if (copy_file(src, dst) < 0)
+			die_errno("cannot copy %s", S.sd[k].image);
+		snprintf(dst, sizeof(dst), "%s/%c.initramfs", kx, 'a' + k);
+		if (copy_file(S.initrd[k], dst) < 0)
+			die_errno("cannot copy %s", S.initrd[k]);
+		snprintf(img, sizeof(img), "/mnt/vmboots/kexec/%c.kernel",
+		    'a' + k);
+		snprintf(ird, sizeof(ird), "/mnt/vmboots/kexec/%c.initramfs",
+		    'a' + k);
+		plan_side(&pl, k, img, ird, "console=ttyS0 panic=-1 "
+		    "rdinit=/init quiet");
+	}
+	vb_fmt_size(vm_mem, sizeof(vm_mem), S.sd[0].mem);
+	snprintf(cpus, sizeof(cpus), "%llu", (unsigned long long)S.o.cpus);
+	snprintf(ikb, sizeof(ikb), "%lld", stat(S.initrd[0], &st) == 0 ?
+	    (long long)st.st_size >> 10 : -1LL);
+	bt_kplan_set(&pl, "meta_vm_mem", vm_mem);
+	bt_kplan_set(&pl, "meta_vm_cpus", cpus);
+	bt_kplan_set(&pl, "meta_accel", S.tcg ? "tcg" : "kvm");
+	bt_kplan_set(&pl, "meta_host_kernel", S.host_kernel);
+	bt_kplan_set(&pl, "meta_qemu", S.qemu_version);
+	bt_kplan_set(&pl, "meta_initramfs_kb", ikb);
+	bt_kplan_set(&pl, "meta_workdir_device", "/dev/vda (virtio-blk, a "
+	    "raw image file on the host), ext4 with a journal");
+	if (bt_kplan_write(&pl) < 0)
+		die_errno("cannot write %s", pl.path);
+	bt_kplan_free(&pl);
+	if (vb_parse_size(S.o.disk, 64 << 20, 1ULL << 44, &size, err) < 0)
+		die("--disk: %s", err);
+	if (bt_disk_make(disk, size, job, S.toollog, err, sizeof(err)) < 0)
+		die("%s", err);
+	vb_rmtree(job);
+	/* every step's allowance, and one more for the jumps */
+	limit = (S.nboots + 1) * bt_timeout(S.o.timeout, S.tcg,
+	    S.iterations, 0);
+	k = S.order[0] == 'B';
+	fprintf(stderr, "vmboots: one QEMU machine, %d steps by kexec, "
+	    "starting in %c (%s)\n", S.nboots, 'A' + k, S.sd[k].label);
+	vmrc = run_vm(k, disk, con, qlog, !S.tcg, limit, t, &total);
+
+	/* the runs the guest wrote, each moved to its label's next */
+	snprintf(S.staging, sizeof(S.staging), "%s/.kexec-%ld", S.o.results,
+	    (long)getpid());
+	vb_rmtree(S.staging);
+	save_state();
+	if (bt_disk_read(disk, S.staging, S.toollog, err, sizeof(err)) < 0)
+		fprintf(stderr, "vmboots: %s\n", err);
+	for (k = 0; k < 2; k++) {
+		snprintf(p, sizeof(p), "%s/results/%s", S.staging,
+		    S.sd[k].label);
+		n = scandir(p, &list, is_run, by_run);
+		if (n > 0 && mkdir(S.labeldir[k], 0755) < 0 &&
+		    errno != EEXIST)
+			die_errno("cannot create %s", S.labeldir[k]);
+		for (i = 0; i < n; i++) {
+			struct vb_kv kv[1];
+			struct boot *x;
+			int r, step;
+
+			snprintf(src, sizeof(src), "%s/%s", p,
+			    list[i]->d_name);
+			free(list[i]);
+			if (bt_next_run(S.labeldir[k], &r, err, sizeof(err)) < 0)
+				die("%s", err);
+			snprintf(dst, sizeof(dst), "%s/run%d", S.labeldir[k],
+			    r);
+			if (rename(src, dst) < 0)
+				die_errno("cannot move %s to %s", src, dst);
+			snprintf(run, sizeof(run), "%d", r);
+			kv[0].key = "run";
+			kv[0].val = run;
+			snprintf(src, sizeof(src), "%s/meta", dst);
+			if (bt_meta_set(src, kv, 1, err, sizeof(err)) < 0)
+				warn("%s", err);
+			snprintf(p, sizeof(p), "%s/console.txt", dst);
+			if (copy_file(con, p) < 0)
+				warn_errno("cannot copy the console to %s", p);
+			step = bt_kv_get(src, "boot_step", v, sizeof(v)) ?
+			    atoi(v) - 1 : -1;
+			snprintf(p, sizeof(p), "%s/results/%s", S.staging,
+			    S.sd[k].label);
+			if (step < 0 || step >= S.nboots)
+				continue;
+			x = &S.boots[step];
+			x->side = k;
+			x->run = r;
+			x->status = bt_kv_get(src, "boot_status", v,
+			    sizeof(v)) && !strcmp(v, "ok") ? "ok" : "failed";
+			if (bt_kv_get(src, "boot_failure", v, sizeof(v)))
+				snprintf(x->cause, sizeof(x->cause), "%s", v);
+			x->boot_s = bt_kv_get(src, "boot_to_suite_s", v,
+			    sizeof(v)) ? atof(v) : -1;
+			x->suite_s = bt_kv_get(src, "suite_s", v, sizeof(v)) ?
+			    atof(v) : -1;
+			x->down_s = x->total_s = -1;
+		}
+		if (n > 0)
+			free(list);
+	}
+	/* steps the machine never reached */
+	for (i = 0; i < S.nboots; i++)
+		if (!S.boots[i].status) {
+			S.boots[i].side = S.order[i] == 'B';
+			S.boots[i].status = vmrc == -2 ? "interrupted" :
+			    "failed";
+			S.boots[i].boot_s = S.boots[i].suite_s = -1;
+			S.boots[i].down_s = S.boots[i].total_s = -1;
+			find_cause(vmrc, S.staging, con, qlog, limit,
+			    S.boots[i].cause, sizeof(S.boots[i].cause));
+		}
+	vb_rmtree(S.staging);
+	S.staging[0] = '\0';
+	save_state();
+	unlink(disk);
+}
+
+/* The kernel command line as it is now, without the loader's words. */
+static void
+base_cmdline(char *out, size_t len)
+{
+	char buf[4096], *p, *w;
+	FILE *f = fopen("/proc/cmdline", "re");
+
+	out[0] = '\0';
+	if (!f || !fgets(buf, sizeof(buf), f))
+		buf[0] = '\0';
+	if (f)
+		fclose(f);
+	buf[strcspn(buf, "\n")] = '\0';
+	for (p = buf; (w = strsep(&p, " "));) {
+		if (!*w || strncmp(w, "BOOT_IMAGE=", 11) == 0 ||
+		    strncmp(w, "vmbench.boot=", 13) == 0)
+			continue;
+		snprintf(out + strlen(out), len - strlen(out), "%s%s",
+		    out[0] ? " " : "", w);
+	}
+}
+
+/* The initramfs of side @k for METHOD=kexec, "" when none. */
+static void
+kexec_initrd(int k, char *out, size_t len)
+{
+	char p[128];
+
+	out[0] = '\0';
+	if (S.o.initrd[k] && *S.o.initrd[k]) {
+		if (!realpath(S.o.initrd[k], out))
+			die_errno("%c_INITRD=%s", 'A' + k, S.o.initrd[k]);
+		return;
+	}
+	snprintf(p, sizeof(p), "/boot/initrd.img-%s", S.sd[k].release);
+	if (access(p, R_OK) == 0)
+		snprintf(out, len, "%s", p);
+	else
+		fprintf(stderr, "vmboots: %c: no %s (%c_INITRD=): its kernel "
+		    "must mount the root file system by itself\n", 'A' + k, p,
+		    'A' + k);
+}
+
+/*
+ * METHOD=kexec on this machine (root, systemd): the plan in
+ * /var/lib/vmbench/boots/plan, a unit that runs vmboots --kexec-continue
+ * at every boot until the plan is done, then the jump into step 1.  At
+ * the end the machine returns by kexec to the kernel it started from.
+ */
+static void
+kexec_here(void)
+{
+	static const char dir[] = "/var/lib/vmbench/boots";
+	static const char unit[] = "/etc/systemd/system/vmbench-boots.service";
+	char base[4096], img[PATH_MAX], ird[PATH_MAX], p[2 * PATH_MAX];
+	char text[5 * PATH_MAX], self[PATH_MAX + 16];
+	char *en[] = { "systemctl", "enable", "--quiet",
+	    "vmbench-boots.service", NULL };
+	struct bt_kplan pl;
+	struct utsname u;
+	int k;
+
+	if (geteuid() != 0)
+		die("METHOD=kexec boots this machine into each kernel: it "
+		    "needs root (METHOD=qemu-kexec tries it in QEMU)");
+	if (access("/run/systemd/system", F_OK) < 0)
+		die("METHOD=kexec: no systemd here to carry the plan on at "
+		    "each boot");
+	if (mkdir("/var/lib/vmbench", 0755) < 0 && errno != EEXIST)
+		die_errno("cannot create /var/lib/vmbench");
+	if (mkdir(dir, 0755) < 0 && errno != EEXIST)
+		die_errno("cannot create %s", dir);
+	base_cmdline(base, sizeof(base));
+	memset(&pl, 0, sizeof(pl));
+	snprintf(pl.path, sizeof(pl.path), "%s/plan", dir);
+	bt_kplan_set(&pl, "vmboots_plan", "1");
+	bt_kplan_set(&pl, "order", S.order);
+	bt_kplan_set(&pl, "booted", "-1");
+	bt_kplan_set(&pl, "next", "0");
+	bt_kplan_set(&pl, "final", "original");
+	bt_kplan_set(&pl, "root", S.root);
+	if (!realpath(S.o.config, p))
+		die_errno("CONFIG=%s", S.o.config);
+	bt_kplan_set(&pl, "config", p);
+	if (!realpath(S.o.results, p))
+		die_errno("RESULTS=%s", S.o.results);
+	bt_kplan_set(&pl, "results", p);
+	bt_kplan_set(&pl, "workdir", S.workdir);
+	bt_kplan_set(&pl, "unit", unit);
+	for (k = 0; k < 2; k++) {
+		if (!realpath(S.sd[k].image, img))
+			die_errno("%c_KERNEL=%s", 'A' + k, S.sd[k].image);
+		kexec_initrd(k, ird, sizeof(ird));
+		plan_side(&pl, k, img, ird, base);
+	}
+	if (uname(&u) < 0)
+		die_errno("uname");
+	snprintf(p, sizeof(p), "/boot/vmlinuz-%s", u.release);
+	bt_kplan_set(&pl, "orig_image", p);
+	snprintf(p, sizeof(p), "/boot/initrd.img-%s", u.release);
+	bt_kplan_set(&pl, "orig_initrd", access(p, R_OK) == 0 ? p : "");
+	bt_kplan_set(&pl, "orig_cmdline", base);
+	bt_kplan_set(&pl, "meta_accel", "none");
+	bt_kplan_set(&pl, "meta_host_kernel", u.release);
+	if (bt_kplan_write(&pl) < 0)
+		die_errno("cannot write %s", pl.path);
+	snprintf(self, sizeof(self), "%s/vmboots", S.bindir);
+	snprintf(text, sizeof(text), "[Unit]\nDescription=vmbench: make boots "
+	    "METHOD=kexec, the next step of %s/plan\nAfter=local-fs.target "
+	    "systemd-udev-settle.service\n\n[Service]\nType=oneshot\n"
+	    "ExecStart=%s --kexec-continue %s/plan\n"
+	    "StandardOutput=journal+console"
+	    "\nStandardError=journal+console\n\n[Install]\n"
+	    "WantedBy=multi-user.target\n", dir, self, dir);
+	bt_kplan_free(&pl);
+	if (vb_file_replace(unit, text, strlen(text)) < 0)
+		die_errno("cannot write %s", unit);
+	if (bt_run(en, NULL, NULL, NULL) != 0)
+		die("systemctl enable vmbench-boots.service failed");
+	fprintf(stderr, "vmboots: the plan is %s/plan, carried on at each "
+	    "boot by %s; %d steps by kexec, then back to %s\n", dir, unit,
+	    S.nboots, u.release);
+	cleanup();
+	exit(bt_kexec_continue(pl.path) == 0 ? 0 : 1);
+}
+
 /* The comparison of the two labels, as make ab prints it. */
 static void
 report(void)
@@ -1165,7 +1503,6 @@ static void
 prepare(void)
 {
 	char p[PATH_MAX + 64], img[PATH_MAX], bb[PATH_MAX], err[1024];
-	const char *extra[] = { NULL };
 	struct bt_guest g;
 	int k;
 
@@ -1199,7 +1536,7 @@ prepare(void)
 		g.config_in = S.config_in;
 		g.busybox = bb;
 		g.moddir = S.moddir[k][0] ? S.moddir[k] : NULL;
-		g.extra = extra;
+		g.with_vmboots = S.kexec;
 		if (bt_build_initramfs(&g, S.initrd[k], err, sizeof(err)) < 0)
 			die("%c: the guest's initramfs: %s", 'A' + k, err);
 	}
@@ -1224,6 +1561,11 @@ main(int argc, char **argv)
 		usage(stdout);
 		return 0;
 	}
+	/* at boot, under a kexec plan: this step, then the next jump */
+	if (S.o.cont)
+		return bt_kexec_continue(S.o.cont) == 0 ? 0 : 1;
+	S.kexec = !strcmp(S.o.method, "qemu-kexec") ? 1 :
+	    !strcmp(S.o.method, "kexec") ? 2 : 0;
 	/* mkfs.ext4 and friends live in sbin, not always in a user's PATH */
 	path = getenv("PATH");
 	if (asprintf(&path, "%s:/usr/sbin:/sbin", path && *path ? path :
@@ -1240,6 +1582,12 @@ main(int argc, char **argv)
 		return 0;
 	}
 	plan();
+	if (S.kexec == 2) {
+		if (mkdir(S.o.results, 0755) < 0 && errno != EEXIST)
+			die_errno("cannot create %s", S.o.results);
+		S.nboots = (int)strlen(S.order);
+		kexec_here();
+	}
 	need_tools();
 	clean_stale(S.workdir);
 	if (uname(&u) == 0)
@@ -1291,7 +1639,12 @@ main(int argc, char **argv)
 		    vb_fmt_size(a, sizeof(a), S.sd[0].mem),
 		    vb_fmt_size(b, sizeof(b), S.sd[1].mem));
 	t0 = vb_now_ns();
-	for (i = 0; i < S.nboots && !stop_signal; i++) {
+	if (S.kexec == 1) {
+		kexec_in_qemu();
+		for (i = 0; i < S.nboots; i++)
+			nok += strcmp(S.boots[i].status, "ok") == 0;
+	}
+	for (i = S.kexec ? S.nboots : 0; i < S.nboots && !stop_signal; i++) {
 		struct boot *x = &S.boots[i];
 
 		k = S.order[i] == 'B';
