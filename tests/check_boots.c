@@ -24,6 +24,7 @@
 
 #include "cpio.h"
 #include "guest.h"
+#include "kexec.h"
 #include "meta.h"
 #include "plan.h"
 #include "proc.h"
@@ -609,6 +610,117 @@ START_TEST(boot_end_to_end)
 }
 END_TEST
 
+START_TEST(kexec_plan)
+{
+	struct bt_kplan p;
+	char path[512], err[512], dir[512];
+
+	ck_assert_int_eq(bt_kexec_step("console=ttyS0 vmbench.boot=3 quiet"),
+	    3);
+	ck_assert_int_eq(bt_kexec_step("vmbench.boot=0"), 0);
+	ck_assert_int_eq(bt_kexec_step("xvmbench.boot=3"), -1);
+	ck_assert_int_eq(bt_kexec_step("vmbench.boot= quiet"), -1);
+	ck_assert_int_eq(bt_kexec_step("vmbench.boot=2x"), -1);
+	ck_assert_int_eq(bt_kexec_step("quiet"), -1);
+	/* written, read back, a value changed */
+	memset(&p, 0, sizeof(p));
+	tu_path(p.path, sizeof(p.path), "plan");
+	bt_kplan_set(&p, "vmboots_plan", "1");
+	bt_kplan_set(&p, "order", "AB");
+	bt_kplan_set(&p, "a_cmdline", "quiet x=1\ny=2");
+	ck_assert_int_eq(bt_kplan_write(&p), 0);
+	bt_kplan_free(&p);
+	ck_assert_int_eq(bt_kplan_read(&p, tu_path(path, sizeof(path),
+	    "plan"), err, sizeof(err)), 0);
+	ck_assert_str_eq(bt_kplan_get(&p, "order"), "AB");
+	ck_assert_str_eq(bt_kplan_get(&p, "a_cmdline"), "quiet x=1");
+	ck_assert_str_eq(bt_kplan_get(&p, "none"), "");
+	bt_kplan_set(&p, "order", "BA");
+	ck_assert_int_eq(bt_kplan_write(&p), 0);
+	bt_kplan_free(&p);
+	ck_assert_int_eq(bt_kplan_read(&p, path, err, sizeof(err)), 0);
+	ck_assert_str_eq(bt_kplan_get(&p, "order"), "BA");
+	bt_kplan_free(&p);
+	tu_write(path, sizeof(path), "notplan", "a=b\n");
+	ck_assert_int_eq(bt_kplan_read(&p, path, err, sizeof(err)), -1);
+	ck_assert_ptr_nonnull(strstr(err, "not a vmboots plan"));
+	ck_assert_int_eq(bt_kexec_load("/nonexistent/vmlinuz", "", "quiet",
+	    err, sizeof(err)), -1);
+	ck_assert_ptr_nonnull(strstr(err, "cannot open"));
+	/*
+	 * A plan whose kernel this machine is not running (no
+	 * vmbench.boot= here) and whose next kernels cannot be opened:
+	 * each step is recorded as a failed run, and the plan ends
+	 * without a jump (the images do not exist: nothing is loaded).
+	 */
+	tu_path(dir, sizeof(dir), "kres");
+	memset(&p, 0, sizeof(p));
+	tu_path(p.path, sizeof(p.path), "kplan");
+	bt_kplan_set(&p, "vmboots_plan", "1");
+	bt_kplan_set(&p, "order", "ABA");
+	bt_kplan_set(&p, "booted", "0");
+	bt_kplan_set(&p, "next", "0");
+	bt_kplan_set(&p, "final", "poweroff");
+	bt_kplan_set(&p, "results", dir);
+	bt_kplan_set(&p, "a_label", "ka");
+	bt_kplan_set(&p, "b_label", "kb");
+	bt_kplan_set(&p, "a_image", "/nonexistent/a");
+	bt_kplan_set(&p, "b_image", "/nonexistent/b");
+	bt_kplan_set(&p, "meta_accel", "none");
+	ck_assert_int_eq(bt_kplan_write(&p), 0);
+	bt_kplan_free(&p);
+	ck_assert_int_eq(bt_kexec_continue(p.path), 0);
+	ck_assert_str_eq(meta_val("kres/ka/run1/meta", "status"), "failed");
+	ck_assert_ptr_nonnull(strstr(meta_val("kres/ka/run1/meta",
+	    "boot_failure"), "did not come up"));
+	ck_assert_str_eq(meta_val("kres/kb/run1/meta", "status"), "failed");
+	ck_assert_ptr_nonnull(strstr(meta_val("kres/kb/run1/meta",
+	    "boot_failure"), "cannot open"));
+	ck_assert_str_eq(meta_val("kres/ka/run2/meta", "boot_step"), "3");
+	ck_assert_str_eq(meta_val("kres/ka/run2/meta", "method"), "kexec");
+	ck_assert_str_eq(meta_val("kres/ka/run2/meta", "accel"), "none");
+	ck_assert_str_eq(meta_val("kplan", "next"), "3");
+	ck_assert(!exists("kres/.kexec-stage"));
+}
+END_TEST
+
+START_TEST(kexec_in_a_guest)
+{
+	char *out;
+
+	if (!can_boot("kexec_in_a_guest"))
+		return;
+	ck_assert_int_eq(sh("echo 'forkbomb --forks 50 --ints 10 "
+	    "iterations=1' > \"$T/tiny.conf\""), 0);
+	/* one machine: A's kernel, then by kexec B's (another line) */
+	ck_assert_int_eq(vmboots(&out, "--method qemu-kexec --a-kernel "
+	    "\"$K\" --accel tcg --boots 1 --config \"$T/tiny.conf\" "
+	    "--no-report --a-label a --b-label b --b-cmdline vmbench.b=1 "
+	    "--mem 512M --cpus 1"), 0);
+	ck_assert_msg(strstr(out, "one QEMU machine, 2 steps by kexec") !=
+	    NULL, "%s", out);
+	ck_assert(exists("res/a/run1/forkbomb.res"));
+	ck_assert(exists("res/b/run1/forkbomb.res"));
+	ck_assert_str_eq(meta_val("res/a/run1/meta", "method"), "kexec");
+	ck_assert_str_eq(meta_val("res/b/run1/meta", "boot_status"), "ok");
+	ck_assert_str_eq(meta_val("res/b/run1/meta", "boot_step"), "2");
+	ck_assert_str_eq(meta_val("res/b/run1/meta", "accel"), "tcg");
+	ck_assert_ptr_nonnull(strstr(meta_val("res/b/run1/meta", "cmdline"),
+	    "vmbench.b=1 vmbench.boot=1"));
+	/* two boots, two boot ids */
+	ck_assert_int_eq(strlen(meta_val("res/a/run1/meta", "boot_id")), 36);
+	{
+		char id[64];
+
+		snprintf(id, sizeof(id), "%s", meta_val("res/a/run1/meta",
+		    "boot_id"));
+		ck_assert_str_ne(id, meta_val("res/b/run1/meta", "boot_id"));
+	}
+	nothing_left();
+	free(out);
+}
+END_TEST
+
 /* Start vmboots in the background; its pid once QEMU runs. */
 static pid_t
 start_boot(void)
@@ -705,11 +817,13 @@ boots_suite(void)
 	tcase_add_test(tc, collect_from_disk);
 	tcase_add_test(tc, modules_of_test_kernel);
 	tcase_add_test(tc, bad_input);
+	tcase_add_test(tc, kexec_plan);
 	suite_add_tcase(s, tc);
 	/* a fresh folder each: checked fixtures run in the test's child */
 	tcase_add_checked_fixture(e2e, tu_mktmp, tu_rmtmp);
 	tcase_set_timeout(e2e, 600);
 	tcase_add_test(e2e, boot_end_to_end);
+	tcase_add_test(e2e, kexec_in_a_guest);
 	tcase_add_test(e2e, sigterm_mid_boot);
 	tcase_add_test(e2e, sigkill_then_clean_stale);
 	suite_add_tcase(s, e2e);

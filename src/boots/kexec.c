@@ -274,7 +274,7 @@ record(const struct bt_kplan *p, int i, char s, const char *status,
 	if (cause && *cause)
 		KV("boot_failure", cause);
 	KV("boot_step", stepbuf);
-	if (!strcmp(status, "ok") || !strcmp(status, "failed")) {
+	if (up0 >= 0) {	/* this kernel is the step's */
 		KV("boot_id", first_line("/proc/sys/kernel/random/boot_id", id,
 		    sizeof(id)));
 		snprintf(up, sizeof(up), "%.2f", up0);

@@ -825,7 +825,8 @@ probe_kvm(void)
 		if (rc == -1)
 			snprintf(why, sizeof(why), "a guest did not reach "
 			    "init in 30 s");
-		else if (!last_line(qlog, why, sizeof(why)))
+		else if (!grep_line(qlog, "error:", why, sizeof(why)) &&
+		    !last_line(qlog, why, sizeof(why)))
 			snprintf(why, sizeof(why), "the probe boot failed");
 		fprintf(stderr, "vmboots: KVM does not run a guest here "
 		    "(%.200s); using TCG\n", why);
@@ -1305,17 +1306,20 @@ static void
 summary(double elapsed)
 {
 	char a[32], b[32], c[32], d[32], run[16];
-	int i, ok[2] = { 0, 0 }, all[2] = { 0, 0 }, k;
+	int i, ok[2] = { 0, 0 }, all[2] = { 0, 0 }, k, w = 5;
 
-	fprintf(stderr, "\n%4s %-4s %-32s %-6s %-11s %8s %8s %8s %8s\n",
-	    "boot", "side", "label", "run", "status", "boot", "suite",
+	for (k = 0; k < 2; k++)
+		if ((int)strlen(S.sd[k].label) > w)
+			w = (int)strlen(S.sd[k].label);
+	fprintf(stderr, "\n%4s %-4s %-*s %-6s %-11s %8s %8s %8s %8s\n",
+	    "boot", "side", w, "label", "run", "status", "boot", "suite",
 	    "shutdown", "total");
 	for (i = 0; i < S.nboots; i++) {
 		struct boot *x = &S.boots[i];
 
 		snprintf(run, sizeof(run), "run%d", x->run);
-		fprintf(stderr, "%4d %-4c %-32.32s %-6s %-11s %8s %8s %8s "
-		    "%8s\n", i + 1, 'A' + x->side, S.sd[x->side].label, run,
+		fprintf(stderr, "%4d %-4c %-*s %-6s %-11s %8s %8s %8s "
+		    "%8s\n", i + 1, 'A' + x->side, w, S.sd[x->side].label, run,
 		    x->status, fmt_time(a, sizeof(a), x->boot_s),
 		    fmt_time(b, sizeof(b), x->suite_s),
 		    fmt_time(c, sizeof(c), x->down_s),
