@@ -430,7 +430,8 @@ bt_kexec_continue(const char *path)
 	if (strcmp(bt_kplan_get(&p, "final"), "original") == 0) {
 		snprintf(c, sizeof(c), "%s", bt_kplan_get(&p, "orig_cmdline"));
 		if (bt_kexec_load(bt_kplan_get(&p, "orig_image"),
-		    bt_kplan_get(&p, "orig_initrd"), c, err, sizeof(err)) == 0) {
+		    bt_kplan_get(&p, "orig_initrd"), c, err,
+		    sizeof(err)) == 0) {
 			fprintf(stderr, "vmboots: back to %s\n",
 			    bt_kplan_get(&p, "orig_image"));
 			bt_kexec_jump();

@@ -816,8 +816,9 @@ probe_kvm(void)
 		die("%s", err);
 	rc = run_vm(0, disk, con, qlog, 1, 30, t, &total);
 	snprintf(p, sizeof(p), "%s/vmboots/probe", got);
-	if (rc >= 0 && bt_disk_read(disk, got, S.toollog, err, sizeof(err)) == 0 &&
-	    last_line(p, v, sizeof(v)) && strcmp(v, "ok") == 0)
+	if (rc >= 0 && bt_disk_read(disk, got, S.toollog, err,
+	    sizeof(err)) == 0 && last_line(p, v, sizeof(v)) &&
+	    strcmp(v, "ok") == 0)
 		ok = 1;
 	if (stop_signal)
 		return 0;
@@ -1099,7 +1100,8 @@ kexec_in_qemu(void)
 			snprintf(src, sizeof(src), "%s/%s", p,
 			    list[i]->d_name);
 			free(list[i]);
-			if (bt_next_run(S.labeldir[k], &r, err, sizeof(err)) < 0)
+			if (bt_next_run(S.labeldir[k], &r, err,
+			    sizeof(err)) < 0)
 				die("%s", err);
 			snprintf(dst, sizeof(dst), "%s/run%d", S.labeldir[k],
 			    r);
@@ -1678,8 +1680,8 @@ main(int argc, char **argv)
 		}
 		/* a kernel that never boots does not get BOOTS chances */
 		if (!stop_signal && nok == 0 && tried[0] && tried[1]) {
-			fprintf(stderr, "vmboots: every boot so far failed, A's "
-			    "and B's: stopping the plan\n");
+			fprintf(stderr, "vmboots: every boot so far failed, "
+			    "A's and B's: stopping the plan\n");
 			i++;
 			break;
 		}
