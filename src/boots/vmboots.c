@@ -353,8 +353,9 @@ clean_stale(const char *workdir)
 				    "(pid %ld)", (long)qemu);
 			}
 		}
+		/* only a folder this program names so */
 		if (bt_kv_get(st, "staging", v, sizeof(v)) && v[0] &&
-		    strstr(v, "/.boot-"))
+		    (strstr(v, "/.boot-") || strstr(v, "/.kexec-")))
 			vb_rmtree(v);
 		if (vb_rmtree(dir) < 0)
 			warn_errno("cannot remove %s", dir);
