@@ -734,6 +734,30 @@ START_TEST(kexec_in_a_guest)
 }
 END_TEST
 
+START_TEST(boot_timeout)
+{
+	char *out;
+
+	if (!can_boot("boot_timeout"))
+		return;
+	ck_assert_int_eq(sh("echo 'forkbomb --forks 50 --ints 10' > "
+	    "\"$T/tiny.conf\""), 0);
+	/* no kernel reaches its suite in 2 s under TCG: both given up */
+	ck_assert_int_eq(vmboots(&out, "--a-kernel \"$K\" --accel tcg "
+	    "--boots 2 --config \"$T/tiny.conf\" --no-report --a-label a "
+	    "--b-label b --timeout 2 --mem 256M --cpus 1"), 1);
+	ck_assert_msg(strstr(out, "boot 1 (A, a): failed: no end after 2 s "
+	    "(the boot timeout; BOOT_TIMEOUT= sets it)") != NULL, "%s", out);
+	/* every boot so far failed, A's and B's: the plan stops */
+	ck_assert_msg(strstr(out, "stopping the plan") != NULL, "%s", out);
+	ck_assert(!exists("res/a/run2"));
+	ck_assert_str_eq(meta_val("res/b/run1/meta", "boot_status"),
+	    "failed");
+	nothing_left();
+	free(out);
+}
+END_TEST
+
 /* Start vmboots in the background; its pid once QEMU runs. */
 static pid_t
 start_boot(void)
@@ -837,6 +861,7 @@ boots_suite(void)
 	tcase_set_timeout(e2e, 600);
 	tcase_add_test(e2e, boot_end_to_end);
 	tcase_add_test(e2e, kexec_in_a_guest);
+	tcase_add_test(e2e, boot_timeout);
 	tcase_add_test(e2e, sigterm_mid_boot);
 	tcase_add_test(e2e, sigkill_then_clean_stale);
 	suite_add_tcase(s, e2e);
