@@ -531,6 +531,9 @@ START_TEST(bad_input)
 	ck_assert_int_ne(vmboots(&out, "--a-kernel \"$K\" --mem 1X"), 0);
 	ck_assert_ptr_nonnull(strstr(out, "VM_MEM=1X"));
 	free(out);
+	ck_assert_int_ne(vmboots(&out, "--a-kernel \"$K\" --disk 1M"), 0);
+	ck_assert_ptr_nonnull(strstr(out, "VM_DISK=1M"));
+	free(out);
 	ck_assert_int_ne(vmboots(&out, "--a-kernel \"$K\" --config "
 	    "\"$T/none.conf\""), 0);
 	ck_assert_ptr_nonnull(strstr(out, "none.conf: cannot open"));

@@ -1409,6 +1409,8 @@ plan(void)
 		die("%s", err);
 	if (vb_parse_size(S.o.vm_mem, 64 << 20, 1ULL << 42, &mem, err) < 0)
 		die("VM_MEM=%s: %s", S.o.vm_mem, err);
+	if (vb_parse_size(S.o.disk, 64 << 20, 1ULL << 44, &m, err) < 0)
+		die("VM_DISK=%s: %s", S.o.disk, err);
 	check_path("CONFIG", S.o.config);
 	check_path("RESULTS", S.o.results);
 	for (k = 0; k < 2; k++) {
