@@ -179,9 +179,24 @@ bt_kexec_load(const char *image, const char *initrd, const char *cmdline,
 }
 
 int
-bt_kexec_jump(void)
+bt_kexec_jump(int systemd)
 {
 	sync();
+	if (systemd) {
+		pid_t pid = fork();
+		int st;
+
+		if (pid == 0) {
+			execlp("systemctl", "systemctl", "kexec", (char *)NULL);
+			_exit(127);
+		}
+		while (pid > 0 && waitpid(pid, &st, 0) < 0 && errno == EINTR)
+			;
+		/* systemd goes on with the jump: wait for it */
+		if (pid > 0 && WIFEXITED(st) && WEXITSTATUS(st) == 0)
+			for (;;)
+				pause();
+	}
 	return reboot(LINUX_REBOOT_CMD_KEXEC);
 }
 
@@ -397,7 +412,7 @@ bt_kexec_continue(const char *path)
 		if (bt_kexec_load(image, initrd, c, err, sizeof(err)) == 0) {
 			fprintf(stderr, "vmboots: step %d of %d: kexec into "
 			    "%c (%s)\n", next + 1, n, s - 32, image);
-			bt_kexec_jump();
+			bt_kexec_jump(*bt_kplan_get(&p, "unit") != '\0');
 			snprintf(err, sizeof(err), "kexec: %s",
 			    strerror(errno));
 		}
@@ -434,7 +449,7 @@ bt_kexec_continue(const char *path)
 		    sizeof(err)) == 0) {
 			fprintf(stderr, "vmboots: back to %s\n",
 			    bt_kplan_get(&p, "orig_image"));
-			bt_kexec_jump();
+			bt_kexec_jump(1);
 		}
 		fprintf(stderr, "vmboots: cannot return to the first kernel: "
 		    "%s; reboot by hand\n", err);

@@ -62,8 +62,12 @@ int bt_kexec_step(const char *cmdline);
  */
 int bt_kexec_load(const char *image, const char *initrd, const char *cmdline,
     char *err, size_t errlen);
-/* Sync the disks and jump into the loaded kernel; returns only on error. */
-int bt_kexec_jump(void);
+/*
+ * Jump into the loaded kernel: through `systemctl kexec` when
+ * @systemd (services stopped, file systems unmounted), else (or when
+ * that fails) at once after a sync.  Returns only on error.
+ */
+int bt_kexec_jump(int systemd);
 /*
  * One call per boot: record the step this kernel runs for (run the
  * config with vmrun in @p's root, its folder a run of the step's label),
