@@ -35,6 +35,8 @@
 
 #define sh(...)	tu_sh_in(tu_dir, __VA_ARGS__)
 
+static int exists(const char *rel);
+
 START_TEST(order_and_schedule)
 {
 	char err[256], out[2 * BT_BOOTS_MAX + 1];
@@ -209,9 +211,12 @@ START_TEST(config_iterations_and_timeout)
 }
 END_TEST
 
-/* Read the newc archive @path back: "name mode size data|" for each. */
+/*
+ * Read the newc archive @path back: "name mode size maj,min data|" for
+ * each entry ("name|" alone without @data).
+ */
 static char *
-read_cpio(const char *path)
+read_cpio(const char *path, int data)
 {
 	struct vb_buf b = VB_BUF_INIT;
 	char *all = tu_slurp(path), *p = all, *out;
@@ -237,9 +242,12 @@ read_cpio(const char *path)
 		ck_assert_str_eq(f[3], "00000000");
 		if (strcmp(p + 110, "TRAILER!!!") == 0)
 			break;
-		vb_buf_printf(&b, "%s %lo %lu %lu,%lu %.*s|", p + 110, mode,
-		    size, maj, min, (int)size, p + ((110 + namesize + 3) &
-		    ~3UL));
+		if (data)
+			vb_buf_printf(&b, "%s %lo %lu %lu,%lu %.*s|", p + 110,
+			    mode, size, maj, min, (int)size,
+			    p + ((110 + namesize + 3) & ~3UL));
+		else
+			vb_buf_printf(&b, "%s|", p + 110);
 		p += (110 + namesize + 3) & ~3UL;
 		p += (size + 3) & ~3UL;
 		ck_assert_int_eq((p - all) % 4, 0);
@@ -265,7 +273,7 @@ START_TEST(cpio_newc)
 	ck_assert_int_eq(bt_cpio_symlink(&c, "bin/sh", "busybox"), 0);
 	ck_assert_int_eq(bt_cpio_dir(&c, "a/b"), 0);	/* once only */
 	ck_assert_int_eq(bt_cpio_close(&c), 0);
-	got = read_cpio(arch);
+	got = read_cpio(arch, 1);
 	/* folders before what is in them, each once */
 	ck_assert_str_eq(got, "dev 40755 0 0,0 |"
 	    "dev/console 20600 0 5,1 |"
@@ -280,6 +288,61 @@ START_TEST(cpio_newc)
 	ck_assert_int_eq(bt_cpio_file(&c, "x", 0644, src), -1);
 	ck_assert_int_eq(bt_cpio_close(&c), -1);
 	ck_assert_int_eq(errno, ENOENT);
+}
+END_TEST
+
+START_TEST(initramfs_contents)
+{
+	char arch[512], dir[512], err[512], *got;
+	struct bt_guest g;
+
+	if (access("/bin/busybox", X_OK) < 0 || access("bench/forkbomb",
+	    X_OK) < 0) {
+		fprintf(stderr, "boots: initramfs_contents skipped: no "
+		    "/bin/busybox or bench/forkbomb\n");
+		return;
+	}
+	/* a bench/ of two programs, one of them vmboots (left out) */
+	ck_assert_int_eq(sh("mkdir -p \"$T/ib\" && cp bench/forkbomb "
+	    "\"$T/ib/\" && cp bench/forkbomb \"$T/ib/vmboots\" && "
+	    "echo text > \"$T/ib/notes\""), 0);
+	memset(&g, 0, sizeof(g));
+	g.bindir = tu_path(dir, sizeof(dir), "ib");
+	g.root = ".";
+	g.config = "configs/test.conf";
+	g.config_in = "vmbench/configs/mine.conf";
+	g.busybox = "/bin/busybox";
+	tu_path(arch, sizeof(arch), "i.cpio");
+	ck_assert_int_eq(bt_build_initramfs(&g, arch, err, sizeof(err)), 0);
+	got = read_cpio(arch, 0);
+	ck_assert_ptr_nonnull(strstr(got, "|dev/console|"));
+	ck_assert_ptr_nonnull(strstr(got, "|init|"));
+	ck_assert_ptr_nonnull(strstr(got, "|bin/busybox|bin/sh|"));
+	ck_assert_ptr_nonnull(strstr(got, "|vmbench/bench/forkbomb|"));
+	ck_assert_ptr_null(strstr(got, "vmbench/bench/vmboots"));
+	ck_assert_ptr_null(strstr(got, "notes"));
+	/* its libraries and the loader, at the paths it names */
+	ck_assert_msg(strstr(got, "/libc.so.6|") != NULL, "%s", got);
+	ck_assert_ptr_nonnull(strstr(got, "ld-linux"));
+	ck_assert_ptr_nonnull(strstr(got, "|vmbench/configs/test.conf|"));
+	ck_assert_ptr_nonnull(strstr(got, "|vmbench/configs/mine.conf|"));
+	free(got);
+	/* the init is the script, whole */
+	got = read_cpio(arch, 1);
+	ck_assert_ptr_nonnull(strstr(got, "init 100755"));
+	ck_assert_ptr_nonnull(strstr(got, "bench/vmrun --kernel \"$label\""));
+	free(got);
+	/* vmboots comes along for the kexec plans */
+	g.with_vmboots = 1;
+	ck_assert_int_eq(bt_build_initramfs(&g, arch, err, sizeof(err)), 0);
+	got = read_cpio(arch, 0);
+	ck_assert_ptr_nonnull(strstr(got, "|vmbench/bench/vmboots|"));
+	free(got);
+	/* a bench/ without programs is refused, the archive not made */
+	ck_assert_int_eq(sh("rm -f \"$T/ib\"/* \"$T/i.cpio\""), 0);
+	ck_assert_int_eq(bt_build_initramfs(&g, arch, err, sizeof(err)), -1);
+	ck_assert_ptr_nonnull(strstr(err, "no programs"));
+	ck_assert(!exists("i.cpio"));
 }
 END_TEST
 
@@ -853,6 +916,7 @@ boots_suite(void)
 	tcase_add_test(tc, image_version);
 	tcase_add_test(tc, config_iterations_and_timeout);
 	tcase_add_test(tc, cpio_newc);
+	tcase_add_test(tc, initramfs_contents);
 	tcase_add_test(tc, meta_set_keys);
 	tcase_add_test(tc, collect_from_disk);
 	tcase_add_test(tc, modules_of_test_kernel);
