@@ -300,3 +300,5 @@ endif
 include mk/workflows.mk mk/bench.mk mk/fuzz.mk
 
 -include $(ALL_OBJS:.o=.d)
+
+include mk/boots.mk

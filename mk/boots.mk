@@ -1,0 +1,91 @@
+# make boots: kernels A and B booted alternately in QEMU, each boot's
+# results one run of its label (src/boots/, docs/boots.md).
+#   make boots A_KERNEL=img [B_KERNEL=img] [A_CMDLINE=..] [B_CMDLINE=..]
+#              [A_LABEL=..] [B_LABEL=..] [VM_MEM=1G] [A_MEM=..] [B_MEM=..]
+#              [VM_CPUS=2] [BOOTS=3] [ORDER=ABBA] [CONFIG=..] [ACCEL=auto]
+#              [A_MODULES=dir] [B_MODULES=dir] [BOOT_TIMEOUT=s] [VM_DISK=4G]
+#   make test-kernel [TEST_KERNEL=6.1.0-57-cloud-amd64]   Debian's kernel
+#              into ~/.cache/vmbench/kernels/ (src/boots/get-kernel.sh)
+#   make deps-boots   the Debian packages boots need (as root)
+#   make bench-boots  the time of a boot, and two plans (docs/validation.md)
+BOOTS_MAIN := src/boots/vmboots.c
+BOOTS_MODS := $(patsubst %.c,%.o,$(filter-out $(BOOTS_MAIN),\
+	$(wildcard src/boots/*.c)))
+PROGS += bench/vmboots
+ALL_OBJS += $(BOOTS_MODS) $(BOOTS_MAIN:.c=.o)
+all: bench/vmboots
+
+src/boots/%.o: CPPFLAGS += -Isrc/boots
+# the guest's init is linked into the program (.incbin)
+src/boots/guest.o: src/boots/init.sh
+
+bench/vmboots: $(BOOTS_MAIN:.c=.o) $(BOOTS_MODS) $(LIB)
+	$(call say,LD,$@)
+	$(Q)mkdir -p $(@D) && $(CC) $(LDFLAGS) -o $@ $^ $(LDLIBS)
+
+# the tests see the boots layer too
+TEST_CPPFLAGS += -Isrc/boots
+$(TEST_BIN): $(BOOTS_MODS)
+
+BOOTS_DEB_PKGS := qemu-system-x86 busybox-static e2fsprogs
+
+export VB_A_KERNEL = $(value A_KERNEL)
+export VB_B_KERNEL = $(value B_KERNEL)
+export VB_A_CMDLINE = $(value A_CMDLINE)
+export VB_B_CMDLINE = $(value B_CMDLINE)
+export VB_VM_MEM = $(value VM_MEM)
+export VB_A_MEM = $(value A_MEM)
+export VB_B_MEM = $(value B_MEM)
+export VB_VM_CPUS = $(value VM_CPUS)
+export VB_BOOTS = $(value BOOTS)
+export VB_ACCEL = $(value ACCEL)
+export VB_A_MODULES = $(value A_MODULES)
+export VB_B_MODULES = $(value B_MODULES)
+export VB_BOOT_TIMEOUT = $(value BOOT_TIMEOUT)
+export VB_VM_DISK = $(value VM_DISK)
+export VB_TEST_KERNEL = $(value TEST_KERNEL)
+unexport A_KERNEL B_KERNEL A_CMDLINE B_CMDLINE VM_MEM A_MEM B_MEM VM_CPUS \
+	BOOTS ACCEL A_MODULES B_MODULES BOOT_TIMEOUT VM_DISK TEST_KERNEL
+
+.PHONY: boots test-kernel deps-boots bench-boots clean-stale-boots
+boots: all
+	$(Q)bench/vmboots --a-kernel "$$VB_A_KERNEL" \
+	    $${VB_B_KERNEL:+--b-kernel "$$VB_B_KERNEL"} \
+	    --a-cmdline "$$VB_A_CMDLINE" --b-cmdline "$$VB_B_CMDLINE" \
+	    $${VB_A_LABEL:+--a-label "$$VB_A_LABEL"} \
+	    $${VB_B_LABEL:+--b-label "$$VB_B_LABEL"} \
+	    $${VB_VM_MEM:+--mem "$$VB_VM_MEM"} \
+	    $${VB_A_MEM:+--a-mem "$$VB_A_MEM"} \
+	    $${VB_B_MEM:+--b-mem "$$VB_B_MEM"} \
+	    $${VB_VM_CPUS:+--cpus "$$VB_VM_CPUS"} \
+	    $${VB_BOOTS:+--boots "$$VB_BOOTS"} \
+	    $${VB_ORDER:+--order "$$VB_ORDER"} \
+	    $${VB_ACCEL:+--accel "$$VB_ACCEL"} \
+	    $${VB_A_MODULES:+--a-modules "$$VB_A_MODULES"} \
+	    $${VB_B_MODULES:+--b-modules "$$VB_B_MODULES"} \
+	    $${VB_BOOT_TIMEOUT:+--timeout "$$VB_BOOT_TIMEOUT"} \
+	    $${VB_VM_DISK:+--disk "$$VB_VM_DISK"} \
+	    $${VB_WORKDIR:+--workdir "$$VB_WORKDIR"} \
+	    --config "$$VB_CONFIG" --results "$$VB_RESULTS"
+
+# a killed make boots: its QEMU and images (make clean-stale runs this)
+clean-stale: clean-stale-boots
+clean-stale-boots: bench/vmboots
+	$(Q)bench/vmboots --clean-stale $${VB_WORKDIR:+--workdir "$$VB_WORKDIR"}
+
+test-kernel:
+	$(Q)sh src/boots/get-kernel.sh $${VB_TEST_KERNEL:+"$$VB_TEST_KERNEL"}
+
+deps-boots:
+	@if [ "$$(id -u)" != 0 ]; then \
+	    echo "make deps-boots: not root; run:" >&2; \
+	    echo "    sudo apt-get install -y $(BOOTS_DEB_PKGS)" >&2; exit 1; fi
+	DEBIAN_FRONTEND=noninteractive apt-get install -y -q \
+	    --no-install-recommends $(BOOTS_DEB_PKGS)
+
+# The time of a boot and two plans under this machine's accelerator:
+# tools/bench-boots.sh (needs make test-kernel TEST_KERNEL=6.1.0-47-cloud-amd64
+# and 6.1.0-57-cloud-amd64).
+BENCH_TARGETS += bench-boots
+bench-boots: all
+	$(Q)sh tools/bench-boots.sh

@@ -1,0 +1,273 @@
+/*
+ * result.c - the result disk and the runs it becomes (see result.h).
+ */
+#include <dirent.h>
+#include <errno.h>
+#include <fcntl.h>
+#include <limits.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include "proc.h"
+#include "res.h"
+#include "result.h"
+#include "util.h"
+
+int
+bt_next_run(const char *dir, int *next, char *err, size_t errlen)
+{
+	DIR *d = opendir(dir);
+	struct dirent *e;
+	int max = 0;
+
+	*next = 1;
+	if (!d) {
+		if (errno == ENOENT)
+			return 0;
+		snprintf(err, errlen, "%s: cannot open: %s", dir,
+		    strerror(errno));
+		return -1;
+	}
+	while ((e = readdir(d))) {
+		size_t n = strlen(e->d_name);
+		char *end;
+		long v;
+
+		if (strcmp(e->d_name, "meta") == 0 || (n > 4 &&
+		    strcmp(e->d_name + n - 4, ".res") == 0)) {
+			closedir(d);
+			snprintf(err, errlen, "%s holds a single run (make run "
+			    "wrote it), not runs: choose another label", dir);
+			return -1;
+		}
+		if (strncmp(e->d_name, "run", 3) != 0)
+			continue;
+		v = strtol(e->d_name + 3, &end, 10);
+		if (end != e->d_name + 3 && !*end && v > max && v < 1000000)
+			max = (int)v;
+	}
+	closedir(d);
+	*next = max + 1;
+	return 0;
+}
+
+/* Is @key one of @kv's keys? */
+static int
+has_key(const struct vb_kv *kv, int n, const char *key, size_t len)
+{
+	int i;
+
+	for (i = 0; i < n; i++)
+		if (strlen(kv[i].key) == len && strncmp(kv[i].key, key,
+		    len) == 0)
+			return 1;
+	return 0;
+}
+
+int
+bt_meta_set(const char *path, const struct vb_kv *kv, int n, char *err,
+    size_t errlen)
+{
+	struct vb_buf b = VB_BUF_INIT;
+	char *line = NULL;
+	size_t cap = 0;
+	ssize_t len;
+	FILE *f = fopen(path, "re");
+	int i, rc;
+
+	if (!f && errno != ENOENT) {
+		snprintf(err, errlen, "%s: cannot open: %s", path,
+		    strerror(errno));
+		return -1;
+	}
+	if (!f)
+		vb_buf_printf(&b, "vmbench_meta=1\n");
+	while (f && (len = getline(&line, &cap, f)) >= 0) {
+		size_t k = strcspn(line, "=\n");
+
+		if (line[k] == '=' && has_key(kv, n, line, k))
+			continue;
+		vb_buf_printf(&b, "%s%s", line, len > 0 && line[len - 1] ==
+		    '\n' ? "" : "\n");
+	}
+	free(line);
+	if (f)
+		fclose(f);
+	for (i = 0; i < n; i++) {
+		char v[1024];
+
+		/* one line each: a newline in a value would start a key */
+		snprintf(v, sizeof(v), "%s", kv[i].val);
+		v[strcspn(v, "\n")] = '\0';
+		vb_buf_printf(&b, "%s=%s\n", kv[i].key, v);
+	}
+	rc = vb_file_replace(path, vb_buf_str(&b), b.len);
+	if (rc < 0)
+		snprintf(err, errlen, "cannot write %s: %s", path,
+		    strerror(errno));
+	vb_buf_free(&b);
+	return rc;
+}
+
+/* ": " and the last line @log holds (a tool's error), or "". */
+static const char *
+log_tail(const char *log, char *buf, size_t len)
+{
+	FILE *f = log ? fopen(log, "re") : NULL;
+	char line[300];
+
+	buf[0] = '\0';
+	if (!f)
+		return buf;
+	while (fgets(line, sizeof(line), f)) {
+		line[strcspn(line, "\n")] = '\0';
+		if (line[0])
+			snprintf(buf, len, ": %s", line);
+	}
+	fclose(f);
+	return buf;
+}
+
+int
+bt_disk_make(const char *img, uint64_t size, const char *job,
+    const char *log, char *err, size_t errlen)
+{
+	char *argv[] = { "mkfs.ext4", "-q", "-F", "-L", "vmboots", "-E",
+	    "lazy_itable_init=0,lazy_journal_init=0", "-d", (char *)job,
+	    (char *)img, NULL };
+	char tail[320];
+	int fd, rc;
+
+	fd = open(img, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0600);
+	if (fd < 0 || ftruncate(fd, (off_t)size) < 0) {
+		snprintf(err, errlen, "cannot make %s: %s", img,
+		    strerror(errno));
+		if (fd >= 0)
+			close(fd);
+		return -1;
+	}
+	close(fd);
+	rc = bt_run(argv, NULL, log, NULL);
+	if (rc != 0) {
+		if (rc == 127)
+			snprintf(err, errlen, "cannot run mkfs.ext4 "
+			    "(e2fsprogs)");
+		else
+			snprintf(err, errlen, "mkfs.ext4 failed (exit %d) "
+			    "making %s%s", rc, img, log_tail(log, tail,
+			    sizeof(tail)));
+		return -1;
+	}
+	return 0;
+}
+
+int
+bt_disk_read(const char *img, const char *dest, const char *log,
+    char *err, size_t errlen)
+{
+	char *fsck[] = { "e2fsck", "-f", "-y", (char *)img, NULL };
+	/* run in @dest: no host path inside debugfs's command string */
+	char *dump[] = { "debugfs", "-R", "rdump /vmboots /results .",
+	    (char *)img, NULL };
+	int rc;
+
+	if (mkdir(dest, 0755) < 0 && errno != EEXIST) {
+		snprintf(err, errlen, "cannot create %s: %s", dest,
+		    strerror(errno));
+		return -1;
+	}
+	/* 0: clean, 1: repaired (a journal replayed); 4 and up: not */
+	rc = bt_run(fsck, NULL, log, NULL);
+	if (rc == 127) {
+		snprintf(err, errlen, "cannot run e2fsck (e2fsprogs)");
+		return -1;
+	}
+	if (rc >= 4)
+		fprintf(stderr, "vmboots: e2fsck could not repair the result "
+		    "disk (exit %d); reading what it holds\n", rc);
+	rc = bt_run(dump, dest, log, NULL);
+	if (rc != 0) {
+		snprintf(err, errlen, rc == 127 ? "cannot run debugfs "
+		    "(e2fsprogs)" : "debugfs failed (exit %d) reading %s",
+		    rc, img);
+		return -1;
+	}
+	return 0;
+}
+
+char *
+bt_kv_get(const char *path, const char *key, char *buf, size_t len)
+{
+	FILE *f = fopen(path, "re");
+	char line[1024];
+	size_t k = strlen(key);
+	char *found = NULL;
+
+	if (!f)
+		return NULL;
+	while (fgets(line, sizeof(line), f)) {
+		line[strcspn(line, "\n")] = '\0';
+		if (strncmp(line, key, k) == 0 && line[k] == '=') {
+			snprintf(buf, len, "%s", line + k + 1);
+			found = buf;
+		}
+	}
+	fclose(f);
+	return found;
+}
+
+int
+bt_collect(const char *got, const char *label, const char *dir, int run,
+    const char *status, const struct vb_kv *kv, int n, char *err,
+    size_t errlen)
+{
+	char src[PATH_MAX], dst[PATH_MAX], p[PATH_MAX + 16];
+	struct vb_kv *all;
+	struct stat st;
+	int rc;
+
+	if (mkdir(dir, 0755) < 0 && errno != EEXIST) {
+		snprintf(err, errlen, "cannot create %s: %s", dir,
+		    strerror(errno));
+		return -1;
+	}
+	snprintf(dst, sizeof(dst), "%s/run%d", dir, run);
+	if (lstat(dst, &st) == 0) {
+		snprintf(err, errlen, "%s already exists", dst);
+		return -1;
+	}
+	/* vmrun writes LABEL/ (one run) or LABEL/run1/ (runs) */
+	snprintf(src, sizeof(src), "%s/results/%s/run1", got, label);
+	if (stat(src, &st) < 0 || !S_ISDIR(st.st_mode))
+		snprintf(src, sizeof(src), "%s/results/%s", got, label);
+	if (stat(src, &st) == 0 && S_ISDIR(st.st_mode)) {
+		if (rename(src, dst) < 0) {
+			snprintf(err, errlen, "cannot move %s to %s: %s", src,
+			    dst, strerror(errno));
+			return -1;
+		}
+	} else if (mkdir(dst, 0755) < 0) {
+		snprintf(err, errlen, "cannot create %s: %s", dst,
+		    strerror(errno));
+		return -1;
+	}
+	snprintf(p, sizeof(p), "%s/meta", dst);
+	all = vb_xcalloc((size_t)n + 2, sizeof(*all));
+	all[0].key = "label";
+	all[0].val = (char *)label;
+	memcpy(all + 1, kv, (size_t)n * sizeof(*kv));
+	n++;
+	if (status) {
+		all[n].key = "status";
+		all[n].val = (char *)status;
+		n++;
+	}
+	/* label= kept where the guest wrote it: only a new meta gets it */
+	rc = bt_meta_set(p, access(p, F_OK) == 0 ? all + 1 : all,
+	    access(p, F_OK) == 0 ? n - 1 : n, err, errlen);
+	free(all);
+	return rc;
+}

@@ -1,0 +1,68 @@
+/*
+ * result.h - a boot's results home: the result disk made on the host
+ * (ext4 with a journal, by mkfs.ext4 -d, without root), read back after
+ * the guest stopped (e2fsck replays the journal of a guest that died,
+ * debugfs rdump copies the files out, without root or a mount), and the
+ * guest's result folder turned into a run of its label:
+ *
+ *	RESULTS/LABEL/run1/  meta, *.res, *.vmstat, *.log as vmrun wrote
+ *	                     them in the guest, console.txt (the guest's
+ *	                     console), and in meta the boot's keys (run=,
+ *	                     boot_id=, accel=, ...: docs/boots.md)
+ */
+#ifndef BT_RESULT_H
+#define BT_RESULT_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include "meta.h"		/* struct vb_kv */
+
+/*
+ * The next run's index in the label folder @dir: 1 when it does not
+ * exist, else one past its highest runN.  A folder that holds a single
+ * run of its own (meta or .res files at its top, as make run writes) is
+ * refused.  0, or -1 with the reason in @err.
+ */
+int bt_next_run(const char *dir, int *next, char *err, size_t errlen);
+/*
+ * Set the pairs @kv in the meta file @path: lines with those keys
+ * replaced, the others kept in order, the new ones at the end; a missing
+ * file is created (vmbench_meta=1 first).  Written whole, then renamed.
+ * 0, or -1 with the reason in @err.
+ */
+int bt_meta_set(const char *path, const struct vb_kv *kv, int n, char *err,
+    size_t errlen);
+/*
+ * Make the result disk @img of @size bytes holding the folder @job
+ * (mkfs.ext4 -d; inode tables and journal written now, so the guest
+ * does no lazy initialisation while it measures).  0, or -1 with the
+ * reason in @err; mkfs's output goes to @log.
+ */
+int bt_disk_make(const char *img, uint64_t size, const char *job,
+    const char *log, char *err, size_t errlen);
+/*
+ * Copy the folders vmboots/ and results/ of the disk @img into @dest
+ * (made), after e2fsck has replayed its journal and repaired it.  0, or
+ * -1 with the reason in @err.
+ */
+int bt_disk_read(const char *img, const char *dest, const char *log,
+    char *err, size_t errlen);
+/*
+ * Turn what came back in @got (bt_disk_read()'s folder) into the run
+ * @dir/run@run of @label: the guest's folder got/results/LABEL (or its
+ * run1/ when the guest's vmrun writes runs) renamed there, or an empty
+ * run when nothing came back; its meta given the pairs @kv.  @status,
+ * when not NULL, replaces meta's status (the guest's is "running" when
+ * it died).  0, or -1 with the reason in @err.
+ */
+int bt_collect(const char *got, const char *label, const char *dir, int run,
+    const char *status, const struct vb_kv *kv, int n, char *err,
+    size_t errlen);
+/*
+ * Value of @key in the small key=value file @path into @buf; NULL when
+ * the file or the key is missing.
+ */
+char *bt_kv_get(const char *path, const char *key, char *buf, size_t len);
+
+#endif

@@ -1,0 +1,931 @@
+/*
+ * make boots' pieces (src/boots/): the plan (the order, the labels from
+ * the images' versions and what differs, the config's iterations, the
+ * timeout), the kernel image check on fake bzImages, the initramfs
+ * writer (read back here), the result collection from a fake guest's
+ * result disk (an ext4 image made and read without root) into run
+ * folders; then bench/vmboots on bad input, and under TCG end to end:
+ * one boot that runs a tiny config and one that panics, a SIGTERM in
+ * the middle of a boot and a SIGKILL then --clean-stale.  The boots
+ * are skipped, with one line, when QEMU or a test kernel is absent
+ * (make deps-boots test-kernel; VMBENCH_TEST_KERNEL=path picks one).
+ */
+#include <check.h>
+#include <dirent.h>
+#include <errno.h>
+#include <fcntl.h>
+#include <glob.h>
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include "cpio.h"
+#include "guest.h"
+#include "kexec.h"
+#include "meta.h"
+#include "plan.h"
+#include "proc.h"
+#include "result.h"
+#include "testutil.h"
+#include "util.h"
+
+#define sh(...)	tu_sh_in(tu_dir, __VA_ARGS__)
+
+static int exists(const char *rel);
+
+START_TEST(order_and_schedule)
+{
+	char err[256], out[2 * BT_BOOTS_MAX + 1];
+
+	ck_assert_int_eq(bt_order_ok("ABBA", err, sizeof(err)), 0);
+	ck_assert_int_eq(bt_order_ok("AB", err, sizeof(err)), 0);
+	ck_assert_int_eq(bt_order_ok("ABA", err, sizeof(err)), -1);
+	ck_assert_int_eq(bt_order_ok("AABBX", err, sizeof(err)), -1);
+	ck_assert_int_eq(bt_order_ok("AAAB", err, sizeof(err)), -1);
+	ck_assert_ptr_nonnull(strstr(err, "as many A as B"));
+	ck_assert_int_eq(bt_order_ok("", err, sizeof(err)), -1);
+	bt_schedule("ABBA", 3, out);
+	ck_assert_str_eq(out, "ABBAAB");
+	bt_schedule("ABBA", 1, out);
+	ck_assert_str_eq(out, "AB");
+	bt_schedule("AB", 3, out);
+	ck_assert_str_eq(out, "ABABAB");
+	bt_schedule("BAAB", 2, out);
+	ck_assert_str_eq(out, "BAAB");
+	bt_schedule("ABBA", 5, out);
+	ck_assert_str_eq(out, "ABBAABBAAB");
+}
+END_TEST
+
+/* A side as plan() makes it. */
+static void
+side(struct bt_side *s, const char *rel, const char *cmdline, uint64_t mem,
+    const char *label)
+{
+	memset(s, 0, sizeof(*s));
+	snprintf(s->release, sizeof(s->release), "%s", rel);
+	s->cmdline = cmdline;
+	s->mem = mem;
+	snprintf(s->label, sizeof(s->label), "%s", label);
+}
+
+START_TEST(default_labels)
+{
+	struct bt_side a, b;
+	char err[256];
+
+	/* two images: their releases */
+	side(&a, "6.1.0-47-cloud-amd64", "", 1 << 30, "");
+	side(&b, "6.1.0-57-cloud-amd64", "", 1 << 30, "");
+	ck_assert_int_eq(bt_default_labels(&a, &b, err, sizeof(err)), 0);
+	ck_assert_str_eq(a.label, "6.1.0-47-cloud-amd64");
+	ck_assert_str_eq(b.label, "6.1.0-57-cloud-amd64");
+	/* one image, two command lines: the words each side has alone */
+	side(&a, "6.1.0-57-cloud-amd64", "quiet transparent_hugepage=never",
+	    1 << 30, "");
+	side(&b, "6.1.0-57-cloud-amd64", "transparent_hugepage=always quiet",
+	    1 << 30, "");
+	ck_assert_int_eq(bt_default_labels(&a, &b, err, sizeof(err)), 0);
+	ck_assert_str_eq(a.label,
+	    "6.1.0-57-cloud-amd64-transparent_hugepage-never");
+	ck_assert_str_eq(b.label,
+	    "6.1.0-57-cloud-amd64-transparent_hugepage-always");
+	/* a line on one side only: the other is the release alone */
+	side(&a, "6.1.0-57-cloud-amd64", "", 1 << 30, "");
+	side(&b, "6.1.0-57-cloud-amd64", "mitigations=off", 1 << 30, "");
+	ck_assert_int_eq(bt_default_labels(&a, &b, err, sizeof(err)), 0);
+	ck_assert_str_eq(a.label, "6.1.0-57-cloud-amd64");
+	ck_assert_str_eq(b.label, "6.1.0-57-cloud-amd64-mitigations-off");
+	/* two memory sizes, as the posts' mem=192m */
+	side(&a, "6.1.0-57-cloud-amd64", "", 192 << 20, "");
+	side(&b, "6.1.0-57-cloud-amd64", "", 256 << 20, "");
+	ck_assert_int_eq(bt_default_labels(&a, &b, err, sizeof(err)), 0);
+	ck_assert_str_eq(a.label, "6.1.0-57-cloud-amd64-mem192M");
+	ck_assert_str_eq(b.label, "6.1.0-57-cloud-amd64-mem256M");
+	/* nothing differs: A against A */
+	side(&a, "6.1.0-57-cloud-amd64", "", 1 << 30, "");
+	side(&b, "6.1.0-57-cloud-amd64", "", 1 << 30, "");
+	ck_assert_int_eq(bt_default_labels(&a, &b, err, sizeof(err)), 0);
+	ck_assert_str_eq(a.label, "6.1.0-57-cloud-amd64-A");
+	ck_assert_str_eq(b.label, "6.1.0-57-cloud-amd64-B");
+	/* a given label is kept; a clash is refused */
+	side(&a, "6.1.0-57-cloud-amd64", "", 1 << 30, "mine");
+	side(&b, "6.1.0-47-cloud-amd64", "", 1 << 30, "");
+	ck_assert_int_eq(bt_default_labels(&a, &b, err, sizeof(err)), 0);
+	ck_assert_str_eq(a.label, "mine");
+	ck_assert_str_eq(b.label, "6.1.0-47-cloud-amd64");
+	side(&a, "x", "", 1 << 30, "same");
+	side(&b, "y", "", 1 << 30, "same");
+	ck_assert_int_eq(bt_default_labels(&a, &b, err, sizeof(err)), -1);
+	ck_assert_ptr_nonnull(strstr(err, "both sides are labelled 'same'"));
+	/* characters a label cannot hold become '-' */
+	side(&a, "6.1", "foo=a/b,c", 1 << 30, "");
+	side(&b, "6.1", "", 1 << 30, "");
+	ck_assert_int_eq(bt_default_labels(&a, &b, err, sizeof(err)), 0);
+	ck_assert_str_eq(a.label, "6.1-foo-a-b-c");
+	ck_assert(bt_good_label(a.label));
+	ck_assert(!bt_good_label("a/b"));
+	ck_assert(!bt_good_label(".."));
+}
+END_TEST
+
+/* A fake bzImage @name whose version string is @version ("" none). */
+static char *
+fake_image(char *path, size_t len, const char *name, const char *version,
+    int hdrs)
+{
+	unsigned char img[0x400];
+	FILE *f;
+
+	memset(img, 0, sizeof(img));
+	img[0x1fe] = 0x55;
+	img[0x1ff] = 0xaa;
+	if (hdrs)
+		memcpy(img + 0x202, "HdrS", 4);
+	if (*version) {
+		img[0x20e] = 0x100 & 0xff;	/* at 0x200 + 0x100 */
+		img[0x20f] = 0x100 >> 8;
+		memcpy(img + 0x300, version, strlen(version));
+	}
+	tu_path(path, len, name);
+	f = fopen(path, "wb");
+	ck_assert_ptr_nonnull(f);
+	ck_assert_int_eq(fwrite(img, 1, sizeof(img), f), sizeof(img));
+	fclose(f);
+	return path;
+}
+
+START_TEST(image_version)
+{
+	char p[512], v[256], r[65], err[256];
+
+	fake_image(p, sizeof(p), "vmlinuz", "6.1.0-57-cloud-amd64 "
+	    "(debian-kernel@lists.debian.org) #1 SMP Debian 6.1.192-3", 1);
+	ck_assert_int_eq(bt_image_version(p, v, sizeof(v), r, sizeof(r), err,
+	    sizeof(err)), 0);
+	ck_assert_str_eq(r, "6.1.0-57-cloud-amd64");
+	ck_assert_ptr_nonnull(strstr(v, "Debian 6.1.192-3"));
+	/* no HdrS: not a kernel */
+	fake_image(p, sizeof(p), "notkernel", "x", 0);
+	ck_assert_int_eq(bt_image_version(p, v, sizeof(v), r, sizeof(r), err,
+	    sizeof(err)), -1);
+	ck_assert_ptr_nonnull(strstr(err, "not a Linux kernel image"));
+	/* a header but no version */
+	fake_image(p, sizeof(p), "noversion", "", 1);
+	ck_assert_int_eq(bt_image_version(p, v, sizeof(v), r, sizeof(r), err,
+	    sizeof(err)), -1);
+	ck_assert_ptr_nonnull(strstr(err, "no version"));
+	/* too short, and missing */
+	tu_write(p, sizeof(p), "short", "MZ");
+	ck_assert_int_eq(bt_image_version(p, v, sizeof(v), r, sizeof(r), err,
+	    sizeof(err)), -1);
+	ck_assert_ptr_nonnull(strstr(err, "not a Linux kernel image"));
+	tu_path(p, sizeof(p), "missing");
+	ck_assert_int_eq(bt_image_version(p, v, sizeof(v), r, sizeof(r), err,
+	    sizeof(err)), -1);
+	ck_assert_ptr_nonnull(strstr(err, "cannot open"));
+}
+END_TEST
+
+START_TEST(config_iterations_and_timeout)
+{
+	ck_assert_int_eq(bt_config_iterations("iterations 2\n"
+	    "forkbomb --forks 500 --ints 100\n"
+	    "forkbomb@par --forks 500 --concurrency 4 iterations=1\n"), 3);
+	/* no suite count: once a line; comments and blank lines are none */
+	ck_assert_int_eq(bt_config_iterations("# a\n\nmemfill --bytes 1M\n"
+	    "  mmaptouch --pages 10 # iterations=7\n"), 2);
+	ck_assert_int_eq(bt_config_iterations("probe@x iterations=4\n"
+	    "iterations 3\nforkbomb\n"), 7);
+	ck_assert_int_eq(bt_config_iterations("# nothing\n"), 0);
+	/* TCG is given longer than KVM; a good boot sets the next limit */
+	ck_assert(bt_timeout(0, 1, 3, 0) > bt_timeout(0, 0, 3, 0));
+	ck_assert(bt_timeout(0, 1, 30, 0) > bt_timeout(0, 1, 3, 0));
+	ck_assert(bt_timeout(0, 1, 3, 20) < bt_timeout(0, 1, 3, 0));
+	ck_assert(bt_timeout(0, 1, 3, 20) >= 60);
+	ck_assert(bt_timeout(45, 1, 3, 20) == 45);
+}
+END_TEST
+
+/*
+ * Read the newc archive @path back: "name mode size maj,min data|" for
+ * each entry ("name|" alone without @data).
+ */
+static char *
+read_cpio(const char *path, int data)
+{
+	struct vb_buf b = VB_BUF_INIT;
+	char *all = tu_slurp(path), *p = all, *out;
+
+	ck_assert_ptr_nonnull(all);
+	for (;;) {
+		char f[14][9];
+		unsigned long mode, size, namesize, maj, min;
+		int i;
+
+		ck_assert_int_eq(strncmp(p, "070701", 6), 0);
+		for (i = 0; i < 13; i++) {
+			memcpy(f[i], p + 6 + 8 * i, 8);
+			f[i][8] = '\0';
+		}
+		mode = strtoul(f[1], NULL, 16);
+		size = strtoul(f[6], NULL, 16);
+		maj = strtoul(f[9], NULL, 16);
+		min = strtoul(f[10], NULL, 16);
+		namesize = strtoul(f[11], NULL, 16);
+		/* every entry root's */
+		ck_assert_str_eq(f[2], "00000000");
+		ck_assert_str_eq(f[3], "00000000");
+		if (strcmp(p + 110, "TRAILER!!!") == 0)
+			break;
+		if (data)
+			vb_buf_printf(&b, "%s %lo %lu %lu,%lu %.*s|", p + 110,
+			    mode, size, maj, min, (int)size,
+			    p + ((110 + namesize + 3) & ~3UL));
+		else
+			vb_buf_printf(&b, "%s|", p + 110);
+		p += (110 + namesize + 3) & ~3UL;
+		p += (size + 3) & ~3UL;
+		ck_assert_int_eq((p - all) % 4, 0);
+	}
+	free(all);
+	out = vb_xstrdup(vb_buf_str(&b));
+	vb_buf_free(&b);
+	return out;
+}
+
+START_TEST(cpio_newc)
+{
+	char arch[512], src[512], *got;
+	struct bt_cpio c;
+
+	tu_write(src, sizeof(src), "src", "hello\n");
+	tu_path(arch, sizeof(arch), "a.cpio");
+	ck_assert_int_eq(bt_cpio_open(&c, arch), 0);
+	ck_assert_int_eq(bt_cpio_chardev(&c, "dev/console", 5, 1), 0);
+	ck_assert_int_eq(bt_cpio_data(&c, "init", 0755, "#!/bin/sh\n", 10),
+	    0);
+	ck_assert_int_eq(bt_cpio_file(&c, "a/b/c.txt", 0644, src), 0);
+	ck_assert_int_eq(bt_cpio_symlink(&c, "bin/sh", "busybox"), 0);
+	ck_assert_int_eq(bt_cpio_dir(&c, "a/b"), 0);	/* once only */
+	ck_assert_int_eq(bt_cpio_close(&c), 0);
+	got = read_cpio(arch, 1);
+	/* folders before what is in them, each once */
+	ck_assert_str_eq(got, "dev 40755 0 0,0 |"
+	    "dev/console 20600 0 5,1 |"
+	    "init 100755 10 0,0 #!/bin/sh\n|"
+	    "a 40755 0 0,0 |a/b 40755 0 0,0 |"
+	    "a/b/c.txt 100644 6 0,0 hello\n|"
+	    "bin 40755 0 0,0 |bin/sh 120777 7 0,0 busybox|");
+	free(got);
+	/* a file that cannot be read fails the archive */
+	ck_assert_int_eq(bt_cpio_open(&c, arch), 0);
+	tu_path(src, sizeof(src), "missing");
+	ck_assert_int_eq(bt_cpio_file(&c, "x", 0644, src), -1);
+	ck_assert_int_eq(bt_cpio_close(&c), -1);
+	ck_assert_int_eq(errno, ENOENT);
+}
+END_TEST
+
+START_TEST(initramfs_contents)
+{
+	char arch[512], dir[512], err[512], *got;
+	struct bt_guest g;
+
+	if (access("/bin/busybox", X_OK) < 0 || access("bench/forkbomb",
+	    X_OK) < 0) {
+		tu_skip("no /bin/busybox or bench/forkbomb");
+		return;
+	}
+	/* a bench/ of two programs, one of them vmboots (left out) */
+	ck_assert_int_eq(sh("mkdir -p \"$T/ib\" && cp bench/forkbomb "
+	    "\"$T/ib/\" && cp bench/forkbomb \"$T/ib/vmboots\" && "
+	    "echo text > \"$T/ib/notes\""), 0);
+	memset(&g, 0, sizeof(g));
+	g.bindir = tu_path(dir, sizeof(dir), "ib");
+	g.root = ".";
+	g.config = "configs/test.conf";
+	g.config_in = "vmbench/configs/mine.conf";
+	g.busybox = "/bin/busybox";
+	tu_path(arch, sizeof(arch), "i.cpio");
+	ck_assert_int_eq(bt_build_initramfs(&g, arch, err, sizeof(err)), 0);
+	got = read_cpio(arch, 0);
+	ck_assert_ptr_nonnull(strstr(got, "|dev/console|"));
+	ck_assert_ptr_nonnull(strstr(got, "|init|"));
+	ck_assert_ptr_nonnull(strstr(got, "|bin/busybox|bin/sh|"));
+	ck_assert_ptr_nonnull(strstr(got, "|vmbench/bench/forkbomb|"));
+	ck_assert_ptr_null(strstr(got, "vmbench/bench/vmboots"));
+	ck_assert_ptr_null(strstr(got, "notes"));
+	/* its libraries and the loader, at the paths it names */
+	ck_assert_msg(strstr(got, "/libc.so.6|") != NULL, "%s", got);
+	ck_assert_ptr_nonnull(strstr(got, "ld-linux"));
+	ck_assert_ptr_nonnull(strstr(got, "|vmbench/configs/test.conf|"));
+	ck_assert_ptr_nonnull(strstr(got, "|vmbench/configs/mine.conf|"));
+	free(got);
+	/* the init is the script, whole */
+	got = read_cpio(arch, 1);
+	ck_assert_ptr_nonnull(strstr(got, "init 100755"));
+	ck_assert_ptr_nonnull(strstr(got, "bench/vmrun --kernel \"$label\""));
+	free(got);
+	/* vmboots comes along for the kexec plans */
+	g.with_vmboots = 1;
+	ck_assert_int_eq(bt_build_initramfs(&g, arch, err, sizeof(err)), 0);
+	got = read_cpio(arch, 0);
+	ck_assert_ptr_nonnull(strstr(got, "|vmbench/bench/vmboots|"));
+	free(got);
+	/* a bench/ without programs is refused, the archive not made */
+	ck_assert_int_eq(sh("rm -f \"$T/ib\"/* \"$T/i.cpio\""), 0);
+	ck_assert_int_eq(bt_build_initramfs(&g, arch, err, sizeof(err)), -1);
+	ck_assert_ptr_nonnull(strstr(err, "no programs"));
+	ck_assert(!exists("i.cpio"));
+}
+END_TEST
+
+START_TEST(meta_set_keys)
+{
+	char p[512], err[256], *t;
+	struct vb_kv kv[] = { { "run", "2" }, { "status", "failed" },
+	    { "accel", "tcg\nx=y" } };
+
+	tu_write(p, sizeof(p), "meta", "vmbench_meta=1\nlabel=x\n"
+	    "status=running\nrun=1\nend=-\n");
+	ck_assert_int_eq(bt_meta_set(p, kv, 3, err, sizeof(err)), 0);
+	t = tu_slurp(p);
+	/* replaced where they were not kept; a newline cannot add a key */
+	ck_assert_str_eq(t, "vmbench_meta=1\nlabel=x\nend=-\nrun=2\n"
+	    "status=failed\naccel=tcg\n");
+	free(t);
+	tu_path(p, sizeof(p), "new-meta");
+	ck_assert_int_eq(bt_meta_set(p, kv, 1, err, sizeof(err)), 0);
+	t = tu_slurp(p);
+	ck_assert_str_eq(t, "vmbench_meta=1\nrun=2\n");
+	free(t);
+}
+END_TEST
+
+/* Does tu_dir/@rel exist? */
+static int
+exists(const char *rel)
+{
+	char p[1024];
+	struct stat st;
+
+	snprintf(p, sizeof(p), "%s/%s", tu_dir, rel);
+	return lstat(p, &st) == 0;
+}
+
+/* Value of @key in the meta tu_dir/@rel, "" when absent. */
+static const char *
+meta_val(const char *rel, const char *key)
+{
+	static char v[1024];
+	char p[1024];
+
+	snprintf(p, sizeof(p), "%s/%s", tu_dir, rel);
+	if (!bt_kv_get(p, key, v, sizeof(v)))
+		v[0] = '\0';
+	return v;
+}
+
+START_TEST(collect_from_disk)
+{
+	char img[512], job[512], got[512], dir[512], err[512];
+	struct vb_kv kv[] = { { "run", "1" }, { "accel", "tcg" },
+	    { "boot_id", "b1" } };
+	int next;
+
+	if (!bt_have("mkfs.ext4") && !bt_have("/sbin/mkfs.ext4")) {
+		tu_skip("no mkfs.ext4 (e2fsprogs)");
+		return;
+	}
+	setenv("PATH", "/usr/bin:/bin:/usr/sbin:/sbin", 1);
+	/* what a guest leaves on its result disk */
+	ck_assert_int_eq(sh("mkdir -p \"$T/g/vmboots\" \"$T/g/results/lab\" "
+	    "&& printf 'boot_id=b1\\nvmrun_exit=0\\n' > \"$T/g/vmboots/guest\""
+	    " && printf 'vmbench_meta=1\\nlabel=lab\\nstatus=complete\\n"
+	    "uname_r=6.1\\n' > \"$T/g/results/lab/meta\" && echo res > "
+	    "\"$T/g/results/lab/forkbomb.res\""), 0);
+	tu_path(img, sizeof(img), "disk.img");
+	tu_path(job, sizeof(job), "g");
+	tu_path(got, sizeof(got), "res/lab/.boot-1");
+	tu_path(dir, sizeof(dir), "res/lab");
+	ck_assert_int_eq(bt_disk_make(img, 64 << 20, job, NULL, err,
+	    sizeof(err)), 0);
+	ck_assert_int_eq(sh("rm -rf \"$T/g\" && mkdir -p \"$T/res/lab\""), 0);
+	ck_assert_int_eq(bt_next_run(dir, &next, err, sizeof(err)), 0);
+	ck_assert_int_eq(next, 1);
+	ck_assert_int_eq(bt_disk_read(img, got, NULL, err, sizeof(err)), 0);
+	ck_assert(exists("res/lab/.boot-1/vmboots/guest"));
+	ck_assert_int_eq(bt_collect(got, "lab", dir, next, NULL, kv, 3, err,
+	    sizeof(err)), 0);
+	ck_assert(exists("res/lab/run1/forkbomb.res"));
+	ck_assert_str_eq(meta_val("res/lab/run1/meta", "uname_r"), "6.1");
+	ck_assert_str_eq(meta_val("res/lab/run1/meta", "status"),
+	    "complete");
+	ck_assert_str_eq(meta_val("res/lab/run1/meta", "run"), "1");
+	ck_assert_str_eq(meta_val("res/lab/run1/meta", "boot_id"), "b1");
+	ck_assert_str_eq(meta_val("res/lab/run1/meta", "accel"), "tcg");
+	/* the same disk again: the next run; a guest that died: failed */
+	ck_assert_int_eq(bt_next_run(dir, &next, err, sizeof(err)), 0);
+	ck_assert_int_eq(next, 2);
+	ck_assert_int_eq(sh("rm -rf \"$T/res/lab/.boot-1\""), 0);
+	ck_assert_int_eq(bt_disk_read(img, got, NULL, err, sizeof(err)), 0);
+	kv[0].val = "2";
+	ck_assert_int_eq(bt_collect(got, "lab", dir, next, "failed", kv, 3,
+	    err, sizeof(err)), 0);
+	ck_assert_str_eq(meta_val("res/lab/run2/meta", "status"), "failed");
+	ck_assert_str_eq(meta_val("res/lab/run2/meta", "run"), "2");
+	/* nothing came back: a run that says so, labelled */
+	ck_assert_int_eq(sh("rm -rf \"$T/res/lab/.boot-1\" && mkdir "
+	    "\"$T/res/lab/.boot-1\""), 0);
+	kv[0].val = "3";
+	ck_assert_int_eq(bt_collect(got, "lab", dir, 3, "failed", kv, 3, err,
+	    sizeof(err)), 0);
+	ck_assert_str_eq(meta_val("res/lab/run3/meta", "vmbench_meta"), "1");
+	ck_assert_str_eq(meta_val("res/lab/run3/meta", "label"), "lab");
+	ck_assert_str_eq(meta_val("res/lab/run3/meta", "status"), "failed");
+	/* a run already there is never overwritten */
+	ck_assert_int_eq(bt_collect(got, "lab", dir, 3, "failed", kv, 3, err,
+	    sizeof(err)), -1);
+	ck_assert_ptr_nonnull(strstr(err, "already exists"));
+	ck_assert_int_eq(bt_next_run(dir, &next, err, sizeof(err)), 0);
+	ck_assert_int_eq(next, 4);
+	/* a folder of one run (make run) is not a folder of runs */
+	ck_assert_int_eq(sh("mkdir -p \"$T/res/flat\" && echo vmbench_meta=1 "
+	    "> \"$T/res/flat/meta\""), 0);
+	tu_path(dir, sizeof(dir), "res/flat");
+	ck_assert_int_eq(bt_next_run(dir, &next, err, sizeof(err)), -1);
+	ck_assert_ptr_nonnull(strstr(err, "holds a single run"));
+}
+END_TEST
+
+/* The test kernel: $VMBENCH_TEST_KERNEL, or the first in the cache. */
+static const char *
+test_kernel(void)
+{
+	static char path[1024];
+	const char *e = getenv("VMBENCH_TEST_KERNEL"), *h = getenv("HOME");
+	const char *c = getenv("VMBENCH_CACHE"), *x = getenv("XDG_CACHE_HOME");
+	glob_t g;
+
+	if (e && *e)
+		return access(e, R_OK) == 0 ? e : NULL;
+	/* where make test-kernel (src/boots/get-kernel.sh) puts them */
+	if (c && *c)
+		snprintf(path, sizeof(path), "%s/kernels/*/boot/vmlinuz-*", c);
+	else if (x && *x)
+		snprintf(path, sizeof(path), "%s/vmbench/kernels/*/boot/"
+		    "vmlinuz-*", x);
+	else
+		snprintf(path, sizeof(path), "%s/.cache/vmbench/kernels/*/"
+		    "boot/vmlinuz-*", h && *h ? h : "/root");
+	if (glob(path, 0, NULL, &g) != 0)
+		return NULL;
+	snprintf(path, sizeof(path), "%s", g.gl_pathv[g.gl_pathc - 1]);
+	globfree(&g);
+	return path;
+}
+
+START_TEST(modules_of_test_kernel)
+{
+	const char *k = test_kernel();
+	char mod[1024], *s, **paths, err[512];
+	int n, i;
+
+	if (!k) {
+		tu_skip("no test kernel (make test-kernel)");
+		return;
+	}
+	/* IMAGE/../../lib/modules/RELEASE, as dpkg-deb -x lays it out */
+	snprintf(mod, sizeof(mod), "%s", k);
+	*strrchr(mod, '/') = '\0';
+	s = strrchr(mod, '/');
+	snprintf(s, sizeof(mod) - (size_t)(s - mod), "/lib/modules/%s",
+	    strstr(k, "vmlinuz-") + 8);
+	if (access(mod, R_OK) < 0) {
+		tu_skip("%s has no modules", k);
+		return;
+	}
+	ck_assert_int_eq(bt_modules_closure(mod, bt_guest_modules, &paths,
+	    &n, err, sizeof(err)), 0);
+	ck_assert_int_ge(n, 2);
+	/* each after what it depends on: virtio_ring first, the users last */
+	for (i = 0; i < n; i++) {
+		char deps[512], *d, *tok;
+		int j;
+
+		ck_assert_int_eq(bt_modinfo_depends(paths[i], deps,
+		    sizeof(deps), err, sizeof(err)), 0);
+		for (d = deps; (tok = strsep(&d, ","));) {
+			for (j = 0; j < i; j++)
+				if (strstr(paths[j], tok))
+					break;
+			ck_assert_msg(!*tok || j < i, "%s before its %s",
+			    paths[i], tok);
+		}
+	}
+	ck_assert_ptr_nonnull(strstr(paths[n - 1], "virtio_blk.ko"));
+	bt_free_list(paths, n);
+	/* a module that is nowhere */
+	{
+		const char *const want[] = { "no_such_module", NULL };
+
+		ck_assert_int_eq(bt_modules_closure(mod, want, &paths, &n,
+		    err, sizeof(err)), -1);
+		ck_assert_ptr_nonnull(strstr(err, "no module no_such_module"));
+	}
+	ck_assert_int_eq(bt_modinfo_depends(k, mod, sizeof(mod), err,
+	    sizeof(err)), -1);
+}
+END_TEST
+
+/* The program's output is @out; its status is returned. */
+static int
+vmboots(char **out, const char *args)
+{
+	char log[512];
+	int rc;
+
+	tu_path(log, sizeof(log), "out");
+	rc = sh("bench/vmboots --results \"$T/res\" --workdir \"$T/w\" %s "
+	    "> \"$T/out\" 2>&1", args);
+	*out = tu_slurp(log);
+	return rc;
+}
+
+START_TEST(bad_input)
+{
+	char img[512], *out;
+	const char *k = test_kernel();
+
+	ck_assert_int_ne(vmboots(&out, "--a-kernel \"$T/none\""), 0);
+	ck_assert_ptr_nonnull(strstr(out, "A_KERNEL="));
+	ck_assert_ptr_nonnull(strstr(out, "cannot open"));
+	ck_assert_ptr_null(strchr(strchr(out, '\n') + 1, '\n'));
+	free(out);
+	tu_write(img, sizeof(img), "notakernel", "just text, long enough? "
+	    "no\n");
+	ck_assert_int_ne(vmboots(&out, "--a-kernel \"$T/notakernel\""), 0);
+	ck_assert_ptr_nonnull(strstr(out, "not a Linux kernel image"));
+	free(out);
+	ck_assert_int_ne(vmboots(&out, ""), 0);
+	ck_assert_ptr_nonnull(strstr(out, "A_KERNEL=/path"));
+	free(out);
+	if (!k) {
+		tu_skip("bad_input in part: no test kernel (make test-kernel)");
+		return;
+	}
+	setenv("K", k, 1);
+	ck_assert_int_ne(vmboots(&out, "--a-kernel \"$K\" --order ABA"), 0);
+	ck_assert_ptr_nonnull(strstr(out, "ORDER 'ABA'"));
+	free(out);
+	ck_assert_int_ne(vmboots(&out, "--a-kernel \"$K\" --qemu "
+	    "\"$T/no-qemu\""), 0);
+	ck_assert_ptr_nonnull(strstr(out, "no-qemu not found"));
+	free(out);
+	ck_assert_int_ne(vmboots(&out, "--a-kernel \"$K\" --mem 1X"), 0);
+	ck_assert_ptr_nonnull(strstr(out, "VM_MEM=1X"));
+	free(out);
+	ck_assert_int_ne(vmboots(&out, "--a-kernel \"$K\" --disk 1M"), 0);
+	ck_assert_ptr_nonnull(strstr(out, "VM_DISK=1M"));
+	free(out);
+	ck_assert_int_ne(vmboots(&out, "--a-kernel \"$K\" --config "
+	    "\"$T/none.conf\""), 0);
+	ck_assert_ptr_nonnull(strstr(out, "none.conf: cannot open"));
+	free(out);
+	/* a label folder of one run is refused, before anything boots */
+	ck_assert_int_eq(sh("mkdir -p \"$T/res/flat\" && echo "
+	    "vmbench_meta=1 > \"$T/res/flat/meta\""), 0);
+	ck_assert_int_ne(vmboots(&out, "--a-kernel \"$K\" --a-label flat "
+	    "--config configs/test.conf"), 0);
+	ck_assert_ptr_nonnull(strstr(out, "holds a single run"));
+	ck_assert_ptr_null(strchr(strchr(out, '\n') + 1, '\n'));
+	free(out);
+	ck_assert(!exists("res/flat/run1"));
+	ck_assert(!exists("res/flat/.boot-1"));
+}
+END_TEST
+
+/* Skip unless QEMU and a test kernel are here; the kernel into $K. */
+static int
+can_boot(const char *test)
+{
+	const char *k = test_kernel();
+
+	if (!bt_have("qemu-system-x86_64") || !k) {
+		tu_skip(!k ? "no test kernel (make test-kernel)" :
+		    "no qemu-system-x86_64 (make deps-boots)");
+		return 0;
+	}
+	setenv("K", k, 1);
+	return 1;
+}
+
+/* No QEMU of ours and no vmboots.* folder are left. */
+static void
+nothing_left(void)
+{
+	ck_assert_int_eq(sh("ls -d \"$T\"/w/vmboots.* 2>/dev/null | "
+	    "grep -q ."), 1);
+	ck_assert_int_eq(sh("pgrep -f \"$T/w/vmboots\" >/dev/null"), 1);
+}
+
+START_TEST(boot_end_to_end)
+{
+	char *out;
+
+	if (!can_boot("boot_end_to_end"))
+		return;
+	ck_assert_int_eq(sh("echo 'forkbomb --forks 50 --ints 10 "
+	    "iterations=1' > \"$T/tiny.conf\""), 0);
+	/* B boots, runs the config and comes home; A panics (no init) */
+	ck_assert_int_eq(vmboots(&out, "--a-kernel \"$K\" --accel tcg "
+	    "--boots 1 --config \"$T/tiny.conf\" --no-report --a-label a "
+	    "--b-label b --a-cmdline 'rdinit=/none root=/dev/none' "
+	    "--timeout 240 --mem 256M --cpus 1"), 1);
+	ck_assert_msg(strstr(out, "boot 1 of 2: A (a)") != NULL, "%s", out);
+	ck_assert_msg(strstr(out, "boot 1 (A, a): failed: kernel panic") !=
+	    NULL, "%s", out);
+	ck_assert_msg(strstr(out, "boot 2: B ok") != NULL, "%s", out);
+	ck_assert(exists("res/b/run1/forkbomb.res"));
+	ck_assert(exists("res/b/run1/console.txt"));
+	ck_assert_str_eq(meta_val("res/b/run1/meta", "status"), "complete");
+	ck_assert_str_eq(meta_val("res/b/run1/meta", "run"), "1");
+	ck_assert_str_eq(meta_val("res/b/run1/meta", "accel"), "tcg");
+	ck_assert_str_eq(meta_val("res/b/run1/meta", "vm_mem"), "256M");
+	ck_assert_str_eq(meta_val("res/b/run1/meta", "workdir_fstype"),
+	    "ext4");
+	ck_assert_str_eq(meta_val("res/b/run1/meta", "boot_status"), "ok");
+	ck_assert_int_eq(strlen(meta_val("res/b/run1/meta", "boot_id")), 36);
+	ck_assert_str_eq(meta_val("res/b/run1/meta", "boot_order"), "AB");
+	ck_assert_str_eq(meta_val("res/a/run1/meta", "status"), "failed");
+	ck_assert_ptr_nonnull(strstr(meta_val("res/a/run1/meta",
+	    "boot_failure"), "kernel panic"));
+	ck_assert(exists("res/a/run1/console.txt"));
+	ck_assert(!exists("res/a/.boot-1"));
+	nothing_left();
+	free(out);
+}
+END_TEST
+
+START_TEST(kexec_plan)
+{
+	struct bt_kplan p;
+	char path[512], err[512], dir[512];
+
+	ck_assert_int_eq(bt_kexec_step("console=ttyS0 vmbench.boot=3 quiet"),
+	    3);
+	ck_assert_int_eq(bt_kexec_step("vmbench.boot=0"), 0);
+	ck_assert_int_eq(bt_kexec_step("xvmbench.boot=3"), -1);
+	ck_assert_int_eq(bt_kexec_step("vmbench.boot= quiet"), -1);
+	ck_assert_int_eq(bt_kexec_step("vmbench.boot=2x"), -1);
+	ck_assert_int_eq(bt_kexec_step("quiet"), -1);
+	/* written, read back, a value changed */
+	memset(&p, 0, sizeof(p));
+	tu_path(p.path, sizeof(p.path), "plan");
+	bt_kplan_set(&p, "vmboots_plan", "1");
+	bt_kplan_set(&p, "order", "AB");
+	bt_kplan_set(&p, "a_cmdline", "quiet x=1\ny=2");
+	ck_assert_int_eq(bt_kplan_write(&p), 0);
+	bt_kplan_free(&p);
+	ck_assert_int_eq(bt_kplan_read(&p, tu_path(path, sizeof(path),
+	    "plan"), err, sizeof(err)), 0);
+	ck_assert_str_eq(bt_kplan_get(&p, "order"), "AB");
+	ck_assert_str_eq(bt_kplan_get(&p, "a_cmdline"), "quiet x=1");
+	ck_assert_str_eq(bt_kplan_get(&p, "none"), "");
+	bt_kplan_set(&p, "order", "BA");
+	ck_assert_int_eq(bt_kplan_write(&p), 0);
+	bt_kplan_free(&p);
+	ck_assert_int_eq(bt_kplan_read(&p, path, err, sizeof(err)), 0);
+	ck_assert_str_eq(bt_kplan_get(&p, "order"), "BA");
+	bt_kplan_free(&p);
+	tu_write(path, sizeof(path), "notplan", "a=b\n");
+	ck_assert_int_eq(bt_kplan_read(&p, path, err, sizeof(err)), -1);
+	ck_assert_ptr_nonnull(strstr(err, "not a vmboots plan"));
+	ck_assert_int_eq(bt_kexec_load("/nonexistent/vmlinuz", "", "quiet",
+	    err, sizeof(err)), -1);
+	ck_assert_ptr_nonnull(strstr(err, "cannot open"));
+	/*
+	 * A plan whose kernel this machine is not running (no
+	 * vmbench.boot= here) and whose next kernels cannot be opened:
+	 * each step is recorded as a failed run, and the plan ends
+	 * without a jump (the images do not exist: nothing is loaded).
+	 */
+	tu_path(dir, sizeof(dir), "kres");
+	memset(&p, 0, sizeof(p));
+	tu_path(p.path, sizeof(p.path), "kplan");
+	bt_kplan_set(&p, "vmboots_plan", "1");
+	bt_kplan_set(&p, "order", "ABA");
+	bt_kplan_set(&p, "booted", "0");
+	bt_kplan_set(&p, "next", "0");
+	bt_kplan_set(&p, "final", "poweroff");
+	bt_kplan_set(&p, "results", dir);
+	bt_kplan_set(&p, "a_label", "ka");
+	bt_kplan_set(&p, "b_label", "kb");
+	bt_kplan_set(&p, "a_image", "/nonexistent/a");
+	bt_kplan_set(&p, "b_image", "/nonexistent/b");
+	bt_kplan_set(&p, "meta_accel", "none");
+	ck_assert_int_eq(bt_kplan_write(&p), 0);
+	bt_kplan_free(&p);
+	{
+		/* its lines (one a step) are not the test's output */
+		int save = dup(2), nul = open("/dev/null", O_WRONLY);
+
+		ck_assert_int_ge(nul, 0);
+		fflush(stderr);
+		dup2(nul, 2);
+		close(nul);
+		ck_assert_int_eq(bt_kexec_continue(p.path), 0);
+		fflush(stderr);
+		dup2(save, 2);
+		close(save);
+	}
+	ck_assert_str_eq(meta_val("kres/ka/run1/meta", "status"), "failed");
+	ck_assert_ptr_nonnull(strstr(meta_val("kres/ka/run1/meta",
+	    "boot_failure"), "did not come up"));
+	ck_assert_str_eq(meta_val("kres/kb/run1/meta", "status"), "failed");
+	ck_assert_ptr_nonnull(strstr(meta_val("kres/kb/run1/meta",
+	    "boot_failure"), "cannot open"));
+	ck_assert_str_eq(meta_val("kres/ka/run2/meta", "boot_step"), "3");
+	ck_assert_str_eq(meta_val("kres/ka/run2/meta", "method"), "kexec");
+	ck_assert_str_eq(meta_val("kres/ka/run2/meta", "accel"), "none");
+	ck_assert_str_eq(meta_val("kplan", "next"), "3");
+	ck_assert(!exists("kres/.kexec-stage"));
+}
+END_TEST
+
+START_TEST(kexec_in_a_guest)
+{
+	char *out;
+
+	if (!can_boot("kexec_in_a_guest"))
+		return;
+	ck_assert_int_eq(sh("echo 'forkbomb --forks 50 --ints 10 "
+	    "iterations=1' > \"$T/tiny.conf\""), 0);
+	/* one machine: A's kernel, then by kexec B's (another line) */
+	ck_assert_int_eq(vmboots(&out, "--method qemu-kexec --a-kernel "
+	    "\"$K\" --accel tcg --boots 1 --config \"$T/tiny.conf\" "
+	    "--no-report --a-label a --b-label b --b-cmdline vmbench.b=1 "
+	    "--mem 512M --cpus 1"), 0);
+	ck_assert_msg(strstr(out, "one QEMU machine, 2 steps by kexec") !=
+	    NULL, "%s", out);
+	ck_assert(exists("res/a/run1/forkbomb.res"));
+	ck_assert(exists("res/b/run1/forkbomb.res"));
+	ck_assert_str_eq(meta_val("res/a/run1/meta", "method"), "kexec");
+	ck_assert_str_eq(meta_val("res/b/run1/meta", "boot_status"), "ok");
+	ck_assert_str_eq(meta_val("res/b/run1/meta", "boot_step"), "2");
+	ck_assert_str_eq(meta_val("res/b/run1/meta", "accel"), "tcg");
+	ck_assert_ptr_nonnull(strstr(meta_val("res/b/run1/meta", "cmdline"),
+	    "vmbench.b=1 vmbench.boot=1"));
+	/* two boots, two boot ids */
+	ck_assert_int_eq(strlen(meta_val("res/a/run1/meta", "boot_id")), 36);
+	{
+		char id[64];
+
+		snprintf(id, sizeof(id), "%s", meta_val("res/a/run1/meta",
+		    "boot_id"));
+		ck_assert_str_ne(id, meta_val("res/b/run1/meta", "boot_id"));
+	}
+	nothing_left();
+	free(out);
+}
+END_TEST
+
+START_TEST(boot_timeout)
+{
+	char *out;
+
+	if (!can_boot("boot_timeout"))
+		return;
+	ck_assert_int_eq(sh("echo 'forkbomb --forks 50 --ints 10' > "
+	    "\"$T/tiny.conf\""), 0);
+	/* no kernel reaches its suite in 2 s under TCG: both given up */
+	ck_assert_int_eq(vmboots(&out, "--a-kernel \"$K\" --accel tcg "
+	    "--boots 2 --config \"$T/tiny.conf\" --no-report --a-label a "
+	    "--b-label b --timeout 2 --mem 256M --cpus 1"), 1);
+	ck_assert_msg(strstr(out, "boot 1 (A, a): failed: no end after 2 s "
+	    "(the boot timeout; BOOT_TIMEOUT= sets it)") != NULL, "%s", out);
+	/* every boot so far failed, A's and B's: the plan stops */
+	ck_assert_msg(strstr(out, "stopping the plan") != NULL, "%s", out);
+	ck_assert(!exists("res/a/run2"));
+	ck_assert_str_eq(meta_val("res/b/run1/meta", "boot_status"),
+	    "failed");
+	nothing_left();
+	free(out);
+}
+END_TEST
+
+/* Start vmboots in the background; its pid once QEMU runs. */
+static pid_t
+start_boot(void)
+{
+	char pidf[512], *p;
+	pid_t pid = 0;
+	int i;
+
+	ck_assert_int_eq(sh("echo 'forkbomb --forks 50 --ints 10' > "
+	    "\"$T/tiny.conf\"; bench/vmboots --results \"$T/res\" --workdir "
+	    "\"$T/w\" --a-kernel \"$K\" --accel tcg --boots 1 --config "
+	    "\"$T/tiny.conf\" --no-report --a-label a --b-label b --mem 256M "
+	    "> \"$T/out\" 2>&1 & echo $! > \"$T/pid\""), 0);
+	p = tu_slurp(tu_path(pidf, sizeof(pidf), "pid"));
+	pid = (pid_t)atol(p);
+	free(p);
+	/* QEMU runs once its console file is there */
+	for (i = 0; i < 600; i++) {
+		if (sh("ls \"$T\"/w/vmboots.*/console >/dev/null 2>&1") == 0 &&
+		    sh("pgrep -f \"$T/w/vmboots\" >/dev/null") == 0)
+			break;
+		usleep(50000);
+	}
+	ck_assert_int_lt(i, 600);
+	return pid;
+}
+
+START_TEST(sigterm_mid_boot)
+{
+	char *out, p[512];
+	pid_t pid;
+	int i;
+
+	if (!can_boot("sigterm_mid_boot"))
+		return;
+	pid = start_boot();
+	usleep(500000);
+	ck_assert_int_eq(kill(pid, SIGTERM), 0);
+	for (i = 0; i < 200 && kill(pid, 0) == 0; i++)
+		usleep(50000);
+	ck_assert_int_lt(i, 200);
+	out = tu_slurp(tu_path(p, sizeof(p), "out"));
+	ck_assert_msg(strstr(out, "interrupted") != NULL, "%s", out);
+	/* the boot is kept, marked; nothing else is left */
+	ck_assert_str_eq(meta_val("res/a/run1/meta", "status"),
+	    "interrupted");
+	ck_assert(!exists("res/b/run1"));
+	nothing_left();
+	free(out);
+}
+END_TEST
+
+START_TEST(sigkill_then_clean_stale)
+{
+	char *out;
+	pid_t pid;
+	int i;
+
+	if (!can_boot("sigkill_then_clean_stale"))
+		return;
+	pid = start_boot();
+	ck_assert_int_eq(kill(pid, SIGKILL), 0);
+	/* QEMU dies with its parent (PR_SET_PDEATHSIG) */
+	for (i = 0; i < 100 && sh("pgrep -f \"$T/w/vmboots\" >/dev/null") ==
+	    0; i++)
+		usleep(50000);
+	ck_assert_int_lt(i, 100);
+	ck_assert_int_eq(sh("ls -d \"$T\"/w/vmboots.* >/dev/null 2>&1"), 0);
+	ck_assert_int_eq(vmboots(&out, "--clean-stale"), 0);
+	ck_assert_msg(strstr(out, "removed what a killed run left") != NULL,
+	    "%s", out);
+	nothing_left();
+	free(out);
+	ck_assert_int_eq(vmboots(&out, "--clean-stale"), 0);
+	ck_assert_ptr_nonnull(strstr(out, "nothing left"));
+	free(out);
+}
+END_TEST
+
+Suite *
+boots_suite(void)
+{
+	Suite *s = suite_create("boots");
+	TCase *tc = tcase_create("plan");
+	TCase *e2e = tcase_create("boot");
+
+	tcase_add_unchecked_fixture(tc, tu_mktmp, tu_rmtmp);
+	tcase_add_test(tc, order_and_schedule);
+	tcase_add_test(tc, default_labels);
+	tcase_add_test(tc, image_version);
+	tcase_add_test(tc, config_iterations_and_timeout);
+	tcase_add_test(tc, cpio_newc);
+	tcase_add_test(tc, initramfs_contents);
+	tcase_add_test(tc, meta_set_keys);
+	tcase_add_test(tc, collect_from_disk);
+	tcase_add_test(tc, modules_of_test_kernel);
+	tcase_add_test(tc, bad_input);
+	tcase_add_test(tc, kexec_plan);
+	suite_add_tcase(s, tc);
+	/* a fresh folder each: checked fixtures run in the test's child */
+	tcase_add_checked_fixture(e2e, tu_mktmp, tu_rmtmp);
+	tcase_set_timeout(e2e, 600);
+	tcase_add_test(e2e, boot_end_to_end);
+	tcase_add_test(e2e, kexec_in_a_guest);
+	tcase_add_test(e2e, boot_timeout);
+	tcase_add_test(e2e, sigterm_mid_boot);
+	tcase_add_test(e2e, sigkill_then_clean_stale);
+	suite_add_tcase(s, e2e);
+	return s;
+}
