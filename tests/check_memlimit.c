@@ -363,7 +363,7 @@ START_TEST(removed_after_interrupt)
 		return;
 	/* 50 fills: far longer than the wait for the first to start */
 	vmrun(&r, "iterations 50\nmemfill --percent 80 --write with=probe\n",
-	    SIGINT, "t/memfill.vmstat");
+	    SIGINT, "t/run1/memfill.vmstat");
 	ck_assert_int_eq(r.status, 130);
 	check_gone(&r);
 	read_res(&r, "probe@memfill", &res);

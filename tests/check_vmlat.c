@@ -432,7 +432,8 @@ START_TEST(pagefault_cold_only)
 	 */
 	c = one_figure("cold", cold, "page_fault_cold_us", 0, 1e6,
 	    "page_fault_us");
-	w = one_figure("cached", cached, "page_fault_us", 0, 1e6,
+	/* a cached fault may round to 0 us on a fast machine: >= 0 */
+	w = one_figure("cached", cached, "page_fault_us", -1, 1e6,
 	    "page_fault_cold_us");
 	ck_assert_msg(c > 2 * w, "cold fault %g us, cached %g us", c, w);
 }
