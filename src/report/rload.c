@@ -100,7 +100,8 @@ load_one(const char *dir, struct rl_kernel *k, char *err, size_t errlen)
 		    ".res files)", dir);
 		return -1;
 	}
-	qsort(names, (size_t)nnames, sizeof(char *), cmp_str);
+	if (nnames > 0)
+		qsort(names, (size_t)nnames, sizeof(char *), cmp_str);
 	k->dir = vb_xstrdup(dir);
 	if (has_meta) {
 		snprintf(path, sizeof(path), "%s/meta", dir);
