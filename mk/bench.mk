@@ -16,7 +16,7 @@
 # A new measurement is a new row.
 
 BENCH_NAMES := overhead report fileload makesim memfill probe tio html vmlat \
-	truth
+	truth boots
 
 # The harness's own cost: tools/overhead.c.
 bench_run_overhead = tools/overhead
@@ -89,3 +89,8 @@ bench: all
 
 $(BENCH_TARGETS): bench-%: all $$(bench_needs_$$*)
 	$(Q)$(bench_run_$*)
+
+# The time of a boot and two plans under this machine's accelerator:
+# tools/bench-boots.sh (needs make test-kernel TEST_KERNEL=6.1.0-47-cloud-amd64
+# and 6.1.0-57-cloud-amd64; docs/boots.md).
+bench_run_boots = sh tools/bench-boots.sh

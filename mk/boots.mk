@@ -83,9 +83,3 @@ deps-boots:
 	DEBIAN_FRONTEND=noninteractive apt-get install -y -q \
 	    --no-install-recommends $(BOOTS_DEB_PKGS)
 
-# The time of a boot and two plans under this machine's accelerator:
-# tools/bench-boots.sh (needs make test-kernel TEST_KERNEL=6.1.0-47-cloud-amd64
-# and 6.1.0-57-cloud-amd64).
-BENCH_TARGETS += bench-boots
-bench-boots: all
-	$(Q)sh tools/bench-boots.sh
