@@ -614,6 +614,7 @@ END_TEST
 static int
 can_boot(const char *test)
 {
+	(void)test;
 	const char *k = test_kernel();
 
 	if (!bt_have("qemu-system-x86_64") || !k) {

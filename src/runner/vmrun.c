@@ -459,7 +459,10 @@ static void
 unique_outputs(const struct vb_conf *c)
 {
 	char (*stem)[2 * VB_NAMELEN + 8];
+	char msg[PATH_MAX + 4 * VB_NAMELEN + 200];
 	int *line, *probe, n = 0, i, j;
+
+	msg[0] = '\0';
 
 	stem = calloc((size_t)c->nlines * 2, sizeof(*stem));
 	line = calloc((size_t)c->nlines * 2, sizeof(*line));
@@ -480,17 +483,21 @@ unique_outputs(const struct vb_conf *c)
 			probe[n++] = 1;
 		}
 	}
-	for (i = 0; i < n; i++)
-		for (j = 0; j < i; j++)
+	for (i = 0; i < n && !msg[0]; i++)
+		for (j = 0; j < i && !msg[0]; j++)
 			if (strcmp(stem[i], stem[j]) == 0)
-				die("%s:%d: %s.res would be written twice: by "
-				    "line %d%s and by line %d%s", c->path,
-				    line[i], stem[i], line[j], probe[j] ?
-				    " (its with=probe)" : "", line[i],
-				    probe[i] ? " (its with=probe)" : "");
+				snprintf(msg, sizeof(msg), "%s:%d: %s.res "
+				    "would be written twice: by line %d%s and "
+				    "by line %d%s", c->path, line[i], stem[i],
+				    line[j], probe[j] ? " (its with=probe)" :
+				    "", line[i], probe[i] ?
+				    " (its with=probe)" : "");
 	free(stem);
 	free(line);
 	free(probe);
+	/* freed first: die() exits, and the sanitizers count what is left */
+	if (msg[0])
+		die("%s", msg);
 }
 
 /* Everything about the config that can fail, before anything runs. */
