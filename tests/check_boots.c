@@ -614,9 +614,9 @@ END_TEST
 static int
 can_boot(const char *test)
 {
-	(void)test;
 	const char *k = test_kernel();
 
+	(void)test;
 	if (!bt_have("qemu-system-x86_64") || !k) {
 		tu_skip(!k ? "no test kernel (make test-kernel)" :
 		    "no qemu-system-x86_64 (make deps-boots)");
