@@ -667,8 +667,13 @@ START_TEST(e2e_mem_load_oom)
 	struct vb_memlimit m;
 	int k, status[2], removed;
 
+#if defined(__SANITIZE_ADDRESS__)
+	/* ASan's shadow memory makes makesim itself the victim at 48M */
+	tu_skip("a 48M cgroup cannot hold makesim under AddressSanitizer");
+	return;
+#endif
 	if (vb_memlimit_create(&m, 48 << 20, 0, err, sizeof(err)) < 0) {
-		printf("e2e_mem_load_oom: skipped: %s\n", err);
+		tu_skip("%s", err);
 		return;
 	}
 	prctl(PR_SET_CHILD_SUBREAPER, 1);
