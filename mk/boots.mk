@@ -15,11 +15,12 @@ PROGS += bench/vmboots
 ALL_OBJS += $(BOOTS_MODS) $(BOOTS_MAIN:.c=.o)
 all: bench/vmboots
 
-src/boots/%.o: CPPFLAGS += -Isrc/boots
+# vmboots plans its boots in make ab's order (src/runner/ab.c)
+src/boots/%.o: CPPFLAGS += -Isrc/boots -Isrc/runner
 # the guest's init is linked into the program (.incbin)
 src/boots/guest.o: src/boots/init.sh
 
-bench/vmboots: $(BOOTS_MAIN:.c=.o) $(BOOTS_MODS) $(LIB)
+bench/vmboots: $(BOOTS_MAIN:.c=.o) $(BOOTS_MODS) src/runner/ab.o $(LIB)
 	$(call say,LD,$@)
 	$(Q)mkdir -p $(@D) && $(CC) $(LDFLAGS) -o $@ $^ $(LDLIBS)
 

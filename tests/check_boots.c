@@ -27,6 +27,7 @@
 #include "guest.h"
 #include "kexec.h"
 #include "meta.h"
+#include "ab.h"
 #include "plan.h"
 #include "proc.h"
 #include "result.h"
@@ -41,22 +42,22 @@ START_TEST(order_and_schedule)
 {
 	char err[256], out[2 * BT_BOOTS_MAX + 1];
 
-	ck_assert_int_eq(bt_order_ok("ABBA", err, sizeof(err)), 0);
-	ck_assert_int_eq(bt_order_ok("AB", err, sizeof(err)), 0);
-	ck_assert_int_eq(bt_order_ok("ABA", err, sizeof(err)), -1);
-	ck_assert_int_eq(bt_order_ok("AABBX", err, sizeof(err)), -1);
-	ck_assert_int_eq(bt_order_ok("AAAB", err, sizeof(err)), -1);
+	ck_assert_int_eq(vb_ab_order_ok("ABBA", err, sizeof(err)), 0);
+	ck_assert_int_eq(vb_ab_order_ok("AB", err, sizeof(err)), 0);
+	ck_assert_int_eq(vb_ab_order_ok("ABA", err, sizeof(err)), -1);
+	ck_assert_int_eq(vb_ab_order_ok("AABBX", err, sizeof(err)), -1);
+	ck_assert_int_eq(vb_ab_order_ok("AAAB", err, sizeof(err)), -1);
 	ck_assert_ptr_nonnull(strstr(err, "as many A as B"));
-	ck_assert_int_eq(bt_order_ok("", err, sizeof(err)), -1);
-	bt_schedule("ABBA", 3, out);
+	ck_assert_int_eq(vb_ab_order_ok("", err, sizeof(err)), -1);
+	vb_ab_schedule("ABBA", 3, out);
 	ck_assert_str_eq(out, "ABBAAB");
-	bt_schedule("ABBA", 1, out);
+	vb_ab_schedule("ABBA", 1, out);
 	ck_assert_str_eq(out, "AB");
-	bt_schedule("AB", 3, out);
+	vb_ab_schedule("AB", 3, out);
 	ck_assert_str_eq(out, "ABABAB");
-	bt_schedule("BAAB", 2, out);
+	vb_ab_schedule("BAAB", 2, out);
 	ck_assert_str_eq(out, "BAAB");
-	bt_schedule("ABBA", 5, out);
+	vb_ab_schedule("ABBA", 5, out);
 	ck_assert_str_eq(out, "ABBAABBAAB");
 }
 END_TEST
@@ -581,7 +582,7 @@ START_TEST(bad_input)
 	}
 	setenv("K", k, 1);
 	ck_assert_int_ne(vmboots(&out, "--a-kernel \"$K\" --order ABA"), 0);
-	ck_assert_ptr_nonnull(strstr(out, "ORDER 'ABA'"));
+	ck_assert_ptr_nonnull(strstr(out, "order 'ABA'"));
 	free(out);
 	ck_assert_int_ne(vmboots(&out, "--a-kernel \"$K\" --qemu "
 	    "\"$T/no-qemu\""), 0);

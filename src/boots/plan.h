@@ -14,7 +14,7 @@
 #include <stdint.h>
 
 #define BT_LABEL_MAX 128
-#define BT_ORDER_MAX 16
+
 #define BT_BOOTS_MAX 100
 #define BT_CMDLINE_MAX 1024
 
@@ -27,16 +27,6 @@ struct bt_side {
 	char label[BT_LABEL_MAX + 1];
 };
 
-/*
- * @order: 2 to 16 letters A and B, as many of each.  0, or -1 with the
- * reason in @err.
- */
-int bt_order_ok(const char *order, char *err, size_t errlen);
-/*
- * The boots in the pattern @order repeated, @n of each side, into @out
- * (2 * @n + 1 bytes): ABBA with n = 3 gives ABBAAB.
- */
-void bt_schedule(const char *order, int n, char *out);
 /* Letters, digits and . _ + - ~, 1 to 128 of them, not "." or "..". */
 int bt_good_label(const char *s);
 /*

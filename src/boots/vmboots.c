@@ -35,6 +35,7 @@
 #include "kexec.h"
 #include "meta.h"
 #include "opt.h"
+#include "ab.h"
 #include "plan.h"
 #include "proc.h"
 #include "res.h"
@@ -1405,7 +1406,7 @@ plan(void)
 		    "test-kernel fetches Debian's into ~/.cache/vmbench)");
 	if (!S.o.kernel[1] || !*S.o.kernel[1])
 		S.o.kernel[1] = S.o.kernel[0];
-	if (bt_order_ok(S.o.order, err, sizeof(err)) < 0)
+	if (vb_ab_order_ok(S.o.order, err, sizeof(err)) < 0)
 		die("%s", err);
 	if (vb_parse_size(S.o.vm_mem, 64 << 20, 1ULL << 42, &mem, err) < 0)
 		die("VM_MEM=%s: %s", S.o.vm_mem, err);
@@ -1442,7 +1443,7 @@ plan(void)
 	}
 	if (bt_default_labels(&S.sd[0], &S.sd[1], err, sizeof(err)) < 0)
 		die("%s", err);
-	bt_schedule(S.o.order, (int)S.o.boots, S.order);
+	vb_ab_schedule(S.o.order, (int)S.o.boots, S.order);
 	for (k = 0; k < 2; k++) {
 		snprintf(S.labeldir[k], sizeof(S.labeldir[k]), "%s/%s",
 		    S.o.results, S.sd[k].label);
