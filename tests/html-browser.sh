@@ -31,13 +31,17 @@
 # browser killed and the temporary folder removed.  HTML_SHOT=FILE keeps
 # the screenshot (PNG); HTML_KEEP=1 keeps the temporary folder.  The
 # folders live in a temporary folder under $TMPDIR (default /tmp),
-# removed on exit; the browser's own temporary files go there too.
+# removed on exit; the browser's own temporary files go to a short
+# folder /tmp/vbh.XXXXXX, removed on exit too.
 set -e
 n=${1:-50}
 ex=results/examples
 [ -x report/vmreport ] || { echo "html-browser: report/vmreport not built" >&2; exit 1; }
 [ -d $ex/example-a ] || { echo "html-browser: $ex/example-a missing" >&2; exit 1; }
 T=$(mktemp -d "${TMPDIR:-/tmp}/vmbench-html.XXXXXX")
+# the browser's own temporary files (its singleton socket, whose path
+# must fit a socket address's 108 bytes) go to a short folder in /tmp
+B=
 # the browser runs in the background (its own process group, made by
 # timeout) while the script waits for it: a signal stops both at once
 bpid=
@@ -46,6 +50,7 @@ stop() {
 		kill -TERM "-$bpid" 2> /dev/null || :
 		wait "$bpid" 2> /dev/null || :
 	fi
+	[ -n "$B" ] && rm -rf "$B"
 	[ "${HTML_KEEP:-0}" = 1 ] || rm -rf "$T"
 }
 trap 'stop' EXIT
@@ -103,10 +108,11 @@ if [ -z "$browser" ]; then
 	[ $fail = 0 ] && exit 77
 	exit 1
 fi
+B=$(mktemp -d /tmp/vbh.XXXXXX)
 # $1: URL suffix, $2: name, $3: page (index.html), $4: window width
 # (1280); writes $T/$2.dom, $T/$2.log, $T/$2.png
 load() {
-	TMPDIR="$T" timeout 120 "$browser" --headless --no-sandbox --disable-gpu \
+	TMPDIR="$B" timeout 120 "$browser" --headless --no-sandbox --disable-gpu \
 	    --user-data-dir="$T/profile" --enable-logging=stderr --v=0 \
 	    --window-size="${4:-1280}",1600 --screenshot="$T/$2.png" \
 	    --dump-dom \
