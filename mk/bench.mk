@@ -20,7 +20,7 @@ BENCH_NAMES := overhead report fileload makesim memfill probe tio html vmlat \
 
 # The harness's own cost: tools/overhead.c.
 bench_run_overhead = tools/overhead
-bench_needs_overhead = tools/overhead
+bench_needs_overhead = tools/overhead tools/sampler_phases
 
 # The report's speed on 100 folders x 20 benchmarks: tools/bench-report.sh.
 bench_run_report = sh tools/bench-report.sh
@@ -94,3 +94,16 @@ $(BENCH_TARGETS): bench-%: all $$(bench_needs_$$*)
 # tools/bench-boots.sh (needs make test-kernel TEST_KERNEL=6.1.0-47-cloud-amd64
 # and 6.1.0-57-cloud-amd64; docs/boots.md).
 bench_run_boots = sh tools/bench-boots.sh
+
+# Where the sampler's CPU time goes, phase by phase (tools/overhead runs
+# it): src/lib/vmstat.c compiled in with its system calls wrapped, so it
+# links the library without its vmstat.o.
+tools/sampler_phases: tools/sampler_phases.o $(filter-out \
+	src/lib/vmstat.o,$(LIB_OBJS))
+	$(call say,LD,$@)
+	$(Q)mkdir -p $(@D) && $(CC) $(LDFLAGS) -o $@ $^ $(LDLIBS)
+ALL_OBJS += tools/sampler_phases.o
+.PHONY: clean-sampler-phases
+clean: clean-sampler-phases
+clean-sampler-phases:
+	$(Q)rm -f tools/sampler_phases
