@@ -45,11 +45,13 @@ bench_needs_memfill = tools/bench_memfill
 bench_run_probe = sh tools/bench-probe.sh "$${VB_PROBE_TIME:-20}"
 bench_vars_probe = PROBE_TIME
 
-# tio against fio (its four phases at 1 and 4 threads) and bonnie++ (the
-# creates and deletes), alternating in one run: tools/tio-vs-peers.sh.
+# tio against fio (its four phases at 1 and 4 threads, with fio against
+# itself as the control: a figure outside +-25% but within the control's
+# spread in the same run passes, and says so) and bonnie++ (the creates
+# and deletes), alternating in one run: tools/tio-vs-peers.sh.
 # TIO_SIZE (total, default 256M), TIO_RUNS (3), TIO_DIRECT=1 for O_DIRECT,
 # TIO_FILES (creates, 131072), TIO_PARTS=io or creates for one half,
-# TIO_CONTROL=1 for fio in tio's place (how far fio is from itself).
+# TIO_CONTROL=1 for fio in tio's place (the control alone).
 bench_run_tio = TIO_FILES="$$VB_TIO_FILES" TIO_PARTS="$$VB_TIO_PARTS" \
 	TIO_CONTROL="$$VB_TIO_CONTROL" \
 	sh tools/tio-vs-peers.sh "$${VB_TIO_SIZE:-256M}" \
