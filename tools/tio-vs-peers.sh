@@ -310,7 +310,7 @@ else
 	sed 's/^/  tio      /' "$tmp/tio.cr"
 	sed 's/^/  bonnie++ /' "$tmp/bon.cr"
 	echo
-	printf "%-22s %10s %10s %7s %9s\n" figure tio bonnie++ ratio control
+	printf "%-22s %10s %10s %7s\n" figure tio bonnie++ ratio
 	c=1
 	for m in seq_create seq_delete rand_create rand_delete; do
 		cut -d' ' -f$c "$tmp/tio.cr" > "$tmp/a"
