@@ -339,8 +339,8 @@ if [ $fails -gt 0 ]; then
 	if [ "$CONTROL" = 1 ] || [ "$PARTS" = creates ]; then
 		echo "bench-tio: $fails figure(s) outside +-25% of the peer"
 	else
-		echo "bench-tio: $fails figure(s) outside +-25% of the peer" \
-		    "and outside the control's spread$within"
+		echo "bench-tio: $fails figure(s) outside +-25% of the peer," \
+		    "the I/O ones also outside the control's spread$within"
 	fi
 	exit 1
 fi
