@@ -29,10 +29,10 @@
  *    work, at most 20 us a sample (or, when the two floors came out
  *    further apart than that, within 20 us plus their distance, with
  *    its own code measured inside it by tools/sampler_phases at most
- *    20 us); and in the busy round the 10 Hz
- *    sampler under 0.1% of one CPU, or, where the floor measured in
- *    the same windows takes about that itself, no more than the
- *    floor's share plus 20 us a sample (0.02%).  Before each round,
+ *    20 us); and in the busy round the 10 Hz sampler under 0.1% of
+ *    one CPU, or, where the floor measured in the same windows takes
+ *    about that itself, no more than the floor's share plus 20 us a
+ *    sample (0.02%).  Before each round,
  *    tools/sampler_phases splits a 10 Hz sampler's CPU time by phase
  *    (the wake-up, each file's read, the writing, its own code).
  *
