@@ -1625,6 +1625,42 @@ START_TEST(run_verdicts)
 }
 END_TEST
 
+/*
+ * The default view's "--detail has N more metrics" counts what --detail
+ * shows beyond it: of forkbomb's three metrics that are not key,
+ * pgscan_total is zero in every run (a note, not a row, in --detail)
+ * and is not counted; delta and spread are, and spread (10 against
+ * about 100, 5 runs a side) is starred there.
+ */
+START_TEST(detail_more_count)
+{
+	char args[512], *out;
+
+	mktmp();
+	edge_folders("iter 1 1.0 0 0 -1 10 100\niter 2 1.1 0 0 1 12 110\n"
+	    "iter 3 1.0 0 0 0 11 90\niter 4 1.05 0 0 1 10 95\n"
+	    "iter 5 1.0 0 0 0 12 105\n",
+	    "iter 1 1.0 0 0 1 100 101\niter 2 1.1 0 0 -1 102 108\n"
+	    "iter 3 1.0 0 0 0 98 92\niter 4 1.05 0 0 1 101 96\n"
+	    "iter 5 1.0 0 0 0 99 104\n");
+	snprintf(args, sizeof(args), "%s/a %s/b", tmp, tmp);
+	ck_assert_int_eq(report(args), 0);
+	out = out_text("out");
+	unwrap(out);
+	ck_assert_msg(strstr(out, "\n--detail has 2 more metrics; marked * "
+	    "there (Benjamini-Hochberg): spread\n"), "%s", out);
+	free(out);
+	snprintf(args, sizeof(args), "--detail %s/a %s/b", tmp, tmp);
+	ck_assert_int_eq(report(args), 0);
+	out = out_text("out");
+	ck_assert_ptr_null(strstr(out, "\npgscan_total"));
+	ck_assert_ptr_nonnull(strstr(out, "\ndelta"));
+	ck_assert_ptr_nonnull(strstr(out, "\nspread"));
+	free(out);
+	rmtmp();
+}
+END_TEST
+
 /* The module of src/report/@rel ("views/text.c": "views/text"). */
 static void
 module_of(char *buf, size_t len, const char *rel)
@@ -1755,6 +1791,7 @@ vmreport_suite(void)
 	tcase_add_test(tc, noise_n_and_mad0);
 	tcase_add_test(tc, layers);
 	tcase_add_test(tc, run_verdicts);
+	tcase_add_test(tc, detail_more_count);
 	suite_add_tcase(s, tc);
 	return s;
 }

@@ -331,7 +331,8 @@ key_section(FILE *f, const struct model *md, const char *id,
 				    "," : ":", rows[j].name);
 			continue;
 		}
-		if (model_unmeasured(&rows[j], s->nk))
+		/* what --detail shows beyond this view: its table's rows */
+		if (!model_row_shown(&rows[j], s->nk))
 			continue;
 		more++;
 		for (i = 1; i < s->nk; i++)
