@@ -1661,6 +1661,49 @@ START_TEST(detail_more_count)
 }
 END_TEST
 
+/*
+ * docs/report.md's list of the machine's counters ([system]) names
+ * every metric model_scope_of() tags so: the names quoted in its sys[]
+ * list in src/report/model.c, each as `name` in the docs' paragraph
+ * that begins "- the whole machine's".
+ */
+START_TEST(docs_system_list)
+{
+	char *src = tu_slurp("src/report/model.c");
+	char *doc = tu_slurp("docs/report.md");
+	char name[64], want[80];
+	const char *p, *e, *para, *pend, *d;
+	int n = 0;
+
+	ck_assert_ptr_nonnull(src);
+	ck_assert_ptr_nonnull(doc);
+	para = strstr(doc, "\n- the whole machine's");
+	ck_assert_ptr_nonnull(para);
+	pend = strstr(para + 1, "\n- ");
+	ck_assert_ptr_nonnull(pend);
+	p = strstr(src, "sys[] = {");
+	ck_assert_ptr_nonnull(p);
+	e = strstr(p, "NULL");
+	ck_assert_ptr_nonnull(e);
+	while ((p = strchr(p, '"')) && p < e) {
+		size_t len = strcspn(p + 1, "\"");
+
+		ck_assert_uint_lt(len, sizeof(name));
+		memcpy(name, p + 1, len);
+		name[len] = '\0';
+		snprintf(want, sizeof(want), "`%s`", name);
+		d = strstr(para, want);
+		ck_assert_msg(d && d < pend, "docs/report.md: %s is not in the "
+		    "[system] list", want);
+		p += len + 2;
+		n++;
+	}
+	ck_assert_int_ge(n, 18);
+	free(src);
+	free(doc);
+}
+END_TEST
+
 /* The module of src/report/@rel ("views/text.c": "views/text"). */
 static void
 module_of(char *buf, size_t len, const char *rel)
@@ -1792,6 +1835,7 @@ vmreport_suite(void)
 	tcase_add_test(tc, layers);
 	tcase_add_test(tc, run_verdicts);
 	tcase_add_test(tc, detail_more_count);
+	tcase_add_test(tc, docs_system_list);
 	suite_add_tcase(s, tc);
 	return s;
 }
