@@ -1058,9 +1058,9 @@ END_TEST
 /*
  * The default view of the examples (every run that recorded the load
  * was not quiet): one warning at the top with the range instead of a
- * line under every table, and the noise note on one line, the
- * headline's detectable change; --detail keeps each warning and every
- * noisy metric's figure.
+ * line under every table, and, one run in each folder, neither a
+ * detectable change nor a verdict line; --detail keeps each warning
+ * and every noisy metric's figure.
  */
 START_TEST(short_notes)
 {
@@ -1073,8 +1073,11 @@ START_TEST(short_notes)
 	    "18 benchmark runs that recorded it:\n    other "
 	    "processes used "), "%.300s", out);
 	ck_assert_ptr_null(strstr(out, "! not quiet"));
-	ck_assert_msg(strstr(out, "\n~ detectable with 3 runs a side: "
-	    "headline forks_per_s 26%\n"), "no such note");
+	/* one run a side (of 3 iterations): no change is detectable */
+	ck_assert_ptr_null(strstr(out, "\n~ detectable"));
+	/* nor a verdict line: the legend's can't tell covers every one */
+	ck_assert_ptr_null(strstr(out, "\nverdict "));
+	ck_assert_ptr_nonnull(strstr(out, "cannot measure (can't tell);"));
 	/* every noise note is one line */
 	for (p = out; (p = strstr(p, "\n~ ")); p = e) {
 		e = strchr(p + 1, '\n');
@@ -1087,8 +1090,7 @@ START_TEST(short_notes)
 	unwrap(out);
 	ck_assert_ptr_nonnull(strstr(out, "warning: forkbomb on example-a: "
 	    "the machine was not quiet"));
-	ck_assert_ptr_nonnull(strstr(out, "elapsed 11.7%: 27%, sys 9.3%: "
-	    "22%,"));
+	ck_assert_ptr_nonnull(strstr(out, "elapsed 11.7%: -, sys 9.3%: -,"));
 	free(out);
 	rmtmp();
 }
@@ -1704,6 +1706,71 @@ START_TEST(docs_system_list)
 }
 END_TEST
 
+/*
+ * T/@side/runN (N = 1, 2, ...) holding a forkbomb.res each (EDGE_HEAD's
+ * metrics), whose forks_per_s iterations are @fps[N - 1] - 1, fps, +1:
+ * folders of several runs, as make run makes them.
+ */
+static void
+run_folder(const char *side, const char *meta, const double *fps, int n)
+{
+	char rel[64], text[2048];
+	int i;
+
+	for (i = 0; i < n; i++) {
+		ck_assert_int_eq(sh("mkdir -p \"$T/%s/run%d\" && cp " EX
+		    "/%s/meta \"$T/%s/run%d/\"", side, i + 1, meta, side,
+		    i + 1), 0);
+		snprintf(text, sizeof(text), "%siter 1 1.0 0 - 1 10 %g\n"
+		    "iter 2 1.0 0 - 1 10 %g\niter 3 1.0 0 - 1 10 %g\nend\n",
+		    EDGE_HEAD, fps[i] - 1, fps[i], fps[i] + 1);
+		snprintf(rel, sizeof(rel), "%s/run%d/forkbomb.res", side,
+		    i + 1);
+		put(rel, text);
+	}
+}
+
+/*
+ * The change the runs could detect counts runs, from the run-to-run
+ * CoV: 3 runs a side whose forks_per_s run means are 100, 120, 80
+ * (iterations 99 100 101, ...): CoV 20%, detectable 20% sqrt(15.7 / 3)
+ * = 45.75%, said 46% (the 9 iterations pooled would give 9 "runs" and
+ * 17.3% sqrt(15.7 / 9) = 23%).  Against one run of 260: nothing
+ * detectable, the verdict's runs a side from the 3 runs' CoV, 2 (1.960
+ * + 0.8416)^2 (0.2 / 0.01)^2 = 6852 (the two one-sided tests' count is
+ * smaller), and the prediction interval of one more run of a:
+ * 100 +- t(0.975, 2) 20 sqrt(1 + 1/3) = 100 +- 4.3027 x 23.094 =
+ * [0.63, 199.37], printed [0.6, 199.4], which 260 is outside.
+ */
+START_TEST(run_level_notes)
+{
+	static const double a[] = { 100, 120, 80 }, lone[] = { 260 };
+	char args[512], *out;
+
+	mktmp();
+	run_folder("a", "example-a", a, 3);
+	run_folder("b", "example-b", a, 3);
+	run_folder("c", "example-b", lone, 1);
+	snprintf(args, sizeof(args), "%s/a %s/b", tmp, tmp);
+	ck_assert_int_eq(report(args), 0);
+	out = out_text("out");
+	ck_assert_msg(strstr(out, "\n~ detectable with 3 runs a side: "
+	    "headline forks_per_s 46%\n"), "%s", out);
+	free(out);
+	snprintf(args, sizeof(args), "%s/a %s/c", tmp, tmp);
+	ck_assert_int_eq(report(args), 0);
+	out = out_text("out");
+	unwrap(out);
+	ck_assert_msg(strstr(out, "\nverdict forks_per_s: can't tell (6852 "
+	    "runs a side would decide); example-b's run is outside "
+	    "example-a's 95% prediction interval [0.6, 199.4]\n"), "%s",
+	    out);
+	ck_assert_ptr_null(strstr(out, "~ detectable"));
+	free(out);
+	rmtmp();
+}
+END_TEST
+
 /* The module of src/report/@rel ("views/text.c": "views/text"). */
 static void
 module_of(char *buf, size_t len, const char *rel)
@@ -1836,6 +1903,7 @@ vmreport_suite(void)
 	tcase_add_test(tc, run_verdicts);
 	tcase_add_test(tc, detail_more_count);
 	tcase_add_test(tc, docs_system_list);
+	tcase_add_test(tc, run_level_notes);
 	suite_add_tcase(s, tc);
 	return s;
 }

@@ -300,6 +300,18 @@ quiet_line(FILE *f, const struct rl_set *s, const char *id,
 	vb_buf_free(&line);
 }
 
+/* Has some folder several runs (make ab's: several iterations)? */
+static int
+several_runs(const struct rl_set *s)
+{
+	int k;
+
+	for (k = 0; k < s->nk; k++)
+		if (s->k[k].nruns > 1 || s->k[k].iter_is_run)
+			return 1;
+	return 0;
+}
+
 /*
  * The default view of @id: the table of the key rows (struct
  * model_row) under "== ID ==" (the command is --detail's), their notes,
@@ -350,7 +362,9 @@ key_section(FILE *f, const struct model *md, const char *id,
 	table_print(f, s, id, sel, n, &ko);
 	ko.title = NULL;
 	vb_buf_free(&line);
-	table_verdict_line(f, md, id, sel, n, o);
+	/* one run in every folder: the legend's can't tell says it all */
+	if (several_runs(s))
+		table_verdict_line(f, md, id, sel, n, o);
 	if (rl_param_diffs(s, id, &line))
 		fprintf(f, "parameters differ (--allow-different-params):\n%s",
 		    vb_buf_str(&line));
@@ -548,9 +562,10 @@ legend(FILE *f, const struct model *md, const struct report_opts *o)
 		n10 = rv_runs_needed(cov, 0.10, md->alpha);
 		vb_buf_printf(&line, "One run a side: nothing is starred. A "
 		    "difference includes run-to-run drift that one run a "
-		    "side cannot measure; at a run-to-run CoV of %s%% (%s), "
+		    "side cannot measure%s; at a run-to-run CoV of %s%% (%s), "
 		    "about %.0f runs a side would decide a %g%% change, %.0f "
-		    "a 10%% change.", fmt_num(b1, sizeof(b1), "%.3g",
+		    "a 10%% change.", several_runs(md->s) ? "" :
+		    " (can't tell)", fmt_num(b1, sizeof(b1), "%.3g",
 		    cov * 100), assumed ? "assumed" :
 		    "median of the headlines' side with several runs", n1,
 		    md->min_change, n10);
