@@ -322,8 +322,9 @@ noise_note(FILE *f, const struct rl_set *s, const char *id,
 	    !model_all_zero(&rows[hl], s->nk) &&
 	    model_has_cov(&rows[hl], s->nk)) {
 		run_spread(s, id, &rows[hl], &n0);
-		/* one run a side: the verdict line says what would do */
-		if (n0 == 1 && s->nk > 1)
+		/* one run: nothing detectable; the verdict line (two
+		   folders) says how many runs would decide */
+		if (n0 == 1)
 			return;
 		vb_buf_printf(&line, "~ detectable with %s run%s a side: "
 		    "headline ", fmt_num(a, sizeof(a), "%.0f", n0),
@@ -368,7 +369,10 @@ table_notes(FILE *f, const struct rl_set *s, const char *id,
 	struct vb_buf line = VB_BUF_INIT;
 	int i;
 
-	name_list(f, "zero in every run:", rows, nrows, s->nk, 0, o->width);
+	/* the default view says once that it leaves such rows out */
+	if (!o->short_notes)
+		name_list(f, "zero in every run:", rows, nrows, s->nk, 0,
+		    o->width);
 	name_list(f, "not measured (\"-\" in every run):", rows, nrows,
 	    s->nk, 1, o->width);
 	noise_note(f, s, id, rows, nrows, model_headline(s, id, rows, nrows),
