@@ -1849,6 +1849,66 @@ START_TEST(quick_suite_budget)
 }
 END_TEST
 
+/*
+ * noisy is the metric's in every view: forks_per_s has a CoV of 10% in
+ * a (100 110 90) and 0.5% in b (100 100.5 99.5): the text's ~ on the
+ * name, and noisy 1/true in both kernels' CSV rows and JSON entries;
+ * elapsed (1.0 everywhere) is noisy in neither.
+ */
+START_TEST(noisy_per_metric)
+{
+	char args[512], *out, *l, *hdr, *f;
+	int col = 0, i;
+
+	mktmp();
+	edge_folders("iter 1 1.0 0 - 1 10 100\niter 2 1.0 0 - 1 12 110\n"
+	    "iter 3 1.0 0 - 1 11 90\n", "iter 1 1.0 0 - 1 11 100\n"
+	    "iter 2 1.0 0 - 1 11 100.5\niter 3 1.0 0 - 1 11 99.5\n");
+	snprintf(args, sizeof(args), "%s/a %s/b", tmp, tmp);
+	ck_assert_int_eq(report(args), 0);
+	out = out_text("out");
+	ck_assert_ptr_nonnull(strstr(out, "\nforks_per_s~ "));
+	ck_assert_ptr_nonnull(strstr(out, "\nelapsed "));
+	free(out);
+	snprintf(args, sizeof(args), "--format csv %s/a %s/b", tmp, tmp);
+	ck_assert_int_eq(report(args), 0);
+	out = out_text("out");
+	/* the metrics table's header: the line naming noisy */
+	hdr = strstr(out, ",noisy,");
+	ck_assert_ptr_nonnull(hdr);
+	while (hdr > out && hdr[-1] != '\n')
+		hdr--;
+	for (i = 1; ; i++) {
+		f = csv_field(hdr, i);
+		if (!strcmp(f, "noisy"))
+			col = i;
+		free(f);
+		if (col)
+			break;
+		ck_assert_int_lt(i, 100);
+	}
+	l = line_of(out, "example-a,forkbomb,forks_per_s,");
+	assert_field(l, col, "1");
+	free(l);
+	l = line_of(out, "example-b,forkbomb,forks_per_s,");
+	assert_field(l, col, "1");
+	free(l);
+	l = line_of(out, "example-b,forkbomb,elapsed,");
+	assert_field(l, col, "0");
+	free(l);
+	free(out);
+	snprintf(args, sizeof(args), "--format json %s/a %s/b", tmp, tmp);
+	ck_assert_int_eq(report(args), 0);
+	out = out_text("out");
+	l = line_of(after(after(out, "\"name\": \"forks_per_s\""),
+	    "{\"kernel\": \"example-b\""), "{\"kernel\": \"example-b\"");
+	ck_assert_msg(l && strstr(l, "\"noisy\": true"), "%s", l);
+	free(l);
+	free(out);
+	rmtmp();
+}
+END_TEST
+
 /* The module of src/report/@rel ("views/text.c": "views/text"). */
 static void
 module_of(char *buf, size_t len, const char *rel)
@@ -1983,6 +2043,7 @@ vmreport_suite(void)
 	tcase_add_test(tc, docs_system_list);
 	tcase_add_test(tc, run_level_notes);
 	tcase_add_test(tc, quick_suite_budget);
+	tcase_add_test(tc, noisy_per_metric);
 	suite_add_tcase(s, tc);
 	return s;
 }
