@@ -592,8 +592,10 @@ key_section(FILE *f, const struct model *md, const char *id,
 		if (!model_row_shown(&rows[j], s->nk))
 			continue;
 		more++;
+		/* a key figure a form leaves out keeps its Holm star */
 		for (i = 1; i < s->nk; i++)
-			if (rows[j].vd[i].star)
+			if (rows[j].vd[i].star || (rows[j].key &&
+			    rows[j].vk[i].star))
 				break;
 		/* five names at most: a few lines per benchmark */
 		if (i < s->nk && nmark++ < 5)
