@@ -34,6 +34,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "fmt.h"
 #include "rload.h"
 #include "rstats.h"
 #include "verdict.h"
@@ -613,6 +614,34 @@ START_TEST(worked_example)
 }
 END_TEST
 
+/*
+ * A change keeps decimals up to 9999.9% (one from 1000%, where two
+ * would not fit the tables' 8 characters), and no rounding at a bound
+ * makes it wider than 8.
+ */
+START_TEST(pct_format)
+{
+	static const struct {
+		double p;
+		const char *want;
+	} c[] = {
+		{ 3.024, "+3.02%" }, { -999.99, "-999.99%" },
+		{ 999.996, "+1000.0%" }, { 1234.56, "+1234.6%" },
+		{ -2500.04, "-2500.0%" }, { 9999.94, "+9999.9%" },
+		{ 9999.95, ">+9999%" }, { -12000, "<-9999%" }, { NAN, "n/a" },
+	};
+	char buf[32];
+	size_t i;
+
+	for (i = 0; i < sizeof(c) / sizeof(c[0]); i++) {
+		fmt_pct(buf, sizeof(buf), c[i].p);
+		ck_assert_msg(!strcmp(buf, c[i].want), "%g: '%s', want '%s'",
+		    c[i].p, buf, c[i].want);
+		ck_assert_int_le(strlen(buf), 8);
+	}
+}
+END_TEST
+
 Suite *
 verdict_suite(void)
 {
@@ -627,6 +656,7 @@ verdict_suite(void)
 	tcase_add_test(tc, negative_and_missing);
 	tcase_add_test(tc, examples_aa);
 	tcase_add_test(tc, worked_example);
+	tcase_add_test(tc, pct_format);
 	suite_add_tcase(s, tc);
 	return s;
 }

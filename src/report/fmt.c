@@ -28,12 +28,17 @@ fmt_value(char *buf, size_t len, double v, int dec)
 char *
 fmt_pct(char *buf, size_t len, double p)
 {
+	/*
+	 * At most 8 characters (the tables' column): two decimals below
+	 * 1000%, one up to 9999.9%; the bounds are where the rounding
+	 * would give a wider number.
+	 */
 	if (isnan(p))
 		snprintf(buf, len, "n/a");
-	else if (fabs(p) >= 9999.5)
+	else if (fabs(p) >= 9999.95)
 		snprintf(buf, len, "%s", p < 0 ? "<-9999%" : ">+9999%");
-	else if (fabs(p) >= 1000)
-		snprintf(buf, len, "%+.0f%%", p);
+	else if (fabs(p) >= 999.995)
+		snprintf(buf, len, "%+.1f%%", p);
 	else
 		snprintf(buf, len, "%+.2f%%", p);
 	return buf;

@@ -23,7 +23,10 @@ char *fmt_short(char *buf, size_t len, double v);
  * within 9 characters; "0" for zero, "-" when not finite.
  */
 char *fmt_value(char *buf, size_t len, double v, int dec);
-/* A change as "+3.02%", "+1234%", ">+9999%", or "n/a" (NaN). */
+/*
+ * A change in at most 8 characters: "+3.02%", "+1234.5%", ">+9999%", or
+ * "n/a" (NaN).
+ */
 char *fmt_pct(char *buf, size_t len, double p);
 /* Print @s cut to @w columns, left- or right-aligned. */
 void fmt_cell(FILE *f, const char *s, int w, int left);

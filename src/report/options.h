@@ -22,6 +22,9 @@ struct report_opts {
 					   change */
 	int quiet_merged;		/* the per-benchmark quiet lines are
 					   in the top warning (text view) */
+	int notes_apart;		/* table_notes(): the folders' notes
+					   are the caller's (the text view
+					   folds those said more than once) */
 };
 
 #endif

@@ -219,40 +219,87 @@ name_list(FILE *f, const char *title, const struct model_row *rows,
 	vb_buf_free(&line);
 }
 
-/* One metric of the noise note: "name CoV%: change%", or its SD. */
+/*
+ * The runs behind metric @r of @id: the fewest runs any folder has of
+ * it (its run means, model_run_means(): make ab's iterations are runs)
+ * into *@n, and the largest run-to-run CoV of the folders with two runs
+ * or more (INFINITY for run means of mean 0 with spread, NAN when no
+ * folder has two runs).
+ */
+static double
+run_spread(const struct rl_set *s, const char *id, const struct model_row *r,
+    int *n)
+{
+	struct rs_desc d;
+	double *v, cov = NAN, c;
+	int k, m;
+
+	*n = -1;
+	for (k = 0; k < s->nk; k++) {
+		m = model_run_means(&s->k[k], id, r->name, &v);
+		rs_describe(v, m, 1, &d);
+		free(v);
+		if (*n < 0 || d.n < *n)
+			*n = d.n;
+		if (d.n < 2)
+			continue;
+		c = d.sd == 0 ? 0 : model_cov(&d);
+		if (isnan(cov) || c > cov)
+			cov = c;
+	}
+	if (*n < 0)
+		*n = 0;
+	return cov;
+}
+
+/*
+ * One metric of the noise note: "name CoV%: change%", or its SD; the
+ * CoV is the iterations' (what makes it noisy), the change the
+ * smallest the runs could detect, from their run-to-run CoV
+ * (rs_detectable(); "-" with fewer than 2 runs on a side).
+ */
 static void
-noise_item(struct vb_buf *line, const struct model_row *r, int nk,
-    int cov_too)
+noise_item(struct vb_buf *line, const struct rl_set *s, const char *id,
+    const struct model_row *r, int cov_too)
 {
 	char a[32], b[32];
-	int who, n = model_min_n(r, nk);
+	int who, n, nk = s->nk;
 	double cov = model_max_cov(r, nk, &who);
+	double rcov = run_spread(s, id, r, &n);
 
-	fmt_num(b, sizeof(b), "%.0f", ceil(rs_detectable(cov, n) * 100));
+	fmt_num(b, sizeof(b), "%.0f", isinf(rcov) ? NAN :
+	    ceil(rs_detectable(rcov, n) * 100));
 	if (isinf(cov))		/* a mean of 0: no CoV, its SD */
 		vb_buf_printf(line, "%s mean 0, SD %s: -", r->name,
 		    fmt_num(a, sizeof(a), "%.4g", r->d[who].sd));
 	else if (cov_too)
 		vb_buf_printf(line, "%s %s%%: %s%s", r->name, fmt_num(a,
-		    sizeof(a), "%.1f", cov * 100), b, n > 1 ? "%" : "");
+		    sizeof(a), "%.1f", cov * 100), b, strcmp(b, "-") ? "%" :
+		    "");
 	else
-		vb_buf_printf(line, "%s %s%s", r->name, b, n > 1 ? "%" : "");
+		vb_buf_printf(line, "%s %s%s", r->name, b, strcmp(b, "-") ?
+		    "%" : "");
 }
 
 /*
- * Noisy metrics: the largest CoV of any kernel, and the smallest change
- * the runs could have detected, n = 15.7 (CoV/delta)^2 solved for delta
- * with the fewest runs of any kernel for that metric, rounded up to a
- * whole percent ("-" with fewer than two runs on a side, none on one,
- * or a mean of 0: its SD is shown).  The header names n when every
- * metric listed has the same, else each metric carries its own.  The
- * compare view's default (o->short_notes) gives one line: the change
- * the headline @hl's runs could detect, whether noisy or not; the ~ in
- * the table names the noisy metrics, --detail gives each one's figure.
+ * Noisy metrics: the largest CoV of any kernel's iterations, and the
+ * smallest change the runs could have detected, n = 15.7 (CoV/delta)^2
+ * solved for delta with n the fewest runs of any kernel for that
+ * metric and CoV the largest run-to-run CoV (run_spread(): runs, never
+ * iterations, are the unit), rounded up to a whole percent ("-" with
+ * fewer than two runs on a side, none on one, or a mean of 0: its SD is
+ * shown).  The header names n when every metric listed has the same,
+ * else each metric carries its own.  The compare view's default
+ * (o->short_notes) gives one line: the change the headline @hl's runs
+ * could detect, whether noisy or not, and nothing with one run on a
+ * side (the verdict line has the runs a side a decision needs); the ~
+ * in the table names the noisy metrics, --detail gives each one's
+ * figure.
  */
 static void
-noise_note(FILE *f, const struct rl_set *s, const struct model_row *rows,
-    int nrows, int hl, const struct report_opts *o)
+noise_note(FILE *f, const struct rl_set *s, const char *id,
+    const struct model_row *rows, int nrows, int hl,
+    const struct report_opts *o)
 {
 	struct vb_buf line = VB_BUF_INIT;
 	char a[32];
@@ -264,7 +311,7 @@ noise_note(FILE *f, const struct rl_set *s, const struct model_row *rows,
 		if (model_all_zero(&rows[j], s->nk) ||
 		    !model_row_noisy(&rows[j], s->nk, o->noisy))
 			continue;
-		n = model_min_n(&rows[j], s->nk);
+		run_spread(s, id, &rows[j], &n);
 		if (n0 >= 0 && n != n0)
 			same = 0;
 		n0 = n;
@@ -274,11 +321,15 @@ noise_note(FILE *f, const struct rl_set *s, const struct model_row *rows,
 	if (o->short_notes && hl >= 0 &&
 	    !model_all_zero(&rows[hl], s->nk) &&
 	    model_has_cov(&rows[hl], s->nk)) {
-		n0 = model_min_n(&rows[hl], s->nk);
+		run_spread(s, id, &rows[hl], &n0);
+		/* one run: nothing detectable; the verdict line (two
+		   folders) says how many runs would decide */
+		if (n0 == 1)
+			return;
 		vb_buf_printf(&line, "~ detectable with %s run%s a side: "
 		    "headline ", fmt_num(a, sizeof(a), "%.0f", n0),
 		    n0 == 1 ? "" : "s");
-		noise_item(&line, &rows[hl], s->nk, 0);
+		noise_item(&line, s, id, &rows[hl], 0);
 		fmt_wrap(f, vb_buf_str(&line), o->width, 4);
 		vb_buf_free(&line);
 		return;
@@ -299,9 +350,13 @@ noise_note(FILE *f, const struct rl_set *s, const struct model_row *rows,
 		    !model_row_noisy(r, s->nk, o->noisy))
 			continue;
 		vb_buf_printf(&line, "%s ", nz++ ? "," : "");
-		noise_item(&line, r, s->nk, !o->short_notes);
-		if (!same)
-			vb_buf_printf(&line, " (n %d)", model_min_n(r, s->nk));
+		noise_item(&line, s, id, r, !o->short_notes);
+		if (!same) {
+			int n;
+
+			run_spread(s, id, r, &n);
+			vb_buf_printf(&line, " (n %d)", n);
+		}
 	}
 	fmt_wrap(f, vb_buf_str(&line), o->width, 4);
 	vb_buf_free(&line);
@@ -314,10 +369,14 @@ table_notes(FILE *f, const struct rl_set *s, const char *id,
 	struct vb_buf line = VB_BUF_INIT;
 	int i;
 
-	name_list(f, "zero in every run:", rows, nrows, s->nk, 0, o->width);
+	/* the default view says once that it leaves such rows out */
+	if (!o->short_notes)
+		name_list(f, "zero in every run:", rows, nrows, s->nk, 0,
+		    o->width);
 	name_list(f, "not measured (\"-\" in every run):", rows, nrows,
 	    s->nk, 1, o->width);
-	noise_note(f, s, rows, nrows, model_headline(s, id, rows, nrows), o);
+	noise_note(f, s, id, rows, nrows, model_headline(s, id, rows, nrows),
+	    o);
 	outlier_notes(f, s, id, rows, nrows, o);
 	for (i = 0; i < s->nk; i++) {
 		const struct vb_res *r = rl_find(&s->k[i], id);
@@ -330,7 +389,7 @@ table_notes(FILE *f, const struct rl_set *s, const char *id,
 			    s->k[i].label, strcmp(r->status, "running") ?
 			    r->status : "interrupted (status running)",
 			    r->niter, r->niter == 1 ? "" : "s");
-		if (r && r->note) {
+		if (r && r->note && !o->notes_apart) {
 			vb_buf_printf(&line, "! %s: %s", s->k[i].label,
 			    r->note);
 			fmt_wrap(f, vb_buf_str(&line), o->width, 4);
@@ -358,9 +417,36 @@ table_verdict_word(char *buf, size_t len, const struct rv_verdict *v)
 }
 
 /*
+ * One run on one side and several on the other (rv_cmp's pi_side):
+ * whether the lone run lies inside the 95% prediction interval of one
+ * more run of the side with several, "; b's run is outside a's 95%
+ * prediction interval [95.6, 104.1]".  A hint, never a test.
+ */
+static void
+pi_words(struct vb_buf *line, const struct rl_set *s,
+    const struct model_row *r, int k)
+{
+	const struct rv_cmp *c = &r->rc[k];
+	char lo[32], hi[32];
+	int dec = model_decimals(r, s->nk);
+
+	if (!c->pi_side || isnan(c->pi_lo))
+		return;
+	vb_buf_printf(line, "; %s's run is %s %s's 95%% prediction interval "
+	    "[%s, %s]", s->k[c->pi_side == 1 ? k : 0].label, c->pi_outside ?
+	    "outside" : "inside", s->k[c->pi_side == 1 ? 0 : k].label,
+	    fmt_value(lo, sizeof(lo), c->pi_lo, dec), fmt_value(hi,
+	    sizeof(hi), c->pi_hi, dec));
+}
+
+/*
  * The headline's verdict under the table, one item a kernel:
  * "verdict mb_per_s: b changed* -33.2% [-40.1, -25.3], c same +-1%,
  * d can't tell (12 runs a side)"; the label only with several kernels.
+ * The runs a side are from a run-to-run CoV measured on a side with
+ * several runs (never the assumed one, which the legend states once),
+ * also with one run on the other side, whose prediction interval
+ * follows (pi_words()).
  */
 void
 table_verdict_line(FILE *f, const struct model *md, const char *id,
@@ -394,11 +480,11 @@ table_verdict_line(FILE *f, const struct model *md, const char *id,
 			    sizeof(c), "%+.1f", v->change), fmt_num(a,
 			    sizeof(a), "%+.1f", v->lo), fmt_num(b, sizeof(b),
 			    "%+.1f", v->hi));
-		else if (v->word == RV_CANT_TELL &&
-		    rows[h].rc[k].why != RV_ONE_RUN &&
-		    !isnan(v->runs_needed))
+		else if (v->word == RV_CANT_TELL && !isnan(v->runs_needed) &&
+		    !rows[h].rc[k].run_cov_assumed)
 			vb_buf_printf(&line, " (%.0f runs a side would "
 			    "decide)", v->runs_needed);
+		pi_words(&line, s, &rows[h], k);
 	}
 	fmt_wrap(f, vb_buf_str(&line), o->width, 4);
 	vb_buf_free(&line);

@@ -45,6 +45,14 @@ struct form {
 	    int width);
 	/* FORM_BESIDE: the lines of result @id; 1 when any printed. */
 	int (*lines)(FILE *f, const struct rl_set *s, const char *id);
+	/*
+	 * The figures the text report's default view shows for the
+	 * benchmark, besides its headline, NULL-terminated; NULL: its key
+	 * figures (the common ones and its .res key line).  For a
+	 * benchmark of many figures whose common ones (elapsed, user,
+	 * sys, ...) say little: --detail shows every one.
+	 */
+	const char *const *view_key;
 };
 
 /* Every form, in the order the views show them; NULL-terminated. */

@@ -188,8 +188,18 @@ lmbench_tables(FILE *f, const struct rl_set *s, const char *bench, int width)
 	return shown;
 }
 
+/*
+ * vmlat's own key figures (its .res key line less the common ones: a
+ * run's elapsed and rusage are the sum of all its latency loops).
+ */
+static const char *const lmbench_key[] = {
+	"fork_us", "exec_us", "create_10k_us", "mmap_us",
+	"page_fault_cold_us", "file_reread_mbs", NULL,
+};
+
 const struct form form_lmbench = {
 	.bench = "vmlat",
 	.flags = FORM_POST_END,
 	.table = lmbench_tables,
+	.view_key = lmbench_key,
 };

@@ -234,8 +234,19 @@ tiobench_tables(FILE *f, const struct rl_set *s, const char *bench,
 	return shown;
 }
 
+/*
+ * tio's own key figures: each phase's rate, threaded (MB/s) or
+ * --creates (files/s); the common figures sum the phases.
+ */
+static const char *const tiobench_key[] = {
+	"seq_write_mbs", "rand_write_mbs", "seq_read_mbs", "rand_read_mbs",
+	"seq_create_per_s", "seq_delete_per_s", "rand_create_per_s",
+	"rand_delete_per_s", NULL,
+};
+
 const struct form form_tiobench = {
 	.bench = "tio",
 	.flags = FORM_POST_END,
 	.table = tiobench_tables,
+	.view_key = tiobench_key,
 };

@@ -30,8 +30,9 @@
  * need at this spread, change_ci_low/high the change's 95% interval in
  * % (Fieller's on the run means).  Every JSON kernel entry has the same fields,
  * null where they do not apply (the baseline, a side with no run).
- * noisy: CoV above the threshold, or a mean of 0 with spread
- * (model_noisy()), empty/null for a kernel with no run; scope says
+ * noisy: the metric's, as the text's ~: CoV above the threshold, or a
+ * mean of 0 with spread, in some kernel (model_row_noisy()), the same
+ * in each kernel's row; empty/null for a kernel with no run; scope says
  * whose counter a metric is (benchmark, system, cgroup); quiet and
  * foreign_cpu say how busy the machine was with other work during that
  * kernel's run of the benchmark (1/true: quiet; empty/null: not
@@ -239,8 +240,8 @@ export_csv(FILE *f, const struct model *md, const struct report_opts *o)
 				/* no runs: not known, empty */
 				fputc(',', f);
 				if (d->n)
-					fprintf(f, "%d", model_noisy(d,
-					    o->noisy));
+					fprintf(f, "%d", model_row_noisy(
+					    &rows[j], s->nk, o->noisy));
 				fprintf(f, ",%s,",
 				    model_scope_name(rows[j].scope));
 				setup_quiet_of(rl_find(&s->k[k], s->ids[i]),
@@ -474,8 +475,8 @@ export_json(FILE *f, const struct model *md, const struct report_opts *o)
 				json_num(f, "ci_low", d->ci_lo);
 				json_num(f, "ci_high", d->ci_hi);
 				fprintf(f, ", \"noisy\": %s", !d->n ?
-				    "null" : model_noisy(d, o->noisy) ?
-				    "true" : "false");
+				    "null" : model_row_noisy(&rows[j], s->nk,
+				    o->noisy) ? "true" : "false");
 				json_cmp(f, md, &rows[j], k, k > 0 && d->n ?
 				    c : NULL, &rows[j].d[0], d);
 				fputc('}', f);

@@ -272,6 +272,237 @@ derived_table(FILE *f, const struct rl_set *s, const char *id,
 	free(v);
 }
 
+/* ---- the folders' notes, folded ---- */
+
+/*
+ * The parts of @note: split at "; " outside parentheses (a part may
+ * hold "; " in its parentheses), into *@out (allocated, each
+ * allocated); their number.
+ */
+static int
+note_parts(const char *note, char ***out)
+{
+	const char *p = note, *b = note;
+	char **v = NULL;
+	int n = 0, depth = 0;
+
+	*out = NULL;
+	if (!note || !*note)
+		return 0;
+	for (;; p++) {
+		if (*p == '(')
+			depth++;
+		else if (*p == ')' && depth > 0)
+			depth--;
+		if (*p && !(depth == 0 && p[0] == ';' && p[1] == ' '))
+			continue;
+		v = vb_xrealloc(v, (size_t)(n + 1) * sizeof(*v));
+		v[n] = vb_xcalloc((size_t)(p - b) + 1, 1);
+		memcpy(v[n++], b, (size_t)(p - b));
+		if (!*p)
+			break;
+		b = ++p + 1;
+	}
+	*out = v;
+	return n;
+}
+
+static void
+free_parts(char **v, int n)
+{
+	while (n-- > 0)
+		free(v[n]);
+	free(v);
+}
+
+/* Is @part one of the parts of kernel @k's note on @id? */
+static int
+has_note_part(const struct rl_set *s, int k, const char *id,
+    const char *part)
+{
+	const struct vb_res *r = rl_find(&s->k[k], id);
+	char **v;
+	int n, i, yes = 0;
+
+	if (!r || !r->note)
+		return 0;
+	n = note_parts(r->note, &v);
+	for (i = 0; i < n && !yes; i++)
+		yes = !strcmp(v[i], part);
+	free_parts(v, n);
+	return yes;
+}
+
+/* Does id @i get a section of its own in the default view? */
+static int
+shown_id(const struct rl_set *s, int i)
+{
+	return !form_rides(s, s->ids[i]);
+}
+
+/*
+ * Where @part is in kernel @k's notes: @mask (nids + 1 bytes) gets '1'
+ * for each section whose note has it, else '0'; the number of '1's.
+ */
+static int
+part_mask(const struct rl_set *s, int k, const char *part, char *mask)
+{
+	int i, n = 0;
+
+	for (i = 0; i < s->nids; i++) {
+		mask[i] = shown_id(s, i) && has_note_part(s, k, s->ids[i],
+		    part) ? '1' : '0';
+		n += mask[i] == '1';
+	}
+	mask[s->nids] = '\0';
+	return n;
+}
+
+/* Does @mask name every section kernel @k has? */
+static int
+every_section(const struct rl_set *s, int k, const char *mask)
+{
+	int i;
+
+	for (i = 0; i < s->nids; i++)
+		if (shown_id(s, i) && rl_find(&s->k[k], s->ids[i]) &&
+		    mask[i] != '1')
+			return 0;
+	return 1;
+}
+
+/* @text with every run of blanks and newlines as one blank (allocated). */
+static char *
+squeeze(const char *text)
+{
+	char *d = vb_xcalloc(strlen(text) + 1, 1), *q = d;
+
+	for (; *text; text++) {
+		if (*text == ' ' || *text == '\n') {
+			if (q > d && q[-1] != ' ')
+				*q++ = ' ';
+			continue;
+		}
+		*q++ = *text;
+	}
+	*q = '\0';
+	return d;
+}
+
+/*
+ * The default view's folders' notes said under more than one
+ * benchmark, once at the top: "! a, b: NOTE" when under every
+ * benchmark of those folders, else "! a, b (ID, ID): NOTE"; what the
+ * settings above already say (@said, their text) is left out.  A note
+ * is taken by its parts (note_parts()); the parts said under one
+ * benchmark only stay there (local_notes()).
+ */
+static void
+top_notes(FILE *f, const struct rl_set *s, const char *said,
+    const struct report_opts *o)
+{
+	struct vb_buf line = VB_BUF_INIT;
+	char *mask = vb_xcalloc((size_t)s->nids + 1, 1);
+	char *mask2 = vb_xcalloc((size_t)s->nids + 1, 1);
+	char *ssaid = squeeze(said), *sq, **v;
+	int i, j, k, k2, n, np, all, first, dup;
+
+	for (k = 0; k < s->nk; k++)
+		for (i = 0; i < s->nids; i++) {
+			const struct vb_res *r = rl_find(&s->k[k], s->ids[i]);
+
+			if (!shown_id(s, i) || !r || !r->note)
+				continue;
+			np = note_parts(r->note, &v);
+			for (j = 0; j < np; j++) {
+				/* once: at its first section, if in two */
+				if (part_mask(s, k, v[j], mask) < 2 ||
+				    strchr(mask, '1') - mask < i)
+					continue;
+				sq = squeeze(v[j]);
+				dup = strstr(ssaid, sq) != NULL;
+				free(sq);
+				/* a folder before k with the same: said */
+				for (k2 = 0; !dup && k2 < k; k2++)
+					dup = (part_mask(s, k2, v[j], mask2),
+					    !strcmp(mask, mask2));
+				if (dup)
+					continue;
+				vb_buf_printf(&line, "! %s", s->k[k].label);
+				for (k2 = k + 1; k2 < s->nk; k2++)
+					if (part_mask(s, k2, v[j], mask2),
+					    !strcmp(mask, mask2))
+						vb_buf_printf(&line, ", %s",
+						    s->k[k2].label);
+				all = every_section(s, k, mask);
+				for (first = 1, n = 0; !all && n < s->nids;
+				    n++)
+					if (mask[n] == '1') {
+						vb_buf_printf(&line, "%s%s",
+						    first ? " (" : ", ",
+						    s->ids[n]);
+						first = 0;
+					}
+				vb_buf_printf(&line, "%s: %s", all ? "" : ")",
+				    v[j]);
+				fmt_wrap(f, vb_buf_str(&line), o->width, 4);
+				vb_buf_free(&line);
+			}
+			free_parts(v, np);
+		}
+	free(ssaid);
+	free(mask);
+	free(mask2);
+}
+
+/*
+ * The notes of @id's section that top_notes() does not fold: each
+ * folder's parts said under this benchmark only, "! a: NOTE", or
+ * "! a, b: NOTE" when the same in several folders.
+ */
+static void
+local_notes(FILE *f, const struct rl_set *s, const char *id,
+    const struct report_opts *o)
+{
+	struct vb_buf *loc = vb_xcalloc((size_t)s->nk, sizeof(*loc));
+	struct vb_buf line = VB_BUF_INIT;
+	char *mask = vb_xcalloc((size_t)s->nids + 1, 1), **v;
+	int k, k2, j, np;
+
+	for (k = 0; k < s->nk; k++) {
+		const struct vb_res *r = rl_find(&s->k[k], id);
+
+		if (!r || !r->note)
+			continue;
+		np = note_parts(r->note, &v);
+		for (j = 0; j < np; j++)
+			if (part_mask(s, k, v[j], mask) < 2)
+				vb_buf_printf(&loc[k], "%s%s", loc[k].len ?
+				    "; " : "", v[j]);
+		free_parts(v, np);
+	}
+	for (k = 0; k < s->nk; k++) {
+		if (!loc[k].len)
+			continue;
+		for (k2 = 0; k2 < k; k2++)
+			if (!strcmp(vb_buf_str(&loc[k2]), vb_buf_str(&loc[k])))
+				break;
+		if (k2 < k)
+			continue;	/* printed with k2 */
+		vb_buf_printf(&line, "! %s", s->k[k].label);
+		for (k2 = k + 1; k2 < s->nk; k2++)
+			if (!strcmp(vb_buf_str(&loc[k2]), vb_buf_str(&loc[k])))
+				vb_buf_printf(&line, ", %s", s->k[k2].label);
+		vb_buf_printf(&line, ": %s", vb_buf_str(&loc[k]));
+		fmt_wrap(f, vb_buf_str(&line), o->width, 4);
+		vb_buf_free(&line);
+	}
+	for (k = 0; k < s->nk; k++)
+		vb_buf_free(&loc[k]);
+	free(loc);
+	free(mask);
+}
+
 /* ---- the compare view ---- */
 
 /*
@@ -300,6 +531,28 @@ quiet_line(FILE *f, const struct rl_set *s, const char *id,
 	vb_buf_free(&line);
 }
 
+/* Has some folder several runs (make ab's: several iterations)? */
+static int
+several_runs(const struct rl_set *s)
+{
+	int k;
+
+	for (k = 0; k < s->nk; k++)
+		if (s->k[k].nruns > 1 || s->k[k].iter_is_run)
+			return 1;
+	return 0;
+}
+
+/* Is @name one of @list (NULL-terminated)? */
+static int
+listed(const char *const *list, const char *name)
+{
+	for (; *list; list++)
+		if (!strcmp(*list, name))
+			return 1;
+	return 0;
+}
+
 /*
  * The default view of @id: the table of the key rows (struct
  * model_row) under "== ID ==" (the command is --detail's), their notes,
@@ -316,11 +569,15 @@ key_section(FILE *f, const struct model *md, const char *id,
 	struct report_opts ko = *o;
 	char *buf = NULL;
 	size_t len = 0;
-	int n = 0, more = 0, nmark = 0, i, j;
+	const struct form *fm;
+	int n = 0, more = 0, nmark = 0, i, j, h;
 	FILE *m;
 
+	h = model_headline(s, id, rows, nrows);
+	fm = form_of(id, 0);
 	for (j = 0; j < nrows; j++) {
-		if (rows[j].key) {
+		if (fm && fm->view_key ? j == h || listed(fm->view_key,
+		    rows[j].name) : rows[j].key) {
 			sel[n++] = rows[j];
 			/* a star of --detail's family that Holm's drops */
 			for (i = 1; i < s->nk; i++)
@@ -331,11 +588,14 @@ key_section(FILE *f, const struct model *md, const char *id,
 				    "," : ":", rows[j].name);
 			continue;
 		}
-		if (model_unmeasured(&rows[j], s->nk))
+		/* what --detail shows beyond this view: its table's rows */
+		if (!model_row_shown(&rows[j], s->nk))
 			continue;
 		more++;
+		/* a key figure a form leaves out keeps its Holm star */
 		for (i = 1; i < s->nk; i++)
-			if (rows[j].vd[i].star)
+			if (rows[j].vd[i].star || (rows[j].key &&
+			    rows[j].vk[i].star))
 				break;
 		/* five names at most: a few lines per benchmark */
 		if (i < s->nk && nmark++ < 5)
@@ -349,13 +609,17 @@ key_section(FILE *f, const struct model *md, const char *id,
 	table_print(f, s, id, sel, n, &ko);
 	ko.title = NULL;
 	vb_buf_free(&line);
-	table_verdict_line(f, md, id, sel, n, o);
+	/* one run in every folder: the legend's can't tell says it all */
+	if (several_runs(s))
+		table_verdict_line(f, md, id, sel, n, o);
 	if (rl_param_diffs(s, id, &line))
 		fprintf(f, "parameters differ (--allow-different-params):\n%s",
 		    vb_buf_str(&line));
 	vb_buf_free(&line);
 	ko.short_notes = 1;
+	ko.notes_apart = 1;
 	table_notes(f, s, id, sel, n, &ko);
+	local_notes(f, s, id, o);
 	quiet_line(f, s, id, o);
 	if (nmark) {
 		vb_buf_printf(&line, "--detail has %d more metric%s; marked * "
@@ -456,7 +720,7 @@ text_forms(FILE *f, const struct rl_set *s, const struct report_opts *o)
 }
 
 static void summary_tables(FILE *f, const struct model *md,
-    const struct report_opts *o);
+    const struct report_opts *o, int headlines);
 
 /* "3" or "2 to 5": the runs a side of the comparisons. */
 static char *
@@ -524,7 +788,9 @@ legend(FILE *f, const struct model *md, const struct report_opts *o)
 
 	model_ready(md);
 	runs_range(runs, sizeof(runs), md);
-	if (md->runs_max < 2)
+	if (!several_runs(md->s))
+		;	/* every verdict can't tell: the line below */
+	else if (md->runs_max < 2)
 		vb_buf_printf(&line, "Verdicts:");
 	else if (o->detail)
 		vb_buf_printf(&line, "* changed: Benjamini-Hochberg-adjusted "
@@ -537,9 +803,11 @@ legend(FILE *f, const struct model *md, const struct report_opts *o)
 		    "key figures (run means, %s run%s a side); --detail: "
 		    "Benjamini-Hochberg over %d.", md->alpha, md->nkey, runs,
 		    md->runs_max == 1 ? "" : "s", md->ndetail);
-	vb_buf_printf(&line, " same +-X%%: two one-sided tests at X = "
-	    "--min-change; can't tell: neither.");
-	fmt_wrap(f, vb_buf_str(&line), o->width, 0);
+	if (several_runs(md->s)) {
+		vb_buf_printf(&line, " same +-X%%: two one-sided tests at X "
+		    "= --min-change; can't tell: neither.");
+		fmt_wrap(f, vb_buf_str(&line), o->width, 0);
+	}
 	vb_buf_free(&line);
 	if (md->runs_min == 1) {
 		cov = one_run_cov(md, &assumed);
@@ -547,9 +815,10 @@ legend(FILE *f, const struct model *md, const struct report_opts *o)
 		n10 = rv_runs_needed(cov, 0.10, md->alpha);
 		vb_buf_printf(&line, "One run a side: nothing is starred. A "
 		    "difference includes run-to-run drift that one run a "
-		    "side cannot measure; at a run-to-run CoV of %s%% (%s), "
+		    "side cannot measure%s; at a run-to-run CoV of %s%% (%s), "
 		    "about %.0f runs a side would decide a %g%% change, %.0f "
-		    "a 10%% change.", fmt_num(b1, sizeof(b1), "%.3g",
+		    "a 10%% change.", several_runs(md->s) ? "" :
+		    " (can't tell)", fmt_num(b1, sizeof(b1), "%.3g",
 		    cov * 100), assumed ? "assumed" :
 		    "median of the headlines' side with several runs", n1,
 		    md->min_change, n10);
@@ -570,7 +839,9 @@ text_compare(FILE *f, const struct model *md, const struct report_opts *o)
 {
 	const struct rl_set *s = md->s;
 	struct report_opts ko = *o;
-	char line[1024];
+	char line[1024], *said = NULL;
+	size_t len = 0;
+	FILE *m;
 	int i;
 
 	snprintf(line, sizeof(line), "vmbench report: %d kernel%s, baseline "
@@ -578,11 +849,19 @@ text_compare(FILE *f, const struct model *md, const struct report_opts *o)
 	    s->k[0].dir);
 	fmt_wrap(f, line, o->width, 4);
 	rl_runs_header(f, s, o->width);
-	setup_settings(f, s, o->width);
+	m = open_memstream(&said, &len);
+	if (!m)
+		die("out of memory");
+	setup_settings(m, s, o->width);
+	fclose(m);
+	fputs(said, f);
 	ko.quiet_merged = !o->detail &&
 	    setup_all_loaded(f, s, o, "--detail: each run");
 	if (!ko.quiet_merged)
 		setup_quiet_summary(f, s, o);
+	if (!o->detail)
+		top_notes(f, s, said, o);
+	free(said);
 	fputc('\n', f);
 	if (o->detail)
 		snprintf(line, sizeof(line), "Means of all runs' iterations; "
@@ -593,13 +872,13 @@ text_compare(FILE *f, const struct model *md, const struct report_opts *o)
 		    "the whole machine, [cgroup] of the benchmark's memory "
 		    "cgroup (MEM=).", md->min_change, o->noisy * 100);
 	else
-		snprintf(line, sizeof(line), "Key figures, means of all runs "
-		    "(--detail: all); (+x.xx%%) change, + = better (info: "
-		    "plain); * changed (below; change >= %g%%, not info); ~ "
-		    "noisy (CoV > %.0f%%; note: the change the headline's "
-		    "runs could detect); ! incomplete; [system] "
-		    "machine-wide, [cgroup] the memory cgroup's (MEM=).",
-		    md->min_change, o->noisy * 100);
+		snprintf(line, sizeof(line), "Key figures not zero in every "
+		    "run, means of all runs (--detail: all); "
+		    "(+x.xx%%) change, + = better (info: plain); * changed "
+		    "(below; change >= %g%%, not info); ~ noisy (CoV > %.0f%%; "
+		    "note: the change the headline's runs could detect); ! "
+		    "incomplete; [system] machine-wide, [cgroup] the memory "
+		    "cgroup's (MEM=).", md->min_change, o->noisy * 100);
 	fmt_wrap(f, line, o->width, 0);
 	if (s->nk > 1)
 		legend(f, md, o);
@@ -613,7 +892,8 @@ text_compare(FILE *f, const struct model *md, const struct report_opts *o)
 		if (o->detail || !form_rides(s, s->ids[i]))
 			section(f, md, s->ids[i], &ko);
 	text_forms(f, s, o);
-	summary_tables(f, md, o);
+	/* two folders: the sections' tables have every headline already */
+	summary_tables(f, md, o, o->detail || s->nk != 2);
 }
 
 /* ---- LMbench-style summaries: one kernel per row ---- */
@@ -709,15 +989,15 @@ geo_of(const struct rl_set *s, struct model_row **rows, const int *nrows,
  */
 static void
 geo_table(FILE *f, const struct rl_set *s, struct model_row **rows,
-    const int *nrows, int labw)
+    const int *nrows, int labw, int lead)
 {
 	char num[32];
 	int i;
 
-	fprintf(f, "\nTime-like metrics (s, ms, us, ns; lower is better), "
+	fprintf(f, "%sTime-like metrics (s, ms, us, ns; lower is better), "
 	    "runs as the unit:\ngeometric mean of the ratios kernel/"
 	    "baseline, with its 95%% CI\n(2 runs a side or more); below 1 = "
-	    "faster\n\n");
+	    "faster\n\n", lead ? "\n" : "");
 	fprintf(f, "%-*s %7s %5s %8s  %s\n", labw, "Kernel", "metrics",
 	    "runs", "ratio", "95% CI");
 	for (i = 1; i < s->nk; i++) {
@@ -741,9 +1021,13 @@ geo_table(FILE *f, const struct rl_set *s, struct model_row **rows,
 	}
 }
 
-/* The headline of every benchmark, one row per kernel; the geo means. */
+/*
+ * The headline of every benchmark, one row per kernel (@headlines),
+ * and the geometric means.
+ */
 static void
-summary_tables(FILE *f, const struct model *md, const struct report_opts *o)
+summary_tables(FILE *f, const struct model *md, const struct report_opts *o,
+    int headlines)
 {
 	const struct rl_set *s = md->s;
 	struct model_row **rows = vb_xcalloc((size_t)s->nids, sizeof(*rows));
@@ -761,12 +1045,14 @@ summary_tables(FILE *f, const struct model *md, const struct report_opts *o)
 		nrows[j] = model_rows(md, s->ids[j], &rows[j]);
 		hl[j] = model_headline(s, s->ids[j], rows[j], nrows[j]);
 	}
-	fprintf(f, "Summary: each benchmark's headline figure, mean of runs\n"
-	    "(unit with + higher is better, - lower is better)\n");
+	if (headlines)
+		fprintf(f, "Summary: each benchmark's headline figure, mean of "
+		    "runs\n(unit with + higher is better, - lower is "
+		    "better)\n");
 	perblk = (o->width - labw) / SUMW;
 	if (perblk < 1)
 		perblk = 1;
-	for (first = 0; first < s->nids; first += perblk) {
+	for (first = 0; headlines && first < s->nids; first += perblk) {
 		last = first + perblk > s->nids ? s->nids : first + perblk;
 		fputc('\n', f);
 		summary_header(f, s, rows, hl, first, last, labw);
@@ -792,7 +1078,7 @@ summary_tables(FILE *f, const struct model *md, const struct report_opts *o)
 		}
 	}
 	if (s->nk > 1)
-		geo_table(f, s, rows, nrows, labw);
+		geo_table(f, s, rows, nrows, labw, headlines);
 	free(rows);
 	free(nrows);
 	free(hl);
@@ -809,5 +1095,5 @@ text_summary(FILE *f, const struct model *md, const struct report_opts *o)
 	for (i = 0; i < s->nids; i++)
 		setup_quiet_warn(f, s, s->ids[i], o);
 	fputc('\n', f);
-	summary_tables(f, md, o);
+	summary_tables(f, md, o, 1);
 }
