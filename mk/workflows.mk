@@ -14,7 +14,7 @@ RESULTS ?= results
 export VB_A_SET := $(if $(filter undefined,$(origin A)),,1)
 export VB_B_SET := $(if $(filter undefined,$(origin B)),,1)
 $(call vb_export,KERNEL CONFIG RESULTS ITERATIONS RUNS FORCE MEM SWAP WORKDIR \
-	A B A_LABEL B_LABEL ORDER KERNELS REPORT_OPTS PLOTS)
+	A B A_LABEL B_LABEL ORDER WARMUP KERNELS REPORT_OPTS PLOTS)
 # KERNEL left empty is uname -r (vmrun).
 
 # the options every vmrun target shares, as shell words from VB_*
@@ -29,8 +29,10 @@ run: all
 	bench/vmrun --kernel "$$VB_KERNEL" $${VB_RUNS:+--runs "$$VB_RUNS"} \
 	    $(VMRUN_ARGS) "$$@"
 
-# make ab: one kernel, two settings, iterations interleaved (ABBA), into
-# results/<KERNEL>-A and -B (or A_LABEL, B_LABEL), then the comparison.
+# make ab: one kernel, two settings, iterations interleaved (ABBA, the
+# side that starts alternating from line to line, after a discarded
+# warm-up run of each line unless WARMUP=0), into results/<KERNEL>-A and
+# -B (or A_LABEL, B_LABEL), then the comparison.
 ab: all
 	$(Q)[ -n "$$VB_A_SET$$VB_B_SET" ] || { echo 'make ab: give both' \
 	    'sides: A="name=value,..." B="name=value,..." (B= alone: the' \
@@ -40,7 +42,8 @@ ab: all
 	    $${VB_A_SET:+--a "$$VB_A"} $${VB_B_SET:+--b "$$VB_B"} \
 	    $${VB_A_LABEL:+--label-a "$$VB_A_LABEL"} \
 	    $${VB_B_LABEL:+--label-b "$$VB_B_LABEL"} \
-	    $${VB_ORDER:+--order "$$VB_ORDER"} $(VMRUN_ARGS) "$$@"
+	    $${VB_ORDER:+--order "$$VB_ORDER"} \
+	    $${VB_WARMUP:+--warmup "$$VB_WARMUP"} $(VMRUN_ARGS) "$$@"
 
 # make fleet: the suite on every host of an Ansible inventory, each
 # host's folder fetched into $(RESULTS); see deploy/fleet.sh, docs/fleet.md.

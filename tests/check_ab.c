@@ -56,6 +56,52 @@ START_TEST(schedule)
 END_TEST
 
 /*
+ * The side that starts alternates from one config line to the next:
+ * the order on lines 0, 2, ..., A and B swapped on lines 1, 3, ...; and
+ * --warmup takes 1 (the default, also when not given) or 0, nothing
+ * else.
+ */
+START_TEST(line_order_warmup_arg)
+{
+	char lo[17], out[256], err[256];
+	int line, n;
+
+	vb_ab_line_order("ABBA", 0, lo);
+	ck_assert_str_eq(lo, "ABBA");
+	vb_ab_line_order("ABBA", 1, lo);
+	ck_assert_str_eq(lo, "BAAB");
+	vb_ab_line_order("ABBA", 2, lo);
+	ck_assert_str_eq(lo, "ABBA");
+	vb_ab_line_order("BAAB", 1, lo);
+	ck_assert_str_eq(lo, "ABBA");
+	vb_ab_line_order("AB", 3, lo);
+	ck_assert_str_eq(lo, "BA");
+	vb_ab_line_order("ABBABAAB", 5, lo);
+	ck_assert_str_eq(lo, "BAABABBA");
+	/* every line's schedule starts with its own side, A on even lines */
+	for (line = 0; line < 6; line++)
+		for (n = 1; n <= 5; n++) {
+			vb_ab_line_order("ABBA", line, lo);
+			vb_ab_schedule(lo, n, out);
+			ck_assert_int_eq(out[0], line % 2 ? 'B' : 'A');
+		}
+	ck_assert_int_eq(vb_ab_warmup_arg(NULL, err, sizeof(err)), 1);
+	ck_assert_int_eq(vb_ab_warmup_arg("", err, sizeof(err)), 1);
+	ck_assert_int_eq(vb_ab_warmup_arg("1", err, sizeof(err)), 1);
+	ck_assert_int_eq(vb_ab_warmup_arg("0", err, sizeof(err)), 0);
+	ck_assert_int_eq(vb_ab_warmup_arg("x", err, sizeof(err)), -1);
+	ck_assert_str_eq(err, "--warmup 'x': give 1 (a discarded run of each "
+	    "line before its measured runs, the default) or 0 (none)");
+	ck_assert_int_eq(vb_ab_warmup_arg("2", err, sizeof(err)), -1);
+	ck_assert_int_eq(vb_ab_warmup_arg("00", err, sizeof(err)), -1);
+	ck_assert_int_eq(vb_ab_warmup_arg("1 ", err, sizeof(err)), -1);
+	ck_assert_int_eq(vb_ab_warmup_arg("0\n;x", err, sizeof(err)), -1);
+	/* the value shown on one line */
+	ck_assert_ptr_null(strchr(err, '\n'));
+}
+END_TEST
+
+/*
  * vmrun --a/--b on the fake tree: two folders, each with its iterations
  * in ABBA order, meta naming the setting, the fake knobs restored.
  */
@@ -124,9 +170,12 @@ START_TEST(ab_end_to_end_fake)
 }
 END_TEST
 
-/* Start an A/B run on the fake tree in the background; its pid. */
+/*
+ * Start an A/B run on the fake tree in the background, with --warmup
+ * @warmup unless NULL; its pid.
+ */
 static pid_t
-start_ab(const char *label)
+start_abw(const char *label, const char *warmup)
 {
 	char cmd[2048];
 	pid_t pid;
@@ -150,10 +199,17 @@ start_ab(const char *label)
 		execl("bench/vmrun", "vmrun", "--kernel", label, "--a",
 		    "vm.swappiness=7,thp=never", "--b", "thp=always",
 		    "--config", conf, "--results", res, "--workdir", wd,
-		    (char *)NULL);
+		    warmup ? "--warmup" : (char *)NULL, warmup, (char *)NULL);
 		_exit(127);
 	}
 	return pid;
+}
+
+/* start_abw() with the default warm-up. */
+static pid_t
+start_ab(const char *label)
+{
+	return start_abw(label, NULL);
 }
 
 /* Wait until the fake swappiness reads @want (at most 10 s). */
@@ -226,6 +282,254 @@ START_TEST(ab_restore_every_path)
 		snprintf(path, sizeof(path), "%s/w", tu_dir);
 		ck_assert_int_eq(tu_count_except(path, ""), 0);
 	}
+}
+END_TEST
+
+/* The iterations in the .res @path, 0 when there is none. */
+static int
+res_niter(const char *path)
+{
+	int n;
+
+	if (access(path, F_OK) < 0)
+		return 0;
+	tu_res_mean(path, "elapsed", &n);
+	return n;
+}
+
+/*
+ * The runs of an A/B run as their progress lines said they ended: a
+ * letter a measured run (its side), "w" and a letter a warm-up run, from
+ * the stderr @err of tu_dir.
+ */
+static int
+runs_were(const char *err, const char *want)
+{
+	return sh("test \"$(awk '/ done in / { printf \"%%s\", $3 == "
+	    "\"warm-up\" ? \"w\" $4 : $3 }' %s/%s)\" = '%s'", tu_dir, err,
+	    want);
+}
+
+/*
+ * The warm-up: before each line's measured runs, one run under the
+ * side that starts the line (A on line 1, B on line 2: the start
+ * alternates), kept apart in that side's warmup/ and in neither side's
+ * results; the report reads none of it.
+ */
+START_TEST(ab_warmup_fake)
+{
+	static const char *const lines[2] = { "forkbomb", "forkbomb@b" };
+	char v[256], path[700], dir[600];
+	int k, l;
+
+	tu_fake_settings();
+	tu_fake("ab.conf", "iterations 3\nforkbomb --forks 200 --ints 10\n"
+	    "forkbomb@b --forks 100 --ints 10\n");
+	ck_assert_int_eq(sh("VMBENCH_SYSROOT=%s bench/vmrun --kernel w "
+	    "--a 'vm.swappiness=7' --b 'vm.swappiness=9' --config %s/ab.conf "
+	    "--results %s/r --workdir %s/w >%s/out 2>%s/err", tu_dir, tu_dir,
+	    tu_dir, tu_dir, tu_dir, tu_dir), 0);
+	for (k = 0; k < 2; k++) {
+		snprintf(dir, sizeof(dir), "%s/r/w-%c", tu_dir, "AB"[k]);
+		ck_assert_str_eq(tu_meta_val(dir, "status", v, sizeof(v)),
+		    "complete");
+		ck_assert_str_eq(tu_meta_val(dir, "ab_warmup", v, sizeof(v)),
+		    "1");
+		ck_assert_str_eq(tu_meta_val(dir, "ab_start", v, sizeof(v)),
+		    "alternate");
+		for (l = 0; l < 2; l++) {
+			/* the measured runs only, 3 a side */
+			snprintf(path, sizeof(path), "%s/%s.res", dir,
+			    lines[l]);
+			ck_assert_int_eq(res_niter(path), 3);
+			/* the warm-up apart, under the line's first side */
+			snprintf(path, sizeof(path), "%s/warmup/%s.res", dir,
+			    lines[l]);
+			ck_assert_int_eq(res_niter(path), k == l);
+			snprintf(path, sizeof(path), "%s/warmup/%s.log", dir,
+			    lines[l]);
+			ck_assert_int_eq(access(path, F_OK) == 0, k == l);
+		}
+	}
+	/* each line's warm-up first, then its order, B starting line 2 */
+	ck_assert_int_eq(runs_were("err", "wAABBAABwBBAABBA"), 0);
+	ck_assert_int_eq(sh("grep -qx '\\[1/2\\] forkbomb: 3 iterations a "
+	    "side, ABBAAB, after a discarded warm-up run under A' %s/err",
+	    tu_dir), 0);
+	ck_assert_int_eq(sh("grep -qx '\\[2/2\\] forkbomb@b: 3 iterations a "
+	    "side, BAABBA, after a discarded warm-up run under B' %s/err",
+	    tu_dir), 0);
+	/* the comparison: 3 runs a side, nothing of the warm-up */
+	ck_assert_int_eq(sh("grep -q 'w-B' %s/out && ! grep -q warmup "
+	    "%s/out", tu_dir, tu_dir), 0);
+	ck_assert_str_eq(tu_line("proc/sys/vm/swappiness", v, sizeof(v)),
+	    "60");
+	snprintf(path, sizeof(path), "%s/w", tu_dir);
+	ck_assert_int_eq(tu_count_except(path, ""), 0);
+}
+END_TEST
+
+/* make ab through make, as the user runs it, on the fake tree. */
+#define MAKE_AB	"env -u MAKEFLAGS -u MFLAGS -u MAKELEVEL VMBENCH_SYSROOT=%s " \
+	"make -s ab A='vm.swappiness=7' B='vm.swappiness=9' "
+
+/*
+ * make ab WARMUP=0: no warm-up run (the start side still alternates);
+ * a WARMUP that is neither 0 nor 1 is refused in one line before
+ * anything is made, and never reaches a shell.
+ */
+START_TEST(ab_warmup_make)
+{
+	static const char *const bad[] = { "x", "2", "0;touch %s/pwned",
+	    "$(touch %s/pwned)", "`touch %s/pwned`" };
+	char v[256], path[700], dir[600], w[128];
+	size_t i;
+	int k;
+
+	tu_fake_settings();
+	tu_fake("ab.conf", "iterations 3\nforkbomb --forks 200 --ints 10\n"
+	    "forkbomb@b --forks 100 --ints 10\n");
+	ck_assert_int_eq(sh(MAKE_AB "KERNEL=z WARMUP=0 CONFIG=%s/ab.conf "
+	    "RESULTS=%s/r WORKDIR=%s/w >%s/out 2>%s/err", tu_dir, tu_dir,
+	    tu_dir, tu_dir, tu_dir, tu_dir), 0);
+	ck_assert_int_eq(runs_were("err", "ABBAABBAABBA"), 0);
+	ck_assert_int_eq(sh("! grep -q warm-up %s/err", tu_dir), 0);
+	for (k = 0; k < 2; k++) {
+		snprintf(dir, sizeof(dir), "%s/r/z-%c", tu_dir, "AB"[k]);
+		ck_assert_str_eq(tu_meta_val(dir, "ab_warmup", v, sizeof(v)),
+		    "0");
+		snprintf(path, sizeof(path), "%s/forkbomb@b.res", dir);
+		ck_assert_int_eq(res_niter(path), 3);
+		snprintf(path, sizeof(path), "%s/warmup", dir);
+		ck_assert_int_ne(access(path, F_OK), 0);
+	}
+	/* WARMUP=1 is the default's */
+	ck_assert_int_eq(sh(MAKE_AB "KERNEL=o WARMUP=1 CONFIG=%s/ab.conf "
+	    "RESULTS=%s/r WORKDIR=%s/w >%s/out 2>%s/err", tu_dir, tu_dir,
+	    tu_dir, tu_dir, tu_dir, tu_dir), 0);
+	ck_assert_int_eq(runs_were("err", "wAABBAABwBBAABBA"), 0);
+	for (i = 0; i < sizeof(bad) / sizeof(bad[0]); i++) {
+		snprintf(w, sizeof(w), bad[i], tu_dir);
+		ck_assert_int_ne(sh(MAKE_AB "KERNEL=bad WARMUP='%s' "
+		    "CONFIG=%s/ab.conf RESULTS=%s/r WORKDIR=%s/w >%s/out "
+		    "2>%s/err", tu_dir, w, tu_dir, tu_dir, tu_dir, tu_dir,
+		    tu_dir), 0);
+		/* one line of vmrun's (then make's own), nothing made */
+		ck_assert_msg(sh("test $(grep -c . %s/err) -le 2 && "
+		    "test $(grep -c '^vmrun: ' %s/err) = 1 && grep -q "
+		    "\"^vmrun: --warmup '.*': give 1 (a discarded run of each "
+		    "line before its measured runs, the default) or 0 (none)$\" "
+		    "%s/err", tu_dir, tu_dir, tu_dir) == 0, "WARMUP=%s", w);
+		snprintf(path, sizeof(path), "%s/pwned", tu_dir);
+		ck_assert_int_ne(access(path, F_OK), 0);
+		snprintf(path, sizeof(path), "%s/r/bad-A", tu_dir);
+		ck_assert_int_ne(access(path, F_OK), 0);
+	}
+	ck_assert_str_eq(tu_line("proc/sys/vm/swappiness", v, sizeof(v)),
+	    "60");
+}
+END_TEST
+
+/*
+ * Ctrl-C (SIGTERM, SIGHUP) during the warm-up: the settings are put
+ * back, exit 130, both sides' meta say interrupted, nothing measured
+ * and nothing left in the work folder; a warm-up whose benchmark is
+ * killed is said, and the measured runs go on.
+ */
+START_TEST(ab_warmup_interrupt)
+{
+	static const int sigs[] = { SIGINT, SIGTERM, SIGHUP };
+	char v[256], path[700], label[32], kids[256], cmd[4096];
+	long child = 0;
+	size_t i;
+	int status, j, k;
+	pid_t pid;
+	FILE *f;
+
+	tu_fake_settings();
+	tu_fake("ab.conf", "iterations 2\nforkbomb --forks 30000 --ints 10\n");
+	for (i = 0; i < sizeof(sigs) / sizeof(sigs[0]); i++) {
+		snprintf(label, sizeof(label), "wi%d", sigs[i]);
+		pid = start_ab(label);
+		snprintf(path, sizeof(path), "%s/r/%s-A/warmup/forkbomb.log",
+		    tu_dir, label);
+		for (j = 0; j < 1000 && access(path, F_OK) < 0; j++)
+			usleep(10000);
+		ck_assert_msg(access(path, F_OK) == 0, "no warm-up");
+		usleep(200000);
+		/* still the warm-up: no measured run has begun */
+		snprintf(path, sizeof(path), "%s/r/%s-A/forkbomb.log", tu_dir,
+		    label);
+		ck_assert_msg(access(path, F_OK) < 0, "warm-up too short");
+		ck_assert_str_eq(tu_line("proc/sys/vm/swappiness", v,
+		    sizeof(v)), "7");
+		kill(pid, sigs[i]);
+		ck_assert_int_eq(waitpid(pid, &status, 0), pid);
+		ck_assert_msg(WIFEXITED(status) && WEXITSTATUS(status) == 130,
+		    "signal %d: status %d", sigs[i], status);
+		ck_assert_str_eq(tu_line("proc/sys/vm/swappiness", v,
+		    sizeof(v)), "60");
+		ck_assert_str_eq(tu_line(
+		    "sys/kernel/mm/transparent_hugepage/enabled", v,
+		    sizeof(v)), "madvise");
+		for (k = 0; k < 2; k++) {
+			snprintf(path, sizeof(path), "%s/r/%s-%c", tu_dir,
+			    label, "AB"[k]);
+			ck_assert_str_eq(tu_meta_val(path, "status", v,
+			    sizeof(v)), "interrupted");
+			snprintf(path, sizeof(path), "%s/r/%s-%c/forkbomb.res",
+			    tu_dir, label, "AB"[k]);
+			ck_assert_int_ne(access(path, F_OK), 0);
+		}
+		snprintf(path, sizeof(path), "%s/w", tu_dir);
+		ck_assert_int_eq(tu_count_except(path, ""), 0);
+	}
+
+	/* the warm-up's benchmark killed: said, and the runs go on */
+	pid = start_ab("wk");
+	/* vmrun's child that is the warm-up: its --out is in warmup/ */
+	for (j = 0; j < 1000 && !child; j++) {
+		snprintf(path, sizeof(path), "/proc/%ld/task/%ld/children",
+		    (long)pid, (long)pid);
+		kids[0] = '\0';
+		if ((f = fopen(path, "r"))) {
+			if (!fgets(kids, sizeof(kids), f))
+				kids[0] = '\0';
+			fclose(f);
+		}
+		snprintf(path, sizeof(path), "/proc/%ld/cmdline", atol(kids));
+		if (atol(kids) > 0 && (f = fopen(path, "r"))) {
+			k = (int)fread(cmd, 1, sizeof(cmd) - 1, f);
+			fclose(f);
+			cmd[k > 0 ? k : 0] = '\0';
+			while (--k >= 0)
+				if (!cmd[k])
+					cmd[k] = ' ';
+			if (strstr(cmd, "/wk-A/warmup/forkbomb"))
+				child = atol(kids);
+		}
+		if (!child)
+			usleep(10000);
+	}
+	ck_assert_msg(child > 0, "no warm-up under vmrun");
+	kill((pid_t)child, SIGKILL);
+	ck_assert_int_eq(waitpid(pid, &status, 0), pid);
+	ck_assert_msg(WIFEXITED(status) && WEXITSTATUS(status) == 0,
+	    "status %d", status);
+	ck_assert_int_eq(sh("grep -q 'forkbomb: the warm-up run failed' "
+	    "%s/err-wk", tu_dir), 0);
+	for (k = 0; k < 2; k++) {
+		snprintf(path, sizeof(path), "%s/r/wk-%c", tu_dir, "AB"[k]);
+		ck_assert_str_eq(tu_meta_val(path, "status", v, sizeof(v)),
+		    "complete");
+		snprintf(path, sizeof(path), "%s/r/wk-%c/forkbomb.res",
+		    tu_dir, "AB"[k]);
+		ck_assert_int_eq(res_niter(path), 2);
+	}
+	ck_assert_str_eq(tu_line("proc/sys/vm/swappiness", v, sizeof(v)),
+	    "60");
+	snprintf(path, sizeof(path), "%s/w", tu_dir);
+	ck_assert_int_eq(tu_count_except(path, ""), 0);
 }
 END_TEST
 
@@ -383,7 +687,8 @@ START_TEST(ab_killed_benchmark)
 
 	tu_fake_settings();
 	tu_fake("ab.conf", "iterations 6\nforkbomb --forks 3000 --ints 10\n");
-	pid = start_ab("kb");
+	/* no warm-up: the first benchmark is a measured run of A */
+	pid = start_abw("kb", "0");
 	ck_assert_msg(wait_knob("7"), "A never applied");
 	/* the benchmark: vmrun's child (it has none but it) */
 	snprintf(path, sizeof(path), "/proc/%ld/task/%ld/children",
@@ -477,6 +782,7 @@ ab_suite(void)
 	tc = tcase_create("schedule");
 	tcase_add_checked_fixture(tc, tu_mktmp, tu_rmtmp);
 	tcase_add_test(tc, schedule);
+	tcase_add_test(tc, line_order_warmup_arg);
 	suite_add_tcase(s, tc);
 
 	tc = tcase_create("e2e");
@@ -488,6 +794,14 @@ ab_suite(void)
 	tcase_add_test(tc, ab_interrupt_marks_both);
 	tcase_add_test(tc, ab_full_results_disk);
 	tcase_add_test(tc, ab_real_root);
+	suite_add_tcase(s, tc);
+
+	tc = tcase_create("warmup");
+	tcase_add_checked_fixture(tc, tu_mktmp, tu_rmtmp);
+	tcase_set_timeout(tc, 120);
+	tcase_add_test(tc, ab_warmup_fake);
+	tcase_add_test(tc, ab_warmup_make);
+	tcase_add_test(tc, ab_warmup_interrupt);
 	suite_add_tcase(s, tc);
 	return s;
 }

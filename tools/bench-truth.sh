@@ -28,16 +28,32 @@
 #       (configs/truth-swap.conf: pswpout), zswap off/on under MEM=256M
 #       SWAP=512M (configs/ab-zswap.conf: pswpout).  Each figure must be
 #       starred in --detail, and the report's header must name the
-#       setting.  The runner restores every setting.
-# hand  The same THP change through two make run labels, the setting
-#       written by hand between runs (never, always, never, ... 3 runs
-#       each); this script restores THP on every exit (a trap).
+#       setting.  The runner restores every setting.  Then the cold
+#       first runs: make ab of TRUTH_CONFIG with the same setting on
+#       both sides (vm.vfs_cache_pressure as found: an A/A), 3 runs a
+#       side, with WARMUP=0 and with the default warm-up; and for every
+#       make ab report of the part, the report's notes "first run slower
+#       than the others' median (cold caches?)" are counted per side.
+#       With the warm-up, all of 3 or more such notes on one side is a
+#       miss.
+# hand  The same three changes through two make run labels each, the
+#       setting written by hand between runs (never, always, never, ...
+#       3 runs each; swappiness and zswap under the same MEM= and SWAP=
+#       as make ab); this script restores every setting it wrote on
+#       every exit (a trap).
+#
+# Each run's meta must show the setting the part wrote, and a setting
+# written by hand must still read so when its run ends: a run that
+# another process changed underneath is said, thrown away and run again
+# (at most twice).
 #
 # Every line that counts a star counts the report's lines with a change
 # marked "*" right after its parenthesis, "(+x.xx%)*".  The figures are
 # printed as they come, then a summary, which also replaces the block
 # between the two bench-truth markers in docs/validation.md with the
-# date, kernel, machine and load.  Exit status: 0 when every target
+# date, kernel, machine and load (the aa part into one block, the ab and
+# hand parts into another, so that a run of some parts leaves the
+# others' figures).  Exit status: 0 when every target
 # held, 1 when one did not or a run failed, 2 on bad input.
 set -u
 cd "$(dirname "$0")/.."
@@ -49,6 +65,8 @@ oldbin=${VB_TRUTH_OLD_BIN:-}
 doc=docs/validation.md
 begin='<!-- make bench-truth: the latest run (tools/bench-truth.sh rewrites this block) -->'
 end='<!-- end of the latest make bench-truth -->'
+begin_ab='<!-- make bench-truth ab hand: the latest run (tools/bench-truth.sh rewrites this block) -->'
+end_ab='<!-- end of the latest make bench-truth ab hand -->'
 thp=/sys/kernel/mm/transparent_hugepage/enabled
 rep=report/vmreport
 
@@ -64,13 +82,14 @@ done
     { echo "bench-truth: report/vmreport or bench/vmrun not built (make)" >&2; exit 2; }
 
 T=$(mktemp -d "${TMPDIR:-/tmp}/vmbench-truth.XXXXXX") || exit 1
-thp_saved=
-# THP back as found (only the hand part changes it), the folder removed
+hand_file='' hand_saved=''
+# the setting the hand part wrote back as found, the folder removed
 cleanup() {
-	if [ -n "$thp_saved" ]; then
-		echo "$thp_saved" > "$thp" ||
-		    echo "bench-truth: cannot restore $thp to $thp_saved" >&2
-		thp_saved=
+	if [ -n "$hand_saved" ]; then
+		echo "$hand_saved" > "$hand_file" ||
+		    echo "bench-truth: cannot restore $hand_file to" \
+		    "$hand_saved" >&2
+		hand_saved=
 	fi
 	rm -rf "$T"
 }
@@ -98,7 +117,7 @@ mk() {
 	t=$1
 	shift
 	if make --no-print-directory -s "$t" ITERATIONS= RUNS= FORCE= MEM= \
-	    SWAP= A_LABEL= B_LABEL= ORDER= "$@" > "$T/mk.log" 2>&1; then
+	    SWAP= A_LABEL= B_LABEL= ORDER= WARMUP= "$@" > "$T/mk.log" 2>&1; then
 		return 0
 	fi
 	echo "bench-truth: make $t $*: failed:" >&2
@@ -285,77 +304,210 @@ check() {
 	done
 }
 
-# ab NAME CONFIG A B MEM SWAP BENCH METRIC...: make ab, 3 runs a side
+# metaval DIR KEY: KEY's value in DIR/meta, empty when absent
+metaval() {
+	sed -n "s/^$2=//p" "$1/meta" 2> /dev/null | head -n 1
+}
+
+# cold A B: the report's notes "first run slower than the others' median
+# (cold caches?)" for the folders A and B (one a benchmark and side,
+# unwrapped), counted per side into coldA and coldB, listed in coldl
+cold() {
+	coldA=0 coldB=0 coldl=''
+	"$rep" --width 1000 "$1" "$2" > "$T/cold.t" 2>&1
+	set -- "$(basename "$1")" "$(basename "$2")"
+	eval "$(awk -v a="$1" -v b="$2" '
+	    /^== / { bench = $2 }
+	    /first run slower than the others. median/ {
+		sub(/.*[(]cold caches[?][)]:/, "")
+		n = split($0, e, ",")
+		for (i = 1; i <= n; i++) {
+			split(e[i], w, " ")
+			if (w[1] == a) na++
+			else if (w[1] == b) nb++
+			else continue
+			l = l " " bench ":" (w[1] == a ? "A" : "B") ":" w[2]
+		}
+	    }
+	    END { printf "coldA=%d coldB=%d coldl=\"%s\"\n", na, nb, l }
+	    ' "$T/cold.t")"
+}
+
+# ab NAME CONFIG A B MEM SWAP KEY VA VB BENCH METRIC...: make ab, 3 runs
+# a side; each side's meta must show KEY as VA and VB (else run again)
 ab() {
-	name=$1 c=$2 sa=$3 sb=$4 mem=$5 swap=$6 bench=$7
-	shift 7
-	s=$(date +%s)
-	mk ab KERNEL="truth-$name" CONFIG="$c" RESULTS="$T/ab" \
-	    A="$sa" B="$sb" MEM="$mem" SWAP="$swap" ITERATIONS=3 ||
-	    { fail=1; say "make ab $sa / $sb: failed"; return 1; }
+	name=$1 c=$2 sa=$3 sb=$4 mem=$5 swap=$6 key=$7 va=$8 vb=$9
+	shift 9
+	bench=$1
+	shift
+	try=0
+	while :; do
+		s=$(date +%s)
+		mk ab KERNEL="truth-$name" CONFIG="$c" RESULTS="$T/ab" \
+		    A="$sa" B="$sb" MEM="$mem" SWAP="$swap" ITERATIONS=3 \
+		    FORCE=1 || { fail=1; say "make ab $sa / $sb: failed"
+		    return 1; }
+		ga=$(metaval "$T/ab/truth-$name-A" "$key")
+		gb=$(metaval "$T/ab/truth-$name-B" "$key")
+		[ "$ga" = "$va" ] && [ "$gb" = "$vb" ] && break
+		say "make ab $sa / $sb: meta shows $key=$ga and $gb, not" \
+		    "$va and $vb (changed by another process): run again"
+		try=$((try + 1))
+		[ $try -le 2 ] || { fail=1; return 1; }
+	done
 	echo "make ab $sa / $sb: $(($(date +%s) - s)) s"
 	check "make ab A=\"$sa\" B=\"$sb\"${mem:+ MEM=$mem SWAP=$swap}" \
 	    "$T/ab/truth-$name-A" "$T/ab/truth-$name-B" "$bench" \
 	    "${sa%%=*}" "$@"
+	cold "$T/ab/truth-$name-A" "$T/ab/truth-$name-B"
+	say "  cold first runs (the report's notes): A $coldA, B" \
+	    "$coldB${coldl:+:$coldl}"
+	cA=$((cA + coldA)) cB=$((cB + coldB))
+}
+
+# aacold WARMUP: make ab of $cfg, both sides vm.vfs_cache_pressure as
+# found (an A/A), 3 runs a side; the report's cold-run notes per side
+aacold() {
+	f=/proc/sys/vm/vfs_cache_pressure
+	v=$(cat "$f") || return 1
+	s=$(date +%s)
+	mk ab KERNEL="truth-cold$1" CONFIG="$cfg" RESULTS="$T/ab" \
+	    A="vm.vfs_cache_pressure=$v" B="vm.vfs_cache_pressure=$v" \
+	    ITERATIONS=3 WARMUP="$1" FORCE=1 ||
+	    { fail=1; say "make ab of $cfg, WARMUP=$1: failed"; return 1; }
+	echo "make ab of $cfg, WARMUP=$1: $(($(date +%s) - s)) s"
+	cold "$T/ab/truth-cold$1-A" "$T/ab/truth-cold$1-B"
+	say "A/A make ab of $cfg (vm.vfs_cache_pressure=$v both sides)," \
+	    "WARMUP=$1: A $coldA, B $coldB${coldl:+:$coldl}"
 }
 
 part_ab() {
+	cA=0 cB=0
 	say "== Real changes through make ab, 3 runs a side"
-	ab thp configs/truth-thp.conf thp=never thp=always "" "" memfill \
-	    minflt thp_fault_alloc
+	ab thp configs/truth-thp.conf thp=never thp=always "" "" \
+	    thp_enabled never always memfill minflt thp_fault_alloc
 	ab swap configs/truth-swap.conf vm.swappiness=0 vm.swappiness=100 \
-	    256M 1G tworead@anon pswpout
-	ab zswap configs/ab-zswap.conf zswap=N zswap=Y 256M 512M memfill \
-	    pswpout
+	    256M 1G swappiness 0 100 tworead@anon pswpout
+	ab zswap configs/ab-zswap.conf zswap=N zswap=Y 256M 512M \
+	    zswap_enabled N Y memfill pswpout
+	say "== Cold first runs of make ab: the report's notes \"first run" \
+	    "slower than the others' median (cold caches?)\", one a" \
+	    "benchmark and side (bench:side:ratio)"
+	say "the three reports above (one line each, A starts it, after" \
+	    "the warm-up): A $cA, B $cB"
+	aacold 0 || return 1
+	aacold 1 || return 1
+	ok=held
+	[ $((coldA + coldB)) -ge 3 ] && { [ "$coldA" = 0 ] ||
+	    [ "$coldB" = 0 ]; } && { ok=MISSED; fail=1; }
+	say "A/A with the warm-up: A $coldA, B $coldB (target: not all of" \
+	    "3 or more on one side): $ok"
 	return 0
 }
 
-part_hand() {
-	say "== THP changed by hand between make run labels, 3 runs each"
-	[ -w "$thp" ] || { say "hand: $thp not writable: skipped"; fail=1
+# hand NAME FILE VA VB CONFIG MEM SWAP KEY BENCH METRIC...: two make run
+# labels, FILE written VA, VB, VA, ... by hand before each run, 3 runs
+# each; a run whose meta does not show KEY as written, or after which
+# FILE no longer reads so, is removed and run again
+hand() {
+	name=$1 file=$2 va=$3 vb=$4 c=$5 mem=$6 swap=$7 key=$8
+	shift 8
+	bench=$1
+	shift
+	[ -w "$file" ] || { say "hand: $file not writable: skipped"; fail=1
 	    return 1; }
-	thp_saved=$(sed -n 's/.*\[\(.*\)\].*/\1/p' "$thp")
+	hand_file=$file
+	hand_saved=$(sed -n 's/.*\[\(.*\)\].*/\1/p' "$file")
+	[ -n "$hand_saved" ] || hand_saved=$(cat "$file")
+	s=$(date +%s)
 	for n in 1 2 3; do
-		for v in never always; do
-			echo "$v" > "$thp" || return 1
-			mk run KERNEL="truth-thp-$v" \
-			    CONFIG=configs/truth-thp.conf RESULTS="$T/hand" ||
-			    { echo "$thp_saved" > "$thp"; thp_saved=
-			      fail=1; return 1; }
+		for v in "$va" "$vb"; do
+			try=0
+			while :; do
+				echo "$v" > "$file" || return 1
+				mk run KERNEL="truth-$name-$v" CONFIG="$c" \
+				    RESULTS="$T/hand" MEM="$mem" SWAP="$swap" ||
+				    { fail=1; return 1; }
+				d=$T/hand/truth-$name-$v/run$n
+				g=$(metaval "$d" "$key")
+				now=$(sed -n 's/.*\[\(.*\)\].*/\1/p' "$file")
+				[ -n "$now" ] || now=$(cat "$file")
+				[ "$g" = "$v" ] && [ "$now" = "$v" ] && break
+				say "hand $name run $n: meta shows $key=$g," \
+				    "$file reads $now after it, not $v" \
+				    "(changed by another process): run again"
+				rm -rf "$d"
+				try=$((try + 1))
+				[ $try -le 2 ] || { fail=1; return 1; }
+			done
 		done
 	done
-	echo "$thp_saved" > "$thp"
-	thp_saved=
-	check "make run, THP by hand" "$T/hand/truth-thp-never" \
-	    "$T/hand/truth-thp-always" memfill thp_enabled minflt \
-	    thp_fault_alloc
+	echo "$hand_saved" > "$file"
+	hand_saved=
+	echo "make run, $name by hand: $(($(date +%s) - s)) s"
+	check "make run, $file by hand${mem:+, MEM=$mem SWAP=$swap}" \
+	    "$T/hand/truth-$name-$va" "$T/hand/truth-$name-$vb" "$bench" \
+	    "$key" "$@"
+}
+
+part_hand() {
+	say "== The same changes by hand between make run labels, 3 runs each"
+	hand thp "$thp" never always configs/truth-thp.conf "" "" \
+	    thp_enabled memfill minflt thp_fault_alloc
+	hand swap /proc/sys/vm/swappiness 0 100 configs/truth-swap.conf \
+	    256M 1G swappiness tworead@anon pswpout
+	hand zswap /sys/module/zswap/parameters/enabled N Y \
+	    configs/ab-zswap.conf 256M 512M zswap_enabled memfill pswpout
+	return 0
 }
 
 for p in $parts; do
+	sum=$T/summary.$p
+	: > "$sum"
 	"part_$p" || fail=1
 done
 
 cpu=$(sed -n 's/^model name[[:space:]]*: //p' /proc/cpuinfo | head -1)
 mem=$(awk '/^MemTotal:/ { printf "%.0f GiB", $2 / 1048576 }' /proc/meminfo)
-{
-	echo "$begin"
-	echo
-	echo "\`make bench-truth\` TRUTH_CONFIG=$cfg TRUTH_PARTS=\"$parts\","
-	echo "started $started on kernel $(uname -r), $cpu x $(nproc),"
-	echo "$mem, load average $load at the start; exit $fail:"
-	echo
-	sed 's/^/    /' "$sum"
-	echo
-	echo "$end"
-} > "$T/block"
-if grep -qxF "$begin" "$doc"; then
-	awk -v b="$begin" -v e="$end" -v f="$T/block" '
-	    $0 == b { while ((getline l < f) > 0) print l; skip = 1; next }
-	    skip && $0 == e { skip = 0; next }
-	    !skip { print }' "$doc" > "$T/doc" && cat "$T/doc" > "$doc"
-else
-	echo "bench-truth: $doc has no bench-truth block; figures not written" >&2
-fi
+# block BEGIN END PART...: the figures of those PARTs that ran, in place
+# of the block between the lines BEGIN and END of $doc
+block() {
+	b=$1 e=$2 ran='' files=''
+	shift 2
+	for p; do
+		case " $parts " in *" $p "*)
+			ran="$ran${ran:+ }$p" files="$files $T/summary.$p" ;;
+		esac
+	done
+	[ -n "$ran" ] || return 0
+	{
+		echo "$b"
+		echo
+		echo "\`make bench-truth\` TRUTH_CONFIG=$cfg TRUTH_PARTS=\"$ran\","
+		echo "started $started on kernel $(uname -r), $cpu x $(nproc),"
+		echo "$mem, load average $load at the start; exit $fail:"
+		echo
+		# shellcheck disable=SC2086
+		cat $files | sed 's/^/    /'
+		echo
+		echo "$e"
+	} > "$T/block"
+	if grep -qxF "$b" "$doc"; then
+		awk -v b="$b" -v e="$e" -v f="$T/block" '
+		    $0 == b { while ((getline l < f) > 0) print l; skip = 1
+			next }
+		    skip && $0 == e { skip = 0; next }
+		    !skip { print }' "$doc" > "$T/doc" &&
+		    cat "$T/doc" > "$doc"
+	else
+		echo "bench-truth: $doc has no block for $ran; figures not" \
+		    "written" >&2
+	fi
+}
+block "$begin" "$end" aa
+block "$begin_ab" "$end_ab" ab hand
 echo
-cat "$sum"
+for p in $parts; do
+	cat "$T/summary.$p"
+done
 exit $fail

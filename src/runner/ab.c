@@ -3,7 +3,11 @@
  *
  * ABBA by default: a drift of the machine over the run (a warming cache,
  * a neighbour starting) then adds as much to A as to B, where plain
- * alternation AB AB ... would favour whichever side runs second.
+ * alternation AB AB ... would favour whichever side runs second.  The
+ * side that starts alternates from one config line to the next (ABBA...
+ * then BAAB...), and the runner runs each line once, discarded, before
+ * its measured runs (docs/ab.md), so that no side always gets a line's
+ * first, cold run.
  */
 #include <stdio.h>
 #include <string.h>
@@ -51,4 +55,36 @@ vb_ab_schedule(const char *order, int n, char *out)
 		out[done++] = s ? 'B' : 'A';
 	}
 	out[done] = '\0';
+}
+
+void
+vb_ab_line_order(const char *order, int line, char *out)
+{
+	size_t i;
+
+	for (i = 0; order[i]; i++)
+		out[i] = line % 2 == 0 ? order[i] : order[i] == 'A' ? 'B' :
+		    'A';
+	out[i] = '\0';
+}
+
+int
+vb_ab_warmup_arg(const char *s, char *err, size_t errlen)
+{
+	char shown[40];
+	size_t i;
+
+	if (!s || !*s || strcmp(s, "1") == 0)
+		return 1;
+	if (strcmp(s, "0") == 0)
+		return 0;
+	/* the value as given, on one line */
+	for (i = 0; s[i] && i < sizeof(shown) - 1; i++)
+		shown[i] = (unsigned char)s[i] < 0x20 || s[i] == 0x7f ? '?' :
+		    s[i];
+	shown[i] = '\0';
+	snprintf(err, errlen, "--warmup '%s%s': give 1 (a discarded run of "
+	    "each line before its measured runs, the default) or 0 (none)",
+	    shown, s[i] ? "..." : "");
+	return -1;
 }

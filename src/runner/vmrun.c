@@ -92,6 +92,7 @@ struct opts {
 	const char *label_a;
 	const char *label_b;
 	const char *order;
+	const char *warmup;
 	const char *runs;
 	int clean_stale;
 	int help;
@@ -139,6 +140,10 @@ static const struct vb_opt opt_tab[] = {
 	{ .name = "order", .type = VB_OPT_STR, .arg = "ABBA",
 	  .off = offsetof(struct opts, order), .def = "ABBA",
 	  .help = "A/B run: the pattern the iterations follow" },
+	{ .name = "warmup", .type = VB_OPT_STR, .arg = "0|1",
+	  .off = offsetof(struct opts, warmup),
+	  .help = "A/B run: 1 (default) runs each line once, discarded, "
+	    "before its measured runs; 0 does not" },
 	{ .name = "runs", .type = VB_OPT_STR, .arg = "N",
 	  .off = offsetof(struct opts, runs),
 	  .help = "run the config N times, each a new run of the label "
@@ -181,6 +186,7 @@ static struct {
 	char ours[64];			/* VMBENCH_OURS: vmrun and the probe */
 	char slot[1200];		/* A/B: "A 1/6 (thp=never)" */
 	int ab_line;			/* A/B: the line under way, or -1 */
+	int warmup;			/* A/B: a discarded run of each line */
 	const struct vb_conf *conf;	/* A/B: its config */
 	char lock[2][PATH_MAX + 16];	/* results/.<label>.lock, held */
 	int lockfd[2];
@@ -887,7 +893,7 @@ struct side {
 	const char *label;
 	char *settings;			/* meta lines, once in force */
 	char desc[1024];		/* "thp=never" */
-	struct vb_kv extra[40];
+	struct vb_kv extra[44];		/* [38..43]: the side's ab_* */
 	int nextra;
 	int failed;
 	int made;			/* this run made the folder */
@@ -926,8 +932,8 @@ side_meta(struct side *sd, const char *status, int ended, int quiet)
 			sd->extra[sd->nextra].val = sd->hits_s;
 		sd->nextra++;
 	}
-	for (i = 0; i < 4 && sd->extra[36 + i].key; i++)
-		sd->extra[sd->nextra++] = sd->extra[36 + i];
+	for (i = 0; i < 6 && sd->extra[38 + i].key; i++)
+		sd->extra[sd->nextra++] = sd->extra[38 + i];
 	m.extra = sd->extra;
 	m.nextra = sd->nextra;
 	m.settings = sd->settings;
@@ -1533,16 +1539,78 @@ limit_after(struct side *sd, uint64_t before, const char *label)
 }
 
 /*
+ * make ab: side @s's settings in force before a run of it, when @*cur
+ * (the side whose settings are in force, -1 for none) is the other;
+ * the side's meta, with its settings as they were then, on the first.
+ */
+static void
+ab_switch(struct side *sd, int s, int *cur)
+{
+	char err[1024];
+
+	if (s == *cur)
+		return;
+	if (vb_knobs_apply(&S.knobs, s, err, sizeof(err)) < 0)
+		die("%s", err);
+	if (vb_memlimit_sync(&S.lim) < 0)
+		die_errno("cannot set memory.swappiness in %s", S.lim.path);
+	*cur = s;
+	if (!sd[s].settings) {
+		sd[s].settings = settings_now();
+		side_meta(&sd[s], "running", 0, 0);
+	}
+}
+
+/*
+ * make ab: the warm-up of line @i, one run under side @s's settings
+ * into <side>/warmup/ (its .res, .vmstat and .log), which the report
+ * never reads: the line's first run after another program is cold
+ * (its program and files not yet in the page cache) and no side should
+ * get it.  Its limit hits and peak count for neither side.  A failed
+ * warm-up is said and the measured runs go on.  0, or 130 after a
+ * signal.
+ */
+static int
+ab_warmup(const struct vb_conf *c, int i, struct side *sd, int s,
+    uint64_t t0)
+{
+	char label[2 * VB_NAMELEN];
+	int rc;
+
+	vb_conf_label(&c->lines[i], label, sizeof(label));
+	if ((size_t)snprintf(S.dir, sizeof(S.dir), "%s/warmup", sd[s].dir) >=
+	    sizeof(S.dir))
+		die("%s/warmup: path too long", sd[s].dir);
+	if (mkdir(S.dir, 0755) < 0 && errno != EEXIST)
+		die_errno("cannot create %s", S.dir);
+	snprintf(S.slot, sizeof(S.slot), "warm-up %c (%s), discarded",
+	    "AB"[s], sd[s].desc);
+	rc = run_line(c, i, 1, t0);
+	if (rc == 130)
+		return 130;
+	if (rc) {
+		vb_warn("%s: the warm-up run failed (kept apart in %s/); the "
+		    "measured runs go on", label, S.dir);
+		free(S.cause[i]);
+		S.cause[i] = NULL;
+	}
+	return 0;
+}
+
+/*
  * make ab: each config line's iterations, A's and B's, in the order's
- * pattern, each a run of the program with --iterations 1 --append into
- * its side's folder, with that side's settings written just before.
- * Returns the number of failed lines, or 130 after a signal.
+ * pattern (A and B swapped on every other line, so that the side that
+ * starts alternates), each a run of the program with --iterations 1
+ * --append into its side's folder, with that side's settings written
+ * just before; with S.warmup, after a discarded warm-up run of the line
+ * under the side that starts it.  Returns the number of failed lines,
+ * or 130 after a signal.
  */
 static int
 run_ab(const struct vb_conf *c, const struct opts *o, struct side *sd,
     uint64_t t0)
 {
-	char sched[2 * 100000 + 1], err[1024];
+	char sched[2 * 100000 + 1], lorder[17];
 	int i, k, failed = 0, cur = -1;
 	uint64_t hits;
 
@@ -1553,26 +1621,26 @@ run_ab(const struct vb_conf *c, const struct opts *o, struct side *sd,
 
 		S.ab_line = i;
 		vb_conf_label(&c->lines[i], label, sizeof(label));
-		vb_ab_schedule(o->order, n, sched);
-		fprintf(stderr, "[%d/%d] %s: %d iteration%s a side, %.16s%s\n",
+		vb_ab_line_order(o->order, i, lorder);
+		vb_ab_schedule(lorder, n, sched);
+		fprintf(stderr, "[%d/%d] %s: %d iteration%s a side, %.16s%s",
 		    i + 1, c->nlines, label, n, n == 1 ? "" : "s", sched,
 		    strlen(sched) > 16 ? "..." : "");
+		if (S.warmup)
+			fprintf(stderr, ", after a discarded warm-up run under "
+			    "%c", sched[0]);
+		fputc('\n', stderr);
+		if (S.warmup) {
+			ab_switch(sd, sched[0] == 'B', &cur);
+			if (ab_warmup(c, i, sd, sched[0] == 'B', t0) == 130) {
+				S.ab_line = -1;
+				return 130;
+			}
+		}
 		for (k = 0; sched[k] && !stop_signal; k++) {
 			int s = sched[k] == 'B';
 
-			if (s != cur) {
-				if (vb_knobs_apply(&S.knobs, s, err,
-				    sizeof(err)) < 0)
-					die("%s", err);
-				if (vb_memlimit_sync(&S.lim) < 0)
-					die_errno("cannot set memory.swappiness "
-					    "in %s", S.lim.path);
-				cur = s;
-				if (!sd[s].settings) {
-					sd[s].settings = settings_now();
-					side_meta(&sd[s], "running", 0, 0);
-				}
-			}
+			ab_switch(sd, s, &cur);
 			memcpy(S.dir, sd[s].dir, sizeof(S.dir));
 			snprintf(S.slot, sizeof(S.slot), "%c %d/%d (%s)",
 			    sched[k], k + 1, 2 * n, sd[s].desc);
@@ -2150,7 +2218,12 @@ main(int argc, char **argv)
 	if (ab && o.runs)
 		die("--runs is for make run: an A/B run repeats each setting's "
 		    "runs by its iterations (ITERATIONS=)");
+	if (!ab && o.warmup)
+		die("--warmup is for an A/B run (--a, --b; make ab WARMUP=)");
 	RN.n = runs_arg(o.runs);
+	if (ab && (S.warmup = vb_ab_warmup_arg(o.warmup, err,
+	    sizeof(err))) < 0)
+		die("%s", err);
 	if (ab) {
 		const char *root = getenv("VMBENCH_SYSROOT");
 		static char la[160], lb[160];
@@ -2314,14 +2387,19 @@ main(int argc, char **argv)
 		die("out of memory");
 	if (ab) {
 		for (k = 0; k < 2; k++) {
-			sd[k].extra[36].key = "ab_setting";
-			sd[k].extra[36].val = sd[k].desc;
-			sd[k].extra[37].key = "ab_side";
-			sd[k].extra[37].val = k ? "B" : "A";
-			sd[k].extra[38].key = "ab_pair";
-			sd[k].extra[38].val = (char *)sd[!k].label;
-			sd[k].extra[39].key = "ab_order";
-			sd[k].extra[39].val = (char *)o.order;
+			sd[k].extra[38].key = "ab_setting";
+			sd[k].extra[38].val = sd[k].desc;
+			sd[k].extra[39].key = "ab_side";
+			sd[k].extra[39].val = k ? "B" : "A";
+			sd[k].extra[40].key = "ab_pair";
+			sd[k].extra[40].val = (char *)sd[!k].label;
+			sd[k].extra[41].key = "ab_order";
+			sd[k].extra[41].val = (char *)o.order;
+			/* docs/ab.md: the order of each line, the warm-up */
+			sd[k].extra[42].key = "ab_start";
+			sd[k].extra[42].val = "alternate";
+			sd[k].extra[43].key = "ab_warmup";
+			sd[k].extra[43].val = S.warmup ? "1" : "0";
 		}
 		S.append = 1;
 		/* each iteration a separate run of the program (docs/ab.md) */
