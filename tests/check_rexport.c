@@ -1,11 +1,12 @@
 /*
  * The exports as their users load them (docs/report.md): report/vmreport
- * --format csv (each --what table) read with Python's csv module and
- * with pandas, and --format json with json.loads refusing NaN, Infinity
- * and repeated keys.  tests/export-load.py checks each table's columns
- * and shape; here the figures it reads are compared with the text
- * view's: a key figure's mean in the default view and the summary's
- * geometric mean with its interval.  And --what's bad values.
+ * --format csv (each --what table) read with Python's csv module, with
+ * pandas and, where installed, with R's read.csv, and --format json
+ * with json.loads refusing NaN, Infinity and repeated keys.
+ * tests/export-load.py (and .R) check each table's columns and shape;
+ * here the figures they read are compared with the text view's: a key
+ * figure's mean in the default view and the summary's geometric mean
+ * with its interval.  And --what's bad values.
  */
 #include <check.h>
 #include <stdio.h>
@@ -162,6 +163,29 @@ START_TEST(csv_pandas)
 }
 END_TEST
 
+/* R's read.csv, no options (tests/export-load.R). */
+START_TEST(csv_r)
+{
+	char dir[256], cmd[512], *out;
+	struct figs f;
+
+	if (!tu_have("Rscript")) {
+		tu_skip("no Rscript (Debian: r-base-core)");
+		return;
+	}
+	tu_mkdtemp(dir, sizeof(dir), "rexport");
+	write_exports(dir);
+	snprintf(cmd, sizeof(cmd), "Rscript tests/export-load.R '%s' " KERNEL
+	    " " BENCH " " METRIC " 2>&1", dir);
+	out = output(cmd);
+	ck_assert_msg(sscanf(out, "mean %lf\ngeomean %lf %lf %lf", &f.mean,
+	    &f.g, &f.lo, &f.hi) == 4, "%s: %s", cmd, out);
+	free(out);
+	assert_text(&f);
+	ck_assert_int_eq(tu_rmtree(dir), 0);
+}
+END_TEST
+
 /* json.loads refusing NaN, Infinity and repeated keys. */
 START_TEST(json_strict)
 {
@@ -232,6 +256,7 @@ rexport_suite(void)
 	tcase_set_timeout(tc, 60);
 	tcase_add_test(tc, csv_module);
 	tcase_add_test(tc, csv_pandas);
+	tcase_add_test(tc, csv_r);
 	tcase_add_test(tc, json_strict);
 	tcase_add_test(tc, what_option);
 	suite_add_tcase(s, tc);
