@@ -42,7 +42,7 @@
  * whose counter a metric is (benchmark, system, cgroup); quiet and
  * foreign_cpu say how busy the machine was with other work during that
  * kernel's run of the benchmark (1/true: quiet; empty/null: not
- * recorded); key: the default view shows the metric; headline: the
+ * recorded); key: a key figure (the default view's); headline: the
  * benchmark's headline figure (the summary's table).
  *
  * JSON strings are valid UTF-8: control characters (C0, DEL and C1) as
@@ -294,7 +294,8 @@ export_csv(FILE *f, const struct model *md, const struct report_opts *o)
 					fprintf(f, "%d", q.quiet);
 				csv_num(f, q.mean);
 				csv_verdict(f, md, &rows[j], k);
-				fprintf(f, ",%d,%d\n", rows[j].key, j == hl);
+				fprintf(f, ",%d,%d\n", rows[j].key != 0,
+				    j == hl);
 			}
 	}
 }
