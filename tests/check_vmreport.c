@@ -1207,14 +1207,21 @@ START_TEST(settings_differ)
 	    "60,"));
 	ck_assert_ptr_null(strstr(out, "THP never"));
 	free(out);
+	ck_assert_int_eq(report("--format csv --what settings " AB), 0);
+	out = out_text("out");
+	ck_assert(starts(out, "kernel,setting,value\nx-A,ab_setting,"
+	    "thp=never\nx-B,ab_setting,thp=always\n"));
+	p = strstr(out, "\nx-A,thp_enabled,never\n");
+	ck_assert_msg(p && !strcmp(p, "\nx-A,thp_enabled,never\n"
+	    "x-B,thp_enabled,always\nx-A,machine,\"vm, AMD EPYC x 2, "
+	    "23.5 GiB RAM\"\nx-A,machine_no,1\nx-B,machine,\"vm, AMD EPYC "
+	    "x 2, 23.5 GiB RAM\"\nx-B,machine_no,1\n"), "%s", out);
+	free(out);
+	/* the metrics table alone: its header first */
 	ck_assert_int_eq(report("--format csv " AB), 0);
 	out = out_text("out");
-	ck_assert(starts(out, "setting,kernel,value\nab_setting,x-A,"
-	    "thp=never\nab_setting,x-B,thp=always\n"));
-	ck_assert_ptr_nonnull(strstr(out, "\nthp_enabled,x-A,never\n"
-	    "thp_enabled,x-B,always\nmachine,x-A,\"m1 vm, AMD EPYC x 2, "
-	    "23.5 GiB RAM\"\nmachine,x-B,\"m1 vm, AMD EPYC x 2, 23.5 GiB "
-	    "RAM\"\n\nkernel,benchmark,"));
+	ck_assert(starts(out, "kernel,benchmark,metric,"));
+	ck_assert_ptr_null(strstr(out, "thp_enabled"));
 	free(out);
 	ck_assert_int_eq(report("--format json " AB), 0);
 	out = out_text("out");
@@ -1264,9 +1271,16 @@ START_TEST(settings_same)
 	snprintf(args, sizeof(args), "--format csv " FX "/ab-A %s/a2", tmp);
 	ck_assert_int_eq(report(args), 0);
 	out = out_text("out");
-	ck_assert(starts(out, "setting,kernel,value\n(none),,the same in "
-	    "every folder\nmachine,x-A,\"m1 vm, AMD EPYC x 2, 23.5 GiB RAM\"\n"
-	    "machine,x-A2,\"m1 vm, AMD EPYC x 2, 23.5 GiB RAM\"\n\nkernel,"));
+	ck_assert(starts(out, "kernel,benchmark,metric,"));
+	free(out);
+	/* no setting differs: the machines only */
+	snprintf(args, sizeof(args), "--format csv --what settings " FX
+	    "/ab-A %s/a2", tmp);
+	ck_assert_int_eq(report(args), 0);
+	out = out_text("out");
+	ck_assert_str_eq(out, "kernel,setting,value\nx-A,machine,\"vm, AMD "
+	    "EPYC x 2, 23.5 GiB RAM\"\nx-A,machine_no,1\nx-A2,machine,\"vm, "
+	    "AMD EPYC x 2, 23.5 GiB RAM\"\nx-A2,machine_no,1\n");
 	free(out);
 	snprintf(args, sizeof(args), "--format json " FX "/ab-A %s/a2", tmp);
 	ck_assert_int_eq(report(args), 0);

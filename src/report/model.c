@@ -577,3 +577,56 @@ model_variant_of(const char *id)
 
 	return at ? at + 1 : "default";
 }
+
+/* ---- the summary's geometric mean ---- */
+
+int
+model_time_like(const struct model_row *r)
+{
+	static const char *const units[] = { "s", "ms", "us", "ns" };
+	size_t i;
+
+	if (r->dir != VB_LOWER)
+		return 0;
+	for (i = 0; i < sizeof(units) / sizeof(units[0]); i++)
+		if (!strcmp(r->unit, units[i]))
+			return 1;
+	return 0;
+}
+
+/*
+ * Over every id's time-like rows, runs as the unit: the metrics whose
+ * run counts are those of the first one used (na, nb), the others left
+ * out, as one score a run needs every metric of that run.
+ */
+void
+model_geo(const struct model *m, int k, struct rs_georun *g)
+{
+	const struct rl_set *s = m->s;
+	struct model_row *rows;
+	double *a, *b;
+	int i, j, n, na, nb, init = 0;
+
+	memset(g, 0, sizeof(*g));
+	g->g = g->lo = g->hi = g->df = NAN;
+	for (i = 0; i < s->nids; i++) {
+		n = model_rows(m, s->ids[i], &rows);
+		for (j = 0; j < n; j++) {
+			if (!model_time_like(&rows[j]))
+				continue;
+			na = model_run_means(&s->k[0], s->ids[i],
+			    rows[j].name, &a);
+			nb = model_run_means(&s->k[k], s->ids[i],
+			    rows[j].name, &b);
+			if (!init && na && nb && rs_georun_init(g, na,
+			    nb) == 0)
+				init = 1;
+			if (init && na == g->na && nb == g->nb)
+				rs_georun_add(g, a, b);
+			free(a);
+			free(b);
+		}
+	}
+	if (init)
+		rs_georun_finish(g);
+}

@@ -165,4 +165,14 @@ const char *model_bench_of(const char *id, char *buf, size_t len);
 /* The variant of @id, after its '@'; "default" when it has none. */
 const char *model_variant_of(const char *id);
 
+/* A time-like metric: a time unit (s, ms, us, ns), lower is better. */
+int model_time_like(const struct model_row *r);
+/*
+ * The summary's geometric mean of kernel @k's (>= 1) time-like ratios
+ * to the baseline over every id of @m, runs as the unit (rs_georun):
+ * g->k metrics used (0: none, g->g NAN), no interval with one run a
+ * side.  The caller frees @g with rs_georun_free().
+ */
+void model_geo(const struct model *m, int k, struct rs_georun *g);
+
 #endif

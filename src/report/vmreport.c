@@ -35,6 +35,10 @@ usage(FILE *f)
 	fprintf(f,
 "usage: vmreport [options] DIR...   (the first DIR is the baseline)\n"
 "  --format text|csv|json     output form (text)\n"
+"  --what TABLE               with --format csv, which table: metrics (one\n"
+"                             row per kernel, benchmark and metric),\n"
+"                             settings (that differ; machines) or summary\n"
+"                             (geometric means) (metrics)\n"
 "  --summary                  only the kernel-per-row summary tables\n"
 "  --post                     a mail-ready text body (make post)\n"
 "  --detail                   every metric and its statistics (without:\n"
@@ -151,6 +155,7 @@ main(int argc, char **argv)
 {
 	static const struct option lopts[] = {
 		{ "format", required_argument, NULL, 'f' },
+		{ "what", required_argument, NULL, 'W' },
 		{ "summary", no_argument, NULL, 's' },
 		{ "post", no_argument, NULL, 'P' },
 		{ "detail", no_argument, NULL, 'd' },
@@ -178,7 +183,7 @@ main(int argc, char **argv)
 	char err[8192], *text = NULL;
 	size_t textlen = 0;
 	FILE *mem;
-	int c, i, summary = 0, post = 0, iter = 0, nd = 0, rc = 0;
+	int c, i, summary = 0, post = 0, iter = 0, nd = 0, rc = 0, what = -1;
 
 	vb_set_progname("vmreport");
 	/* | head: a reader that has seen enough is not an error (below) */
@@ -193,6 +198,13 @@ main(int argc, char **argv)
 				vb_die_status = 2;
 				die("--format: '%s' is not text, csv or json",
 				    format);
+			}
+			break;
+		case 'W':
+			if ((what = export_what_of(optarg)) < 0) {
+				vb_die_status = 2;
+				die("--what: '%s' is not metrics, settings or "
+				    "summary", optarg);
 			}
 			break;
 		case 's': summary = 1; break;
@@ -232,6 +244,10 @@ main(int argc, char **argv)
 			die("unknown option '%s' (see --help)",
 			    argv[optind - 1]);
 		}
+	}
+	if (what >= 0 && strcmp(format, "csv")) {
+		vb_die_status = 2;
+		die("--what: only with --format csv (JSON holds every table)");
 	}
 	if (optind >= argc) {
 		vb_die_status = 2;
@@ -287,6 +303,10 @@ main(int argc, char **argv)
 	if (vmstat) {
 		if (dump_vmstat(mem, &s, vmstat, iter, o.width) < 0)
 			die("no %s.vmstat in any folder given", vmstat);
+	} else if (!strcmp(format, "csv") && what == EXPORT_SETTINGS) {
+		export_csv_settings(mem, &m, &o);
+	} else if (!strcmp(format, "csv") && what == EXPORT_SUMMARY) {
+		export_csv_summary(mem, &m, &o);
 	} else if (!strcmp(format, "csv")) {
 		export_csv(mem, &m, &o);
 	} else if (!strcmp(format, "json")) {

@@ -1,25 +1,32 @@
 /*
- * export.c - every statistic as CSV (one row per kernel, benchmark and
- * metric; RFC 4180 quoting) or JSON (one object per benchmark).  Absent
- * or undefined values are empty fields in CSV and null in JSON.  Numbers
- * are printed with 10 significant digits, so the files round-trip.
+ * export.c - every statistic as CSV (RFC 4180 quoting) or JSON.  Absent
+ * or undefined values are empty fields in CSV and null in JSON (never
+ * NaN or Infinity).  Numbers are printed with 10 significant digits, so
+ * the files round-trip.
  *
- * Both begin with the settings that differ between the folders (CSV: a
- * section "setting,kernel,value" ended by a blank line, one row per key
- * and folder, or one row "(none),,the same in every folder"; JSON: the
- * object "settings_differ", key -> { kernel label -> value or null }),
- * and the machine of each folder (setup_machines_of(): CSV: rows
- * "machine,label,m1 host, CPU x n, RAM" in that section, and a row
- * "mixed_machines,,N machines: ..." when there is more than one; JSON:
- * "machines", [{kernel, machine (its number), name}], and
- * "mixed_machines", true or false).
- * n ... ratio_unbounded are of the iterations, pooled over a folder's
- * runs (welch_p, welch_df and the ratio: the iteration-level test,
- * never starred); ratio_unbounded and the ratio's interval are
- * empty/null with one iteration on a side.  significant is the star of
- * the text view: the run-level verdict's (model_verdict(): the Holm
- * family of the key figures, every other metric and --detail the
- * Benjamini-Hochberg family), empty/null when there is no run-level
+ * CSV is three tables, each one rectangular with a fixed header, one
+ * a call (vmreport --format csv --what metrics|settings|summary):
+ * - metrics (the default): one row per kernel, benchmark and metric;
+ * - settings: "kernel,setting,value", one row per kernel and setting
+ *   that differs between the folders (rl_meta_diffs(); an empty value:
+ *   not recorded), then per kernel its machine (setup_machines_of():
+ *   "machine", its name, and "machine_no", its number: more than one
+ *   number, the folders come from more than one machine);
+ * - summary: per kernel but the baseline, the geometric mean of its
+ *   time-like ratios to the baseline with its 95% interval
+ *   (model_geo(): the text summary's figure).
+ * JSON is one object holding all three: "settings_differ", key ->
+ * { kernel label -> value or null }, "machines", [{kernel, machine
+ * (its number), name}], "mixed_machines", true or false; "summary",
+ * the summary's rows; "benchmarks", one object per benchmark.
+ *
+ * The metrics' fields n ... ratio_unbounded are of the iterations,
+ * pooled over a folder's runs (welch_p, welch_df and the ratio: the
+ * iteration-level test, never starred); ratio_unbounded and the ratio's
+ * interval are empty/null with one iteration on a side.  significant is
+ * the star of the text view: the run-level verdict's (model_verdict():
+ * the Holm family of the key figures, every other metric and --detail
+ * the Benjamini-Hochberg family), empty/null when there is no run-level
  * test (one run on a side, no spread and one value on both sides).
  * The run-level fields: runs and boots of that kernel's side (a folder
  * of make ab's: its iterations are its runs), run_p Welch's p on the
@@ -28,15 +35,16 @@
  * same_bound_pct X of "same within +-X%", tost_p the larger p of the
  * two one-sided tests, runs_needed the runs a side a decision would
  * need at this spread, change_ci_low/high the change's 95% interval in
- * % (Fieller's on the run means).  Every JSON kernel entry has the same fields,
- * null where they do not apply (the baseline, a side with no run).
- * noisy: the metric's, as the text's ~: CoV above the threshold, or a
- * mean of 0 with spread, in some kernel (model_row_noisy()), the same
- * in each kernel's row; empty/null for a kernel with no run; scope says
+ * % (Fieller's on the run means).  Every JSON kernel entry has the same
+ * fields, null where they do not apply (the baseline, a side with no
+ * run).  noisy: the metric's, as the text's ~: CoV above the threshold,
+ * or a mean of 0 with spread, in some kernel (model_row_noisy()), the
+ * same in each kernel's row; empty/null for a kernel with no run; scope says
  * whose counter a metric is (benchmark, system, cgroup); quiet and
  * foreign_cpu say how busy the machine was with other work during that
  * kernel's run of the benchmark (1/true: quiet; empty/null: not
- * recorded).
+ * recorded); key: a key figure (the default view's); headline: the
+ * benchmark's headline figure (the summary's table).
  *
  * JSON strings are valid UTF-8: control characters (C0, DEL and C1) as
  * \u00XX, a byte that is not part of a UTF-8 character as \ufffd (the
@@ -100,58 +108,95 @@ status_of(const struct rl_set *s, int k, const char *id)
 	return r ? r->status : "missing";
 }
 
-/*
- * The machine of each folder, in the settings section: "machine,label,
- * m1 host, CPU x n, RAM"; with more than one machine, the warning row
- * "mixed_machines,,N machines: ...", as the text report warns.
- */
-static void
-csv_machines(FILE *f, const struct rl_set *s)
-{
-	struct setup_machines m;
-	char name[512], val[560];
-	int k;
+static const char *const what_names[] = { "metrics", "settings", "summary" };
 
+int
+export_what_of(const char *name)
+{
+	size_t i;
+
+	for (i = 0; i < sizeof(what_names) / sizeof(what_names[0]); i++)
+		if (!strcmp(name, what_names[i]))
+			return (int)i;
+	return -1;
+}
+
+/* A row "kernel,setting,value" of the settings table. */
+static void
+csv_setting(FILE *f, const char *kernel, const char *key, const char *val)
+{
+	csv_str(f, kernel);
+	fputc(',', f);
+	csv_str(f, key);
+	fputc(',', f);
+	if (val)
+		csv_str(f, val);
+	fputc('\n', f);
+}
+
+/*
+ * --what settings: the settings that differ, per folder (key by key,
+ * the order of the text view), then each folder's machine: its name
+ * and its number (setup_machines_of()).
+ */
+void
+export_csv_settings(FILE *f, const struct model *md,
+    const struct report_opts *o)
+{
+	const struct rl_set *s = md->s;
+	struct setup_machines m;
+	struct rl_mdiff *d;
+	char name[512], no[16];
+	int n = rl_meta_diffs(s, &d), i, k;
+
+	(void)o;
+	fputs("kernel,setting,value\n", f);
+	for (i = 0; i < n; i++)
+		for (k = 0; k < s->nk; k++)
+			csv_setting(f, s->k[k].label, d[i].key, d[i].val[k]);
+	rl_free_mdiffs(d, n);
 	setup_machines_of(s, &m);
 	for (k = 0; k < s->nk; k++) {
-		fputs("machine,", f);
-		csv_str(f, s->k[k].label);
-		snprintf(val, sizeof(val), "m%d %s", m.of[k] + 1,
+		csv_setting(f, s->k[k].label, "machine",
 		    setup_machine_name(name, sizeof(name), &s->k[k]));
-		fputc(',', f);
-		csv_str(f, val);
-		fputc('\n', f);
+		snprintf(no, sizeof(no), "%d", m.of[k] + 1);
+		csv_setting(f, s->k[k].label, "machine_no", no);
 	}
-	if (m.n > 1)
-		fprintf(f, "mixed_machines,,\"%d machines: a difference "
-		    "between folders of two machines may be the machine's, "
-		    "not the kernel's\"\n", m.n);
 	setup_machines_free(&m);
 }
 
-/* The CSV's first section: the settings that differ, per folder. */
-static void
-csv_settings(FILE *f, const struct rl_set *s)
+/*
+ * --what summary: per kernel but the baseline, the geometric mean of
+ * its time-like ratios to the baseline and its 95% interval, runs as
+ * the unit (model_geo(), the text summary's table).
+ */
+void
+export_csv_summary(FILE *f, const struct model *md,
+    const struct report_opts *o)
 {
-	struct rl_mdiff *d;
-	int n = rl_meta_diffs(s, &d), i, k;
+	const struct rl_set *s = md->s;
+	struct rs_georun g;
+	int k;
 
-	fputs("setting,kernel,value\n", f);
-	if (!n)
-		fputs("(none),,the same in every folder\n", f);
-	for (i = 0; i < n; i++)
-		for (k = 0; k < s->nk; k++) {
-			csv_str(f, d[i].key);
+	(void)o;
+	fputs("kernel,baseline,metrics,runs_baseline,runs,geomean_ratio,"
+	    "geomean_ci_low,geomean_ci_high\n", f);
+	for (k = 1; k < s->nk; k++) {
+		model_geo(md, k, &g);
+		csv_str(f, s->k[k].label);
+		fputc(',', f);
+		csv_str(f, s->k[0].label);
+		fprintf(f, ",%d,", g.k);
+		if (g.k)
+			fprintf(f, "%d,%d", g.na, g.nb);
+		else
 			fputc(',', f);
-			csv_str(f, s->k[k].label);
-			fputc(',', f);
-			if (d[i].val[k])
-				csv_str(f, d[i].val[k]);
-			fputc('\n', f);
-		}
-	csv_machines(f, s);
-	fputc('\n', f);
-	rl_free_mdiffs(d, n);
+		csv_num(f, g.k ? g.g : NAN);
+		csv_num(f, g.k ? g.lo : NAN);
+		csv_num(f, g.k ? g.hi : NAN);
+		fputc('\n', f);
+		rs_georun_free(&g);
+	}
 }
 
 /* The run-level fields of kernel @k's row of @r (see the top). */
@@ -184,17 +229,17 @@ export_csv(FILE *f, const struct model *md, const struct report_opts *o)
 {
 	const struct rl_set *s = md->s;
 	struct model_row *rows;
-	int i, j, k, n;
+	int i, j, k, n, hl;
 
-	csv_settings(f, s);
 	fputs("kernel,benchmark,metric,unit,direction,status,n,mean,sd,cov,"
 	    "min,median,max,ci_low,ci_high,change_pct,welch_p,welch_df,"
 	    "significant,ratio,ratio_ci_low,ratio_ci_high,ratio_unbounded,"
 	    "noisy,scope,quiet,foreign_cpu,runs,boots,run_p,adjusted_p,"
 	    "family,family_size,verdict,same_bound_pct,tost_p,runs_needed,"
-	    "change_ci_low,change_ci_high\n", f);
+	    "change_ci_low,change_ci_high,key,headline\n", f);
 	for (i = 0; i < s->nids; i++) {
 		n = model_rows(md, s->ids[i], &rows);
+		hl = model_headline(s, s->ids[i], rows, n);
 		for (j = 0; j < n; j++)
 			for (k = 0; k < s->nk; k++) {
 				const struct rs_desc *d = &rows[j].d[k];
@@ -250,7 +295,8 @@ export_csv(FILE *f, const struct model *md, const struct report_opts *o)
 					fprintf(f, "%d", q.quiet);
 				csv_num(f, q.mean);
 				csv_verdict(f, md, &rows[j], k);
-				fputc('\n', f);
+				fprintf(f, ",%d,%d\n", rows[j].key != 0,
+				    j == hl);
 			}
 	}
 }
@@ -416,12 +462,42 @@ json_cmp(FILE *f, const struct model *md, const struct model_row *r, int k,
 	    "true" : "false", f);
 }
 
+/* "summary": the rows of --what summary (export_csv_summary()). */
+static void
+json_summary(FILE *f, const struct model *md)
+{
+	const struct rl_set *s = md->s;
+	struct rs_georun g;
+	int k;
+
+	fputs(",\n  \"summary\": [", f);
+	for (k = 1; k < s->nk; k++) {
+		model_geo(md, k, &g);
+		fputs(k > 1 ? ",\n    {\"kernel\": " : "\n    {\"kernel\": ",
+		    f);
+		json_str(f, s->k[k].label);
+		fputs(", \"baseline\": ", f);
+		json_str(f, s->k[0].label);
+		fprintf(f, ", \"metrics\": %d, \"runs_baseline\": ", g.k);
+		if (g.k)
+			fprintf(f, "%d, \"runs\": %d", g.na, g.nb);
+		else
+			fputs("null, \"runs\": null", f);
+		json_num(f, "geomean_ratio", g.k ? g.g : NAN);
+		json_num(f, "geomean_ci_low", g.k ? g.lo : NAN);
+		json_num(f, "geomean_ci_high", g.k ? g.hi : NAN);
+		fputc('}', f);
+		rs_georun_free(&g);
+	}
+	fputs(s->nk > 1 ? "\n  ]" : "]", f);
+}
+
 void
 export_json(FILE *f, const struct model *md, const struct report_opts *o)
 {
 	const struct rl_set *s = md->s;
 	struct model_row *rows;
-	int i, j, k, n;
+	int i, j, k, n, hl;
 
 	fputs("{\n  \"baseline\": ", f);
 	json_str(f, s->k[0].label);
@@ -438,9 +514,11 @@ export_json(FILE *f, const struct model *md, const struct report_opts *o)
 	    md->ndetail);
 	json_settings(f, s);
 	json_machines(f, s);
+	json_summary(f, md);
 	fputs(",\n  \"benchmarks\": [", f);
 	for (i = 0; i < s->nids; i++) {
 		n = model_rows(md, s->ids[i], &rows);
+		hl = model_headline(s, s->ids[i], rows, n);
 		fprintf(f, "%s\n    {\"id\": ", i ? "," : "");
 		json_str(f, s->ids[i]);
 		json_load(f, s, s->ids[i], o);
@@ -451,8 +529,10 @@ export_json(FILE *f, const struct model *md, const struct report_opts *o)
 			fputs(", \"unit\": ", f);
 			json_str(f, rows[j].unit);
 			fprintf(f, ", \"direction\": \"%s\", \"scope\": "
-			    "\"%s\", \"kernels\": [", vb_dir_name(rows[j].dir),
-			    model_scope_name(rows[j].scope));
+			    "\"%s\", \"key\": %s, \"headline\": %s, "
+			    "\"kernels\": [", vb_dir_name(rows[j].dir),
+			    model_scope_name(rows[j].scope), rows[j].key ?
+			    "true" : "false", j == hl ? "true" : "false");
 			for (k = 0; k < s->nk; k++) {
 				const struct rs_desc *d = &rows[j].d[k];
 				const struct rs_cmp *c = &rows[j].c[k];

@@ -1,6 +1,6 @@
 /*
  * export.h - every statistic as CSV or JSON (views/export.c: vmreport
- * --format csv|json).  A view's header is vmreport.c's (see
+ * --format csv|json, --what).  A view's header is vmreport.c's (see
  * views/text.h).
  */
 #ifndef VB_VIEW_EXPORT_H
@@ -15,7 +15,20 @@
 #include "model.h"
 #include "options.h"
 
+/* --what: the CSV's tables, in the order of export_what_of()'s names. */
+enum export_what { EXPORT_METRICS, EXPORT_SETTINGS, EXPORT_SUMMARY };
+
+/* "metrics", "settings" or "summary": its enum export_what, else -1. */
+int export_what_of(const char *name);
+/* One row per kernel, benchmark and metric (--what metrics). */
 void export_csv(FILE *f, const struct model *m, const struct report_opts *o);
+/* The settings that differ and each folder's machine (--what settings). */
+void export_csv_settings(FILE *f, const struct model *m,
+    const struct report_opts *o);
+/* The geometric mean of each kernel's time-like ratios (--what summary). */
+void export_csv_summary(FILE *f, const struct model *m,
+    const struct report_opts *o);
+/* All of it in one object. */
 void export_json(FILE *f, const struct model *m,
     const struct report_opts *o);
 
