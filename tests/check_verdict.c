@@ -17,16 +17,24 @@
  *   Welch p 0.57204671103076; change (higher) +0.200000000000002%
  *   TOST x 1%: p_low 0.005588027173591 p_high 0.0278870270628468
  *   TOST x 2%: p_low 0.000267293053838805 p_high 0.000960882546497241
- *   larger CoV 0.00659545297913648: runs needed x 1% 8, x 2% 2
+ *   larger CoV 0.00659545297913648: runs needed x 1% 9, x 2% 4 (the
+ *   change, 0.2%, is within the bound: the bound decides)
  * CA = 100 90 110, CB = 105 95: Welch p 1; TOST x 5%: p_low
- *   0.275824627838596 p_high 0.285385497740728; CoV 0.1: runs 69
+ *   0.275824627838596 p_high 0.285385497740728; CoV 0.1: runs 70
  * RA against one run of 108: prediction interval from RA
  *   95.6213913490139 .. 104.128608650986 (t(0.975, 3) 3.18244630528371);
- *   runs needed from RA's CoV: x 1% 25, x 5% 2
- * one run a side, RV_RUN_COV 0.10: runs needed x 5% 69, x 1% 1713
- * runs needed alpha 0.01, CoV 3%, x 2%: 59
- *   (the two counts are 2 (z(1-a/2) + z(.8))^2 (cov/x)^2 and
- *   2 (z(1-a) + z(.9))^2 (cov/x)^2; the second is the larger)
+ *   runs needed from RA's CoV: x 1% 26, x 5% 3; to decide the change
+ *   (-8.1%, above both bounds) 2
+ * one run a side, RV_RUN_COV 0.10: runs needed x 5% 70, x 1% 1714; to
+ *   decide a change of -3%: at x 5% 70 (the bound), at x 1% 176
+ * runs needed alpha 0.01, CoV 3%, x 2%: 60; CoV 0.10 x 1% 1714 (the
+ *   normal formula's 1569.8 and 1712.8 below it); CoV 0.001 x 0.5: 2
+ * to decide: CoV 0.36, change -51%, bound 1%, family 6 (alpha 0.05/6):
+ *   14
+ *   (the smallest n >= 2 with 2 (t(1-a/2) + t(.8))^2 (cov/x)^2 <= n,
+ *   and for "same" with 2 (t(1-a) + t(.9))^2 (cov/x)^2 <= n, t at df
+ *   2n - 2; when the change is above the bound, the first at x = the
+ *   change)
  */
 #include <check.h>
 #include <math.h>
@@ -129,7 +137,7 @@ START_TEST(same)
 	ck_assert(!v.star);
 	near(v.p_low, 0.005588027173591, 1e-12);
 	near(v.p_high, 0.0278870270628468, 1e-12);
-	near(v.runs_needed, 8, 0);
+	near(v.runs_needed, 9, 0);
 	/* a stated X apart from the minimum change */
 	o = opts(0.05, 1, 2);
 	rv_verdict(&c, c.w.p, &o, &v);
@@ -137,7 +145,7 @@ START_TEST(same)
 	near(v.bound, 2, 0);
 	near(v.p_low, 0.000267293053838805, 1e-12);
 	near(v.p_high, 0.000960882546497241, 1e-12);
-	near(v.runs_needed, 2, 0);
+	near(v.runs_needed, 4, 0);
 	/* at alpha 0.01 the 1% bound is not shown: can't tell */
 	o = opts(0.01, 1, 0);
 	rv_verdict(&c, c.w.p, &o, &v);
@@ -158,9 +166,12 @@ START_TEST(cant_tell)
 	ck_assert_int_eq(v.word, RV_CANT_TELL);
 	near(v.p_low, 0.275824627838596, 1e-12);
 	near(v.p_high, 0.285385497740728, 1e-12);
-	near(v.runs_needed, 69, 0);
-	near(rv_runs_needed(0.03, 0.02, 0.01), 59, 0);
-	near(rv_runs_needed(0.10, 0.01, 0.05), 1713, 0);
+	near(v.runs_needed, 70, 0);
+	near(rv_runs_needed(0.03, 0.02, 0.01), 60, 0);
+	near(rv_runs_needed(0.10, 0.01, 0.05), 1714, 0);
+	near(rv_runs_to_decide(0.36, -0.51, 0.01, 0.05 / 6), 14, 0);
+	near(rv_runs_to_decide(0.10, -0.03, 0.01, 0.05), 176, 0);
+	near(rv_runs_to_decide(0.10, -0.03, 0.05, 0.05), 70, 0);
 	near(rv_runs_needed(0.001, 0.5, 0.05), 2, 0);
 	/* no spread: 2/C(2n, n) < 0.05 first at n = 4 (2/70) */
 	near(rv_runs_needed(0, 0.01, 0.05), 4, 0);
@@ -196,7 +207,9 @@ START_TEST(one_run)
 	rv_verdict(&c, 0.0001, &o, &v);	/* whatever the p given */
 	ck_assert_int_eq(v.word, RV_CANT_TELL);
 	ck_assert(!v.star);
-	near(v.runs_needed, 25, 0);
+	near(v.runs_needed, 2, 0);	/* the change, -8.1% */
+	near(rv_runs_needed(c.run_cov, 0.01, 0.05), 26, 0);
+	near(rv_runs_needed(c.run_cov, 0.05, 0.05), 3, 0);
 	ck_assert(isnan(v.lo) && isnan(v.hi) && !v.unbounded);
 	o = opts(0.05, 5, 0);
 	rv_verdict(&c, NAN, &o, &v);
@@ -214,10 +227,16 @@ START_TEST(one_run)
 	near(c.change, -3, 1e-12);
 	rv_verdict(&c, NAN, &o, &v);
 	ck_assert_int_eq(v.word, RV_CANT_TELL);
-	near(v.runs_needed, 69, 0);
+	near(v.runs_needed, 70, 0);
 	o = opts(0.05, 1, 0);
 	rv_verdict(&c, NAN, &o, &v);
-	near(v.runs_needed, 1713, 0);
+	near(v.runs_needed, 176, 0);
+	/* a family of 6 plans at alpha 0.05 / 6 */
+	o.family = 6;
+	rv_compare((const double[]){ 100, 110, 90 }, 3,
+	    (const double[]){ 49 }, 1, VB_LOWER, &c);
+	rv_verdict(&c, NAN, &o, &v);
+	near(v.runs_needed, rv_runs_to_decide(0.1, -0.51, 0.01, 0.05 / 6), 0);
 }
 END_TEST
 
@@ -557,7 +576,8 @@ END_TEST
  * 2.30582102439336, p 0.273992054554974; change +9.90978614924558%,
  * CI -13.2578358412684 .. 48.21436023836%; TOST at 1%: p_low
  * 0.118481744615637, p_high 0.841487651161554; runs needed (CoV
- * 0.115706762257162) at 1%: 2294, at 5%: 92, at 10%: 23.  The old
+ * 0.115706762257162) at 1%: 2294, at 5%: 93, at 10%: 24; to decide
+ * the change (+9.9%) at 1% and 5%: 23 (detect +9.9%), at 10%: 24.  The old
  * model's a against d: Welch on iterations t 7.04523229926856, df
  * 3.97917664140381, p 0.00218204245200121.
  */
@@ -593,13 +613,15 @@ START_TEST(worked_example)
 	near(v.hi, 48.21436023836, 1e-7);
 	near(v.p_low, 0.118481744615637, 1e-12);
 	near(v.p_high, 0.841487651161554, 1e-12);
-	near(v.runs_needed, 2294, 0);
+	near(v.runs_needed, 23, 0);
+	near(rv_runs_needed(c.run_cov, 0.01, 0.05), 2294, 0);
 	o = opts(0.05, 5, 0);
 	rv_verdict(&c, c.w.p, &o, &v);
-	near(v.runs_needed, 92, 0);
+	near(v.runs_needed, 23, 0);
+	near(rv_runs_needed(c.run_cov, 0.05, 0.05), 93, 0);
 	o = opts(0.05, 10, 0);
 	rv_verdict(&c, c.w.p, &o, &v);
-	near(v.runs_needed, 23, 0);
+	near(v.runs_needed, 24, 0);
 	/* the old model: run a against run d, iterations as the unit */
 	iter_desc(&ks[0], "forkbomb", "forks_per_s", &da);
 	iter_desc(&ks[3], "forkbomb", "forks_per_s", &dd);

@@ -1755,9 +1755,10 @@ run_folder(const char *side, const char *meta, const double *fps, int n)
  * (iterations 99 100 101, ...): CoV 20%, detectable 20% sqrt(15.7 / 3)
  * = 45.75%, said 46% (the 9 iterations pooled would give 9 "runs" and
  * 17.3% sqrt(15.7 / 9) = 23%).  Against one run of 260: nothing
- * detectable, the verdict's runs a side from the 3 runs' CoV, 2 (1.960
- * + 0.8416)^2 (0.2 / 0.01)^2 = 6852 (the two one-sided tests' count is
- * smaller), and the prediction interval of one more run of a:
+ * detectable, the verdict's runs a side from the 3 runs' CoV: the
+ * change, +160%, is above the 1% bound, so the runs that would detect
+ * +160% at CoV 20%: 2 (2 (t(0.975, 2) + t(0.8, 2))^2 (0.2 / 1.6)^2 =
+ * 0.90 <= 2), and the prediction interval of one more run of a:
  * 100 +- t(0.975, 2) 20 sqrt(1 + 1/3) = 100 +- 4.3027 x 23.094 =
  * [0.63, 199.37], printed [0.6, 199.4], which 260 is outside.
  */
@@ -1780,7 +1781,7 @@ START_TEST(run_level_notes)
 	ck_assert_int_eq(report(args), 0);
 	out = out_text("out");
 	unwrap(out);
-	ck_assert_msg(strstr(out, "\nverdict forks_per_s: can't tell (6852 "
+	ck_assert_msg(strstr(out, "\nverdict forks_per_s: can't tell (2 "
 	    "runs a side would decide); example-b's run is outside "
 	    "example-a's 95% prediction interval [0.6, 199.4]\n"), "%s",
 	    out);

@@ -72,12 +72,46 @@ def tost(a, b, x):
     return out
 
 
-def runs_needed(cov, delta, alpha=0.05, power=0.8):
+def runs_z(cov, delta, alpha=0.05, power=0.8):
+    """The normal approximation (a lower bound of runs_needed)."""
     z = NormalDist().inv_cdf
     chg = 2 * (z(1 - alpha / 2) + z(power)) ** 2 * (cov / delta) ** 2
     eqv = 2 * (z(1 - alpha) + z(1 - (1 - power) / 2)) ** 2 * \
         (cov / delta) ** 2
-    return chg, eqv, max(2, math.ceil(max(chg, eqv)))
+    return chg, eqv
+
+
+def runs_t(p1, p2, r):
+    """Fewest n >= 2 with 2 (t_{1-p1} + t_{1-p2})^2 r <= n, df 2n - 2
+    (t_{1-p}: the t with P(T > t) = p), counted up from the normal
+    formula's n (z < t, so no smaller n holds)."""
+    z = NormalDist().inv_cdf
+    n = max(2, math.ceil(2 * (z(1 - p1) + z(1 - p2)) ** 2 * r) - 1)
+    while True:
+        t = tinv(p1, 2 * n - 2) + tinv(p2, 2 * n - 2)
+        if 2 * t * t * r <= n:
+            return n
+        n += 1
+
+
+def runs_needed(cov, delta, alpha=0.05, power=0.8, same=True):
+    """Runs a side: detect a change of delta (t(1-alpha/2) + t(power)),
+    and with same the two one-sided tests at delta (t(1-alpha) +
+    t(1-(1-power)/2)): the larger."""
+    r = (cov / delta) ** 2
+    n = runs_t(alpha / 2, 1 - power, r)
+    if same:
+        n = max(n, runs_t(alpha, (1 - power) / 2, r))
+    return n
+
+
+def runs_to_decide(cov, change, bound, alpha=0.05, family=0):
+    """Observed |change| above the bound: detect it; else the bound;
+    at alpha / family when family > 1."""
+    a = alpha / family if family > 1 else alpha
+    if abs(change) > bound:
+        return runs_needed(cov, abs(change), a, same=False)
+    return runs_needed(cov, bound, a)
 
 
 def holm(p):
@@ -155,8 +189,10 @@ for x in (0.01, 0.02):
         show("tost x", x, "t", t1, "df", d1, "p", p1)
 cov = max(mp.sqrt(sa2) / ma, mp.sqrt(sb2) / mb)
 show("larger cov", cov)
+chg = float((mb - ma) / abs(ma))
 for x in (0.01, 0.02):
-    show("runs needed x", x, *runs_needed(float(cov), x))
+    show("runs needed x", x, runs_needed(float(cov), x),
+         "to decide the change", runs_to_decide(float(cov), chg, x))
 
 print("== can't tell: CA", CA, "CB", CB)
 t, df, p = welch(CA, CB)
@@ -169,20 +205,28 @@ na, ma, sa2 = desc(CA)
 nb, mb, sb2 = desc(CB)
 cov = max(mp.sqrt(sa2) / ma, mp.sqrt(sb2) / mb)
 show("larger cov", cov)
-show("runs needed x 0.05", *runs_needed(float(cov), 0.05))
+show("runs needed x 0.05", runs_needed(float(cov), 0.05),
+     "to decide the change", runs_to_decide(float(cov),
+                                            float((ma - mb) / abs(ma)), 0.05))
 
 print("== one run: RA against 108.0; prediction interval from RA")
 na, ma, sa2 = desc(RA)
 h = tinv(0.025, na - 1) * mp.sqrt(sa2) * mp.sqrt(1 + mp.mpf(1) / na)
 show("PI", ma - h, ma + h, "t", tinv(0.025, na - 1))
 show("cov", mp.sqrt(sa2) / ma)
-show("runs needed x 0.01", *runs_needed(float(mp.sqrt(sa2) / ma), 0.01))
-show("runs needed x 0.05", *runs_needed(float(mp.sqrt(sa2) / ma), 0.05))
+show("runs needed x 0.01", runs_needed(float(mp.sqrt(sa2) / ma), 0.01),
+     "to decide the change", runs_to_decide(float(mp.sqrt(sa2) / ma),
+                                            float((ma - 108) / abs(ma)), 0.01))
+show("runs needed x 0.05", runs_needed(float(mp.sqrt(sa2) / ma), 0.05))
 print("== one run a side, default CoV 0.10")
-show("runs needed x 0.05", *runs_needed(0.10, 0.05))
-show("runs needed x 0.01", *runs_needed(0.10, 0.01))
+show("runs needed x 0.05", runs_needed(0.10, 0.05))
+show("runs needed x 0.01", runs_needed(0.10, 0.01))
 print("== runs needed, alpha 0.01 power 0.8, cov 0.03 x 0.02")
-show("", *runs_needed(0.03, 0.02, 0.01, 0.8))
+show("", runs_needed(0.03, 0.02, 0.01, 0.8))
+print("== runs needed at cov 0.10 x 0.01; cov 0.001 x 0.5; z lower bounds")
+show("", runs_needed(0.10, 0.01), runs_needed(0.001, 0.5), *runs_z(0.10, 0.01))
+print("== to decide: cov 0.36, change -0.51, bound 0.01, family 6")
+show("", runs_to_decide(0.36, -0.51, 0.01, 0.05, 6))
 
 print("== permutation p, brute force")
 for na, nb in ((2, 2), (3, 3), (3, 2), (4, 4), (5, 5), (6, 6), (4, 3)):
@@ -250,8 +294,10 @@ for x in (0.01, 0.05, 0.10):
     r = tost(WA, WB, x)
     show("tost x", x, "p_low", r[0][2], "p_high", r[1][2])
 cov = max(mp.sqrt(sa2) / ma, mp.sqrt(sb2) / mb)
+chg = float((mb - ma) / abs(ma))
 for x in (0.01, 0.05, 0.10):
-    show("runs needed x", x, *runs_needed(float(cov), x))
+    show("runs needed x", x, runs_needed(float(cov), x),
+         "to decide the change", runs_to_decide(float(cov), chg, x))
 PA = it["a"] + it["b"] + it["c"]
 PB = it["d"] + it["e"]
 t, df, p = welch(PA, PB)

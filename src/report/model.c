@@ -226,6 +226,7 @@ family(struct model *m, enum model_family f)
 	rv_opts_default(&o);
 	o.alpha = m->alpha;
 	o.min_change = m->min_change;
+	o.family = size;
 	for (i = 0, t = 0; i < s->nids; i++)
 		for (j = 0; j < m->nrows[i]; j++)
 			for (k = 1; k < s->nk; k++, t++) {

@@ -103,6 +103,7 @@ rv_opts_default(struct rv_opts *o)
 	o->alpha = 0.05;
 	o->min_change = 1;
 	o->equiv = 0;
+	o->family = 0;
 }
 
 const char *
@@ -120,10 +121,41 @@ rv_word_name(enum rv_word w)
 	}
 }
 
-double
-rv_runs_needed(double cov, double delta, double alpha)
+/*
+ * The fewest runs a side n >= 2 with 2 (t(@q1, df) + t(@q2, df))^2 @r
+ * <= n, df = 2n - 2 (Welch's df with equal spread): the normal
+ * formula's n with the t quantiles it stands for, since at a few runs
+ * a side t is much wider than z (3 runs: t(0.975, 4) 2.78 against
+ * 1.96).  Starts at the normal formula's n, a lower bound.
+ */
+static double
+runs_t(double q1, double q2, double r)
 {
-	double z1, z2, r, n;
+	double z, n, t;
+
+	z = gsl_cdf_ugaussian_Pinv(q1) + gsl_cdf_ugaussian_Pinv(q2);
+	n = fmax(2, ceil(2 * z * z * r));
+	if (!isfinite(n))
+		return NAN;
+	if (n > 1e6)
+		return n;	/* t and z agree to 1e-6 there */
+	for (;; n++) {
+		t = gsl_cdf_tdist_Pinv(q1, 2 * n - 2) +
+		    gsl_cdf_tdist_Pinv(q2, 2 * n - 2);
+		if (2 * t * t * r <= n)
+			return n;
+	}
+}
+
+/*
+ * The runs a side for one test at run CoV @cov and bound @delta: the
+ * detection formula, and with @same the two one-sided tests' too (the
+ * larger of the two).
+ */
+static double
+runs_for(double cov, double delta, double alpha, int same)
+{
+	double r, n;
 	int k;
 
 	if (isnan(cov) || !(delta > 0) || !(alpha > 0 && alpha < 1))
@@ -135,13 +167,26 @@ rv_runs_needed(double cov, double delta, double alpha)
 				return k;
 		return NAN;
 	}
-	z1 = gsl_cdf_ugaussian_Pinv(1 - alpha / 2) +
-	    gsl_cdf_ugaussian_Pinv(RV_POWER);
-	z2 = gsl_cdf_ugaussian_Pinv(1 - alpha) +
-	    gsl_cdf_ugaussian_Pinv(1 - (1 - RV_POWER) / 2);
 	r = (cov / delta) * (cov / delta);
-	n = 2 * fmax(z1 * z1, z2 * z2) * r;
-	return isfinite(n) ? fmax(2, ceil(n)) : NAN;
+	n = runs_t(1 - alpha / 2, RV_POWER, r);
+	if (same)
+		n = fmax(n, runs_t(1 - alpha, 1 - (1 - RV_POWER) / 2, r));
+	return n;
+}
+
+double
+rv_runs_needed(double cov, double delta, double alpha)
+{
+	return runs_for(cov, delta, alpha, 1);
+}
+
+double
+rv_runs_to_decide(double cov, double change, double bound, double alpha)
+{
+	change = fabs(change);
+	if (isfinite(change) && change > bound)
+		return runs_for(cov, change, alpha, 0);
+	return runs_for(cov, bound, alpha, 1);
 }
 
 /*
@@ -237,7 +282,8 @@ rv_verdict(const struct rv_cmp *c, double p_adj, const struct rv_opts *o,
 	change_interval(c, v);
 	if (c->why == RV_MISSING)
 		return;
-	v->runs_needed = rv_runs_needed(c->run_cov, x / 100, o->alpha);
+	v->runs_needed = rv_runs_to_decide(c->run_cov, c->change / 100,
+	    x / 100, o->family > 1 ? o->alpha / o->family : o->alpha);
 	if (c->why == RV_ONE_RUN) {
 		v->word = RV_CANT_TELL;
 		return;

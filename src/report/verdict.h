@@ -106,9 +106,12 @@ struct rv_opts {
 	double min_change;	/* %, --min-change (1) */
 	double equiv;		/* %, X of "same within +-X%";
 				   <= 0: min_change */
+	int family;		/* the family's size: runs_needed plans
+				   at alpha / family (Bonferroni, Holm's
+				   first step); 0 or 1: alpha */
 };
 
-/* alpha 0.05, min_change 1, equiv 0 (= min_change). */
+/* alpha 0.05, min_change 1, equiv 0 (= min_change), family 0. */
 void rv_opts_default(struct rv_opts *o);
 
 struct rv_verdict {
@@ -129,9 +132,10 @@ struct rv_verdict {
 	double p_low, p_high, tost_p;
 	/*
 	 * Runs a side that would decide at this spread, from c->run_cov
-	 * (rv_runs_needed() at X and alpha): filled for every word but
-	 * RV_NONE, printed with can't tell.  NAN when the spread is
-	 * unknown (a mean of 0 with spread) or X is 0.
+	 * (rv_runs_to_decide() at the observed change, X and alpha):
+	 * filled for every word but RV_NONE, printed with can't tell.
+	 * NAN when the spread is unknown (a mean of 0 with spread), or X
+	 * is 0 and so is the change.
 	 */
 	double runs_needed;
 };
@@ -166,5 +170,15 @@ const char *rv_word_name(enum rv_word w);
  * @delta is not > 0.
  */
 double rv_runs_needed(double cov, double delta, double alpha);
+
+/*
+ * The runs a side that would decide a comparison whose observed change
+ * is @change (a fraction, signed; NAN: unknown) at bound @bound: when
+ * |change| > @bound, the runs that would detect a change of |change|
+ * (detection formula only: "same" cannot hold there); else
+ * rv_runs_needed(@cov, @bound, @alpha).
+ */
+double rv_runs_to_decide(double cov, double change, double bound,
+    double alpha);
 
 #endif
