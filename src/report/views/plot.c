@@ -320,20 +320,51 @@ struct vm_ranges {
 	struct range t, y[3];		/* time; si/so, free, cache */
 };
 
-/* The .vmstat series of @id for one kernel: t si so free cache. */
+/*
+ * The .vmstat file of @id for kernel @k opened: the folder's own, or in
+ * a label of runs the first run's that has one (its index in *@run,
+ * else 0).
+ */
+static FILE *
+open_series(const struct rl_kernel *k, const char *id, int *run)
+{
+	char path[PATH_MAX];
+	FILE *f;
+	int i;
+
+	*run = 0;
+	if (!k->grouped) {
+		snprintf(path, sizeof(path), "%s/%s.vmstat", k->dir, id);
+		return fopen(path, "r");
+	}
+	for (i = 0; i < k->nruns; i++) {
+		snprintf(path, sizeof(path), "%s/%s.vmstat", k->runs[i].dir, id);
+		if ((f = fopen(path, "r"))) {
+			*run = k->runs[i].index;
+			return f;
+		}
+	}
+	return NULL;
+}
+
+/*
+ * The .vmstat series of @id for one kernel: t si so free cache (of the
+ * run open_series() picks, its index in *@run).
+ */
 static int
 copy_series(FILE *out, const struct rl_kernel *k, const char *id,
-    struct vm_ranges *vr)
+    struct vm_ranges *vr, int *run)
 {
-	char path[PATH_MAX], *line = NULL;
+	char *line = NULL;
 	size_t cap = 0;
 	double v[10];
 	int rows = 0;
 	FILE *f;
 
-	snprintf(path, sizeof(path), "%s/%s.vmstat", k->dir, id);
-	if (!(f = fopen(path, "r")))
+	if (!(f = open_series(k, id, run)))
 		return 0;
+	if (*run)
+		fprintf(out, "# run %d of %d\n", *run, k->nruns);
 	while (getline(&line, &cap, f) >= 0) {
 		if (line[0] == '#' || sscanf(line, "%lf %lf %lf %lf %lf %lf "
 		    "%lf %lf %lf %lf", &v[0], &v[1], &v[2], &v[3], &v[4],
@@ -381,6 +412,8 @@ vmstat_charts(const struct charts *ch, const char *id)
 	};
 	char base[300], name[512], title[512], a[256];
 	int k, i, nk = 0, *has = calloc((size_t)s->nk, sizeof(int));
+	int *run = vb_xcalloc((size_t)s->nk, sizeof(int));
+	char key[300];
 	struct vm_ranges vr = { RANGE_EMPTY, { RANGE_EMPTY, RANGE_EMPTY,
 	    RANGE_EMPTY } };
 	struct vb_buf plot = VB_BUF_INIT;
@@ -391,6 +424,7 @@ vmstat_charts(const struct charts *ch, const char *id)
 	snprintf(base, sizeof(base), "%s-vmstat", safe(a, sizeof(a), id));
 	if (!(f = open_in(dir, base, "dat"))) {
 		free(has);
+		free(run);
 		return -1;
 	}
 	fputs("# ", f);
@@ -401,13 +435,14 @@ vmstat_charts(const struct charts *ch, const char *id)
 		fprintf(f, "%s# ", k ? "\n\n" : "");
 		dat_str(f, s->k[k].label);
 		fputc('\n', f);
-		has[k] = copy_series(f, &s->k[k], id, &vr);
+		has[k] = copy_series(f, &s->k[k], id, &vr, &run[k]);
 		nk += has[k] > 0;
 		if (!has[k])
 			fprintf(f, "NaN NaN NaN NaN NaN\n");
 	}
 	if (close_ok(f, dir, base) || !nk) {
 		free(has);
+		free(run);
 		return nk ? -1 : 0;
 	}
 	for (i = 0; i < 3; i++) {
@@ -438,21 +473,27 @@ vmstat_charts(const struct charts *ch, const char *id)
 			    2 : i == 1 ? 4 : 5);
 			series_style(&plot, has[k]);
 			vb_buf_printf(&plot, " title ");
+			/* a label of runs: the run drawn */
+			if (run[k])
+				snprintf(key, sizeof(key), "%s (run %d of %d)",
+				    s->k[k].label, run[k], s->k[k].nruns);
+			else
+				snprintf(key, sizeof(key), "%s", s->k[k].label);
 			if (i == 0) {
 				struct vb_buf t = VB_BUF_INIT;
 
-				vb_buf_printf(&t, "%s si", s->k[k].label);
+				vb_buf_printf(&t, "%s si", key);
 				gp_quote(&plot, t.s);
 				vb_buf_printf(&plot, ", '' index %d using 1:3 ",
 				    k);
 				series_style(&plot, has[k]);
 				vb_buf_printf(&plot, " dt 2 title ");
 				t.len = 0;
-				vb_buf_printf(&t, "%s so", s->k[k].label);
+				vb_buf_printf(&t, "%s so", key);
 				gp_quote(&plot, t.s);
 				vb_buf_free(&t);
 			} else {
-				gp_quote(&plot, s->k[k].label);
+				gp_quote(&plot, key);
 			}
 		}
 		gp_tail(f, name, plot.s, 800, 500);
@@ -462,6 +503,7 @@ vmstat_charts(const struct charts *ch, const char *id)
 			break;
 	}
 	free(has);
+	free(run);
 	return i == 3 ? 3 : -1;
 }
 
