@@ -677,14 +677,15 @@ axis_half(const struct srow *rows, int n)
 }
 
 /*
- * The x tics: 1, and each factor f of 1.01 1.02 1.05 1.1 ... 1e12 that
- * fits in @h as xf and /f, at least a fifth of @h apart.
+ * The x tics: 1, and each factor f of 1.01 1.02 1.05 1.1 1.2 1.5 2 3 5
+ * 10 ... 1e12 that fits in @h as xf and /f, at least a sixth of @h
+ * apart.
  */
 static void
 axis_tics(FILE *f, double h)
 {
-	static const double base[] = { 1, 2, 5 }, small[] = { 1.01, 1.02,
-	    1.05, 1.1, 1.2, 1.5 };
+	static const double base[] = { 1, 2, 3, 5 }, small[] = { 1.01,
+	    1.02, 1.05, 1.1, 1.2, 1.5 };
 	double fs[64], last = 0, v;
 	int n = 0, i, j;
 	char b[32];
@@ -692,13 +693,13 @@ axis_tics(FILE *f, double h)
 	for (i = 0; i < 6; i++)
 		fs[n++] = small[i];
 	for (i = 0; i < 12; i++)
-		for (j = 0; j < 3; j++)
+		for (j = 0; j < 4; j++)
 			if (i || j)
 				fs[n++] = base[j] * pow(10, i);
 	fputs("set xtics (\"1\" 1", f);
 	for (i = 0; i < n; i++) {
 		v = log(fs[i]);
-		if (v > h * 1.001 || v < last + h / 5)
+		if (v > h * 1.001 || v < last + h / 6)
 			continue;
 		last = v;
 		fmt_num(b, sizeof(b), "%g", fs[i]);
@@ -859,7 +860,7 @@ summary_chart(const struct charts *ch)
 	fprintf(f, " at screen 0, screen 1 offset 1,-2.4 left noenhanced\n"
 	    "set label 102 '%s' at screen 0, screen 0 offset 1,%.1f left\n"
 	    "set label 103 '%s' at screen 0, screen 0 offset 1,%.1f left\n",
-	    EXPLAIN1, s->nk > 2 ? 4.4 : 2.4, EXPLAIN2, s->nk > 2 ? 3.2 : 1.2);
+	    EXPLAIN1, 2.4, EXPLAIN2, 1.2);
 	/* the headlines down the left, the first at the top */
 	for (j = 0; j < n; j += s->nk - 1) {
 		lab.len = 0;
@@ -873,11 +874,9 @@ summary_chart(const struct charts *ch)
 	}
 	fprintf(f, "set logscale x\nset xrange [%.10g:%.10g]\n"
 	    "set yrange [%g:%g]\nset ytics scale 0 noenhanced (%s)\n"
-	    "set tmargin 5\nset bmargin %d\nset rmargin %d\nset key %s\n",
-	    exp(-h * 1.04), exp(h * 1.04), ymax + 0.7, -0.7, tics.s ? tics.s :
-	    "", s->nk > 2 ? 8 : 5, longtext + 3, s->nk > 2 ?
-	    "at screen 0.5, screen 0 center bottom horizontal noenhanced "
-	    "offset 0,5.4" : "off");
+	    "set tmargin 5\nset bmargin 5\nset lmargin %d\nset rmargin %d\n"
+	    "unset key\n", exp(-h * 1.04), exp(h * 1.04), ymax + 0.7, -0.7,
+	    tics.s ? tics.s : "", longest + 3, longtext + 3);
 	axis_tics(f, h);
 	/* which side is which: shaded, and named above the plot */
 	fprintf(f, "set object 1 rect from graph 0, graph 0 to first 1, "
@@ -902,7 +901,8 @@ summary_chart(const struct charts *ch)
 	}
 	/* the verdicts, beside the rows */
 	for (j = 0; j < n; j++) {
-		fprintf(f, "set label %d ", j + 3);
+		/* 1-2, 100-103 are taken above */
+		fprintf(f, "set label %d ", j + 1000);
 		gp_str(f, rows[j].text);
 		fprintf(f, " at graph 1, first %g offset 1,0 left noenhanced "
 		    "tc rgb '%s'\n", rows[j].y, rows[j].tc);
@@ -940,8 +940,7 @@ summary_chart(const struct charts *ch)
 	w = 660 + 7 * longest + 7 * longtext;
 	/* the title and settings lines whole */
 	w = (int)fmax(w, 7.2 * fmax(strlen(title), strlen(settings)) + 30);
-	hgt = 190 + rowpx * (int)ceil(ymax + 1.4) + (s->nk > 2 ? 20 *
-	    (1 + (s->nk - 1) / 6) : 0);
+	hgt = 190 + rowpx * (int)ceil(ymax + 1.4);
 	gp_tail(f, name, plot.s, w < 900 ? 900 : w, hgt < 320 ? 320 : hgt);
 	if (pts)
 		fprintf(ch->all, "load '%s.gp'\n", name);
