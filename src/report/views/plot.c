@@ -129,6 +129,19 @@ dat_str(FILE *f, const char *s)
 	free(e);
 }
 
+/* @v for a .dat as gnuplot reads it ("NaN", "Inf"), then @sep. */
+static void
+dat_num(FILE *f, double v, int sep)
+{
+	if (isnan(v))
+		fputs("NaN", f);
+	else if (isinf(v))
+		fputs(v > 0 ? "Inf" : "-Inf", f);
+	else
+		fprintf(f, "%.10g", v);
+	fputc(sep, f);
+}
+
 /* Where the charts go and what each title says (plot_charts()). */
 struct charts {
 	const struct model *m;
@@ -805,30 +818,28 @@ summary_chart(const struct charts *ch)
 			dat_str(f, r->id);
 			fputc(' ', f);
 			dat_str(f, r->m->name);
-			fprintf(f, "\" %s %.10g ", c->dir == VB_LOWER ?
-			    "lower" : c->dir == VB_HIGHER ? "higher" : "info",
-			    r->r);
+			fprintf(f, "\" %s ", c->dir == VB_LOWER ? "lower" :
+			    c->dir == VB_HIGHER ? "higher" : "info");
+			dat_num(f, r->r, ' ');
 			if (isnan(r->r) || isnan(r->lo)) {
 				fputs("NaN NaN NaN NaN 1 ", f);
 			} else {
 				a = fmax(r->lo, lo);
 				b = fmin(r->hi, hi);
-				/* gnuplot reads "Inf" as a number */
-				fprintf(f, "%.10g ", r->lo);
-				if (isinf(r->hi))
-					fputs("Inf ", f);
-				else
-					fprintf(f, "%.10g ", r->hi);
+				dat_num(f, r->lo, ' ');
+				dat_num(f, r->hi, ' ');
 				fprintf(f, "%.10g %.10g %d ", a, b, 1 +
 				    (r->hi > hi) + 2 * (r->lo < lo));
 				kivs[k]++;
 			}
-			fprintf(f, "%d \"%s\" %.10g %d %d %.10g %.10g "
-			    "%.10g\n", word_point(r->v), rv_word_name(
-			    r->v->word), r->v->change, c->a.n, c->b.n,
-			    c->ratio.r, c->ratio.unbounded ? NAN :
-			    c->ratio.lo, c->ratio.unbounded ? NAN :
-			    c->ratio.hi);
+			fprintf(f, "%d \"%s\" ", word_point(r->v),
+			    rv_word_name(r->v->word));
+			dat_num(f, r->v->change, ' ');
+			fprintf(f, "%d %d ", c->a.n, c->b.n);
+			dat_num(f, c->ratio.r, ' ');
+			dat_num(f, c->ratio.unbounded ? NAN : c->ratio.lo, ' ');
+			dat_num(f, c->ratio.unbounded ? NAN : c->ratio.hi,
+			    '\n');
 			if (!isnan(r->r)) {
 				kpts[k]++;
 				pts++;
