@@ -897,7 +897,11 @@ page(FILE *f, const struct model *md, const struct report_opts *o)
 	    "change against the baseline, positive = better (for info "
 	    "metrics: the plain change).  Each kernel's verdict against the "
 	    "baseline, on the run means as in the text report: ", f);
-	if (md->detail)
+	if (md->runs_max < 2)
+		fputs("<b>changed</b>, * when a test on the run means (two "
+		    "runs a side or more; Holm over the key figures) says so",
+		    f);
+	else if (md->detail)
 		fprintf(f, "<b>changed</b>, * when the Benjamini-Hochberg-"
 		    "adjusted p &lt; %g over %d tests", md->alpha,
 		    md->ndetail);
