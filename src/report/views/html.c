@@ -9,10 +9,13 @@
  * settings and machine of each folder and what differs between them
  * (setup.c), the summary (one row per kernel, one column per
  * benchmark's headline figure, the best of each column marked, links to
- * the sections), the benchmarks' own tables (forms/, FORM_PAGE:
- * contest's, tworead's), then per benchmark its comparison table with
- * significance marks, its notes, and a bar chart of the headline figure
- * with the 95% CI of the mean as error bars.  Every figure comes from
+ * the sections, each kernel's verdict under its figure), the
+ * benchmarks' own tables (forms/, FORM_PAGE: contest's, tworead's),
+ * then per benchmark its comparison table with the verdicts' stars, its
+ * notes, the headline's verdict line, and a bar chart of the headline
+ * figure with the 95% CI of the mean as error bars and each kernel's
+ * verdict.  The verdicts are model_verdict()'s in the text report's
+ * words (table_verdict_word()).  Every figure comes from
  * model_rows() (model.c), as in the text report; the cells are
  * formatted by the text table's own functions (table.c, fmt.c).  Every
  * string read from a result folder (labels, parameters, settings,

@@ -1,10 +1,12 @@
 /*
  * plot.c - gnuplot charts, the ones a post links:
  *
- *	summary.{dat,gp,png,svg}  every benchmark's headline figure as a
- *		ratio to the baseline with its 95% interval (Fieller,
- *		rs_cmp_ratio()), one bar group per kernel (two folders or
- *		more)
+ *	summary.{dat,gp,png,svg}  (two folders or more) one row per
+ *		benchmark's headline figure and kernel: the ratio to the
+ *		baseline of the run means, oriented so that right of 1 is
+ *		better, on a log axis centred on 1, Fieller's 95% interval
+ *		as a line, the verdict (model_verdict()) as the point's
+ *		shape and in the text report's words beside the row
  *	<id>-<metric>.{dat,gp,png,svg}  one bar per kernel (the mean) with
  *		the 95% CI of the mean as an error bar: the headline (the
  *		metric model_headline() picks); with --detail also every metric
