@@ -823,11 +823,14 @@ summary_chart(const struct charts *ch)
 			fprintf(f, "\" %s ", c->dir == VB_LOWER ? "lower" :
 			    c->dir == VB_HIGHER ? "higher" : "info");
 			dat_num(f, r->r, ' ');
-			if (isnan(r->r) || isnan(r->lo)) {
-				fputs("NaN NaN NaN NaN 1 ", f);
+			a = fmax(r->lo, lo);
+			b = fmin(r->hi, hi);
+			/* an interval wholly off the axis: not drawn */
+			if (isnan(r->r) || isnan(r->lo) || !(a <= b)) {
+				dat_num(f, r->lo, ' ');
+				dat_num(f, r->hi, ' ');
+				fputs("NaN NaN 1 ", f);
 			} else {
-				a = fmax(r->lo, lo);
-				b = fmin(r->hi, hi);
 				dat_num(f, r->lo, ' ');
 				dat_num(f, r->hi, ' ');
 				fprintf(f, "%.10g %.10g %d ", a, b, 1 +
