@@ -203,6 +203,120 @@ START_TEST(same_figures)
 }
 END_TEST
 
+/* @s with "'" as html_esc() writes it, into @buf. */
+static char *
+esc_quote(char *buf, size_t len, const char *s)
+{
+	size_t n = 0;
+
+	for (; *s && n + 6 < len; s++) {
+		if (*s == '\'') {
+			memcpy(buf + n, "&#39;", 5);
+			n += 5;
+		} else {
+			buf[n++] = *s;
+		}
+	}
+	buf[n] = '\0';
+	return buf;
+}
+
+/*
+ * The verdict words on the page: four labels (a, b = a times 1.5, c = a,
+ * d = one run of a times 1.2; three runs each but d, a run's noise
+ * +-0.1%) give changed, same and can't tell; each kernel's verdict on
+ * each headline (model_verdict(), the text report's words by
+ * table_verdict_word()) is under its figure in the summary table and
+ * beside its bar in the chart, coloured by its class, and the section
+ * has the text report's verdict line; the legend names the procedure.
+ */
+START_TEST(verdict_words)
+{
+	static const char *const ids[] = { "forkbomb", "memfill" };
+	static const double f[] = { 1, 1.5, 1, 1.2 };
+	struct rl_set s = { 0 };
+	struct report_opts o = { .width = 80, .noisy = 0.05, .quiet = 5 };
+	struct model m;
+	struct model_row *rows;
+	char err[512], dir[512], want[512], w[64], e[128], pct[32], *page;
+	int i, n, h, k, r, words[4] = { 0 };
+	size_t j;
+
+	for (k = 0; k < 4; k++)
+		for (r = 1; r <= (k == 3 ? 1 : 3); r++)
+			for (j = 0; j < 2; j++)
+				ck_assert_int_eq(sh("mkdir -p \"$T/v/%c/run%d\" && "
+				    "sed 's/^label=.*/label=%c/; s/^run=.*/"
+				    "run=%d/' " EX "/aa-1/run1/meta > "
+				    "\"$T/v/%c/run%d/meta\" && awk -v f=%.6f "
+				    "'$1 == \"iter\" { for (c = 3; c <= NF; "
+				    "c++) if ($c != \"-\") $c = sprintf("
+				    "\"%%.10g\", $c * f) } { print }' " EX
+				    "/aa-1/run1/%s.res > \"$T/v/%c/run%d/%s.res\"",
+				    "abcd"[k], r, "abcd"[k], r, "abcd"[k], r,
+				    f[k] * (1 + 0.001 * (r - 2)), ids[j],
+				    "abcd"[k], r, ids[j]), 0);
+	s.nk = 4;
+	s.k = calloc(4, sizeof(*s.k));
+	for (k = 0; k < 4; k++) {
+		snprintf(dir, sizeof(dir), "%s/v/%c", tu_dir, "abcd"[k]);
+		ck_assert_msg(rl_load_kernel(dir, &s.k[k], err,
+		    sizeof(err)) == 0, "%s", err);
+	}
+	rl_index(&s);
+	model_init(&m, &s, 1);
+	snprintf(dir, sizeof(dir), "%s/vpage", tu_dir);
+	ck_assert_int_eq(html_page(&m, dir, &o), 0);
+	ck_assert_ptr_nonnull(page = tu_slurp_ok("%s/vpage/index.html",
+	    tu_dir));
+	ck_assert_msg(strstr(page, "Holm-adjusted p &lt; 0.05 over "),
+	    "the legend does not name Holm");
+	ck_assert_msg(!strstr(page, "Welch's t-test, p&lt;0.05"),
+	    "the legend still names Welch at p<0.05");
+	for (i = 0; i < s.nids; i++) {
+		n = model_rows(&m, s.ids[i], &rows);
+		h = model_headline(&s, s.ids[i], rows, n);
+		ck_assert_int_ge(h, 0);
+		snprintf(want, sizeof(want), "<p class=\"verdict\">verdict %s:",
+		    rows[h].name);
+		ck_assert_msg(strstr(page, want), "%s: no '%s'", s.ids[i],
+		    want);
+		for (k = 1; k < s.nk; k++) {
+			const struct rv_verdict *v = model_verdict(&m,
+			    &rows[h], k, NULL);
+			const char *cls = v->word == RV_SAME ? "same" :
+			    v->word != RV_CHANGED ? "cant" : v->change > 0 ?
+			    "changed better" : "changed worse";
+
+			words[v->word]++;
+			esc_quote(e, sizeof(e), table_verdict_word(w,
+			    sizeof(w), v));
+			if (v->word == RV_CHANGED)
+				snprintf(e + strlen(e), sizeof(e) - strlen(e),
+				    " %s", fmt_pct(pct, sizeof(pct),
+				    v->change));
+			/* the summary's cell */
+			snprintf(want, sizeof(want), "<span class=\"vw %s\">%s"
+			    "</span></td>", cls, e);
+			ck_assert_msg(strstr(page, want), "%s %c: no '%s'",
+			    s.ids[i], "abcd"[k], want);
+			/* the chart's row */
+			snprintf(want, sizeof(want), "<text class=\"vw %s\" "
+			    "x=\"690\" y=\"13\">%s</text></g>", cls, e);
+			ck_assert_msg(strstr(page, want), "%s %c: no '%s'",
+			    s.ids[i], "abcd"[k], want);
+		}
+	}
+	/* the fixture gives every word: b changed, c same, d can't tell */
+	ck_assert_int_eq(words[RV_CHANGED], 2);
+	ck_assert_int_eq(words[RV_SAME], 2);
+	ck_assert_int_eq(words[RV_CANT_TELL], 2);
+	free(page);
+	model_free(&m);
+	rl_free(&s);
+}
+END_TEST
+
 /*
  * A suite run that did not complete (meta status) is said at the top of
  * the page, as make compare says it; a complete one is not.
@@ -469,6 +583,7 @@ rhtml_suite(void)
 	tcase_add_test(tc, escaped_page);
 	tcase_add_test(tc, quiet_once);
 	tcase_add_test(tc, same_figures);
+	tcase_add_test(tc, verdict_words);
 	tcase_add_test(tc, suite_status);
 	tcase_add_test(tc, err_clipped);
 	tcase_add_test(tc, bad_dirs);

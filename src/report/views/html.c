@@ -9,10 +9,13 @@
  * settings and machine of each folder and what differs between them
  * (setup.c), the summary (one row per kernel, one column per
  * benchmark's headline figure, the best of each column marked, links to
- * the sections), the benchmarks' own tables (forms/, FORM_PAGE:
- * contest's, tworead's), then per benchmark its comparison table with
- * significance marks, its notes, and a bar chart of the headline figure
- * with the 95% CI of the mean as error bars.  Every figure comes from
+ * the sections, each kernel's verdict under its figure), the
+ * benchmarks' own tables (forms/, FORM_PAGE: contest's, tworead's),
+ * then per benchmark its comparison table with the verdicts' stars, its
+ * notes, the headline's verdict line, and a bar chart of the headline
+ * figure with the 95% CI of the mean as error bars and each kernel's
+ * verdict.  The verdicts are model_verdict()'s in the text report's
+ * words (table_verdict_word()).  Every figure comes from
  * model_rows() (model.c), as in the text report; the cells are
  * formatted by the text table's own functions (table.c, fmt.c).  Every
  * string read from a result folder (labels, parameters, settings,
@@ -58,7 +61,8 @@
 #define CH_ROWH 18
 #define CH_LABW 180
 #define CH_BARW 400
-#define CH_VALW 150
+#define CH_VALW 110
+#define CH_WORDW 260
 
 /* ---- escaping ---- */
 
@@ -234,6 +238,12 @@ static const char style[] =
 /* after tr.base td and as specific: the best is green in every row */
 "td.best,tr.base td.best{background:#d8f0d8;font-weight:bold}\n"
 "td.better{color:#060}td.worse{color:#b00}\n"
+"span.vw{display:block;font:11px sans-serif;color:#8a6400}\n"
+"span.vw.same{color:#555}span.vw.better{color:#1e7a1e}"
+"span.vw.worse{color:#b02020}\n"
+"p.verdict{font-family:monospace}\n"
+"text.vw{fill:#8a6400}text.vw.same{fill:#555}text.vw.better{fill:#1e7a1e}"
+"text.vw.worse{fill:#b02020}\n"
 "th.sort{cursor:pointer}\n"
 "pre{background:#f7f7f7;padding:.5em;overflow-x:auto}\n"
 "p.warn,pre.warn{color:#a40}\n"
@@ -433,6 +443,36 @@ is_best(const struct rl_set *s, const char *id, const struct model_row *r,
 	return 1;
 }
 
+/*
+ * The verdict of kernel @k on @r as a class ("changed better",
+ * "changed worse", "changed", "same", "cant") for its colour.
+ */
+static const char *
+verdict_class(const struct model_row *r, const struct rv_verdict *v)
+{
+	if (v->word == RV_SAME)
+		return "same";
+	if (v->word != RV_CHANGED)
+		return "cant";
+	if (r->dir == VB_INFO || isnan(v->change))
+		return "changed";
+	return v->change > 0 ? "changed better" : "changed worse";
+}
+
+/*
+ * The verdict's words, as the text report's verdict line has them
+ * (table_verdict_word()): "changed* -33.2%", "same +-1%", "can't tell".
+ */
+static void
+verdict_words(FILE *f, const struct model_row *r, const struct rv_verdict *v)
+{
+	char w[64], p[32];
+
+	html_esc(f, table_verdict_word(w, sizeof(w), v));
+	if (v->word == RV_CHANGED && !isnan(v->change) && r->dir != VB_INFO)
+		fprintf(f, " %s", fmt_pct(p, sizeof(p), v->change));
+}
+
 /* data-v: the number a column sorts by ("" when there is none). */
 static void
 data_v(FILE *f, const struct model_row *r, int k, int has)
@@ -442,18 +482,22 @@ data_v(FILE *f, const struct model_row *r, int k, int has)
 }
 
 static void
-summary(FILE *f, const struct rl_set *s, struct model_row **rows,
+summary(FILE *f, const struct model *md, struct model_row **rows,
     const int *hl)
 {
+	const struct rl_set *s = md->s;
 	char a[160], num[64];
 	int i, j;
 
 	fputs("<section id=\"summary\"><h2>Summary</h2>\n<p>Each "
 	    "benchmark's headline figure, mean of runs; unit with + higher "
 	    "is better, - lower is better; the best of each column is "
-	    "marked (green); * significantly different from the baseline, "
-	    "as in the tables below.  Click a column's header to sort by "
-	    "it.</p>\n<div class=\"scroll\"><table id=\"summary-table\">"
+	    "marked (green); under each kernel's figure its verdict against "
+	    "the baseline on the run means, as the text report and the "
+	    "tables below give it: changed (* a test in the family, with "
+	    "the change, + = better), same within +-X%, or can't tell.  "
+	    "Click a column's header to sort by it.</p>\n"
+	    "<div class=\"scroll\"><table id=\"summary-table\">"
 	    "<thead><tr><th class=\"sort\" data-col=\"0\">Kernel</th>", f);
 	for (j = 0; j < s->nids; j++) {
 		const struct model_row *r = hl[j] >= 0 ? &rows[j][hl[j]] : NULL;
@@ -493,13 +537,22 @@ summary(FILE *f, const struct rl_set *s, struct model_row **rows,
 			if (r)
 				data_v(f, r, i, has);
 			fputc('>', f);
-			if (!has)
-				fputs("missing", f);
-			else
-				fprintf(f, "%s%s", fmt_short(num, sizeof(num),
-				    r->d[i].n ? r->d[i].mean : NAN), i &&
-				    r->c[i].sig && r->dir != VB_INFO ? "*" :
-				    "");
+			if (!has) {
+				fputs("missing</td>", f);
+				continue;
+			}
+			fprintf(f, "%s%s", fmt_short(num, sizeof(num),
+			    r->d[i].n ? r->d[i].mean : NAN), i &&
+			    r->c[i].sig && r->dir != VB_INFO ? "*" : "");
+			if (i && r->d[i].n && r->d[0].n) {
+				const struct rv_verdict *v =
+				    model_verdict(md, r, i, NULL);
+
+				fprintf(f, "<span class=\"vw %s\">",
+				    verdict_class(r, v));
+				verdict_words(f, r, v);
+				fputs("</span>", f);
+			}
 			fputs("</td>", f);
 		}
 		fputs("</tr>\n", f);
@@ -631,13 +684,15 @@ err_bar(FILE *f, const struct rs_desc *d, double lo, double hi, double x0)
  * The headline's bar chart: one row per kernel (the kernels' order;
  * the script reorders by value), a bar from 0 to the mean, the 95% CI
  * of the mean as an error bar (clipped at the axis), the value at the
- * right.  The bar is green or red when the change is marked
- * significant, better or worse.
+ * right and after it the kernel's verdict against the baseline (the
+ * text report's words).  The bar is green or red when the verdict is
+ * changed*, better or worse.
  */
 static void
-chart(FILE *f, const struct rl_set *s, const char *id,
+chart(FILE *f, const struct model *md, const char *id,
     const struct model_row *r)
 {
+	const struct rl_set *s = md->s;
 	double lo = 0, hi = 0, x0, x1;
 	char num[64];
 	int k, h = CH_TOP + CH_ROWH * s->nk + 8;
@@ -662,13 +717,15 @@ chart(FILE *f, const struct rl_set *s, const char *id,
 	fprintf(f, "<svg class=\"chart\" xmlns=\"http://www.w3.org/2000/svg\" "
 	    "width=\"%d\" height=\"%d\" viewBox=\"0 0 %d %d\" "
 	    "data-dir=\"%s\" data-top=\"%d\" data-rowh=\"%d\">\n<text x=\"0\" "
-	    "y=\"16\" font-weight=\"bold\">", CH_LABW + CH_BARW + CH_VALW, h,
-	    CH_LABW + CH_BARW + CH_VALW, h, r->dir == VB_LOWER ? "lower" :
+	    "y=\"16\" font-weight=\"bold\">", CH_LABW + CH_BARW + CH_VALW +
+	    CH_WORDW, h, CH_LABW + CH_BARW + CH_VALW + CH_WORDW, h,
+	    r->dir == VB_LOWER ? "lower" :
 	    r->dir == VB_HIGHER ? "higher" : "info", CH_TOP, CH_ROWH);
 	html_esc(f, r->name);
 	fputs(" (", f);
 	html_esc(f, r->unit);
-	fprintf(f, "), mean of runs, 95%% CI; %s</text>\n", r->dir ==
+	fprintf(f, "), mean of runs, 95%% CI; %s; the verdict against the "
+	    "baseline at the right</text>\n", r->dir ==
 	    VB_LOWER ? "lower is better" : r->dir == VB_HIGHER ?
 	    "higher is better" : "information");
 	x0 = xpos(0, lo, hi);
@@ -716,16 +773,27 @@ chart(FILE *f, const struct rl_set *s, const char *id,
 		fprintf(f, "<text x=\"%d\" y=\"13\">%s ", CH_LABW + CH_BARW +
 		    6, table_mean(num, sizeof(num), r, s->nk, k));
 		html_esc(f, r->unit);
-		fputs("</text></g>\n", f);
+		fputs("</text>", f);
+		if (k && r->d[0].n) {
+			const struct rv_verdict *v = model_verdict(md, r, k,
+			    NULL);
+
+			fprintf(f, "<text class=\"vw %s\" x=\"%d\" y=\"13\">",
+			    verdict_class(r, v), CH_LABW + CH_BARW + CH_VALW);
+			verdict_words(f, r, v);
+			fputs("</text>", f);
+		}
+		fputs("</g>\n", f);
 	}
 	fputs("</svg>\n", f);
 }
 
 /* One benchmark's section. */
 static void
-bench(FILE *f, const struct rl_set *s, int i, struct model_row *rows,
+bench(FILE *f, const struct model *md, int i, struct model_row *rows,
     int nrows, int h, const struct report_opts *o)
 {
+	const struct rl_set *s = md->s;
 	const char *id = s->ids[i];
 	const struct vb_res *r0 = NULL;
 	struct vb_buf diffs = VB_BUF_INIT;
@@ -783,8 +851,21 @@ bench(FILE *f, const struct rl_set *s, int i, struct model_row *rows,
 	if (fclose(mem) != 0)
 		die_errno("cannot build the page");
 	pre_of(f, "notes", text, len);
+	/* the headline's verdict, the text report's line */
+	text = NULL;
+	if (!(mem = open_memstream(&text, &len)))
+		die_errno("cannot build the page");
+	table_verdict_line(mem, md, id, rows, nrows, &wide);
+	if (fclose(mem) != 0)
+		die_errno("cannot build the page");
+	if (len) {
+		fputs("<p class=\"verdict\">", f);
+		html_esc(f, text);
+		fputs("</p>\n", f);
+	}
+	free(text);
 	if (h >= 0)
-		chart(f, s, id, &rows[h]);
+		chart(f, md, id, &rows[h]);
 	fputs("</section>\n", f);
 }
 
@@ -814,14 +895,32 @@ page(FILE *f, const struct model *md, const struct report_opts *o)
 	    "results: %d kernel%s, %d benchmark%s, baseline ", style, s->nk,
 	    s->nk == 1 ? "" : "s", s->nids, s->nids == 1 ? "" : "s");
 	html_esc(f, s->k[0].label);
-	fputs("</h1>\n<p>Means of all runs; (+x.xx%) is the change against "
-	    "the baseline, positive = better (for info metrics: the plain "
-	    "change); * significant (Welch's t-test, p&lt;0.05) and a change "
-	    "of at least ", f);
-	fprintf(f, "%g%% (never on info metrics), green better, red worse; "
+	model_ready(md);
+	fputs("</h1>\n<p id=\"legend\">Means of all runs; (+x.xx%) is the "
+	    "change against the baseline, positive = better (for info "
+	    "metrics: the plain change).  Each kernel's verdict against the "
+	    "baseline, on the run means as in the text report: ", f);
+	if (md->runs_max < 2)
+		fputs("<b>changed</b>, * when a test on the run means (two "
+		    "runs a side or more; Holm over the key figures) says so",
+		    f);
+	else if (md->detail)
+		fprintf(f, "<b>changed</b>, * when the Benjamini-Hochberg-"
+		    "adjusted p &lt; %g over %d tests", md->alpha,
+		    md->ndetail);
+	else
+		fprintf(f, "<b>changed</b>, * when the Holm-adjusted p &lt; %g "
+		    "over %d key figures (Benjamini-Hochberg over %d for the "
+		    "others)", md->alpha, md->nkey, md->ndetail);
+	fprintf(f, " and the change is at least %g%% (never on info "
+	    "metrics), green better, red worse; <b>same</b> +-X%%: two "
+	    "one-sided tests at X = %g%%; <b>can't tell</b>: neither.%s  "
 	    "~ noisy (CoV &gt; %.0f%%); ! run incomplete; [system] a counter "
 	    "of the whole machine, [cgroup] of the benchmark's memory cgroup."
-	    "%s", md->min_change, o->noisy * 100, ver ? " vmbench " : "");
+	    "%s", md->min_change, md->min_change, md->runs_min == 1 ?
+	    "  Where a side has one run nothing is starred: a difference "
+	    "includes run-to-run drift that one run a side cannot measure."
+	    : "", o->noisy * 100, ver ? " vmbench " : "");
 	if (ver)
 		html_esc(f, ver);
 	fputs("</p>\n<div id=\"tools\"><a href=\"#settings\">settings</a> | "
@@ -829,7 +928,7 @@ page(FILE *f, const struct model *md, const struct report_opts *o)
 	    "type=\"checkbox\" id=\"byvalue\"> charts: bars by value (best "
 	    "first), else in the kernels' order</label></div>\n", f);
 	settings(f, s, o);
-	summary(f, s, rows, hl);
+	summary(f, md, rows, hl);
 	page_forms(f, s);
 	fputs("<nav id=\"benchmarks\"><h2>Benchmarks</h2><p>", f);
 	for (j = 0; j < s->nids; j++) {
@@ -840,7 +939,7 @@ page(FILE *f, const struct model *md, const struct report_opts *o)
 	}
 	fputs("</p></nav>\n", f);
 	for (j = 0; j < s->nids; j++)
-		bench(f, s, j, rows[j], nrows[j], hl[j], o);
+		bench(f, md, j, rows[j], nrows[j], hl[j], o);
 	fprintf(f, "<script>\n%s</script>\n</body></html>\n", script);
 	free(rows);
 	free(nrows);

@@ -1,10 +1,12 @@
 /*
  * plot.c - gnuplot charts, the ones a post links:
  *
- *	summary.{dat,gp,png,svg}  every benchmark's headline figure as a
- *		ratio to the baseline with its 95% interval (Fieller,
- *		rs_cmp_ratio()), one bar group per kernel (two folders or
- *		more)
+ *	summary.{dat,gp,png,svg}  (two folders or more) one row per
+ *		benchmark's headline figure and kernel: the ratio to the
+ *		baseline of the run means, oriented so that right of 1 is
+ *		better, on a log axis centred on 1, Fieller's 95% interval
+ *		as a line, the verdict (model_verdict()) as the point's
+ *		shape and in the text report's words beside the row
  *	<id>-<metric>.{dat,gp,png,svg}  one bar per kernel (the mean) with
  *		the 95% CI of the mean as an error bar: the headline (the
  *		metric model_headline() picks); with --detail also every metric
@@ -41,10 +43,12 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
+#include "fmt.h"
 #include "msg.h"
 #include "model.h"
 #include "outdir.h"
 #include "setup.h"
+#include "table.h"
 #include "util.h"
 
 #define VR_VIEW_PLOT		/* its own header */
@@ -127,6 +131,19 @@ dat_str(FILE *f, const char *s)
 	free(e);
 }
 
+/* @v for a .dat as gnuplot reads it ("NaN", "Inf"), then @sep. */
+static void
+dat_num(FILE *f, double v, int sep)
+{
+	if (isnan(v))
+		fputs("NaN", f);
+	else if (isinf(v))
+		fputs(v > 0 ? "Inf" : "-Inf", f);
+	else
+		fprintf(f, "%.10g", v);
+	fputc(sep, f);
+}
+
 /* Where the charts go and what each title says (plot_charts()). */
 struct charts {
 	const struct model *m;
@@ -137,22 +154,45 @@ struct charts {
 					   setup_settings_line() */
 };
 
-/* The common head of a script: both terminals are set by gp_tail. */
+/* @s as gnuplot string literals, its lines joined by "\n". */
 static void
-gp_head(FILE *f, const struct charts *ch, const char *name,
-    const char *title, const char *xl, const char *yl)
+gp_lines(FILE *f, const char *s)
+{
+	const char *e;
+	char *line;
+
+	for (;;) {
+		e = strchr(s, '\n');
+		line = vb_xstrndup(s, e ? (size_t)(e - s) : strlen(s));
+		gp_str(f, line);
+		free(line);
+		if (!e)
+			break;
+		fputs(" . \"\\n\" . ", f);
+		s = e + 1;
+	}
+}
+
+/*
+ * The common head of a script: the title with @settings (when not "")
+ * as its second line, the axes' labels (lines split at '\n'); both
+ * terminals are set by gp_tail.
+ */
+static void
+gp_head(FILE *f, const char *name, const char *title, const char *settings,
+    const char *xl, const char *yl)
 {
 	fprintf(f, "# vmbench chart %s: data in %s.dat; run `gnuplot %s.gp` "
 	    "in this folder\nreset\nset title ", name, name, name);
 	gp_str(f, title);
-	if (ch->settings[0]) {
+	if (settings[0]) {
 		fputs(" . \"\\n\" . ", f);
-		gp_str(f, ch->settings);
+		gp_str(f, settings);
 	}
 	fputs(" noenhanced\nset xlabel ", f);
-	gp_str(f, xl);
-	fputs("\nset ylabel ", f);
-	gp_str(f, yl);
+	gp_lines(f, xl);
+	fputs(" noenhanced\nset ylabel ", f);
+	gp_lines(f, yl);
 	fputs(" noenhanced\nset grid ytics\nset key noenhanced\n", f);
 }
 
@@ -275,7 +315,7 @@ bar_chart(const struct charts *ch, const char *id, const struct model_row *r)
 	    r->dir == VB_LOWER ? "lower is better" : r->dir == VB_HIGHER ?
 	    "higher is better" : "information", cis ? "error bars: 95% CI" :
 	    "one run: no interval");
-	gp_head(f, ch, name, title, "kernel", r->unit);
+	gp_head(f, name, title, ch->settings, "kernel", r->unit);
 	fprintf(f, "set style fill solid 0.5 border -1\nset boxwidth 0.6\n"
 	    "set xrange [-0.7:%d.7]\nset xtics noenhanced\nunset key\n",
 	    s->nk - 1);
@@ -295,20 +335,51 @@ struct vm_ranges {
 	struct range t, y[3];		/* time; si/so, free, cache */
 };
 
-/* The .vmstat series of @id for one kernel: t si so free cache. */
+/*
+ * The .vmstat file of @id for kernel @k opened: the folder's own, or in
+ * a label of runs the first run's that has one (its index in *@run,
+ * else 0).
+ */
+static FILE *
+open_series(const struct rl_kernel *k, const char *id, int *run)
+{
+	char path[PATH_MAX];
+	FILE *f;
+	int i;
+
+	*run = 0;
+	if (!k->grouped) {
+		snprintf(path, sizeof(path), "%s/%s.vmstat", k->dir, id);
+		return fopen(path, "r");
+	}
+	for (i = 0; i < k->nruns; i++) {
+		snprintf(path, sizeof(path), "%s/%s.vmstat", k->runs[i].dir, id);
+		if ((f = fopen(path, "r"))) {
+			*run = k->runs[i].index;
+			return f;
+		}
+	}
+	return NULL;
+}
+
+/*
+ * The .vmstat series of @id for one kernel: t si so free cache (of the
+ * run open_series() picks, its index in *@run).
+ */
 static int
 copy_series(FILE *out, const struct rl_kernel *k, const char *id,
-    struct vm_ranges *vr)
+    struct vm_ranges *vr, int *run)
 {
-	char path[PATH_MAX], *line = NULL;
+	char *line = NULL;
 	size_t cap = 0;
 	double v[10];
 	int rows = 0;
 	FILE *f;
 
-	snprintf(path, sizeof(path), "%s/%s.vmstat", k->dir, id);
-	if (!(f = fopen(path, "r")))
+	if (!(f = open_series(k, id, run)))
 		return 0;
+	if (*run)
+		fprintf(out, "# run %d of %d\n", *run, k->nruns);
 	while (getline(&line, &cap, f) >= 0) {
 		if (line[0] == '#' || sscanf(line, "%lf %lf %lf %lf %lf %lf "
 		    "%lf %lf %lf %lf", &v[0], &v[1], &v[2], &v[3], &v[4],
@@ -356,6 +427,8 @@ vmstat_charts(const struct charts *ch, const char *id)
 	};
 	char base[300], name[512], title[512], a[256];
 	int k, i, nk = 0, *has = calloc((size_t)s->nk, sizeof(int));
+	int *run = vb_xcalloc((size_t)s->nk, sizeof(int));
+	char key[300];
 	struct vm_ranges vr = { RANGE_EMPTY, { RANGE_EMPTY, RANGE_EMPTY,
 	    RANGE_EMPTY } };
 	struct vb_buf plot = VB_BUF_INIT;
@@ -366,6 +439,7 @@ vmstat_charts(const struct charts *ch, const char *id)
 	snprintf(base, sizeof(base), "%s-vmstat", safe(a, sizeof(a), id));
 	if (!(f = open_in(dir, base, "dat"))) {
 		free(has);
+		free(run);
 		return -1;
 	}
 	fputs("# ", f);
@@ -376,13 +450,14 @@ vmstat_charts(const struct charts *ch, const char *id)
 		fprintf(f, "%s# ", k ? "\n\n" : "");
 		dat_str(f, s->k[k].label);
 		fputc('\n', f);
-		has[k] = copy_series(f, &s->k[k], id, &vr);
+		has[k] = copy_series(f, &s->k[k], id, &vr, &run[k]);
 		nk += has[k] > 0;
 		if (!has[k])
 			fprintf(f, "NaN NaN NaN NaN NaN\n");
 	}
 	if (close_ok(f, dir, base) || !nk) {
 		free(has);
+		free(run);
 		return nk ? -1 : 0;
 	}
 	for (i = 0; i < 3; i++) {
@@ -391,7 +466,8 @@ vmstat_charts(const struct charts *ch, const char *id)
 			break;
 		snprintf(title, sizeof(title), "%s: %s while it ran", id,
 		    c[i].title);
-		gp_head(f, ch, name, title, "time (s)", c[i].ylabel);
+		gp_head(f, name, title, ch->settings, "time (s)",
+		    c[i].ylabel);
 		fputs("set key outside right top\n", f);
 		gp_range(f, "x", vr.t, 0);
 		/* rates from 0; memory where it moved */
@@ -412,21 +488,27 @@ vmstat_charts(const struct charts *ch, const char *id)
 			    2 : i == 1 ? 4 : 5);
 			series_style(&plot, has[k]);
 			vb_buf_printf(&plot, " title ");
+			/* a label of runs: the run drawn */
+			if (run[k])
+				snprintf(key, sizeof(key), "%s (run %d of %d)",
+				    s->k[k].label, run[k], s->k[k].nruns);
+			else
+				snprintf(key, sizeof(key), "%s", s->k[k].label);
 			if (i == 0) {
 				struct vb_buf t = VB_BUF_INIT;
 
-				vb_buf_printf(&t, "%s si", s->k[k].label);
+				vb_buf_printf(&t, "%s si", key);
 				gp_quote(&plot, t.s);
 				vb_buf_printf(&plot, ", '' index %d using 1:3 ",
 				    k);
 				series_style(&plot, has[k]);
 				vb_buf_printf(&plot, " dt 2 title ");
 				t.len = 0;
-				vb_buf_printf(&t, "%s so", s->k[k].label);
+				vb_buf_printf(&t, "%s so", key);
 				gp_quote(&plot, t.s);
 				vb_buf_free(&t);
 			} else {
-				gp_quote(&plot, s->k[k].label);
+				gp_quote(&plot, key);
 			}
 		}
 		gp_tail(f, name, plot.s, 800, 500);
@@ -436,158 +518,459 @@ vmstat_charts(const struct charts *ch, const char *id)
 			break;
 	}
 	free(has);
+	free(run);
 	return i == 3 ? 3 : -1;
 }
 
-/* Bar colours of the summary, one per kernel, in turn. */
+/* The summary's colours, one per kernel compared, in turn. */
 static const char *const colours[] = {
-	"#4a7ebb", "#d9813c", "#5a9e4b", "#b94a48", "#8064a2", "#4bacc6",
-	"#9b8c3a", "#7f7f7f",
+	"#1f4e9c", "#d9813c", "#3d8a2f", "#8064a2", "#b94a48", "#2b9bb3",
+	"#9b8c3a", "#555555", "#c45ca2", "#6b4f2a",
+};
+#define NCOLOURS ((int)(sizeof(colours) / sizeof(colours[0])))
+
+/* The words' colours: better, worse, same, can't tell (or none). */
+#define C_BETTER	"#1e7a1e"
+#define C_WORSE		"#b02020"
+#define C_SAME		"#505050"
+#define C_CANT		"#8a6400"
+
+/* The key to the summary's axis and marks, under it. */
+#define EXPLAIN1 "oriented ratio to the baseline, right of 1 = better: " \
+	"x2 = twice as good (a rate doubled, a time halved), /2 = half as " \
+	"good; log scale"
+#define EXPLAIN2 "filled: changed (* as in the text report); open " \
+	"circle: same within the bound; triangle: can''t tell; line: 95% " \
+	"interval"
+
+/* The points: changed filled, same an open circle, can't tell a triangle. */
+#define PT_CHANGED	7
+#define PT_SAME		6
+#define PT_CANT		8
+
+/*
+ * One row of the summary chart: kernel k's headline of one benchmark
+ * against the baseline, on the run means (the verdict's comparison,
+ * model_row.rc), oriented so that a ratio above 1 is better.
+ */
+struct srow {
+	const char *id;
+	const struct model_row *m;
+	int k;
+	double y;			/* the row, 0 at the top */
+	double r;			/* oriented ratio; NAN: none */
+	double lo, hi;			/* its 95% interval; 0 and INFINITY
+					   for an open end; NAN: none */
+	const struct rv_verdict *v;
+	char text[192];			/* beside the row */
+	const char *tc;			/* the text's colour */
 };
 
 /*
- * The summary chart: for every kernel but the baseline, one group of
- * bars, a bar per benchmark: its headline figure's ratio kernel /
- * baseline with Fieller's 95% interval, a dashed line at 1.  The .dat
- * has one block (index) per kernel.  Returns 1 when written, 0 when
- * there is nothing to draw (one folder, or no ratio defined).
+ * The power (1 or -1) that turns kernel/baseline into a ratio above 1
+ * when better: a/b for a metric where lower is better; turned again
+ * for a negative baseline mean, where a larger ratio is a more negative
+ * mean.  An info metric keeps kernel/baseline (larger to the right).
+ */
+static int
+orient(const struct rv_cmp *c)
+{
+	int s = c->a.mean < 0 ? -1 : 1;
+
+	return c->dir == VB_LOWER ? -s : s;
+}
+
+/* @row's oriented ratio and interval from its comparison @c. */
+static void
+srow_ratio(struct srow *row, const struct rv_cmp *c)
+{
+	const struct rs_ratio *q = &c->ratio;
+	int s = orient(c);
+
+	row->r = row->lo = row->hi = NAN;
+	if (c->why == RV_MISSING || !isfinite(q->r) || !(q->r > 0))
+		return;
+	row->r = s > 0 ? q->r : 1 / q->r;
+	if (q->unbounded) {
+		row->lo = 0;
+		row->hi = INFINITY;
+		return;
+	}
+	if (!isfinite(q->lo) || !isfinite(q->hi) || !(q->hi > 0))
+		return;
+	if (s > 0) {
+		row->lo = q->lo > 0 ? q->lo : 0;
+		row->hi = q->hi;
+	} else {
+		row->lo = 1 / q->hi;
+		row->hi = q->lo > 0 ? 1 / q->lo : INFINITY;
+	}
+}
+
+/*
+ * The text beside a row, as the text report's verdict line words it
+ * (table_verdict_word()): "changed* -50.9% [-53.7, -46.4]", the
+ * label first when several kernels are compared.
+ */
+static void
+srow_text(struct srow *row, const struct rl_set *s)
+{
+	const struct rv_verdict *v = row->v;
+	const struct rv_cmp *c = &row->m->rc[row->k];
+	char w[64], a[32], b[32], p[32];
+	size_t n;
+
+	n = (size_t)snprintf(row->text, sizeof(row->text), "%s%s",
+	    s->nk > 2 ? s->k[row->k].label : "", s->nk > 2 ? ": " : "");
+	if (n >= sizeof(row->text))
+		n = sizeof(row->text) - 1;
+	row->tc = C_CANT;
+	if (v->word == RV_NONE) {
+		snprintf(row->text + n, sizeof(row->text) - n, "missing in %s",
+		    !c->a.n ? s->k[0].label : s->k[row->k].label);
+		return;
+	}
+	table_verdict_word(w, sizeof(w), v);
+	if (v->word == RV_CHANGED)
+		row->tc = c->dir == VB_INFO ? C_SAME : v->change > 0 ?
+		    C_BETTER : C_WORSE;
+	else if (v->word == RV_SAME)
+		row->tc = C_SAME;
+	if (isnan(v->change)) {
+		snprintf(row->text + n, sizeof(row->text) - n, "%s (no "
+		    "ratio: the baseline's mean is 0)", w);
+		return;
+	}
+	fmt_num(p, sizeof(p), "%+.1f", v->change);
+	if (c->why == RV_ONE_RUN)
+		snprintf(row->text + n, sizeof(row->text) - n, "%s %s%% (one "
+		    "run a side)", w, p);
+	else if (v->unbounded || isnan(v->lo))
+		snprintf(row->text + n, sizeof(row->text) - n, "%s %s%% "
+		    "(interval unbounded)", w, p);
+	else
+		snprintf(row->text + n, sizeof(row->text) - n, "%s %s%% [%s, "
+		    "%s]", w, p, fmt_num(a, sizeof(a), "%+.1f", v->lo),
+		    fmt_num(b, sizeof(b), "%+.1f", v->hi));
+}
+
+/* The point of @v's word. */
+static int
+word_point(const struct rv_verdict *v)
+{
+	return v->word == RV_CHANGED ? PT_CHANGED : v->word == RV_SAME ?
+	    PT_SAME : PT_CANT;
+}
+
+/*
+ * The half-width H (natural log) of the axis, which runs from e^-H to
+ * e^H around 1: every point inside with a margin; the intervals as
+ * far as they reach, but no further than 2.5 times the farthest point
+ * or x1.5, whichever is more, so that one wide interval does not
+ * squeeze every other row into the middle (its end is then cut with
+ * an arrow head); at least x1.05.
+ */
+static double
+axis_half(const struct srow *rows, int n)
+{
+	double p = 0, e = 0, h;
+	int i;
+
+	for (i = 0; i < n; i++) {
+		if (isnan(rows[i].r))
+			continue;
+		p = fmax(p, fabs(log(rows[i].r)));
+		if (rows[i].lo > 0)
+			e = fmax(e, fabs(log(rows[i].lo)));
+		if (isfinite(rows[i].hi))
+			e = fmax(e, fabs(log(rows[i].hi)));
+	}
+	h = fmax(p * 1.15, log(1.05));
+	h = fmax(h, fmin(e * 1.05, fmax(2.5 * p, log(1.5))));
+	/* beyond 1e12 a ratio is not read off a chart */
+	return fmin(h, log(1e12));
+}
+
+/*
+ * The x tics: 1, and each factor f of 1.01 1.02 1.05 1.1 1.2 1.5 2 3 5
+ * 10 ... 1e12 that fits in @h as xf and /f, at least a sixth of @h
+ * apart.
+ */
+static void
+axis_tics(FILE *f, double h)
+{
+	static const double base[] = { 1, 2, 3, 5 }, small[] = { 1.01,
+	    1.02, 1.05, 1.1, 1.2, 1.5 };
+	double fs[64], last = 0, v;
+	int n = 0, i, j;
+	char b[32];
+
+	for (i = 0; i < 6; i++)
+		fs[n++] = small[i];
+	for (i = 0; i < 12; i++)
+		for (j = 0; j < 4; j++)
+			if (i || j)
+				fs[n++] = base[j] * pow(10, i);
+	fputs("set xtics (\"1\" 1", f);
+	for (i = 0; i < n; i++) {
+		v = log(fs[i]);
+		if (v > h * 1.001 || v < last + h / 6)
+			continue;
+		last = v;
+		fmt_num(b, sizeof(b), "%g", fs[i]);
+		fprintf(f, ", \"x%s\" %.10g, \"/%s\" %.10g", b, fs[i], b,
+		    1 / fs[i]);
+	}
+	fputs(")\n", f);
+}
+
+/*
+ * The summary chart: one row per benchmark's headline figure (with
+ * several kernels, one row per kernel in each benchmark's band), the
+ * ratio kernel / baseline of the run means oriented so that right of
+ * 1 is better, on a log axis centred on 1, Fieller's 95% interval as a
+ * line (an arrow head where the axis cuts it), the point filled when
+ * the verdict is changed, open when same, a triangle when can't tell,
+ * and beside each row the verdict as the text report words it.  The
+ * .dat has one block (index) per kernel compared.  Returns 1 when
+ * written, 0 when there is nothing to draw (one folder, or no ratio
+ * defined).
  */
 static int
 summary_chart(const struct charts *ch)
 {
+	const struct model *m = ch->m;
 	const struct rl_set *s = ch->s;
 	const char *dir = ch->dir;
 	const char *name = "summary";
 	struct vb_buf tics = VB_BUF_INIT, plot = VB_BUF_INIT, lab = VB_BUF_INIT;
-	struct range y = RANGE_EMPTY;
-	int *hl, k, i, nb = 0, pos, npos, bars = 0, *kbars, *kcis;
-	size_t longest = 0;
-	char title[512];
-	struct model_row **rows;
+	struct srow *rows;
+	struct model_row *mr;
+	int *kpts, *kivs, i, k, j, n = 0, nb = 0, ret = -1, pts = 0, hl, nr;
+	int longest = 0, longtext = 0, rowpx, w, hgt;
+	double gap = s->nk > 2 ? 0.8 : 0, h, lo, hi, ymax = 0;
+	char title[512], settings[200];
 	FILE *f;
 
 	if (s->nk < 2)
 		return 0;
-	rows = vb_xcalloc((size_t)s->nids, sizeof(*rows));
-	hl = vb_xcalloc((size_t)s->nids, sizeof(int));
-	kbars = vb_xcalloc((size_t)s->nk, sizeof(int));
-	kcis = vb_xcalloc((size_t)s->nk, sizeof(int));
+	rows = vb_xcalloc((size_t)s->nids * (size_t)(s->nk - 1),
+	    sizeof(*rows));
+	kpts = vb_xcalloc((size_t)s->nk, sizeof(int));
+	kivs = vb_xcalloc((size_t)s->nk, sizeof(int));
+	/* the rows, benchmark by benchmark, the kernels in each */
 	for (i = 0; i < s->nids; i++) {
-		int n = model_rows(ch->m, s->ids[i], &rows[i]);
+		nr = model_rows(m, s->ids[i], &mr);
+		if ((hl = model_headline(s, s->ids[i], mr, nr)) < 0 ||
+		    !model_row_shown(&mr[hl], s->nk))
+			continue;
+		for (k = 1; k < s->nk; k++) {
+			struct srow *r = &rows[n++];
 
-		if ((hl[i] = model_headline(s, s->ids[i], rows[i], n)) >= 0)
-			nb++;
+			r->id = s->ids[i];
+			r->m = &mr[hl];
+			r->k = k;
+			r->y = nb * (s->nk - 1 + gap) + (k - 1);
+			r->v = model_verdict(m, r->m, k, NULL);
+			srow_ratio(r, &r->m->rc[k]);
+			srow_text(r, s);
+			if ((int)strlen(r->text) > longtext)
+				longtext = (int)strlen(r->text);
+			ymax = r->y;
+		}
+		nb++;
 	}
-	if (!(f = open_in(dir, name, "dat"))) {
-		nb = -1;
+	h = axis_half(rows, n);
+	lo = exp(-h);
+	hi = exp(h);
+	if (!(f = open_in(dir, name, "dat")))
 		goto out;
-	}
-	fprintf(f, "# every benchmark's headline figure as a ratio kernel / "
-	    "baseline (");
+	fputs("# every benchmark's headline figure, kernel against the "
+	    "baseline (", f);
 	dat_str(f, s->k[0].label);
-	fputs(") of the means, with\n# its 95% interval (Fieller; NaN: none, "
-	    "as with one run or a baseline\n# not clearly away from 0), one "
-	    "block (index) per kernel:\n# x, benchmark and metric, ratio, "
-	    "95% low, high, n baseline, n kernel\n", f);
-	/* groups of nb bars, one position apart */
+	fputs(")\n# on the run means, as the verdict compares them, "
+	    "oriented so that a ratio above 1\n# is better (a rate up, a "
+	    "time down: baseline / kernel when lower is better);\n# one "
+	    "block (index) per kernel compared.  Columns:\n"
+	    "#  1 y (the row, 0 at the top)  2 benchmark and metric  "
+	    "3 direction\n"
+	    "#  4 ratio, oriented (NaN: none)  5 6 its 95% interval "
+	    "(Fieller; NaN: none,\n"
+	    "#    0 or Inf: that end unbounded)  7 8 the interval as drawn, "
+	    "cut at the axis\n"
+	    "#  9 arrow: 1 whole, 2 cut on the right, 3 cut on the left, "
+	    "4 both\n"
+	    "#  10 point: 7 changed, 6 same, 8 can't tell  11 verdict  "
+	    "12 change % (+ = better)\n"
+	    "#  13 14 runs baseline, kernel  15 kernel / baseline  16 17 "
+	    "its 95% interval\n", f);
 	for (k = 1; k < s->nk; k++) {
 		fprintf(f, "%s# ", k > 1 ? "\n\n" : "");
 		dat_str(f, s->k[k].label);
 		fputc('\n', f);
-		pos = (k - 1) * (nb + 1);
-		for (i = 0; i < s->nids; i++) {
-			struct model_row *r;
-			const struct rs_ratio *q;
+		for (j = 0; j < n; j++) {
+			struct srow *r = &rows[j];
+			const struct rv_cmp *c;
+			double a, b;
 
-			if (hl[i] < 0)
+			if (r->k != k)
 				continue;
-			r = &rows[i][hl[i]];
-			lab.len = 0;
-			vb_buf_printf(&lab, "%s %s%s", s->ids[i], r->name,
-			    r->dir == VB_LOWER ? " (-)" : r->dir ==
-			    VB_HIGHER ? " (+)" : "");
-			if (lab.len > longest)
-				longest = lab.len;
-			vb_buf_printf(&tics, "%s", tics.len ? ", " : "");
-			gp_quote(&tics, lab.s);
-			vb_buf_printf(&tics, " %d", pos);
-			fprintf(f, "%d \"", pos++);
-			dat_str(f, lab.s);
-			fputs("\" ", f);
-			if (!r->d[0].n || !r->d[k].n ||
-			    !isfinite((q = rs_cmp_ratio(&r->d[0], &r->d[k],
-			    &r->c[k]))->r)) {
-				fprintf(f, "NaN NaN NaN %d %d\n", r->d[0].n,
-				    r->d[k].n);
-				continue;
+			c = &r->m->rc[k];
+			fprintf(f, "%g \"", r->y);
+			dat_str(f, r->id);
+			fputc(' ', f);
+			dat_str(f, r->m->name);
+			fprintf(f, "\" %s ", c->dir == VB_LOWER ? "lower" :
+			    c->dir == VB_HIGHER ? "higher" : "info");
+			dat_num(f, r->r, ' ');
+			a = fmax(r->lo, lo);
+			b = fmin(r->hi, hi);
+			/* an interval wholly off the axis: not drawn */
+			if (isnan(r->r) || isnan(r->lo) || !(a <= b)) {
+				dat_num(f, r->lo, ' ');
+				dat_num(f, r->hi, ' ');
+				fputs("NaN NaN 1 ", f);
+			} else {
+				dat_num(f, r->lo, ' ');
+				dat_num(f, r->hi, ' ');
+				fprintf(f, "%.10g %.10g %d ", a, b, 1 +
+				    (r->hi > hi) + 2 * (r->lo < lo));
+				kivs[k]++;
 			}
-			bars++;
-			kbars[k]++;
-			range_add(&y, q->r);
-			fprintf(f, "%.10g ", q->r);
-			if (q->unbounded || !isfinite(q->lo) ||
-			    !isfinite(q->hi)) {
-				fprintf(f, "NaN NaN %d %d\n", r->d[0].n,
-				    r->d[k].n);
-				continue;
+			fprintf(f, "%d \"%s\" ", word_point(r->v),
+			    rv_word_name(r->v->word));
+			dat_num(f, r->v->change, ' ');
+			fprintf(f, "%d %d ", c->a.n, c->b.n);
+			dat_num(f, c->ratio.r, ' ');
+			dat_num(f, c->ratio.unbounded ? NAN : c->ratio.lo, ' ');
+			dat_num(f, c->ratio.unbounded ? NAN : c->ratio.hi,
+			    '\n');
+			if (!isnan(r->r)) {
+				kpts[k]++;
+				pts++;
 			}
-			kcis[k]++;
-			range_add(&y, q->lo);
-			range_add(&y, q->hi);
-			fprintf(f, "%.10g %.10g %d %d\n", q->lo, q->hi,
-			    r->d[0].n, r->d[k].n);
 		}
 	}
-	if (close_ok(f, dir, name) || !(f = open_in(dir, name, "gp"))) {
-		nb = -1;
+	if (close_ok(f, dir, name) || !(f = open_in(dir, name, "gp")))
 		goto out;
+	if (s->nk == 2)
+		snprintf(title, sizeof(title), "headline figures: %s against "
+		    "%s (run means, 95%% interval)", s->k[1].label,
+		    s->k[0].label);
+	else
+		snprintf(title, sizeof(title), "headline figures: %d kernels "
+		    "against %s (run means, 95%% interval)", s->nk - 1,
+		    s->k[0].label);
+	setup_settings_line(settings, sizeof(settings), s);
+	/*
+	 * The title, the settings and the key to the marks as labels from
+	 * the left edge: a title centred on the plot would be cut where
+	 * the headlines' names push the plot to the right.
+	 */
+	fprintf(f, "# vmbench chart %s: data in %s.dat; run `gnuplot %s.gp` "
+	    "in this folder\nreset\nset label 100 ", name, name, name);
+	gp_str(f, title);
+	fputs(" at screen 0, screen 1 offset 1,-1.2 left noenhanced\n"
+	    "set label 101 ", f);
+	gp_str(f, settings);
+	fprintf(f, " at screen 0, screen 1 offset 1,-2.4 left noenhanced\n"
+	    "set label 102 '%s' at screen 0, screen 0 offset 1,%.1f left\n"
+	    "set label 103 '%s' at screen 0, screen 0 offset 1,%.1f left\n",
+	    EXPLAIN1, 2.4, EXPLAIN2, 1.2);
+	/* the headlines down the left, the first at the top */
+	for (j = 0; j < n; j += s->nk - 1) {
+		lab.len = 0;
+		vb_buf_printf(&lab, "%s %s%s", rows[j].id, rows[j].m->name,
+		    rows[j].m->dir == VB_INFO ? " (info)" : "");
+		if ((int)lab.len > longest)
+			longest = (int)lab.len;
+		vb_buf_printf(&tics, "%s", tics.len ? ", " : "");
+		gp_quote(&tics, lab.s);
+		vb_buf_printf(&tics, " %g", rows[j].y + (s->nk - 2) / 2.0);
 	}
-	npos = (s->nk - 1) * (nb + 1) - 1;
-	snprintf(title, sizeof(title), "headline figures: ratio kernel / %s "
-	    "(error bars: 95%% interval, Fieller)", s->k[0].label);
-	gp_head(f, ch, name, title, "(+) higher is better, (-) lower is better",
-	    "ratio to the baseline");
-	/* the labels stand upright under the bars: room for the longest */
-	fprintf(f, "set style fill solid 0.6 border -1\nset boxwidth 0.8\n"
-	    "set xrange [-0.8:%d.8]\nset xtics rotate by 90 right "
-	    "noenhanced (%s)\nset bmargin %d\nset key outside right top\n"
-	    "set arrow from graph 0, first 1 to graph 1, first 1 nohead "
-	    "dt 2 lc rgb 'gray30'\n", npos, tics.s ? tics.s : "",
-	    (int)(longest * 0.5) + 4);
-	range_add(&y, 1);
-	gp_bar_range(f, y);
+	fprintf(f, "set logscale x\nset xrange [%.10g:%.10g]\n"
+	    "set yrange [%g:%g]\nset ytics scale 0 noenhanced (%s)\n"
+	    "set tmargin 5\nset bmargin 5\nset lmargin %d\nset rmargin %d\n"
+	    "unset key\n", exp(-h * 1.04), exp(h * 1.04), ymax + 0.7, -0.7,
+	    tics.s ? tics.s : "", longest + 3, longtext + 3);
+	axis_tics(f, h);
+	/* which side is which: shaded, and named above the plot */
+	fprintf(f, "set object 1 rect from graph 0, graph 0 to first 1, "
+	    "graph 1 behind fc rgb '#fbeaea' fs solid noborder\n"
+	    "set object 2 rect from first 1, graph 0 to graph 1, graph 1 "
+	    "behind fc rgb '#e8f4e8' fs solid noborder\n"
+	    "set label 1 '< worse' at graph 0, graph 1 offset 0,0.7 left "
+	    "tc rgb '%s'\nset label 2 'better >' at graph 1, graph 1 "
+	    "offset 0,0.7 right tc rgb '%s'\n"
+	    "set arrow 1 from first 1, graph 0 to first 1, graph 1 nohead "
+	    "lc rgb 'gray30' lw 1.5\n", C_WORSE, C_BETTER);
+	/* a line through each row (one kernel), between bands (several) */
+	for (j = 0; j < n; j++) {
+		if (s->nk == 2)
+			fprintf(f, "set arrow from graph 0, first %g to graph 1, "
+			    "first %g nohead lc rgb '#d8d8d8' back\n", rows[j].y,
+			    rows[j].y);
+		else if (rows[j].k == s->nk - 1 && j + 1 < n)
+			fprintf(f, "set arrow from graph 0, first %g to graph 1, "
+			    "first %g nohead lc rgb '#b8b8b8' back\n",
+			    rows[j].y + (1 + gap) / 2, rows[j].y + (1 + gap) / 2);
+	}
+	/* the verdicts, beside the rows */
+	for (j = 0; j < n; j++) {
+		/* 1-2, 100-103 are taken above */
+		fprintf(f, "set label %d ", j + 1000);
+		gp_str(f, rows[j].text);
+		fprintf(f, " at graph 1, first %g offset 1,0 left noenhanced "
+		    "tc rgb '%s'\n", rows[j].y, rows[j].tc);
+	}
+	/* per kernel: arrow styles 4(k-1)+1..4: whole, cut right, left, both */
+	for (k = 1; k < s->nk; k++) {
+		const char *c = colours[(k - 1) % NCOLOURS];
+
+		fprintf(f, "set style arrow %d nohead lw 2 lc rgb '%s'\n"
+		    "set style arrow %d head filled size screen 0.01,25 lw 2 "
+		    "lc rgb '%s'\nset style arrow %d backhead filled size "
+		    "screen 0.01,25 lw 2 lc rgb '%s'\nset style arrow %d heads "
+		    "filled size screen 0.01,25 lw 2 lc rgb '%s'\n",
+		    4 * k - 3, c, 4 * k - 2, c, 4 * k - 1, c, 4 * k, c);
+	}
 	vb_buf_printf(&plot, "plot");
 	for (k = 1; k < s->nk; k++) {
-		const char *c = colours[(k - 1) % (sizeof(colours) /
-		    sizeof(colours[0]))];
+		const char *c = colours[(k - 1) % NCOLOURS];
 
 		/* an element with no point would make gnuplot warn */
-		if (kbars[k]) {
-			vb_buf_printf(&plot, "%s '%s.dat' index %d using 1:3 "
-			    "with boxes lc rgb '%s' title ", plot.len > 4 ?
-			    ", \\\n " : "", name, k - 1, c);
+		if (kivs[k])
+			vb_buf_printf(&plot, "%s '%s.dat' index %d using "
+			    "7:1:($8-$7):(0):($9+%d) with vectors arrowstyle "
+			    "variable notitle", plot.len > 4 ? ", \\\n " : "",
+			    name, k - 1, 4 * (k - 1));
+		if (kpts[k]) {
+			vb_buf_printf(&plot, "%s '%s.dat' index %d using "
+			    "4:1:10 with points pt variable ps 1.6 lw 2 "
+			    "lc rgb '%s' title ", plot.len > 4 ? ", \\\n " : "",
+			    name, k - 1, c);
 			gp_quote(&plot, s->k[k].label);
 		}
-		if (kcis[k])
-			vb_buf_printf(&plot, ", \\\n '' index %d using 1:3:4:5 "
-			    "with yerrorbars lc rgb 'black' pt 7 ps 0.3 lw 1.5 "
-			    "notitle", k - 1);
 	}
-	gp_tail(f, name, plot.s, npos > 20 ? 300 + 25 * npos : 800,
-	    400 + 6 * (int)longest);
-	if (bars)
+	rowpx = s->nk > 2 ? 16 : 24;
+	w = 660 + 7 * longest + 7 * longtext;
+	/* the title and settings lines whole */
+	w = (int)fmax(w, 7.2 * fmax(strlen(title), strlen(settings)) + 30);
+	hgt = 190 + rowpx * (int)ceil(ymax + 1.4);
+	gp_tail(f, name, plot.s, w < 900 ? 900 : w, hgt < 320 ? 320 : hgt);
+	if (pts)
 		fprintf(ch->all, "load '%s.gp'\n", name);
-	nb = close_ok(f, dir, name) ? -1 : bars > 0;
+	ret = close_ok(f, dir, name) ? -1 : pts > 0;
 out:
 	vb_buf_free(&tics);
 	vb_buf_free(&plot);
 	vb_buf_free(&lab);
 	free(rows);
-	free(hl);
-	free(kbars);
-	free(kcis);
-	return nb;
+	free(kpts);
+	free(kivs);
+	return ret;
 }
+
 /* @path on $PATH (or as given when it has a '/'). */
 static int
 have_program(const char *prog)
