@@ -568,6 +568,9 @@ cmp_row(FILE *f, const struct rl_set *s, const char *id,
 			fputs("-", f);
 		else if (!k)
 			fputs(table_mean(num, sizeof(num), r, s->nk, k), f);
+		else if (r->other_work[k])	/* see the notes: not compared */
+			fprintf(f, "%s (!work)", table_mean(num, sizeof(num),
+			    r, s->nk, k));
 		else
 			fprintf(f, "%s (%s)%s", table_mean(num, sizeof(num),
 			    r, s->nk, k), fmt_pct(pct, sizeof(pct),

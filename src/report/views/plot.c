@@ -258,7 +258,9 @@ bar_chart(const struct charts *ch, const char *id, const struct model_row *r)
 		range_add(&y, d->mean);
 		fprintf(f, "%d \"", k);
 		dat_str(f, s->k[k].label);
-		fprintf(f, " (n=%d)\" %.10g ", d->n, d->mean);
+		/* another amount of work: drawn, named, not compared */
+		fprintf(f, " (n=%d%s)\" %.10g ", d->n, r->other_work[k] ?
+		    ", !work: other work" : "", d->mean);
 		/* gnuplot reads NaN, not inf: an infinite bound is "NaN" */
 		if (!isfinite(d->ci_lo) || !isfinite(d->ci_hi)) {
 			fprintf(f, "NaN NaN %d\n", d->n);
@@ -503,9 +505,10 @@ summary_chart(const struct charts *ch)
 				continue;
 			r = &rows[i][hl[i]];
 			lab.len = 0;
-			vb_buf_printf(&lab, "%s %s%s", s->ids[i], r->name,
+			vb_buf_printf(&lab, "%s %s%s%s", s->ids[i], r->name,
 			    r->dir == VB_LOWER ? " (-)" : r->dir ==
-			    VB_HIGHER ? " (+)" : "");
+			    VB_HIGHER ? " (+)" : "", r->other_work[k] ?
+			    " !work" : "");
 			if (lab.len > longest)
 				longest = lab.len;
 			vb_buf_printf(&tics, "%s", tics.len ? ", " : "");
@@ -514,7 +517,8 @@ summary_chart(const struct charts *ch)
 			fprintf(f, "%d \"", pos++);
 			dat_str(f, lab.s);
 			fputs("\" ", f);
-			if (!r->d[0].n || !r->d[k].n ||
+			/* another amount of work: no ratio (not compared) */
+			if (!r->d[0].n || !r->d[k].n || r->other_work[k] ||
 			    !isfinite((q = rs_cmp_ratio(&r->d[0], &r->d[k],
 			    &r->c[k]))->r)) {
 				fprintf(f, "NaN NaN NaN %d %d\n", r->d[0].n,

@@ -685,7 +685,9 @@ geo_of(const struct rl_set *s, struct model_row **rows, const int *nrows,
 	g->g = g->lo = g->hi = NAN;
 	for (j = 0; j < s->nids; j++)
 		for (m = 0; m < nrows[j]; m++) {
-			if (!time_like(&rows[j][m]))
+			/* another amount of work is not compared */
+			if (!time_like(&rows[j][m]) ||
+			    rows[j][m].other_work[k])
 				continue;
 			na = model_run_means(&s->k[0], s->ids[j],
 			    rows[j][m].name, &a);
