@@ -357,6 +357,7 @@ key_section(FILE *f, const struct model *md, const char *id,
 	ko.short_notes = 1;
 	table_notes(f, s, id, sel, n, &ko);
 	quiet_line(f, s, id, o);
+	setup_mem_line(f, s, id, o);
 	if (nmark) {
 		vb_buf_printf(&line, "--detail has %d more metric%s; marked * "
 		    "there (Benjamini-Hochberg)%s", more, more == 1 ? "" : "s",
@@ -751,7 +752,7 @@ summary_tables(FILE *f, const struct model *md, const struct report_opts *o)
 	struct model_row **rows = vb_xcalloc((size_t)s->nids, sizeof(*rows));
 	int *nrows = vb_xcalloc((size_t)s->nids, sizeof(int));
 	int *hl = vb_xcalloc((size_t)s->nids, sizeof(int));
-	int labw = 10, perblk, first, last, i, j, k;
+	int labw = 10, perblk, first, last, i, j, k, nwork;
 	char num[64];
 
 	for (i = 0; i < s->nk; i++)
@@ -763,6 +764,7 @@ summary_tables(FILE *f, const struct model *md, const struct report_opts *o)
 		nrows[j] = model_rows(md, s->ids[j], &rows[j]);
 		hl[j] = model_headline(s, s->ids[j], rows[j], nrows[j]);
 	}
+	nwork = 0;
 	fprintf(f, "Summary: each benchmark's headline figure, mean of runs\n"
 	    "(unit with + higher is better, - lower is better)\n");
 	perblk = (o->width - labw) / SUMW;
@@ -785,14 +787,23 @@ summary_tables(FILE *f, const struct model *md, const struct report_opts *o)
 
 				if (!r || !rl_find(&s->k[i], s->ids[j]))
 					fmt_cell(f, "missing", SUMW, 0);
-				else
-					fmt_cell(f, fmt_short(num, sizeof(num),
-					    r->d[i].n ? r->d[i].mean : NAN),
-					    SUMW, 0);
+				else {
+					fmt_short(num, sizeof(num), r->d[i].n ?
+					    r->d[i].mean : NAN);
+					/* another amount of work */
+					if (r->other_work[i]) {
+						strcat(num, "!");
+						nwork++;
+					}
+					fmt_cell(f, num, SUMW, 0);
+				}
 			}
 			fputc('\n', f);
 		}
 	}
+	if (nwork)
+		fprintf(f, "! other work than the baseline's: not compared "
+		    "(the notes say which figure)\n");
 	if (s->nk > 1)
 		geo_table(f, s, rows, nrows, labw);
 	free(rows);
