@@ -626,7 +626,8 @@ model_scope_of(const char *metric)
 		"pgscan_direct", "pgsteal_kswapd", "pgsteal_direct",
 		"allocstall", "workingset_refault", "thp_fault_alloc",
 		"oom_kill", "pgpgin", "pgpgout", "pgscan_total",
-		"pgsteal_total", "foreign_cpu", "runq", NULL,
+		"pgsteal_total", "foreign_cpu", "runq", "foreign_mem_kb",
+		"mem_total_kb", "mem_avail_kb", "mem_avail_min_kb", NULL,
 	};
 	int i;
 
