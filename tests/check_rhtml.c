@@ -25,6 +25,7 @@
 #include "fmt.h"
 #include "model.h"
 #include "table.h"
+#include "setup.h"
 #include "views/html.h"
 #include "testutil.h"
 

@@ -94,6 +94,8 @@ detail_cell(char *num, size_t len, int l, const struct model_row *r, int k,
 		snprintf(num, len, "%d", d->n);
 	else if (l < 9)
 		fmt_value(num, len, v[l], l == 2 ? dec + 1 : l == 3 ? 2 : dec);
+	else if (l == 9 && k > 0 && r->other_work[k])
+		snprintf(num, len, "!work");	/* not compared */
 	else if (l == 9) {
 		fmt_pct(num, len, c->pct);
 		if (c->sig && r->dir != VB_INFO)
