@@ -326,8 +326,8 @@ usage_figures(FILE *f, const char *mode, const struct vb_metric *m)
 static void
 usage_work(FILE *f, const struct vb_work *w)
 {
-	fprintf(f, "\nAmount of work (the report compares the other figures "
-	    "only when it is the same):\n");
+	fprintf(f, "\nAmount of work (the other figures are compared only "
+	    "when it is the same):\n");
 	if (!w || !w->metric)
 		fprintf(f, "  fixed by the options (the report compares "
 		    "them)\n");

@@ -477,10 +477,11 @@ export_json(FILE *f, const struct model *md, const struct report_opts *o)
 	}
 	model_ready(md);
 	fprintf(f, "],\n  \"noisy_cov\": %.10g,\n  \"min_change_pct\": "
-	    "%.10g,\n  \"quiet_threshold_pct\": %.10g,\n  \"alpha\": "
+	    "%.10g,\n  \"quiet_threshold_pct\": %.10g,\n  "
+	    "\"mem_threshold_pct\": %.10g,\n  \"alpha\": "
 	    "%.10g,\n  \"families\": {\"holm-key\": %d, \"bh-detail\": "
-	    "%d},\n", o->noisy, md->min_change, o->quiet, md->alpha, md->nkey,
-	    md->ndetail);
+	    "%d},\n", o->noisy, md->min_change, o->quiet, o->mem_quiet,
+	    md->alpha, md->nkey, md->ndetail);
 	json_settings(f, s);
 	json_machines(f, s);
 	fputs(",\n  \"benchmarks\": [", f);
