@@ -498,6 +498,7 @@ summary(FILE *f, const struct rl_set *s, struct model_row **rows,
 			else
 				fprintf(f, "%s%s", fmt_short(num, sizeof(num),
 				    r->d[i].n ? r->d[i].mean : NAN), i &&
+				    r->other_work[i] ? " (!work)" : i &&
 				    r->c[i].sig && r->dir != VB_INFO ? "*" :
 				    "");
 			fputs("</td>", f);
