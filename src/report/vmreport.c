@@ -227,7 +227,8 @@ main(int argc, char **argv)
 			o.quiet = num_arg("--quiet-threshold", optarg, 0, 1e5);
 			break;
 		case 'M':
-			o.mem_quiet = num_arg("--mem-threshold", optarg, 0, 100);
+			o.mem_quiet = num_arg("--mem-threshold", optarg, 0,
+			    100);
 			break;
 		case 'h': usage(stdout); return 0;
 		case ':':

@@ -569,7 +569,7 @@ cmp_row(FILE *f, const struct rl_set *s, const char *id,
 			fputs("-", f);
 		else if (!k)
 			fputs(table_mean(num, sizeof(num), r, s->nk, k), f);
-		else if (r->other_work[k])	/* see the notes: not compared */
+		else if (r->other_work[k])	/* not compared: the notes */
 			fprintf(f, "%s (!work)", table_mean(num, sizeof(num),
 			    r, s->nk, k));
 		else
