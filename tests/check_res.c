@@ -194,6 +194,44 @@ START_TEST(key_line)
 }
 END_TEST
 
+/*
+ * The "work" line is optional (files written before it existed read
+ * with no work figure), written after the key line with each figure's
+ * tolerance, and read back the same.
+ */
+START_TEST(work_line)
+{
+	struct vb_res r;
+	char path[512], err[1024], buf[4096];
+	FILE *f;
+	size_t n;
+
+	tu_write(path, sizeof(path), "w.res", "vmbench-result 1\n"
+	    "bench memfill\nvariant default\ncmdline memfill\n"
+	    "status complete\nstarted -\nended -\nheadline fill_s\n"
+	    "metric bytes B info\nmetric fill_s s lower\n"
+	    "iter 1 4096 2\nend\n");
+	ck_assert_msg(vb_res_read(path, &r, err, sizeof(err)) == 0, "%s", err);
+	ck_assert_int_eq(r.metrics[0].work, 0);
+	vb_res_set_work(&r, 0, 1.5);
+	vb_res_set_key(&r, 1, 1);
+	ck_assert_int_eq(vb_res_write(path, &r), 0);
+	vb_res_free(&r);
+	f = fopen(path, "r");
+	ck_assert_ptr_nonnull(f);
+	n = fread(buf, 1, sizeof(buf) - 1, f);
+	buf[n] = '\0';
+	fclose(f);
+	ck_assert_ptr_nonnull(strstr(buf, "key fill_s\nwork bytes 1.5\n"
+	    "iter 1 4096 2\n"));
+	ck_assert_msg(vb_res_read(path, &r, err, sizeof(err)) == 0, "%s", err);
+	ck_assert_int_eq(r.metrics[0].work, 1);
+	ck_assert_double_eq(r.metrics[0].work_tol, 1.5);
+	ck_assert_int_eq(r.metrics[1].work, 0);
+	vb_res_free(&r);
+}
+END_TEST
+
 START_TEST(write_errors)
 {
 	struct vb_res w;
@@ -340,6 +378,20 @@ static const struct bad_case {
 	  "'key' out of place" },
 	{ "key after iter", HEADER "iter 1 1 2\nkey elapsed\n", 11,
 	  "'key' out of place" },
+	{ "work of no metric", HEADER "work bytes 1\nend\n", 10,
+	  "work 'bytes' is not a metric of this file" },
+	{ "work without tolerance", HEADER "work elapsed\nend\n", 10,
+	  "work needs pairs of a metric name and a tolerance in %" },
+	{ "work tolerance not a number", HEADER "work elapsed 1%\nend\n", 10,
+	  "work 'elapsed': tolerance '1%' is not a percentage from 0 to 100" },
+	{ "work tolerance negative", HEADER "work elapsed -1\nend\n", 10,
+	  "tolerance '-1' is not a percentage" },
+	{ "work repeated", HEADER "work elapsed 0 elapsed 1\nend\n", 10,
+	  "duplicate work 'elapsed'" },
+	{ "work before key", HEADER "work elapsed 0\nkey elapsed\n", 11,
+	  "'key' out of place" },
+	{ "work after iter", HEADER "iter 1 1 2\nwork elapsed 0\n", 11,
+	  "'work' out of place" },
 };
 
 START_TEST(malformed)
@@ -509,6 +561,7 @@ res_suite(void)
 	tcase_add_test(tc, round_trip);
 	tcase_add_test(tc, round_trip_minimal);
 	tcase_add_test(tc, key_line);
+	tcase_add_test(tc, work_line);
 	tcase_add_test(tc, write_errors);
 	tcase_add_test(tc, comments_and_crlf);
 	tcase_add_loop_test(tc, malformed, 0,

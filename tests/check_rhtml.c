@@ -25,6 +25,7 @@
 #include "fmt.h"
 #include "model.h"
 #include "table.h"
+#include "setup.h"
 #include "views/html.h"
 #include "testutil.h"
 
@@ -157,7 +158,8 @@ START_TEST(same_figures)
 	static const char *const ex[] = { EX "/example-a", EX "/example-c",
 		EX "/example-d" };
 	struct rl_set s = { 0 };
-	struct report_opts o = { .width = 80, .noisy = 0.05, .quiet = 5 };
+	struct report_opts o = { .width = 80, .noisy = 0.05, .quiet = 5,
+	    .mem_quiet = SETUP_MEM_THRESHOLD };
 	struct model m;
 	struct model_row *rows;
 	char err[512], dir[512], want[256], num[64], pct[32], *page;

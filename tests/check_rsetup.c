@@ -305,7 +305,8 @@ END_TEST
 static char *
 export(struct fake *f, int json)
 {
-	struct report_opts o = { .width = 80, .noisy = 0.05, .quiet = 5 };
+	struct report_opts o = { .width = 80, .noisy = 0.05, .quiet = 5,
+	    .mem_quiet = SETUP_MEM_THRESHOLD };
 	struct model m;
 	char *text = NULL;
 	size_t len = 0;

@@ -8,6 +8,7 @@
 #include <math.h>
 #include <signal.h>
 #include <stdio.h>
+#include <sys/mman.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
@@ -157,6 +158,87 @@ START_TEST(foreign_cpu_burner)
 }
 END_TEST
 
+/* The arithmetic: in use (total less available) less ours. */
+START_TEST(foreign_mem_sum)
+{
+	ck_assert_double_eq(vb_foreign_mem_kb(1000, 600, 100), 300);
+	ck_assert_double_eq(vb_foreign_mem_kb(1000, 1000, 0), 0);
+	/* no MemAvailable (before 3.14), no MemTotal: not known */
+	ck_assert(isnan(vb_foreign_mem_kb(1000, 0, 0)));
+	ck_assert(isnan(vb_foreign_mem_kb(0, 600, 0)));
+}
+END_TEST
+
+/* MemTotal (kB) of the real /proc/meminfo. */
+static double
+meminfo_total_kb(void)
+{
+	char line[256];
+	double v = NAN;
+	FILE *f = fopen("/proc/meminfo", "r");
+
+	ck_assert_ptr_nonnull(f);
+	while (fgets(line, sizeof(line), f))
+		if (sscanf(line, "MemTotal: %lf kB", &v) == 1)
+			break;
+	fclose(f);
+	return v;
+}
+
+/*
+ * A process holding 512 MiB (written, so resident) beside a benchmark
+ * shows up in foreign_mem_kb: at least what it holds, whatever else
+ * the machine does (other use only adds).  MemTotal is the real one,
+ * MemAvailable within it, and its lowest no higher than at the start.
+ */
+START_TEST(foreign_mem_holder)
+{
+	const size_t hold = 512UL << 20;
+	char path[600], c;
+	double held, total, avail, lo;
+	pid_t holder;
+	int p[2], n;
+
+	ck_assert_int_eq(pipe(p), 0);
+	holder = fork();
+	ck_assert_int_ge(holder, 0);
+	if (holder == 0) {
+		char *m = mmap(NULL, hold, PROT_READ | PROT_WRITE,
+		    MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+		size_t i;
+
+		if (m == MAP_FAILED)
+			_exit(1);
+		for (i = 0; i < hold; i += 4096)
+			m[i] = 1;
+		alarm(60);
+		if (write(p[1], "r", 1) != 1)
+			_exit(1);
+		for (;;)
+			pause();
+	}
+	close(p[1]);
+	ck_assert_int_eq(read(p[0], &c, 1), 1);
+	close(p[0]);
+	ck_assert_int_eq(sh("bench/forkbomb --forks 200 --ints 10 "
+	    "--iterations 2 --out %s/held --workdir %s >/dev/null", tu_dir,
+	    tu_dir), 0);
+	kill(holder, SIGKILL);
+	waitpid(holder, NULL, 0);
+	snprintf(path, sizeof(path), "%s/held.res", tu_dir);
+	held = tu_res_mean(path, "foreign_mem_kb", &n);
+	ck_assert_int_eq(n, 2);
+	ck_assert_msg(held >= 0.95 * (double)(hold >> 10), "with 512 MiB "
+	    "held: foreign %.0f kB", held);
+	total = tu_res_mean(path, "mem_total_kb", &n);
+	ck_assert_double_eq(total, meminfo_total_kb());
+	avail = tu_res_mean(path, "mem_avail_kb", &n);
+	lo = tu_res_mean(path, "mem_avail_min_kb", &n);
+	ck_assert(avail > 0 && avail + held <= total);
+	ck_assert(lo > 0 && lo <= avail);
+}
+END_TEST
+
 Suite *
 scope_suite(void)
 {
@@ -169,12 +251,14 @@ scope_suite(void)
 	tcase_add_test(tc, cgroup_v2_counters);
 	tcase_add_test(tc, foreign_cpu_sum);
 	tcase_add_test(tc, kthread_delta);
+	tcase_add_test(tc, foreign_mem_sum);
 	suite_add_tcase(s, tc);
 
 	tc = tcase_create("e2e");
 	tcase_add_checked_fixture(tc, tu_mktmp, tu_rmtmp);
 	tcase_set_timeout(tc, 120);
 	tcase_add_test(tc, foreign_cpu_burner);
+	tcase_add_test(tc, foreign_mem_holder);
 	suite_add_tcase(s, tc);
 	return s;
 }

@@ -1400,6 +1400,214 @@ START_TEST(info_never_marked)
 }
 END_TEST
 
+/*
+ * tests/fixtures/like-a (the baseline), like-b and like-c (make ab's
+ * shape, 3 runs a side): in b another process held 14 GiB (59% of
+ * MemTotal) and memfill filled 4.2 GB instead of 18.1 GB; in c 20% was
+ * held (below the 25% threshold) and memfill filled within 1% of a's.
+ */
+#define LIKE FX "/like-a " FX "/like-b " FX "/like-c"
+#define LIKE_AB FX "/like-a " FX "/like-b"
+
+/* Memory held by others: warned above --mem-threshold, in every view. */
+START_TEST(foreign_memory)
+{
+	static const char warn_b[] = "warning: memfill on b: other processes "
+	    "held 14.0 GiB of the memory, 59% of MemTotal (mean at an "
+	    "iteration's start over 3 iterations, highest 59%; lowest "
+	    "MemAvailable 9.4 GiB; threshold 25%)";
+	char *out, *l;
+
+	mktmp();
+	ck_assert_int_eq(report(LIKE), 0);
+	out = out_text("out");
+	unwrap(out);
+	ck_assert_ptr_nonnull(strstr(out, "warning: other processes held more "
+	    "than 25% of the memory in 2 of 6 benchmark runs"));
+	ck_assert_ptr_nonnull(strstr(after(out, "== memfill =="), "! memory "
+	    "held by others (mean at an iteration's start): 14.0 GiB (59%) "
+	    "in b\n"));
+	/* c's 20% is below the threshold, a's 3% too */
+	ck_assert_ptr_null(strstr(out, "in c\n"));
+	ck_assert_ptr_null(strstr(out, "(20%)"));
+	free(out);
+	ck_assert_int_eq(report("--detail " LIKE), 0);
+	out = out_text("out");
+	unwrap(out);
+	ck_assert_ptr_nonnull(strstr(out, warn_b));
+	ck_assert_ptr_null(strstr(out, "memfill on c:"));
+	ck_assert_ptr_null(strstr(out, "memfill on a:"));
+	free(out);
+	ck_assert_int_eq(report("--post " LIKE), 0);
+	out = out_text("out");
+	unwrap(out);
+	ck_assert_ptr_nonnull(strstr(out, warn_b));
+	ck_assert_ptr_null(strstr(out, "on c: other processes held"));
+	free(out);
+	ck_assert_int_eq(report("--summary " LIKE), 0);
+	out = out_text("out");
+	unwrap(out);
+	ck_assert_ptr_nonnull(strstr(out, warn_b));
+	free(out);
+	/* a lower threshold warns about c too; a higher one about none */
+	ck_assert_int_eq(report("--detail --mem-threshold 15 " LIKE), 0);
+	out = out_text("out");
+	unwrap(out);
+	ck_assert_ptr_nonnull(strstr(out, "warning: memfill on c: other "
+	    "processes held 4.7 GiB of the memory, 20% of MemTotal"));
+	ck_assert_ptr_null(strstr(out, "memfill on a:"));
+	free(out);
+	ck_assert_int_eq(report("--mem-threshold 60 " LIKE), 0);
+	out = out_text("out");
+	unwrap(out);
+	ck_assert_ptr_null(strstr(out, "warning: other processes held"));
+	ck_assert_ptr_null(strstr(out, "! memory held by others"));
+	ck_assert_ptr_nonnull(strstr(out, "Memory: other processes held at "
+	    "most 59% of it"));
+	free(out);
+	one_line_error("--mem-threshold 101 " LIKE, 2, "--mem-threshold");
+	/* CSV: mem_quiet and foreign_mem_pct */
+	ck_assert_int_eq(report("--format csv " LIKE), 0);
+	out = out_text("out");
+	l = line_of(out, "b,memfill,fill_s,");
+	assert_field(l, 42, "0");
+	free(l);
+	l = line_of(out, "c,memfill,fill_s,");
+	assert_field(l, 42, "1");
+	free(l);
+	free(out);
+	ck_assert_int_eq(report("--format json " LIKE), 0);
+	out = out_text("out");
+	ck_assert_ptr_nonnull(strstr(out, "\"foreign_mem_pct_mean\": "
+	    "59.47176019"));
+	ck_assert_ptr_nonnull(strstr(out, "\"mem_quiet\": false"));
+	free(out);
+	/* folders that did not record it: no memory line at all */
+	ck_assert_int_eq(report(AB), 0);
+	out = out_text("out");
+	ck_assert_ptr_null(strstr(out, "Memory:"));
+	ck_assert_ptr_null(strstr(out, "held"));
+	free(out);
+	rmtmp();
+}
+END_TEST
+
+/*
+ * Another amount of work: b's memfill rows are flagged and never
+ * starred, the line names the work figure and the change, in every
+ * view; c's work is the same within 1% and its memfill is compared
+ * (starred); forkbomb's work is the same everywhere.
+ */
+START_TEST(other_work)
+{
+	static const char line_b[] = "! other work: bytes 4.195e+09 in b, "
+	    "1.807e+10 in a (-76.8%; the same within 1%): b's other figures "
+	    "of memfill are not compared";
+	const char *sec;
+	char *out, *l, d[512];
+	int views;
+
+	mktmp();
+	for (views = 0; views < 3; views++) {
+		ck_assert_int_eq(report(views == 0 ? LIKE : views == 1 ?
+		    "--detail " LIKE : "--post " LIKE), 0);
+		out = out_text("out");
+		unwrap(out);
+		sec = after(out, views == 1 ? "== memfill ==" : views == 2 ?
+		    "\nmemfill\n" : "== memfill ==");
+		ck_assert_msg(strstr(sec, line_b), "view %d: no work line",
+		    views);
+		/* b: never starred, the change not shown */
+		l = line_of(sec, "fill_s ");
+		ck_assert_msg(l && strstr(l, "(   !work)") && !strstr(l,
+		    "+77"), "view %d: %s", views, l);
+		free(l);
+		/* c: starred (its own block in --detail and --post) */
+		l = line_of(views ? after(sec, "c\n") : sec, "fill_s ");
+		ck_assert_msg(l && l[strlen(l) - 1] == '*', "view %d: c not "
+		    "starred: %s", views, l);
+		free(l);
+		l = line_of(sec, "elapsed ");
+		ck_assert_msg(l && strstr(l, "!work"), "view %d: %s", views,
+		    l);
+		free(l);
+		/* the work figure itself shows its change */
+		if (views == 1) {
+			l = line_of(sec, "bytes ");
+			ck_assert_msg(l && strstr(l, "-76.78%"), "%s", l);
+			free(l);
+		}
+		/* c is the same work: not named */
+		ck_assert_ptr_null(strstr(out, "in c, 1.807e+10"));
+		/* forkbomb: the same work, compared and starred */
+		l = line_of(after(out, views == 2 ? "\nforkbomb\n" :
+		    "== forkbomb =="), "forks_per_s ");
+		ck_assert_msg(l && strstr(l, "(  -9.09%)*"), "view %d: %s",
+		    views, l);
+		free(l);
+		free(out);
+	}
+	ck_assert_int_eq(report(LIKE), 0);
+	out = out_text("out");
+	ck_assert_ptr_nonnull(strstr(out, "verdict fill_s: b other work, c "
+	    "changed* -20.0%"));
+	/* the summary marks it; the geometric mean leaves b's memfill out */
+	l = line_of(after(out, "\nSummary:"), "b ");
+	ck_assert_msg(l && strstr(l, "2.30!"), "%s", l);
+	free(l);
+	l = line_of(after(out, "\nTime-like"), "b ");
+	ck_assert_msg(l && strstr(l, "1.1000"), "%s", l);
+	free(l);
+	free(out);
+	/* CSV: the verdict and the work figure; no star */
+	ck_assert_int_eq(report("--format csv " LIKE), 0);
+	out = out_text("out");
+	l = line_of(out, "b,memfill,fill_s,");
+	assert_field(l, 19, "0");
+	assert_field(l, 34, "other work");
+	assert_field(l, 44, "bytes");
+	free(l);
+	l = line_of(out, "c,memfill,fill_s,");
+	assert_field(l, 19, "1");
+	assert_field(l, 34, "changed");
+	ck_assert_msg(l[strlen(l) - 1] == ',', "%s", l);
+	free(l);
+	l = line_of(out, "b,forkbomb,forks_per_s,");
+	assert_field(l, 34, "changed");
+	free(l);
+	free(out);
+	ck_assert_int_eq(report("--format json --only memfill " LIKE_AB), 0);
+	out = out_text("out");
+	l = line_of(after(after(out, "\"name\": \"fill_s\""),
+	    "\"kernel\": \"b\""), "\"kernel\": \"b\"");
+	ck_assert_msg(l && strstr(l, "\"verdict\": \"other work\"") &&
+	    strstr(l, "\"work_differs\": \"bytes\"") &&
+	    strstr(l, "\"significant\": false"), "%s", l);
+	free(l);
+	free(out);
+	/* the charts: no ratio for b's memfill, its bar named */
+	snprintf(d, sizeof(d), "--plot \"$T/ch\" " LIKE_AB);
+	ck_assert_int_eq(sh("%s %s >/dev/null 2>&1; test -f \"$T/ch/"
+	    "summary.dat\"", VMREPORT, d), 0);
+	out = out_text("ch/summary.dat");
+	ck_assert_msg(strstr(out, " \"memfill fill_s\" lower NaN NaN NaN NaN "
+	    "NaN 1 8 \"other work\" NaN 3 3 NaN NaN NaN\n"), "%s", out);
+	free(out);
+	out = out_text("ch/memfill-fill_s.dat");
+	ck_assert_ptr_nonnull(strstr(out, "\"b (n=3, !work: other work)\""));
+	free(out);
+	/*
+	 * The gate: a's memfill against b's is 335% slower, but on other
+	 * work: no regression; c's -20% on the same work is one.
+	 */
+	ck_assert_int_eq(report("--fail-on-regression 5 --only memfill "
+	    FX "/like-b " FX "/like-a"), 0);
+	ck_assert_int_eq(report("--fail-on-regression 5 --only memfill "
+	    FX "/like-a " FX "/like-c"), 3);
+	rmtmp();
+}
+END_TEST
+
 START_TEST(quiet_machine)
 {
 	static const char warn97[] = "warning: fileload@quick on x-B: the "
@@ -1453,10 +1661,10 @@ START_TEST(quiet_machine)
 	out = out_text("out");
 	ck_assert_ptr_nonnull(strstr(out, "{\"kernel\": \"x-B\", \"n\": 3, "
 	    "\"foreign_cpu_mean\": 97, \"foreign_cpu_max\": 98, \"quiet\": "
-	    "false}"));
+	    "false, "));
 	ck_assert_ptr_nonnull(strstr(out, "{\"kernel\": \"x-A\", \"n\": 3, "
 	    "\"foreign_cpu_mean\": 0.5, \"foreign_cpu_max\": 0.6, \"quiet\": "
-	    "true}"));
+	    "true, "));
 	free(out);
 	/* a higher threshold: quiet */
 	ck_assert_int_eq(report("--quiet-threshold 98 " AB), 0);
@@ -2047,6 +2255,8 @@ vmreport_suite(void)
 	tcase_add_test(tc, min_change);
 	tcase_add_test(tc, info_never_marked);
 	tcase_add_test(tc, quiet_machine);
+	tcase_add_test(tc, foreign_memory);
+	tcase_add_test(tc, other_work);
 	tcase_add_test(tc, cgroup_labels);
 	tcase_add_test(tc, default_view);
 	tcase_add_test(tc, one_run);

@@ -26,12 +26,12 @@ METRICS = (
     "ratio,ratio_ci_low,ratio_ci_high,ratio_unbounded,noisy,scope,quiet,"
     "foreign_cpu,runs,boots,run_p,adjusted_p,family,family_size,verdict,"
     "same_bound_pct,tost_p,runs_needed,change_ci_low,change_ci_high,key,"
-    "headline").split(",")
+    "headline,mem_quiet,foreign_mem_pct,work_differs").split(",")
 SETTINGS = ["kernel", "setting", "value"]
 SUMMARY = ["kernel", "baseline", "metrics", "runs_baseline", "runs",
            "geomean_ratio", "geomean_ci_low", "geomean_ci_high"]
 TOP = ["baseline", "kernels", "noisy_cov", "min_change_pct",
-       "quiet_threshold_pct", "alpha", "families", "settings_same",
+       "quiet_threshold_pct", "mem_threshold_pct", "alpha", "families", "settings_same",
        "settings_differ", "machines", "mixed_machines", "summary",
        "benchmarks"]
 ENTRY = ["kernel", "status", "n", "mean", "sd", "cov", "min", "median",
@@ -39,7 +39,7 @@ ENTRY = ["kernel", "status", "n", "mean", "sd", "cov", "min", "median",
          "welch_df", "significant", "runs", "boots", "run_p", "adjusted_p",
          "family", "family_size", "verdict", "same_bound_pct", "tost_p",
          "runs_needed", "change_ci_low", "change_ci_high", "ratio",
-         "ratio_ci_low", "ratio_ci_high", "ratio_unbounded"]
+         "ratio_ci_low", "ratio_ci_high", "ratio_unbounded", "work_differs"]
 FAMILIES = ("holm-key", "bh-detail", "none")
 
 

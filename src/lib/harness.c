@@ -71,6 +71,14 @@ const struct vb_metric vb_std_metrics[] = {
 static const struct vb_metric foreign_metric[] = {
 	{ "foreign_cpu", "%", VB_INFO, "CPU used by other processes, % of "
 	    "one CPU", 0 },
+	/* the memory columns, in this order (see mem_row()) */
+	{ "foreign_mem_kb", "kB", VB_INFO, "memory in use at the start "
+	    "that was not ours (src/lib/scope.h)", 0 },
+	{ "mem_total_kb", "kB", VB_INFO, "MemTotal", 0 },
+	{ "mem_avail_kb", "kB", VB_INFO, "MemAvailable at the start", 0 },
+	{ "mem_avail_min_kb", "kB", VB_INFO, "lowest MemAvailable seen "
+	    "during the iteration (start, end, the sampler's whole "
+	    "readings)", 0 },
 	{ NULL, NULL, VB_INFO, NULL, 0 },
 };
 
@@ -106,6 +114,7 @@ static struct run {
 	const char *proc_root;
 	int nstd;
 	int foreign_col;	/* foreign_cpu's column */
+	int mem_col;		/* foreign_mem_kb's, then the other three */
 	struct vb_cgroup cg;	/* the memory cgroup we run in, if any */
 	int cg_col;		/* its first column, or -1 */
 	int first_iter;		/* 1, or after the iterations appended to */
@@ -310,6 +319,26 @@ usage_figures(FILE *f, const char *mode, const struct vb_metric *m)
 		    m->dir == VB_HIGHER ? "higher is better" : "information");
 }
 
+/*
+ * The "Amount of work" paragraph of --help: the figures the report
+ * needs equal before it compares the others (struct vb_work).
+ */
+static void
+usage_work(FILE *f, const struct vb_work *w)
+{
+	fprintf(f, "\nAmount of work (the other figures are compared only "
+	    "when it is the same):\n");
+	if (!w || !w->metric)
+		fprintf(f, "  fixed by the options (the report compares "
+		    "them)\n");
+	for (; w && w->metric; w++)
+		if (w->tol_pct > 0)
+			fprintf(f, "  %-22s equal within %g%%\n", w->metric,
+			    w->tol_pct);
+		else
+			fprintf(f, "  %-22s exactly equal\n", w->metric);
+}
+
 static void
 usage(const struct vb_bench *b, FILE *f)
 {
@@ -332,6 +361,7 @@ usage(const struct vb_bench *b, FILE *f)
 	usage_figures(f, NULL, b->metrics);
 	for (mode = b->modes; mode && mode->flag; mode++)
 		usage_figures(f, mode->flag, mode->metrics);
+	usage_work(f, b->work);
 }
 
 /*
@@ -624,6 +654,34 @@ foreign_cpu(const struct vb_snap *a, const struct vb_snap *b,
 }
 
 /*
+ * The memory columns (foreign_metric[1..4]): the memory others held at
+ * the iteration's start (@a, with our own processes' resident memory in
+ * @own), MemTotal, MemAvailable at the start and the lowest MemAvailable
+ * of the start, the end (@b) and the sampler's readings in between
+ * (once a second).  NAN where the kernel has no MemAvailable.
+ */
+static void
+mem_row(double *row, const struct vb_snap *a, const struct vb_snap *b,
+    const struct vb_cpuown *own)
+{
+	uint64_t lo = vb_sampler_mem_min(&R.sampler);
+
+	row[0] = vb_foreign_mem_kb((double)a->mem_total,
+	    (double)a->mem_available, (double)own->ours_rss_kb);
+	row[1] = a->mem_total ? (double)a->mem_total : NAN;
+	if (!a->mem_available || !b->mem_available) {
+		row[2] = row[3] = NAN;
+		return;
+	}
+	row[2] = (double)a->mem_available;
+	if (a->mem_available < lo)
+		lo = a->mem_available;
+	if (b->mem_available < lo)
+		lo = b->mem_available;
+	row[3] = (double)lo;
+}
+
+/*
  * SIGPIPE in an iteration (iteration_sigpipe()): the workload keeps
  * the default action (a load's ring of pipes ends by it), but output is
  * a courtesy: when stdout, stderr or the runner's progress pipe has
@@ -759,6 +817,7 @@ iterate(int num, struct vb_proc *proc)
 	if (pipe2(fds, O_CLOEXEC) < 0)
 		die_errno("cannot create a pipe");
 	vb_sampler_set_iter(&R.sampler, num);
+	vb_sampler_mem_reset(&R.sampler);
 	vb_cgroup_reset_peak(&R.cg);
 	vb_cgroup_read(&R.cg, &cga);
 	vb_cpuown_read(R.proc_root, R.sampler.pid, &own_a);
@@ -843,6 +902,7 @@ iterate(int num, struct vb_proc *proc)
 	vb_cpuown_read(R.proc_root, R.sampler.pid, &own_b);
 	row[R.foreign_col] = foreign_cpu(&a, &b, &own_a, &own_b, &self_a,
 	    &self_b, &kids_a, &kids_b);
+	mem_row(row + R.mem_col, &a, &b, &own_a);
 	vb_cpuown_free(&own_a);
 	vb_cpuown_free(&own_b);
 	if (R.cg_col >= 0) {
@@ -983,6 +1043,9 @@ vb_main(const struct vb_bench *b, int argc, char **argv)
 		    m->unit, m->dir), m->key);
 	R.foreign_col = vb_res_add_metric(&R.res, foreign_metric->name,
 	    foreign_metric->unit, foreign_metric->dir);
+	R.mem_col = R.res.nmetrics;
+	for (m = foreign_metric + 1; m->name; m++)
+		vb_res_add_metric(&R.res, m->name, m->unit, m->dir);
 	R.cg_col = -1;
 	if (vb_cgroup_from_env(&R.cg) == 0) {
 		R.cg_col = R.res.nmetrics;
@@ -995,6 +1058,14 @@ vb_main(const struct vb_bench *b, int argc, char **argv)
 			die("bug: metric '%s' defined twice", m->name);
 		vb_res_set_key(&R.res, vb_res_add_metric(&R.res, m->name,
 		    m->unit, m->dir), m->key);
+	}
+	for (i = 0; b->work && b->work[i].metric; i++) {
+		int w = vb_res_metric_index(&R.res, b->work[i].metric);
+
+		if (w < 0)
+			die("bug: work figure '%s' is not a metric",
+			    b->work[i].metric);
+		vb_res_set_work(&R.res, w, b->work[i].tol_pct);
 	}
 	if (R.res.nmetrics > 1024)
 		die("bug: too many metrics");

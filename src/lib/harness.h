@@ -80,6 +80,17 @@ struct vb_metric {
 struct vb_iter;
 
 /*
+ * A figure that is the benchmark's amount of work (bytes filled, forks
+ * made), not its speed: the report compares a benchmark's other figures
+ * only between results whose work is the same, equal within @tol_pct
+ * percent (0: exactly, for counts).  Written on the .res "work" line.
+ */
+struct vb_work {
+	const char *metric;	/* a figure of .metrics (of every mode) */
+	double tol_pct;
+};
+
+/*
  * A mode: a flag of the bench's options that makes it measure something
  * else, with figures and a headline of its own (tio --creates: bonnie++'s
  * creates and deletes, not tiobench's rates).  The harness picks the
@@ -98,6 +109,12 @@ struct vb_bench {
 	size_t cfg_size;		/* the struct opts store into */
 	const struct vb_metric *metrics; /* { 0 }-terminated */
 	const char *headline;		/* metric for the run summary */
+	/*
+	 * The figures that are the amount of work, { 0 }-terminated, or
+	 * NULL when the parameters alone fix it (the report compares
+	 * those: param lines).
+	 */
+	const struct vb_work *work;
 	/* { 0 }-terminated, or NULL; the first whose flag is set applies */
 	const struct vb_mode *modes;
 	/*

@@ -80,6 +80,8 @@ vb_res_add_metric(struct vb_res *r, const char *name, const char *unit,
 	copy(m->unit, sizeof(m->unit), unit);
 	m->dir = dir;
 	m->key = 0;
+	m->work = 0;
+	m->work_tol = 0;
 	return r->nmetrics++;
 }
 
@@ -87,6 +89,13 @@ void
 vb_res_set_key(struct vb_res *r, int m, int key)
 {
 	r->metrics[m].key = key != 0;
+}
+
+void
+vb_res_set_work(struct vb_res *r, int m, double tol_pct)
+{
+	r->metrics[m].work = 1;
+	r->metrics[m].work_tol = tol_pct;
 }
 
 double *
@@ -328,6 +337,12 @@ format_res(const struct vb_res *r, char **buf, size_t *len)
 			    r->metrics[i].name);
 	if (j)
 		fputc('\n', f);
+	for (i = j = 0; i < r->nmetrics; i++)
+		if (r->metrics[i].work)
+			fprintf(f, "%s %s %.10g", j++ ? "" : "work",
+			    r->metrics[i].name, r->metrics[i].work_tol);
+	if (j)
+		fputc('\n', f);
 	for (i = 0; i < r->niter; i++) {
 		fprintf(f, "iter %d", i + 1);
 		for (j = 0; j < r->nmetrics; j++) {
@@ -533,13 +548,13 @@ split(char *s, char **w, int max)
 
 /* The header keywords, in the order they must appear. */
 enum { K_MAGIC, K_BENCH, K_VARIANT, K_CMDLINE, K_PARAM, K_STATUS,
-	K_STARTED, K_ENDED, K_NOTE, K_HEADLINE, K_METRIC, K_KEY, K_ITER,
-	K_END };
+	K_STARTED, K_ENDED, K_NOTE, K_HEADLINE, K_METRIC, K_KEY, K_WORK,
+	K_ITER, K_END };
 
 static const char *const kwords[] = {
 	"vmbench-result", "bench", "variant", "cmdline", "param", "status",
-	"started", "ended", "note", "headline", "metric", "key", "iter",
-	"end",
+	"started", "ended", "note", "headline", "metric", "key", "work",
+	"iter", "end",
 };
 
 static int
@@ -564,7 +579,7 @@ parse_line(struct rd *rd, struct vb_res *r, char *line, int *stage)
 	/* mandatory lines may not be skipped */
 	for (i = *stage + 1; i < k; i++)
 		if (i != K_PARAM && i != K_NOTE && i != K_HEADLINE &&
-		    i != K_KEY && i != K_ITER)
+		    i != K_KEY && i != K_WORK && i != K_ITER)
 			return bad(rd, "missing '%s' line before '%s'",
 			    kwords[i], line);
 	if (k == K_MAGIC && *stage != -1)
@@ -659,6 +674,30 @@ parse_line(struct rd *rd, struct vb_res *r, char *line, int *stage)
 			if (r->metrics[m].key)
 				return bad(rd, "duplicate key '%s'", w[i]);
 			r->metrics[m].key = 1;
+		}
+		return 0;
+	case K_WORK:
+		if (n == 0 || n % 2)
+			return bad(rd, "work needs pairs of a metric name and "
+			    "a tolerance in %%");
+		for (i = 0; i < n; i += 2) {
+			int m = vb_res_metric_index(r, w[i]);
+			char *end;
+			double tol;
+
+			if (m < 0)
+				return bad(rd, "work '%s' is not a metric of "
+				    "this file", w[i]);
+			if (r->metrics[m].work)
+				return bad(rd, "duplicate work '%s'", w[i]);
+			errno = 0;
+			tol = strtod(w[i + 1], &end);
+			if (*end || end == w[i + 1] || errno == ERANGE ||
+			    !(tol >= 0 && tol <= 100))
+				return bad(rd, "work '%s': tolerance '%s' is "
+				    "not a percentage from 0 to 100", w[i],
+				    w[i + 1]);
+			vb_res_set_work(r, m, tol);
 		}
 		return 0;
 	case K_ITER: {

@@ -18,6 +18,7 @@
  *	metric elapsed s lower
  *	metric forks_per_s forks/s higher
  *	key elapsed forks_per_s
+ *	work forks 0
  *	iter 1 2.5012 3998.1
  *	iter 2 2.4873 4020.4
  *	end
@@ -30,6 +31,11 @@
  * after them names the metrics the benchmark declares key (the report's
  * default view shows them beside the headline and elapsed, user, sys,
  * majflt, pswpin, pswpout), each a metric of the file, at most once;
+ * an optional "work NAME TOL..." line after it names the metrics that
+ * are the benchmark's amount of work (bytes filled, forks made), each
+ * with the relative difference in % up to which two results count as
+ * the same work (0: exactly equal); the report does not compare a
+ * benchmark's other figures between results whose work differs;
  * "iter N v1 v2 ..." lines hold
  * every iteration's raw values in that column order, "-" for a value
  * that was not measured (a counter this kernel lacks); "end" closes the
@@ -57,6 +63,8 @@ struct vb_res_metric {
 	char unit[24];
 	enum vb_dir dir;
 	int key;		/* named on the "key" line */
+	int work;		/* named on the "work" line */
+	double work_tol;	/* its tolerance, % (0: exact) */
 };
 
 struct vb_res_param {
@@ -91,6 +99,11 @@ int vb_res_add_metric(struct vb_res *r, const char *name, const char *unit,
     enum vb_dir dir);
 /* Mark column @m key (1) or not (0): the "key" line. */
 void vb_res_set_key(struct vb_res *r, int m, int key);
+/*
+ * Mark column @m a figure of the amount of work, equal within @tol_pct
+ * percent (0: exactly): the "work" line.
+ */
+void vb_res_set_work(struct vb_res *r, int m, double tol_pct);
 /* Append an iteration; returns a row of nmetrics NANs to fill in. */
 double *vb_res_add_iter(struct vb_res *r);
 /*

@@ -195,6 +195,28 @@ proc_cpu(const char *proc_root, const char *pid, unsigned long long *ticks,
 	return 0;
 }
 
+/* VmRSS of /proc/pid/statm (resident pages) in kB, or 0. */
+static unsigned long long
+proc_rss_kb(const char *proc_root, const char *pid)
+{
+	char path[512], buf[256];
+	unsigned long long size, res;
+	ssize_t n;
+	int fd;
+
+	snprintf(path, sizeof(path), "%s/%s/statm", proc_root, pid);
+	if ((fd = open(path, O_RDONLY | O_CLOEXEC)) < 0)
+		return 0;
+	n = read(fd, buf, sizeof(buf) - 1);
+	close(fd);
+	if (n <= 0)
+		return 0;
+	buf[n] = '\0';
+	if (sscanf(buf, "%llu %llu", &size, &res) != 2)
+		return 0;
+	return res * (unsigned long long)sysconf(_SC_PAGESIZE) / 1024;
+}
+
 static int
 by_pid(const void *x, const void *y)
 {
@@ -244,6 +266,7 @@ vb_cpuown_read(const char *proc_root, pid_t sampler, struct vb_cpuown *c)
 	int cap = 0;
 
 	c->ours = 0;
+	c->ours_rss_kb = 0;
 	c->n = 0;
 	c->kt = NULL;
 	if ((d = opendir(proc_root))) {
@@ -264,10 +287,14 @@ vb_cpuown_read(const char *proc_root, pid_t sampler, struct vb_cpuown *c)
 		if (c->n > 1)
 			qsort(c->kt, (size_t)c->n, sizeof(*c->kt), by_pid);
 	}
+	/* this process's CPU is its getrusage()'s; its memory counts here */
+	snprintf(pid, sizeof(pid), "%ld", (long)getpid());
+	c->ours_rss_kb += proc_rss_kb(proc_root, pid);
 	if (sampler > 0) {
 		snprintf(pid, sizeof(pid), "%ld", (long)sampler);
 		if (proc_cpu(proc_root, pid, &t, &kt) == 0)
 			c->ours += t;
+		c->ours_rss_kb += proc_rss_kb(proc_root, pid);
 	}
 	while (ours && *ours) {
 		size_t n = strspn(ours, "0123456789");
@@ -276,6 +303,8 @@ vb_cpuown_read(const char *proc_root, pid_t sampler, struct vb_cpuown *c)
 			snprintf(pid, sizeof(pid), "%.*s", (int)n, ours);
 			if (proc_cpu(proc_root, pid, &t, &kt) == 0)
 				c->ours += t;
+			if (atol(pid) != (long)getpid())
+				c->ours_rss_kb += proc_rss_kb(proc_root, pid);
 		}
 		ours += n;
 		ours += strcspn(ours, "0123456789");
@@ -288,4 +317,12 @@ vb_foreign_cpu(double busy_s, double kthread_s, double ours_s, double secs)
 	if (!(secs > 0))
 		return NAN;
 	return 100 * (busy_s - kthread_s - ours_s) / secs;
+}
+
+double
+vb_foreign_mem_kb(double total_kb, double avail_kb, double ours_kb)
+{
+	if (!(total_kb > 0) || !(avail_kb > 0))
+		return NAN;
+	return total_kb - avail_kb - ours_kb;
 }

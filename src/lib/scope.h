@@ -69,9 +69,13 @@ void vb_cgroup_reset_peak(const struct vb_cgroup *cg);
 void vb_cgroup_row(double *row, const struct vb_cgsnap *b,
     const struct vb_cgsnap *a);
 
-/* CPU time (ticks) of each kernel thread and of the pids in VMBENCH_OURS. */
+/*
+ * CPU time (ticks) of each kernel thread and of the pids in VMBENCH_OURS,
+ * and the resident memory of ours (those, the sampler and this process).
+ */
 struct vb_cpuown {
 	unsigned long long ours;
+	unsigned long long ours_rss_kb;	/* VmRSS of ours, kB */
 	int n;
 	struct vb_kthread {
 		long pid;
@@ -97,5 +101,14 @@ void vb_cpuown_free(struct vb_cpuown *c);
  */
 double vb_foreign_cpu(double busy_s, double kthread_s, double ours_s,
     double secs);
+
+/*
+ * Foreign memory, kB: the memory in use (@total_kb - @avail_kb, MemTotal
+ * less MemAvailable of /proc/meminfo) less the resident memory of our
+ * own processes (@ours_kb): what other processes, tmpfs and shared
+ * memory files and the kernel's unreclaimable memory hold.  NAN when
+ * MemAvailable is unknown (0: kernels before 3.14).
+ */
+double vb_foreign_mem_kb(double total_kb, double avail_kb, double ours_kb);
 
 #endif

@@ -840,6 +840,12 @@ sampler_main(struct vb_sampler *s)
 		nring = 0;
 		if (whole) {
 			if (vb_proc_read(p, &cur) == 0) {
+				if (iter && cur.mem_available &&
+				    cur.mem_available < __atomic_load_n(
+				    &s->sh->avail_min, __ATOMIC_RELAXED))
+					__atomic_store_n(&s->sh->avail_min,
+					    cur.mem_available,
+					    __ATOMIC_RELAXED);
 				vb_vmstat_row_split(s->out, &cur, &s->prev,
 				    &cur, &full, s->t0_ns, iter);
 				before = full;
@@ -963,6 +969,21 @@ vb_sampler_set_iter(struct vb_sampler *s, int iter)
 {
 	if (s->sh)
 		__atomic_store_n(&s->sh->iter, iter, __ATOMIC_RELAXED);
+}
+
+void
+vb_sampler_mem_reset(struct vb_sampler *s)
+{
+	if (s->sh)
+		__atomic_store_n(&s->sh->avail_min, UINT64_MAX,
+		    __ATOMIC_RELAXED);
+}
+
+uint64_t
+vb_sampler_mem_min(const struct vb_sampler *s)
+{
+	return s->sh ? __atomic_load_n(&s->sh->avail_min, __ATOMIC_RELAXED) :
+	    UINT64_MAX;
 }
 
 void

@@ -138,6 +138,12 @@ struct vb_sampler_shared {		/* a shared page */
 	long samples;			/* written by the sampler at its end */
 	uint64_t cpu_ns;
 	int err;			/* errno of a failed write: it stopped */
+	/*
+	 * The lowest MemAvailable (kB) of the whole readings taken while
+	 * an iteration was set (vb_sampler_set_iter() not 0), since the
+	 * last vb_sampler_mem_reset(); UINT64_MAX when none.
+	 */
+	uint64_t avail_min;
 };
 
 struct vb_sampler {
@@ -159,6 +165,10 @@ int vb_sampler_start(struct vb_sampler *s, const char *root, FILE *out,
     uint64_t interval_ns);
 void vb_sampler_set_iter(struct vb_sampler *s, int iter);
 void vb_sampler_stop(struct vb_sampler *s);
+/* Start a new lowest MemAvailable (struct vb_sampler_shared). */
+void vb_sampler_mem_reset(struct vb_sampler *s);
+/* The lowest MemAvailable since the reset, kB; UINT64_MAX: none seen. */
+uint64_t vb_sampler_mem_min(const struct vb_sampler *s);
 /* Write the .vmstat header (column names) to @out. */
 void vb_vmstat_header(FILE *out, uint64_t interval_ns);
 /*

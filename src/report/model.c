@@ -89,6 +89,98 @@ model_run_means(const struct rl_kernel *k, const char *id, const char *metric,
 	return n;
 }
 
+/* The work flags of @name in @r: 1 and its tolerance, else 0. */
+static int
+work_metric(const struct vb_res *r, const char *name, double *tol)
+{
+	int m;
+
+	if (!r || (m = vb_res_metric_index(r, name)) < 0 ||
+	    !r->metrics[m].work)
+		return 0;
+	*tol = r->metrics[m].work_tol;
+	return 1;
+}
+
+int
+model_work_of(const struct rl_set *s, const char *id, int k,
+    struct model_work *w)
+{
+	const struct vb_res *a = rl_find(&s->k[0], id);
+	const struct vb_res *b = rl_find(&s->k[k], id);
+	const struct vb_res *decl;
+	int m;
+
+	memset(w, 0, sizeof(*w));
+	w->pct = NAN;
+	if (!a || !b || k == 0)
+		return 0;
+	/* the baseline's declaration, else the kernel's */
+	decl = a;
+	for (m = 0; m < a->nmetrics && !a->metrics[m].work; m++)
+		;
+	if (m == a->nmetrics)
+		decl = b;
+	for (m = 0; m < decl->nmetrics; m++) {
+		const char *name = decl->metrics[m].name;
+		double x, y, tol;
+
+		if (!work_metric(decl, name, &tol))
+			continue;
+		w->declared = 1;
+		x = model_mean(a, name);
+		y = model_mean(b, name);
+		/* a side that did not measure it cannot be compared */
+		if (isnan(x) || isnan(y))
+			continue;
+		if (tol > 0 ? fabs(y - x) <= tol / 100 * fabs(x) : x == y)
+			continue;
+		w->metric = name;
+		w->base = x;
+		w->val = y;
+		w->tol = tol;
+		w->pct = x != 0 ? 100 * (y - x) / fabs(x) : NAN;
+		return 1;
+	}
+	return 0;
+}
+
+/* A work figure as the line shows it: whole below 1e6, else %.4g. */
+static char *
+work_num(char *buf, size_t len, double v)
+{
+	if (fabs(v) < 1e6 && v == floor(v))
+		snprintf(buf, len, "%.0f", v);
+	else
+		snprintf(buf, len, "%.4g", v);
+	return buf;
+}
+
+char *
+model_work_line(char *buf, size_t len, const struct rl_set *s,
+    const char *id, int k)
+{
+	struct model_work w;
+	char x[32], y[32], p[48], t[48];
+
+	if (!model_work_of(s, id, k, &w))
+		return NULL;
+	if (isnan(w.pct))
+		snprintf(p, sizeof(p), "from 0");
+	else
+		snprintf(p, sizeof(p), "%+.1f%%", w.pct);
+	if (w.tol > 0)
+		snprintf(t, sizeof(t), "the same within %g%%", w.tol);
+	else
+		snprintf(t, sizeof(t), "a count: the same only when equal");
+	snprintf(buf, len, "other work: %s %s in %s, %s in %s (%s; %s): "
+	    "%s's other figures of %s are not compared", w.metric,
+	    work_num(y, sizeof(y), w.val), s->k[k].label,
+	    work_num(x, sizeof(x), w.base), s->k[0].label, p, t,
+	    s->k[k].label, id);
+	return buf;
+}
+
 static int
 build_rows(const struct rl_set *s, double min_change, const char *id,
     struct model_row **out)
@@ -131,6 +223,8 @@ build_rows(const struct rl_set *s, double min_change, const char *id,
 			    sizeof(struct rv_verdict));
 			rows[n].vd = vb_xcalloc((size_t)s->nk,
 			    sizeof(struct rv_verdict));
+			rows[n].other_work = vb_xcalloc((size_t)s->nk, 1);
+			rows[n].work = 0;
 			n++;
 		}
 	}
@@ -158,6 +252,22 @@ build_rows(const struct rl_set *s, double min_change, const char *id,
 					rows[j].integral = 0;
 			}
 		}
+	}
+	/* a figure of the work in some folder: never "other work" itself */
+	for (j = 0; j < n; j++) {
+		double tol;
+
+		for (i = 0; i < s->nk && !rows[j].work; i++)
+			rows[j].work = work_metric(rl_find(&s->k[i], id),
+			    rows[j].name, &tol);
+	}
+	for (i = 1; i < s->nk; i++) {
+		struct model_work w;
+
+		if (!model_work_of(s, id, i, &w))
+			continue;
+		for (j = 0; j < n; j++)
+			rows[j].other_work[i] = !rows[j].work;
 	}
 	for (j = 0; j < n; j++) {
 		double *a, *b;
@@ -188,7 +298,7 @@ build_rows(const struct rl_set *s, double min_change, const char *id,
 static int
 in_family(const struct model_row *r, int k, enum model_family f)
 {
-	if (r->dir == VB_INFO || isnan(r->rc[k].w.p))
+	if (r->dir == VB_INFO || isnan(r->rc[k].w.p) || r->other_work[k])
 		return 0;
 	return f == MODEL_FAM_DETAIL || r->key;
 }
@@ -203,6 +313,7 @@ family(struct model *m, enum model_family f)
 {
 	const struct rl_set *s = m->s;
 	struct rv_opts o;
+	struct rv_verdict *v;
 	double *p = NULL, *adj;
 	int n = 0, cap = 0, size, i, j, k, t;
 
@@ -234,9 +345,14 @@ family(struct model *m, enum model_family f)
 
 				if (f == MODEL_FAM_KEY && !r->key)
 					continue;
-				rv_verdict(&r->rc[k], adj[t], &o,
-				    f == MODEL_FAM_KEY ? &r->vk[k] :
-				    &r->vd[k]);
+				v = f == MODEL_FAM_KEY ? &r->vk[k] :
+				    &r->vd[k];
+				rv_verdict(&r->rc[k], adj[t], &o, v);
+				/* another amount of work: not compared */
+				if (r->other_work[k]) {
+					v->word = RV_OTHER_WORK;
+					v->star = 0;
+				}
 			}
 	free(p);
 	free(adj);
@@ -356,6 +472,7 @@ model_free(struct model *m)
 			free(m->rows[i][j].rc);
 			free(m->rows[i][j].vk);
 			free(m->rows[i][j].vd);
+			free(m->rows[i][j].other_work);
 		}
 		free(m->rows[i]);
 	}
@@ -510,7 +627,8 @@ model_scope_of(const char *metric)
 		"pgscan_direct", "pgsteal_kswapd", "pgsteal_direct",
 		"allocstall", "workingset_refault", "thp_fault_alloc",
 		"oom_kill", "pgpgin", "pgpgout", "pgscan_total",
-		"pgsteal_total", "foreign_cpu", "runq", NULL,
+		"pgsteal_total", "foreign_cpu", "runq", "foreign_mem_kb",
+		"mem_total_kb", "mem_avail_kb", "mem_avail_min_kb", NULL,
 	};
 	int i;
 

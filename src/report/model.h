@@ -53,7 +53,42 @@ struct model_row {
 	 */
 	struct rv_cmp *rc;		/* nk; rc[0] unused */
 	struct rv_verdict *vk, *vd;	/* nk; [0] unused */
+	/*
+	 * A figure of the benchmark's amount of work (the .res "work"
+	 * line), and per kernel: 1 when its work differs from the
+	 * baseline's (model_work_of()) and this row is not a work
+	 * figure: then nothing is compared (no test, no star, the
+	 * verdict RV_OTHER_WORK).
+	 */
+	int work;
+	unsigned char *other_work;	/* nk; [0] unused */
 };
+
+/*
+ * Did kernel @k do the baseline's amount of work in @id?  The figures
+ * the .res files name on their "work" line (the baseline's, else
+ * kernel @k's), each compared by its mean over the runs: equal within
+ * its tolerance (|k - base| <= tol% of |base|; tol 0: exactly).
+ */
+struct model_work {
+	const char *metric;		/* the first that differs, or NULL */
+	double base, val;		/* its means: baseline, kernel k */
+	double pct;			/* (val - base) / |base|, %; NAN
+					   from a base of 0 */
+	double tol;			/* its tolerance, % */
+	int declared;			/* some work figure is declared */
+};
+/* 1 when the work differs (*@w filled), else 0. */
+int model_work_of(const struct rl_set *s, const char *id, int k,
+    struct model_work *w);
+/*
+ * The line a view prints when kernel @k's work of @id differs: "other
+ * work: bytes 4.195e+09 in b, 1.807e+10 in a (-76.8%; the same within
+ * 1%): b's figures of memfill are not compared".  Into @buf; NULL when
+ * the work is the same.
+ */
+char *model_work_line(char *buf, size_t len, const struct rl_set *s,
+    const char *id, int k);
 
 /* The two families the stars are corrected over. */
 enum model_family {

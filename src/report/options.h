@@ -14,6 +14,8 @@ struct report_opts {
 	int detail;			/* statistics of every metric */
 	int allow_diff;			/* --allow-different-params */
 	double quiet;			/* % of a CPU: --quiet-threshold (5) */
+	double mem_quiet;		/* % of MemTotal: --mem-threshold
+					   (25) */
 	/* set by a view on its copy, for the blocks it prints: */
 	const char *title;		/* table_print(): "== ID ==" left of
 					   its header (the default view) */

@@ -11,7 +11,12 @@
  *   work is the outlier notes' business, a run disturbed throughout is
  *   this warning's; the highest iteration is named beside the mean;
  * - which machine each folder ran on (host, CPU, memory from meta), and
- *   one warning when the folders come from more than one.
+ *   one warning when the folders come from more than one;
+ * - how much of the memory others held: the runner records at each
+ *   iteration's start the memory in use that was not the benchmark's
+ *   (foreign_mem_kb: MemTotal - MemAvailable - our processes' RSS,
+ *   src/lib/scope.h); a run is warned about when the mean over its
+ *   iterations is above --mem-threshold (25%) of MemTotal.
  */
 #include <math.h>
 #include <stdlib.h>
@@ -209,6 +214,45 @@ setup_settings_line(char *buf, size_t len, const struct rl_set *s)
 
 /* ---- how quiet the machine was ---- */
 
+/*
+ * The memory figures of @r into @q (struct setup_quiet), mem_quiet
+ * against the default threshold (setup_mem_of(): the option's).
+ */
+static void
+mem_of(const struct vb_res *r, struct setup_quiet *q)
+{
+	double sum = 0, kb = 0;
+	int f, t, a, i;
+
+	q->mem_n = 0;
+	q->mem_mean = q->mem_max = q->mem_kb = q->avail_min_kb = NAN;
+	q->mem_quiet = -1;
+	if (!r || (f = vb_res_metric_index(r, "foreign_mem_kb")) < 0 ||
+	    (t = vb_res_metric_index(r, "mem_total_kb")) < 0)
+		return;
+	a = vb_res_metric_index(r, "mem_avail_min_kb");
+	for (i = 0; i < r->niter; i++) {
+		double x = vb_res_get(r, i, f), tot = vb_res_get(r, i, t);
+
+		if (a >= 0 && !isnan(vb_res_get(r, i, a)) &&
+		    !(vb_res_get(r, i, a) >= q->avail_min_kb))
+			q->avail_min_kb = vb_res_get(r, i, a);
+		if (isnan(x) || !(tot > 0))
+			continue;
+		x = 100 * x / tot;
+		if (!q->mem_n || x > q->mem_max)
+			q->mem_max = x;
+		sum += x;
+		kb += vb_res_get(r, i, f);
+		q->mem_n++;
+	}
+	if (!q->mem_n)
+		return;
+	q->mem_mean = sum / q->mem_n;
+	q->mem_kb = kb / q->mem_n;
+	q->mem_quiet = !(q->mem_mean > SETUP_MEM_THRESHOLD);
+}
+
 void
 setup_quiet_of(const struct vb_res *r, double threshold,
     struct setup_quiet *q)
@@ -219,6 +263,7 @@ setup_quiet_of(const struct vb_res *r, double threshold,
 	q->n = 0;
 	q->mean = q->max = NAN;
 	q->quiet = -1;
+	mem_of(r, q);
 	if (!r || (m = vb_res_metric_index(r, "foreign_cpu")) < 0)
 		return;
 	rs_describe(r->vals + m, r->niter, r->nmetrics, &d);
@@ -228,6 +273,54 @@ setup_quiet_of(const struct vb_res *r, double threshold,
 	q->mean = d.mean;
 	q->max = d.max;
 	q->quiet = !(d.mean > threshold);
+}
+
+void
+setup_mem_of(const struct vb_res *r, const struct report_opts *o,
+    struct setup_quiet *q)
+{
+	setup_quiet_of(r, o->quiet, q);
+	if (q->mem_n)
+		q->mem_quiet = !(q->mem_mean > o->mem_quiet);
+}
+
+/* GiB with one decimal: "14.0 GiB". */
+static char *
+gib(char *buf, size_t len, double kb)
+{
+	snprintf(buf, len, "%.1f GiB", kb / 1048576);
+	return buf;
+}
+
+/* A share of the memory: whole percent, tenths below 10%. */
+static char *
+mem_pct(char *buf, size_t len, double v)
+{
+	snprintf(buf, len, "%.*f%%", fabs(v) < 10 ? 1 : 0, v);
+	return buf;
+}
+
+void
+setup_mem_line(FILE *f, const struct rl_set *s, const char *id,
+    const struct report_opts *o)
+{
+	struct vb_buf line = VB_BUF_INIT;
+	struct setup_quiet q;
+	char a[32], b[32];
+	int k, n = 0;
+
+	for (k = 0; k < s->nk; k++) {
+		setup_mem_of(rl_find(&s->k[k], id), o, &q);
+		if (q.mem_quiet != 0)
+			continue;
+		vb_buf_printf(&line, "%s %s (%s) in %s", n++ ? "," :
+		    "! memory held by others (mean at an iteration's start):",
+		    gib(a, sizeof(a), q.mem_kb), mem_pct(b, sizeof(b),
+		    q.mem_mean), s->k[k].label);
+	}
+	if (n)
+		fmt_wrap(f, vb_buf_str(&line), o->width, 4);
+	vb_buf_free(&line);
 }
 
 /* A share of a CPU: tenths below 10%, so 5.4 is not shown as 5. */
@@ -243,11 +336,28 @@ setup_quiet_warn(FILE *f, const struct rl_set *s, const char *id,
     const struct report_opts *o)
 {
 	struct setup_quiet q;
-	char line[1024], a[32], b[32];
+	char line[1024], a[32], b[32], c[32];
 	int k, n = 0;
 
 	for (k = 0; k < s->nk; k++) {
-		setup_quiet_of(rl_find(&s->k[k], id), o->quiet, &q);
+		setup_mem_of(rl_find(&s->k[k], id), o, &q);
+		if (q.mem_quiet == 0) {
+			snprintf(line, sizeof(line), "warning: %s on %s: "
+			    "other processes held %s of the memory, %s of "
+			    "MemTotal (mean at an iteration's start over %d "
+			    "iteration%s, highest %s", id, s->k[k].label,
+			    gib(a, sizeof(a), q.mem_kb), mem_pct(b,
+			    sizeof(b), q.mem_mean), q.mem_n, q.mem_n == 1 ?
+			    "" : "s", mem_pct(c, sizeof(c), q.mem_max));
+			if (!isnan(q.avail_min_kb))
+				snprintf(line + strlen(line), sizeof(line) -
+				    strlen(line), "; lowest MemAvailable %s",
+				    gib(a, sizeof(a), q.avail_min_kb));
+			snprintf(line + strlen(line), sizeof(line) -
+			    strlen(line), "; threshold %g%%)", o->mem_quiet);
+			fmt_wrap(f, line, o->width, 4);
+			n++;
+		}
 		if (q.quiet != 0)
 			continue;
 		snprintf(line, sizeof(line), "warning: %s on %s: the machine "
@@ -268,15 +378,20 @@ struct quiet_scan {
 	int rec;			/* of those, with foreign_cpu */
 	int loud;			/* of those, not quiet */
 	double lo, hi;			/* their lowest and highest mean */
+	int mem_rec, mem_loud;		/* the same of the memory */
+	double mem_hi;			/* its highest mean, % */
 };
 
 static void
-quiet_scan(const struct rl_set *s, double threshold, struct quiet_scan *qs)
+quiet_scan(const struct rl_set *s, const struct report_opts *o,
+    struct quiet_scan *qs)
 {
 	struct setup_quiet q;
 	int i, k;
 
 	qs->runs = qs->rec = qs->loud = 0;
+	qs->mem_rec = qs->mem_loud = 0;
+	qs->mem_hi = -INFINITY;
 	qs->lo = INFINITY;
 	qs->hi = -INFINITY;
 	for (i = 0; i < s->nids; i++)
@@ -286,7 +401,12 @@ quiet_scan(const struct rl_set *s, double threshold, struct quiet_scan *qs)
 			if (!r)
 				continue;
 			qs->runs++;
-			setup_quiet_of(r, threshold, &q);
+			setup_mem_of(r, o, &q);
+			if (q.mem_quiet >= 0) {
+				qs->mem_rec++;
+				qs->mem_loud += !q.mem_quiet;
+				qs->mem_hi = fmax(qs->mem_hi, q.mem_mean);
+			}
 			if (q.quiet < 0)
 				continue;
 			qs->rec++;
@@ -296,6 +416,35 @@ quiet_scan(const struct rl_set *s, double threshold, struct quiet_scan *qs)
 		}
 }
 
+/*
+ * The memory others held over every run, when some recorded it: one
+ * line, a warning when some run is above the threshold.
+ */
+static void
+mem_summary(FILE *f, const struct quiet_scan *qs,
+    const struct report_opts *o)
+{
+	char line[512], a[32];
+
+	if (!qs->mem_rec)
+		return;
+	if (!qs->mem_loud)
+		snprintf(line, sizeof(line), "Memory: other processes held "
+		    "at most %s of it (mean at an iteration's start over a "
+		    "run; threshold %g%%)%s", mem_pct(a, sizeof(a),
+		    fmax(qs->mem_hi, 0)), o->mem_quiet, qs->mem_rec <
+		    qs->runs ? "; not recorded for every run" : "");
+	else
+		snprintf(line, sizeof(line), "warning: other processes held "
+		    "more than %g%% of the memory in %d of %d benchmark "
+		    "run%s (see the warnings below): what a benchmark sized "
+		    "from memory gets, and when reclaim starts, depend on "
+		    "it%s", o->mem_quiet, qs->mem_loud, qs->runs,
+		    qs->runs == 1 ? "" : "s", qs->mem_rec < qs->runs ?
+		    "; not recorded for every run" : "");
+	fmt_wrap(f, line, o->width, 4);
+}
+
 void
 setup_quiet_summary(FILE *f, const struct rl_set *s,
     const struct report_opts *o)
@@ -303,7 +452,7 @@ setup_quiet_summary(FILE *f, const struct rl_set *s,
 	struct quiet_scan qs;
 	char line[512], a[32];
 
-	quiet_scan(s, o->quiet, &qs);
+	quiet_scan(s, o, &qs);
 	if (!qs.rec)
 		snprintf(line, sizeof(line), "Machine load: not recorded "
 		    "(these folders have no foreign_cpu figures)");
@@ -320,6 +469,7 @@ setup_quiet_summary(FILE *f, const struct rl_set *s,
 		    qs.loud, qs.runs, qs.runs == 1 ? "" : "s", o->quiet,
 		    qs.rec < qs.runs ? "; not recorded for every run" : "");
 	fmt_wrap(f, line, o->width, 4);
+	mem_summary(f, &qs, o);
 }
 
 int
@@ -329,7 +479,7 @@ setup_all_loaded(FILE *f, const struct rl_set *s,
 	struct quiet_scan qs;
 	char line[512], a[32], b[32];
 
-	quiet_scan(s, o->quiet, &qs);
+	quiet_scan(s, o, &qs);
 	if (!qs.rec || qs.loud < qs.rec)
 		return 0;
 	snprintf(line, sizeof(line), "warning: the machine was not quiet in "
@@ -339,6 +489,7 @@ setup_all_loaded(FILE *f, const struct rl_set *s,
 	    " that recorded it" : "", cpu_pct(a, sizeof(a), qs.lo),
 	    cpu_pct(b, sizeof(b), qs.hi), o->quiet, more);
 	fmt_wrap(f, line, o->width, 4);
+	mem_summary(f, &qs, o);
 	return 1;
 }
 

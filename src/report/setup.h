@@ -50,25 +50,60 @@ char *setup_machine_name(char *buf, size_t len, const struct rl_kernel *k);
  */
 void setup_machines(FILE *f, const struct rl_set *s, int width);
 
-/* How busy the machine was with other work during one result. */
+/*
+ * How busy the machine was with other work during one result: the CPU
+ * other processes used, and the memory they held (foreign_mem_kb of
+ * MemTotal at each iteration's start, src/lib/scope.h).
+ */
 struct setup_quiet {
 	int n;				/* iterations with foreign_cpu */
 	double mean, max;		/* foreign_cpu, % of one CPU */
 	int quiet;			/* 1, 0 (mean above), -1 not recorded */
+	int mem_n;			/* iterations with foreign_mem_kb */
+	double mem_mean, mem_max;	/* foreign memory, % of MemTotal */
+	double mem_kb;			/* its mean, kB */
+	double avail_min_kb;		/* lowest MemAvailable seen, kB */
+	int mem_quiet;			/* 1, 0 (mean above), -1 not recorded */
 };
+/* @threshold: % of a CPU; the memory's: setup_mem_of(). */
+/*
+ * The default memory threshold, % of MemTotal (--mem-threshold): an
+ * idle server's kernel and daemons hold a few % (3-4% on a 24 GiB VM),
+ * a small VM's up to about 15%; a quarter of the memory held by others
+ * changes what a benchmark sized from memory gets and when reclaim
+ * starts (docs/report.md).
+ */
+#define SETUP_MEM_THRESHOLD 25
 void setup_quiet_of(const struct vb_res *r, double threshold,
     struct setup_quiet *q);
-/* One warning line per kernel whose run of @id was not quiet. */
+/* setup_quiet_of() and the memory figures against @mem_threshold %. */
+void setup_mem_of(const struct vb_res *r, const struct report_opts *o,
+    struct setup_quiet *q);
+/*
+ * One warning line per kernel whose run of @id was not quiet, and one
+ * per kernel whose other processes held more than o->mem_quiet % of
+ * the memory.
+ */
 int setup_quiet_warn(FILE *f, const struct rl_set *s, const char *id,
     const struct report_opts *o);
-/* One line over every benchmark and kernel (top of text and post). */
+/*
+ * The default view's one line on the memory others held during @id,
+ * above the threshold ("! memory held by others ..."); nothing when
+ * below or not recorded.
+ */
+void setup_mem_line(FILE *f, const struct rl_set *s, const char *id,
+    const struct report_opts *o);
+/*
+ * One line over every benchmark and kernel (top of text and post),
+ * then one on the memory others held, when some folder recorded it.
+ */
 void setup_quiet_summary(FILE *f, const struct rl_set *s,
     const struct report_opts *o);
 /*
  * Was every benchmark run that recorded the other processes' CPU not
  * quiet?  Then one warning line on @f with the range of the runs'
- * means, @more in its parentheses (where each run is), and 1;
- * otherwise nothing and 0.
+ * means, @more in its parentheses (where each run is), the memory line
+ * of setup_quiet_summary(), and 1; otherwise nothing and 0.
  */
 int setup_all_loaded(FILE *f, const struct rl_set *s,
     const struct report_opts *o, const char *more);

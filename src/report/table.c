@@ -22,7 +22,9 @@
  * difference is marked (rs_mark(): p < 0.05 and at least the minimum
  * change).  '~' after a metric name: noisy (CoV above the threshold in
  * some kernel); "[system]" or "[cgroup]" at the end of the name column:
- * whose counter it is (model_scope_of()).
+ * whose counter it is (model_scope_of()); "!work" instead of the change:
+ * that kernel did another amount of work (model_work_of()), so its
+ * figures are not compared (table_notes() says which figure differed).
  */
 void
 table_print(FILE *f, const struct rl_set *s, const char *id,
@@ -115,7 +117,11 @@ table_print(FILE *f, const struct rl_set *s, const char *id,
 					continue;
 				}
 				fmt_value(num, sizeof(num), r->d[i].mean, dec);
-				fmt_pct(pct, sizeof(pct), r->c[i].pct);
+				/* another amount of work: no change to show */
+				if (r->other_work[i])
+					snprintf(pct, sizeof(pct), "!work");
+				else
+					fmt_pct(pct, sizeof(pct), r->c[i].pct);
 				snprintf(buf, sizeof(buf), "%s (%8s)", num,
 				    pct);
 				fmt_cell(f, buf, CMPW - 1, 0);
@@ -378,6 +384,15 @@ table_notes(FILE *f, const struct rl_set *s, const char *id,
 	noise_note(f, s, id, rows, nrows, model_headline(s, id, rows, nrows),
 	    o);
 	outlier_notes(f, s, id, rows, nrows, o);
+	for (i = 1; i < s->nk; i++) {
+		char w[512];
+
+		if (model_work_line(w, sizeof(w), s, id, i)) {
+			vb_buf_printf(&line, "! %s", w);
+			fmt_wrap(f, vb_buf_str(&line), o->width, 4);
+			vb_buf_free(&line);
+		}
+	}
 	for (i = 0; i < s->nk; i++) {
 		const struct vb_res *r = rl_find(&s->k[i], id);
 

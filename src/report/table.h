@@ -20,7 +20,8 @@ void table_print(FILE *f, const struct rl_set *s, const char *id,
     const struct model_row *rows, int nrows, const struct report_opts *o);
 /*
  * The notes under it: the metrics left out (zero, not measured), the
- * noise (o->short_notes: one line), outliers and cold first runs, runs
+ * noise (o->short_notes: one line), outliers and cold first runs, a
+ * kernel that did another amount of work (model_work_line()), runs
  * missing or incomplete.
  */
 void table_notes(FILE *f, const struct rl_set *s, const char *id,

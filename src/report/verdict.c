@@ -116,6 +116,8 @@ rv_word_name(enum rv_word w)
 		return "same";
 	case RV_CANT_TELL:
 		return "can't tell";
+	case RV_OTHER_WORK:
+		return "other work";
 	default:
 		return "-";
 	}

@@ -98,7 +98,10 @@ enum rv_word {
 	RV_NONE,
 	RV_CHANGED,		/* "changed" */
 	RV_SAME,		/* "same" (within +-bound%) */
-	RV_CANT_TELL		/* "can't tell" */
+	RV_CANT_TELL,		/* "can't tell" */
+	RV_OTHER_WORK		/* "other work": the benchmark's amount
+				   of work differs, nothing compared
+				   (model.h, struct model_work) */
 };
 
 struct rv_opts {

@@ -21,6 +21,7 @@
 #include "opt.h"
 #include "options.h"
 #include "rload.h"
+#include "setup.h"
 #include "views/dump.h"
 #include "views/export.h"
 #include "views/gate.h"
@@ -60,6 +61,8 @@ usage(FILE *f)
 "                             (0.05)\n"
 "  --quiet-threshold PCT      warn when other processes used more than\n"
 "                             PCT%% of a CPU during a run (5)\n"
+"  --mem-threshold PCT        warn when other processes held more than\n"
+"                             PCT%% of the memory during a run (25)\n"
 "  --width N                  text width (80)\n");
 }
 
@@ -171,10 +174,12 @@ main(int argc, char **argv)
 		{ "min-change", required_argument, NULL, 'm' },
 		{ "alpha", required_argument, NULL, 'A' },
 		{ "quiet-threshold", required_argument, NULL, 'q' },
+		{ "mem-threshold", required_argument, NULL, 'M' },
 		{ "help", no_argument, NULL, 'h' },
 		{ NULL, 0, NULL, 0 },
 	};
-	struct report_opts o = { .width = 80, .noisy = 0.05, .quiet = 5 };
+	struct report_opts o = { .width = 80, .noisy = 0.05, .quiet = 5,
+		.mem_quiet = SETUP_MEM_THRESHOLD };
 	struct rl_set s = { 0 };
 	struct model m;
 	const char *format = "text", *vmstat = NULL, *plot = NULL;
@@ -232,6 +237,10 @@ main(int argc, char **argv)
 			break;
 		case 'q':
 			o.quiet = num_arg("--quiet-threshold", optarg, 0, 1e5);
+			break;
+		case 'M':
+			o.mem_quiet = num_arg("--mem-threshold", optarg, 0,
+			    100);
 			break;
 		case 'h': usage(stdout); return 0;
 		case ':':

@@ -146,6 +146,16 @@ static const struct vb_opt opts[] = {
 	{ 0 },
 };
 
+/*
+ * The amount of work: the jobs of the build, exactly, and the load's
+ * size, sized from the memory (or a limit) and equal within 1%.
+ */
+static const struct vb_work work[] = {
+	{ "jobs", 0 },
+	{ "load_mb", 1 },
+	{ NULL, 0 },
+};
+
 static const struct vb_metric metrics[] = {
 	{ "build_time", "s", VB_LOWER,
 	    "make's elapsed time (contest: Time)", 1 },
@@ -520,6 +530,7 @@ static const struct vb_bench makesim = {
 	.cfg_size = sizeof(struct cfg),
 	.metrics = metrics,
 	.headline = "build_time",
+	.work = work,
 	.validate = validate,
 	.setup = setup,
 	.run = run,

@@ -53,6 +53,12 @@ static const struct vb_opt opts[] = {
 	{ 0 },
 };
 
+/* The amount of work: the bytes mapped, --pages x --page, exactly. */
+static const struct vb_work work[] = {
+	{ "bytes", 0 },
+	{ NULL, 0 },
+};
+
 static const struct vb_metric metrics[] = {
 	{ "bytes", "B", VB_INFO, "bytes mapped", 0 },
 	{ "pages_per_s", "pages/s", VB_HIGHER, "pages mapped, touched, "
@@ -220,6 +226,7 @@ static const struct vb_bench mmaptouch = {
 	.cfg_size = sizeof(struct cfg),
 	.metrics = metrics,
 	.headline = "pages_per_s",
+	.work = work,
 	.validate = validate,
 	.setup = setup,
 	.run = run,

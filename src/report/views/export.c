@@ -44,7 +44,13 @@
  * foreign_cpu say how busy the machine was with other work during that
  * kernel's run of the benchmark (1/true: quiet; empty/null: not
  * recorded); key: a key figure (the default view's); headline: the
- * benchmark's headline figure (the summary's table).
+ * benchmark's headline figure (the summary's table); mem_quiet and
+ * foreign_mem_pct the same of the memory other processes held (% of
+ * MemTotal, mean at an iteration's start; JSON: in "load");
+ * work_differs names the benchmark's work figure that differs between
+ * that kernel and the baseline (model_work_of(); its rows are then not
+ * compared: verdict "other work"), empty/null when the work is the
+ * same.
  *
  * JSON strings are valid UTF-8: control characters (C0, DEL and C1) as
  * \u00XX, a byte that is not part of a UTF-8 character as \ufffd (the
@@ -224,6 +230,27 @@ csv_verdict(FILE *f, const struct model *md, const struct model_row *r,
 	csv_num(f, v->hi);
 }
 
+/*
+ * The like-with-like fields of kernel @k's rows of @id: mem_quiet,
+ * foreign_mem_pct, work_differs (see the top).
+ */
+static void
+csv_like(FILE *f, const struct rl_set *s, const char *id, int k,
+    const struct report_opts *o)
+{
+	struct setup_quiet q;
+	struct model_work w;
+
+	setup_mem_of(rl_find(&s->k[k], id), o, &q);
+	fputc(',', f);
+	if (q.mem_quiet >= 0)
+		fprintf(f, "%d", q.mem_quiet);
+	csv_num(f, q.mem_mean);
+	fputc(',', f);
+	if (model_work_of(s, id, k, &w))
+		csv_str(f, w.metric);
+}
+
 void
 export_csv(FILE *f, const struct model *md, const struct report_opts *o)
 {
@@ -236,7 +263,8 @@ export_csv(FILE *f, const struct model *md, const struct report_opts *o)
 	    "significant,ratio,ratio_ci_low,ratio_ci_high,ratio_unbounded,"
 	    "noisy,scope,quiet,foreign_cpu,runs,boots,run_p,adjusted_p,"
 	    "family,family_size,verdict,same_bound_pct,tost_p,runs_needed,"
-	    "change_ci_low,change_ci_high,key,headline\n", f);
+	    "change_ci_low,change_ci_high,key,headline,mem_quiet,"
+	    "foreign_mem_pct,work_differs\n", f);
 	for (i = 0; i < s->nids; i++) {
 		n = model_rows(md, s->ids[i], &rows);
 		hl = model_headline(s, s->ids[i], rows, n);
@@ -295,8 +323,10 @@ export_csv(FILE *f, const struct model *md, const struct report_opts *o)
 					fprintf(f, "%d", q.quiet);
 				csv_num(f, q.mean);
 				csv_verdict(f, md, &rows[j], k);
-				fprintf(f, ",%d,%d\n", rows[j].key != 0,
+				fprintf(f, ",%d,%d", rows[j].key != 0,
 				    j == hl);
+				csv_like(f, s, s->ids[i], k, o);
+				fputc('\n', f);
 			}
 	}
 }
@@ -401,14 +431,19 @@ json_load(FILE *f, const struct rl_set *s, const char *id,
 
 	fputs(", \"load\": [", f);
 	for (k = 0; k < s->nk; k++) {
-		setup_quiet_of(rl_find(&s->k[k], id), o->quiet, &q);
+		setup_mem_of(rl_find(&s->k[k], id), o, &q);
 		fputs(k ? ", {\"kernel\": " : "{\"kernel\": ", f);
 		json_str(f, s->k[k].label);
 		fprintf(f, ", \"n\": %d", q.n);
 		json_num(f, "foreign_cpu_mean", q.mean);
 		json_num(f, "foreign_cpu_max", q.max);
-		fprintf(f, ", \"quiet\": %s}", q.quiet < 0 ? "null" :
+		fprintf(f, ", \"quiet\": %s", q.quiet < 0 ? "null" :
 		    q.quiet ? "true" : "false");
+		json_num(f, "foreign_mem_pct_mean", q.mem_mean);
+		json_num(f, "foreign_mem_pct_max", q.mem_max);
+		json_num(f, "mem_avail_min_kb", q.avail_min_kb);
+		fprintf(f, ", \"mem_quiet\": %s}", q.mem_quiet < 0 ? "null" :
+		    q.mem_quiet ? "true" : "false");
 	}
 	fputc(']', f);
 }
@@ -492,6 +527,19 @@ json_summary(FILE *f, const struct model *md)
 	fputs(s->nk > 1 ? "\n  ]" : "]", f);
 }
 
+/* "work_differs": the work figure of @id that differs, or null. */
+static void
+json_work(FILE *f, const struct rl_set *s, const char *id, int k)
+{
+	struct model_work w;
+
+	fputs(", \"work_differs\": ", f);
+	if (model_work_of(s, id, k, &w))
+		json_str(f, w.metric);
+	else
+		fputs("null", f);
+}
+
 void
 export_json(FILE *f, const struct model *md, const struct report_opts *o)
 {
@@ -508,10 +556,11 @@ export_json(FILE *f, const struct model *md, const struct report_opts *o)
 	}
 	model_ready(md);
 	fprintf(f, "],\n  \"noisy_cov\": %.10g,\n  \"min_change_pct\": "
-	    "%.10g,\n  \"quiet_threshold_pct\": %.10g,\n  \"alpha\": "
+	    "%.10g,\n  \"quiet_threshold_pct\": %.10g,\n  "
+	    "\"mem_threshold_pct\": %.10g,\n  \"alpha\": "
 	    "%.10g,\n  \"families\": {\"holm-key\": %d, \"bh-detail\": "
-	    "%d},\n", o->noisy, md->min_change, o->quiet, md->alpha, md->nkey,
-	    md->ndetail);
+	    "%d},\n", o->noisy, md->min_change, o->quiet, o->mem_quiet,
+	    md->alpha, md->nkey, md->ndetail);
 	json_settings(f, s);
 	json_machines(f, s);
 	json_summary(f, md);
@@ -559,6 +608,7 @@ export_json(FILE *f, const struct model *md, const struct report_opts *o)
 				    o->noisy) ? "true" : "false");
 				json_cmp(f, md, &rows[j], k, k > 0 && d->n ?
 				    c : NULL, &rows[j].d[0], d);
+				json_work(f, s, s->ids[i], k);
 				fputc('}', f);
 			}
 			fputs("]}", f);

@@ -543,6 +543,7 @@ summary(FILE *f, const struct model *md, struct model_row **rows,
 			}
 			fprintf(f, "%s%s", fmt_short(num, sizeof(num),
 			    r->d[i].n ? r->d[i].mean : NAN), i &&
+			    r->other_work[i] ? " (!work)" : i &&
 			    r->c[i].sig && r->dir != VB_INFO ? "*" : "");
 			if (i && r->d[i].n && r->d[0].n) {
 				const struct rv_verdict *v =
@@ -621,6 +622,9 @@ cmp_row(FILE *f, const struct rl_set *s, const char *id,
 			fputs("-", f);
 		else if (!k)
 			fputs(table_mean(num, sizeof(num), r, s->nk, k), f);
+		else if (r->other_work[k])	/* not compared: the notes */
+			fprintf(f, "%s (!work)", table_mean(num, sizeof(num),
+			    r, s->nk, k));
 		else
 			fprintf(f, "%s (%s)%s", table_mean(num, sizeof(num),
 			    r, s->nk, k), fmt_pct(pct, sizeof(pct),

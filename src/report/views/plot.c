@@ -298,7 +298,9 @@ bar_chart(const struct charts *ch, const char *id, const struct model_row *r)
 		range_add(&y, d->mean);
 		fprintf(f, "%d \"", k);
 		dat_str(f, s->k[k].label);
-		fprintf(f, " (n=%d)\" %.10g ", d->n, d->mean);
+		/* another amount of work: drawn, named, not compared */
+		fprintf(f, " (n=%d%s)\" %.10g ", d->n, r->other_work[k] ?
+		    ", !work: other work" : "", d->mean);
 		/* gnuplot reads NaN, not inf: an infinite bound is "NaN" */
 		if (!isfinite(d->ci_lo) || !isfinite(d->ci_hi)) {
 			fprintf(f, "NaN NaN %d\n", d->n);
@@ -631,6 +633,11 @@ srow_text(struct srow *row, const struct rl_set *s)
 		return;
 	}
 	table_verdict_word(w, sizeof(w), v);
+	if (v->word == RV_OTHER_WORK) {
+		snprintf(row->text + n, sizeof(row->text) - n, "%s: not "
+		    "compared (!work)", w);
+		return;
+	}
 	if (v->word == RV_CHANGED)
 		row->tc = c->dir == VB_INFO ? C_SAME : v->change > 0 ?
 		    C_BETTER : C_WORSE;
@@ -773,6 +780,9 @@ summary_chart(const struct charts *ch)
 			r->y = nb * (s->nk - 1 + gap) + (k - 1);
 			r->v = model_verdict(m, r->m, k, NULL);
 			srow_ratio(r, &r->m->rc[k]);
+			/* another amount of work: not compared, no ratio */
+			if (r->m->other_work[k])
+				r->r = r->lo = r->hi = NAN;
 			srow_text(r, s);
 			if ((int)strlen(r->text) > longtext)
 				longtext = (int)strlen(r->text);
@@ -812,6 +822,7 @@ summary_chart(const struct charts *ch)
 			struct srow *r = &rows[j];
 			const struct rv_cmp *c;
 			double a, b;
+			int ow;
 
 			if (r->k != k)
 				continue;
@@ -839,11 +850,14 @@ summary_chart(const struct charts *ch)
 			}
 			fprintf(f, "%d \"%s\" ", word_point(r->v),
 			    rv_word_name(r->v->word));
-			dat_num(f, r->v->change, ' ');
+			/* another amount of work: no change, no ratio */
+			ow = r->m->other_work[k];
+			dat_num(f, ow ? NAN : r->v->change, ' ');
 			fprintf(f, "%d %d ", c->a.n, c->b.n);
-			dat_num(f, c->ratio.r, ' ');
-			dat_num(f, c->ratio.unbounded ? NAN : c->ratio.lo, ' ');
-			dat_num(f, c->ratio.unbounded ? NAN : c->ratio.hi,
+			dat_num(f, ow ? NAN : c->ratio.r, ' ');
+			dat_num(f, ow || c->ratio.unbounded ? NAN : c->ratio.lo,
+			    ' ');
+			dat_num(f, ow || c->ratio.unbounded ? NAN : c->ratio.hi,
 			    '\n');
 			if (!isnan(r->r)) {
 				kpts[k]++;

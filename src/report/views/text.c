@@ -94,6 +94,8 @@ detail_cell(char *num, size_t len, int l, const struct model_row *r, int k,
 		snprintf(num, len, "%d", d->n);
 	else if (l < 9)
 		fmt_value(num, len, v[l], l == 2 ? dec + 1 : l == 3 ? 2 : dec);
+	else if (l == 9 && k > 0 && r->other_work[k])
+		snprintf(num, len, "!work");	/* not compared */
 	else if (l == 9) {
 		fmt_pct(num, len, c->pct);
 		if (c->sig && r->dir != VB_INFO)
@@ -621,6 +623,7 @@ key_section(FILE *f, const struct model *md, const char *id,
 	table_notes(f, s, id, sel, n, &ko);
 	local_notes(f, s, id, o);
 	quiet_line(f, s, id, o);
+	setup_mem_line(f, s, id, o);
 	if (nmark) {
 		vb_buf_printf(&line, "--detail has %d more metric%s; marked * "
 		    "there (Benjamini-Hochberg)%s", more, more == 1 ? "" : "s",
@@ -965,7 +968,9 @@ geo_of(const struct rl_set *s, struct model_row **rows, const int *nrows,
 	g->g = g->lo = g->hi = NAN;
 	for (j = 0; j < s->nids; j++)
 		for (m = 0; m < nrows[j]; m++) {
-			if (!time_like(&rows[j][m]))
+			/* another amount of work is not compared */
+			if (!time_like(&rows[j][m]) ||
+			    rows[j][m].other_work[k])
 				continue;
 			na = model_run_means(&s->k[0], s->ids[j],
 			    rows[j][m].name, &a);
@@ -1033,7 +1038,7 @@ summary_tables(FILE *f, const struct model *md, const struct report_opts *o,
 	struct model_row **rows = vb_xcalloc((size_t)s->nids, sizeof(*rows));
 	int *nrows = vb_xcalloc((size_t)s->nids, sizeof(int));
 	int *hl = vb_xcalloc((size_t)s->nids, sizeof(int));
-	int labw = 10, perblk, first, last, i, j, k;
+	int labw = 10, perblk, first, last, i, j, k, nwork;
 	char num[64];
 
 	for (i = 0; i < s->nk; i++)
@@ -1045,6 +1050,7 @@ summary_tables(FILE *f, const struct model *md, const struct report_opts *o,
 		nrows[j] = model_rows(md, s->ids[j], &rows[j]);
 		hl[j] = model_headline(s, s->ids[j], rows[j], nrows[j]);
 	}
+	nwork = 0;
 	if (headlines)
 		fprintf(f, "Summary: each benchmark's headline figure, mean of "
 		    "runs\n(unit with + higher is better, - lower is "
@@ -1069,14 +1075,23 @@ summary_tables(FILE *f, const struct model *md, const struct report_opts *o,
 
 				if (!r || !rl_find(&s->k[i], s->ids[j]))
 					fmt_cell(f, "missing", SUMW, 0);
-				else
-					fmt_cell(f, fmt_short(num, sizeof(num),
-					    r->d[i].n ? r->d[i].mean : NAN),
-					    SUMW, 0);
+				else {
+					fmt_short(num, sizeof(num), r->d[i].n ?
+					    r->d[i].mean : NAN);
+					/* another amount of work */
+					if (r->other_work[i]) {
+						strcat(num, "!");
+						nwork++;
+					}
+					fmt_cell(f, num, SUMW, 0);
+				}
 			}
 			fputc('\n', f);
 		}
 	}
+	if (nwork)
+		fprintf(f, "! other work than the baseline's: not compared "
+		    "(the notes say which figure)\n");
 	if (s->nk > 1)
 		geo_table(f, s, rows, nrows, labw, headlines);
 	free(rows);
