@@ -20,7 +20,9 @@
 #       (TRUTH_OLD_BIN=path uses a binary already built; TRUTH_OLD=none
 #       skips it), on the same 10 splits and on the 9 one-run
 #       pairs a_i against b_j (how the old report was used: one run a
-#       side).
+#       side).  The 6 runs' meta must record the same settings (a key
+#       that differs is said and fails the part); runs made beside
+#       another run that changed the machine are named.
 # ab    Real changes still detected, 3 runs a side, through make ab
 #       (ITERATIONS=3: each iteration of make ab is a separate run):
 #       THP never/always (configs/truth-thp.conf: memfill's minflt and
@@ -162,8 +164,11 @@ old_report() {
 # when a setting differs.
 same_settings() {
 	awk -F= '
+	    BEGIN { split("label status start end run boot_id uptime_start" \
+		" iterations vmbench_version", s, " ")
+		for (i in s) skip[s[i]] = 1 }
 	    FNR == 1 { n++ }
-	    $1 ~ /^(label|status|start|end|run|boot_id|uptime_start|iterations|vmbench_version)$/ { next }
+	    $1 in skip { next }
 	    $1 == "concurrent" { near[n] = 1; next }
 	    { k = $1; v = substr($0, length(k) + 2)
 	      if (!(k in first)) { first[k] = v; keys[++nk] = k }
