@@ -43,8 +43,10 @@
 #include <string.h>
 
 #include "fmt.h"
+#include "model.h"
 #include "rload.h"
 #include "rstats.h"
+#include "testutil.h"
 #include "verdict.h"
 
 #define near(x, want, tol) \
@@ -512,20 +514,142 @@ compare_split(const struct rl_kernel *ks, const int *sa, int na,
 	free(cmp);
 }
 
+/*
+ * The report's own stars for @b against the baseline @a, from the model
+ * every view draws them from (model.c): the default view's (the key
+ * rows, Holm over the key figures) or --detail's (every row,
+ * Benjamini-Hochberg).  The starred rows are named in @names ("id
+ * metric; ..."); the verdict words of the key rows counted in @words
+ * (indexed by enum rv_word), when not NULL.
+ */
+static int
+model_stars(const char *a, const char *b, int detail, char *names,
+    size_t len, int *words)
+{
+	struct rl_set s;
+	struct model m;
+	struct model_row *rows;
+	char err[256];
+	int i, j, n, stars = 0;
+
+	memset(&s, 0, sizeof(s));
+	s.nk = 2;
+	ck_assert_ptr_nonnull(s.k = calloc(2, sizeof(*s.k)));
+	ck_assert_msg(rl_load_kernel(a, &s.k[0], err, sizeof(err)) == 0,
+	    "%s", err);
+	ck_assert_msg(rl_load_kernel(b, &s.k[1], err, sizeof(err)) == 0,
+	    "%s", err);
+	rl_index(&s);
+	model_init(&m, &s, 1);
+	m.detail = detail;
+	names[0] = '\0';
+	for (i = 0; i < s.nids; i++) {
+		n = model_rows(&m, s.ids[i], &rows);
+		for (j = 0; j < n; j++) {
+			const struct model_row *r = &rows[j];
+
+			if (!detail && !r->key)
+				continue;
+			if (words && r->key)
+				words[model_verdict(&m, r, 1, NULL)->word]++;
+			if (!r->c[1].sig)
+				continue;
+			stars++;
+			snprintf(names + strlen(names), len - strlen(names),
+			    "%s%s %s", names[0] ? "; " : "", s.ids[i],
+			    r->name);
+		}
+	}
+	model_free(&m);
+	rl_free(&s);
+	return stars;
+}
+
+/* report/vmreport @args, its standard output (malloc'd). */
+static char *
+vmreport_out(const char *args)
+{
+	char cmd[1024], *buf;
+	size_t len = 0, cap = 65536, got;
+	FILE *f;
+
+	snprintf(cmd, sizeof(cmd), "report/vmreport %s 2>/dev/null", args);
+	ck_assert_ptr_nonnull(f = popen(cmd, "r"));
+	ck_assert_ptr_nonnull(buf = malloc(cap));
+	while ((got = fread(buf + len, 1, cap - len - 1, f)) > 0) {
+		len += got;
+		if (cap - len < 2)
+			ck_assert_ptr_nonnull(buf = realloc(buf, cap *= 2));
+	}
+	buf[len] = '\0';
+	ck_assert_msg(pclose(f) == 0, "vmreport %s failed", args);
+	return buf;
+}
+
+/*
+ * The summary's geometric mean of time-like ratios for the folders
+ * @args (baseline first, one other): 1 when its 95% CI covers 1, 0
+ * when it excludes 1, -1 when it gives no interval ("-": one run a
+ * side).  The ratio goes to @ratio.
+ */
+static int
+summary_geo_covers(const char *args, double *ratio)
+{
+	char a[1024], runs[16], *out, *line, *e, *br;
+	double lo, hi;
+	int k, rc = -1;
+
+	snprintf(a, sizeof(a), "--summary %s", args);
+	out = vmreport_out(a);
+	ck_assert_msg((line = strstr(out, " ratio  95% CI\n")) != NULL,
+	    "%s: no geometric mean in the summary", args);
+	line += strlen(" ratio  95% CI\n");
+	if ((e = strchr(line, '\n')))
+		*e = '\0';
+	ck_assert_msg(sscanf(line, "%*s %d %15s %lf", &k, runs, ratio) == 3,
+	    "%s: geometric mean line: %s", args, line);
+	ck_assert_msg(k >= 20, "%s: %d time-like metrics", args, k);
+	if ((br = strchr(line, '[')))
+		ck_assert_msg(sscanf(br, "[%lf, %lf]", &lo, &hi) == 2 &&
+		    lo <= *ratio && *ratio <= hi, "%s: interval: %s", args,
+		    line);
+	else
+		ck_assert_msg(!strcmp(line + strlen(line) - 1, "-"),
+		    "%s: neither an interval nor -: %s", args, line);
+	if (br)
+		rc = lo <= 1 && 1 <= hi;
+	free(out);
+	return rc;
+}
+
 START_TEST(examples_aa)
 {
 	struct rl_kernel ks[NRUN];
 	struct split_result sr;
-	char dir[64], err[256];
+	char dir[300], err[256], tmp[256], args[1024], names[256];
+	double ratio;
 	int i, j, k, splits = 0, old_split_marks = 0, run_stars = 0;
 	int runs_cover = 0, indep_cover = 0, pair_marks = 0, pair_stars = 0;
-	int raw_stars = 0;
+	int raw_stars = 0, sum_cover = 0, sum_none = 0;
 
 	for (i = 0; i < NRUN; i++) {
 		snprintf(dir, sizeof(dir), EX "%c", 'a' + i);
 		ck_assert_msg(rl_load_kernel(dir, &ks[i], err,
 		    sizeof(err)) == 0, "%s", err);
 	}
+	/*
+	 * label folders a1, b1 ... a10, b10 for the report, their runs
+	 * symbolic links to the examples: the splits in the order of the
+	 * loop below
+	 */
+	tu_mkdtemp(tmp, sizeof(tmp), "verdict");
+	ck_assert_int_eq(tu_sh_in(tmp, "n=0; for p in ab ac ad ae bc bd be "
+	    "cd ce de; do j=${p%%?} k=${p#?} n=$((n + 1)) i=0; "
+	    "mkdir \"$T/a$n\" \"$T/b$n\" || exit 1; "
+	    "for x in a b c d e; do case $x in $j|$k) continue;; esac; "
+	    "i=$((i + 1)); ln -s \"$PWD/\"" EX "$x \"$T/a$n/run$i\" || "
+	    "exit 1; done; ln -s \"$PWD/\"" EX "$j \"$T/b$n/run1\" && "
+	    "ln -s \"$PWD/\"" EX "$k \"$T/b$n/run2\" || exit 1; done"), 0);
 	/* B is the two runs j < k, A the other three */
 	for (j = 0; j < NRUN; j++)
 		for (k = j + 1; k < NRUN; k++) {
@@ -542,12 +666,26 @@ START_TEST(examples_aa)
 			raw_stars += sr.raw_stars;
 			runs_cover += sr.geo_runs_cover;
 			indep_cover += sr.geo_indep_cover;
+			/* the same split through the report's summary */
+			snprintf(args, sizeof(args), "%s/a%d %s/b%d", tmp,
+			    splits, tmp, splits);
+			sum_cover += summary_geo_covers(args, &ratio) == 1;
+			snprintf(args, sizeof(args), "%s/a%d", tmp, splits);
+			snprintf(dir, sizeof(dir), "%s/b%d", tmp, splits);
+			ck_assert_msg(model_stars(args, dir, 0, names,
+			    sizeof(names), NULL) == 0, "%c%c%c against %c%c: "
+			    "the default view stars %s", 'a' + sa[0],
+			    'a' + sa[1], 'a' + sa[2], 'a' + j, 'a' + k, names);
 			/* and the pair j, k: one run a side */
 			compare_split(ks, &j, 1, &k, 1, &sr);
 			pair_marks += sr.old_marks;
 			pair_stars += sr.run_stars;
 			ck_assert_int_eq(sr.family, 0);
+			snprintf(args, sizeof(args), EX "%c " EX "%c",
+			    'a' + j, 'a' + k);
+			sum_none += summary_geo_covers(args, &ratio) == -1;
 		}
+	ck_assert_int_eq(tu_rmtree(tmp), 0);
 	ck_assert_int_eq(splits, 10);
 	ck_assert_msg(old_split_marks == 10, "old model marked changes in "
 	    "%d of 10 splits", old_split_marks);
@@ -562,8 +700,84 @@ START_TEST(examples_aa)
 	ck_assert_msg(pair_marks > 0, "old model, pairs: %d marks",
 	    pair_marks);
 	ck_assert_int_eq(pair_stars, 0);
+	/*
+	 * the summary, run-level: covers 1 in at least 9 of the 10 splits;
+	 * one run a side gives a ratio but no interval (never excludes 1)
+	 */
+	ck_assert_msg(sum_cover >= 9, "the summary's geometric mean covers 1 "
+	    "in %d of 10 splits", sum_cover);
+	ck_assert_msg(sum_none == 10, "one run a side: the summary gave an "
+	    "interval in %d of 10 pairs", 10 - sum_none);
 	for (i = 0; i < NRUN; i++)
 		rl_free_kernel(&ks[i]);
+}
+END_TEST
+
+/*
+ * The shipped several-run pairs (docs/report.md, "A worked example"),
+ * through the report's model and its text view:
+ *  - aa-1 against aa-2, 3 runs each of configs/examples.conf made
+ *    alternately on one kernel with the same settings: an A/A pair.
+ *    Nothing is starred in the default view, either way round; every
+ *    key figure ends in "same" or "can't tell", and the view shows the
+ *    words; the summary's geometric mean, 3 runs a side, covers 1.
+ *  - thp-never against thp-always, 3 runs each of
+ *    configs/truth-thp.conf with THP written between runs: memfill's
+ *    minflt and thp_fault_alloc are starred in --detail (verdict
+ *    changed), and the default view names them as --detail stars.
+ */
+#define EXD "results/examples/"
+
+START_TEST(examples_runs)
+{
+	static const char *const aa[][2] = {
+		{ EXD "aa-1", EXD "aa-2" }, { EXD "aa-2", EXD "aa-1" } };
+	char names[1024], args[256], *out, *p;
+	int words[RV_CANT_TELL + 1], i, n;
+	double ratio;
+
+	for (i = 0; i < 2; i++) {
+		memset(words, 0, sizeof(words));
+		n = model_stars(aa[i][0], aa[i][1], 0, names, sizeof(names),
+		    words);
+		ck_assert_msg(n == 0, "%s against %s: the default view stars "
+		    "%s", aa[i][0], aa[i][1], names);
+		ck_assert_int_eq(words[RV_CHANGED], 0);
+		ck_assert_int_gt(words[RV_SAME] + words[RV_CANT_TELL], 20);
+		snprintf(args, sizeof(args), "%s %s", aa[i][0], aa[i][1]);
+		out = vmreport_out(args);
+		ck_assert_msg(!strstr(out, ")*"), "%s: starred", args);
+		ck_assert_ptr_nonnull(strstr(out, "-1: 3 runs on 1 boot"));
+		ck_assert_ptr_nonnull(strstr(out, "-2: 3 runs on 1 boot"));
+		ck_assert_ptr_nonnull(strstr(out, "\nverdict "));
+		ck_assert_ptr_null(strstr(out, "One run a side"));
+		free(out);
+		ck_assert_msg(summary_geo_covers(args, &ratio) == 1, "%s: the "
+		    "geometric mean (%g) excludes 1", args, ratio);
+	}
+	n = model_stars(EXD "thp-never", EXD "thp-always", 1, names,
+	    sizeof(names), NULL);
+	ck_assert_msg(strstr(names, "memfill minflt") &&
+	    strstr(names, "memfill thp_fault_alloc"), "THP pair, --detail: "
+	    "starred %d: %s", n, names);
+	out = vmreport_out("--detail " EXD "thp-never " EXD "thp-always");
+	ck_assert_ptr_nonnull(p = strstr(out, "\nminflt"));
+	ck_assert_msg(strstr(p, ")*\n") < strchr(p + 1, '\n'), "minflt "
+	    "not starred: %.100s", p + 1);
+	ck_assert_ptr_nonnull(p = strstr(out, "\nthp_fault_alloc"));
+	ck_assert_msg(strstr(p, ")*\n") < strchr(p + 1, '\n'),
+	    "thp_fault_alloc not starred: %.100s", p + 1);
+	/* its block of figures ends in the word */
+	ck_assert_ptr_nonnull(p = strstr(out, "\nminflt (faults"));
+	ck_assert_ptr_nonnull(p = strstr(p, "\nverdict "));
+	ck_assert_msg(strstr(p, "changed*\n") < strchr(p + 1, '\n'),
+	    "minflt's verdict: %.60s", p + 1);
+	free(out);
+	out = vmreport_out(EXD "thp-never " EXD "thp-always");
+	ck_assert_ptr_nonnull(p = strstr(out, "marked * there"));
+	ck_assert_ptr_nonnull(strstr(p, "minflt"));
+	ck_assert_ptr_nonnull(strstr(p, "thp_fault_alloc"));
+	free(out);
 }
 END_TEST
 
@@ -670,6 +884,8 @@ verdict_suite(void)
 	Suite *s = suite_create("verdict");
 	TCase *tc = tcase_create("verdict");
 
+	/* the examples' tests run the report some 40 times */
+	tcase_set_timeout(tc, 60);
 	tcase_add_test(tc, changed);
 	tcase_add_test(tc, same);
 	tcase_add_test(tc, cant_tell);
@@ -677,6 +893,7 @@ verdict_suite(void)
 	tcase_add_test(tc, no_spread);
 	tcase_add_test(tc, negative_and_missing);
 	tcase_add_test(tc, examples_aa);
+	tcase_add_test(tc, examples_runs);
 	tcase_add_test(tc, worked_example);
 	tcase_add_test(tc, pct_format);
 	suite_add_tcase(s, tc);

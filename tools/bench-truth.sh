@@ -20,7 +20,9 @@
 #       (TRUTH_OLD_BIN=path uses a binary already built; TRUTH_OLD=none
 #       skips it), on the same 10 splits and on the 9 one-run
 #       pairs a_i against b_j (how the old report was used: one run a
-#       side).
+#       side).  The 6 runs' meta must record the same settings (a key
+#       that differs is said and fails the part); runs made beside
+#       another run that changed the machine are named.
 # ab    Real changes still detected, 3 runs a side, through make ab
 #       (ITERATIONS=3: each iteration of make ab is a separate run):
 #       THP never/always (configs/truth-thp.conf: memfill's minflt and
@@ -173,6 +175,48 @@ old_report() {
 	return 1
 }
 
+# same_settings RUN...: the settings in every run's meta must agree (all
+# keys but those that differ by run: label, status, times, index, boot,
+# iterations, version, neighbours); each key that differs is said with
+# its value in each run, and each run that ran beside another vmbench
+# run changing the machine (its meta's concurrent=) is named.  Status 1
+# when a setting differs.
+same_settings() {
+	awk -F= '
+	    BEGIN { split("label status start end run boot_id uptime_start" \
+		" iterations vmbench_version", s, " ")
+		for (i in s) skip[s[i]] = 1 }
+	    FNR == 1 { n++ }
+	    $1 in skip { next }
+	    $1 == "concurrent" { near[n] = 1; next }
+	    { k = $1; v = substr($0, length(k) + 2)
+	      if (!(k in first)) { first[k] = v; keys[++nk] = k }
+	      val[k, n] = v
+	      if (v != first[k]) bad[k] = 1 }
+	    END {
+		for (i = 1; i <= nk; i++) {
+			k = keys[i]
+			for (j = 1; j <= n; j++)
+				if (!((k, j) in val)) bad[k] = 1
+			if (!(k in bad))
+				continue
+			l = ""
+			for (j = 1; j <= n; j++)
+				l = l " r" j "=" ((k, j) in val ? val[k, j] : "(none)")
+			print "  setting " k " differs:" l
+			nb++
+		}
+		l = ""
+		for (j = 1; j <= n; j++)
+			if (j in near)
+				l = l " r" j
+		if (l != "")
+			print "  ran beside another vmbench run that changed" \
+			    " the machine (meta concurrent=):" l
+		exit nb > 0
+	    }' "$@"
+}
+
 part_aa() {
 	r=$T/aa
 	say "== A/A: 3 runs a label of $cfg, alternating a b a b a b"
@@ -187,6 +231,15 @@ part_aa() {
 			eval "R$i=\$r/truth-\$l/run\$n"
 		done
 	done
+	if same_settings "$R1/meta" "$R2/meta" "$R3/meta" "$R4/meta" \
+	    "$R5/meta" "$R6/meta" > "$T/settings"; then
+		say "settings in the 6 runs' meta: the same"
+	else
+		say "settings in the 6 runs' meta: NOT the same (a false" \
+		    "alarm may be a real change):"
+		fail=1
+	fi
+	while IFS= read -r l; do say "$l"; done < "$T/settings"
 	if old_report; then
 		have_old=1
 	else
