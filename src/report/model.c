@@ -731,7 +731,8 @@ model_geo(const struct model *m, int k, struct rs_georun *g)
 	for (i = 0; i < s->nids; i++) {
 		n = model_rows(m, s->ids[i], &rows);
 		for (j = 0; j < n; j++) {
-			if (!model_time_like(&rows[j]))
+			/* another amount of work is not compared */
+			if (!model_time_like(&rows[j]) || rows[j].other_work[k])
 				continue;
 			na = model_run_means(&s->k[0], s->ids[i],
 			    rows[j].name, &a);

@@ -936,66 +936,14 @@ summary_header(FILE *f, const struct rl_set *s, struct model_row **rows,
 	}
 }
 
-/* A time-like metric: a time unit, lower is better. */
-static int
-time_like(const struct model_row *r)
-{
-	static const char *const units[] = { "s", "ms", "us", "ns" };
-	size_t i;
-
-	if (r->dir != VB_LOWER)
-		return 0;
-	for (i = 0; i < sizeof(units) / sizeof(units[0]); i++)
-		if (!strcmp(r->unit, units[i]))
-			return 1;
-	return 0;
-}
-
-/*
- * Kernel @k against the baseline over the time-like rows, runs as the
- * unit (rs_georun_*(): each run a score, the mean log of its run
- * means): the metrics whose run counts are those of the first one
- * (na, nb), the others left out.
- */
-static void
-geo_of(const struct rl_set *s, struct model_row **rows, const int *nrows,
-    int k, struct rs_georun *g)
-{
-	double *a, *b;
-	int j, m, na, nb, init = 0;
-
-	memset(g, 0, sizeof(*g));
-	g->g = g->lo = g->hi = NAN;
-	for (j = 0; j < s->nids; j++)
-		for (m = 0; m < nrows[j]; m++) {
-			/* another amount of work is not compared */
-			if (!time_like(&rows[j][m]) ||
-			    rows[j][m].other_work[k])
-				continue;
-			na = model_run_means(&s->k[0], s->ids[j],
-			    rows[j][m].name, &a);
-			nb = model_run_means(&s->k[k], s->ids[j],
-			    rows[j][m].name, &b);
-			if (!init && na && nb && rs_georun_init(g, na,
-			    nb) == 0)
-				init = 1;
-			if (init && na == g->na && nb == g->nb)
-				rs_georun_add(g, a, b);
-			free(a);
-			free(b);
-		}
-	if (init)
-		rs_georun_finish(g);
-}
-
 /*
  * Per kernel: the geometric mean of its time-like ratios with runs as
  * the unit, and its 95% CI with two runs a side or more.
  */
 static void
-geo_table(FILE *f, const struct rl_set *s, struct model_row **rows,
-    const int *nrows, int labw, int lead)
+geo_table(FILE *f, const struct model *md, int labw, int lead)
 {
+	const struct rl_set *s = md->s;
 	char num[32];
 	int i;
 
@@ -1008,7 +956,7 @@ geo_table(FILE *f, const struct rl_set *s, struct model_row **rows,
 	for (i = 1; i < s->nk; i++) {
 		struct rs_georun g;
 
-		geo_of(s, rows, nrows, i, &g);
+		model_geo(md, i, &g);
 		fmt_cell(f, s->k[i].label, labw, 1);
 		if (!g.k) {
 			fprintf(f, " %7d %5s %8s\n", 0, "-", "-");
@@ -1093,7 +1041,7 @@ summary_tables(FILE *f, const struct model *md, const struct report_opts *o,
 		fprintf(f, "! other work than the baseline's: not compared "
 		    "(the notes say which figure)\n");
 	if (s->nk > 1)
-		geo_table(f, s, rows, nrows, labw, headlines);
+		geo_table(f, md, labw, headlines);
 	free(rows);
 	free(nrows);
 	free(hl);
