@@ -335,35 +335,37 @@ START_TEST(timed_run)
 }
 END_TEST
 
-/*
- * The voluntary context switches of process @pid so far
- * (/proc/PID/status), -1 when it cannot be read.
- */
-static long
-voluntary_switches(pid_t pid)
+/* The CPU time of process @pid so far, in seconds; -1 when gone. */
+static double
+cpu_seconds(pid_t pid)
 {
-	char path[64], line[256];
-	long n = -1;
-	FILE *f;
+	char path[64], buf[1024], *p;
+	unsigned long long ut, st;
+	ssize_t n;
+	int fd;
 
-	snprintf(path, sizeof(path), "/proc/%ld/status", (long)pid);
-	if (!(f = fopen(path, "r")))
+	snprintf(path, sizeof(path), "/proc/%ld/stat", (long)pid);
+	if ((fd = open(path, O_RDONLY)) < 0)
 		return -1;
-	while (fgets(line, sizeof(line), f))
-		if (sscanf(line, "voluntary_ctxt_switches: %ld", &n) == 1)
-			break;
-	fclose(f);
-	return n;
+	n = read(fd, buf, sizeof(buf) - 1);
+	close(fd);
+	buf[n > 0 ? n : 0] = '\0';
+	/* after the command's closing parenthesis: state, then 10 more */
+	if (!(p = strrchr(buf, ')')) || sscanf(p + 2, "%*c %*d %*d %*d %*d "
+	    "%*d %*u %*u %*u %*u %*u %llu %llu", &ut, &st) != 2)
+		return -1;
+	return (double)(ut + st) / (double)sysconf(_SC_CLK_TCK);
 }
 
 /*
- * Stopped by SIGUSR1 once it has slept through 30 periods of its loop:
- * after the probe says it is ready, all it sleeps on is its next
- * deadline, and each sleep that blocks (a voluntary context switch)
- * ends at a later deadline than the one before, so by then at least
- * 29 periods (0.48 s) have passed since the loop began, however slow
- * the machine.  The figures: whole 16.7 ms periods of that time, no
- * more than the probe lived (from before its start to after its end).
+ * Stopped by SIGUSR1 half a second into its loop.  The loop's start is
+ * an event the test sees: once the probe says it is ready, only its
+ * loop's work uses CPU, so 30 ms more CPU than at that moment (a few
+ * periods of 6.7 ms of work; the code before the loop takes far less)
+ * means the loop has begun, however slow the machine.  Half a second
+ * after that the signal goes: the figures are whole 16.7 ms periods of
+ * at least that time, and no more than the probe lived (from before
+ * its start to after its end).
  */
 START_TEST(stopped_by_sigusr1)
 {
@@ -372,17 +374,17 @@ START_TEST(stopped_by_sigusr1)
 	    "1M", "--out", (char *)out, NULL };
 	struct vb_res r;
 	struct timespec a, b, ms5 = { 0, 5000000 };
-	double alive;
-	long base, n;
+	double alive, base, cpu;
 	pid_t pid;
 
 	clock_gettime(CLOCK_MONOTONIC, &a);
 	pid = spawn_ready(argv);
-	base = voluntary_switches(pid);
-	ck_assert_int_ge(base, 0);
-	while ((n = voluntary_switches(pid)) >= 0 && n < base + 30)
+	base = cpu_seconds(pid);
+	ck_assert_double_ge(base, 0);
+	while ((cpu = cpu_seconds(pid)) >= 0 && cpu < base + 0.03)
 		nanosleep(&ms5, NULL);
-	ck_assert_msg(n >= base + 30, "the probe ended before SIGUSR1");
+	ck_assert_msg(cpu >= 0, "the probe ended before SIGUSR1");
+	usleep(500000);
 	ck_assert_int_eq(kill(pid, SIGUSR1), 0);
 	ck_assert_int_eq(reap(pid), 0);
 	clock_gettime(CLOCK_MONOTONIC, &b);
