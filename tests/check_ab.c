@@ -382,7 +382,8 @@ START_TEST(ab_killed_benchmark)
 	FILE *f;
 
 	tu_fake_settings();
-	tu_fake("ab.conf", "iterations 6\nforkbomb --forks 3000 --ints 10\n");
+	/* ABBA: A killed, then B, B and A run on */
+	tu_fake("ab.conf", "iterations 2\nforkbomb --forks 3000 --ints 10\n");
 	pid = start_ab("kb");
 	ck_assert_msg(wait_knob("7"), "A never applied");
 	/* the benchmark: vmrun's child (it has none but it) */
