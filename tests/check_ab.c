@@ -488,6 +488,12 @@ ab_suite(void)
 	tcase_add_test(tc, ab_killed_benchmark);
 	tcase_add_test(tc, ab_interrupt_marks_both);
 	tcase_add_test(tc, ab_full_results_disk);
+	suite_add_tcase(s, tc);
+
+	/* the real vm.swappiness under MEM=64M */
+	tc = tu_tcase_alone("machine");
+	tcase_add_checked_fixture(tc, tu_mktmp, tu_rmtmp);
+	tcase_set_timeout(tc, 120);
 	tcase_add_test(tc, ab_real_root);
 	suite_add_tcase(s, tc);
 	return s;

@@ -403,7 +403,7 @@ Suite *
 memlimit_suite(void)
 {
 	Suite *s = suite_create("memlimit");
-	TCase *tc = tcase_create("memlimit");
+	TCase *tc = tu_tcase_alone("memlimit");
 
 	tcase_add_unchecked_fixture(tc, base_setup, base_teardown);
 	/* a hang guard: a swap file on a loaded disk takes its time */

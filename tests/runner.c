@@ -8,12 +8,13 @@
  *	tests/check_vmbench -j 1 ...   one suite at a time
  *
  * Each suite runs in a process of its own, its output kept apart and
- * printed when it ends, with its wall and CPU time.  The suites that
- * change what the whole machine shares (the exclusive[] list below:
- * memory cgroups, swap, sysctls, the machine lock) run first, one at a
- * time and alone; then the others, up to -j at once (default: VB_JOBS,
- * else the number of CPUs plus one, since most suites wait on programs
- * more than they compute), the slow ones first.
+ * printed when it ends, with its wall and CPU time.  First the test
+ * cases that change what the whole machine shares (a memory cgroup,
+ * swap, a sysctl, the machine lock: made with tu_tcase_alone(), Check's
+ * tag "exclusive"), one suite at a time and alone; then the rest of
+ * every suite, up to -j suites at once (default: VB_JOBS, else the
+ * number of CPUs plus one, since most suites wait on programs more than
+ * they compute), the slow ones first.
  *
  * The run's temporary folders live under one root it makes (and names
  * in VB_TEST_ROOT, tests/testutil.h) and removes at the end.  A test
@@ -53,24 +54,6 @@ static const struct {
 #define NSUITES (sizeof(suites) / sizeof(suites[0]))
 
 /*
- * The suites that change what every process of the machine shares, or
- * read what such a change would disturb: each runs alone, with no
- * other suite beside it.  A suite that runs bench/vmrun as root
- * without VMBENCH_SYSROOT shares the real /run/vmbench, so a run under
- * MEM= or SWAP= (the machine lock) beside it would be recorded in its
- * results: such runs are here.  A new suite that does any of this
- * belongs here.
- */
-static const char *const exclusive[] = {
-	"ab",		/* make ab on the real vm.swappiness, MEM=64M */
-	"makesim",	/* a memory cgroup, the system's oom_kill count */
-	"memfill",	/* vmrun --mem --swap, reads THP's mode */
-	"memlimit",	/* memory cgroups, swap files, the OOM killer */
-	"recovery",	/* vmrun under MEM= and SWAP= killed, cleaned up */
-	"vmrun",	/* vmrun --mem (a cgroup v1 limit), full disks */
-};
-
-/*
  * The slowest suites, started first so that the long ones do not end
  * the run alone (the others follow in their order); only an order.
  */
@@ -79,7 +62,6 @@ static const char *const slow_first[] = {
 	"scope",
 };
 
-#define NEXCL (sizeof(exclusive) / sizeof(exclusive[0]))
 #define NSLOW (sizeof(slow_first) / sizeof(slow_first[0]))
 
 /* Is @name in @list (@n names)?  With no list: is it a suite? */
@@ -236,6 +218,7 @@ print_skips(const char *root)
 /* One suite's run: its process, its counts, its times. */
 struct job {
 	size_t suite;
+	int alone;		/* its "exclusive" test cases, else the rest */
 	pid_t pid;
 	int checks, failures, errors;
 	double start, wall, cpu;
@@ -266,7 +249,7 @@ now(void)
  * CK_TAP_LOG_FILE_NAME) gets the suite's name as a suffix.
  */
 static void
-run_suite(const char *root, size_t i)
+run_suite(const char *root, size_t i, int alone)
 {
 	static const char *const logs[] = { "CK_XML_LOG_FILE_NAME",
 	    "CK_LOG_FILE_NAME", "CK_TAP_LOG_FILE_NAME" };
@@ -280,7 +263,8 @@ run_suite(const char *root, size_t i)
 	signal(SIGINT, SIG_DFL);
 	signal(SIGTERM, SIG_DFL);
 	signal(SIGHUP, SIG_DFL);
-	snprintf(path, sizeof(path), "%s/out.%s", root, name);
+	snprintf(path, sizeof(path), "%s/out.%s%s", root, name,
+	    alone ? ".alone" : "");
 	fd = open(path, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0644);
 	if (fd < 0)
 		_exit(3);
@@ -291,14 +275,16 @@ run_suite(const char *root, size_t i)
 		const char *v = getenv(logs[k]);
 
 		if (v && *v && strcmp(v, "-") != 0) {
-			snprintf(log, sizeof(log), "%s.%s", v, name);
+			snprintf(log, sizeof(log), "%s.%s%s", v, name,
+			    alone ? ".alone" : "");
 			setenv(logs[k], log, 1);
 		}
 	}
 	sr = srunner_create(suites[i].fn());
 	/* Check's lines only for a failure, unless CK_VERBOSITY asks */
 	verbose = getenv("CK_VERBOSITY") != NULL;
-	srunner_run_all(sr, verbose ? CK_ENV : CK_SILENT);
+	srunner_run_tagged(sr, NULL, NULL, alone ? "exclusive" : NULL,
+	    alone ? NULL : "exclusive", verbose ? CK_ENV : CK_SILENT);
 	if (!verbose && srunner_ntests_failed(sr) > 0)
 		srunner_print(sr, CK_NORMAL);
 	fflush(stdout);
@@ -311,7 +297,8 @@ run_suite(const char *root, size_t i)
 			f++;
 	free(tr);
 	srunner_free(sr);
-	snprintf(path, sizeof(path), "%s/count.%s", root, name);
+	snprintf(path, sizeof(path), "%s/count.%s%s", root, name,
+	    alone ? ".alone" : "");
 	if (!(out = fopen(path, "w")))
 		_exit(3);
 	fprintf(out, "%d %d %d\n", n, f, e);
@@ -331,7 +318,7 @@ start(struct job *j, const char *root)
 		return;
 	}
 	if (j->pid == 0)
-		run_suite(root, j->suite);
+		run_suite(root, j->suite, j->alone);
 }
 
 /*
@@ -342,7 +329,8 @@ start(struct job *j, const char *root)
 static void
 finish(struct job *j, const char *root, int status, const struct rusage *ru)
 {
-	const char *name = suites[j->suite].name;
+	const char *name = suites[j->suite].name, *tag = j->alone ?
+	    ".alone" : "";
 	char path[600], *text;
 	FILE *f;
 
@@ -350,14 +338,14 @@ finish(struct job *j, const char *root, int status, const struct rusage *ru)
 	j->cpu = (double)ru->ru_utime.tv_sec + ru->ru_utime.tv_usec / 1e6 +
 	    (double)ru->ru_stime.tv_sec + ru->ru_stime.tv_usec / 1e6;
 	j->status = status;
-	snprintf(path, sizeof(path), "%s/out.%s", root, name);
+	snprintf(path, sizeof(path), "%s/out.%s%s", root, name, tag);
 	if ((text = read_all(path))) {
 		fputs(text, stdout);
 		if (*text && text[strlen(text) - 1] != '\n')
 			putchar('\n');
 		free(text);
 	}
-	snprintf(path, sizeof(path), "%s/count.%s", root, name);
+	snprintf(path, sizeof(path), "%s/count.%s%s", root, name, tag);
 	f = fopen(path, "r");
 	if (!f || fscanf(f, "%d %d %d", &j->checks, &j->failures,
 	    &j->errors) != 3 || !WIFEXITED(status) ||
@@ -373,8 +361,12 @@ finish(struct job *j, const char *root, int status, const struct rusage *ru)
 	}
 	if (f)
 		fclose(f);
-	printf("%s: %d checks, %d failures, %d errors; %.1f s, CPU %.1f s\n",
-	    name, j->checks, j->failures, j->errors, j->wall, j->cpu);
+	/* a suite without test cases that run alone: nothing to say */
+	if (j->alone && j->checks == 0 && j->errors == 0)
+		return;
+	printf("%s%s: %d checks, %d failures, %d errors; %.1f s, CPU %.1f "
+	    "s\n", name, j->alone ? " (alone)" : "", j->checks,
+	    j->failures, j->errors, j->wall, j->cpu);
 	fflush(stdout);
 }
 
@@ -425,7 +417,7 @@ int
 main(int argc, char **argv)
 {
 	const char *tmp = getenv("TMPDIR"), *env = getenv("VB_JOBS");
-	struct job jobs[NSUITES];
+	struct job jobs[2 * NSUITES];
 	size_t i, k, n = 0, nex = 0;
 	char root[512];
 	int j, first, par, checks = 0, failures = 0, errors = 0, skipped, sig;
@@ -450,22 +442,24 @@ main(int argc, char **argv)
 			    argv[j]);
 			return 2;
 		}
-	/* the exclusive suites, then the slow ones, then the rest */
+	/*
+	 * every suite's test cases that run alone, then the rest: the
+	 * slow suites first
+	 */
 	for (k = 0; k < 3; k++)
 		for (i = 0; i < NSUITES; i++) {
 			const char *s = suites[i].name;
-			int ex = listed(s, exclusive, NEXCL);
 			int sl = listed(s, slow_first, NSLOW);
 			int want = first >= argc;
 
 			for (j = first; j < argc; j++)
 				want |= strcmp(argv[j], s) == 0;
-			if (!want || (k == 0) != ex || (k == 1 && (ex || !sl)) ||
-			    (k == 2 && (ex || sl)))
+			if (!want || (k == 1 && !sl) || (k == 2 && sl))
 				continue;
 			memset(&jobs[n], 0, sizeof(jobs[n]));
+			jobs[n].alone = k == 0;
 			jobs[n++].suite = i;
-			nex += ex;
+			nex += k == 0;
 		}
 	if (!tmp || !*tmp)
 		tmp = "/var/tmp";
@@ -493,9 +487,9 @@ main(int argc, char **argv)
 		errors += jobs[i].errors;
 	}
 	printf("%d%%: Checks: %d, Failures: %d, Errors: %d; %zu suites, %d "
-	    "at once (%zu alone), %.1f s\n", checks ? 100 * (checks -
-	    failures - errors) / checks : 0, checks, failures, errors, n,
-	    par, nex, now() - t0);
+	    "at once, %.1f s\n", checks ? 100 * (checks - failures -
+	    errors) / checks : 0, checks, failures, errors, nex, par,
+	    now() - t0);
 	skipped = print_skips(root);
 	remove_root(root);
 	if (sig) {
