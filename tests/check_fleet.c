@@ -61,7 +61,7 @@ start_make(const char *out, const char *const *args)
 		 * this tree), and Ansible sends each module down one pipe
 		 * instead of through a temporary file
 		 */
-		if (strcmp(args[0], "fleet") == 0)
+		if (strcmp(argv[2], "fleet") == 0)
 			setenv("CFLAGS", "-O0", 1);
 		setenv("ANSIBLE_PIPELINING", "1", 1);
 		fd = open(out, O_WRONLY | O_CREAT | O_TRUNC, 0644);
