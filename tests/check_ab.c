@@ -686,8 +686,9 @@ START_TEST(ab_killed_benchmark)
 	FILE *f;
 
 	tu_fake_settings();
-	tu_fake("ab.conf", "iterations 6\nforkbomb --forks 3000 --ints 10\n");
-	/* no warm-up: the first benchmark is a measured run of A */
+	/* ABBA: A killed, then B, B and A run on; no warm-up, so the
+	   first benchmark is a measured run of A */
+	tu_fake("ab.conf", "iterations 2\nforkbomb --forks 3000 --ints 10\n");
 	pid = start_abw("kb", "0");
 	ck_assert_msg(wait_knob("7"), "A never applied");
 	/* the benchmark: vmrun's child (it has none but it) */
@@ -793,6 +794,12 @@ ab_suite(void)
 	tcase_add_test(tc, ab_killed_benchmark);
 	tcase_add_test(tc, ab_interrupt_marks_both);
 	tcase_add_test(tc, ab_full_results_disk);
+	suite_add_tcase(s, tc);
+
+	/* the real vm.swappiness under MEM=64M */
+	tc = tu_tcase_alone("machine");
+	tcase_add_checked_fixture(tc, tu_mktmp, tu_rmtmp);
+	tcase_set_timeout(tc, 120);
 	tcase_add_test(tc, ab_real_root);
 	suite_add_tcase(s, tc);
 

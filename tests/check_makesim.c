@@ -775,8 +775,12 @@ makesim_suite(void)
 	tcase_add_test(e2e, e2e_two_loads);
 	tcase_add_test(e2e, e2e_interrupted);
 	tcase_add_test(e2e, e2e_load_fails);
-	tcase_add_test(e2e, e2e_mem_load_oom);
 	tcase_add_test(e2e, e2e_bad_load);
+	suite_add_tcase(s, e2e);
+	/* a memory cgroup, the OOM killer, the system's oom_kill count */
+	e2e = tu_tcase_alone("machine");
+	tcase_set_timeout(e2e, 30);
+	tcase_add_test(e2e, e2e_mem_load_oom);
 	suite_add_tcase(s, e2e);
 	return s;
 }

@@ -974,11 +974,16 @@ memfill_suite(void)
 	tcase_add_test(e2e, memfill_thp);
 	tcase_add_test(e2e, memfill_limit_from_env);
 	tcase_add_test(e2e, memfill_reread_e2e);
-	tcase_add_test(e2e, memfill_reread_swaps);
 	tcase_add_test(e2e, memfill_strict_overcommit);
 	tcase_add_test(e2e, ab_each_side_its_status);
 	tcase_add_test(e2e, mmaptouch_end_to_end);
 	tcase_add_test(e2e, bad_input);
+	suite_add_tcase(s, e2e);
+	/* vmrun --mem --swap: a memory cgroup and a swap file */
+	e2e = tu_tcase_alone("machine");
+	tcase_add_unchecked_fixture(e2e, tu_mktmp, tu_rmtmp);
+	tcase_set_timeout(e2e, 30);
+	tcase_add_test(e2e, memfill_reread_swaps);
 	suite_add_tcase(s, e2e);
 	return s;
 }

@@ -262,7 +262,8 @@ recovery_suite(void)
 	tcase_add_test(tc, state_pid_reused);
 	suite_add_tcase(s, tc);
 
-	tc = tcase_create("e2e");
+	/* a run under MEM= and SWAP= killed, cleaned up by the next */
+	tc = tu_tcase_alone("e2e");
 	tcase_add_checked_fixture(tc, tu_mktmp, tu_rmtmp);
 	tcase_set_timeout(tc, 120);
 	tcase_add_test(tc, sigkill_then_next_run);

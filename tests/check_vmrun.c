@@ -1206,16 +1206,26 @@ vmrun_suite(void)
 	tcase_add_test(tc, bad_input_refused);
 	tcase_add_test(tc, interrupt_cleans_up);
 	tcase_add_test(tc, sigpipe_on_stderr);
-	tcase_add_test(tc, sigpipe_with_limit);
 	tcase_add_test(tc, progress_pipe_closed);
 	tcase_add_test(tc, duplicate_outputs_refused);
 	tcase_add_test(tc, concurrent_label_refused);
 	tcase_add_test(tc, sampler_killed_noted);
 	tcase_add_test(tc, full_disk_fails);
 	tcase_add_test(tc, full_workdir_named);
+	tcase_add_test(tc, paths_refused);
+	suite_add_tcase(s, tc);
+	/*
+	 * a memory cgroup (--mem); a run SIGKILLed, whose record in
+	 * /run/vmbench another suite's run would clean up; --clean-stale,
+	 * which names every run that changes the machine
+	 */
+	tc = tu_tcase_alone("machine");
+	tcase_add_checked_fixture(tc, setup, teardown);
+	tcase_add_unchecked_fixture(tc, NULL, umount_leftovers);
+	tcase_set_timeout(tc, 60);
+	tcase_add_test(tc, sigpipe_with_limit);
 	tcase_add_test(tc, sigkill_plain_run_marked);
 	tcase_add_test(tc, clean_stale_makes_nothing);
-	tcase_add_test(tc, paths_refused);
 	suite_add_tcase(s, tc);
 	return s;
 }

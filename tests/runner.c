@@ -5,20 +5,35 @@
  *
  *	tests/check_vmbench            all suites
  *	tests/check_vmbench size res   only these suites
+ *	tests/check_vmbench -j 1 ...   one suite at a time
+ *
+ * Each suite runs in a process of its own, its output kept apart and
+ * printed when it ends, with its wall and CPU time.  First the test
+ * cases that change what the whole machine shares (a memory cgroup,
+ * swap, a sysctl, the machine lock: made with tu_tcase_alone(), Check's
+ * tag "exclusive"), one suite at a time and alone; then the rest of
+ * every suite, up to -j suites at once (default: VB_JOBS, else the
+ * number of CPUs plus one, since most suites wait on programs more than
+ * they compute), the slow ones first.
  *
  * The run's temporary folders live under one root it makes (and names
  * in VB_TEST_ROOT, tests/testutil.h) and removes at the end.  A test
- * that cannot run here calls tu_skip(): after Check's summary the
- * runner prints the skipped tests, each with its reason, and last the
- * line "N passed, N failed, N skipped".
+ * that cannot run here calls tu_skip(): after the suites the runner
+ * prints the skipped tests, each with its reason, and last the line
+ * "N passed, N failed, N skipped".
  */
 #include <check.h>
 #include <errno.h>
+#include <fcntl.h>
 #include <glob.h>
 #include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/resource.h>
+#include <sys/time.h>
+#include <sys/wait.h>
+#include <time.h>
 #include <unistd.h>
 
 #include "testutil.h"
@@ -35,6 +50,37 @@ static const struct {
 #include "suites.h"
 #undef SUITE
 };
+
+#define NSUITES (sizeof(suites) / sizeof(suites[0]))
+
+/*
+ * The slowest suites, started first so that the long ones do not end
+ * the run alone (the others follow in their order); only an order.
+ */
+static const char *const slow_first[] = {
+	"fleet", "boots", "rhtml", "make", "rplot", "state", "vmreport",
+	"scope",
+};
+
+#define NSLOW (sizeof(slow_first) / sizeof(slow_first[0]))
+
+/* Is @name in @list (@n names)?  With no list: is it a suite? */
+static int
+listed(const char *name, const char *const *list, size_t n)
+{
+	size_t i;
+
+	if (!list) {
+		for (i = 0; i < NSUITES; i++)
+			if (strcmp(suites[i].name, name) == 0)
+				return 1;
+		return 0;
+	}
+	for (i = 0; i < n; i++)
+		if (strcmp(list[i], name) == 0)
+			return 1;
+	return 0;
+}
 
 /* Unmount what is left mounted under @root, then remove it. */
 static void
@@ -169,31 +215,252 @@ print_skips(const char *root)
 	return n;
 }
 
+/* One suite's run: its process, its counts, its times. */
+struct job {
+	size_t suite;
+	int alone;		/* its "exclusive" test cases, else the rest */
+	pid_t pid;
+	int checks, failures, errors;
+	double start, wall, cpu;
+	int status;
+};
+
+static volatile sig_atomic_t stop_sig;
+
+static void
+on_stop(int sig)
+{
+	stop_sig = sig;
+}
+
+static double
+now(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return (double)ts.tv_sec + (double)ts.tv_nsec / 1e9;
+}
+
+/*
+ * In a child: run suite @i with Check, its output into @root/out.<name>,
+ * its counts ("checks failures errors") into @root/count.<name>.  A log
+ * that Check writes (CK_XML_LOG_FILE_NAME, CK_LOG_FILE_NAME,
+ * CK_TAP_LOG_FILE_NAME) gets the suite's name as a suffix.
+ */
+static void
+run_suite(const char *root, size_t i, int alone)
+{
+	static const char *const logs[] = { "CK_XML_LOG_FILE_NAME",
+	    "CK_LOG_FILE_NAME", "CK_TAP_LOG_FILE_NAME" };
+	const char *name = suites[i].name;
+	char path[600], log[1024];
+	SRunner *sr;
+	TestResult **tr;
+	int fd, n, k, f = 0, e = 0, verbose;
+	FILE *out;
+
+	signal(SIGINT, SIG_DFL);
+	signal(SIGTERM, SIG_DFL);
+	signal(SIGHUP, SIG_DFL);
+	snprintf(path, sizeof(path), "%s/out.%s%s", root, name,
+	    alone ? ".alone" : "");
+	fd = open(path, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0644);
+	if (fd < 0)
+		_exit(3);
+	dup2(fd, 1);
+	dup2(fd, 2);
+	close(fd);
+	for (k = 0; k < 3; k++) {
+		const char *v = getenv(logs[k]);
+
+		if (v && *v && strcmp(v, "-") != 0) {
+			snprintf(log, sizeof(log), "%s.%s%s", v, name,
+			    alone ? ".alone" : "");
+			setenv(logs[k], log, 1);
+		}
+	}
+	sr = srunner_create(suites[i].fn());
+	/* Check's lines only for a failure, unless CK_VERBOSITY asks */
+	verbose = getenv("CK_VERBOSITY") != NULL;
+	srunner_run_tagged(sr, NULL, NULL, alone ? "exclusive" : NULL,
+	    alone ? NULL : "exclusive", verbose ? CK_ENV : CK_SILENT);
+	if (!verbose && srunner_ntests_failed(sr) > 0)
+		srunner_print(sr, CK_NORMAL);
+	fflush(stdout);
+	n = srunner_ntests_run(sr);
+	tr = srunner_failures(sr);
+	for (k = 0; k < srunner_ntests_failed(sr); k++)
+		if (tr_rtype(tr[k]) == CK_ERROR)
+			e++;
+		else
+			f++;
+	free(tr);
+	srunner_free(sr);
+	snprintf(path, sizeof(path), "%s/count.%s%s", root, name,
+	    alone ? ".alone" : "");
+	if (!(out = fopen(path, "w")))
+		_exit(3);
+	fprintf(out, "%d %d %d\n", n, f, e);
+	_exit(fclose(out) == 0 ? 0 : 3);
+}
+
+/* Start suite @j->suite in a child of its own. */
+static void
+start(struct job *j, const char *root)
+{
+	fflush(stdout);
+	j->start = now();
+	j->pid = fork();
+	if (j->pid < 0) {
+		fprintf(stderr, "check_vmbench: cannot fork: %s\n",
+		    strerror(errno));
+		return;
+	}
+	if (j->pid == 0)
+		run_suite(root, j->suite, j->alone);
+}
+
+/*
+ * Job @j has ended (@status, @ru its CPU and its children's): print its
+ * output, its counts and its times; a suite whose process died or
+ * left no counts is one error.
+ */
+static void
+finish(struct job *j, const char *root, int status, const struct rusage *ru)
+{
+	const char *name = suites[j->suite].name, *tag = j->alone ?
+	    ".alone" : "";
+	char path[600], *text;
+	FILE *f;
+
+	j->wall = now() - j->start;
+	j->cpu = (double)ru->ru_utime.tv_sec + ru->ru_utime.tv_usec / 1e6 +
+	    (double)ru->ru_stime.tv_sec + ru->ru_stime.tv_usec / 1e6;
+	j->status = status;
+	snprintf(path, sizeof(path), "%s/out.%s%s", root, name, tag);
+	if ((text = read_all(path))) {
+		fputs(text, stdout);
+		if (*text && text[strlen(text) - 1] != '\n')
+			putchar('\n');
+		free(text);
+	}
+	snprintf(path, sizeof(path), "%s/count.%s%s", root, name, tag);
+	f = fopen(path, "r");
+	if (!f || fscanf(f, "%d %d %d", &j->checks, &j->failures,
+	    &j->errors) != 3 || !WIFEXITED(status) ||
+	    WEXITSTATUS(status) != 0) {
+		if (WIFSIGNALED(status))
+			printf("%s: the suite's process was killed by signal "
+			    "%d\n", name, WTERMSIG(status));
+		else
+			printf("%s: the suite's process ended with status "
+			    "%d, its counts lost\n", name,
+			    WIFEXITED(status) ? WEXITSTATUS(status) : -1);
+		j->errors++;
+	}
+	if (f)
+		fclose(f);
+	/* a part without tests (no test case that runs alone): silent */
+	if (j->checks == 0 && j->errors == 0)
+		return;
+	printf("%s%s: %d checks, %d failures, %d errors; %.1f s, CPU %.1f "
+	    "s\n", name, j->alone ? " (alone)" : "", j->checks,
+	    j->failures, j->errors, j->wall, j->cpu);
+	fflush(stdout);
+}
+
+/*
+ * Run @jobs (@n of them), at most @par at once; 0, or the signal that
+ * stopped the run (the running suites are sent it and awaited).
+ */
+static int
+run_jobs(struct job *jobs, size_t n, int par, const char *root)
+{
+	size_t next = 0, running = 0, i;
+	struct rusage ru;
+	int status;
+	pid_t pid;
+
+	while (next < n || running > 0) {
+		while (!stop_sig && next < n && running < (size_t)par) {
+			start(&jobs[next], root);
+			if (jobs[next].pid > 0)
+				running++;
+			else
+				jobs[next].errors++;
+			next++;
+		}
+		if (running == 0)
+			break;
+		pid = wait4(-1, &status, 0, &ru);
+		if (pid < 0) {
+			if (errno != EINTR)
+				break;
+			if (stop_sig)
+				for (i = 0; i < next; i++)
+					if (jobs[i].pid > 0)
+						kill(jobs[i].pid, stop_sig);
+			continue;
+		}
+		for (i = 0; i < next; i++)
+			if (jobs[i].pid == pid) {
+				finish(&jobs[i], root, status, &ru);
+				jobs[i].pid = 0;
+				running--;
+			}
+	}
+	return stop_sig;
+}
+
 int
 main(int argc, char **argv)
 {
-	const char *tmp = getenv("TMPDIR");
+	const char *tmp = getenv("TMPDIR"), *env = getenv("VB_JOBS");
+	struct job jobs[2 * NSUITES];
+	size_t i, k, n = 0, nex = 0;
 	char root[512];
-	SRunner *sr = NULL;
-	size_t i;
-	int j, run, failed, skipped;
+	int j, first, par, checks = 0, failures = 0, errors = 0, skipped, sig;
+	struct sigaction sa;
+	double t0 = now();
+	long ncpu = sysconf(_SC_NPROCESSORS_ONLN);
 
-	for (i = 0; i < sizeof(suites) / sizeof(suites[0]); i++) {
-		int want = argc < 2;
-
-		for (j = 1; j < argc; j++)
-			want |= strcmp(argv[j], suites[i].name) == 0;
-		if (!want)
-			continue;
-		if (!sr)
-			sr = srunner_create(suites[i].fn());
-		else
-			srunner_add_suite(sr, suites[i].fn());
+	par = env && *env ? atoi(env) : (int)(ncpu > 0 ? ncpu : 1) + 1;
+	first = 1;
+	if (argc > 1 && strcmp(argv[1], "-j") == 0) {
+		par = argc > 2 ? atoi(argv[2]) : 0;
+		first = 3;
 	}
-	if (!sr) {
-		fprintf(stderr, "check_vmbench: no such suite\n");
+	if (par < 1) {
+		fprintf(stderr, "check_vmbench: -j or VB_JOBS: not a number "
+		    "of suites at once (1 or more)\n");
 		return 2;
 	}
+	for (j = first; j < argc; j++)
+		if (!listed(argv[j], NULL, 0)) {
+			fprintf(stderr, "check_vmbench: no such suite: %s\n",
+			    argv[j]);
+			return 2;
+		}
+	/*
+	 * every suite's test cases that run alone, then the rest: the
+	 * slow suites first
+	 */
+	for (k = 0; k < 3; k++)
+		for (i = 0; i < NSUITES; i++) {
+			const char *s = suites[i].name;
+			int sl = listed(s, slow_first, NSLOW);
+			int want = first >= argc;
+
+			for (j = first; j < argc; j++)
+				want |= strcmp(argv[j], s) == 0;
+			if (!want || (k == 1 && !sl) || (k == 2 && sl))
+				continue;
+			memset(&jobs[n], 0, sizeof(jobs[n]));
+			jobs[n].alone = k == 0;
+			jobs[n++].suite = i;
+			nex += k == 0;
+		}
 	if (!tmp || !*tmp)
 		tmp = "/var/tmp";
 	remove_stale_roots(tmp);
@@ -205,15 +472,32 @@ main(int argc, char **argv)
 		return 2;
 	}
 	setenv("VB_TEST_ROOT", root, 1);
-	srunner_run_all(sr, CK_NORMAL);
-	fflush(stdout);
-	run = srunner_ntests_run(sr);
-	failed = srunner_ntests_failed(sr);
-	srunner_free(sr);
+	memset(&sa, 0, sizeof(sa));
+	sa.sa_handler = on_stop;	/* no SA_RESTART: wait4() returns */
+	sigemptyset(&sa.sa_mask);
+	sigaction(SIGINT, &sa, NULL);
+	sigaction(SIGTERM, &sa, NULL);
+	sigaction(SIGHUP, &sa, NULL);
+	sig = run_jobs(jobs, nex, 1, root);
+	if (!sig)
+		sig = run_jobs(jobs + nex, n - nex, par, root);
+	for (i = 0; i < n; i++) {
+		checks += jobs[i].checks;
+		failures += jobs[i].failures;
+		errors += jobs[i].errors;
+	}
+	printf("%d%%: Checks: %d, Failures: %d, Errors: %d; %zu suites, %d "
+	    "at once, %.1f s\n", checks ? 100 * (checks - failures -
+	    errors) / checks : 0, checks, failures, errors, nex, par,
+	    now() - t0);
 	skipped = print_skips(root);
 	remove_root(root);
+	if (sig) {
+		printf("check_vmbench: stopped by signal %d\n", sig);
+		return 128 + sig;
+	}
 	printf("%d passed, %d failed, %d skipped\n",
-	    run - failed - skipped > 0 ? run - failed - skipped : 0, failed,
-	    skipped);
-	return failed ? EXIT_FAILURE : EXIT_SUCCESS;
+	    checks - failures - errors - skipped > 0 ? checks - failures -
+	    errors - skipped : 0, failures + errors, skipped);
+	return failures + errors ? EXIT_FAILURE : EXIT_SUCCESS;
 }

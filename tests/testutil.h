@@ -78,6 +78,21 @@ tu_mkdtemp(char *buf, size_t len, const char *tag)
 	return buf;
 }
 
+/*
+ * A test case whose tests change what the whole machine shares (a
+ * memory cgroup, swap, a sysctl, THP, the machine lock, /run/vmbench's
+ * record of a killed run): tagged "exclusive", which the runner
+ * (tests/runner.c) runs alone, with no other suite beside it.
+ */
+static inline TCase *
+tu_tcase_alone(const char *name)
+{
+	TCase *tc = tcase_create(name);
+
+	tcase_set_tags(tc, "exclusive");
+	return tc;
+}
+
 /* Make a fresh folder under the root into tu_dir. */
 static inline void
 tu_mktmp(void)
