@@ -7,7 +7,9 @@
 #   mk/fuzz.mk        make fuzz: a fuzzer per reader, built with clang
 #
 #   make            build src/lib/libvmbench.a, bench/*, report/vmreport
-#   make check      build and run the tests (fails when any test fails)
+#   make check      build and run the tests (fails when any test fails),
+#                   all but those tagged slow (real Ansible runs, QEMU boots)
+#   make check-slow those tagged slow only
 #   make run KERNEL=label [CONFIG=configs/quick.conf] [ITERATIONS=n] [RUNS=n]
 #   make ab KERNEL=label A="name=value,..." B="name=value,..."
 #   make html KERNELS="a b c" [HTML=dir]   the results page (docs/html.md)
@@ -104,7 +106,7 @@ ALL_OBJS := $(LIB_OBJS) $(BENCH_MAIN:.c=.o) $(BENCH_MODS) \
 	$(RUNNER_MODS) src/runner/vmrun.o $(REPORT_MODS) \
 	src/report/vmreport.o $(TEST_OBJS)
 
-.PHONY: all check deps need-deps clean
+.PHONY: all check check-slow deps need-deps clean
 
 all: need-deps $(LIB) $(PROGS) $(REPORT)
 
@@ -205,7 +207,13 @@ $(TEST_BIN): $(TEST_OBJS) $(BENCH_MODS) $(RUNNER_MODS) $(REPORT_MODS) $(LIB)
 
 check: all check-headers $(TEST_BIN) tests/iterchild
 	$(call say,TEST,$(TEST_BIN))
-	$(Q)./$(TEST_BIN)
+	$(Q)VB_CHECK_SLOW=0 ./$(TEST_BIN)
+
+# The test cases tagged slow (tu_tcase_slow() in tests/testutil.h):
+# make fleet with real Ansible runs, make boots' QEMU boots.
+check-slow: all $(TEST_BIN) tests/iterchild
+	$(call say,TEST,$(TEST_BIN) (slow))
+	$(Q)VB_CHECK_SLOW=1 ./$(TEST_BIN)
 
 # Every header compiles on its own: included twice in a unit of its own
 # (its includes and its guard are its own), with its layer's -I only.

@@ -905,7 +905,7 @@ boots_suite(void)
 {
 	Suite *s = suite_create("boots");
 	TCase *tc = tcase_create("plan");
-	TCase *e2e = tcase_create("boot");
+	TCase *e2e = tu_tcase_slow("boot");
 
 	tcase_add_unchecked_fixture(tc, tu_mktmp, tu_rmtmp);
 	tcase_add_test(tc, order_and_schedule);

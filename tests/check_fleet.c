@@ -622,7 +622,7 @@ fleet_suite(void)
 	suite_add_tcase(s, tc);
 
 	/* each builds the suite in a fresh copy per host: a minute or two */
-	tc = tcase_create("ansible");
+	tc = tu_tcase_slow("ansible");
 	tcase_add_unchecked_fixture(tc, tu_mktmp, tu_rmtmp);
 	tcase_set_timeout(tc, 600);
 	tcase_add_test(tc, fleet_hosts);

@@ -54,6 +54,15 @@ static const struct {
 #define NSUITES (sizeof(suites) / sizeof(suites[0]))
 
 /*
+ * The test cases tagged "slow" (tu_tcase_slow(): real Ansible runs,
+ * QEMU boots; minutes of wall time): VB_CHECK_SLOW unset or 0 leaves
+ * them out (make check), 1 runs only them (make check-slow), all runs
+ * everything.  A slow test case never runs alone.
+ */
+enum { SLOW_NOT, SLOW_ONLY, SLOW_ALL };
+static int slow_mode = SLOW_NOT;
+
+/*
  * The slowest suites, started first so that the long ones do not end
  * the run alone (the others follow in their order); only an order.
  */
@@ -283,8 +292,10 @@ run_suite(const char *root, size_t i, int alone)
 	sr = srunner_create(suites[i].fn());
 	/* Check's lines only for a failure, unless CK_VERBOSITY asks */
 	verbose = getenv("CK_VERBOSITY") != NULL;
-	srunner_run_tagged(sr, NULL, NULL, alone ? "exclusive" : NULL,
-	    alone ? NULL : "exclusive", verbose ? CK_ENV : CK_SILENT);
+	srunner_run_tagged(sr, NULL, NULL, alone ? "exclusive" :
+	    slow_mode == SLOW_ONLY ? "slow" : NULL, alone ? (slow_mode ==
+	    SLOW_NOT ? "slow" : NULL) : slow_mode == SLOW_NOT ?
+	    "exclusive slow" : "exclusive", verbose ? CK_ENV : CK_SILENT);
 	if (!verbose && srunner_ntests_failed(sr) > 0)
 		srunner_print(sr, CK_NORMAL);
 	fflush(stdout);
@@ -426,6 +437,19 @@ main(int argc, char **argv)
 	long ncpu = sysconf(_SC_NPROCESSORS_ONLN);
 
 	par = env && *env ? atoi(env) : (int)(ncpu > 0 ? ncpu : 1) + 1;
+	env = getenv("VB_CHECK_SLOW");
+	if (!env || !*env || strcmp(env, "0") == 0)
+		slow_mode = SLOW_NOT;
+	else if (strcmp(env, "1") == 0)
+		slow_mode = SLOW_ONLY;
+	else if (strcmp(env, "all") == 0)
+		slow_mode = SLOW_ALL;
+	else {
+		fprintf(stderr, "check_vmbench: VB_CHECK_SLOW: '%s' is not 0 "
+		    "(leave the slow test cases out), 1 (only them) or all\n",
+		    env);
+		return 2;
+	}
 	first = 1;
 	if (argc > 1 && strcmp(argv[1], "-j") == 0) {
 		par = argc > 2 ? atoi(argv[2]) : 0;
@@ -454,7 +478,8 @@ main(int argc, char **argv)
 
 			for (j = first; j < argc; j++)
 				want |= strcmp(argv[j], s) == 0;
-			if (!want || (k == 1 && !sl) || (k == 2 && sl))
+			if (!want || (k == 1 && !sl) || (k == 2 && sl) ||
+			    (k == 0 && slow_mode == SLOW_ONLY))
 				continue;
 			memset(&jobs[n], 0, sizeof(jobs[n]));
 			jobs[n].alone = k == 0;
@@ -499,5 +524,11 @@ main(int argc, char **argv)
 	printf("%d passed, %d failed, %d skipped\n",
 	    checks - failures - errors - skipped > 0 ? checks - failures -
 	    errors - skipped : 0, failures + errors, skipped);
+	if (slow_mode == SLOW_NOT)
+		printf("not run: the test cases tagged slow (real Ansible "
+		    "runs, QEMU boots): make check-slow\n");
+	else if (slow_mode == SLOW_ONLY)
+		printf("run: only the test cases tagged slow (make check "
+		    "runs the others)\n");
 	return failures + errors ? EXIT_FAILURE : EXIT_SUCCESS;
 }

@@ -93,6 +93,20 @@ tu_tcase_alone(const char *name)
 	return tc;
 }
 
+/*
+ * A test case of minutes of wall time (real Ansible runs, QEMU boots),
+ * tagged "slow": make check leaves it out, make check-slow runs it
+ * (tests/runner.c, VB_CHECK_SLOW).
+ */
+static inline TCase *
+tu_tcase_slow(const char *name)
+{
+	TCase *tc = tcase_create(name);
+
+	tcase_set_tags(tc, "slow");
+	return tc;
+}
+
 /* Make a fresh folder under the root into tu_dir. */
 static inline void
 tu_mktmp(void)
