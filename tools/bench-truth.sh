@@ -42,6 +42,13 @@
 #       as make ab); this script restores every setting it wrote on
 #       every exit (a trap).
 #
+# TRUTH_SETTINGS (default "thp swap zswap") picks the real changes the
+# ab and hand parts check: TRUTH_SETTINGS=swap checks swappiness alone.
+# With only some of them, the ab part leaves out the cold-run A/A of
+# TRUTH_CONFIG (no setting's), and the block of docs/validation.md
+# keeps the lines of the settings not run, from the run before, under
+# the new ones.
+#
 # Each run's meta must show the setting the part wrote, and a setting
 # written by hand must still read so when its run ends: a run that
 # another process changed underneath is said, thrown away and run again
@@ -59,6 +66,7 @@ set -u
 cd "$(dirname "$0")/.."
 cfg=${VB_TRUTH_CONFIG:-configs/quick.conf}
 parts=${VB_TRUTH_PARTS:-aa ab hand}
+settings=${VB_TRUTH_SETTINGS:-thp swap zswap}
 old=${VB_TRUTH_OLD:-eb923a2}
 [ "$old" = none ] && old=
 oldbin=${VB_TRUTH_OLD_BIN:-}
@@ -78,6 +86,27 @@ for p in $parts; do
 	   exit 2 ;;
 	esac
 done
+case $settings in
+*[!a-z\ ]*|'') echo "bench-truth: TRUTH_SETTINGS: give some of thp swap" \
+    "zswap" >&2
+    exit 2 ;;
+esac
+allset=1 nset=0
+for p in thp swap zswap; do
+	case " $settings " in *" $p "*) ;; *) allset=0 ;; esac
+done
+for p in $settings; do
+	case $p in
+	thp|swap|zswap) nset=$((nset + 1)) ;;
+	*) echo "bench-truth: TRUTH_SETTINGS: $p is not one of thp swap" \
+	   "zswap" >&2
+	   exit 2 ;;
+	esac
+done
+[ $nset -gt 0 ] || { echo "bench-truth: TRUTH_SETTINGS: give some of" \
+    "thp swap zswap" >&2; exit 2; }
+# shellcheck disable=SC2086
+settings=$(echo $settings)
 [ -x "$rep" ] && [ -x bench/vmrun ] ||
     { echo "bench-truth: report/vmreport or bench/vmrun not built (make)" >&2; exit 2; }
 
@@ -381,15 +410,23 @@ aacold() {
 	    "WARMUP=$1: A $coldA, B $coldB${coldl:+:$coldl}"
 }
 
+# want SETTING: is SETTING one of TRUTH_SETTINGS
+want() {
+	case " $settings " in *" $1 "*) return 0 ;; esac
+	return 1
+}
+
 part_ab() {
 	cA=0 cB=0
 	say "== Real changes through make ab, 3 runs a side"
-	ab thp configs/truth-thp.conf thp=never thp=always "" "" \
-	    thp_enabled never always memfill minflt thp_fault_alloc
-	ab swap configs/truth-swap.conf vm.swappiness=0 vm.swappiness=100 \
-	    256M 1G swappiness 0 100 tworead@anon pswpout
-	ab zswap configs/ab-zswap.conf zswap=N zswap=Y 256M 512M \
-	    zswap_enabled N Y memfill pswpout
+	want thp && ab thp configs/truth-thp.conf thp=never thp=always \
+	    "" "" thp_enabled never always memfill minflt thp_fault_alloc
+	want swap && ab swap configs/truth-swap.conf vm.swappiness=0 \
+	    vm.swappiness=100 256M 1G swappiness 0 100 tworead@anon pswpout
+	want zswap && ab zswap configs/ab-zswap.conf zswap=N zswap=Y \
+	    256M 512M zswap_enabled N Y memfill pswpout
+	# the cold-run A/A is no setting's: only with all of them
+	[ $allset = 1 ] || return 0
 	say "== Cold first runs of make ab: the report's notes \"first run" \
 	    "slower than the others' median (cold caches?)\", one a" \
 	    "benchmark and side (bench:side:ratio)"
@@ -452,11 +489,11 @@ hand() {
 
 part_hand() {
 	say "== The same changes by hand between make run labels, 3 runs each"
-	hand thp "$thp" never always configs/truth-thp.conf "" "" \
-	    thp_enabled memfill minflt thp_fault_alloc
-	hand swap /proc/sys/vm/swappiness 0 100 configs/truth-swap.conf \
-	    256M 1G swappiness tworead@anon pswpout
-	hand zswap /sys/module/zswap/parameters/enabled N Y \
+	want thp && hand thp "$thp" never always configs/truth-thp.conf \
+	    "" "" thp_enabled memfill minflt thp_fault_alloc
+	want swap && hand swap /proc/sys/vm/swappiness 0 100 \
+	    configs/truth-swap.conf 256M 1G swappiness tworead@anon pswpout
+	want zswap && hand zswap /sys/module/zswap/parameters/enabled N Y \
 	    configs/ab-zswap.conf 256M 512M zswap_enabled memfill pswpout
 	return 0
 }
@@ -466,6 +503,27 @@ for p in $parts; do
 	: > "$sum"
 	"part_$p" || fail=1
 done
+
+# kept BEGIN END: the block's lines as it stands in $doc, but for those
+# of the settings run now (a line indented 4 that names one, and the
+# lines indented further under it), under a line saying they are older
+kept() {
+	re=''
+	want thp && re="$re|thp=|transparent_hugepage|^hand thp "
+	want swap && re="$re|swappiness|^hand swap "
+	want zswap && re="$re|zswap"
+	re=${re#|}
+	echo "The other settings' figures, from the run before:"
+	echo
+	awk -v b="$1" -v e="$2" -v re="$re" '
+	    $0 == b { on = 1; next }
+	    on && $0 == e { exit }
+	    !on { next }
+	    /^    [^ ]/ { l = substr($0, 5); drop = (l ~ re) }
+	    /^      / && drop { next }
+	    /^    [^ ]/ && drop { next }
+	    { print }' "$doc" | sed -n '/./,$p'
+}
 
 cpu=$(sed -n 's/^model name[[:space:]]*: //p' /proc/cpuinfo | head -1)
 mem=$(awk '/^MemTotal:/ { printf "%.0f GiB", $2 / 1048576 }' /proc/meminfo)
@@ -483,13 +541,16 @@ block() {
 	{
 		echo "$b"
 		echo
-		echo "\`make bench-truth\` TRUTH_CONFIG=$cfg TRUTH_PARTS=\"$ran\","
+		sel=''
+		[ $allset = 1 ] || sel=" TRUTH_SETTINGS=\"$settings\""
+		echo "\`make bench-truth\` TRUTH_CONFIG=$cfg TRUTH_PARTS=\"$ran\"$sel,"
 		echo "started $started on kernel $(uname -r), $cpu x $(nproc),"
 		echo "$mem, load average $load at the start; exit $fail:"
 		echo
 		# shellcheck disable=SC2086
 		cat $files | sed 's/^/    /'
 		echo
+		[ $allset = 1 ] || [ "$b" != "$begin_ab" ] || kept "$b" "$e"
 		echo "$e"
 	} > "$T/block"
 	if grep -qxF "$b" "$doc"; then
