@@ -322,6 +322,8 @@ check() {
 		*) v="NOT starred"; fail=1 ;;
 		esac
 		say "  $bench $m: $v: $(echo "$l" | tr -s ' ')"
+		say "    runs: $(runvals "$a" "$bench" "$m") against" \
+		    "$(runvals "$b" "$bench" "$m")"
 		if [ -n "$old" ] && [ -n "$oldbin" ]; then
 			"$oldbin" --detail "$a" "$b" > "$T/c.o" 2>&1
 			l=$(awk -v b="$bench" -v m="$m" '
@@ -331,6 +333,31 @@ check() {
 			say "    old model: $(echo "$l" | tr -s ' ')"
 		fi
 	done
+}
+
+# runvals DIR BENCH METRIC: METRIC of BENCH in each run of the label
+# folder DIR, the report's unit: the mean of each runN/'s iterations, or
+# each iteration of a make ab side (one run an iteration)
+runvals() {
+	rvm=$3 rve=each
+	if [ -d "$1/run1" ]; then
+		rve=
+		set -- "$1"/run*/"$2.res"
+	else
+		set -- "$1/$2.res"
+	fi
+	awk -v m="$rvm" -v each="$rve" '
+	    function flush() {
+		if (!each && c) { printf "%s%g", sep, s / c; sep = ", " }
+		s = 0; c = 0
+	    }
+	    FNR == 1 { flush(); n = 0; k = 0 }
+	    $1 == "metric" { n++; if ($2 == m) k = n }
+	    $1 == "iter" && k && $(k + 2) != "-" {
+		if (each) { printf "%s%g", sep, $(k + 2); sep = ", " }
+		else { s += $(k + 2); c++ }
+	    }
+	    END { flush() }' "$@" 2> /dev/null
 }
 
 # metaval DIR KEY: KEY's value in DIR/meta, empty when absent
