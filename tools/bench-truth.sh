@@ -362,7 +362,8 @@ runvals() {
 
 # metaval DIR KEY: KEY's value in DIR/meta, empty when absent
 metaval() {
-	sed -n "s/^$2=//p" "$1/meta" 2> /dev/null | head -n 1
+	awk -v k="$2" 'index($0, k "=") == 1 {
+	    print substr($0, length(k) + 2); exit }' "$1/meta" 2> /dev/null
 }
 
 # cold A B: the report's notes "first run slower than the others' median
