@@ -304,7 +304,8 @@ check() {
 	name=$1 a=$2 b=$3 bench=$4 setting=$5
 	shift 5
 	report "$rep" "$T/c.t" --detail "$a" "$b" > /dev/null
-	if sed -n '/^Key figures/q;p' "$T/c.t" | grep -q "$setting"; then
+	sed -n '/^Key figures/q;p' "$T/c.t" > "$T/c.h"
+	if grep -q "$setting" "$T/c.h"; then
 		hdr="named in the header"
 	else
 		hdr="NOT named in the header"
@@ -534,23 +535,35 @@ done
 
 # kept BEGIN END: the block's lines as it stands in $doc, but for those
 # of the settings run now (a line indented 4 that names one, and the
-# lines indented further under it), under a line saying they are older
+# lines indented further under it), under a line saying they are older;
+# a run's paragraph left with no figure (an earlier run of only these
+# settings) goes whole
 kept() {
 	re=''
 	want thp && re="$re|thp=|transparent_hugepage|^hand thp "
 	want swap && re="$re|swappiness|^hand swap "
 	want zswap && re="$re|zswap"
 	re=${re#|}
-	echo "The other settings' figures, from the run before:"
-	echo
 	awk -v b="$1" -v e="$2" -v re="$re" '
+	    function flush() {
+		if (figs) {
+			if (!said++)
+				print "The other settings\047 figures, from" \
+				    " the run before:\n"
+			printf "%s", buf
+		}
+		buf = ""; figs = 0
+	    }
 	    $0 == b { on = 1; next }
 	    on && $0 == e { exit }
-	    !on { next }
+	    !on || /^The other settings/ { next }
+	    /^`make bench-truth`/ { flush() }
 	    /^    [^ ]/ { l = substr($0, 5); drop = (l ~ re) }
 	    /^      / && drop { next }
 	    /^    [^ ]/ && drop { next }
-	    { print }' "$doc" | sed -n '/./,$p'
+	    /^    [^ =]/ { figs = 1 }
+	    { buf = buf $0 "\n" }
+	    END { flush() }' "$doc"
 }
 
 cpu=$(sed -n 's/^model name[[:space:]]*: //p' /proc/cpuinfo | head -1)
