@@ -77,10 +77,12 @@ bench_vars_vmlat = LMBENCH_SRC LM_RUNS LM_TESTS
 # splits of 6 runs, the old model beside, and real settings (THP,
 # swappiness, zswap) still detected with 3 runs a side, through make ab
 # and make run: tools/bench-truth.sh.  TRUTH_CONFIG (configs/quick.conf),
-# TRUTH_PARTS ("aa ab hand"), TRUTH_OLD (the old model's commit) or
-# TRUTH_OLD_BIN (its report already built).
+# TRUTH_PARTS ("aa ab hand"), TRUTH_SETTINGS ("thp swap zswap": the real
+# changes checked), TRUTH_OLD (the old model's commit) or TRUTH_OLD_BIN
+# (its report already built).
 bench_run_truth = sh tools/bench-truth.sh
-bench_vars_truth = TRUTH_CONFIG TRUTH_PARTS TRUTH_OLD TRUTH_OLD_BIN
+bench_vars_truth = TRUTH_CONFIG TRUTH_PARTS TRUTH_SETTINGS TRUTH_OLD \
+	TRUTH_OLD_BIN
 
 BENCH_TARGETS := $(BENCH_NAMES:%=bench-%)
 $(call vb_export,BENCH $(foreach n,$(BENCH_NAMES),$(bench_vars_$(n))))

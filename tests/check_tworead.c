@@ -278,6 +278,44 @@ START_TEST(e2e_sweep_and_cached)
 }
 END_TEST
 
+/*
+ * --reads N: a fixed amount of work, in 2read and --cached mode: every
+ * iteration stops after exactly N read() calls (an odd N after A's),
+ * however long they take.
+ */
+START_TEST(e2e_reads)
+{
+	struct vb_res r;
+	int i, m, h;
+
+	ck_assert_int_eq(tworead("--size-a 8M --size-b 12M --range-a 2M "
+	    "--range-b 6M --reads 3001 --iterations 2"), 0);
+	readres(&r);
+	ck_assert_str_eq(r.status, "complete");
+	ck_assert_str_eq(vb_res_param(&r, "reads"), "3001");
+	ck_assert_str_eq(vb_res_param(&r, "duration"), "0");
+	ck_assert_int_eq(r.niter, 2);
+	m = vb_res_metric_index(&r, "reads");
+	h = vb_res_metric_index(&r, "half_reads");
+	ck_assert(m >= 0 && h >= 0);
+	for (i = 0; i < r.niter; i++) {
+		ck_assert_msg(vb_res_get(&r, i, m) == 3001, "iteration %d: "
+		    "%g reads", i + 1, vb_res_get(&r, i, m));
+		ck_assert(vb_res_get(&r, i, h) == 1500);
+	}
+	vb_res_free(&r);
+	ck_assert_int_eq(leftovers(), 0);
+
+	ck_assert_int_eq(tworead("--cached --reads 40 --variant cached"), 0);
+	readres(&r);
+	ck_assert_str_eq(vb_res_param(&r, "reads"), "40");
+	ck_assert(get(&r, "reads") == 40);
+	ck_assert(get(&r, "cached_mib_per_s") > 0);
+	vb_res_free(&r);
+	ck_assert_int_eq(leftovers(), 0);
+}
+END_TEST
+
 START_TEST(e2e_bad_input)
 {
 	static const struct {
@@ -288,6 +326,13 @@ START_TEST(e2e_bad_input)
 		{ "--range-a 9M --size-a 8M --range-b 1M",
 		  "--range-a 9M is larger than --size-a 8M" },
 		{ "--block 0x", "--block" },
+		{ "--reads 100 --duration 1", "--reads and --duration both "
+		  "end the reading: give one" },
+		{ "--cached --reads 10 --duration 1", "--reads and --duration" },
+		{ "--reads ten", "--reads: bad number 'ten'" },
+		{ "--reads -5", "--reads: bad number" },
+		{ "--reads 2000000000000", "--reads: number '2000000000000' "
+		  "out of range" },
 		/* far more than any disk: refused before writing */
 		{ "--size-a 16T --range-a 1M --range-b 1M --duration 1",
 		  "the files need" },
@@ -358,6 +403,7 @@ tworead_suite(void)
 	tcase_set_timeout(e2e, 20);
 	tcase_add_test(e2e, e2e_tworead);
 	tcase_add_test(e2e, e2e_sweep_and_cached);
+	tcase_add_test(e2e, e2e_reads);
 	tcase_add_test(e2e, e2e_bad_input);
 	tcase_add_test(e2e, e2e_sigint);
 	suite_add_tcase(s, e2e);

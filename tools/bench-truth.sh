@@ -44,6 +44,13 @@
 #       as make ab); this script restores every setting it wrote on
 #       every exit (a trap).
 #
+# TRUTH_SETTINGS (default "thp swap zswap") picks the real changes the
+# ab and hand parts check: TRUTH_SETTINGS=swap checks swappiness alone.
+# With only some of them, the ab part leaves out the cold-run A/A of
+# TRUTH_CONFIG (no setting's), and the block of docs/validation.md
+# keeps the lines of the settings not run, from the run before, under
+# the new ones.
+#
 # Each run's meta must show the setting the part wrote, and a setting
 # written by hand must still read so when its run ends: a run that
 # another process changed underneath is said, thrown away and run again
@@ -61,6 +68,7 @@ set -u
 cd "$(dirname "$0")/.."
 cfg=${VB_TRUTH_CONFIG:-configs/quick.conf}
 parts=${VB_TRUTH_PARTS:-aa ab hand}
+settings=${VB_TRUTH_SETTINGS:-thp swap zswap}
 old=${VB_TRUTH_OLD:-eb923a2}
 [ "$old" = none ] && old=
 oldbin=${VB_TRUTH_OLD_BIN:-}
@@ -80,6 +88,27 @@ for p in $parts; do
 	   exit 2 ;;
 	esac
 done
+case $settings in
+*[!a-z\ ]*|'') echo "bench-truth: TRUTH_SETTINGS: give some of thp swap" \
+    "zswap" >&2
+    exit 2 ;;
+esac
+allset=1 nset=0
+for p in thp swap zswap; do
+	case " $settings " in *" $p "*) ;; *) allset=0 ;; esac
+done
+for p in $settings; do
+	case $p in
+	thp|swap|zswap) nset=$((nset + 1)) ;;
+	*) echo "bench-truth: TRUTH_SETTINGS: $p is not one of thp swap" \
+	   "zswap" >&2
+	   exit 2 ;;
+	esac
+done
+[ $nset -gt 0 ] || { echo "bench-truth: TRUTH_SETTINGS: give some of" \
+    "thp swap zswap" >&2; exit 2; }
+# shellcheck disable=SC2086
+settings=$(echo $settings)
 [ -x "$rep" ] && [ -x bench/vmrun ] ||
     { echo "bench-truth: report/vmreport or bench/vmrun not built (make)" >&2; exit 2; }
 
@@ -328,7 +357,8 @@ check() {
 	name=$1 a=$2 b=$3 bench=$4 setting=$5
 	shift 5
 	report "$rep" "$T/c.t" --detail "$a" "$b" > /dev/null
-	if sed -n '/^Key figures/q;p' "$T/c.t" | grep -q "$setting"; then
+	sed -n '/^Key figures/q;p' "$T/c.t" > "$T/c.h"
+	if grep -q "$setting" "$T/c.h"; then
 		hdr="named in the header"
 	else
 		hdr="NOT named in the header"
@@ -346,6 +376,8 @@ check() {
 		*) v="NOT starred"; fail=1 ;;
 		esac
 		say "  $bench $m: $v: $(echo "$l" | tr -s ' ')"
+		say "    runs: $(runvals "$a" "$bench" "$m") against" \
+		    "$(runvals "$b" "$bench" "$m")"
 		if [ -n "$old" ] && [ -n "$oldbin" ]; then
 			"$oldbin" --detail "$a" "$b" > "$T/c.o" 2>&1
 			l=$(awk -v b="$bench" -v m="$m" '
@@ -357,9 +389,35 @@ check() {
 	done
 }
 
+# runvals DIR BENCH METRIC: METRIC of BENCH in each run of the label
+# folder DIR, the report's unit: the mean of each runN/'s iterations, or
+# each iteration of a make ab side (one run an iteration)
+runvals() {
+	rvm=$3 rve=each
+	if [ -d "$1/run1" ]; then
+		rve=
+		set -- "$1"/run*/"$2.res"
+	else
+		set -- "$1/$2.res"
+	fi
+	awk -v m="$rvm" -v each="$rve" '
+	    function flush() {
+		if (!each && c) { printf "%s%g", sep, s / c; sep = ", " }
+		s = 0; c = 0
+	    }
+	    FNR == 1 { flush(); n = 0; k = 0 }
+	    $1 == "metric" { n++; if ($2 == m) k = n }
+	    $1 == "iter" && k && $(k + 2) != "-" {
+		if (each) { printf "%s%g", sep, $(k + 2); sep = ", " }
+		else { s += $(k + 2); c++ }
+	    }
+	    END { flush() }' "$@" 2> /dev/null
+}
+
 # metaval DIR KEY: KEY's value in DIR/meta, empty when absent
 metaval() {
-	sed -n "s/^$2=//p" "$1/meta" 2> /dev/null | head -n 1
+	awk -v k="$2" 'index($0, k "=") == 1 {
+	    print substr($0, length(k) + 2); exit }' "$1/meta" 2> /dev/null
 }
 
 # cold A B: the report's notes "first run slower than the others' median
@@ -434,15 +492,23 @@ aacold() {
 	    "WARMUP=$1: A $coldA, B $coldB${coldl:+:$coldl}"
 }
 
+# want SETTING: is SETTING one of TRUTH_SETTINGS
+want() {
+	case " $settings " in *" $1 "*) return 0 ;; esac
+	return 1
+}
+
 part_ab() {
 	cA=0 cB=0
 	say "== Real changes through make ab, 3 runs a side"
-	ab thp configs/truth-thp.conf thp=never thp=always "" "" \
-	    thp_enabled never always memfill minflt thp_fault_alloc
-	ab swap configs/truth-swap.conf vm.swappiness=0 vm.swappiness=100 \
-	    256M 1G swappiness 0 100 tworead@anon pswpout
-	ab zswap configs/ab-zswap.conf zswap=N zswap=Y 256M 512M \
-	    zswap_enabled N Y memfill pswpout
+	want thp && ab thp configs/truth-thp.conf thp=never thp=always \
+	    "" "" thp_enabled never always memfill minflt thp_fault_alloc
+	want swap && ab swap configs/truth-swap.conf vm.swappiness=0 \
+	    vm.swappiness=100 256M 1G swappiness 0 100 tworead@anon pswpout
+	want zswap && ab zswap configs/ab-zswap.conf zswap=N zswap=Y \
+	    256M 512M zswap_enabled N Y memfill pswpout
+	# the cold-run A/A is no setting's: only with all of them
+	[ $allset = 1 ] || return 0
 	say "== Cold first runs of make ab: the report's notes \"first run" \
 	    "slower than the others' median (cold caches?)\", one a" \
 	    "benchmark and side (bench:side:ratio)"
@@ -505,11 +571,11 @@ hand() {
 
 part_hand() {
 	say "== The same changes by hand between make run labels, 3 runs each"
-	hand thp "$thp" never always configs/truth-thp.conf "" "" \
-	    thp_enabled memfill minflt thp_fault_alloc
-	hand swap /proc/sys/vm/swappiness 0 100 configs/truth-swap.conf \
-	    256M 1G swappiness tworead@anon pswpout
-	hand zswap /sys/module/zswap/parameters/enabled N Y \
+	want thp && hand thp "$thp" never always configs/truth-thp.conf \
+	    "" "" thp_enabled memfill minflt thp_fault_alloc
+	want swap && hand swap /proc/sys/vm/swappiness 0 100 \
+	    configs/truth-swap.conf 256M 1G swappiness tworead@anon pswpout
+	want zswap && hand zswap /sys/module/zswap/parameters/enabled N Y \
 	    configs/ab-zswap.conf 256M 512M zswap_enabled memfill pswpout
 	return 0
 }
@@ -519,6 +585,39 @@ for p in $parts; do
 	: > "$sum"
 	"part_$p" || fail=1
 done
+
+# kept BEGIN END: the block's lines as it stands in $doc, but for those
+# of the settings run now (a line indented 4 that names one, and the
+# lines indented further under it), under a line saying they are older;
+# a run's paragraph left with no figure (an earlier run of only these
+# settings) goes whole
+kept() {
+	re=''
+	want thp && re="$re|thp=|transparent_hugepage|^hand thp "
+	want swap && re="$re|swappiness|^hand swap "
+	want zswap && re="$re|zswap"
+	re=${re#|}
+	awk -v b="$1" -v e="$2" -v re="$re" '
+	    function flush() {
+		if (figs) {
+			if (!said++)
+				print "The other settings\047 figures, from" \
+				    " the run before:\n"
+			printf "%s", buf
+		}
+		buf = ""; figs = 0
+	    }
+	    $0 == b { on = 1; next }
+	    on && $0 == e { exit }
+	    !on || /^The other settings/ { next }
+	    /^`make bench-truth`/ { flush() }
+	    /^    [^ ]/ { l = substr($0, 5); drop = (l ~ re) }
+	    /^      / && drop { next }
+	    /^    [^ ]/ && drop { next }
+	    /^    [^ =]/ { figs = 1 }
+	    { buf = buf $0 "\n" }
+	    END { flush() }' "$doc"
+}
 
 cpu=$(sed -n 's/^model name[[:space:]]*: //p' /proc/cpuinfo | head -1)
 mem=$(awk '/^MemTotal:/ { printf "%.0f GiB", $2 / 1048576 }' /proc/meminfo)
@@ -536,13 +635,16 @@ block() {
 	{
 		echo "$b"
 		echo
-		echo "\`make bench-truth\` TRUTH_CONFIG=$cfg TRUTH_PARTS=\"$ran\","
+		sel=''
+		[ $allset = 1 ] || sel=" TRUTH_SETTINGS=\"$settings\""
+		echo "\`make bench-truth\` TRUTH_CONFIG=$cfg TRUTH_PARTS=\"$ran\"$sel,"
 		echo "started $started on kernel $(uname -r), $cpu x $(nproc),"
 		echo "$mem, load average $load at the start; exit $fail:"
 		echo
 		# shellcheck disable=SC2086
 		cat $files | sed 's/^/    /'
 		echo
+		[ $allset = 1 ] || [ "$b" != "$begin_ab" ] || kept "$b" "$e"
 		echo "$e"
 	} > "$T/block"
 	if grep -qxF "$b" "$doc"; then

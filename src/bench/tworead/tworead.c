@@ -12,7 +12,10 @@
  * memory of the run (tworead-plan.h), so that both ranges together
  * overflow memory a little; --sweep N picks the original's n.  It
  * prints the number of reads / 2 every --print-interval seconds (the
- * original's output) and stops after --duration seconds.
+ * original's output) and stops after --duration seconds, or after
+ * --reads N read() calls: a fixed amount of work, so that a run that
+ * gets less CPU on a busy machine takes longer rather than reading
+ * less (and putting less pressure on memory).
  *
  * Measurement notes: each iteration starts cold (the files are synced
  * once when created and every iteration drops their pages with
@@ -30,8 +33,9 @@
  *
  * --cached: one file of --size-a (default 2M) is read once to cache
  * it, then read in --block (default 2M) read()s from its start, again
- * and again for --duration (default 2 s), as hdparm -T reads the
- * buffer cache; the figure is MiB/s (hdparm's "MB" is 2^20 bytes).
+ * and again for --duration (default 2 s) or --reads N read()s, as
+ * hdparm -T reads the buffer cache; the figure is MiB/s (hdparm's "MB"
+ * is 2^20 bytes).
  */
 #include <errno.h>
 #include <fcntl.h>
@@ -52,6 +56,7 @@
 
 struct cfg {
 	uint64_t size_a, size_b, range_a, range_b, block, sweep, mem, anon;
+	uint64_t reads;		/* stop after this many read()s; 0: time */
 	double print_interval, duration;
 	int random;
 	int cached;
@@ -96,6 +101,11 @@ static const struct vb_opt opts[] = {
 	  .off = offsetof(struct cfg, duration), .def = "0",
 	  .dmin = 0, .dmax = 86400,
 	  .help = "seconds of reading (0: 300; --cached: 2)" },
+	{ .name = "reads", .type = VB_OPT_U64, .arg = "N",
+	  .off = offsetof(struct cfg, reads), .def = "0",
+	  .min = 0, .max = 1ULL << 40,
+	  .help = "stop after N read() calls, a fixed amount of work, "
+	  "instead of --duration (0: --duration)" },
 	{ .name = "anon", .type = VB_OPT_SIZE, .arg = "SIZE",
 	  .off = offsetof(struct cfg, anon), .def = "0",
 	  .min = 0, .max = 1ULL << 44,
@@ -111,7 +121,8 @@ static const struct vb_opt opts[] = {
 
 static const struct vb_metric metrics[] = {
 	{ "half_reads", "reads", VB_HIGHER,
-	  "reads / 2 in --duration (the number 2read printed)", 1 },
+	  "reads / 2 in --duration (the number 2read printed; "
+	  "--reads N: N / 2)", 1 },
 	{ "reads", "reads", VB_HIGHER, "read() calls in --duration", 0 },
 	{ "reads_per_s", "reads/s", VB_HIGHER, "read() calls per second", 0 },
 	{ "mb_per_s", "MB/s", VB_HIGHER, "bytes read / s / 10^6", 1 },
@@ -127,7 +138,8 @@ static const struct vb_metric metrics[] = {
 static const struct vb_metric cached_metrics[] = {
 	{ "cached_mib_per_s", "MiB/s", VB_HIGHER,
 	  "cached read() speed, hdparm -T style (2^20 bytes)", 1 },
-	{ "reads", "reads", VB_INFO, "read() calls in --duration", 0 },
+	{ "reads", "reads", VB_INFO, "read() calls in --duration (or "
+	  "--reads)", 0 },
 	{ NULL, NULL, VB_INFO, NULL, 0 },
 };
 
@@ -142,6 +154,11 @@ validate(void *p, char *err, size_t errlen)
 	struct tr_plan pl;
 	const char *src = "--mem";
 
+	if (c->reads && c->duration) {
+		snprintf(err, errlen, "--reads and --duration both end the "
+		    "reading: give one");
+		return -1;
+	}
 	if (c->cached) {
 		if (c->sweep || c->range_a || c->range_b || c->size_b ||
 		    c->random) {
@@ -154,7 +171,7 @@ validate(void *p, char *err, size_t errlen)
 			c->size_a = 2ULL << 20;
 		if (!c->block)
 			c->block = 2ULL << 20;
-		if (!c->duration)
+		if (!c->duration && !c->reads)
 			c->duration = 2;
 		if (c->block > c->size_a) {
 			snprintf(err, errlen, "--block is larger than "
@@ -165,7 +182,7 @@ validate(void *p, char *err, size_t errlen)
 	}
 	if (!c->block)
 		c->block = 4096;
-	if (!c->duration)
+	if (!c->duration && !c->reads)
 		c->duration = 300;
 	memset(&pl, 0, sizeof(pl));
 	if (!c->mem && tr_mem_basis(&c->mem, &src, err, errlen) < 0)
@@ -365,7 +382,8 @@ run_cached(struct cfg *c, struct vb_iter *it)
 			die_errno("read %s", path_a);
 		off += c->block;
 		reads++;
-	} while (vb_now_ns() < end && !vb_stopping());
+	} while ((c->reads ? reads < c->reads : vb_now_ns() < end) &&
+	    !vb_stopping());
 	secs = vb_elapsed_s(t0);
 	printf("Timing cached reads: %llu MiB in %.2f seconds = %.2f MiB/sec\n",
 	    (unsigned long long)(reads * c->block >> 20), secs,
@@ -416,15 +434,19 @@ run(void *p, struct vb_iter *it)
 		uint64_t now;
 
 		read_one(c, fa, c->range_a, &pa, &seed, buf, path_a);
+		/* --reads N: an odd N ends after A's read */
+		if (++reads == c->reads)
+			break;
 		read_one(c, fb, c->range_b, &pb, &seed, buf, path_b);
-		reads += 2;
+		reads++;
 		now = vb_now_ns();
 		if (now >= next) {
 			printf("%8.1f s  %llu\n", vb_ns_to_s(now - t0),
 			    (unsigned long long)reads / 2);
 			next += step;
 		}
-		if (now >= end || vb_stopping())
+		if ((c->reads ? reads >= c->reads : now >= end) ||
+		    vb_stopping())
 			break;
 	}
 	secs = vb_elapsed_s(t0);
