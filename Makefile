@@ -212,7 +212,7 @@ check: all check-headers $(TEST_BIN) tests/iterchild
 # The test cases tagged slow (tu_tcase_slow() in tests/testutil.h):
 # make fleet with real Ansible runs, make boots' QEMU boots.
 check-slow: all $(TEST_BIN) tests/iterchild
-	$(call say,TEST,$(TEST_BIN) (slow))
+	$(call say,SLOW,$(TEST_BIN))
 	$(Q)VB_CHECK_SLOW=1 ./$(TEST_BIN)
 
 # Every header compiles on its own: included twice in a unit of its own

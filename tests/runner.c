@@ -513,7 +513,8 @@ main(int argc, char **argv)
 	}
 	printf("%d%%: Checks: %d, Failures: %d, Errors: %d; %zu suites, %d "
 	    "at once, %.1f s\n", checks ? 100 * (checks - failures -
-	    errors) / checks : 0, checks, failures, errors, nex, par,
+	    errors) / checks : 0, checks, failures, errors,
+	    slow_mode == SLOW_ONLY ? n : nex, par,
 	    now() - t0);
 	skipped = print_skips(root);
 	remove_root(root);
