@@ -172,6 +172,39 @@ START_TEST(label_of_runs)
 }
 END_TEST
 
+/*
+ * The runs' notes in the pool: the first run's said as the folder's, a
+ * later run's with its run ("run3: ..."), and a later run's that is the
+ * first run's again not repeated.
+ */
+START_TEST(run_notes)
+{
+	static const char *const notes[] = { "on ext4", "on ext4", "full" };
+	struct rl_kernel k;
+	const struct vb_res *r;
+	char dir[32], name[64], text[1024];
+	int i;
+
+	for (i = 0; i < 3; i++) {
+		snprintf(dir, sizeof(dir), "nl/run%d", i + 1);
+		meta(dir, "1 10", "1000000", "b1", "complete", dir + 3);
+		snprintf(name, sizeof(name), "%s/forkbomb.res", dir);
+		snprintf(text, sizeof(text), "vmbench-result 1\nbench "
+		    "forkbomb\nvariant default\ncmdline " FB "\nstatus "
+		    "complete\nstarted 2026-12-01T00:00:00Z\nended "
+		    "2026-12-01T00:00:01Z\nnote %s\nmetric elapsed s lower\n"
+		    "iter 1 %d\nend\n", notes[i], i + 1);
+		put(name, text);
+	}
+	load("nl", &k);
+	r = rl_find(&k, "forkbomb");
+	ck_assert_ptr_nonnull(r);
+	ck_assert_int_eq(r->niter, 3);
+	ck_assert_str_eq(r->note, "on ext4; run3: full");
+	rl_free_kernel(&k);
+}
+END_TEST
+
 /* A folder with meta at its top is one run, as before; ab's too. */
 START_TEST(one_run_folders)
 {
@@ -366,6 +399,7 @@ rload_suite(void)
 
 	tcase_add_checked_fixture(tc, tu_mktmp, tu_rmtmp);
 	tcase_add_test(tc, label_of_runs);
+	tcase_add_test(tc, run_notes);
 	tcase_add_test(tc, one_run_folders);
 	tcase_add_test(tc, result_of_other_params);
 	tcase_add_test(tc, runs_refused);

@@ -418,12 +418,13 @@ pool(struct rl_kernel *k, struct vb_buf *note)
 	k->nres = 0;
 	for (i = 0; i < n; i++) {
 		struct vb_res *p = NULL;
-		const char *id = all[i];
+		const char *id = all[i], *first = NULL;
 
 		if (i > 0 && strcmp(all[i], all[i - 1]) == 0)
 			continue;
 		for (j = 0; j < k->nruns; j++) {
 			struct vb_res *r = run_find(&k->runs[j], id);
+			char *keep;
 			size_t l;
 
 			if (!r)
@@ -431,10 +432,15 @@ pool(struct rl_kernel *k, struct vb_buf *note)
 			if (!p) {
 				p = &k->res[k->nres];
 				res_copy(p, r);
+				first = r->note;	/* the pool's own note */
 				k->ids[k->nres++] = vb_xstrdup(id);
 				continue;
 			}
+			/* the pool's note is its own (vb_res_append() would
+			   merge r's in unmarked); r's is added below */
+			keep = p->note ? vb_xstrdup(p->note) : NULL;
 			if (vb_res_append(p, r) < 0) {
+				free(keep);
 				vb_buf_printf(note, "%srun%d's %s left out: "
 				    "another command line or other figures "
 				    "than run%d's", note->len ? "; " : "",
@@ -442,12 +448,16 @@ pool(struct rl_kernel *k, struct vb_buf *note)
 				run_drop(&k->runs[j], id);
 				continue;
 			}
+			free(p->note);
+			p->note = keep;
 			/* the pool is as complete as its least complete run */
 			if (strcmp(r->status, "complete") && !strcmp(p->status,
 			    "complete"))
 				memcpy(p->status, r->status, sizeof(p->status));
 			memcpy(p->ended, r->ended, sizeof(p->ended));
-			if (r->note) {
+			/* a later run's note: said with its run, unless it
+			   is the first run's, which the pool says already */
+			if (r->note && !(first && !strcmp(first, r->note))) {
 				l = p->note ? strlen(p->note) : 0;
 				p->note = vb_xrealloc(p->note, l +
 				    strlen(r->note) + 32);
