@@ -418,6 +418,31 @@ START_TEST(regression_gate)
 END_TEST
 
 /*
+ * Labels longer than their column (a kernel's version, then what
+ * differs): each header cell keeps a space before it and the label's
+ * end, where such labels differ.
+ */
+START_TEST(long_labels)
+{
+	char args[512], *out;
+
+	mktmp();
+	ck_assert_int_eq(sh("for s in never always; do cp -r " EX
+	    "/example-a \"$T/$s\" && sed -i \"s/^label=.*/label=6.1.0-57-"
+	    "cloud-amd64-transparent_hugepage-$s/\" \"$T/$s/meta\"; done"),
+	    0);
+	snprintf(args, sizeof(args), "--only forkbomb %s/never %s/always",
+	    tmp, tmp);
+	ck_assert_int_eq(report(args), 0);
+	out = out_text("out");
+	ck_assert_msg(strstr(out, "== forkbomb ==      ..rent_hugepage-never "
+	    "..nt_hugepage-always\n"), "%s", out);
+	free(out);
+	rmtmp();
+}
+END_TEST
+
+/*
  * The probe's line, from a real probe@memfill.res (tests/fixtures/: a
  * probe run beside memfill and stopped with SIGTERM, hence interrupted):
  * played_s 720.15 of total_s 728.5 (printed %.0f: 728, half to even).
@@ -2239,6 +2264,7 @@ vmreport_suite(void)
 	tcase_add_test(tc, different_params);
 	tcase_add_test(tc, interrupted);
 	tcase_add_test(tc, regression_gate);
+	tcase_add_test(tc, long_labels);
 	tcase_add_test(tc, probe_line);
 	tcase_add_test(tc, derived_vmstat);
 	tcase_add_test(tc, warnings);

@@ -17,6 +17,24 @@
 #define CMPW 22		/* "   3398.52 (  +3.02%)*": a blank, 9, 12 */
 
 /*
+ * A kernel label in a header cell of @w columns, right-aligned after a
+ * space.  Labels often share a long prefix (a kernel's version) and
+ * differ at the end, so a label too long for its cell keeps its end,
+ * "..6-always".
+ */
+static void
+label_cell(FILE *f, const char *label, int w)
+{
+	size_t n = strlen(label);
+
+	fputc(' ', f);
+	if (w > 2 && n > (size_t)w)
+		fprintf(f, "..%s", label + n - (size_t)(w - 2));
+	else
+		fmt_cell(f, label, w, 0);
+}
+
+/*
  * Metrics down, kernels across: the baseline's mean, then each other
  * kernel's mean with the change (positive = better) and '*' when the
  * difference is marked (rs_mark(): p < 0.05 and at least the minimum
@@ -76,13 +94,13 @@ table_print(FILE *f, const struct rl_set *s, const char *id,
 		snprintf(buf, sizeof(buf), "%s%s", s->k[0].label,
 		    rl_find(&s->k[0], id) && strcmp(rl_find(&s->k[0],
 		    id)->status, "complete") ? "!" : "");
-		fmt_cell(f, buf, basew, 0);
+		label_cell(f, buf, basew - 1);
 		for (i = first; i < last; i++) {
 			const struct vb_res *r = rl_find(&s->k[i], id);
 
 			snprintf(buf, sizeof(buf), "%s%s", s->k[i].label,
 			    r && strcmp(r->status, "complete") ? "!" : "");
-			fmt_cell(f, buf, CMPW - 1, 0);
+			label_cell(f, buf, CMPW - 2);
 			fputc(' ', f);
 		}
 		fputc('\n', f);
