@@ -51,13 +51,14 @@ bench_vars_probe = PROBE_TIME
 # and deletes), alternating in one run: tools/tio-vs-peers.sh.
 # TIO_SIZE (total, default 256M), TIO_RUNS (3), TIO_DIRECT=1 for O_DIRECT,
 # TIO_FILES (creates, 131072), TIO_PARTS=io or creates for one half,
-# TIO_CONTROL=1 for fio in tio's place (the control alone).
+# TIO_CONTROL=1 for fio in tio's place (the control alone), TIO_PAUSE
+# (seconds both sides wait before each phase after the first, 2).
 bench_run_tio = TIO_FILES="$$VB_TIO_FILES" TIO_PARTS="$$VB_TIO_PARTS" \
-	TIO_CONTROL="$$VB_TIO_CONTROL" \
+	TIO_CONTROL="$$VB_TIO_CONTROL" TIO_PAUSE="$$VB_TIO_PAUSE" \
 	sh tools/tio-vs-peers.sh "$${VB_TIO_SIZE:-256M}" \
 	"$${VB_TIO_RUNS:-3}" $${VB_TIO_DIRECT:+direct}
 bench_vars_tio = TIO_SIZE TIO_RUNS TIO_DIRECT TIO_FILES TIO_PARTS \
-	TIO_CONTROL
+	TIO_CONTROL TIO_PAUSE
 
 # The results page over 50 generated folders: its time (under 2 s) and,
 # with chromium, the browser test (tests/html-browser.sh; in make check;

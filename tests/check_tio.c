@@ -18,6 +18,7 @@
 #include <sys/mount.h>
 #include <sys/stat.h>
 #include <sys/wait.h>
+#include <time.h>
 #include <unistd.h>
 
 #include "forms/form.h"
@@ -369,6 +370,33 @@ START_TEST(e2e_modes)
 }
 END_TEST
 
+/*
+ * --pause waits before each phase but the first, outside the phases'
+ * clocks: three waits of 0.3 s lengthen the iteration by 0.9 s or more
+ * and leave the rates of phases that take milliseconds alone.
+ */
+START_TEST(e2e_pause)
+{
+	struct vb_res r;
+	struct timespec a, b;
+	double s;
+
+	clock_gettime(CLOCK_MONOTONIC, &a);
+	ck_assert_int_eq(tio("--size 1M --random-ops 20 --pause 0.3"), 0);
+	clock_gettime(CLOCK_MONOTONIC, &b);
+	s = (double)(b.tv_sec - a.tv_sec) + (double)(b.tv_nsec -
+	    a.tv_nsec) / 1e9;
+	ck_assert_msg(s >= 0.9, "%g s", s);
+	readres(&r);
+	ck_assert_str_eq(vb_res_param(&r, "pause"), "0.3");
+	/* 1M read in under 0.3 s: the wait is not in the figure */
+	ck_assert_msg(get(&r, "seq_read_mbs") > 1 / 0.3, "%g",
+	    get(&r, "seq_read_mbs"));
+	vb_res_free(&r);
+	ck_assert_int_eq(leftovers(), 0);
+}
+END_TEST
+
 START_TEST(e2e_creates)
 {
 	static const char *const fig[4] = {
@@ -452,6 +480,8 @@ START_TEST(e2e_bad_input)
 		  "threads less than one --block" },
 		{ "--creates --threads 2", "--creates makes empty files" },
 		{ "--creates --size 1M", "--creates makes empty files" },
+		{ "--creates --pause 1", "--creates makes empty files" },
+		{ "--pause -1", "--pause" },
 		{ "--direct --block 1000", "--direct needs a --block of "
 		  "whole 512-byte sectors" },
 		{ "--block 100", "--block" },
@@ -563,6 +593,7 @@ tio_suite(void)
 	tcase_add_unchecked_fixture(e2e, tu_mktmp, tu_rmtmp);
 	tcase_set_timeout(e2e, 60);
 	tcase_add_test(e2e, e2e_modes);
+	tcase_add_test(e2e, e2e_pause);
 	tcase_add_test(e2e, e2e_creates);
 	tcase_add_test(e2e, e2e_creates_enospc);
 	tcase_add_test(e2e, e2e_bad_input);

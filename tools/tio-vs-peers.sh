@@ -4,24 +4,33 @@
 # tio --creates against bonnie++ -n.
 #
 #	sh tools/tio-vs-peers.sh [SIZE] [RUNS] [direct]
-#	(defaults: 256M in total, 3 rounds, buffered)
+#	(defaults: 256M in total, 3 rounds, buffered; TIO_PAUSE=2)
 #
 # I/O: for 1 and 4 threads, RUNS rounds; each round runs tio (one
 # iteration), fio and fio again (the control, below), the order of the
-# three rotating between rounds.  fio runs
-# tiotest's shape as tio does: numjobs = threads (thread), each with a
-# file of its own of SIZE / threads (filename_format=tio.$jobnum),
-# bs=4k, ioengine=psync, four runs one after the other: write,
-# randwrite (overwrite=1: into the written files), read, randread, the
-# random ones number_ios=1000 per thread; end_fsync=1 (tio fsync()s
-# each file at the end of every phase); fallocate=none (tio does not
-# preallocate); fadvise_hint=0 (tio, as tiotest, gives the kernel no
-# access-pattern hint); direct=0 or 1 as tio's --direct.  Between the
-# runs each file's pages are dropped untimed with `dd iflag=nocache
-# count=0` (POSIX_FADV_DONTNEED, what tio does between its phases), and
-# fio's own invalidate=1 is off: it drops inside fio's timed run, which
-# measured 0.46 s of a 1.3 s random write phase here.  Compared: the
-# rate of each phase (MB/s, 2^20 bytes), and, for information, the
+# three rotating between rounds.  fio runs tiotest's shape as tio
+# does, in one fio run as tio's phases run in one process: per thread
+# a job with a file of its own of SIZE / threads (filename=tio.N),
+# bs=4k, ioengine=psync, thread, four groups one after the other
+# (stonewall): write, randwrite (overwrite=1: into the written files),
+# read, randread, the random ones number_ios=1000 per thread;
+# end_fsync=1 (tio fsync()s each file at the end of every phase);
+# fallocate=none (tio does not preallocate); fadvise_hint=0 (tio, as
+# tiotest, gives the kernel no access-pattern hint); direct=0 or 1 as
+# tio's --direct; the bytes tio writes (buffer_pattern=0x5a ^ N,
+# scramble_buffers=0: thread N writes blocks of the byte 0x5a ^ N).
+# Before each phase but the first, each job drops its file's pages
+# untimed with `dd iflag=nocache count=0` in exec_prerun
+# (POSIX_FADV_DONTNEED, what tio does between its phases; fio's own
+# invalidate=1 is off: it drops inside fio's timed run, which measured
+# 0.46 s of a 1.3 s random write phase here), then both sides wait
+# TIO_PAUSE seconds (default 2; tio --pause): on a virtual disk whose
+# host caches what was just written, a read that follows its write
+# within about a second is often several times faster than one that
+# follows later (docs/validation.md), and fio takes about 0.3 s to
+# start each group where tio takes milliseconds, so without the same
+# wait on both sides the read figures measured the gap.  Compared:
+# the rate of each phase (MB/s, 2^20 bytes), and, for information, the
 # average latency per block.
 #
 # Creates: RUNS rounds of tio --creates --files N and bonnie++ -s 0 -n
@@ -56,6 +65,9 @@ RUNS=${2:-3}
 DIRECT=0
 [ "${3:-}" = direct ] && DIRECT=1
 OPS=1000
+PAUSE=${TIO_PAUSE:-2}
+case $PAUSE in ''|*[!0-9.]*|*.*.*) echo "$0: TIO_PAUSE must be seconds," \
+    "not '$PAUSE'" >&2; exit 2;; esac
 FILES=${TIO_FILES:-131072}
 PARTS=${TIO_PARTS:-all}
 CONTROL=${TIO_CONTROL:-0}
@@ -166,46 +178,62 @@ tio_io() {	# threads -> "wr rw rd rr" MB/s, then the latencies in ms
 		return
 	fi
 	"$HERE/bench/tio" --threads "$1" --size "$SIZE" --random-ops $OPS \
-	    $([ $DIRECT = 1 ] && echo --direct) --workdir "$tmp" |
+	    --pause "$PAUSE" $([ $DIRECT = 1 ] && echo --direct) \
+	    --workdir "$tmp" |
 	    awk '/^Write /        { w = $4;  lw = $6 }
 	         /^Random Write / { rw = $5; lrw = $7 }
 	         /^Read /         { r = $4;  lr = $6 }
 	         /^Random Read /  { rr = $5; lrr = $7 }
 	         END { print w, rw, r, rr, lw, lrw, lr, lrr }'
 }
-fio_phase() {	# threads rw [number_ios]: one terse line of one phase
+fio_job() {	# threads: the job file of fio's four phases, one run
 	per=$(( $(bytes "$SIZE") / $1 / 4096 * 4096 ))
-	cat > "$tmp/job.fio" <<EOJ
+	cat <<EOJ
 [global]
 directory=$tmp/fio
 bs=4k
 ioengine=psync
 thread
-numjobs=$1
 size=$per
-filename_format=tio.\$jobnum
 end_fsync=1
 invalidate=0
 fallocate=none
 fadvise_hint=0
+scramble_buffers=0
 direct=$DIRECT
 group_reporting
-[$2]
-rw=$2
-${3:+number_ios=$3}
-$([ "$2" = randwrite ] && echo overwrite=1)
 EOJ
-	fio --output-format=terse --terse-version=3 "$tmp/job.fio"
-}
-drop() {	# untimed, as tio: write back and drop each file's pages
-	for f in "$tmp"/fio/tio.*; do
-		dd if="$f" iflag=nocache count=0 status=none
+	for ph in write randwrite read randread; do
+		j=0
+		while [ $j -lt "$1" ]; do
+			echo
+			echo "[$ph.$j]"
+			echo "name=$ph"
+			echo "rw=$ph"
+			echo "filename=tio.$j"
+			# tio's bytes: thread i writes blocks of 0x5a ^ i
+			printf 'buffer_pattern=0x%02x\n' $((0x5a ^ j))
+			# a new group (a phase) waits for the last to end
+			[ $j = 0 ] && [ $ph != write ] && echo stonewall
+			case $ph in
+			rand*)	echo "number_ios=$OPS";;
+			esac
+			[ $ph = randwrite ] && echo "overwrite=1"
+			# untimed, as tio: drop the file's pages first
+			# then wait PAUSE s, as tio --pause (see the top)
+			[ $ph != write ] && echo "exec_prerun=dd" \
+			    "if=$tmp/fio/tio.$j iflag=nocache count=0" \
+			    "status=none && sleep $PAUSE"
+			j=$((j + 1))
+		done
 	done
 }
 fio_io() {	# the same four figures and latencies from fio (KiB/s, usec)
 	mkdir "$tmp/fio"
-	{ fio_phase "$1" write; drop; fio_phase "$1" randwrite $OPS; drop
-	  fio_phase "$1" read; drop; fio_phase "$1" randread $OPS; } |
+	fio_job "$1" > "$tmp/job.fio"
+	# exec_prerun leaves its output in NAME.prerun.txt in the cwd
+	(cd "$tmp/fio" && fio --output-format=terse --terse-version=3 \
+	    "$tmp/job.fio") |
 	    awk -F';' '$3 == "write"     { w = $48 / 1024;  lw = $81 / 1000 }
 	               $3 == "randwrite" { rw = $48 / 1024; lrw = $81 / 1000 }
 	               $3 == "read"      { r = $7 / 1024;   lr = $40 / 1000 }

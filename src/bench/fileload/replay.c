@@ -97,13 +97,14 @@ fh_fd(const struct fl_client *c, int64_t handle)
 }
 
 static int
-fh_add(struct fl_client *c, int64_t handle, int fd)
+fh_add(struct fl_client *c, int64_t handle, int fd, uint32_t path)
 {
 	long i = fh_find(c, handle);
 
 	if (i >= 0) {		/* reused without a Close: drop the old */
 		close(c->fh[i].fd);
 		c->fh[i].fd = fd;
+		c->fh[i].path = path;
 		return 0;
 	}
 	if (c->nfh == c->capfh) {
@@ -117,6 +118,7 @@ fh_add(struct fl_client *c, int64_t handle, int fd)
 	}
 	c->fh[c->nfh].handle = handle;
 	c->fh[c->nfh].fd = fd;
+	c->fh[c->nfh].path = path;
 	c->nfh++;
 	return 0;
 }
@@ -127,32 +129,88 @@ fh_del(struct fl_client *c, long i)
 	c->fh[i] = c->fh[--c->nfh];
 }
 
+/* What getdents64() fills in (struct linux_dirent64). */
+struct fl_dirent {
+	uint64_t ino;
+	int64_t off;
+	unsigned short reclen;
+	unsigned char type;
+	char name[];
+};
+
+/*
+ * Read the directory @dir (relative to the client's) as opendir(),
+ * readdir() and closedir() read it, with their system calls: openat(),
+ * fstat(), getdents64() in 32 KiB until @fn returns non-zero or the
+ * directory ends, close().  (fdopendir() on an openat() would add two
+ * fcntl() calls a directory, which dbench's opendir() does not make.)
+ * @fn(@arg, name) sees every entry but "." and "..".
+ */
+static void
+scan_dir(struct fl_client *c, const char *dir,
+    int (*fn)(void *, const char *), void *arg)
+{
+	static char buf[32768];
+	struct stat st;
+	ssize_t n, i;
+	int fd;
+
+	fd = openat(c->dirfd, dir, O_RDONLY | O_NONBLOCK | O_DIRECTORY |
+	    O_CLOEXEC);
+	if (fd < 0)
+		return;
+	if (fstat(fd, &st) < 0) {
+		close(fd);
+		return;
+	}
+	while ((n = getdents64(fd, buf, sizeof(buf))) > 0) {
+		for (i = 0; i < n; ) {
+			const struct fl_dirent *e =
+			    (const struct fl_dirent *)(buf + i);
+
+			i += e->reclen;
+			if (strcmp(e->name, ".") == 0 ||
+			    strcmp(e->name, "..") == 0)
+				continue;
+			if (fn(arg, e->name))
+				goto done;
+		}
+	}
+done:
+	close(fd);
+}
+
+/* The parent directory of @path ("." when none) into @dir. */
+static const char *
+parent_of(char *dir, size_t len, const char *path)
+{
+	const char *slash = strrchr(path, '/');
+
+	if (slash)
+		snprintf(dir, len, "%.*s", (int)(slash - path), path);
+	else
+		snprintf(dir, len, ".");
+	return slash ? slash + 1 : path;
+}
+
+static int
+same_name(void *name, const char *entry)
+{
+	return strcasecmp(name, entry) == 0;
+}
+
 /*
  * The directory scan a case-insensitive server does when a name is not
- * found: read every entry of @path's parent.
+ * found: read @path's parent until an entry matches the name in any
+ * case (dbench's resolve_name()).
  */
 static void
 miss_scan(struct fl_client *c, const char *path)
 {
 	char dir[4096];
-	const char *slash = strrchr(path, '/');
-	DIR *d;
-	int fd;
+	const char *base = parent_of(dir, sizeof(dir), path);
 
-	if (slash)
-		snprintf(dir, sizeof(dir), "%.*s", (int)(slash - path), path);
-	else
-		snprintf(dir, sizeof(dir), ".");
-	fd = openat(c->dirfd, dir, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
-	if (fd < 0)
-		return;
-	if (!(d = fdopendir(fd))) {
-		close(fd);
-		return;
-	}
-	while (readdir(d))
-		;
-	closedir(d);
+	scan_dir(c, dir, same_name, (void *)base);
 }
 
 /*
@@ -184,43 +242,40 @@ dos_pattern(char *dst, size_t len, const char *src)
 	dst[i] = '\0';
 }
 
+struct find {
+	const char *pat;
+	int64_t left;		/* matches still wanted */
+	int found;
+};
+
+static int
+find_one(void *arg, const char *entry)
+{
+	struct find *f = arg;
+
+	if (fnmatch(f->pat, entry, FNM_CASEFOLD) == 0) {
+		f->found = 1;
+		f->left--;
+	}
+	return f->left <= 0;
+}
+
 /* FIND_FIRST: 1 when something matches @pattern, 0 when not. */
 static int
 find_first(struct fl_client *c, const char *pattern, int64_t maxcnt)
 {
 	char dir[4096], pat[1024];
-	const char *slash = strrchr(pattern, '/');
-	const char *base = slash ? slash + 1 : pattern;
-	struct dirent *e;
+	const char *base = parent_of(dir, sizeof(dir), pattern);
+	struct find f = { pat, maxcnt, 0 };
 	struct stat st;
-	int fd, found = 0;
-	DIR *d;
 
 	if (!strpbrk(base, "*?<>\""))
 		return fstatat(c->dirfd, pattern, &st, 0) == 0;
-	if (slash)
-		snprintf(dir, sizeof(dir), "%.*s", (int)(slash - pattern),
-		    pattern);
-	else
-		snprintf(dir, sizeof(dir), ".");
+	if (maxcnt <= 0)
+		return 0;
 	dos_pattern(pat, sizeof(pat), base);
-	fd = openat(c->dirfd, dir, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
-	if (fd < 0)
-		return 0;
-	if (!(d = fdopendir(fd))) {
-		close(fd);
-		return 0;
-	}
-	while (maxcnt > 0 && (e = readdir(d))) {
-		if (strcmp(e->d_name, ".") == 0 || strcmp(e->d_name, "..") == 0)
-			continue;
-		if (fnmatch(pat, e->d_name, FNM_CASEFOLD) == 0) {
-			found = 1;
-			maxcnt--;
-		}
-	}
-	closedir(d);
-	return found;
+	scan_dir(c, dir, find_one, &f);
+	return f.found;
 }
 
 int
@@ -275,6 +330,7 @@ open_flags(int64_t disposition)
 static int
 ntcreatex(struct fl_client *c, const struct fl_op *op, const char *path)
 {
+	struct stat st;
 	int fd;
 
 	lookup(c, path);
@@ -295,11 +351,12 @@ ntcreatex(struct fl_client *c, const struct fl_op *op, const char *path)
 		close(fd);	/* expected to fail: do not keep it */
 		return 1;
 	}
-	if (fh_add(c, op->arg[3], fd) < 0) {
+	if (fh_add(c, op->arg[3], fd, op->path) < 0) {
 		close(fd);
 		return 0;
 	}
-	return 1;
+	/* what it opened: a file or a directory (dbench's fstat()) */
+	return fstat(fd, &st) == 0;
 }
 
 static int
@@ -365,8 +422,17 @@ fl_exec(struct fl_client *c, const struct fl_op *op, char *err,
 		ok = fstatvfs(c->dirfd, &sv) == 0;
 		break;
 	case FL_SFILEINFO:
-		ok = (fd = fh_fd(c, op->arg[0])) >= 0 &&
-		    futimens(fd, NULL) == 0;
+		/* dbench: fstat(), then utime() of the file by its name,
+		 * its times moved back 10 s (access) and 12 s (change) */
+		if ((i = fh_find(c, op->arg[0])) >= 0 &&
+		    fstat(c->fh[i].fd, &st) == 0) {
+			struct timespec tm[2] = {
+				{ st.st_atime - 10, 0 }, { st.st_mtime - 12, 0 },
+			};
+
+			ok = utimensat(c->dirfd, fl_str(c->load,
+			    c->fh[i].path), tm, 0) == 0;
+		}
 		break;
 	case FL_FINDFIRST:
 		lookup(c, path);

@@ -8,7 +8,8 @@
  *			and 5 overwrite-if O_CREAT|O_TRUNC, 2 create and
  *			3 open-if O_CREAT, 4 overwrite O_TRUNC, 1 open);
  *			create option 0x1 (a directory): mkdirat() then
- *			openat(O_DIRECTORY)
+ *			openat(O_DIRECTORY); an open kept as a handle is
+ *			then fstat()ed, as dbench does
  *	Close		close()		Flush		fsync()
  *	Rename		renameat()	Unlink		unlinkat()
  *	Mkdir		mkdirat()	Rmdir		unlinkat(AT_REMOVEDIR)
@@ -16,7 +17,9 @@
  *	QUERY_PATH_INFORMATION	fstatat()
  *	QUERY_FILE_INFORMATION	fstat()
  *	QUERY_FS_INFORMATION	fstatvfs()
- *	SET_FILE_INFORMATION	futimens() (times set to now)
+ *	SET_FILE_INFORMATION	fstat(), then utimensat() by the name the
+ *			handle was opened by, its access and change times
+ *			moved back 10 and 12 s (dbench's utime())
  *	FIND_FIRST	read the pattern's directory, up to max-count
  *			entries, matching names case-insensitively
  *			(DOS wildcards '<' '>' '"' read as '*' '?' '.');
@@ -28,8 +31,11 @@
  * Every operation that names a path (NTCreateX, Rename (both names),
  * Unlink, Mkdir, Rmdir, FIND_FIRST) first resolves it, as the file
  * server the loadfiles were recorded against does: fstatat(), and when
- * the name is not there a read of the parent directory (the
- * case-insensitive lookup).  QUERY_PATH_INFORMATION is that lookup.
+ * the name is not there a read of the parent directory until an entry
+ * matches it in any case (the case-insensitive lookup).
+ * QUERY_PATH_INFORMATION is that lookup.  A directory is read with the
+ * system calls of opendir(), readdir() and closedir(): openat(),
+ * fstat(), getdents64() in 32 KiB, close().
  *
  * An operation whose outcome (success or failure) differs from the
  * loadfile's status is a mismatch: counted, the first few printed.
@@ -60,6 +66,7 @@ struct fl_stats {
 struct fl_fh {
 	int64_t handle;
 	int fd;
+	uint32_t path;		/* the name it was opened by (fl_str()) */
 };
 
 struct fl_client {

@@ -72,6 +72,7 @@
 
 struct cfg {
 	uint64_t threads, size, block, random_ops, seed, mem, files;
+	double pause;
 	int direct;
 	int creates;
 };
@@ -103,6 +104,11 @@ static const struct vb_opt opts[] = {
 	  .min = 0, .max = 1ULL << 50,
 	  .help = "memory limit --size scales to (0: $VMBENCH_MEM_LIMIT "
 	  "or none)" },
+	{ .name = "pause", .type = VB_OPT_DOUBLE, .arg = "SECONDS",
+	  .off = offsetof(struct cfg, pause), .def = "0",
+	  .dmin = 0, .dmax = 3600,
+	  .help = "untimed wait before each phase but the first, after "
+	  "its page drop" },
 	{ .name = "direct", .type = VB_OPT_FLAG,
 	  .off = offsetof(struct cfg, direct),
 	  .help = "open the files O_DIRECT (no page cache)" },
@@ -163,10 +169,10 @@ validate(void *p, char *err, size_t errlen)
 	char a[32], b[32];
 
 	if (c->creates) {
-		if (c->size || c->direct || c->threads != 1) {
+		if (c->size || c->direct || c->threads != 1 || c->pause) {
 			snprintf(err, errlen, "--creates makes empty files in "
-			    "one thread: --size, --direct and --threads do "
-			    "not apply");
+			    "one thread: --size, --direct, --threads and "
+			    "--pause do not apply");
 			return -1;
 		}
 		return 0;
@@ -470,8 +476,12 @@ run_io(struct cfg *c, struct vb_iter *it)
 	printf("%-13s %9s %8s %12s %7s %10s %10s\n", "Item", "MB", "Time s",
 	    "Rate MB/s", "CPU%", "Lat avg ms", "Lat max ms");
 	for (p = 0; p < NPHASE; p++) {
-		if (p > 0)
+		if (p > 0) {
 			drop_pages(c, dir);
+			if (c->pause > 0)
+				vb_sleep_until(vb_now_ns() +
+				    (uint64_t)(c->pause * 1e9));
+		}
 		run_phase(c, dir, p, t, &ph);
 		tio_figures(&ph, &f);
 		printf("%-13s %9.1f %8.2f %12.3f %6.1f%% %10.3f %10.3f\n",
