@@ -76,8 +76,9 @@ bench_vars_vmlat = LMBENCH_SRC LM_RUNS LM_TESTS
 
 # Does the report's verdict tell the truth: A/A false alarms over the 10
 # splits of 6 runs, the old model beside, and real settings (THP,
-# swappiness, zswap) still detected with 3 runs a side, through make ab
-# and make run: tools/bench-truth.sh.  TRUTH_CONFIG (configs/quick.conf),
+# swappiness, zswap: configs/truth-thp.conf, truth-swap.conf and
+# truth-zswap.conf, the last two under MEM=256M SWAP=1G) still detected
+# with 3 runs a side, through make ab and make run: tools/bench-truth.sh.  TRUTH_CONFIG (configs/quick.conf),
 # TRUTH_PARTS ("aa ab hand"), TRUTH_SETTINGS ("thp swap zswap": the real
 # changes checked), TRUTH_OLD (the old model's commit) or TRUTH_OLD_BIN
 # (its report already built).

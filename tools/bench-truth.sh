@@ -28,9 +28,12 @@
 #       THP never/always (configs/truth-thp.conf: memfill's minflt and
 #       thp_fault_alloc), swappiness 0/100 under MEM=256M SWAP=1G
 #       (configs/truth-swap.conf: pswpout), zswap off/on under MEM=256M
-#       SWAP=512M (configs/ab-zswap.conf: pswpout).  Each figure must be
+#       SWAP=1G (configs/truth-zswap.conf: pswpout).  Each figure must be
 #       starred in --detail, and the report's header must name the
-#       setting.  The runner restores every setting.  Then the cold
+#       setting.  With one side near 0, Welch's test has 2 degrees of
+#       freedom and p is about 1 / t^2: the other side's run-to-run
+#       spread decides, so the swap workloads swap out an amount set by
+#       their sizes (the configs' comments have their measured spread).  The runner restores every setting.  Then the cold
 #       first runs: make ab of TRUTH_CONFIG with the same setting on
 #       both sides (vm.vfs_cache_pressure as found: an A/A), 3 runs a
 #       side, with WARMUP=0 and with the default warm-up; and for every
@@ -505,8 +508,8 @@ part_ab() {
 	    "" "" thp_enabled never always memfill minflt thp_fault_alloc
 	want swap && ab swap configs/truth-swap.conf vm.swappiness=0 \
 	    vm.swappiness=100 256M 1G swappiness 0 100 tworead@anon pswpout
-	want zswap && ab zswap configs/ab-zswap.conf zswap=N zswap=Y \
-	    256M 512M zswap_enabled N Y memfill pswpout
+	want zswap && ab zswap configs/truth-zswap.conf zswap=N zswap=Y \
+	    256M 1G zswap_enabled N Y memfill pswpout
 	# the cold-run A/A is no setting's: only with all of them
 	[ $allset = 1 ] || return 0
 	say "== Cold first runs of make ab: the report's notes \"first run" \
@@ -576,7 +579,7 @@ part_hand() {
 	want swap && hand swap /proc/sys/vm/swappiness 0 100 \
 	    configs/truth-swap.conf 256M 1G swappiness tworead@anon pswpout
 	want zswap && hand zswap /sys/module/zswap/parameters/enabled N Y \
-	    configs/ab-zswap.conf 256M 512M zswap_enabled memfill pswpout
+	    configs/truth-zswap.conf 256M 1G zswap_enabled memfill pswpout
 	return 0
 }
 
