@@ -931,6 +931,15 @@ rl_meta_diffs(const struct rl_set *s, struct rl_mdiff **out)
 				const char *key = s->k[k].meta[j].key;
 				int i;
 
+				/*
+				 * The previous folder's key at this place was
+				 * looked at already: folders of one config list
+				 * the same keys in the same order, and each
+				 * meta_same() reads every folder.
+				 */
+				if (k > 0 && j < s->k[k - 1].nmeta &&
+				    !strcmp(s->k[k - 1].meta[j].key, key))
+					continue;
 				if ((pass == 0) != !strcmp(key, "ab_setting") ||
 				    per_run_key(key) || (!cfg_same &&
 				    !strcmp(key, "config_cksum")) ||
