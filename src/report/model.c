@@ -58,37 +58,6 @@ common_figure(const char *name)
 	return 0;
 }
 
-/*
- * The run means of @metric of @id of kernel @k into *@out (allocated):
- * a folder of make ab's, whose iterations are separate runs, gives its
- * iterations; any other its runs' means (a one-run folder: one).
- */
-int
-model_run_means(const struct rl_kernel *k, const char *id, const char *metric,
-    double **out)
-{
-	const struct vb_res *r;
-	int m, i, n = 0;
-
-	if (!k->iter_is_run) {
-		*out = vb_xcalloc((size_t)(k->nruns ? k->nruns : 1),
-		    sizeof(double));
-		return rl_run_means(k, id, metric, *out);
-	}
-	r = rl_find(k, id);
-	*out = vb_xcalloc((size_t)(r && r->niter ? r->niter : 1),
-	    sizeof(double));
-	if (!r || (m = vb_res_metric_index(r, metric)) < 0)
-		return 0;
-	for (i = 0; i < r->niter; i++) {
-		double v = vb_res_get(r, i, m);
-
-		if (!isnan(v))
-			(*out)[n++] = v;
-	}
-	return n;
-}
-
 /* The work flags of @name in @r: 1 and its tolerance, else 0. */
 static int
 work_metric(const struct vb_res *r, const char *name, double *tol)
@@ -181,21 +150,82 @@ model_work_line(char *buf, size_t len, const struct rl_set *s,
 	return buf;
 }
 
+/*
+ * The run means of @metric of @id of kernel @k into @out, as
+ * model_run_means(), @r being rl_find(@k, @id) and @col the column of
+ * @metric in it (-1: none, or @r NULL); @out has room for
+ * run_room(@k, @r).
+ */
+static int
+run_means_at(const struct rl_kernel *k, const char *id,
+    const struct vb_res *r, const char *metric, int col, double *out)
+{
+	int i, n = 0;
+
+	if (!k->iter_is_run)
+		return rl_run_means_col(k, id, metric, col, out);
+	if (!r || col < 0)
+		return 0;
+	for (i = 0; i < r->niter; i++) {
+		double v = vb_res_get(r, i, col);
+
+		if (!isnan(v))
+			out[n++] = v;
+	}
+	return n;
+}
+
+/* The room model_run_means() takes for kernel @k's result @r. */
+static int
+run_room(const struct rl_kernel *k, const struct vb_res *r)
+{
+	if (!k->iter_is_run)
+		return k->nruns ? k->nruns : 1;
+	return r && r->niter ? r->niter : 1;
+}
+
+/*
+ * The run means of @metric of @id of kernel @k into *@out (allocated):
+ * a folder of make ab's, whose iterations are separate runs, gives its
+ * iterations; any other its runs' means (a one-run folder: one).
+ */
+int
+model_run_means(const struct rl_kernel *k, const char *id, const char *metric,
+    double **out)
+{
+	const struct vb_res *r = rl_find(k, id);
+
+	*out = vb_xcalloc((size_t)run_room(k, r), sizeof(double));
+	return run_means_at(k, id, r, metric, r ? vb_res_metric_index(r,
+	    metric) : -1, *out);
+}
+
 static int
 build_rows(const struct rl_set *s, double min_change, const char *id,
     struct model_row **out)
 {
 	struct model_row *rows = NULL;
-	int n = 0, cap = 0, i, j, m, it;
+	const struct vb_res **res;
+	double *a, *b;
+	int n = 0, cap = 0, room = 1, i, j, m, it, *col;
 
+	res = vb_xcalloc((size_t)s->nk, sizeof(*res));
 	for (i = 0; i < s->nk; i++) {
-		const struct vb_res *r = rl_find(&s->k[i], id);
+		const struct vb_res *r = res[i] = rl_find(&s->k[i], id);
 
+		if (run_room(&s->k[i], r) > room)
+			room = run_room(&s->k[i], r);
 		if (!r)
 			continue;
 		for (j = 0; j < r->nmetrics; j++) {
-			if ((m = model_find_row(rows, n,
-			    r->metrics[j].name)) >= 0) {
+			/* the same place as in the last kernel, most often */
+			if (j < n && !strcmp(rows[j].name,
+			    r->metrics[j].name))
+				m = j;
+			else
+				m = model_find_row(rows, n,
+				    r->metrics[j].name);
+			if (m >= 0) {
 				rows[m].key |= r->metrics[j].key;
 				continue;
 			}
@@ -228,8 +258,10 @@ build_rows(const struct rl_set *s, double min_change, const char *id,
 			n++;
 		}
 	}
+	/* col[i * n + j]: row j's column in kernel i's result, or -1 */
+	col = vb_xcalloc((size_t)s->nk * (size_t)(n ? n : 1), sizeof(int));
 	for (i = 0; i < s->nk; i++) {
-		const struct vb_res *r = rl_find(&s->k[i], id);
+		const struct vb_res *r = res[i];
 
 		for (j = 0; j < n; j++) {
 			/* the same column as the last kernel, most often */
@@ -239,6 +271,7 @@ build_rows(const struct rl_set *s, double min_change, const char *id,
 				m = j;
 			else if (r)
 				m = vb_res_metric_index(r, rows[j].name);
+			col[(size_t)i * (size_t)n + (size_t)j] = m;
 			if (m < 0) {
 				rs_describe(NULL, 0, 1, &rows[j].d[i]);
 				continue;
@@ -254,13 +287,11 @@ build_rows(const struct rl_set *s, double min_change, const char *id,
 		}
 	}
 	/* a figure of the work in some folder: never "other work" itself */
-	for (j = 0; j < n; j++) {
-		double tol;
-
-		for (i = 0; i < s->nk && !rows[j].work; i++)
-			rows[j].work = work_metric(rl_find(&s->k[i], id),
-			    rows[j].name, &tol);
-	}
+	for (j = 0; j < n; j++)
+		for (i = 0; i < s->nk && !rows[j].work; i++) {
+			m = col[(size_t)i * (size_t)n + (size_t)j];
+			rows[j].work = m >= 0 && res[i]->metrics[m].work;
+		}
 	for (i = 1; i < s->nk; i++) {
 		struct model_work w;
 
@@ -269,13 +300,17 @@ build_rows(const struct rl_set *s, double min_change, const char *id,
 		for (j = 0; j < n; j++)
 			rows[j].other_work[i] = !rows[j].work;
 	}
+	a = vb_xcalloc((size_t)room, sizeof(double));
+	b = vb_xcalloc((size_t)room, sizeof(double));
 	for (j = 0; j < n; j++) {
-		double *a, *b;
 		int na;
 
-		na = model_run_means(&s->k[0], id, rows[j].name, &a);
+		na = run_means_at(&s->k[0], id, res[0], rows[j].name,
+		    col[j], a);
 		for (i = 1; i < s->nk; i++) {
-			int nb = model_run_means(&s->k[i], id, rows[j].name, &b);
+			int nb = run_means_at(&s->k[i], id, res[i],
+			    rows[j].name, col[(size_t)i * (size_t)n +
+			    (size_t)j], b);
 
 			rs_compare(&rows[j].d[0], &rows[j].d[i], rows[j].dir,
 			    &rows[j].c[i]);
@@ -284,10 +319,12 @@ build_rows(const struct rl_set *s, double min_change, const char *id,
 			/* the star is the verdict's (model_families()) */
 			rows[j].c[i].sig = 0;
 			rv_compare(a, na, b, nb, rows[j].dir, &rows[j].rc[i]);
-			free(b);
 		}
-		free(a);
 	}
+	free(a);
+	free(b);
+	free(col);
+	free(res);
 	if ((j = model_headline(s, id, rows, n)) >= 0)
 		rows[j].key = 1;
 	*out = rows;
