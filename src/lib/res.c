@@ -15,10 +15,17 @@
 #include "res.h"
 #include "util.h"
 
+/* @src into @dst of @len bytes, cut to fit (snprintf's "%s" without it). */
 static void
 copy(char *dst, size_t len, const char *src)
 {
-	snprintf(dst, len, "%s", src);
+	size_t n;
+
+	if (!len)
+		return;
+	n = strnlen(src, len - 1);
+	memcpy(dst, src, n);
+	dst[n] = '\0';
 }
 
 void
@@ -73,8 +80,12 @@ vb_res_add_metric(struct vb_res *r, const char *name, const char *unit,
 
 	if (r->niter)
 		die("bug: metric '%s' added after the first iteration", name);
-	r->metrics = vb_xrealloc(r->metrics, (size_t)(r->nmetrics + 1) *
-	    sizeof(*r->metrics));
+	/* room doubled: a reader adds one column a line */
+	if (r->nmetrics >= r->metrics_room) {
+		r->metrics_room = r->nmetrics < 8 ? 8 : 2 * r->nmetrics;
+		r->metrics = vb_xrealloc(r->metrics,
+		    (size_t)r->metrics_room * sizeof(*r->metrics));
+	}
 	m = &r->metrics[r->nmetrics];
 	copy(m->name, sizeof(m->name), name);
 	copy(m->unit, sizeof(m->unit), unit);
@@ -796,7 +807,15 @@ vb_res_read(const char *path, struct vb_res *r, char *err, size_t errlen)
 	}
 	free(line);
 	fclose(f);
-	if (rc < 0)
+	if (rc < 0) {
 		vb_res_free(r);
+		return rc;
+	}
+	/* the room vb_res_add_metric() kept, given back */
+	if (r->metrics_room > r->nmetrics) {
+		r->metrics = vb_xrealloc(r->metrics, (size_t)r->nmetrics *
+		    sizeof(*r->metrics));
+		r->metrics_room = r->nmetrics;
+	}
 	return rc;
 }

@@ -218,6 +218,7 @@ res_copy(struct vb_res *dst, const struct vb_res *src)
 	    1) * sizeof(*dst->metrics));
 	memcpy(dst->metrics, src->metrics, (size_t)src->nmetrics *
 	    sizeof(*dst->metrics));
+	dst->metrics_room = src->nmetrics;
 	dst->vals = vb_xmalloc((nv ? nv : 1) * sizeof(double));
 	memcpy(dst->vals, src->vals, nv * sizeof(double));
 }
