@@ -58,19 +58,6 @@ common_figure(const char *name)
 	return 0;
 }
 
-/* The work flags of @name in @r: 1 and its tolerance, else 0. */
-static int
-work_metric(const struct vb_res *r, const char *name, double *tol)
-{
-	int m;
-
-	if (!r || (m = vb_res_metric_index(r, name)) < 0 ||
-	    !r->metrics[m].work)
-		return 0;
-	*tol = r->metrics[m].work_tol;
-	return 1;
-}
-
 int
 model_work_of(const struct rl_set *s, const char *id, int k,
     struct model_work *w)
@@ -94,8 +81,9 @@ model_work_of(const struct rl_set *s, const char *id, int k,
 		const char *name = decl->metrics[m].name;
 		double x, y, tol;
 
-		if (!work_metric(decl, name, &tol))
+		if (!decl->metrics[m].work)
 			continue;
+		tol = decl->metrics[m].work_tol;
 		w->declared = 1;
 		x = model_mean(a, name);
 		y = model_mean(b, name);
