@@ -9,16 +9,17 @@
 char *
 fmt_value(char *buf, size_t len, double v, int dec)
 {
-	int p;
+	int p, n;
 
 	if (!isfinite(v) || v == 0) {	/* 0 in one form in every view */
 		snprintf(buf, len, "%s", v == 0 ? "0" : "-");
 		return buf;
 	}
 	/* at most 9 characters: the table columns count on it */
-	while (dec > 0 && snprintf(buf, len, "%.*f", dec, v) > 9)
-		dec--;
-	if (snprintf(buf, len, "%.*f", dec, v) > 9)
+	n = snprintf(buf, len, "%.*f", dec, v);
+	while (dec > 0 && n > 9)
+		n = snprintf(buf, len, "%.*f", --dec, v);
+	if (n > 9)
 		for (p = 3; p >= 0; p--)
 			if (snprintf(buf, len, "%.*e", p, v) <= 9)
 				break;
