@@ -57,6 +57,7 @@
  * replacement character).
  */
 #include <math.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "model.h"
@@ -231,24 +232,46 @@ csv_verdict(FILE *f, const struct model *md, const struct model_row *r,
 }
 
 /*
- * The like-with-like fields of kernel @k's rows of @id: mem_quiet,
- * foreign_mem_pct, work_differs (see the top).
+ * What every row of one benchmark shares per kernel, worked out once
+ * for all its metrics: the load figures (setup_mem_of(), whose CPU
+ * figures are setup_quiet_of()'s at o->quiet) and the work figure that
+ * differs (model_work_of(); NULL when none).
  */
-static void
-csv_like(FILE *f, const struct rl_set *s, const char *id, int k,
+struct per_kernel {
+	struct setup_quiet q;
+	const char *work;
+};
+
+/* @id's struct per_kernel of every kernel (allocated). */
+static struct per_kernel *
+per_kernel_of(const struct rl_set *s, const char *id,
     const struct report_opts *o)
 {
-	struct setup_quiet q;
+	struct per_kernel *pk = vb_xcalloc((size_t)s->nk, sizeof(*pk));
 	struct model_work w;
+	int k;
 
-	setup_mem_of(rl_find(&s->k[k], id), o, &q);
+	for (k = 0; k < s->nk; k++) {
+		setup_mem_of(rl_find(&s->k[k], id), o, &pk[k].q);
+		pk[k].work = model_work_of(s, id, k, &w) ? w.metric : NULL;
+	}
+	return pk;
+}
+
+/*
+ * The like-with-like fields of kernel @k's rows: mem_quiet,
+ * foreign_mem_pct, work_differs (see the top), from @pk.
+ */
+static void
+csv_like(FILE *f, const struct per_kernel *pk)
+{
 	fputc(',', f);
-	if (q.mem_quiet >= 0)
-		fprintf(f, "%d", q.mem_quiet);
-	csv_num(f, q.mem_mean);
+	if (pk->q.mem_quiet >= 0)
+		fprintf(f, "%d", pk->q.mem_quiet);
+	csv_num(f, pk->q.mem_mean);
 	fputc(',', f);
-	if (model_work_of(s, id, k, &w))
-		csv_str(f, w.metric);
+	if (pk->work)
+		csv_str(f, pk->work);
 }
 
 void
@@ -266,13 +289,17 @@ export_csv(FILE *f, const struct model *md, const struct report_opts *o)
 	    "change_ci_low,change_ci_high,key,headline,mem_quiet,"
 	    "foreign_mem_pct,work_differs\n", f);
 	for (i = 0; i < s->nids; i++) {
+		struct per_kernel *pk = per_kernel_of(s, s->ids[i], o);
+
 		n = model_rows(md, s->ids[i], &rows);
 		hl = model_headline(s, s->ids[i], rows, n);
-		for (j = 0; j < n; j++)
+		for (j = 0; j < n; j++) {
+			int noisy = model_row_noisy(&rows[j], s->nk, o->noisy);
+
 			for (k = 0; k < s->nk; k++) {
 				const struct rs_desc *d = &rows[j].d[k];
 				const struct rs_cmp *c = &rows[j].c[k];
-				struct setup_quiet q;
+				const struct setup_quiet *q = &pk[k].q;
 
 				if (k > 0)
 					rs_cmp_ratio(&rows[j].d[0], d,
@@ -313,21 +340,20 @@ export_csv(FILE *f, const struct model *md, const struct report_opts *o)
 				/* no runs: not known, empty */
 				fputc(',', f);
 				if (d->n)
-					fprintf(f, "%d", model_row_noisy(
-					    &rows[j], s->nk, o->noisy));
+					fprintf(f, "%d", noisy);
 				fprintf(f, ",%s,",
 				    model_scope_name(rows[j].scope));
-				setup_quiet_of(rl_find(&s->k[k], s->ids[i]),
-				    o->quiet, &q);
-				if (q.quiet >= 0)
-					fprintf(f, "%d", q.quiet);
-				csv_num(f, q.mean);
+				if (q->quiet >= 0)
+					fprintf(f, "%d", q->quiet);
+				csv_num(f, q->mean);
 				csv_verdict(f, md, &rows[j], k);
 				fprintf(f, ",%d,%d", rows[j].key != 0,
 				    j == hl);
-				csv_like(f, s, s->ids[i], k, o);
+				csv_like(f, &pk[k]);
 				fputc('\n', f);
 			}
+		}
+		free(pk);
 	}
 }
 
@@ -527,15 +553,13 @@ json_summary(FILE *f, const struct model *md)
 	fputs(s->nk > 1 ? "\n  ]" : "]", f);
 }
 
-/* "work_differs": the work figure of @id that differs, or null. */
+/* "work_differs": the work figure that differs (@pk), or null. */
 static void
-json_work(FILE *f, const struct rl_set *s, const char *id, int k)
+json_work(FILE *f, const struct per_kernel *pk)
 {
-	struct model_work w;
-
 	fputs(", \"work_differs\": ", f);
-	if (model_work_of(s, id, k, &w))
-		json_str(f, w.metric);
+	if (pk->work)
+		json_str(f, pk->work);
 	else
 		fputs("null", f);
 }
@@ -566,6 +590,8 @@ export_json(FILE *f, const struct model *md, const struct report_opts *o)
 	json_summary(f, md);
 	fputs(",\n  \"benchmarks\": [", f);
 	for (i = 0; i < s->nids; i++) {
+		struct per_kernel *pk = per_kernel_of(s, s->ids[i], o);
+
 		n = model_rows(md, s->ids[i], &rows);
 		hl = model_headline(s, s->ids[i], rows, n);
 		fprintf(f, "%s\n    {\"id\": ", i ? "," : "");
@@ -573,6 +599,8 @@ export_json(FILE *f, const struct model *md, const struct report_opts *o)
 		json_load(f, s, s->ids[i], o);
 		fputs(", \"metrics\": [", f);
 		for (j = 0; j < n; j++) {
+			int noisy = model_row_noisy(&rows[j], s->nk, o->noisy);
+
 			fprintf(f, "%s\n      {\"name\": ", j ? "," : "");
 			json_str(f, rows[j].name);
 			fputs(", \"unit\": ", f);
@@ -604,16 +632,16 @@ export_json(FILE *f, const struct model *md, const struct report_opts *o)
 				json_num(f, "ci_low", d->ci_lo);
 				json_num(f, "ci_high", d->ci_hi);
 				fprintf(f, ", \"noisy\": %s", !d->n ?
-				    "null" : model_row_noisy(&rows[j], s->nk,
-				    o->noisy) ? "true" : "false");
+				    "null" : noisy ? "true" : "false");
 				json_cmp(f, md, &rows[j], k, k > 0 && d->n ?
 				    c : NULL, &rows[j].d[0], d);
-				json_work(f, s, s->ids[i], k);
+				json_work(f, &pk[k]);
 				fputc('}', f);
 			}
 			fputs("]}", f);
 		}
 		fputs("]}", f);
+		free(pk);
 	}
 	fputs("\n  ]\n}\n", f);
 }
