@@ -45,6 +45,114 @@ fmt_pct(char *buf, size_t len, double p)
 	return buf;
 }
 
+/*
+ * The ten significant digits "%.10g" rounds @a (1e-5 <= @a < 1e15) to,
+ * as an integer *@n in [1e9, 1e10), and the exponent of the first, *@x:
+ * @a = m 2^e exactly, and m 2^e 10^(9 - x) is rounded as a fraction of
+ * 128-bit integers (at most 2^100 over 2^86 in that range).  -1 when
+ * it lies halfway between two integers (printf's tie rule is left to
+ * printf).
+ */
+static int
+g10_digits(double a, unsigned long long *n, int *x)
+{
+	static const unsigned long long p10[] = {
+		1ULL, 10ULL, 100ULL, 1000ULL, 10000ULL, 100000ULL, 1000000ULL,
+		10000000ULL, 100000000ULL, 1000000000ULL, 10000000000ULL,
+		100000000000ULL, 1000000000000ULL, 10000000000000ULL,
+		100000000000000ULL, 1000000000000000ULL,
+	};
+	unsigned __int128 num, den, q, r;
+	unsigned long long m;
+	int ex, k, tries;
+
+	m = (unsigned long long)ldexp(frexp(a, &ex), 53);
+	ex -= 53;			/* @a = m 2^ex, m < 2^53 */
+	*x = (int)floor(log10(a));
+	for (tries = 0; tries < 4; tries++) {
+		k = 9 - *x;
+		if (k > 15 || k < -15)
+			return -1;
+		num = m;
+		den = 1;
+		if (ex >= 0)
+			num <<= ex;
+		else
+			den <<= -ex;
+		if (k >= 0)
+			num *= p10[k];
+		else
+			den *= p10[-k];
+		q = num / den;
+		r = num % den;
+		if (2 * r == den)
+			return -1;
+		q += 2 * r > den;
+		if (q >= p10[10])
+			(*x)++;		/* carried, or the estimate was low */
+		else if (q < p10[9])
+			(*x)--;
+		else {
+			*n = (unsigned long long)q;
+			return 0;
+		}
+	}
+	return -1;
+}
+
+char *
+fmt_g10(char *buf, double v)
+{
+	unsigned long long n;
+	char d[16], *p = buf;
+	int x, i, last;
+
+	if (!(fabs(v) >= 1e-5 && fabs(v) < 1e15) ||
+	    g10_digits(fabs(v), &n, &x) < 0) {
+		snprintf(buf, FMT_G10_LEN, "%.10g", v);
+		return buf;
+	}
+	for (i = 9; i >= 0; i--, n /= 10)
+		d[i] = (char)('0' + n % 10);
+	/* the last digit kept: "%g" drops trailing zeros */
+	for (last = 9; last > 0 && d[last] == '0'; last--)
+		;
+	if (v < 0)
+		*p++ = '-';
+	if (x >= 10 || x < -4) {
+		/* d.ddde+XX */
+		*p++ = d[0];
+		if (last > 0) {
+			*p++ = '.';
+			memcpy(p, d + 1, (size_t)last);
+			p += last;
+		}
+		snprintf(p, FMT_G10_LEN - (size_t)(p - buf), "e%c%02d",
+		    x < 0 ? '-' : '+', x < 0 ? -x : x);
+		return buf;
+	}
+	if (x >= 0) {
+		/* the x + 1 digits before the point, then the rest */
+		memcpy(p, d, (size_t)x + 1);
+		p += x + 1;
+		if (last > x) {
+			*p++ = '.';
+			memcpy(p, d + x + 1, (size_t)(last - x));
+			p += last - x;
+		}
+	} else {
+		/* 0.000ddd */
+		*p++ = '0';
+		*p++ = '.';
+		for (i = 0; i < -x - 1; i++)
+			*p++ = '0';
+		memcpy(p, d, (size_t)last + 1);
+		p += last + 1;
+	}
+	*p = '\0';
+	return buf;
+}
+
 char *
 fmt_num(char *buf, size_t len, const char *fmt, double v)
 {
