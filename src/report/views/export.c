@@ -60,6 +60,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "fmt.h"
 #include "model.h"
 #include "setup.h"
 #include "util.h"
@@ -86,9 +87,11 @@ csv_str(FILE *f, const char *s)
 static void
 csv_num(FILE *f, double v)
 {
+	char b[FMT_G10_LEN];
+
 	fputc(',', f);
 	if (!isnan(v) && !isinf(v))
-		fprintf(f, "%.10g", v);
+		fputs(fmt_g10(b, v), f);
 }
 
 /* The runs of kernel @k behind row @r (its iterations: make ab). */
@@ -387,11 +390,13 @@ json_str(FILE *f, const char *s)
 static void
 json_num(FILE *f, const char *key, double v)
 {
+	char b[FMT_G10_LEN];
+
 	fprintf(f, ", \"%s\": ", key);
 	if (isnan(v) || isinf(v))
 		fputs("null", f);
 	else
-		fprintf(f, "%.10g", v);
+		fputs(fmt_g10(b, v), f);
 }
 
 /* "settings_same" and "settings_differ": key -> { label: value } */
