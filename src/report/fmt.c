@@ -2,6 +2,7 @@
  * fmt.c - numbers and text fitted to a width, for every view (fmt.h).
  */
 #include <math.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "fmt.h"
@@ -107,6 +108,10 @@ fmt_g10(char *buf, double v)
 	char d[16], *p = buf;
 	int x, i, last;
 
+	if (v == 0) {
+		strcpy(buf, signbit(v) ? "-0" : "0");
+		return buf;
+	}
 	if (!(fabs(v) >= 1e-5 && fabs(v) < 1e15) ||
 	    g10_digits(fabs(v), &n, &x) < 0) {
 		snprintf(buf, FMT_G10_LEN, "%.10g", v);
@@ -127,8 +132,12 @@ fmt_g10(char *buf, double v)
 			memcpy(p, d + 1, (size_t)last);
 			p += last;
 		}
-		snprintf(p, FMT_G10_LEN - (size_t)(p - buf), "e%c%02d",
-		    x < 0 ? '-' : '+', x < 0 ? -x : x);
+		/* e+XX: two digits, as x is from -5 to 14 */
+		*p++ = 'e';
+		*p++ = x < 0 ? '-' : '+';
+		*p++ = (char)('0' + abs(x) / 10);
+		*p++ = (char)('0' + abs(x) % 10);
+		*p = '\0';
 		return buf;
 	}
 	if (x >= 0) {
