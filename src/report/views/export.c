@@ -369,6 +369,17 @@ json_str(FILE *f, const char *s)
 	while (n > 0) {
 		unsigned char ch = (unsigned char)*s;
 
+		/* a run of plain ASCII goes out as it is */
+		for (u = 0; u < n && (unsigned char)s[u] >= 0x20 &&
+		    (unsigned char)s[u] < 0x7f && s[u] != '"' &&
+		    s[u] != '\\'; u++)
+			;
+		if (u) {
+			fwrite(s, 1, u, f);
+			s += u;
+			n -= u;
+			continue;
+		}
 		u = vb_utf8_len(s, n);
 		if (ch == '"' || ch == '\\')
 			fprintf(f, "\\%c", ch);
@@ -392,7 +403,9 @@ json_num(FILE *f, const char *key, double v)
 {
 	char b[FMT_G10_LEN];
 
-	fprintf(f, ", \"%s\": ", key);
+	fputs(", \"", f);
+	fputs(key, f);
+	fputs("\": ", f);
 	if (isnan(v) || isinf(v))
 		fputs("null", f);
 	else
