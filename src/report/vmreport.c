@@ -77,12 +77,12 @@ usage(FILE *f)
 static void
 put_stripped(FILE *out, const char *buf, size_t n, int esc)
 {
+	const char *nl;
 	size_t i = 0, e, t;
 
 	while (i < n) {
-		e = i;
-		while (e < n && buf[e] != '\n')
-			e++;
+		nl = memchr(buf + i, '\n', n - i);
+		e = nl ? (size_t)(nl - buf) : n;
 		t = e;
 		while (t > i && (buf[t - 1] == ' ' || buf[t - 1] == '\t'))
 			t--;
