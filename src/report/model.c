@@ -7,6 +7,7 @@
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/mman.h>
 
 #include "msg.h"
 #include "model.h"
@@ -188,10 +189,74 @@ model_run_means(const struct rl_kernel *k, const char *id, const char *metric,
 	    metric) : -1, *out);
 }
 
-static int
-build_rows(const struct rl_set *s, double min_change, const char *id,
-    struct model_row **out)
+/*
+ * The rows' arrays come zeroed from blocks of their own, each mapped
+ * fresh and twice the last (from 256 kB to 64 MB), never freed one by
+ * one: 100 folders of 20 benchmarks make some 40 MB of them, and on a
+ * virtual machine a page fault costs microseconds.  Blocks from 2 MB
+ * on are asked for as transparent huge pages (a fault per 2 MB where
+ * the kernel allows it, "madvise" mode included).
+ */
+#define ARENA_FIRST ((size_t)256 << 10)
+#define ARENA_LAST ((size_t)64 << 20)
+#define ARENA_HUGE ((size_t)2 << 20)
+
+struct arena {
+	struct arena *next;		/* the block before */
+	size_t size, used;		/* bytes, this header's included */
+};
+
+/* @n zeroed bytes of @m's arena, 16-byte aligned. */
+static void *
+arena_zalloc(struct model *m, size_t n)
 {
+	struct arena *a = m->arena;
+	size_t size, hdr = (sizeof(*a) + 15) & ~(size_t)15;
+	void *p;
+
+	n = (n + 15) & ~(size_t)15;
+	if (!a || a->used + n > a->size) {
+		size = a ? 2 * a->size : ARENA_FIRST;
+		if (size > ARENA_LAST)
+			size = ARENA_LAST;
+		while (size < hdr + n)
+			size *= 2;
+		p = mmap(NULL, size, PROT_READ | PROT_WRITE, MAP_PRIVATE |
+		    MAP_ANONYMOUS, -1, 0);
+		if (p == MAP_FAILED)
+			die("out of memory");
+		/* a hint: without it (or THP off) the same, page by page */
+		if (size >= ARENA_HUGE)
+			(void)madvise(p, size, MADV_HUGEPAGE);
+		a = p;
+		a->next = m->arena;
+		a->size = size;
+		a->used = hdr;
+		m->arena = a;
+	}
+	p = (char *)a + a->used;
+	a->used += n;
+	return p;
+}
+
+/* Unmap @m's arena. */
+static void
+arena_free(struct model *m)
+{
+	struct arena *a = m->arena, *next;
+
+	for (; a; a = next) {
+		next = a->next;
+		munmap(a, a->size);
+	}
+	m->arena = NULL;
+}
+
+static int
+build_rows(struct model *md, const char *id, struct model_row **out)
+{
+	const struct rl_set *s = md->s;
+	double min_change = md->min_change;
 	struct model_row *rows = NULL;
 	const struct vb_res **res;
 	double *a, *b;
@@ -231,17 +296,17 @@ build_rows(const struct rl_set *s, double min_change, const char *id,
 			rows[n].integral = 1;
 			rows[n].key = common_figure(rows[n].name);
 			rows[n].key |= r->metrics[j].key;
-			rows[n].d = vb_xcalloc((size_t)s->nk,
+			rows[n].d = arena_zalloc(md, (size_t)s->nk *
 			    sizeof(struct rs_desc));
-			rows[n].c = vb_xcalloc((size_t)s->nk,
+			rows[n].c = arena_zalloc(md, (size_t)s->nk *
 			    sizeof(struct rs_cmp));
-			rows[n].rc = vb_xcalloc((size_t)s->nk,
+			rows[n].rc = arena_zalloc(md, (size_t)s->nk *
 			    sizeof(struct rv_cmp));
-			rows[n].vk = vb_xcalloc((size_t)s->nk,
+			rows[n].vk = arena_zalloc(md, (size_t)s->nk *
 			    sizeof(struct rv_verdict));
-			rows[n].vd = vb_xcalloc((size_t)s->nk,
+			rows[n].vd = arena_zalloc(md, (size_t)s->nk *
 			    sizeof(struct rv_verdict));
-			rows[n].other_work = vb_xcalloc((size_t)s->nk, 1);
+			rows[n].other_work = arena_zalloc(md, (size_t)s->nk);
 			rows[n].work = 0;
 			n++;
 		}
@@ -395,8 +460,7 @@ build_all(struct model *m)
 	int i, j, k;
 
 	for (i = 0; i < s->nids; i++)
-		m->nrows[i] = build_rows(s, m->min_change, s->ids[i],
-		    &m->rows[i]);
+		m->nrows[i] = build_rows(m, s->ids[i], &m->rows[i]);
 	m->nkey = family(m, MODEL_FAM_KEY);
 	m->ndetail = family(m, MODEL_FAM_DETAIL);
 	m->runs_min = m->runs_max = 0;
@@ -488,19 +552,11 @@ model_rows(const struct model *m, const char *id, struct model_row **out)
 void
 model_free(struct model *m)
 {
-	int i, j;
+	int i;
 
-	for (i = 0; m->rows && i < m->s->nids; i++) {
-		for (j = 0; j < m->nrows[i]; j++) {
-			free(m->rows[i][j].d);
-			free(m->rows[i][j].c);
-			free(m->rows[i][j].rc);
-			free(m->rows[i][j].vk);
-			free(m->rows[i][j].vd);
-			free(m->rows[i][j].other_work);
-		}
+	for (i = 0; m->rows && i < m->s->nids; i++)
 		free(m->rows[i]);
-	}
+	arena_free(m);
 	free(m->rows);
 	free(m->nrows);
 	m->rows = NULL;
