@@ -68,8 +68,9 @@ g10_digits(double a, unsigned long long *n, int *x)
 	int ex, k, tries;
 
 	m = (unsigned long long)ldexp(frexp(a, &ex), 53);
+	/* 2^(ex - 1) <= @a < 2^ex: its exponent of ten, or one less */
+	*x = (int)floor((ex - 1) * 0.30102999566398120);
 	ex -= 53;			/* @a = m 2^ex, m < 2^53 */
-	*x = (int)floor(log10(a));
 	for (tries = 0; tries < 4; tries++) {
 		k = 9 - *x;
 		if (k > 15 || k < -15)
@@ -84,13 +85,19 @@ g10_digits(double a, unsigned long long *n, int *x)
 			num *= p10[k];
 		else
 			den *= p10[-k];
-		q = num / den;
-		r = num % den;
+		if (k >= 0) {
+			/* den a power of two: a shift */
+			q = ex < 0 ? num >> -ex : num;
+			r = num - q * den;
+		} else {
+			q = num / den;
+			r = num % den;
+		}
 		if (2 * r == den)
 			return -1;
 		q += 2 * r > den;
 		if (q >= p10[10])
-			(*x)++;		/* carried, or the estimate was low */
+			(*x)++;	/* carried, or the estimate was low */
 		else if (q < p10[9])
 			(*x)--;
 		else {
