@@ -84,6 +84,32 @@ csv_str(FILE *f, const char *s)
 	}
 }
 
+/* @v as "%d" prints it (the rows' integers, without printf). */
+static void
+put_int(FILE *f, int v)
+{
+	char b[16], *p = b + sizeof(b);
+	unsigned u = v < 0 ? 0U - (unsigned)v : (unsigned)v;
+
+	*--p = '\0';
+	do
+		*--p = (char)('0' + u % 10);
+	while (u /= 10);
+	if (v < 0)
+		*--p = '-';
+	fputs(p, f);
+}
+
+/* ",@a,@b" (integers). */
+static void
+put_2int(FILE *f, int a, int b)
+{
+	fputc(',', f);
+	put_int(f, a);
+	fputc(',', f);
+	put_int(f, b);
+}
+
 static void
 csv_num(FILE *f, double v)
 {
@@ -217,7 +243,7 @@ csv_verdict(FILE *f, const struct model *md, const struct model_row *r,
 	const struct rv_verdict *v;
 	enum model_family fam;
 
-	fprintf(f, ",%d,%d", runs_of(md, r, k), md->s->k[k].nboots);
+	put_2int(f, runs_of(md, r, k), md->s->k[k].nboots);
 	if (k == 0 || !r->d[k].n) {
 		fputs(",,,,,,,,,,", f);
 		return;
@@ -225,8 +251,12 @@ csv_verdict(FILE *f, const struct model *md, const struct model_row *r,
 	v = model_verdict(md, r, k, &fam);
 	csv_num(f, v->p);
 	csv_num(f, fam == MODEL_FAM_NONE ? NAN : v->p_adj);
-	fprintf(f, ",%s,%d,%s", model_family_name(fam),
-	    model_family_size(md, fam), rv_word_name(v->word));
+	fputc(',', f);
+	fputs(model_family_name(fam), f);
+	fputc(',', f);
+	put_int(f, model_family_size(md, fam));
+	fputc(',', f);
+	fputs(rv_word_name(v->word), f);
 	csv_num(f, v->bound);
 	csv_num(f, v->tost_p);
 	csv_num(f, v->runs_needed);
@@ -270,7 +300,7 @@ csv_like(FILE *f, const struct per_kernel *pk)
 {
 	fputc(',', f);
 	if (pk->q.mem_quiet >= 0)
-		fprintf(f, "%d", pk->q.mem_quiet);
+		put_int(f, pk->q.mem_quiet);
 	csv_num(f, pk->q.mem_mean);
 	fputc(',', f);
 	if (pk->work)
@@ -311,9 +341,17 @@ export_csv(FILE *f, const struct model *md, const struct report_opts *o)
 				csv_str(f, s->k[k].label);
 				fputc(',', f);
 				csv_str(f, s->ids[i]);
-				fprintf(f, ",%s,%s,%s,%s,%d", rows[j].name,
-				    rows[j].unit, vb_dir_name(rows[j].dir),
-				    status_of(s, k, s->ids[i]), d->n);
+				/* names, units: tokens without a comma */
+				fputc(',', f);
+				fputs(rows[j].name, f);
+				fputc(',', f);
+				fputs(rows[j].unit, f);
+				fputc(',', f);
+				fputs(vb_dir_name(rows[j].dir), f);
+				fputc(',', f);
+				fputs(status_of(s, k, s->ids[i]), f);
+				fputc(',', f);
+				put_int(f, d->n);
 				csv_num(f, d->mean);
 				csv_num(f, d->sd);
 				csv_num(f, d->cov);
@@ -331,27 +369,27 @@ export_csv(FILE *f, const struct model *md, const struct report_opts *o)
 					/* no test (one run a side): empty */
 					fputc(',', f);
 					if (!isnan(rows[j].rc[k].w.p))
-						fprintf(f, "%d", c->sig);
+						put_int(f, c->sig);
 					csv_num(f, c->ratio.r);
 					csv_num(f, c->ratio.lo);
 					csv_num(f, c->ratio.hi);
 					fputc(',', f);
 					if (has_interval(&rows[j].d[0], d))
-						fprintf(f, "%d",
+						put_int(f,
 						    c->ratio.unbounded);
 				}
 				/* no runs: not known, empty */
 				fputc(',', f);
 				if (d->n)
-					fprintf(f, "%d", noisy);
-				fprintf(f, ",%s,",
-				    model_scope_name(rows[j].scope));
+					put_int(f, noisy);
+				fputc(',', f);
+				fputs(model_scope_name(rows[j].scope), f);
+				fputc(',', f);
 				if (q->quiet >= 0)
-					fprintf(f, "%d", q->quiet);
+					put_int(f, q->quiet);
 				csv_num(f, q->mean);
 				csv_verdict(f, md, &rows[j], k);
-				fprintf(f, ",%d,%d", rows[j].key != 0,
-				    j == hl);
+				put_2int(f, rows[j].key != 0, j == hl);
 				csv_like(f, &pk[k]);
 				fputc('\n', f);
 			}
@@ -513,16 +551,21 @@ json_cmp(FILE *f, const struct model *md, const struct model_row *r, int k,
 	fputs(", \"significant\": ", f);
 	fputs(!c || isnan(r->rc[k].w.p) ? "null" : c->sig ? "true" : "false",
 	    f);
-	fprintf(f, ", \"runs\": %d, \"boots\": %d", runs_of(md, r, k),
-	    md->s->k[k].nboots);
+	fputs(", \"runs\": ", f);
+	put_int(f, runs_of(md, r, k));
+	fputs(", \"boots\": ", f);
+	put_int(f, md->s->k[k].nboots);
 	json_num(f, "run_p", v ? v->p : NAN);
 	json_num(f, "adjusted_p", v && fam != MODEL_FAM_NONE ? v->p_adj : NAN);
 	fputs(", \"family\": ", f);
-	if (v)
-		fprintf(f, "\"%s\", \"family_size\": %d",
-		    model_family_name(fam), model_family_size(md, fam));
-	else
+	if (v) {
+		fputc('"', f);
+		fputs(model_family_name(fam), f);
+		fputs("\", \"family_size\": ", f);
+		put_int(f, model_family_size(md, fam));
+	} else {
 		fputs("null, \"family_size\": null", f);
+	}
 	fputs(", \"verdict\": ", f);
 	if (v)
 		json_str(f, rv_word_name(v->word));
@@ -636,11 +679,13 @@ export_json(FILE *f, const struct model *md, const struct report_opts *o)
 					rs_cmp_ratio(&rows[j].d[0], d,
 					    &rows[j].c[k]);
 
-				fprintf(f, "%s\n        {\"kernel\": ",
-				    k ? "," : "");
+				fputs(k ? ",\n        {\"kernel\": " :
+				    "\n        {\"kernel\": ", f);
 				json_str(f, s->k[k].label);
-				fprintf(f, ", \"status\": \"%s\", \"n\": %d",
-				    status_of(s, k, s->ids[i]), d->n);
+				fputs(", \"status\": \"", f);
+				fputs(status_of(s, k, s->ids[i]), f);
+				fputs("\", \"n\": ", f);
+				put_int(f, d->n);
 				json_num(f, "mean", d->mean);
 				json_num(f, "sd", d->sd);
 				json_num(f, "cov", d->cov);
@@ -649,8 +694,9 @@ export_json(FILE *f, const struct model *md, const struct report_opts *o)
 				json_num(f, "max", d->max);
 				json_num(f, "ci_low", d->ci_lo);
 				json_num(f, "ci_high", d->ci_hi);
-				fprintf(f, ", \"noisy\": %s", !d->n ?
-				    "null" : noisy ? "true" : "false");
+				fputs(", \"noisy\": ", f);
+				fputs(!d->n ? "null" : noisy ? "true" :
+				    "false", f);
 				json_cmp(f, md, &rows[j], k, k > 0 && d->n ?
 				    c : NULL, &rows[j].d[0], d);
 				json_work(f, &pk[k]);
