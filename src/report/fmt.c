@@ -207,10 +207,33 @@ fmt_short(char *buf, size_t len, double v)
 	return buf;
 }
 
+/* @n blanks. */
+static void
+blanks(FILE *f, size_t n)
+{
+	static const char sp[] = "                                ";
+
+	for (; n > sizeof(sp) - 1; n -= sizeof(sp) - 1)
+		fwrite(sp, 1, sizeof(sp) - 1, f);
+	fwrite(sp, 1, n, f);
+}
+
 void
 fmt_cell(FILE *f, const char *s, int w, int left)
 {
-	fprintf(f, left ? "%-*.*s" : "%*.*s", w, w, s);
+	size_t n;
+
+	if (w < 0) {
+		fprintf(f, left ? "%-*.*s" : "%*.*s", w, w, s);
+		return;
+	}
+	/* "%*.*s" by hand: cut to @w bytes, padded with blanks */
+	n = strnlen(s, (size_t)w);
+	if (!left)
+		blanks(f, (size_t)w - n);
+	fwrite(s, 1, n, f);
+	if (left)
+		blanks(f, (size_t)w - n);
 }
 
 void
