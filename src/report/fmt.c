@@ -67,10 +67,15 @@ g10_digits(double a, unsigned long long *n, int *x)
 	unsigned long long m;
 	int ex, k, tries;
 
-	m = (unsigned long long)ldexp(frexp(a, &ex), 53);
-	/* 2^(ex - 1) <= @a < 2^ex: its exponent of ten, or one less */
-	*x = (int)floor((ex - 1) * 0.30102999566398120);
-	ex -= 53;			/* @a = m 2^ex, m < 2^53 */
+	/* @a = m 2^ex, 2^52 <= m < 2^53 (normal, positive: 1e-5 up) */
+	memcpy(&m, &a, sizeof(m));
+	ex = (int)(m >> 52) - 1075;
+	m = (m & ((1ULL << 52) - 1)) | 1ULL << 52;
+	/*
+	 * 2^(ex + 52) <= @a: its exponent of ten, or one less (1233 / 4096
+	 * is log10(2) to 1e-5; an estimate off by one more costs a try)
+	 */
+	*x = ((ex + 52) * 1233) >> 12;
 	for (tries = 0; tries < 4; tries++) {
 		k = 9 - *x;
 		if (k > 15 || k < -15)
@@ -112,6 +117,7 @@ char *
 fmt_g10(char *buf, double v)
 {
 	unsigned long long n;
+	unsigned lo, hi;
 	char d[16], *p = buf;
 	int x, i, last;
 
@@ -124,8 +130,13 @@ fmt_g10(char *buf, double v)
 		snprintf(buf, FMT_G10_LEN, "%.10g", v);
 		return buf;
 	}
-	for (i = 9; i >= 0; i--, n /= 10)
-		d[i] = (char)('0' + n % 10);
+	/* two halves of five digits: 32-bit arithmetic */
+	lo = (unsigned)(n % 100000);
+	hi = (unsigned)(n / 100000);
+	for (i = 9; i >= 5; i--, lo /= 10)
+		d[i] = (char)('0' + lo % 10);
+	for (; i >= 0; i--, hi /= 10)
+		d[i] = (char)('0' + hi % 10);
 	/* the last digit kept: "%g" drops trailing zeros */
 	for (last = 9; last > 0 && d[last] == '0'; last--)
 		;

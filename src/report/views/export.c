@@ -113,11 +113,13 @@ put_2int(FILE *f, int a, int b)
 static void
 csv_num(FILE *f, double v)
 {
-	char b[FMT_G10_LEN];
+	char b[1 + FMT_G10_LEN];
 
-	fputc(',', f);
+	b[0] = ',';
+	b[1] = '\0';
 	if (!isnan(v) && !isinf(v))
-		fputs(fmt_g10(b, v), f);
+		fmt_g10(b + 1, v);
+	fputs(b, f);
 }
 
 /* The runs of kernel @k behind row @r (its iterations: make ab). */
@@ -439,15 +441,26 @@ json_str(FILE *f, const char *s)
 static void
 json_num(FILE *f, const char *key, double v)
 {
-	char b[FMT_G10_LEN];
+	char b[64 + FMT_G10_LEN];
+	size_t n = strlen(key);
 
-	fputs(", \"", f);
-	fputs(key, f);
-	fputs("\": ", f);
+	/* one write: there are some thirty a kernel */
+	if (n > 32) {
+		fputs(", \"", f);
+		fputs(key, f);
+		fputs("\": ", f);
+		n = 0;
+	} else {
+		memcpy(b, ", \"", 3);
+		memcpy(b + 3, key, n);
+		memcpy(b + 3 + n, "\": ", 3);
+		n += 6;
+	}
 	if (isnan(v) || isinf(v))
-		fputs("null", f);
+		memcpy(b + n, "null", 5);
 	else
-		fputs(fmt_g10(b, v), f);
+		fmt_g10(b + n, v);
+	fputs(b, f);
 }
 
 /* "settings_same" and "settings_differ": key -> { label: value } */
