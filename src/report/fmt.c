@@ -113,11 +113,26 @@ g10_digits(double a, unsigned long long *n, int *x)
 	return -1;
 }
 
+/* The five digits of @v (< 100000) at @d. */
+static void
+five(char *d, unsigned v)
+{
+	static const char pairs[] =
+	    "00010203040506070809101112131415161718192021222324252627282930"
+	    "31323334353637383940414243444546474849505152535455565758596061"
+	    "62636465666768697071727374757677787980818283848586878889909192"
+	    "93949596979899";
+	unsigned t = v % 10000;
+
+	d[0] = (char)('0' + v / 10000);
+	memcpy(d + 1, pairs + 2 * (t / 100), 2);
+	memcpy(d + 3, pairs + 2 * (t % 100), 2);
+}
+
 char *
 fmt_g10(char *buf, double v)
 {
 	unsigned long long n;
-	unsigned lo, hi;
 	char d[16], *p = buf;
 	int x, i, last;
 
@@ -130,13 +145,9 @@ fmt_g10(char *buf, double v)
 		snprintf(buf, FMT_G10_LEN, "%.10g", v);
 		return buf;
 	}
-	/* two halves of five digits: 32-bit arithmetic */
-	lo = (unsigned)(n % 100000);
-	hi = (unsigned)(n / 100000);
-	for (i = 9; i >= 5; i--, lo /= 10)
-		d[i] = (char)('0' + lo % 10);
-	for (; i >= 0; i--, hi /= 10)
-		d[i] = (char)('0' + hi % 10);
+	/* two halves of five digits, 32-bit, two digits a step */
+	five(d, (unsigned)(n / 100000));
+	five(d + 5, (unsigned)(n % 100000));
 	/* the last digit kept: "%g" drops trailing zeros */
 	for (last = 9; last > 0 && d[last] == '0'; last--)
 		;
