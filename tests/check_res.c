@@ -8,10 +8,12 @@
 #include <errno.h>
 #include <math.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "res.h"
 #include "testutil.h"
+#include "util.h"
 
 /* Values with at most 10 significant digits survive "%.10g" exactly. */
 static const double vals[3][5] = {
@@ -228,6 +230,50 @@ START_TEST(work_line)
 	ck_assert_int_eq(r.metrics[0].work, 1);
 	ck_assert_double_eq(r.metrics[0].work_tol, 1.5);
 	ck_assert_int_eq(r.metrics[1].work, 0);
+	vb_res_free(&r);
+}
+END_TEST
+
+/*
+ * The reader takes each value exactly as strtod() does (it parses plain
+ * decimals itself): every form a writer or a hand may give, from 0 and
+ * -0 to 17 digits and exponents beyond 1e22.
+ */
+START_TEST(values_as_strtod)
+{
+	static const char *const words[] = {
+		"0", "-0", "+0", "1.", ".5", "-.5", "1.5e-3", "1E5", "0.1",
+		"0.3", "4.35", "1e22", "1e23", "1e-22", "1e-23",
+		"9007199254740992", "9007199254740993", "9007199254740993.0",
+		"123456789012345678e-22", "12345678901234567890",
+		"00000000000000000001", "0.000000000000000000001", "1e0005",
+		"2.2250738585072014e-308", "1.7976931348623157e308",
+		"3998.1", "2.4873", "1234567890", "1.234567891e-07",
+		"9.87654321e+15", "0.30000000000000004", "-1e-5", "1e-300",
+	};
+	enum { NW = sizeof(words) / sizeof(words[0]) };
+	struct vb_res r;
+	struct vb_buf text = VB_BUF_INIT;
+	char path[512], err[1024], *end;
+	double want;
+	int i;
+
+	vb_buf_printf(&text, "vmbench-result 1\nbench x\nvariant default\n"
+	    "cmdline x\nstatus complete\nstarted -\nended -\n");
+	for (i = 0; i < NW; i++)
+		vb_buf_printf(&text, "metric m%d n info\n", i);
+	vb_buf_printf(&text, "iter 1");
+	for (i = 0; i < NW; i++)
+		vb_buf_printf(&text, " %s", words[i]);
+	vb_buf_printf(&text, "\nend\n");
+	tu_write(path, sizeof(path), "vals.res", vb_buf_str(&text));
+	vb_buf_free(&text);
+	ck_assert_msg(vb_res_read(path, &r, err, sizeof(err)) == 0, "%s", err);
+	for (i = 0; i < NW; i++) {
+		want = strtod(words[i], &end);
+		ck_assert_msg(!memcmp(&want, &r.vals[i], sizeof(want)),
+		    "%s: %.17g, strtod %.17g", words[i], r.vals[i], want);
+	}
 	vb_res_free(&r);
 }
 END_TEST
@@ -562,6 +608,7 @@ res_suite(void)
 	tcase_add_test(tc, round_trip_minimal);
 	tcase_add_test(tc, key_line);
 	tcase_add_test(tc, work_line);
+	tcase_add_test(tc, values_as_strtod);
 	tcase_add_test(tc, write_errors);
 	tcase_add_test(tc, comments_and_crlf);
 	tcase_add_loop_test(tc, malformed, 0,

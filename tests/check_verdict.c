@@ -878,6 +878,54 @@ START_TEST(pct_format)
 }
 END_TEST
 
+/*
+ * fmt_g10() prints what printf's "%.10g" prints (the exports' numbers):
+ * values of every magnitude, short decimals as read from result files,
+ * ties and near ties at the tenth digit, and the carries near powers of
+ * ten.
+ */
+START_TEST(g10_format)
+{
+	char want[64], got[FMT_G10_LEN], t[64];
+	unsigned long long x = 88172645463325252ULL;
+	double v[12];
+	int i, j, e, n;
+
+	for (i = 0; i < 50000; i++) {
+		/* xorshift64: the same values every run */
+		x ^= x << 13;
+		x ^= x >> 7;
+		x ^= x << 17;
+		e = (int)(x % 26) - 8;
+		memcpy(&v[0], &x, sizeof(v[0]));
+		v[1] = ldexp((double)(x >> 11), -53) * pow(10, e);
+		v[2] = -v[1];
+		snprintf(t, sizeof(t), "%llue%d", x % 1000000, e - 3);
+		v[3] = strtod(t, NULL);
+		snprintf(t, sizeof(t), "%llu5e%d", 1000000000ULL +
+		    x % 9000000000ULL, e);
+		v[4] = strtod(t, NULL);
+		v[5] = nextafter(v[4], 0);
+		v[6] = nextafter(v[4], INFINITY);
+		v[7] = (double)(x % 100000000000ULL);
+		v[8] = pow(10, e) * (0.99999999995 + (double)(x % 3) * 1e-12);
+		v[9] = nextafter(pow(10, e), 0);
+		v[10] = (double)(x % 1000) / (double)(1 + (x >> 20) % 1000);
+		v[11] = i < 2 ? (i ? -0.0 : 0.0) : exp(-(double)(x % 40000) /
+		    1000);
+		n = sizeof(v) / sizeof(v[0]);
+		for (j = 0; j < n; j++) {
+			if (!isfinite(v[j]))
+				continue;
+			snprintf(want, sizeof(want), "%.10g", v[j]);
+			fmt_g10(got, v[j]);
+			ck_assert_msg(!strcmp(got, want), "%.17g: '%s', want "
+			    "'%s'", v[j], got, want);
+		}
+	}
+}
+END_TEST
+
 Suite *
 verdict_suite(void)
 {
@@ -896,6 +944,7 @@ verdict_suite(void)
 	tcase_add_test(tc, examples_runs);
 	tcase_add_test(tc, worked_example);
 	tcase_add_test(tc, pct_format);
+	tcase_add_test(tc, g10_format);
 	suite_add_tcase(s, tc);
 	return s;
 }

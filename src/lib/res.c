@@ -15,10 +15,17 @@
 #include "res.h"
 #include "util.h"
 
+/* @src into @dst of @len bytes, cut to fit (snprintf's "%s" without it). */
 static void
 copy(char *dst, size_t len, const char *src)
 {
-	snprintf(dst, len, "%s", src);
+	size_t n;
+
+	if (!len)
+		return;
+	n = strnlen(src, len - 1);
+	memcpy(dst, src, n);
+	dst[n] = '\0';
 }
 
 void
@@ -73,8 +80,12 @@ vb_res_add_metric(struct vb_res *r, const char *name, const char *unit,
 
 	if (r->niter)
 		die("bug: metric '%s' added after the first iteration", name);
-	r->metrics = vb_xrealloc(r->metrics, (size_t)(r->nmetrics + 1) *
-	    sizeof(*r->metrics));
+	/* room doubled: a reader adds one column a line */
+	if (r->nmetrics >= r->metrics_room) {
+		r->metrics_room = r->nmetrics < 8 ? 8 : 2 * r->nmetrics;
+		r->metrics = vb_xrealloc(r->metrics,
+		    (size_t)r->metrics_room * sizeof(*r->metrics));
+	}
 	m = &r->metrics[r->nmetrics];
 	copy(m->name, sizeof(m->name), name);
 	copy(m->unit, sizeof(m->unit), unit);
@@ -178,8 +189,10 @@ vb_res_metric_index(const struct vb_res *r, const char *name)
 {
 	int i;
 
+	/* the first letters differ mostly: no call then */
 	for (i = 0; i < r->nmetrics; i++)
-		if (strcmp(r->metrics[i].name, name) == 0)
+		if (r->metrics[i].name[0] == name[0] &&
+		    strcmp(r->metrics[i].name, name) == 0)
 			return i;
 	return -1;
 }
@@ -546,6 +559,51 @@ split(char *s, char **w, int max)
 	}
 }
 
+/*
+ * strtod() of @s, most values without its cost: a word that is all a
+ * plain decimal ([-+]digits[.digits][e[-+]digits]) whose digits make
+ * an integer m <= 2^53 and whose power of ten p is within 1e22 is m *
+ * p or m / p, one IEEE operation on exact operands and so rounded as
+ * strtod() rounds it (Clinger's fast path); anything else goes to
+ * strtod() itself.
+ */
+static double
+parse_num(const char *s, char **end)
+{
+	static const double p10[] = {
+		1e0, 1e1, 1e2, 1e3, 1e4, 1e5, 1e6, 1e7, 1e8, 1e9, 1e10, 1e11,
+		1e12, 1e13, 1e14, 1e15, 1e16, 1e17, 1e18, 1e19, 1e20, 1e21,
+		1e22,
+	};
+	const char *p = s;
+	unsigned long long m = 0;
+	int neg = 0, nd = 0, frac = 0, e = 0, eneg = 0, ed = 0;
+	double v;
+
+	if (*p == '-' || *p == '+')
+		neg = *p++ == '-';
+	for (; *p >= '0' && *p <= '9'; p++, nd++)
+		m = m * 10 + (unsigned)(*p - '0');
+	if (*p == '.')
+		for (p++; *p >= '0' && *p <= '9'; p++, nd++, frac++)
+			m = m * 10 + (unsigned)(*p - '0');
+	if (nd && (*p == 'e' || *p == 'E')) {
+		p++;
+		if (*p == '-' || *p == '+')
+			eneg = *p++ == '-';
+		for (; *p >= '0' && *p <= '9' && ed < 4; p++, ed++)
+			e = e * 10 + (*p - '0');
+		if (!ed)
+			p = "?";	/* not a whole number: strtod's */
+	}
+	e = (eneg ? -e : e) - frac;
+	if (*p || !nd || nd > 19 || m > 1ULL << 53 || e < -22 || e > 22)
+		return strtod(s, end);
+	*end = (char *)p;
+	v = e < 0 ? (double)m / p10[-e] : (double)m * p10[e];
+	return neg ? -v : v;
+}
+
 /* The header keywords, in the order they must appear. */
 enum { K_MAGIC, K_BENCH, K_VARIANT, K_CMDLINE, K_PARAM, K_STATUS,
 	K_STARTED, K_ENDED, K_NOTE, K_HEADLINE, K_METRIC, K_KEY, K_WORK,
@@ -569,7 +627,7 @@ parse_line(struct rd *rd, struct vb_res *r, char *line, int *stage)
 	if (*stage == K_END)
 		return bad(rd, "text after 'end'");
 	for (k = 0; k <= K_END; k++)
-		if (strcmp(line, kwords[k]) == 0)
+		if (line[0] == kwords[k][0] && strcmp(line, kwords[k]) == 0)
 			break;
 	if (k > K_END)
 		return bad(rd, "unknown keyword '%s'", line);
@@ -691,7 +749,7 @@ parse_line(struct rd *rd, struct vb_res *r, char *line, int *stage)
 			if (r->metrics[m].work)
 				return bad(rd, "duplicate work '%s'", w[i]);
 			errno = 0;
-			tol = strtod(w[i + 1], &end);
+			tol = parse_num(w[i + 1], &end);
 			if (*end || end == w[i + 1] || errno == ERANGE ||
 			    !(tol >= 0 && tol <= 100))
 				return bad(rd, "work '%s': tolerance '%s' is "
@@ -720,7 +778,7 @@ parse_line(struct rd *rd, struct vb_res *r, char *line, int *stage)
 			if (strcmp(w[i + 1], "-") == 0)
 				continue;
 			errno = 0;
-			row[i] = strtod(w[i + 1], &end);
+			row[i] = parse_num(w[i + 1], &end);
 			if (*end || end == w[i + 1] || errno == ERANGE ||
 			    !isfinite(row[i]))
 				return bad(rd, "bad value '%s' for metric '%s'",
@@ -796,7 +854,15 @@ vb_res_read(const char *path, struct vb_res *r, char *err, size_t errlen)
 	}
 	free(line);
 	fclose(f);
-	if (rc < 0)
+	if (rc < 0) {
 		vb_res_free(r);
+		return rc;
+	}
+	/* the room vb_res_add_metric() kept, given back */
+	if (r->metrics_room > r->nmetrics) {
+		r->metrics = vb_xrealloc(r->metrics, (size_t)r->nmetrics *
+		    sizeof(*r->metrics));
+		r->metrics_room = r->nmetrics;
+	}
 	return rc;
 }

@@ -85,6 +85,8 @@ struct vb_res {
 	char headline[VB_NAMELEN];	/* "" when none */
 	int nmetrics;
 	struct vb_res_metric *metrics;
+	int metrics_room;		/* metrics allocated by
+					   vb_res_add_metric(); 0: nmetrics */
 	int niter;
 	double *vals;			/* niter x nmetrics; NAN: absent */
 };

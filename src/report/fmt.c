@@ -2,6 +2,7 @@
  * fmt.c - numbers and text fitted to a width, for every view (fmt.h).
  */
 #include <math.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "fmt.h"
@@ -9,16 +10,17 @@
 char *
 fmt_value(char *buf, size_t len, double v, int dec)
 {
-	int p;
+	int p, n;
 
 	if (!isfinite(v) || v == 0) {	/* 0 in one form in every view */
 		snprintf(buf, len, "%s", v == 0 ? "0" : "-");
 		return buf;
 	}
 	/* at most 9 characters: the table columns count on it */
-	while (dec > 0 && snprintf(buf, len, "%.*f", dec, v) > 9)
-		dec--;
-	if (snprintf(buf, len, "%.*f", dec, v) > 9)
+	n = snprintf(buf, len, "%.*f", dec, v);
+	while (dec > 0 && n > 9)
+		n = snprintf(buf, len, "%.*f", --dec, v);
+	if (n > 9)
 		for (p = 3; p >= 0; p--)
 			if (snprintf(buf, len, "%.*e", p, v) <= 9)
 				break;
@@ -41,6 +43,151 @@ fmt_pct(char *buf, size_t len, double p)
 		snprintf(buf, len, "%+.1f%%", p);
 	else
 		snprintf(buf, len, "%+.2f%%", p);
+	return buf;
+}
+
+/*
+ * The ten significant digits "%.10g" rounds @a (1e-5 <= @a < 1e15) to,
+ * as an integer *@n in [1e9, 1e10), and the exponent of the first, *@x:
+ * @a = m 2^e exactly, and m 2^e 10^(9 - x) is rounded as a fraction of
+ * 128-bit integers (at most 2^100 over 2^86 in that range).  -1 when
+ * it lies halfway between two integers (printf's tie rule is left to
+ * printf).
+ */
+static int
+g10_digits(double a, unsigned long long *n, int *x)
+{
+	static const unsigned long long p10[] = {
+		1ULL, 10ULL, 100ULL, 1000ULL, 10000ULL, 100000ULL, 1000000ULL,
+		10000000ULL, 100000000ULL, 1000000000ULL, 10000000000ULL,
+		100000000000ULL, 1000000000000ULL, 10000000000000ULL,
+		100000000000000ULL, 1000000000000000ULL,
+	};
+	unsigned __int128 num, den, q, r;
+	unsigned long long m;
+	int ex, k, tries;
+
+	/* @a = m 2^ex, 2^52 <= m < 2^53 (normal, positive: 1e-5 up) */
+	memcpy(&m, &a, sizeof(m));
+	ex = (int)(m >> 52) - 1075;
+	m = (m & ((1ULL << 52) - 1)) | 1ULL << 52;
+	/*
+	 * 2^(ex + 52) <= @a: its exponent of ten, or one less (1233 / 4096
+	 * is log10(2) to 1e-5; an estimate off by one more costs a try)
+	 */
+	*x = ((ex + 52) * 1233) >> 12;
+	for (tries = 0; tries < 4; tries++) {
+		k = 9 - *x;
+		if (k > 15 || k < -15)
+			return -1;
+		num = m;
+		den = 1;
+		if (ex >= 0)
+			num <<= ex;
+		else
+			den <<= -ex;
+		if (k >= 0)
+			num *= p10[k];
+		else
+			den *= p10[-k];
+		if (k >= 0) {
+			/* den a power of two: a shift */
+			q = ex < 0 ? num >> -ex : num;
+			r = num - q * den;
+		} else {
+			q = num / den;
+			r = num % den;
+		}
+		if (2 * r == den)
+			return -1;
+		q += 2 * r > den;
+		if (q >= p10[10])
+			(*x)++;	/* carried, or the estimate was low */
+		else if (q < p10[9])
+			(*x)--;
+		else {
+			*n = (unsigned long long)q;
+			return 0;
+		}
+	}
+	return -1;
+}
+
+/* The five digits of @v (< 100000) at @d. */
+static void
+five(char *d, unsigned v)
+{
+	static const char pairs[] =
+	    "00010203040506070809101112131415161718192021222324252627282930"
+	    "31323334353637383940414243444546474849505152535455565758596061"
+	    "62636465666768697071727374757677787980818283848586878889909192"
+	    "93949596979899";
+	unsigned t = v % 10000;
+
+	d[0] = (char)('0' + v / 10000);
+	memcpy(d + 1, pairs + 2 * (t / 100), 2);
+	memcpy(d + 3, pairs + 2 * (t % 100), 2);
+}
+
+char *
+fmt_g10(char *buf, double v)
+{
+	unsigned long long n;
+	char d[16], *p = buf;
+	int x, i, last;
+
+	if (v == 0) {
+		strcpy(buf, signbit(v) ? "-0" : "0");
+		return buf;
+	}
+	if (!(fabs(v) >= 1e-5 && fabs(v) < 1e15) ||
+	    g10_digits(fabs(v), &n, &x) < 0) {
+		snprintf(buf, FMT_G10_LEN, "%.10g", v);
+		return buf;
+	}
+	/* two halves of five digits, 32-bit, two digits a step */
+	five(d, (unsigned)(n / 100000));
+	five(d + 5, (unsigned)(n % 100000));
+	/* the last digit kept: "%g" drops trailing zeros */
+	for (last = 9; last > 0 && d[last] == '0'; last--)
+		;
+	if (v < 0)
+		*p++ = '-';
+	if (x >= 10 || x < -4) {
+		/* d.ddde+XX */
+		*p++ = d[0];
+		if (last > 0) {
+			*p++ = '.';
+			memcpy(p, d + 1, (size_t)last);
+			p += last;
+		}
+		/* e+XX: two digits, as x is from -5 to 14 */
+		*p++ = 'e';
+		*p++ = x < 0 ? '-' : '+';
+		*p++ = (char)('0' + abs(x) / 10);
+		*p++ = (char)('0' + abs(x) % 10);
+		*p = '\0';
+		return buf;
+	}
+	if (x >= 0) {
+		/* the x + 1 digits before the point, then the rest */
+		memcpy(p, d, (size_t)x + 1);
+		p += x + 1;
+		if (last > x) {
+			*p++ = '.';
+			memcpy(p, d + x + 1, (size_t)(last - x));
+			p += last - x;
+		}
+	} else {
+		/* 0.000ddd */
+		*p++ = '0';
+		*p++ = '.';
+		for (i = 0; i < -x - 1; i++)
+			*p++ = '0';
+		memcpy(p, d, (size_t)last + 1);
+		p += last + 1;
+	}
+	*p = '\0';
 	return buf;
 }
 
@@ -82,10 +229,33 @@ fmt_short(char *buf, size_t len, double v)
 	return buf;
 }
 
+/* @n blanks. */
+static void
+blanks(FILE *f, size_t n)
+{
+	static const char sp[] = "                                ";
+
+	for (; n > sizeof(sp) - 1; n -= sizeof(sp) - 1)
+		fwrite(sp, 1, sizeof(sp) - 1, f);
+	fwrite(sp, 1, n, f);
+}
+
 void
 fmt_cell(FILE *f, const char *s, int w, int left)
 {
-	fprintf(f, left ? "%-*.*s" : "%*.*s", w, w, s);
+	size_t n;
+
+	if (w < 0) {
+		fprintf(f, left ? "%-*.*s" : "%*.*s", w, w, s);
+		return;
+	}
+	/* "%*.*s" by hand: cut to @w bytes, padded with blanks */
+	n = strnlen(s, (size_t)w);
+	if (!left)
+		blanks(f, (size_t)w - n);
+	fwrite(s, 1, n, f);
+	if (left)
+		blanks(f, (size_t)w - n);
 }
 
 void

@@ -28,6 +28,12 @@ char *fmt_value(char *buf, size_t len, double v, int dec);
  * "n/a" (NaN).
  */
 char *fmt_pct(char *buf, size_t len, double p);
+/*
+ * @v as printf's "%.10g" prints it (the exports' numbers), into @buf of
+ * at least FMT_G10_LEN bytes; most values without printf's cost.
+ */
+#define FMT_G10_LEN 32
+char *fmt_g10(char *buf, double v);
 /* Print @s cut to @w columns, left- or right-aligned. */
 void fmt_cell(FILE *f, const char *s, int w, int left);
 /* Print @text wrapped at @width, continuation lines indented by @ind. */

@@ -7,6 +7,7 @@
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/mman.h>
 
 #include "msg.h"
 #include "model.h"
@@ -58,50 +59,6 @@ common_figure(const char *name)
 	return 0;
 }
 
-/*
- * The run means of @metric of @id of kernel @k into *@out (allocated):
- * a folder of make ab's, whose iterations are separate runs, gives its
- * iterations; any other its runs' means (a one-run folder: one).
- */
-int
-model_run_means(const struct rl_kernel *k, const char *id, const char *metric,
-    double **out)
-{
-	const struct vb_res *r;
-	int m, i, n = 0;
-
-	if (!k->iter_is_run) {
-		*out = vb_xcalloc((size_t)(k->nruns ? k->nruns : 1),
-		    sizeof(double));
-		return rl_run_means(k, id, metric, *out);
-	}
-	r = rl_find(k, id);
-	*out = vb_xcalloc((size_t)(r && r->niter ? r->niter : 1),
-	    sizeof(double));
-	if (!r || (m = vb_res_metric_index(r, metric)) < 0)
-		return 0;
-	for (i = 0; i < r->niter; i++) {
-		double v = vb_res_get(r, i, m);
-
-		if (!isnan(v))
-			(*out)[n++] = v;
-	}
-	return n;
-}
-
-/* The work flags of @name in @r: 1 and its tolerance, else 0. */
-static int
-work_metric(const struct vb_res *r, const char *name, double *tol)
-{
-	int m;
-
-	if (!r || (m = vb_res_metric_index(r, name)) < 0 ||
-	    !r->metrics[m].work)
-		return 0;
-	*tol = r->metrics[m].work_tol;
-	return 1;
-}
-
 int
 model_work_of(const struct rl_set *s, const char *id, int k,
     struct model_work *w)
@@ -125,8 +82,9 @@ model_work_of(const struct rl_set *s, const char *id, int k,
 		const char *name = decl->metrics[m].name;
 		double x, y, tol;
 
-		if (!work_metric(decl, name, &tol))
+		if (!decl->metrics[m].work)
 			continue;
+		tol = decl->metrics[m].work_tol;
 		w->declared = 1;
 		x = model_mean(a, name);
 		y = model_mean(b, name);
@@ -181,21 +139,146 @@ model_work_line(char *buf, size_t len, const struct rl_set *s,
 	return buf;
 }
 
+/*
+ * The run means of @metric of @id of kernel @k into @out, as
+ * model_run_means(), @r being rl_find(@k, @id) and @col the column of
+ * @metric in it (-1: none, or @r NULL); @out has room for
+ * run_room(@k, @r).
+ */
 static int
-build_rows(const struct rl_set *s, double min_change, const char *id,
-    struct model_row **out)
+run_means_at(const struct rl_kernel *k, const char *id,
+    const struct vb_res *r, const char *metric, int col, double *out)
 {
+	int i, n = 0;
+
+	if (!k->iter_is_run)
+		return rl_run_means_col(k, id, metric, col, out);
+	if (!r || col < 0)
+		return 0;
+	for (i = 0; i < r->niter; i++) {
+		double v = vb_res_get(r, i, col);
+
+		if (!isnan(v))
+			out[n++] = v;
+	}
+	return n;
+}
+
+/* The room model_run_means() takes for kernel @k's result @r. */
+static int
+run_room(const struct rl_kernel *k, const struct vb_res *r)
+{
+	if (!k->iter_is_run)
+		return k->nruns ? k->nruns : 1;
+	return r && r->niter ? r->niter : 1;
+}
+
+/*
+ * The run means of @metric of @id of kernel @k into *@out (allocated):
+ * a folder of make ab's, whose iterations are separate runs, gives its
+ * iterations; any other its runs' means (a one-run folder: one).
+ */
+int
+model_run_means(const struct rl_kernel *k, const char *id, const char *metric,
+    double **out)
+{
+	const struct vb_res *r = rl_find(k, id);
+
+	*out = vb_xcalloc((size_t)run_room(k, r), sizeof(double));
+	return run_means_at(k, id, r, metric, r ? vb_res_metric_index(r,
+	    metric) : -1, *out);
+}
+
+/*
+ * The rows' arrays come zeroed from blocks of their own, each mapped
+ * fresh and twice the last (from 256 kB to 64 MB), never freed one by
+ * one: 100 folders of 20 benchmarks make some 40 MB of them, and on a
+ * virtual machine a page fault costs microseconds.  Blocks from 2 MB
+ * on are asked for as transparent huge pages (a fault per 2 MB where
+ * the kernel allows it, "madvise" mode included).
+ */
+#define ARENA_FIRST ((size_t)256 << 10)
+#define ARENA_LAST ((size_t)64 << 20)
+#define ARENA_HUGE ((size_t)2 << 20)
+
+struct arena {
+	struct arena *next;		/* the block before */
+	size_t size, used;		/* bytes, this header's included */
+};
+
+/* @n zeroed bytes of @m's arena, 16-byte aligned. */
+static void *
+arena_zalloc(struct model *m, size_t n)
+{
+	struct arena *a = m->arena;
+	size_t size, hdr = (sizeof(*a) + 15) & ~(size_t)15;
+	void *p;
+
+	n = (n + 15) & ~(size_t)15;
+	if (!a || a->used + n > a->size) {
+		size = a ? 2 * a->size : ARENA_FIRST;
+		if (size > ARENA_LAST)
+			size = ARENA_LAST;
+		while (size < hdr + n)
+			size *= 2;
+		p = mmap(NULL, size, PROT_READ | PROT_WRITE, MAP_PRIVATE |
+		    MAP_ANONYMOUS, -1, 0);
+		if (p == MAP_FAILED)
+			die("out of memory");
+		/* a hint: without it (or THP off) the same, page by page */
+		if (size >= ARENA_HUGE)
+			(void)madvise(p, size, MADV_HUGEPAGE);
+		a = p;
+		a->next = m->arena;
+		a->size = size;
+		a->used = hdr;
+		m->arena = a;
+	}
+	p = (char *)a + a->used;
+	a->used += n;
+	return p;
+}
+
+/* Unmap @m's arena. */
+static void
+arena_free(struct model *m)
+{
+	struct arena *a = m->arena, *next;
+
+	for (; a; a = next) {
+		next = a->next;
+		munmap(a, a->size);
+	}
+	m->arena = NULL;
+}
+
+static int
+build_rows(struct model *md, const char *id, struct model_row **out)
+{
+	const struct rl_set *s = md->s;
+	double min_change = md->min_change;
 	struct model_row *rows = NULL;
-	int n = 0, cap = 0, i, j, m, it;
+	const struct vb_res **res;
+	double *a, *b;
+	int n = 0, cap = 0, room = 1, i, j, m, it, *col;
 
+	res = vb_xcalloc((size_t)s->nk, sizeof(*res));
 	for (i = 0; i < s->nk; i++) {
-		const struct vb_res *r = rl_find(&s->k[i], id);
+		const struct vb_res *r = res[i] = rl_find(&s->k[i], id);
 
+		if (run_room(&s->k[i], r) > room)
+			room = run_room(&s->k[i], r);
 		if (!r)
 			continue;
 		for (j = 0; j < r->nmetrics; j++) {
-			if ((m = model_find_row(rows, n,
-			    r->metrics[j].name)) >= 0) {
+			/* the same place as in the last kernel, most often */
+			if (j < n && !strcmp(rows[j].name,
+			    r->metrics[j].name))
+				m = j;
+			else
+				m = model_find_row(rows, n,
+				    r->metrics[j].name);
+			if (m >= 0) {
 				rows[m].key |= r->metrics[j].key;
 				continue;
 			}
@@ -213,23 +296,25 @@ build_rows(const struct rl_set *s, double min_change, const char *id,
 			rows[n].integral = 1;
 			rows[n].key = common_figure(rows[n].name);
 			rows[n].key |= r->metrics[j].key;
-			rows[n].d = vb_xcalloc((size_t)s->nk,
+			rows[n].d = arena_zalloc(md, (size_t)s->nk *
 			    sizeof(struct rs_desc));
-			rows[n].c = vb_xcalloc((size_t)s->nk,
+			rows[n].c = arena_zalloc(md, (size_t)s->nk *
 			    sizeof(struct rs_cmp));
-			rows[n].rc = vb_xcalloc((size_t)s->nk,
+			rows[n].rc = arena_zalloc(md, (size_t)s->nk *
 			    sizeof(struct rv_cmp));
-			rows[n].vk = vb_xcalloc((size_t)s->nk,
+			rows[n].vk = arena_zalloc(md, (size_t)s->nk *
 			    sizeof(struct rv_verdict));
-			rows[n].vd = vb_xcalloc((size_t)s->nk,
+			rows[n].vd = arena_zalloc(md, (size_t)s->nk *
 			    sizeof(struct rv_verdict));
-			rows[n].other_work = vb_xcalloc((size_t)s->nk, 1);
+			rows[n].other_work = arena_zalloc(md, (size_t)s->nk);
 			rows[n].work = 0;
 			n++;
 		}
 	}
+	/* col[i * n + j]: row j's column in kernel i's result, or -1 */
+	col = vb_xcalloc((size_t)s->nk * (size_t)(n ? n : 1), sizeof(int));
 	for (i = 0; i < s->nk; i++) {
-		const struct vb_res *r = rl_find(&s->k[i], id);
+		const struct vb_res *r = res[i];
 
 		for (j = 0; j < n; j++) {
 			/* the same column as the last kernel, most often */
@@ -239,6 +324,7 @@ build_rows(const struct rl_set *s, double min_change, const char *id,
 				m = j;
 			else if (r)
 				m = vb_res_metric_index(r, rows[j].name);
+			col[(size_t)i * (size_t)n + (size_t)j] = m;
 			if (m < 0) {
 				rs_describe(NULL, 0, 1, &rows[j].d[i]);
 				continue;
@@ -254,13 +340,11 @@ build_rows(const struct rl_set *s, double min_change, const char *id,
 		}
 	}
 	/* a figure of the work in some folder: never "other work" itself */
-	for (j = 0; j < n; j++) {
-		double tol;
-
-		for (i = 0; i < s->nk && !rows[j].work; i++)
-			rows[j].work = work_metric(rl_find(&s->k[i], id),
-			    rows[j].name, &tol);
-	}
+	for (j = 0; j < n; j++)
+		for (i = 0; i < s->nk && !rows[j].work; i++) {
+			m = col[(size_t)i * (size_t)n + (size_t)j];
+			rows[j].work = m >= 0 && res[i]->metrics[m].work;
+		}
 	for (i = 1; i < s->nk; i++) {
 		struct model_work w;
 
@@ -269,13 +353,17 @@ build_rows(const struct rl_set *s, double min_change, const char *id,
 		for (j = 0; j < n; j++)
 			rows[j].other_work[i] = !rows[j].work;
 	}
+	a = vb_xcalloc((size_t)room, sizeof(double));
+	b = vb_xcalloc((size_t)room, sizeof(double));
 	for (j = 0; j < n; j++) {
-		double *a, *b;
 		int na;
 
-		na = model_run_means(&s->k[0], id, rows[j].name, &a);
+		na = run_means_at(&s->k[0], id, res[0], rows[j].name,
+		    col[j], a);
 		for (i = 1; i < s->nk; i++) {
-			int nb = model_run_means(&s->k[i], id, rows[j].name, &b);
+			int nb = run_means_at(&s->k[i], id, res[i],
+			    rows[j].name, col[(size_t)i * (size_t)n +
+			    (size_t)j], b);
 
 			rs_compare(&rows[j].d[0], &rows[j].d[i], rows[j].dir,
 			    &rows[j].c[i]);
@@ -284,10 +372,12 @@ build_rows(const struct rl_set *s, double min_change, const char *id,
 			/* the star is the verdict's (model_families()) */
 			rows[j].c[i].sig = 0;
 			rv_compare(a, na, b, nb, rows[j].dir, &rows[j].rc[i]);
-			free(b);
 		}
-		free(a);
 	}
+	free(a);
+	free(b);
+	free(col);
+	free(res);
 	if ((j = model_headline(s, id, rows, n)) >= 0)
 		rows[j].key = 1;
 	*out = rows;
@@ -370,8 +460,7 @@ build_all(struct model *m)
 	int i, j, k;
 
 	for (i = 0; i < s->nids; i++)
-		m->nrows[i] = build_rows(s, m->min_change, s->ids[i],
-		    &m->rows[i]);
+		m->nrows[i] = build_rows(m, s->ids[i], &m->rows[i]);
 	m->nkey = family(m, MODEL_FAM_KEY);
 	m->ndetail = family(m, MODEL_FAM_DETAIL);
 	m->runs_min = m->runs_max = 0;
@@ -463,19 +552,11 @@ model_rows(const struct model *m, const char *id, struct model_row **out)
 void
 model_free(struct model *m)
 {
-	int i, j;
+	int i;
 
-	for (i = 0; m->rows && i < m->s->nids; i++) {
-		for (j = 0; j < m->nrows[i]; j++) {
-			free(m->rows[i][j].d);
-			free(m->rows[i][j].c);
-			free(m->rows[i][j].rc);
-			free(m->rows[i][j].vk);
-			free(m->rows[i][j].vd);
-			free(m->rows[i][j].other_work);
-		}
+	for (i = 0; m->rows && i < m->s->nids; i++)
 		free(m->rows[i]);
-	}
+	arena_free(m);
 	free(m->rows);
 	free(m->nrows);
 	m->rows = NULL;

@@ -111,6 +111,7 @@ struct model {
 	int runs_min, runs_max;		/* runs a side over the kernels */
 	int nhidden;			/* --detail stars the default view
 					   does not show */
+	void *arena;			/* the rows' arrays (model.c) */
 };
 
 /*

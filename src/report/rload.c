@@ -218,6 +218,7 @@ res_copy(struct vb_res *dst, const struct vb_res *src)
 	    1) * sizeof(*dst->metrics));
 	memcpy(dst->metrics, src->metrics, (size_t)src->nmetrics *
 	    sizeof(*dst->metrics));
+	dst->metrics_room = src->nmetrics;
 	dst->vals = vb_xmalloc((nv ? nv : 1) * sizeof(double));
 	memcpy(dst->vals, src->vals, nv * sizeof(double));
 }
@@ -688,22 +689,57 @@ rl_free_kernel(struct rl_kernel *k)
 	memset(k, 0, sizeof(*k));
 }
 
+/*
+ * Result @id among the @n results @res whose ids @ids are sorted (a
+ * folder's, a run's), or NULL.
+ */
+static const struct vb_res *
+find_sorted(char *const *ids, const struct vb_res *res, int n, const char *id)
+{
+	int lo = 0, hi = n - 1;
+
+	while (lo <= hi) {
+		int mid = (lo + hi) / 2, c = strcmp(id, ids[mid]);
+
+		if (c == 0)
+			return &res[mid];
+		if (c < 0)
+			hi = mid - 1;
+		else
+			lo = mid + 1;
+	}
+	return NULL;
+}
+
 int
 rl_run_means(const struct rl_kernel *k, const char *id, const char *metric,
     double *out)
+{
+	return rl_run_means_col(k, id, metric, -1, out);
+}
+
+int
+rl_run_means_col(const struct rl_kernel *k, const char *id,
+    const char *metric, int col, double *out)
 {
 	int r, i, n = 0;
 
 	for (r = 0; r < k->nruns; r++) {
 		const struct rl_run *run = &k->runs[r];
-		const struct vb_res *res = NULL;
+		const struct vb_res *res;
 		double sum = 0;
-		int m, c = 0;
+		int m = col, c = 0;
 
-		for (i = 0; i < run->nres && !res; i++)
-			if (strcmp(run->ids[i], id) == 0)
-				res = &run->res[i];
-		if (!res || (m = vb_res_metric_index(res, metric)) < 0)
+		/* a run's ids are sorted (load_one(); run_drop() keeps
+		   their order) and each names one file */
+		res = find_sorted(run->ids, run->res, run->nres, id);
+		if (!res)
+			continue;
+		/* the pool's column, the run's too but for a drop */
+		if (m < 0 || m >= res->nmetrics ||
+		    strcmp(res->metrics[m].name, metric))
+			m = vb_res_metric_index(res, metric);
+		if (m < 0)
 			continue;
 		for (i = 0; i < res->niter; i++) {
 			double v = vb_res_get(res, i, m);
@@ -811,19 +847,7 @@ rl_free(struct rl_set *s)
 const struct vb_res *
 rl_find(const struct rl_kernel *k, const char *id)
 {
-	int lo = 0, hi = k->nres - 1;
-
-	while (lo <= hi) {
-		int mid = (lo + hi) / 2, c = strcmp(id, k->ids[mid]);
-
-		if (c == 0)
-			return &k->res[mid];
-		if (c < 0)
-			hi = mid - 1;
-		else
-			lo = mid + 1;
-	}
-	return NULL;
+	return find_sorted(k->ids, k->res, k->nres, id);
 }
 
 const char *
@@ -931,6 +955,15 @@ rl_meta_diffs(const struct rl_set *s, struct rl_mdiff **out)
 				const char *key = s->k[k].meta[j].key;
 				int i;
 
+				/*
+				 * The previous folder's key at this place was
+				 * looked at already: folders of one config list
+				 * the same keys in the same order, and each
+				 * meta_same() reads every folder.
+				 */
+				if (k > 0 && j < s->k[k - 1].nmeta &&
+				    !strcmp(s->k[k - 1].meta[j].key, key))
+					continue;
 				if ((pass == 0) != !strcmp(key, "ab_setting") ||
 				    per_run_key(key) || (!cfg_same &&
 				    !strcmp(key, "config_cksum")) ||

@@ -92,6 +92,12 @@ void rl_free_kernel(struct rl_kernel *k);
 int rl_run_means(const struct rl_kernel *k, const char *id,
     const char *metric, double *out);
 /*
+ * The same, @col the column of @metric in rl_find(@k, @id) when the
+ * caller knows it (a hint, checked; -1: not known).
+ */
+int rl_run_means_col(const struct rl_kernel *k, const char *id,
+    const char *metric, int col, double *out);
+/*
  * The header's runs lines, one a label: "x: 3 runs on 2 boots", with
  * its note, wrapped at @width; nothing when no folder is a label of
  * runs (one-run folders print as before).

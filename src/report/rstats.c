@@ -53,6 +53,30 @@ cmp_double(const void *a, const void *b)
 	return (x > y) - (x < y);
 }
 
+/*
+ * Sort @n values (no NAN): a few by insertion (qsort()'s calls through
+ * a pointer cost more than the sort), more by qsort().  Insertion keeps
+ * equal values in their order, as glibc 2.36's qsort() (a merge sort)
+ * does: of equal values only -0 and 0 can be told apart.
+ */
+static void
+sort_doubles(double *v, int n)
+{
+	int i, j;
+	double x;
+
+	if (n > 16) {
+		qsort(v, (size_t)n, sizeof(double), cmp_double);
+		return;
+	}
+	for (i = 1; i < n; i++) {
+		x = v[i];
+		for (j = i; j > 0 && v[j - 1] > x; j--)
+			v[j] = v[j - 1];
+		v[j] = x;
+	}
+}
+
 void
 rs_describe(const double *v, int n, int stride, struct rs_desc *d)
 {
@@ -73,7 +97,7 @@ rs_describe(const double *v, int n, int stride, struct rs_desc *d)
 	d->n = k;
 	if (k == 0)
 		goto out;
-	qsort(s, (size_t)k, sizeof(double), cmp_double);
+	sort_doubles(s, k);
 	/*
 	 * Sums of values scaled by a power of two near the largest |value|
 	 * (exact, so ordinary figures come out bit for bit the same): a

@@ -51,13 +51,22 @@ table_print(FILE *f, const struct rl_set *s, const char *id,
 	char num[64], pct[32], buf[128];
 	int namew = 6, unitw = 4, basew, i, j, first, last, perblk, used;
 	int shown = 0;
+	/* per row, for every block: shown, noisy (~), decimals */
+	struct { int shown, noisy, dec; } *rf;
+	const struct vb_res **res;
 
+	rf = vb_xcalloc((size_t)(nrows ? nrows : 1), sizeof(*rf));
 	for (j = 0; j < nrows; j++) {
-		if (!model_row_shown(&rows[j], s->nk))
+		rf[j].shown = model_row_shown(&rows[j], s->nk);
+		rf[j].noisy = rf[j].shown &&
+		    model_row_noisy(&rows[j], s->nk, o->noisy);
+		rf[j].dec = rf[j].shown ? model_decimals(&rows[j], s->nk) : 0;
+	}
+	for (j = 0; j < nrows; j++) {
+		if (!rf[j].shown)
 			continue;
 		shown++;
-		i = (int)strlen(rows[j].name) +
-		    model_row_noisy(&rows[j], s->nk, o->noisy);
+		i = (int)strlen(rows[j].name) + rf[j].noisy;
 		if (*model_scope_tag(rows[j].scope))
 			i += 1 + (int)strlen(model_scope_tag(rows[j].scope));
 		if (i > namew)
@@ -70,8 +79,12 @@ table_print(FILE *f, const struct rl_set *s, const char *id,
 		if (o->title)
 			fprintf(f, "%s\n", o->title);
 		fprintf(f, "  (every metric is zero or absent)\n");
+		free(rf);
 		return;
 	}
+	res = vb_xcalloc((size_t)s->nk, sizeof(*res));
+	for (i = 0; i < s->nk; i++)
+		res[i] = rl_find(&s->k[i], id);
 	/* the default view's title fills the header's left part */
 	if (o->title && (int)strlen(o->title) > namew + 1 + unitw)
 		namew = (int)strlen(o->title) - 1 - unitw;
@@ -92,11 +105,10 @@ table_print(FILE *f, const struct rl_set *s, const char *id,
 		fprintf(f, "%-*s", namew + 1 + unitw, o->title &&
 		    first == 1 ? o->title : "");
 		snprintf(buf, sizeof(buf), "%s%s", s->k[0].label,
-		    rl_find(&s->k[0], id) && strcmp(rl_find(&s->k[0],
-		    id)->status, "complete") ? "!" : "");
+		    res[0] && strcmp(res[0]->status, "complete") ? "!" : "");
 		label_cell(f, buf, basew - 1);
 		for (i = first; i < last; i++) {
-			const struct vb_res *r = rl_find(&s->k[i], id);
+			const struct vb_res *r = res[i];
 
 			snprintf(buf, sizeof(buf), "%s%s", s->k[i].label,
 			    r && strcmp(r->status, "complete") ? "!" : "");
@@ -106,25 +118,25 @@ table_print(FILE *f, const struct rl_set *s, const char *id,
 		fputc('\n', f);
 		for (j = 0; j < nrows; j++) {
 			const struct model_row *r = &rows[j];
-			int dec = model_decimals(r, s->nk);
+			int dec = rf[j].dec;
 
-			if (!model_row_shown(r, s->nk))
+			if (!rf[j].shown)
 				continue;
 			snprintf(buf, sizeof(buf), "%s%s", r->name,
-			    model_row_noisy(r, s->nk, o->noisy) ? "~" : "");
+			    rf[j].noisy ? "~" : "");
 			/* whose counter: the tag ends the name column */
 			fmt_cell(f, buf, namew -
 			    (int)strlen(model_scope_tag(r->scope)), 1);
 			fputs(model_scope_tag(r->scope), f);
 			fputc(' ', f);
 			fmt_cell(f, r->unit, unitw, 1);
-			if (!rl_find(&s->k[0], id))
+			if (!res[0])
 				fmt_cell(f, "missing", basew, 0);
 			else
 				fmt_cell(f, fmt_value(num, sizeof(num),
 				    r->d[0].mean, dec), basew, 0);
 			for (i = first; i < last; i++) {
-				if (!rl_find(&s->k[i], id)) {
+				if (!res[i]) {
 					fmt_cell(f, "missing", CMPW - 1, 0);
 					fputc(' ', f);
 					continue;
@@ -152,6 +164,8 @@ table_print(FILE *f, const struct rl_set *s, const char *id,
 			break;
 		fputc('\n', f);
 	}
+	free(res);
+	free(rf);
 }
 
 /* Notes under a table: omitted rows, noisy metrics, run status. */

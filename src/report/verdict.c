@@ -6,6 +6,7 @@
  * normal distributions come from GSL.
  */
 #include <math.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include <gsl/gsl_cdf.h>
@@ -124,6 +125,62 @@ rv_word_name(enum rv_word w)
 }
 
 /*
+ * The sums of quantiles runs_t() asks for, remembered: a report asks
+ * for the same few pairs (q1, q2) (a family's level and the power) at
+ * the same runs a side for thousands of rows, and gsl_cdf_tdist_Pinv
+ * is slow.  Each pair keeps z, the normal quantiles' sum, and t[n],
+ * the t quantiles' sum at df 2n - 2 for n < QSUM_N (NAN: not yet).
+ */
+#define QSUM_PAIRS 8
+#define QSUM_N 4096
+
+static struct qsum {
+	double q1, q2, z;
+	double *t;
+} qsums[QSUM_PAIRS];
+static int nqsums;
+
+/* The pair (@q1, @q2)'s memo, or NULL when the table is full. */
+static struct qsum *
+qsum_of(double q1, double q2)
+{
+	struct qsum *m;
+	int i;
+
+	for (i = 0; i < nqsums; i++)
+		if (qsums[i].q1 == q1 && qsums[i].q2 == q2)
+			return &qsums[i];
+	if (nqsums == QSUM_PAIRS)
+		return NULL;
+	m = &qsums[nqsums];
+	if (!(m->t = malloc(QSUM_N * sizeof(double))))
+		return NULL;
+	for (i = 0; i < QSUM_N; i++)
+		m->t[i] = NAN;
+	m->q1 = q1;
+	m->q2 = q2;
+	m->z = gsl_cdf_ugaussian_Pinv(q1) + gsl_cdf_ugaussian_Pinv(q2);
+	nqsums++;
+	return m;
+}
+
+/* t(@q1, 2n - 2) + t(@q2, 2n - 2), from @m when it holds it. */
+static double
+qsum_t(struct qsum *m, double q1, double q2, double n)
+{
+	double t;
+
+	if (!m || n >= QSUM_N)
+		return gsl_cdf_tdist_Pinv(q1, 2 * n - 2) +
+		    gsl_cdf_tdist_Pinv(q2, 2 * n - 2);
+	t = m->t[(int)n];
+	if (isnan(t))
+		t = m->t[(int)n] = gsl_cdf_tdist_Pinv(q1, 2 * n - 2) +
+		    gsl_cdf_tdist_Pinv(q2, 2 * n - 2);
+	return t;
+}
+
+/*
  * The fewest runs a side n >= 2 with 2 (t(@q1, df) + t(@q2, df))^2 @r
  * <= n, df = 2n - 2 (Welch's df with equal spread): the normal
  * formula's n with the t quantiles it stands for, since at a few runs
@@ -133,17 +190,18 @@ rv_word_name(enum rv_word w)
 static double
 runs_t(double q1, double q2, double r)
 {
+	struct qsum *m = qsum_of(q1, q2);
 	double z, n, t;
 
-	z = gsl_cdf_ugaussian_Pinv(q1) + gsl_cdf_ugaussian_Pinv(q2);
+	z = m ? m->z : gsl_cdf_ugaussian_Pinv(q1) +
+	    gsl_cdf_ugaussian_Pinv(q2);
 	n = fmax(2, ceil(2 * z * z * r));
 	if (!isfinite(n))
 		return NAN;
 	if (n > 1e6)
 		return n;	/* t and z agree to 1e-6 there */
 	for (;; n++) {
-		t = gsl_cdf_tdist_Pinv(q1, 2 * n - 2) +
-		    gsl_cdf_tdist_Pinv(q2, 2 * n - 2);
+		t = qsum_t(m, q1, q2, n);
 		if (2 * t * t * r <= n)
 			return n;
 	}

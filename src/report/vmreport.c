@@ -67,22 +67,22 @@ usage(FILE *f)
 }
 
 /*
- * The views print into memory; the text goes out with trailing blanks
- * removed from every line (aligned columns leave some), so mail
- * clients and `git diff` see clean lines.  With @esc (the text views)
- * control characters and bytes that are not UTF-8, which labels, file
- * names and values read from result folders may hold, are shown
- * escaped (vb_fput_esc()): they cannot drive the terminal.
+ * The text goes out with trailing blanks removed from every line
+ * (aligned columns leave some), so mail clients and `git diff` see
+ * clean lines.  With @esc (the text views) control characters and
+ * bytes that are not UTF-8, which labels, file names and values read
+ * from result folders may hold, are shown escaped (vb_fput_esc()):
+ * they cannot drive the terminal.  Each line is done on its own.
  */
 static void
 put_stripped(FILE *out, const char *buf, size_t n, int esc)
 {
+	const char *nl;
 	size_t i = 0, e, t;
 
 	while (i < n) {
-		e = i;
-		while (e < n && buf[e] != '\n')
-			e++;
+		nl = memchr(buf + i, '\n', n - i);
+		e = nl ? (size_t)(nl - buf) : n;
 		t = e;
 		while (t > i && (buf[t - 1] == ' ' || buf[t - 1] == '\t'))
 			t--;
@@ -94,6 +94,87 @@ put_stripped(FILE *out, const char *buf, size_t n, int esc)
 			fputc('\n', out);
 		i = e + 1;
 	}
+}
+
+/*
+ * The stream the views print into (strip_open()): each whole line goes
+ * out through put_stripped() as it comes, the last one at fclose();
+ * with @hold everything waits for fclose(), for a view that may still
+ * fail half-way (--vmstat, on a bad sample line): then nothing is
+ * printed.  Reports of many folders run to tens of megabytes, which
+ * need not be held in memory.
+ */
+struct strip {
+	FILE *out;
+	int esc, hold;
+	char *part;			/* not yet out: a line's start */
+	size_t len, cap;
+};
+
+/* Append @n bytes at @p to @st's part. */
+static void
+part_add(struct strip *st, const char *p, size_t n)
+{
+	if (st->len + n > st->cap) {
+		st->cap = st->cap ? st->cap : 256;
+		while (st->len + n > st->cap)
+			st->cap *= 2;
+		st->part = vb_xrealloc(st->part, st->cap);
+	}
+	memcpy(st->part + st->len, p, n);
+	st->len += n;
+}
+
+static ssize_t
+strip_write(void *cookie, const char *p, size_t n)
+{
+	struct strip *st = cookie;
+	const char *nl = st->hold ? NULL : memrchr(p, '\n', n);
+	size_t done = 0;
+
+	if (nl) {
+		done = (size_t)(nl - p) + 1;
+		if (st->len) {
+			part_add(st, p, done);
+			put_stripped(st->out, st->part, st->len, st->esc);
+			st->len = 0;
+		} else {
+			put_stripped(st->out, p, done, st->esc);
+		}
+	}
+	if (done < n)
+		part_add(st, p + done, n - done);
+	return (ssize_t)n;
+}
+
+static int
+strip_close(void *cookie)
+{
+	struct strip *st = cookie;
+
+	put_stripped(st->out, st->part, st->len, st->esc);
+	free(st->part);
+	free(st);
+	return 0;
+}
+
+/* A stream whose text goes to @out as put_stripped() prints it. */
+static FILE *
+strip_open(FILE *out, int esc, int hold)
+{
+	static const cookie_io_functions_t io = {
+		.write = strip_write,
+		.close = strip_close,
+	};
+	struct strip *st = vb_xcalloc(1, sizeof(*st));
+	FILE *f;
+
+	st->out = out;
+	st->esc = esc;
+	st->hold = hold;
+	if (!(f = fopencookie(st, "w", io)))
+		free(st);
+	return f;
 }
 
 /*
@@ -187,7 +268,7 @@ main(int argc, char **argv)
 	double regress = NAN, min_change = 1, alpha = 0.05;
 	char err[8192], *text = NULL;
 	size_t textlen = 0;
-	FILE *mem;
+	FILE *mem, *out;
 	int c, i, summary = 0, post = 0, iter = 0, nd = 0, rc = 0, what = -1;
 
 	vb_set_progname("vmreport");
@@ -307,30 +388,29 @@ main(int argc, char **argv)
 	m.alpha = alpha;
 	m.detail = o.detail;
 
-	if (!(mem = open_memstream(&text, &textlen)))
+	if (!(out = strip_open(stdout, vmstat || !strcmp(format, "text"),
+	    vmstat != NULL)))
 		die_errno("cannot allocate the report");
 	if (vmstat) {
-		if (dump_vmstat(mem, &s, vmstat, iter, o.width) < 0)
+		if (dump_vmstat(out, &s, vmstat, iter, o.width) < 0)
 			die("no %s.vmstat in any folder given", vmstat);
 	} else if (!strcmp(format, "csv") && what == EXPORT_SETTINGS) {
-		export_csv_settings(mem, &m, &o);
+		export_csv_settings(out, &m, &o);
 	} else if (!strcmp(format, "csv") && what == EXPORT_SUMMARY) {
-		export_csv_summary(mem, &m, &o);
+		export_csv_summary(out, &m, &o);
 	} else if (!strcmp(format, "csv")) {
-		export_csv(mem, &m, &o);
+		export_csv(out, &m, &o);
 	} else if (!strcmp(format, "json")) {
-		export_json(mem, &m, &o);
+		export_json(out, &m, &o);
 	} else if (post) {
-		post_print(mem, &m, &o);
+		post_print(out, &m, &o);
 	} else if (summary) {
-		text_summary(mem, &m, &o);
+		text_summary(out, &m, &o);
 	} else if (!plot && !html) {
-		text_compare(mem, &m, &o);
+		text_compare(out, &m, &o);
 	}
-	if (fclose(mem) != 0)
+	if (fclose(out) != 0)
 		die_errno("cannot build the report");
-	put_stripped(stdout, text, textlen, vmstat || !strcmp(format, "text"));
-	free(text);
 	if (fflush(stdout) != 0 && errno != EPIPE)
 		die_errno("cannot write the report");
 	if (plot && plot_charts(&m, plot, getenv("GNUPLOT") ?

@@ -57,37 +57,141 @@
  * replacement character).
  */
 #include <math.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
+#include "fmt.h"
 #include "model.h"
+#include "msg.h"
 #include "setup.h"
 #include "util.h"
 
 #define VR_VIEW_EXPORT		/* its own header */
 #include "export.h"
 
+/*
+ * The exports' text goes through a buffer of their own, written out in
+ * large pieces: a CSV of 100 folders is some 3 million fields, and a
+ * stdio call a field cost more than the figures.
+ */
+struct out {
+	FILE *f;
+	size_t len;
+	char s[1 << 16];
+};
+
 static void
-csv_str(FILE *f, const char *s)
+out_flush(struct out *o)
 {
-	if (strpbrk(s, ",\"\r\n")) {
-		fputc('"', f);
-		for (; *s; s++) {
-			if (*s == '"')
-				fputc('"', f);
-			fputc(*s, f);
-		}
-		fputc('"', f);
-	} else {
-		fputs(s, f);
-	}
+	if (o->len)
+		fwrite(o->s, 1, o->len, o->f);
+	o->len = 0;
 }
 
 static void
-csv_num(FILE *f, double v)
+out_mem(struct out *o, const char *p, size_t n)
 {
-	fputc(',', f);
+	if (o->len + n > sizeof(o->s)) {
+		out_flush(o);
+		if (n > sizeof(o->s)) {
+			fwrite(p, 1, n, o->f);
+			return;
+		}
+	}
+	memcpy(o->s + o->len, p, n);
+	o->len += n;
+}
+
+static void
+out_str(struct out *o, const char *s)
+{
+	out_mem(o, s, strlen(s));
+}
+
+static void
+out_chr(struct out *o, int c)
+{
+	if (o->len == sizeof(o->s))
+		out_flush(o);
+	o->s[o->len++] = (char)c;
+}
+
+static void VB_PRINTF(2, 3)
+out_printf(struct out *o, const char *fmt, ...)
+{
+	char b[512], *big;
+	va_list ap;
+	int n;
+
+	va_start(ap, fmt);
+	n = vsnprintf(b, sizeof(b), fmt, ap);
+	va_end(ap);
+	if (n < 0)
+		return;
+	if ((size_t)n < sizeof(b)) {
+		out_mem(o, b, (size_t)n);
+		return;
+	}
+	big = vb_xmalloc((size_t)n + 1);
+	va_start(ap, fmt);
+	vsnprintf(big, (size_t)n + 1, fmt, ap);
+	va_end(ap);
+	out_mem(o, big, (size_t)n);
+	free(big);
+}
+
+static void
+csv_str(struct out *f, const char *s)
+{
+	if (strpbrk(s, ",\"\r\n")) {
+		out_chr(f, '"');
+		for (; *s; s++) {
+			if (*s == '"')
+				out_chr(f, '"');
+			out_chr(f, *s);
+		}
+		out_chr(f, '"');
+	} else {
+		out_str(f, s);
+	}
+}
+
+/* @v as "%d" prints it (the rows' integers, without printf). */
+static void
+put_int(struct out *f, int v)
+{
+	char b[16], *p = b + sizeof(b);
+	unsigned u = v < 0 ? 0U - (unsigned)v : (unsigned)v;
+
+	*--p = '\0';
+	do
+		*--p = (char)('0' + u % 10);
+	while (u /= 10);
+	if (v < 0)
+		*--p = '-';
+	out_str(f, p);
+}
+
+/* ",@a,@b" (integers). */
+static void
+put_2int(struct out *f, int a, int b)
+{
+	out_chr(f, ',');
+	put_int(f, a);
+	out_chr(f, ',');
+	put_int(f, b);
+}
+
+static void
+csv_num(struct out *f, double v)
+{
+	char b[FMT_G10_LEN];
+
+	out_chr(f, ',');
 	if (!isnan(v) && !isinf(v))
-		fprintf(f, "%.10g", v);
+		out_str(f, fmt_g10(b, v));
 }
 
 /* The runs of kernel @k behind row @r (its iterations: make ab). */
@@ -129,15 +233,15 @@ export_what_of(const char *name)
 
 /* A row "kernel,setting,value" of the settings table. */
 static void
-csv_setting(FILE *f, const char *kernel, const char *key, const char *val)
+csv_setting(struct out *f, const char *kernel, const char *key, const char *val)
 {
 	csv_str(f, kernel);
-	fputc(',', f);
+	out_chr(f, ',');
 	csv_str(f, key);
-	fputc(',', f);
+	out_chr(f, ',');
 	if (val)
 		csv_str(f, val);
-	fputc('\n', f);
+	out_chr(f, '\n');
 }
 
 /*
@@ -146,9 +250,10 @@ csv_setting(FILE *f, const char *kernel, const char *key, const char *val)
  * and its number (setup_machines_of()).
  */
 void
-export_csv_settings(FILE *f, const struct model *md,
+export_csv_settings(FILE *file, const struct model *md,
     const struct report_opts *o)
 {
+	struct out ob = { .f = file }, *f = &ob;
 	const struct rl_set *s = md->s;
 	struct setup_machines m;
 	struct rl_mdiff *d;
@@ -156,7 +261,7 @@ export_csv_settings(FILE *f, const struct model *md,
 	int n = rl_meta_diffs(s, &d), i, k;
 
 	(void)o;
-	fputs("kernel,setting,value\n", f);
+	out_str(f, "kernel,setting,value\n");
 	for (i = 0; i < n; i++)
 		for (k = 0; k < s->nk; k++)
 			csv_setting(f, s->k[k].label, d[i].key, d[i].val[k]);
@@ -169,6 +274,7 @@ export_csv_settings(FILE *f, const struct model *md,
 		csv_setting(f, s->k[k].label, "machine_no", no);
 	}
 	setup_machines_free(&m);
+	out_flush(f);
 }
 
 /*
@@ -177,52 +283,58 @@ export_csv_settings(FILE *f, const struct model *md,
  * the unit (model_geo(), the text summary's table).
  */
 void
-export_csv_summary(FILE *f, const struct model *md,
+export_csv_summary(FILE *file, const struct model *md,
     const struct report_opts *o)
 {
+	struct out ob = { .f = file }, *f = &ob;
 	const struct rl_set *s = md->s;
 	struct rs_georun g;
 	int k;
 
 	(void)o;
-	fputs("kernel,baseline,metrics,runs_baseline,runs,geomean_ratio,"
-	    "geomean_ci_low,geomean_ci_high\n", f);
+	out_str(f, "kernel,baseline,metrics,runs_baseline,runs,geomean_ratio,"
+	    "geomean_ci_low,geomean_ci_high\n");
 	for (k = 1; k < s->nk; k++) {
 		model_geo(md, k, &g);
 		csv_str(f, s->k[k].label);
-		fputc(',', f);
+		out_chr(f, ',');
 		csv_str(f, s->k[0].label);
-		fprintf(f, ",%d,", g.k);
+		out_printf(f, ",%d,", g.k);
 		if (g.k)
-			fprintf(f, "%d,%d", g.na, g.nb);
+			out_printf(f, "%d,%d", g.na, g.nb);
 		else
-			fputc(',', f);
+			out_chr(f, ',');
 		csv_num(f, g.k ? g.g : NAN);
 		csv_num(f, g.k ? g.lo : NAN);
 		csv_num(f, g.k ? g.hi : NAN);
-		fputc('\n', f);
+		out_chr(f, '\n');
 		rs_georun_free(&g);
 	}
+	out_flush(f);
 }
 
 /* The run-level fields of kernel @k's row of @r (see the top). */
 static void
-csv_verdict(FILE *f, const struct model *md, const struct model_row *r,
+csv_verdict(struct out *f, const struct model *md, const struct model_row *r,
     int k)
 {
 	const struct rv_verdict *v;
 	enum model_family fam;
 
-	fprintf(f, ",%d,%d", runs_of(md, r, k), md->s->k[k].nboots);
+	put_2int(f, runs_of(md, r, k), md->s->k[k].nboots);
 	if (k == 0 || !r->d[k].n) {
-		fputs(",,,,,,,,,,", f);
+		out_str(f, ",,,,,,,,,,");
 		return;
 	}
 	v = model_verdict(md, r, k, &fam);
 	csv_num(f, v->p);
 	csv_num(f, fam == MODEL_FAM_NONE ? NAN : v->p_adj);
-	fprintf(f, ",%s,%d,%s", model_family_name(fam),
-	    model_family_size(md, fam), rv_word_name(v->word));
+	out_chr(f, ',');
+	out_str(f, model_family_name(fam));
+	out_chr(f, ',');
+	put_int(f, model_family_size(md, fam));
+	out_chr(f, ',');
+	out_str(f, rv_word_name(v->word));
 	csv_num(f, v->bound);
 	csv_num(f, v->tost_p);
 	csv_num(f, v->runs_needed);
@@ -231,59 +343,94 @@ csv_verdict(FILE *f, const struct model *md, const struct model_row *r,
 }
 
 /*
- * The like-with-like fields of kernel @k's rows of @id: mem_quiet,
- * foreign_mem_pct, work_differs (see the top).
+ * What every row of one benchmark shares per kernel, worked out once
+ * for all its metrics: the load figures (setup_mem_of(), whose CPU
+ * figures are setup_quiet_of()'s at o->quiet) and the work figure that
+ * differs (model_work_of(); NULL when none).
  */
-static void
-csv_like(FILE *f, const struct rl_set *s, const char *id, int k,
+struct per_kernel {
+	struct setup_quiet q;
+	const char *work;
+};
+
+/* @id's struct per_kernel of every kernel (allocated). */
+static struct per_kernel *
+per_kernel_of(const struct rl_set *s, const char *id,
     const struct report_opts *o)
 {
-	struct setup_quiet q;
+	struct per_kernel *pk = vb_xcalloc((size_t)s->nk, sizeof(*pk));
 	struct model_work w;
+	int k;
 
-	setup_mem_of(rl_find(&s->k[k], id), o, &q);
-	fputc(',', f);
-	if (q.mem_quiet >= 0)
-		fprintf(f, "%d", q.mem_quiet);
-	csv_num(f, q.mem_mean);
-	fputc(',', f);
-	if (model_work_of(s, id, k, &w))
-		csv_str(f, w.metric);
+	for (k = 0; k < s->nk; k++) {
+		setup_mem_of(rl_find(&s->k[k], id), o, &pk[k].q);
+		pk[k].work = model_work_of(s, id, k, &w) ? w.metric : NULL;
+	}
+	return pk;
+}
+
+/*
+ * The like-with-like fields of kernel @k's rows: mem_quiet,
+ * foreign_mem_pct, work_differs (see the top), from @pk.
+ */
+static void
+csv_like(struct out *f, const struct per_kernel *pk)
+{
+	out_chr(f, ',');
+	if (pk->q.mem_quiet >= 0)
+		put_int(f, pk->q.mem_quiet);
+	csv_num(f, pk->q.mem_mean);
+	out_chr(f, ',');
+	if (pk->work)
+		csv_str(f, pk->work);
 }
 
 void
-export_csv(FILE *f, const struct model *md, const struct report_opts *o)
+export_csv(FILE *file, const struct model *md, const struct report_opts *o)
 {
+	struct out ob = { .f = file }, *f = &ob;
 	const struct rl_set *s = md->s;
 	struct model_row *rows;
 	int i, j, k, n, hl;
 
-	fputs("kernel,benchmark,metric,unit,direction,status,n,mean,sd,cov,"
-	    "min,median,max,ci_low,ci_high,change_pct,welch_p,welch_df,"
+	out_str(f, "kernel,benchmark,metric,unit,direction,status,n,mean,sd,"
+	    "cov,min,median,max,ci_low,ci_high,change_pct,welch_p,welch_df,"
 	    "significant,ratio,ratio_ci_low,ratio_ci_high,ratio_unbounded,"
 	    "noisy,scope,quiet,foreign_cpu,runs,boots,run_p,adjusted_p,"
 	    "family,family_size,verdict,same_bound_pct,tost_p,runs_needed,"
 	    "change_ci_low,change_ci_high,key,headline,mem_quiet,"
-	    "foreign_mem_pct,work_differs\n", f);
+	    "foreign_mem_pct,work_differs\n");
 	for (i = 0; i < s->nids; i++) {
+		struct per_kernel *pk = per_kernel_of(s, s->ids[i], o);
+
 		n = model_rows(md, s->ids[i], &rows);
 		hl = model_headline(s, s->ids[i], rows, n);
-		for (j = 0; j < n; j++)
+		for (j = 0; j < n; j++) {
+			int noisy = model_row_noisy(&rows[j], s->nk, o->noisy);
+
 			for (k = 0; k < s->nk; k++) {
 				const struct rs_desc *d = &rows[j].d[k];
 				const struct rs_cmp *c = &rows[j].c[k];
-				struct setup_quiet q;
+				const struct setup_quiet *q = &pk[k].q;
 
 				if (k > 0)
 					rs_cmp_ratio(&rows[j].d[0], d,
 					    &rows[j].c[k]);
 
 				csv_str(f, s->k[k].label);
-				fputc(',', f);
+				out_chr(f, ',');
 				csv_str(f, s->ids[i]);
-				fprintf(f, ",%s,%s,%s,%s,%d", rows[j].name,
-				    rows[j].unit, vb_dir_name(rows[j].dir),
-				    status_of(s, k, s->ids[i]), d->n);
+				/* names, units: tokens without a comma */
+				out_chr(f, ',');
+				out_str(f, rows[j].name);
+				out_chr(f, ',');
+				out_str(f, rows[j].unit);
+				out_chr(f, ',');
+				out_str(f, vb_dir_name(rows[j].dir));
+				out_chr(f, ',');
+				out_str(f, status_of(s, k, s->ids[i]));
+				out_chr(f, ',');
+				put_int(f, d->n);
 				csv_num(f, d->mean);
 				csv_num(f, d->sd);
 				csv_num(f, d->cov);
@@ -293,106 +440,121 @@ export_csv(FILE *f, const struct model *md, const struct report_opts *o)
 				csv_num(f, d->ci_lo);
 				csv_num(f, d->ci_hi);
 				if (k == 0 || !d->n) {
-					fputs(",,,,,,,,", f);
+					out_str(f, ",,,,,,,,");
 				} else {
 					csv_num(f, c->pct);
 					csv_num(f, c->w.p);
 					csv_num(f, c->w.df);
 					/* no test (one run a side): empty */
-					fputc(',', f);
+					out_chr(f, ',');
 					if (!isnan(rows[j].rc[k].w.p))
-						fprintf(f, "%d", c->sig);
+						put_int(f, c->sig);
 					csv_num(f, c->ratio.r);
 					csv_num(f, c->ratio.lo);
 					csv_num(f, c->ratio.hi);
-					fputc(',', f);
+					out_chr(f, ',');
 					if (has_interval(&rows[j].d[0], d))
-						fprintf(f, "%d",
+						put_int(f,
 						    c->ratio.unbounded);
 				}
 				/* no runs: not known, empty */
-				fputc(',', f);
+				out_chr(f, ',');
 				if (d->n)
-					fprintf(f, "%d", model_row_noisy(
-					    &rows[j], s->nk, o->noisy));
-				fprintf(f, ",%s,",
-				    model_scope_name(rows[j].scope));
-				setup_quiet_of(rl_find(&s->k[k], s->ids[i]),
-				    o->quiet, &q);
-				if (q.quiet >= 0)
-					fprintf(f, "%d", q.quiet);
-				csv_num(f, q.mean);
+					put_int(f, noisy);
+				out_chr(f, ',');
+				out_str(f, model_scope_name(rows[j].scope));
+				out_chr(f, ',');
+				if (q->quiet >= 0)
+					put_int(f, q->quiet);
+				csv_num(f, q->mean);
 				csv_verdict(f, md, &rows[j], k);
-				fprintf(f, ",%d,%d", rows[j].key != 0,
-				    j == hl);
-				csv_like(f, s, s->ids[i], k, o);
-				fputc('\n', f);
+				put_2int(f, rows[j].key != 0, j == hl);
+				csv_like(f, &pk[k]);
+				out_chr(f, '\n');
 			}
+		}
+		free(pk);
 	}
+	out_flush(f);
 }
 
 static void
-json_str(FILE *f, const char *s)
+json_str(struct out *f, const char *s)
 {
 	size_t n = strlen(s), u;
 
-	fputc('"', f);
+	out_chr(f, '"');
 	while (n > 0) {
 		unsigned char ch = (unsigned char)*s;
 
+		/* a run of plain ASCII goes out as it is */
+		for (u = 0; u < n && (unsigned char)s[u] >= 0x20 &&
+		    (unsigned char)s[u] < 0x7f && s[u] != '"' &&
+		    s[u] != '\\'; u++)
+			;
+		if (u) {
+			out_mem(f, s, u);
+			s += u;
+			n -= u;
+			continue;
+		}
 		u = vb_utf8_len(s, n);
 		if (ch == '"' || ch == '\\')
-			fprintf(f, "\\%c", ch);
+			out_printf(f, "\\%c", ch);
 		else if (ch < 0x20 || ch == 0x7f)
-			fprintf(f, "\\u%04x", ch);
+			out_printf(f, "\\u%04x", ch);
 		else if (u == 2 && ch == 0xc2 && (unsigned char)s[1] < 0xa0)
-			fprintf(f, "\\u%04x", (unsigned char)s[1]); /* C1 */
+			out_printf(f, "\\u%04x", (unsigned char)s[1]); /* C1 */
 		else if (u == 0)
-			fputs("\\ufffd", f);
+			out_str(f, "\\ufffd");
 		else
-			fwrite(s, 1, u, f);
+			out_mem(f, s, u);
 		u = u ? u : 1;
 		s += u;
 		n -= u;
 	}
-	fputc('"', f);
+	out_chr(f, '"');
 }
 
 static void
-json_num(FILE *f, const char *key, double v)
+json_num(struct out *f, const char *key, double v)
 {
-	fprintf(f, ", \"%s\": ", key);
+	char b[FMT_G10_LEN];
+
+	out_mem(f, ", \"", 3);
+	out_str(f, key);
+	out_mem(f, "\": ", 3);
 	if (isnan(v) || isinf(v))
-		fputs("null", f);
+		out_mem(f, "null", 4);
 	else
-		fprintf(f, "%.10g", v);
+		out_str(f, fmt_g10(b, v));
 }
 
 /* "settings_same" and "settings_differ": key -> { label: value } */
 static void
-json_settings(FILE *f, const struct rl_set *s)
+json_settings(struct out *f, const struct rl_set *s)
 {
 	struct rl_mdiff *d;
 	int n = rl_meta_diffs(s, &d), i, k;
 
-	fprintf(f, "  \"settings_same\": %s,\n  \"settings_differ\": {",
+	out_printf(f, "  \"settings_same\": %s,\n  \"settings_differ\": {",
 	    n ? "false" : "true");
 	for (i = 0; i < n; i++) {
-		fprintf(f, "%s\n    ", i ? "," : "");
+		out_printf(f, "%s\n    ", i ? "," : "");
 		json_str(f, d[i].key);
-		fputs(": {", f);
+		out_str(f, ": {");
 		for (k = 0; k < s->nk; k++) {
-			fputs(k ? ", " : "", f);
+			out_str(f, k ? ", " : "");
 			json_str(f, s->k[k].label);
-			fputs(": ", f);
+			out_str(f, ": ");
 			if (d[i].val[k])
 				json_str(f, d[i].val[k]);
 			else
-				fputs("null", f);
+				out_str(f, "null");
 		}
-		fputc('}', f);
+		out_chr(f, '}');
 	}
-	fputs(n ? "\n  }" : "}", f);
+	out_str(f, n ? "\n  }" : "}");
 	rl_free_mdiffs(d, n);
 }
 
@@ -401,51 +563,51 @@ json_settings(FILE *f, const struct rl_set *s)
  * whether the folders come from more than one machine.
  */
 static void
-json_machines(FILE *f, const struct rl_set *s)
+json_machines(struct out *f, const struct rl_set *s)
 {
 	struct setup_machines m;
 	char name[512];
 	int k;
 
 	setup_machines_of(s, &m);
-	fputs(",\n  \"machines\": [", f);
+	out_str(f, ",\n  \"machines\": [");
 	for (k = 0; k < s->nk; k++) {
-		fputs(k ? ",\n    {\"kernel\": " : "\n    {\"kernel\": ", f);
+		out_str(f, k ? ",\n    {\"kernel\": " : "\n    {\"kernel\": ");
 		json_str(f, s->k[k].label);
-		fprintf(f, ", \"machine\": %d, \"name\": ", m.of[k] + 1);
+		out_printf(f, ", \"machine\": %d, \"name\": ", m.of[k] + 1);
 		json_str(f, setup_machine_name(name, sizeof(name), &s->k[k]));
-		fputc('}', f);
+		out_chr(f, '}');
 	}
-	fprintf(f, "\n  ],\n  \"mixed_machines\": %s", m.n > 1 ? "true" :
+	out_printf(f, "\n  ],\n  \"mixed_machines\": %s", m.n > 1 ? "true" :
 	    "false");
 	setup_machines_free(&m);
 }
 
 /* "load": per kernel, how busy the machine was with other work. */
 static void
-json_load(FILE *f, const struct rl_set *s, const char *id,
+json_load(struct out *f, const struct rl_set *s, const char *id,
     const struct report_opts *o)
 {
 	struct setup_quiet q;
 	int k;
 
-	fputs(", \"load\": [", f);
+	out_str(f, ", \"load\": [");
 	for (k = 0; k < s->nk; k++) {
 		setup_mem_of(rl_find(&s->k[k], id), o, &q);
-		fputs(k ? ", {\"kernel\": " : "{\"kernel\": ", f);
+		out_str(f, k ? ", {\"kernel\": " : "{\"kernel\": ");
 		json_str(f, s->k[k].label);
-		fprintf(f, ", \"n\": %d", q.n);
+		out_printf(f, ", \"n\": %d", q.n);
 		json_num(f, "foreign_cpu_mean", q.mean);
 		json_num(f, "foreign_cpu_max", q.max);
-		fprintf(f, ", \"quiet\": %s", q.quiet < 0 ? "null" :
+		out_printf(f, ", \"quiet\": %s", q.quiet < 0 ? "null" :
 		    q.quiet ? "true" : "false");
 		json_num(f, "foreign_mem_pct_mean", q.mem_mean);
 		json_num(f, "foreign_mem_pct_max", q.mem_max);
 		json_num(f, "mem_avail_min_kb", q.avail_min_kb);
-		fprintf(f, ", \"mem_quiet\": %s}", q.mem_quiet < 0 ? "null" :
+		out_printf(f, ", \"mem_quiet\": %s}", q.mem_quiet < 0 ? "null" :
 		    q.mem_quiet ? "true" : "false");
 	}
-	fputc(']', f);
+	out_chr(f, ']');
 }
 
 /*
@@ -455,8 +617,9 @@ json_load(FILE *f, const struct rl_set *s, const char *id,
  * ratio_unbounded null too).
  */
 static void
-json_cmp(FILE *f, const struct model *md, const struct model_row *r, int k,
-    const struct rs_cmp *c, const struct rs_desc *a, const struct rs_desc *b)
+json_cmp(struct out *f, const struct model *md, const struct model_row *r,
+    int k, const struct rs_cmp *c, const struct rs_desc *a,
+    const struct rs_desc *b)
 {
 	const struct rv_verdict *v = c ? model_verdict(md, r, k, NULL) : NULL;
 	enum model_family fam = MODEL_FAM_NONE;
@@ -466,24 +629,29 @@ json_cmp(FILE *f, const struct model *md, const struct model_row *r, int k,
 	json_num(f, "change_pct", c ? c->pct : NAN);
 	json_num(f, "welch_p", c ? c->w.p : NAN);
 	json_num(f, "welch_df", c ? c->w.df : NAN);
-	fputs(", \"significant\": ", f);
-	fputs(!c || isnan(r->rc[k].w.p) ? "null" : c->sig ? "true" : "false",
-	    f);
-	fprintf(f, ", \"runs\": %d, \"boots\": %d", runs_of(md, r, k),
-	    md->s->k[k].nboots);
+	out_str(f, ", \"significant\": ");
+	out_str(f, !c || isnan(r->rc[k].w.p) ? "null" : c->sig ? "true" :
+	    "false");
+	out_str(f, ", \"runs\": ");
+	put_int(f, runs_of(md, r, k));
+	out_str(f, ", \"boots\": ");
+	put_int(f, md->s->k[k].nboots);
 	json_num(f, "run_p", v ? v->p : NAN);
 	json_num(f, "adjusted_p", v && fam != MODEL_FAM_NONE ? v->p_adj : NAN);
-	fputs(", \"family\": ", f);
-	if (v)
-		fprintf(f, "\"%s\", \"family_size\": %d",
-		    model_family_name(fam), model_family_size(md, fam));
-	else
-		fputs("null, \"family_size\": null", f);
-	fputs(", \"verdict\": ", f);
+	out_str(f, ", \"family\": ");
+	if (v) {
+		out_chr(f, '"');
+		out_str(f, model_family_name(fam));
+		out_str(f, "\", \"family_size\": ");
+		put_int(f, model_family_size(md, fam));
+	} else {
+		out_str(f, "null, \"family_size\": null");
+	}
+	out_str(f, ", \"verdict\": ");
 	if (v)
 		json_str(f, rv_word_name(v->word));
 	else
-		fputs("null", f);
+		out_str(f, "null");
 	json_num(f, "same_bound_pct", v ? v->bound : NAN);
 	json_num(f, "tost_p", v ? v->tost_p : NAN);
 	json_num(f, "runs_needed", v ? v->runs_needed : NAN);
@@ -492,70 +660,69 @@ json_cmp(FILE *f, const struct model *md, const struct model_row *r, int k,
 	json_num(f, "ratio", c ? c->ratio.r : NAN);
 	json_num(f, "ratio_ci_low", c ? c->ratio.lo : NAN);
 	json_num(f, "ratio_ci_high", c ? c->ratio.hi : NAN);
-	fputs(", \"ratio_unbounded\": ", f);
-	fputs(!c || !has_interval(a, b) ? "null" : c->ratio.unbounded ?
-	    "true" : "false", f);
+	out_str(f, ", \"ratio_unbounded\": ");
+	out_str(f, !c || !has_interval(a, b) ? "null" : c->ratio.unbounded ?
+	    "true" : "false");
 }
 
 /* "summary": the rows of --what summary (export_csv_summary()). */
 static void
-json_summary(FILE *f, const struct model *md)
+json_summary(struct out *f, const struct model *md)
 {
 	const struct rl_set *s = md->s;
 	struct rs_georun g;
 	int k;
 
-	fputs(",\n  \"summary\": [", f);
+	out_str(f, ",\n  \"summary\": [");
 	for (k = 1; k < s->nk; k++) {
 		model_geo(md, k, &g);
-		fputs(k > 1 ? ",\n    {\"kernel\": " : "\n    {\"kernel\": ",
-		    f);
+		out_str(f, k > 1 ? ",\n    {\"kernel\": " :
+		    "\n    {\"kernel\": ");
 		json_str(f, s->k[k].label);
-		fputs(", \"baseline\": ", f);
+		out_str(f, ", \"baseline\": ");
 		json_str(f, s->k[0].label);
-		fprintf(f, ", \"metrics\": %d, \"runs_baseline\": ", g.k);
+		out_printf(f, ", \"metrics\": %d, \"runs_baseline\": ", g.k);
 		if (g.k)
-			fprintf(f, "%d, \"runs\": %d", g.na, g.nb);
+			out_printf(f, "%d, \"runs\": %d", g.na, g.nb);
 		else
-			fputs("null, \"runs\": null", f);
+			out_str(f, "null, \"runs\": null");
 		json_num(f, "geomean_ratio", g.k ? g.g : NAN);
 		json_num(f, "geomean_ci_low", g.k ? g.lo : NAN);
 		json_num(f, "geomean_ci_high", g.k ? g.hi : NAN);
-		fputc('}', f);
+		out_chr(f, '}');
 		rs_georun_free(&g);
 	}
-	fputs(s->nk > 1 ? "\n  ]" : "]", f);
+	out_str(f, s->nk > 1 ? "\n  ]" : "]");
 }
 
-/* "work_differs": the work figure of @id that differs, or null. */
+/* "work_differs": the work figure that differs (@pk), or null. */
 static void
-json_work(FILE *f, const struct rl_set *s, const char *id, int k)
+json_work(struct out *f, const struct per_kernel *pk)
 {
-	struct model_work w;
-
-	fputs(", \"work_differs\": ", f);
-	if (model_work_of(s, id, k, &w))
-		json_str(f, w.metric);
+	out_str(f, ", \"work_differs\": ");
+	if (pk->work)
+		json_str(f, pk->work);
 	else
-		fputs("null", f);
+		out_str(f, "null");
 }
 
 void
-export_json(FILE *f, const struct model *md, const struct report_opts *o)
+export_json(FILE *file, const struct model *md, const struct report_opts *o)
 {
+	struct out ob = { .f = file }, *f = &ob;
 	const struct rl_set *s = md->s;
 	struct model_row *rows;
 	int i, j, k, n, hl;
 
-	fputs("{\n  \"baseline\": ", f);
+	out_str(f, "{\n  \"baseline\": ");
 	json_str(f, s->k[0].label);
-	fputs(",\n  \"kernels\": [", f);
+	out_str(f, ",\n  \"kernels\": [");
 	for (k = 0; k < s->nk; k++) {
-		fputs(k ? ", " : "", f);
+		out_str(f, k ? ", " : "");
 		json_str(f, s->k[k].label);
 	}
 	model_ready(md);
-	fprintf(f, "],\n  \"noisy_cov\": %.10g,\n  \"min_change_pct\": "
+	out_printf(f, "],\n  \"noisy_cov\": %.10g,\n  \"min_change_pct\": "
 	    "%.10g,\n  \"quiet_threshold_pct\": %.10g,\n  "
 	    "\"mem_threshold_pct\": %.10g,\n  \"alpha\": "
 	    "%.10g,\n  \"families\": {\"holm-key\": %d, \"bh-detail\": "
@@ -564,20 +731,24 @@ export_json(FILE *f, const struct model *md, const struct report_opts *o)
 	json_settings(f, s);
 	json_machines(f, s);
 	json_summary(f, md);
-	fputs(",\n  \"benchmarks\": [", f);
+	out_str(f, ",\n  \"benchmarks\": [");
 	for (i = 0; i < s->nids; i++) {
+		struct per_kernel *pk = per_kernel_of(s, s->ids[i], o);
+
 		n = model_rows(md, s->ids[i], &rows);
 		hl = model_headline(s, s->ids[i], rows, n);
-		fprintf(f, "%s\n    {\"id\": ", i ? "," : "");
+		out_printf(f, "%s\n    {\"id\": ", i ? "," : "");
 		json_str(f, s->ids[i]);
 		json_load(f, s, s->ids[i], o);
-		fputs(", \"metrics\": [", f);
+		out_str(f, ", \"metrics\": [");
 		for (j = 0; j < n; j++) {
-			fprintf(f, "%s\n      {\"name\": ", j ? "," : "");
+			int noisy = model_row_noisy(&rows[j], s->nk, o->noisy);
+
+			out_printf(f, "%s\n      {\"name\": ", j ? "," : "");
 			json_str(f, rows[j].name);
-			fputs(", \"unit\": ", f);
+			out_str(f, ", \"unit\": ");
 			json_str(f, rows[j].unit);
-			fprintf(f, ", \"direction\": \"%s\", \"scope\": "
+			out_printf(f, ", \"direction\": \"%s\", \"scope\": "
 			    "\"%s\", \"key\": %s, \"headline\": %s, "
 			    "\"kernels\": [", vb_dir_name(rows[j].dir),
 			    model_scope_name(rows[j].scope), rows[j].key ?
@@ -590,11 +761,13 @@ export_json(FILE *f, const struct model *md, const struct report_opts *o)
 					rs_cmp_ratio(&rows[j].d[0], d,
 					    &rows[j].c[k]);
 
-				fprintf(f, "%s\n        {\"kernel\": ",
-				    k ? "," : "");
+				out_str(f, k ? ",\n        {\"kernel\": " :
+				    "\n        {\"kernel\": ");
 				json_str(f, s->k[k].label);
-				fprintf(f, ", \"status\": \"%s\", \"n\": %d",
-				    status_of(s, k, s->ids[i]), d->n);
+				out_str(f, ", \"status\": \"");
+				out_str(f, status_of(s, k, s->ids[i]));
+				out_str(f, "\", \"n\": ");
+				put_int(f, d->n);
 				json_num(f, "mean", d->mean);
 				json_num(f, "sd", d->sd);
 				json_num(f, "cov", d->cov);
@@ -603,17 +776,19 @@ export_json(FILE *f, const struct model *md, const struct report_opts *o)
 				json_num(f, "max", d->max);
 				json_num(f, "ci_low", d->ci_lo);
 				json_num(f, "ci_high", d->ci_hi);
-				fprintf(f, ", \"noisy\": %s", !d->n ?
-				    "null" : model_row_noisy(&rows[j], s->nk,
-				    o->noisy) ? "true" : "false");
+				out_str(f, ", \"noisy\": ");
+				out_str(f, !d->n ? "null" : noisy ? "true" :
+				    "false");
 				json_cmp(f, md, &rows[j], k, k > 0 && d->n ?
 				    c : NULL, &rows[j].d[0], d);
-				json_work(f, s, s->ids[i], k);
-				fputc('}', f);
+				json_work(f, &pk[k]);
+				out_chr(f, '}');
 			}
-			fputs("]}", f);
+			out_str(f, "]}");
 		}
-		fputs("]}", f);
+		out_str(f, "]}");
+		free(pk);
 	}
-	fputs("\n  ]\n}\n", f);
+	out_str(f, "\n  ]\n}\n");
+	out_flush(f);
 }

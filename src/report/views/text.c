@@ -317,22 +317,35 @@ free_parts(char **v, int n)
 	free(v);
 }
 
-/* Is @part one of the parts of kernel @k's note on @id? */
+/*
+ * Is @part one of the parts of kernel @k's note on @id?  The parts as
+ * note_parts() cuts them, compared where they lie: part_mask() asks
+ * this of every section for every part of every note.
+ */
 static int
 has_note_part(const struct rl_set *s, int k, const char *id,
     const char *part)
 {
 	const struct vb_res *r = rl_find(&s->k[k], id);
-	char **v;
-	int n, i, yes = 0;
+	const char *p, *b;
+	size_t n = strlen(part);
+	int depth = 0;
 
-	if (!r || !r->note)
+	if (!r || !r->note || !*r->note)
 		return 0;
-	n = note_parts(r->note, &v);
-	for (i = 0; i < n && !yes; i++)
-		yes = !strcmp(v[i], part);
-	free_parts(v, n);
-	return yes;
+	for (p = b = r->note;; p++) {
+		if (*p == '(')
+			depth++;
+		else if (*p == ')' && depth > 0)
+			depth--;
+		if (*p && !(depth == 0 && p[0] == ';' && p[1] == ' '))
+			continue;
+		if ((size_t)(p - b) == n && !memcmp(b, part, n))
+			return 1;
+		if (!*p)
+			return 0;
+		b = ++p + 1;
+	}
 }
 
 /* Does id @i get a section of its own in the default view? */
