@@ -2,7 +2,9 @@
  * The Makefile passes the user's values to the programs without a shell
  * or make parsing them: a value built to run a command (a quote, $(shell
  * ...), a backquote, a newline) reaches vmrun or vmreport as text, is
- * refused there in one line, and nothing runs.
+ * refused there in one line, and nothing runs.  FLEET_OPTS reaches a
+ * stand-in for ansible-playbook, which records its arguments (the
+ * value's words, each unchanged) and refuses them.
  */
 #include <check.h>
 #include <fcntl.h>
@@ -14,58 +16,118 @@
 
 #include "testutil.h"
 
-/* Values that would each touch @mark if anything parsed them. */
-static const char *const payloads[] = {
-	"q'; touch %s; echo '",
-	"q\"; touch %s; echo \"",
-	"$(shell touch %s)",
-	"`touch %s`",
-	"$$(touch %s)",
-	"a\ntouch %s",
+/*
+ * Values that would each touch @mark if anything parsed them.  Every
+ * target but fleet builds `all` first, whose recipes take none of the
+ * values: $(shell ...), which make itself would run wherever it
+ * expanded the value (in a recipe of `all` as well), runs with the
+ * build, as the user runs it; the others, which only a shell would run,
+ * run the target's recipe alone (make -o all), a quarter of the CPU.
+ */
+static const struct {
+	const char *fmt;
+	int build;
+} payloads[] = {
+	{ "q'; touch %s; echo '", 0 },
+	{ "q\"; touch %s; echo \"", 0 },
+	{ "$(shell touch %s)", 1 },
+	{ "`touch %s`", 0 },
+	{ "$$(touch %s)", 0 },
+	{ "a\ntouch %s", 0 },
 };
 
 /* an inventory whose one host refuses ssh: nothing could run there */
 #define FLEET_INV "INVENTORY=tests/fixtures/fleet-refused.ini"
 
-/* target, variable, and the other variables it needs */
+/*
+ * target, variable, and the other variables it needs; standin: the
+ * value reaches ansible-playbook (ANSIBLE_PLAYBOOK= the stand-in)
+ */
 static const struct {
 	const char *target, *var, *extra;
+	int standin;
 } targets[] = {
-	{ "run", "KERNEL", "" },
-	{ "run", "CONFIG", "KERNEL=mk-test" },
-	{ "run", "RUNS", "KERNEL=mk-test" },
-	{ "ab", "KERNEL", "A=thp=never B=thp=always" },
-	{ "ab", "A", "KERNEL=mk-test B=thp=always" },
-	{ "compare", "KERNELS", "" },
-	{ "compare", "REPORT_OPTS", "KERNELS=mk-none" },
-	{ "post", "KERNELS", "" },
-	{ "plot", "PLOTS", "KERNELS=mk-none" },
-	{ "plot", "RESULTS", "KERNELS=mk-none" },
-	{ "fleet", "INVENTORY", "" },
-	{ "fleet", "CONFIG", FLEET_INV },
-	{ "fleet", "MEM", FLEET_INV },
-	{ "fleet", "SWAP", FLEET_INV },
-	{ "fleet", "RESULTS", FLEET_INV },
-	{ "fleet", "ANSIBLE_PLAYBOOK", FLEET_INV },
-	{ "fleet", "FLEET_OPTS", FLEET_INV },
+	{ "run", "KERNEL", "", 0 },
+	{ "run", "CONFIG", "KERNEL=mk-test", 0 },
+	{ "run", "RUNS", "KERNEL=mk-test", 0 },
+	{ "ab", "KERNEL", "A=thp=never B=thp=always", 0 },
+	{ "ab", "A", "KERNEL=mk-test B=thp=always", 0 },
+	{ "compare", "KERNELS", "", 0 },
+	{ "compare", "REPORT_OPTS", "KERNELS=mk-none", 0 },
+	{ "post", "KERNELS", "", 0 },
+	{ "plot", "PLOTS", "KERNELS=mk-none", 0 },
+	{ "plot", "RESULTS", "KERNELS=mk-none", 0 },
+	{ "fleet", "INVENTORY", "", 0 },
+	{ "fleet", "CONFIG", FLEET_INV, 0 },
+	{ "fleet", "MEM", FLEET_INV, 0 },
+	{ "fleet", "SWAP", FLEET_INV, 0 },
+	{ "fleet", "RESULTS", FLEET_INV, 0 },
+	{ "fleet", "ANSIBLE_PLAYBOOK", FLEET_INV, 0 },
+	{ "fleet", "FLEET_OPTS", FLEET_INV, 1 },
 };
+
+/*
+ * The stand-in for ansible-playbook (Ansible, starting up to refuse each
+ * value, took half of the suite's CPU): its arguments, each ended by a
+ * NUL, into its path with .args added, and exit 2 as a refusal would.
+ */
+#define STANDIN "#!/bin/sh\nprintf '%s\\0' \"$@\" > \"$0.args\"\nexit 2\n"
+
+/*
+ * The arguments the stand-in recorded in @path hold @val's words (split
+ * on blanks, as fleet.sh splits FLEET_OPTS) one after the other, each
+ * an argument of its own, unchanged.
+ */
+static void
+assert_words(const char *path, const char *val)
+{
+	char got[4096], want[1200], *w, *copy;
+	size_t len = 1, n = 1;
+	FILE *f = fopen(path, "r");
+
+	ck_assert_msg(f != NULL, "ansible-playbook (the stand-in) was not "
+	    "run: %s", path);
+	got[0] = '\0';
+	len += fread(got + 1, 1, sizeof(got) - 1, f);
+	fclose(f);
+	want[0] = '\0';
+	ck_assert_ptr_nonnull(copy = strdup(val));
+	for (w = strtok(copy, " \t\n"); w; w = strtok(NULL, " \t\n")) {
+		ck_assert(n + strlen(w) + 1 < sizeof(want));
+		memcpy(want + n, w, strlen(w) + 1);
+		n += strlen(w) + 1;
+	}
+	free(copy);
+	ck_assert_msg(memmem(got, len, want, n) != NULL, "FLEET_OPTS=%s: "
+	    "its words did not reach ansible-playbook unchanged", val);
+}
 
 START_TEST(make_values_are_text)
 {
-	char mark[512], val[1024], out[600];
+	char mark[512], val[1024], out[600], sdir[512], pb[600], args[700];
 	size_t p;
+	FILE *f;
 
 	snprintf(mark, sizeof(mark), "%s/ran", tu_dir);
 	snprintf(out, sizeof(out), "%s/out", tu_dir);
+	/* in a folder of its own: ab_needs_sides counts tu_dir's files */
+	tu_mkdtemp(sdir, sizeof(sdir), "standin");
+	snprintf(pb, sizeof(pb), "%s/ansible-playbook", sdir);
+	snprintf(args, sizeof(args), "%s.args", pb);
+	ck_assert_ptr_nonnull(f = fopen(pb, "w"));
+	ck_assert_int_ge(fputs(STANDIN, f), 0);
+	ck_assert_int_eq(fclose(f), 0);
+	ck_assert_int_eq(chmod(pb, 0755), 0);
 	for (p = 0; p < sizeof(payloads) / sizeof(payloads[0]); p++) {
 		int status;
 		pid_t pid;
 
-		snprintf(val, sizeof(val), payloads[p], mark);
+		snprintf(val, sizeof(val), payloads[p].fmt, mark);
+		unlink(args);
 		pid = fork();
 		ck_assert_int_ge(pid, 0);
 		if (pid == 0) {
-			char arg[1200], *argv[16];
+			char arg[1200], pbarg[700], *argv[20];
 			int n = 0, fd;
 			char *extra, *w;
 
@@ -78,11 +140,20 @@ START_TEST(make_values_are_text)
 			dup2(fd, 2);
 			argv[n++] = "make";
 			argv[n++] = "-s";
+			if (!payloads[p].build) {
+				argv[n++] = "-o";
+				argv[n++] = "all";
+			}
 			argv[n++] = (char *)targets[_i].target;
 			snprintf(arg, sizeof(arg), "%s=%s", targets[_i].var, val);
 			argv[n++] = arg;
+			if (targets[_i].standin) {
+				snprintf(pbarg, sizeof(pbarg),
+				    "ANSIBLE_PLAYBOOK=%s", pb);
+				argv[n++] = pbarg;
+			}
 			extra = strdup(targets[_i].extra);
-			for (w = strtok(extra, " "); w && n < 14;
+			for (w = strtok(extra, " "); w && n < 18;
 			    w = strtok(NULL, " "))
 				argv[n++] = w;
 			argv[n] = NULL;
@@ -95,7 +166,10 @@ START_TEST(make_values_are_text)
 		    targets[_i].var, p, status);
 		ck_assert_msg(access(mark, F_OK) < 0, "make %s %s=%s ran it",
 		    targets[_i].target, targets[_i].var, val);
+		if (targets[_i].standin)
+			assert_words(args, val);
 	}
+	tu_rmtree(sdir);
 	/* nothing was written under results/ for the test labels */
 	ck_assert_int_lt(access("results/mk-test", F_OK), 0);
 	ck_assert_int_lt(access("results/mk-test-A", F_OK), 0);

@@ -530,11 +530,11 @@ START_TEST(browser_interrupt)
 		_exit(127);
 	}
 	/*
-	 * until the first page is open in the browser, then until the
+	 * until the page is open in the browser, then until the
 	 * browser itself runs (it has made its profile folder): however
 	 * long that takes, the suite's timeout the only bound
 	 */
-	while (!done && !exists_in_t("tmp/vmbench-html.*/plain.log")) {
+	while (!done && !exists_in_t("tmp/vmbench-html.*/browser.log")) {
 		nanosleep(&ms100, NULL);
 		done = waitpid(pid, &st, WNOHANG) == pid;
 	}

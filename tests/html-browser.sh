@@ -11,20 +11,22 @@
 # 2. Renders them with report/vmreport --html, timed with the wall clock
 #    (the budget: under 2 s).
 # 3. When Debian's chromium is installed: opens the page headless from
-#    a file:// URL, takes a screenshot and dumps the DOM, twice (in the
-#    kernels' order, and with ?byvalue, the bars ordered by value), and
-#    checks that the summary and settings tables have N rows, every
+#    a file:// URL twice, in one browser (each in a frame of a page of
+#    its own), in the kernels' order and with ?byvalue (the bars
+#    ordered by value), takes a screenshot and dumps each page's DOM,
+#    and checks that the summary and settings tables have N rows, every
 #    benchmark has its section and its chart, every chart has one bar
 #    per kernel that ran it, the bars by value are in order, the machine
 #    warning is there, each run's warning that the machine was not quiet
 #    is on the page once (in its benchmark's section; the top has one
 #    line when every run was not quiet, with their count), the page's
 #    script ran to its end, and the browser logged nothing from the
-#    page's console (no error).  Then a copy of the page with a probe
-#    script, 1400 px wide, checks that the summary table starts within
-#    ~2 screens (under 2500 px down) and the computed style of the
-#    summary: every best cell (one is marked in the baseline's row when
-#    none is) has the same background, unlike the other cells of its row.
+#    page's console (no error).  Then, in the page in the kernels'
+#    order, 1400 px wide, a probe script checks that the summary table
+#    starts within ~2 screens (under 2500 px down) and the computed
+#    style of the summary: every best cell (one is marked in the
+#    baseline's row when none is) has the same background, unlike the
+#    other cells of its row.
 #
 # Exit 0: passed; 1: failed (one line per failure); 77: chromium missing
 # (steps 1 and 2 still ran); 130 (143): stopped by SIGINT (SIGTERM), the
@@ -57,29 +59,40 @@ trap 'stop' EXIT
 trap 'trap - EXIT; stop; exit 130' INT
 trap 'trap - EXIT; stop; exit 143' TERM
 set -- $ex/example-a $ex/example-b $ex/example-c $ex/example-d $ex/example-e
-srcs="$*"
 i=1
 while [ "$i" -le "$n" ]; do
-	j=$(( (i - 1) % 5 + 1 ))
-	src=$(echo $srcs | cut -d' ' -f$j)
+	eval "src=\${$(( (i - 1) % 5 + 1 ))}"
 	d=$T/k$i
 	mkdir "$d"
 	host=vm
 	[ "$i" -gt $((n - 2)) ] && [ "$n" -gt 2 ] && host=otherbox
-	sed -e "s/^label=.*/label=k$i/" -e "s/^hostname=.*/hostname=$host/" \
-	    "$src/meta" > "$d/meta"
-	for f in "$src"/*.res; do
-		awk -v seed="$i" 'BEGIN { srand(seed) }
-		$1 == "iter" {
-			s = $1 " " $2
-			for (j = 3; j <= NF; j++)
-				s = s " " ($j == "-" ? "-" : \
-				    sprintf("%.10g", $j * (0.95 + 0.1 * rand())))
-			print s
-			next
-		}
-		{ print }' "$f" > "$d/${f##*/}"
-	done
+	# meta and every .res in one awk; each .res from the seed again
+	awk -v seed="$i" -v d="$d" -v label="k$i" -v host="$host" '
+	FNR == 1 {
+		if (out != "")
+			close(out)
+		out = FILENAME
+		sub(/.*\//, "", out)
+		out = d "/" out
+		srand(seed)
+	}
+	out ~ /\/meta$/ {
+		if ($0 ~ /^label=/)
+			$0 = "label=" label
+		else if ($0 ~ /^hostname=/)
+			$0 = "hostname=" host
+		print > out
+		next
+	}
+	$1 == "iter" {
+		s = $1 " " $2
+		for (j = 3; j <= NF; j++)
+			s = s " " ($j == "-" ? "-" : \
+			    sprintf("%.10g", $j * (0.95 + 0.1 * rand())))
+		print s > out
+		next
+	}
+	{ print > out }' "$src/meta" "$src"/*.res
 	i=$((i + 1))
 done
 dirs=$(ls -d "$T"/k* | sort -V)
@@ -109,21 +122,71 @@ if [ -z "$browser" ]; then
 	exit 1
 fi
 B=$(mktemp -d /tmp/vbh.XXXXXX)
-# $1: URL suffix, $2: name, $3: page (index.html), $4: window width
-# (1280); writes $T/$2.dom, $T/$2.log, $T/$2.png
-load() {
-	TMPDIR="$B" timeout 120 "$browser" --headless --no-sandbox --disable-gpu \
-	    --user-data-dir="$T/profile" --enable-logging=stderr --v=0 \
-	    --window-size="${4:-1280}",1600 --screenshot="$T/$2.png" \
-	    --dump-dom \
-	    "file://$T/html/${3:-index.html}$1" > "$T/$2.dom" 2> "$T/$2.log" &
-	bpid=$!
-	wait "$bpid" && bpid= || {
-		bpid=
-		echo "html-browser: $browser failed on the page$1:" >&2
-		tail -n 5 "$T/$2.log" >&2
-		return 1
-	}
+# One browser opens the page twice, each in a frame of check.html: in the
+# kernels' order, 1400 px wide, where the probe (below) then measures
+# the summary, and with ?byvalue, 1280 px wide.  Each frame is a copy of
+# the page with a last script that, once the page has loaded, sends the
+# page's DOM as it stands (what --dump-dom prints of a page) and the
+# probe's figures to check.html, which keeps them as text; the browser
+# dumps check.html once both are in (--virtual-time-budget: the
+# messages are taken before the dump).  The probe: the summary's best
+# cells, the baseline's row too (one is marked there when none is):
+# their computed background differs from the other cells' of the row
+# and is the same in every row; and where the summary table starts.
+{
+	sed '$d' "$T/html/index.html"	# </body></html>, the last line
+	cat <<'EOF'
+<script>window.addEventListener("load",function(){
+var dom=document.documentElement.outerHTML,best="",top="";
+if(!location.search){
+var t=document.getElementById("summary-table"),b=t.querySelector("tr.base");
+var bad=[],bg=null,n=0;
+if(!b.querySelector("td.best"))b.cells[1].className+=" best";
+[].forEach.call(t.querySelectorAll("tbody tr"),function(r){
+ [].forEach.call(r.querySelectorAll("td.best"),function(c){
+  var v=getComputedStyle(c).backgroundColor;n++;if(bg===null)bg=v;
+  if(v!==bg)bad.push(r.cells[0].textContent+": "+v+", not "+bg);
+  [].forEach.call(r.cells,function(o){
+   if(o.cellIndex>0&&!o.classList.contains("best")&&
+    getComputedStyle(o).backgroundColor===v)
+    bad.push(r.cells[0].textContent+": a best cell looks like the others");
+  });});});
+best=n+" "+(bad.length?bad[0]:"ok");
+top=String(t.getBoundingClientRect().top+window.scrollY|0);}
+parent.postMessage({v:location.search?"byvalue":"plain",dom:dom,best:best,
+ top:top},"*");});</script>
+</body></html>
+EOF
+} > "$T/html/frame.html"
+cat > "$T/html/check.html" <<'EOF'
+<!DOCTYPE html>
+<html><head><meta charset="utf-8"><style>
+body{margin:0}iframe{display:block;border:0}
+</style></head><body><script>
+window.addEventListener("message",function(e){
+ var d=e.data,s=document.createElement("script");
+ s.type="text/plain";
+ s.textContent="\nvbh-begin "+d.v+"\n"+d.dom+"\nvbh-end "+d.v+"\n";
+ document.body.appendChild(s);
+ if(d.v==="plain"){document.body.setAttribute("data-best",d.best);
+  document.body.setAttribute("data-summary-top",d.top);}
+});
+</script>
+<iframe src="frame.html" width="1400" height="1600"></iframe>
+<iframe src="frame.html?byvalue" width="1280" height="1600"></iframe>
+</body></html>
+EOF
+TMPDIR="$B" timeout 120 "$browser" --headless --no-sandbox --disable-gpu \
+    --user-data-dir="$T/profile" --enable-logging=stderr --v=0 \
+    --window-size=1400,1600 --screenshot="$T/browser.png" \
+    --virtual-time-budget=5000 --dump-dom \
+    "file://$T/html/check.html" > "$T/browser.dom" 2> "$T/browser.log" &
+bpid=$!
+wait "$bpid" && bpid= || {
+	bpid=
+	echo "html-browser: $browser failed on the page:" >&2
+	tail -n 5 "$T/browser.log" >&2
+	exit 1
 }
 bad() {
 	echo "html-browser: $*" >&2
@@ -133,13 +196,16 @@ bad() {
 count() {
 	grep -oE "$1" "$2" | wc -l
 }
+[ -s "$T/browser.png" ] || bad "no screenshot"
+grep -q ':CONSOLE' "$T/browser.log" &&
+    bad "the console logged: $(grep ':CONSOLE' "$T/browser.log" | head -n 3)"
 for v in plain byvalue; do
-	q=; [ $v = byvalue ] && q='?byvalue'
-	load "$q" $v || { fail=1; continue; }
+	# the frame's DOM, between its two lines
+	awk -v v="$v" '$0 == "vbh-end " v { on = 0 } on { print }
+	    $0 == "vbh-begin " v { on = 1 }' "$T/browser.dom" > "$T/$v.dom"
+	[ -s "$T/$v.dom" ] || { bad "$v: the page's DOM never reached" \
+	    "check.html"; continue; }
 	dom=$T/$v.dom
-	[ -s "$T/$v.png" ] || bad "$v: no screenshot"
-	grep -q ':CONSOLE' "$T/$v.log" &&
-	    bad "$v: the console logged: $(grep ':CONSOLE' "$T/$v.log" | head -n 3)"
 	grep -q '<body[^>]*data-ready="1"' "$dom" ||
 	    bad "$v: the page's script did not run to its end"
 	grep -q 'data-errors=' "$dom" && bad "$v: script errors on the page"
@@ -228,48 +294,21 @@ for v in plain byvalue; do
 		fail=1
 	fi
 done
-# the summary's best cells, the baseline's row too (one is marked there
-# when none is): their computed background differs from the other
-# cells' of the row and is the same in every row
-{
-	sed '$d' "$T/html/index.html"	# </body></html>, the last line
-	cat <<'EOF'
-<script>(function(){
-var t=document.getElementById("summary-table"),b=t.querySelector("tr.base");
-var bad=[],bg=null,n=0;
-if(!b.querySelector("td.best"))b.cells[1].className+=" best";
-[].forEach.call(t.querySelectorAll("tbody tr"),function(r){
- [].forEach.call(r.querySelectorAll("td.best"),function(c){
-  var v=getComputedStyle(c).backgroundColor;n++;if(bg===null)bg=v;
-  if(v!==bg)bad.push(r.cells[0].textContent+": "+v+", not "+bg);
-  [].forEach.call(r.cells,function(o){
-   if(o.cellIndex>0&&!o.classList.contains("best")&&
-    getComputedStyle(o).backgroundColor===v)
-    bad.push(r.cells[0].textContent+": a best cell looks like the others");
-  });});});
-document.body.setAttribute("data-best",n+" "+(bad.length?bad[0]:"ok"));
-document.body.setAttribute("data-summary-top",
- t.getBoundingClientRect().top+window.scrollY|0);
-})();</script>
-</body></html>
-EOF
-} > "$T/html/probe.html"
-if load '' probe probe.html 1400; then
-	best=$(grep -oE 'data-best="[^"]*"' "$T/probe.dom" | sed 's/^data-best=//')
-	# the summary near the top: within ~2 screens at 1400 px wide
-	top=$(sed -n 's/.*data-summary-top="\([0-9]*\)".*/\1/p' "$T/probe.dom")
-	[ -n "$top" ] && [ "$top" -lt 2500 ] ||
-	    bad "probe: the summary table starts ${top:-?} px down," \
-	    "not under 2500"
-	case $best in
-	'"0 '*|'') bad "probe: no best cell in the summary" ;;
-	*' ok"') ;;
-	*) bad "probe: best cells not marked: $best" ;;
-	esac
-else
-	fail=1
-fi
-[ -n "${HTML_SHOT:-}" ] && [ -s "$T/plain.png" ] && cp "$T/plain.png" "$HTML_SHOT"
+# the probe's figures, from the page in the kernels' order
+best=$(grep -oE 'data-best="[^"]*"' "$T/browser.dom" | head -n 1 |
+    sed 's/^data-best=//')
+# the summary near the top: within ~2 screens at 1400 px wide
+top=$(sed -n 's/.*data-summary-top="\([0-9]*\)".*/\1/p' "$T/browser.dom" |
+    head -n 1)
+[ -n "$top" ] && [ "$top" -lt 2500 ] ||
+    bad "probe: the summary table starts ${top:-?} px down," \
+    "not under 2500"
+case $best in
+'"0 '*|'') bad "probe: no best cell in the summary" ;;
+*' ok"') ;;
+*) bad "probe: best cells not marked: $best" ;;
+esac
+[ -n "${HTML_SHOT:-}" ] && [ -s "$T/browser.png" ] && cp "$T/browser.png" "$HTML_SHOT"
 [ $fail = 0 ] && echo "html-browser: $browser: $n summary rows, $nids" \
     "sections and charts with their bars, no console errors"
 exit $fail
