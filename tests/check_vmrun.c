@@ -630,25 +630,6 @@ START_TEST(bad_input_refused)
 }
 END_TEST
 
-/* The processes of @pid's tree, itself included (0: it is gone). */
-static int
-tree_size(pid_t pid)
-{
-	char path[128];
-	FILE *f;
-	long c;
-	int n = 1;
-
-	snprintf(path, sizeof(path), "/proc/%ld/task/%ld/children",
-	    (long)pid, (long)pid);
-	if (!(f = fopen(path, "r")))
-		return 0;
-	while (fscanf(f, "%ld", &c) == 1)
-		n += tree_size((pid_t)c);
-	fclose(f);
-	return n;
-}
-
 /*
  * Ctrl-C mid-run: exit 130, the result kept and marked interrupted, no
  * process left (the test is a subreaper, so any orphan would come back
@@ -690,13 +671,13 @@ START_TEST(interrupt_cleans_up)
 	 */
 	snprintf(path, sizeof(path), "%s/intr/run1/forkbomb@long.res", root);
 	for (i = 0; i < 2000 && (access(path, F_OK) < 0 ||
-	    tree_size(pid) < 5); i++)
+	    tu_tree_size(pid) < 5); i++)
 		nanosleep(&(struct timespec){ 0, 10000000 }, NULL);
 	if (access(path, F_OK) < 0) {
 		tu_sh_out(NULL, 0, "cat %s/vmrun.out >&2", root);
 	}
 	ck_assert_int_eq(access(path, F_OK), 0);
-	ck_assert_msg(tree_size(pid) >= 5, "the long benchmark never forked");
+	ck_assert_msg(tu_tree_size(pid) >= 5, "the long benchmark never forked");
 	kill(pid, SIGINT);
 	ck_assert_int_eq(waitpid(pid, &status, 0), pid);
 	ck_assert(WIFEXITED(status));
