@@ -111,7 +111,7 @@ START_TEST(ab_end_to_end_fake)
 	int n;
 
 	tu_fake_settings();
-	tu_fake("ab.conf", "iterations 3\nforkbomb --forks 200 --ints 10\n");
+	tu_fake("ab.conf", "iterations 3\nforkbomb --forks 50 --ints 10\n");
 	ck_assert_int_eq(sh("VMBENCH_SYSROOT=%s bench/vmrun --kernel t "
 	    "--a 'vm.swappiness=7' --b 'vm.swappiness=9,thp=never' "
 	    "--config %s/ab.conf --results %s/r --workdir %s/w "
@@ -229,6 +229,20 @@ wait_knob(const char *want)
 }
 
 /*
+ * Wait until the benchmark of vmrun @pid forks (at most 20 s): its
+ * iteration has a child (tests/testutil.h).
+ */
+static int
+wait_forking(pid_t pid)
+{
+	int i;
+
+	for (i = 0; i < 2000 && tu_tree_size(pid) < 5; i++)
+		usleep(10000);
+	return tu_tree_size(pid) >= 5;
+}
+
+/*
  * Every path restores the settings: SIGINT, SIGTERM, SIGHUP in the
  * middle of a run; SIGKILL, then the next run undoes it and says so.
  */
@@ -246,9 +260,9 @@ START_TEST(ab_restore_every_path)
 
 		snprintf(label, sizeof(label), "s%d", sigs[i]);
 		pid = start_ab(label);
-		/* A's setting is in force: the run is under way */
+		/* A's setting is in force and its benchmark forks */
 		ck_assert_msg(wait_knob("7"), "A never applied");
-		usleep(100000);
+		ck_assert_msg(wait_forking(pid), "A's benchmark never forked");
 		kill(pid, sigs[i]);
 		ck_assert_int_eq(waitpid(pid, &status, 0), pid);
 		if (sigs[i] == SIGKILL) {
@@ -323,8 +337,8 @@ START_TEST(ab_warmup_fake)
 	int k, l;
 
 	tu_fake_settings();
-	tu_fake("ab.conf", "iterations 3\nforkbomb --forks 200 --ints 10\n"
-	    "forkbomb@b --forks 100 --ints 10\n");
+	tu_fake("ab.conf", "iterations 3\nforkbomb --forks 50 --ints 10\n"
+	    "forkbomb@b --forks 25 --ints 10\n");
 	ck_assert_int_eq(sh("VMBENCH_SYSROOT=%s bench/vmrun --kernel w "
 	    "--a 'vm.swappiness=7' --b 'vm.swappiness=9' --config %s/ab.conf "
 	    "--results %s/r --workdir %s/w >%s/out 2>%s/err", tu_dir, tu_dir,
@@ -387,8 +401,8 @@ START_TEST(ab_warmup_make)
 	int k;
 
 	tu_fake_settings();
-	tu_fake("ab.conf", "iterations 3\nforkbomb --forks 200 --ints 10\n"
-	    "forkbomb@b --forks 100 --ints 10\n");
+	tu_fake("ab.conf", "iterations 3\nforkbomb --forks 50 --ints 10\n"
+	    "forkbomb@b --forks 25 --ints 10\n");
 	ck_assert_int_eq(sh(MAKE_AB "KERNEL=z WARMUP=0 CONFIG=%s/ab.conf "
 	    "RESULTS=%s/r WORKDIR=%s/w >%s/out 2>%s/err", tu_dir, tu_dir,
 	    tu_dir, tu_dir, tu_dir, tu_dir), 0);
@@ -456,7 +470,7 @@ START_TEST(ab_warmup_interrupt)
 		for (j = 0; j < 1000 && access(path, F_OK) < 0; j++)
 			usleep(10000);
 		ck_assert_msg(access(path, F_OK) == 0, "no warm-up");
-		usleep(200000);
+		ck_assert_msg(wait_forking(pid), "the warm-up never forked");
 		/* still the warm-up: no measured run has begun */
 		snprintf(path, sizeof(path), "%s/r/%s-A/forkbomb.log", tu_dir,
 		    label);
@@ -486,11 +500,12 @@ START_TEST(ab_warmup_interrupt)
 	}
 
 	/* the warm-up's benchmark killed: said, and the runs go on (a
-	   shorter line: its 4 measured runs follow) */
-	tu_fake("ab.conf", "iterations 2\nforkbomb --forks 3000 --ints 10\n");
+	   shorter line: its 4 measured runs follow; long enough for the
+	   warm-up to be found running, looked for every 2 ms) */
+	tu_fake("ab.conf", "iterations 2\nforkbomb --forks 1000 --ints 10\n");
 	pid = start_ab("wk");
 	/* vmrun's child that is the warm-up: its --out is in warmup/ */
-	for (j = 0; j < 1000 && !child; j++) {
+	for (j = 0; j < 5000 && !child; j++) {
 		snprintf(path, sizeof(path), "/proc/%ld/task/%ld/children",
 		    (long)pid, (long)pid);
 		kids[0] = '\0';
@@ -511,7 +526,7 @@ START_TEST(ab_warmup_interrupt)
 				child = atol(kids);
 		}
 		if (!child)
-			usleep(10000);
+			usleep(2000);
 	}
 	ck_assert_msg(child > 0, "no warm-up under vmrun");
 	kill((pid_t)child, SIGKILL);
@@ -570,7 +585,7 @@ START_TEST(ab_interrupt_marks_both)
 	for (i = 0; i < 1000 && access(path, F_OK) < 0; i++)
 		usleep(10000);
 	ck_assert_msg(access(path, F_OK) == 0, "B never ran");
-	usleep(300000);
+	ck_assert_msg(wait_forking(pid), "B's benchmark never forked");
 	kill(pid, SIGINT);
 	ck_assert_int_eq(waitpid(pid, &status, 0), pid);
 	ck_assert_msg(WIFEXITED(status) && WEXITSTATUS(status) == 130,
@@ -596,7 +611,7 @@ START_TEST(ab_interrupt_marks_both)
 	for (i = 0; i < 1000 && access(path, F_OK) < 0; i++)
 		usleep(10000);
 	ck_assert_msg(access(path, F_OK) == 0, "B never ran");
-	usleep(300000);
+	ck_assert_msg(wait_forking(pid), "B's benchmark never forked");
 	kill(pid, SIGKILL);
 	ck_assert_int_eq(waitpid(pid, &status, 0), pid);
 	/* the running benchmark stops on its own (SIGTERM from the kernel) */
@@ -689,21 +704,22 @@ START_TEST(ab_killed_benchmark)
 
 	tu_fake_settings();
 	/* ABBA: A killed, then B, B and A run on; no warm-up, so the
-	   first benchmark is a measured run of A */
-	tu_fake("ab.conf", "iterations 2\nforkbomb --forks 3000 --ints 10\n");
+	   first benchmark is a measured run of A (long enough to be found
+	   running, looked for every 2 ms) */
+	tu_fake("ab.conf", "iterations 2\nforkbomb --forks 1000 --ints 10\n");
 	pid = start_abw("kb", "0");
 	ck_assert_msg(wait_knob("7"), "A never applied");
 	/* the benchmark: vmrun's child (it has none but it) */
 	snprintf(path, sizeof(path), "/proc/%ld/task/%ld/children",
 	    (long)pid, (long)pid);
-	for (i = 0; i < 500 && !child; i++) {
+	for (i = 0; i < 2500 && !child; i++) {
 		if ((f = fopen(path, "r"))) {
 			if (fgets(kids, sizeof(kids), f))
 				child = atol(kids);
 			fclose(f);
 		}
 		if (!child)
-			usleep(10000);
+			usleep(2000);
 	}
 	ck_assert_msg(child > 0, "no benchmark under vmrun");
 	kill((pid_t)child, SIGKILL);

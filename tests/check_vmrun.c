@@ -160,23 +160,38 @@ meta_val(const char *dir, const char *key)
 	return val;
 }
 
+/* A config of one line of two short iterations, in @root: its path. */
+static char *
+two_iter_conf(char *buf, size_t len)
+{
+	FILE *f;
+
+	snprintf(buf, len, "%s/two-iter.conf", root);
+	f = fopen(buf, "w");
+	ck_assert_ptr_nonnull(f);
+	fputs("iterations 2\nforkbomb --forks 100 --ints 10\n", f);
+	fclose(f);
+	return buf;
+}
+
 /*
  * A second run of a label adds run2/, run1 untouched; FORCE=1 replaces
  * every run.
  */
 START_TEST(existing_label_adds_run)
 {
-	char out[8192], path[512], dir[512];
+	char out[8192], path[512], dir[512], conf[512];
 	struct stat a, b;
 	int rc;
 
+	two_iter_conf(conf, sizeof(conf));
 	rc = tu_sh_out(NULL, 0, "bench/vmrun --kernel same --config "
-	    "configs/test.conf --results %s --workdir %s 2>&1", root, root);
+	    "%s --results %s --workdir %s 2>&1", conf, root, root);
 	ck_assert_int_eq(rc, 0);
 	snprintf(path, sizeof(path), "%s/same/run1/meta", root);
 	ck_assert_int_eq(stat(path, &a), 0);
 	rc = tu_sh_out(out, sizeof(out), "bench/vmrun --kernel same --config "
-	    "configs/test.conf --results %s --workdir %s 2>&1", root, root);
+	    "%s --results %s --workdir %s 2>&1", conf, root, root);
 	ck_assert_msg(rc == 0, "%s", out);
 	ck_assert_msg(strstr(out, "/same: 2 runs on 1 boot\n") != NULL, "%s",
 	    out);
@@ -190,8 +205,7 @@ START_TEST(existing_label_adds_run)
 	assert_res(path, 2, "complete");
 	/* FORCE=1 replaces them all */
 	rc = tu_sh_out(out, sizeof(out), "bench/vmrun --kernel same --config "
-	    "configs/test.conf --results %s --workdir %s --force 2>&1", root,
-	    root);
+	    "%s --results %s --workdir %s --force 2>&1", conf, root, root);
 	ck_assert_msg(rc == 0, "%s", out);
 	ck_assert_msg(strstr(out, "/same: 1 run on 1 boot\n") != NULL, "%s",
 	    out);
@@ -491,8 +505,9 @@ START_TEST(interrupt_between_runs)
 	snprintf(conf, sizeof(conf), "%s/two.conf", root);
 	f = fopen(conf, "w");
 	ck_assert_ptr_nonnull(f);
-	fputs("iterations 1\nforkbomb --forks 2000 --ints 10\n"
-	    "forkbomb@b --forks 2000 --ints 10\n", f);
+	/* line 1 long enough to be running when the SIGINT comes */
+	fputs("iterations 1\nforkbomb --forks 1000 --ints 10\n"
+	    "forkbomb@b --forks 100 --ints 10\n", f);
 	fclose(f);
 	snprintf(work, sizeof(work), "%s/work", root);
 	mkdir(work, 0755);
@@ -623,16 +638,15 @@ END_TEST
 START_TEST(interrupt_cleans_up)
 {
 	char conf[512], path[512], work[512];
-	struct timespec ts = { 1, 200000000 };
 	FILE *f;
 	pid_t pid;
-	int status;
+	int status, i;
 
 	ck_assert_int_eq(prctl(PR_SET_CHILD_SUBREAPER, 1), 0);
 	snprintf(conf, sizeof(conf), "%s/long.conf", root);
 	f = fopen(conf, "w");
 	ck_assert_ptr_nonnull(f);
-	fputs("iterations 2\nforkbomb --forks 1000 --ints 10\n"
+	fputs("iterations 2\nforkbomb --forks 200 --ints 10\n"
 	    "forkbomb@long --forks 10000000 --ints 10 --concurrency 4\n", f);
 	fclose(f);
 	snprintf(work, sizeof(work), "%s/work", root);
@@ -651,15 +665,19 @@ START_TEST(interrupt_cleans_up)
 		    conf, "--results", root, "--workdir", work, (char *)NULL);
 		_exit(127);
 	}
-	/* wait until the long benchmark has started */
+	/*
+	 * wait until the long benchmark forks: its result made, and below
+	 * vmrun its harness, the sampler, the iteration and a forked child
+	 */
 	snprintf(path, sizeof(path), "%s/intr/run1/forkbomb@long.res", root);
-	for (int i = 0; i < 400 && access(path, F_OK) < 0; i++)
-		nanosleep(&(struct timespec){ 0, 50000000 }, NULL);
+	for (i = 0; i < 2000 && (access(path, F_OK) < 0 ||
+	    tu_tree_size(pid) < 5); i++)
+		nanosleep(&(struct timespec){ 0, 10000000 }, NULL);
 	if (access(path, F_OK) < 0) {
 		tu_sh_out(NULL, 0, "cat %s/vmrun.out >&2", root);
 	}
 	ck_assert_int_eq(access(path, F_OK), 0);
-	nanosleep(&ts, NULL);
+	ck_assert_msg(tu_tree_size(pid) >= 5, "the long benchmark never forked");
 	kill(pid, SIGINT);
 	ck_assert_int_eq(waitpid(pid, &status, 0), pid);
 	ck_assert(WIFEXITED(status));
@@ -929,13 +947,19 @@ find_sampler(pid_t harness)
 	return -1;
 }
 
-/* A killed sampler is noted in the result, which stays complete. */
+/*
+ * A killed sampler is noted in the result, which stays complete.  The
+ * harness is stopped (SIGSTOP) while the sampler is killed, and only
+ * while its result has fewer than its 3 iterations: a check of the
+ * sampler (after each iteration, and at the end) is then still ahead
+ * of it, however fast the run.
+ */
 START_TEST(sampler_killed_noted)
 {
 	char out[512], work[512], path[512], err[512];
 	struct vb_res r;
 	pid_t pid, smp = -1;
-	int status, i;
+	int status, i, killed = 0;
 
 	snprintf(out, sizeof(out), "%s/fb", root);
 	snprintf(work, sizeof(work), "%s/work", root);
@@ -947,17 +971,32 @@ START_TEST(sampler_killed_noted)
 
 		dup2(null, 1);
 		dup2(null, 2);
-		execl("bench/forkbomb", "forkbomb", "--forks", "3000",
+		execl("bench/forkbomb", "forkbomb", "--forks", "500",
 		    "--ints", "10", "--iterations", "3", "--out", out,
 		    "--workdir", work, (char *)NULL);
 		_exit(127);
 	}
 	snprintf(path, sizeof(path), "%s/fb.res", root);
-	for (i = 0; i < 400 && (access(path, F_OK) < 0 ||
-	    (smp = find_sampler(pid)) <= 0); i++)
-		nanosleep(&(struct timespec){ 0, 10000000 }, NULL);
-	ck_assert_int_gt(smp, 0);
-	ck_assert_int_eq(kill(smp, SIGKILL), 0);
+	for (i = 0; i < 4000 && !killed; i++) {
+		if (access(path, F_OK) == 0 && (smp = find_sampler(pid)) > 0) {
+			ck_assert_int_eq(kill(pid, SIGSTOP), 0);
+			ck_assert_int_eq(waitpid(pid, &status, WUNTRACED), pid);
+			ck_assert_msg(WIFSTOPPED(status), "the run ended before "
+			    "its sampler was killed (status 0x%x)", status);
+			/* (unreadable: stopped while writing it) */
+			if (vb_res_read(path, &r, err, sizeof(err)) == 0) {
+				ck_assert_msg(r.niter < 3, "the run ended before "
+				    "its sampler was killed");
+				ck_assert_int_eq(kill(smp, SIGKILL), 0);
+				killed = 1;
+				vb_res_free(&r);
+			}
+			ck_assert_int_eq(kill(pid, SIGCONT), 0);
+		}
+		if (!killed)
+			nanosleep(&(struct timespec){ 0, 5000000 }, NULL);
+	}
+	ck_assert_msg(killed, "the sampler was never found");
 	ck_assert_int_eq(waitpid(pid, &status, 0), pid);
 	ck_assert(WIFEXITED(status));
 	ck_assert_int_eq(WEXITSTATUS(status), 0);
@@ -1087,11 +1126,12 @@ START_TEST(full_disk_fails)
 		tu_skip("cannot mount a tmpfs: %s", out);
 		return;
 	}
-	/* 16K left: the .res outgrows it after some iterations */
+	/* 16K left: the .res outgrows it after some iterations (short
+	   ones: only their number counts) */
 	rc = tu_sh_out(out, sizeof(out), "dd if=/dev/zero of=%s/fill bs=1k "
 	    "count=1008 2>&1", mnt);
 	ck_assert_msg(rc == 0, "dd: %s", out);
-	rc = tu_sh_out(out, sizeof(out), "bench/forkbomb --forks 200 --ints 10 "
+	rc = tu_sh_out(out, sizeof(out), "bench/forkbomb --forks 20 --ints 10 "
 	    "--iterations 60 --out %s/fb --workdir %s 2>&1 >/dev/null", mnt,
 	    root);
 	snprintf(path, sizeof(path), "%s/fb.res", mnt);
@@ -1104,9 +1144,10 @@ START_TEST(full_disk_fails)
 	vb_res_free(&r);
 	/* the runner: non-zero, meta not left running */
 	tu_sh_out(NULL, 0, "rm -f %s/fb.*", mnt);
-	rc = tu_sh_out(out, sizeof(out), "bench/vmrun --kernel full --config "
-	    "configs/test.conf --results %s --workdir %s --iterations 60 "
-	    "2>&1", mnt, root);
+	rc = tu_sh_out(out, sizeof(out), "echo 'forkbomb --forks 20 --ints 10' "
+	    "> %s/short.conf && bench/vmrun --kernel full --config "
+	    "%s/short.conf --results %s --workdir %s --iterations 60 2>&1",
+	    root, root, mnt, root);
 	ck_assert_msg(rc == 1, "vmrun exited %d: %s", rc, out);
 	ck_assert_msg(strstr(out, "No space left on device") != NULL, "%s",
 	    out);

@@ -506,6 +506,29 @@ tu_run(char *const argv[])
 	return WIFEXITED(st) ? WEXITSTATUS(st) : 128 + WTERMSIG(st);
 }
 
+/*
+ * The processes of @pid's tree, itself included; 0 when it is gone.
+ * vmrun running a benchmark's iteration that forks is at least 5: vmrun,
+ * the harness, its sampler, the iteration and a child of it.
+ */
+static inline int
+tu_tree_size(pid_t pid)
+{
+	char path[128];
+	FILE *f;
+	long c;
+	int n = 1;
+
+	snprintf(path, sizeof(path), "/proc/%ld/task/%ld/children",
+	    (long)pid, (long)pid);
+	if (!(f = fopen(path, "r")))
+		return 0;
+	while (fscanf(f, "%ld", &c) == 1)
+		n += tu_tree_size((pid_t)c);
+	fclose(f);
+	return n;
+}
+
 /* Is @cmd a command the shell finds in PATH? */
 static inline int
 tu_have(const char *cmd)
