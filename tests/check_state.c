@@ -154,6 +154,12 @@ scene(void)
 }
 
 /*
+ * A run that lasts until it is stopped (60 s at most) and costs no CPU
+ * while the test acts beside it: the probe, at 1% of a CPU.
+ */
+#define LONG_CONF "probe --duration 60 --cpu 1 --buffer 64K\n"
+
+/*
  * Start @argv (bench/vmrun ...) in a child that waits until
  * release() before it execs, with stdout and stderr into tu_dir/@log:
  * its pid is known before it runs, so files can be planted for it.
@@ -526,20 +532,22 @@ END_TEST
 /*
  * Item 3: two A/B runs of the same settings at once.  The second waits
  * for the first, saying so, and saves the values as the first left
- * them (the originals): at the end every setting is as it was.
+ * them (the originals): at the end every setting is as it was.  The
+ * first is held (SIGSTOP) under A's settings until the second says it
+ * waits.
  */
 START_TEST(one_changer_at_a_time)
 {
-	char conf[600], r[600], w[600];
-	char *a1[20], *a2[20], want[128];
+	char conf[600], r[600], w[600], p[600];
+	char *a1[20], *a2[20], want[128], *text;
 	pid_t p1, p2;
-	int i;
+	int i, st, waits = 0;
 
 	if (!need_root("one_changer_at_a_time"))
 		return;
 	scene();
 	tu_write(conf, sizeof(conf), "ab.conf",
-	    "iterations 4\nforkbomb --forks 400 --ints 10\n");
+	    "iterations 1\nforkbomb --forks 400 --ints 10\n");
 	folder(r, sizeof(r), "r", 0755);
 	folder(w, sizeof(w), "w", 0755);
 	a1[0] = "bench/vmrun";
@@ -562,7 +570,24 @@ START_TEST(one_changer_at_a_time)
 	p1 = start("err-one", a1);
 	ck_assert_msg(wait_text("proc/sys/vm/swappiness", "7"),
 	    "A never applied");
+	ck_assert_int_eq(kill(p1, SIGSTOP), 0);
+	ck_assert_int_eq(waitpid(p1, &st, WUNTRACED), p1);
+	ck_assert_msg(WIFSTOPPED(st), "the first run ended: 0x%x", st);
+	at(p, sizeof(p), "proc/sys/vm/swappiness");
+	ck_assert_msg(strcmp(first_line(p, want, sizeof(want)), "7") == 0,
+	    "the first run was past A when stopped: swappiness %s", want);
 	p2 = start("err-two", a2);
+	at(p, sizeof(p), "err-two");
+	for (i = 0; i < 2000 && !waits; i++) {
+		if ((text = tu_slurp(p))) {
+			waits = strstr(text, "vmrun: waiting for pid ") != NULL;
+			free(text);
+		}
+		if (!waits)
+			nanosleep(&(struct timespec){ 0, 10000000 }, NULL);
+	}
+	ck_assert_int_eq(kill(p1, SIGCONT), 0);
+	ck_assert_msg(waits, "the second run did not wait for the first");
 	ck_assert_int_eq(finish(p1), 0);
 	ck_assert_int_eq(finish(p2), 0);
 	ck_assert_int_eq(sh("grep -qx 60 %s/proc/sys/vm/swappiness", tu_dir),
@@ -591,8 +616,7 @@ START_TEST(plain_beside_changer)
 		return;
 	scene();
 	at(conf, sizeof(conf), "quick.conf");
-	tu_write(long_conf, sizeof(long_conf), "long.conf",
-	    "iterations 400\nforkbomb --forks 400 --ints 10\n");
+	tu_write(long_conf, sizeof(long_conf), "long.conf", LONG_CONF);
 	folder(r, sizeof(r), "r", 0755);
 	folder(w, sizeof(w), "w", 0755);
 	ab[0] = "bench/vmrun";
@@ -635,7 +659,7 @@ START_TEST(plain_beside_changer)
 	pl[8] = w;
 	pl[9] = NULL;
 	pp = start("err-q", pl);
-	ck_assert_msg(wait_file("r/q/run1/forkbomb.res"), "the plain run never "
+	ck_assert_msg(wait_file("r/q/run1/probe.res"), "the plain run never "
 	    "started");
 	ck_assert_int_eq(sh("bench/vmrun --kernel ch2 --a vm.swappiness=9 "
 	    "--b '' --config %s --results %s --workdir %s >/dev/null "
@@ -666,8 +690,7 @@ START_TEST(dot_labels_refused)
 	pid_t pid;
 
 	scene();
-	tu_write(conf, sizeof(conf), "long.conf",
-	    "iterations 400\nforkbomb --forks 400 --ints 10\n");
+	tu_write(conf, sizeof(conf), "long.conf", LONG_CONF);
 	folder(r, sizeof(r), "r", 0755);
 	folder(w, sizeof(w), "w", 0755);
 	cy[0] = "bench/vmrun";
@@ -681,7 +704,7 @@ START_TEST(dot_labels_refused)
 	cy[8] = w;
 	cy[9] = NULL;
 	pid = start("err-cy", cy);
-	ck_assert_msg(wait_file("r/cy/run1/forkbomb.res"), "cy never started");
+	ck_assert_msg(wait_file("r/cy/run1/probe.res"), "cy never started");
 	ck_assert_int_eq(sh("bench/vmrun --kernel .cy.lock --force --config "
 	    "%s --results %s --workdir %s 2>%s/err", conf, r, w, tu_dir), 1);
 	ck_assert_int_eq(sh("test $(wc -l < %s/err) = 1 && grep -q \"bad "
@@ -712,8 +735,7 @@ START_TEST(stale_locks_removed)
 	int i;
 
 	scene();
-	tu_write(conf, sizeof(conf), "long.conf",
-	    "iterations 400\nforkbomb --forks 400 --ints 10\n");
+	tu_write(conf, sizeof(conf), "long.conf", LONG_CONF);
 	folder(r, sizeof(r), "r", 0755);
 	folder(w, sizeof(w), "w", 0755);
 	run[0] = "bench/vmrun";
@@ -727,12 +749,12 @@ START_TEST(stale_locks_removed)
 	run[8] = w;
 	run[9] = NULL;
 	live = start("err-live", run);
-	ck_assert_msg(wait_file("r/live/run1/forkbomb.res"), "live never started");
+	ck_assert_msg(wait_file("r/live/run1/probe.res"), "live never started");
 	for (i = 0; i < 2; i++) {
 		run[2] = i ? "k2" : "k1";
 		pid = start(i ? "err-k2" : "err-k1", run);
-		ck_assert_msg(wait_file(i ? "r/k2/run1/forkbomb.res" :
-		    "r/k1/run1/forkbomb.res"), "%s never started", run[2]);
+		ck_assert_msg(wait_file(i ? "r/k2/run1/probe.res" :
+		    "r/k1/run1/probe.res"), "%s never started", run[2]);
 		kill(pid, SIGKILL);
 		ck_assert_int_eq(finish(pid), 128 + SIGKILL);
 		snprintf(lock, sizeof(lock), "%s/.%s.lock", r, run[2]);
