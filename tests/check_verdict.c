@@ -926,6 +926,61 @@ START_TEST(g10_format)
 }
 END_TEST
 
+/* fmt_value() as it was written with snprintf() alone. */
+static char *
+value_ref(char *buf, size_t len, double v, int dec)
+{
+	int p;
+
+	if (!isfinite(v) || v == 0) {
+		snprintf(buf, len, "%s", v == 0 ? "0" : "-");
+		return buf;
+	}
+	while (dec > 0 && snprintf(buf, len, "%.*f", dec, v) > 9)
+		dec--;
+	if (snprintf(buf, len, "%.*f", dec, v) > 9)
+		for (p = 3; p >= 0; p--)
+			if (snprintf(buf, len, "%.*e", p, v) <= 9)
+				break;
+	return buf;
+}
+
+/*
+ * fmt_value() (which formats most values without printf) prints what
+ * printf's "%.*f" and "%.*e" print: every magnitude, negative values
+ * that round to zero, and ties and near ties at the last decimal.
+ */
+START_TEST(value_format)
+{
+	char want[64], got[64], t[64];
+	unsigned long long x = 2463534242ULL;
+	double v[6];
+	int i, j, dec;
+
+	for (i = 0; i < 50000; i++) {
+		x ^= x << 13;
+		x ^= x >> 7;
+		x ^= x << 17;
+		dec = (int)(x % 6);
+		memcpy(&v[0], &x, sizeof(v[0]));
+		v[1] = ldexp((double)(x >> 11), -53) * pow(10, (int)(x % 24) -
+		    12);
+		v[2] = -v[1];
+		snprintf(t, sizeof(t), "%llu.%0*llu5", x % 100000, dec,
+		    (x >> 17) % (unsigned long long)pow(10, dec));
+		v[3] = strtod(t, NULL);
+		v[4] = nextafter(v[3], 0);
+		v[5] = -nextafter(v[3], INFINITY);
+		for (j = 0; j < 6; j++) {
+			value_ref(want, sizeof(want), v[j], dec);
+			fmt_value(got, sizeof(got), v[j], dec);
+			ck_assert_msg(!strcmp(got, want), "%.17g, %d: '%s', "
+			    "want '%s'", v[j], dec, got, want);
+		}
+	}
+}
+END_TEST
+
 Suite *
 verdict_suite(void)
 {
@@ -945,6 +1000,7 @@ verdict_suite(void)
 	tcase_add_test(tc, worked_example);
 	tcase_add_test(tc, pct_format);
 	tcase_add_test(tc, g10_format);
+	tcase_add_test(tc, value_format);
 	suite_add_tcase(s, tc);
 	return s;
 }

@@ -7,6 +7,64 @@
 
 #include "fmt.h"
 
+/*
+ * snprintf(@buf, @len, "%.*f", @dec, @v), most values without its cost:
+ * for 0 <= @dec <= 6 and 1e-300 < |@v| < 1e12 the digits are @v 10^dec
+ * rounded to an integer, from the exact @v = m 2^ex in 128-bit integers
+ * (at most 2^73 before the shift); printf itself for a tie, the rest,
+ * and a @buf too short.  Returns the length, as snprintf().
+ */
+static int
+fixed(char *buf, size_t len, int dec, double v)
+{
+	static const unsigned p10[] = {
+		1, 10, 100, 1000, 10000, 100000, 1000000,
+	};
+	unsigned __int128 num, q, r, half;
+	unsigned long long m, ip, fp;
+	double a = fabs(v);
+	char t[48], *p = t + sizeof(t);
+	int ex, i, n;
+
+	if (dec < 0 || dec > 6 || !(a > 1e-300 && a < 1e12))
+		return snprintf(buf, len, "%.*f", dec, v);
+	memcpy(&m, &a, sizeof(m));
+	ex = (int)(m >> 52) - 1075;
+	m = (m & ((1ULL << 52) - 1)) | 1ULL << 52;
+	num = (unsigned __int128)m * p10[dec];
+	if (ex >= 0) {
+		q = num << ex;
+		r = 0;
+		half = 1;		/* no remainder: never a tie */
+	} else if (ex > -120) {
+		q = num >> -ex;
+		r = num - (q << -ex);
+		half = (unsigned __int128)1 << (-ex - 1);
+		if (r == half)
+			return snprintf(buf, len, "%.*f", dec, v);
+		q += r > half;
+	} else {
+		q = 0;			/* below 2^-47: rounds to 0 */
+	}
+	ip = (unsigned long long)(q / p10[dec]);
+	fp = (unsigned long long)(q % p10[dec]);
+	*--p = '\0';
+	for (i = 0; i < dec; i++, fp /= 10)
+		*--p = (char)('0' + fp % 10);
+	if (dec)
+		*--p = '.';
+	do
+		*--p = (char)('0' + ip % 10);
+	while (ip /= 10);
+	if (v < 0)
+		*--p = '-';
+	n = (int)(t + sizeof(t) - 1 - p);
+	if ((size_t)n >= len)
+		return snprintf(buf, len, "%.*f", dec, v);
+	memcpy(buf, p, (size_t)n + 1);
+	return n;
+}
+
 char *
 fmt_value(char *buf, size_t len, double v, int dec)
 {
@@ -17,9 +75,9 @@ fmt_value(char *buf, size_t len, double v, int dec)
 		return buf;
 	}
 	/* at most 9 characters: the table columns count on it */
-	n = snprintf(buf, len, "%.*f", dec, v);
+	n = fixed(buf, len, dec, v);
 	while (dec > 0 && n > 9)
-		n = snprintf(buf, len, "%.*f", --dec, v);
+		n = fixed(buf, len, --dec, v);
 	if (n > 9)
 		for (p = 3; p >= 0; p--)
 			if (snprintf(buf, len, "%.*e", p, v) <= 9)
@@ -229,33 +287,21 @@ fmt_short(char *buf, size_t len, double v)
 	return buf;
 }
 
-/* @n blanks. */
-static void
-blanks(FILE *f, size_t n)
-{
-	static const char sp[] = "                                ";
-
-	for (; n > sizeof(sp) - 1; n -= sizeof(sp) - 1)
-		fwrite(sp, 1, sizeof(sp) - 1, f);
-	fwrite(sp, 1, n, f);
-}
-
 void
 fmt_cell(FILE *f, const char *s, int w, int left)
 {
+	char b[256];
 	size_t n;
 
-	if (w < 0) {
+	if (w < 0 || (size_t)w > sizeof(b)) {
 		fprintf(f, left ? "%-*.*s" : "%*.*s", w, w, s);
 		return;
 	}
-	/* "%*.*s" by hand: cut to @w bytes, padded with blanks */
+	/* "%*.*s" by hand, in one write: cut to @w bytes, padded */
 	n = strnlen(s, (size_t)w);
-	if (!left)
-		blanks(f, (size_t)w - n);
-	fwrite(s, 1, n, f);
-	if (left)
-		blanks(f, (size_t)w - n);
+	memset(b, ' ', (size_t)w);
+	memcpy(left ? b : b + w - n, s, n);
+	fwrite(b, 1, (size_t)w, f);
 }
 
 void
