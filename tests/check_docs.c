@@ -415,9 +415,15 @@ docs_suite(void)
 	Suite *s = suite_create("docs");
 	TCase *tc = tcase_create("help");
 
+	/*
+	 * Every program's --help, then the generator over all of them:
+	 * seconds when forks and page faults are slow, over Check's 4 s.
+	 */
+	tcase_set_timeout(tc, 60);
 	tcase_add_test(tc, help_in_docs);
 	suite_add_tcase(s, tc);
 	tc = tcase_create("generator");
+	tcase_set_timeout(tc, 60);
 	tcase_add_unchecked_fixture(tc, tu_mktmp, tu_rmtmp);
 	tcase_add_test(tc, generator_repairs);
 	tcase_add_test(tc, generator_refuses);
