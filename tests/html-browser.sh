@@ -9,7 +9,7 @@
 #    they ran on another host, so the page must warn that the folders
 #    come from two machines.
 # 2. Renders them with report/vmreport --html, timed with the wall clock
-#    (the budget: under 2 s).
+#    (the budget, under 2 s, judged with VB_HTML_BUDGET=1: make bench-html).
 # 3. When Debian's chromium is installed: opens the page headless from
 #    a file:// URL twice, in one browser (each in a frame of a page of
 #    its own), in the kernels' order and with ?byvalue (the bars
@@ -108,7 +108,10 @@ echo "html-browser: $n folders x $nids benchmarks rendered in $ms ms" \
     "($(wc -c < "$T/html/index.html") bytes; load average" \
     "$(cut -d' ' -f1 /proc/loadavg))"
 fail=0
-[ "$ms" -lt 2000 ] || { echo "html-browser: over the 2 s budget" >&2; fail=1; }
+# the budget is make bench-html's (VB_HTML_BUDGET=1), a measurement; in
+# make check the time is printed, not judged (a test is not a timer)
+[ "${VB_HTML_BUDGET:-0}" != 1 ] || [ "$ms" -lt 2000 ] ||
+    { echo "html-browser: over the 2 s budget" >&2; fail=1; }
 
 # 3. the browser
 browser=
