@@ -907,6 +907,8 @@ boots_suite(void)
 	TCase *tc = tcase_create("plan");
 	TCase *e2e = tu_tcase_slow("boot");
 
+	/* cpio of busybox and vmboots' runs: seconds under AddressSanitizer */
+	tcase_set_timeout(tc, 60);
 	tcase_add_unchecked_fixture(tc, tu_mktmp, tu_rmtmp);
 	tcase_add_test(tc, order_and_schedule);
 	tcase_add_test(tc, default_labels);
