@@ -277,33 +277,47 @@ derived_table(FILE *f, const struct rl_set *s, const char *id,
 /* ---- the folders' notes, folded ---- */
 
 /*
- * The parts of @note: split at "; " outside parentheses (a part may
- * hold "; " in its parentheses), into *@out (allocated, each
- * allocated); their number.
+ * The next part of a note from *@pos, split at "; " outside
+ * parentheses (a part may hold "; " in its parentheses): its start in
+ * *@b and length in *@n; 0 when there is none left.
  */
 static int
-note_parts(const char *note, char ***out)
+note_next(const char **pos, const char **b, size_t *n)
 {
-	const char *p = note, *b = note;
-	char **v = NULL;
-	int n = 0, depth = 0;
+	const char *p = *pos;
+	int depth = 0;
 
-	*out = NULL;
-	if (!note || !*note)
+	if (!p)
 		return 0;
-	for (;; p++) {
+	for (*b = p;; p++) {
 		if (*p == '(')
 			depth++;
 		else if (*p == ')' && depth > 0)
 			depth--;
 		if (*p && !(depth == 0 && p[0] == ';' && p[1] == ' '))
 			continue;
+		*n = (size_t)(p - *b);
+		*pos = *p ? p + 2 : NULL;
+		return 1;
+	}
+}
+
+/* The parts of @note into *@out (allocated, each allocated); how many. */
+static int
+note_parts(const char *note, char ***out)
+{
+	const char *pos = note, *b;
+	char **v = NULL;
+	size_t len;
+	int n = 0;
+
+	*out = NULL;
+	if (!note || !*note)
+		return 0;
+	while (note_next(&pos, &b, &len)) {
 		v = vb_xrealloc(v, (size_t)(n + 1) * sizeof(*v));
-		v[n] = vb_xcalloc((size_t)(p - b) + 1, 1);
-		memcpy(v[n++], b, (size_t)(p - b));
-		if (!*p)
-			break;
-		b = ++p + 1;
+		v[n] = vb_xcalloc(len + 1, 1);
+		memcpy(v[n++], b, len);
 	}
 	*out = v;
 	return n;
@@ -318,34 +332,25 @@ free_parts(char **v, int n)
 }
 
 /*
- * Is @part one of the parts of kernel @k's note on @id?  The parts as
- * note_parts() cuts them, compared where they lie: part_mask() asks
- * this of every section for every part of every note.
+ * Is @part one of the parts of kernel @k's note on @id?  Compared where
+ * they lie, not copied: part_mask() asks this of every section for
+ * every part of every note.
  */
 static int
 has_note_part(const struct rl_set *s, int k, const char *id,
     const char *part)
 {
 	const struct vb_res *r = rl_find(&s->k[k], id);
-	const char *p, *b;
-	size_t n = strlen(part);
-	int depth = 0;
+	const char *pos, *b;
+	size_t n = strlen(part), len;
 
 	if (!r || !r->note || !*r->note)
 		return 0;
-	for (p = b = r->note;; p++) {
-		if (*p == '(')
-			depth++;
-		else if (*p == ')' && depth > 0)
-			depth--;
-		if (*p && !(depth == 0 && p[0] == ';' && p[1] == ' '))
-			continue;
-		if ((size_t)(p - b) == n && !memcmp(b, part, n))
+	pos = r->note;
+	while (note_next(&pos, &b, &len))
+		if (len == n && !memcmp(b, part, n))
 			return 1;
-		if (!*p)
-			return 0;
-		b = ++p + 1;
-	}
+	return 0;
 }
 
 /* Does id @i get a section of its own in the default view? */
