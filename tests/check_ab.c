@@ -579,10 +579,15 @@ START_TEST(ab_interrupt_marks_both)
 
 	tu_fake_settings();
 	tu_fake("ab.conf", "iterations 40\nforkbomb --forks 400 --ints 10\n");
-	pid = start_ab("ib");
+	/*
+	 * No warm-up: B then begins after A's first run.  Wait for that
+	 * (up to 40 s: a run of 400 forks under AddressSanitizer on a busy
+	 * machine took more than 10 s).
+	 */
+	pid = start_abw("ib", "0");
 	/* ABBA: B's result exists once its first run has begun */
 	snprintf(path, sizeof(path), "%s/r/ib-B/forkbomb.res", tu_dir);
-	for (i = 0; i < 1000 && access(path, F_OK) < 0; i++)
+	for (i = 0; i < 4000 && access(path, F_OK) < 0; i++)
 		usleep(10000);
 	ck_assert_msg(access(path, F_OK) == 0, "B never ran");
 	ck_assert_msg(wait_forking(pid), "B's benchmark never forked");
@@ -606,9 +611,9 @@ START_TEST(ab_interrupt_marks_both)
 	snprintf(path, sizeof(path), "%s/w", tu_dir);
 	ck_assert_int_eq(tu_count_except(path, ""), 0);
 
-	pid = start_ab("ik");
+	pid = start_abw("ik", "0");
 	snprintf(path, sizeof(path), "%s/r/ik-B/forkbomb.res", tu_dir);
-	for (i = 0; i < 1000 && access(path, F_OK) < 0; i++)
+	for (i = 0; i < 4000 && access(path, F_OK) < 0; i++)
 		usleep(10000);
 	ck_assert_msg(access(path, F_OK) == 0, "B never ran");
 	ck_assert_msg(wait_forking(pid), "B's benchmark never forked");
