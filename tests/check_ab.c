@@ -803,13 +803,13 @@ ab_suite(void)
 	Suite *s = suite_create("ab");
 	TCase *tc;
 
-	tc = tcase_create("schedule");
+	tc = tu_tcase("schedule");
 	tcase_add_checked_fixture(tc, tu_mktmp, tu_rmtmp);
 	tcase_add_test(tc, schedule);
 	tcase_add_test(tc, line_order_warmup_arg);
 	suite_add_tcase(s, tc);
 
-	tc = tcase_create("e2e");
+	tc = tu_tcase("e2e");
 	tcase_add_checked_fixture(tc, tu_mktmp, tu_rmtmp);
 	tcase_set_timeout(tc, 120);
 	tcase_add_test(tc, ab_end_to_end_fake);
@@ -826,7 +826,7 @@ ab_suite(void)
 	tcase_add_test(tc, ab_real_root);
 	suite_add_tcase(s, tc);
 
-	tc = tcase_create("warmup");
+	tc = tu_tcase("warmup");
 	tcase_add_checked_fixture(tc, tu_mktmp, tu_rmtmp);
 	tcase_set_timeout(tc, 120);
 	tcase_add_test(tc, ab_warmup_fake);

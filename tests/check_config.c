@@ -462,7 +462,7 @@ Suite *
 config_suite(void)
 {
 	Suite *s = suite_create("config");
-	TCase *tc = tcase_create("config");
+	TCase *tc = tu_tcase("config");
 
 	tcase_add_unchecked_fixture(tc, tu_mktmp, tu_rmtmp);
 	tcase_add_test(tc, parse_good);
@@ -475,7 +475,7 @@ config_suite(void)
 	tcase_add_test(tc, bounds);
 	suite_add_tcase(s, tc);
 	/* vmrun and each benchmark's --check, for every line: seconds */
-	tc = tcase_create("shipped");
+	tc = tu_tcase("shipped");
 	tcase_add_unchecked_fixture(tc, tu_mktmp, tu_rmtmp);
 	tcase_set_timeout(tc, 120);
 	tcase_add_test(tc, shipped_configs);

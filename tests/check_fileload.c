@@ -499,9 +499,9 @@ Suite *
 fileload_suite(void)
 {
 	Suite *s = suite_create("fileload");
-	TCase *tc = tcase_create("loadfile");
-	TCase *rp = tcase_create("replay");
-	TCase *e2e = tcase_create("e2e");
+	TCase *tc = tu_tcase("loadfile");
+	TCase *rp = tu_tcase("replay");
+	TCase *e2e = tu_tcase("e2e");
 
 	tcase_add_test(tc, parse_every_operation);
 	tcase_add_test(tc, parse_status_column);

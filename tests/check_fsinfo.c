@@ -253,7 +253,7 @@ Suite *
 fsinfo_suite(void)
 {
 	Suite *s = suite_create("fsinfo");
-	TCase *tc = tcase_create("fs");
+	TCase *tc = tu_tcase("fs");
 
 	tcase_add_unchecked_fixture(tc, setup, teardown);
 	tcase_set_timeout(tc, 30);

@@ -294,7 +294,7 @@ Suite *
 harness_suite(void)
 {
 	Suite *s = suite_create("harness");
-	TCase *tc = tcase_create("iteration child");
+	TCase *tc = tu_tcase("iteration child");
 
 	tcase_add_checked_fixture(tc, tu_mktmp, tu_rmtmp);
 	tcase_set_timeout(tc, 60);

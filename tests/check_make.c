@@ -201,7 +201,7 @@ Suite *
 make_suite(void)
 {
 	Suite *s = suite_create("make");
-	TCase *tc = tcase_create("values");
+	TCase *tc = tu_tcase("values");
 
 	tcase_add_unchecked_fixture(tc, tu_mktmp, tu_rmtmp);
 	tcase_set_timeout(tc, 120);

@@ -765,8 +765,8 @@ Suite *
 makesim_suite(void)
 {
 	Suite *s = suite_create("makesim");
-	TCase *tc = tcase_create("units");
-	TCase *e2e = tcase_create("end-to-end");
+	TCase *tc = tu_tcase("units");
+	TCase *e2e = tu_tcase("end-to-end");
 
 	tcase_add_test(tc, tree_same_seed);
 	tcase_add_test(tc, tree_shape);

@@ -955,8 +955,8 @@ Suite *
 memfill_suite(void)
 {
 	Suite *s = suite_create("memfill");
-	TCase *tc = tcase_create("size");
-	TCase *e2e = tcase_create("end-to-end");
+	TCase *tc = tu_tcase("size");
+	TCase *e2e = tu_tcase("end-to-end");
 
 	tcase_add_test(tc, meminfo_fields);
 	tcase_add_test(tc, percent_of_ram_and_swap);

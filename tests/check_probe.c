@@ -466,8 +466,8 @@ Suite *
 probe_suite(void)
 {
 	Suite *s = suite_create("probe");
-	TCase *tc = tcase_create("accounting");
-	TCase *e2e = tcase_create("end-to-end");
+	TCase *tc = tu_tcase("accounting");
+	TCase *e2e = tu_tcase("end-to-end");
 
 	tcase_add_test(tc, idle_plays_everything);
 	tcase_add_test(tc, late_wakeup_skips_periods);

@@ -256,7 +256,7 @@ recovery_suite(void)
 	Suite *s = suite_create("recovery");
 	TCase *tc;
 
-	tc = tcase_create("recovery");
+	tc = tu_tcase("recovery");
 	tcase_add_checked_fixture(tc, tu_mktmp, tu_rmtmp);
 	tcase_add_test(tc, state_recover);
 	tcase_add_test(tc, state_pid_reused);

@@ -251,7 +251,7 @@ Suite *
 rexport_suite(void)
 {
 	Suite *s = suite_create("rexport");
-	TCase *tc = tcase_create("rexport");
+	TCase *tc = tu_tcase("rexport");
 
 	tcase_set_timeout(tc, 60);
 	tcase_add_test(tc, csv_module);

@@ -575,8 +575,8 @@ Suite *
 rhtml_suite(void)
 {
 	Suite *s = suite_create("rhtml");
-	TCase *tc = tcase_create("rhtml");
-	TCase *br = tcase_create("browser");
+	TCase *tc = tu_tcase("rhtml");
+	TCase *br = tu_tcase("browser");
 
 	tcase_add_unchecked_fixture(tc, tu_mktmp, tu_rmtmp);
 	tcase_add_test(tc, escape);

@@ -523,7 +523,7 @@ Suite *
 robust_suite(void)
 {
 	Suite *s = suite_create("robust");
-	TCase *tc = tcase_create("robust");
+	TCase *tc = tu_tcase("robust");
 
 	tcase_set_timeout(tc, 60);
 	tcase_add_unchecked_fixture(tc, tu_mktmp, tu_rmtmp);

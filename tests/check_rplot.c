@@ -721,7 +721,7 @@ Suite *
 rplot_suite(void)
 {
 	Suite *s = suite_create("rplot");
-	TCase *tc = tcase_create("charts");
+	TCase *tc = tu_tcase("charts");
 
 	/* gnuplot draws a few dozen charts on a busy machine */
 	tcase_set_timeout(tc, 120);

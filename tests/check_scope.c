@@ -247,7 +247,7 @@ scope_suite(void)
 	Suite *s = suite_create("scope");
 	TCase *tc;
 
-	tc = tcase_create("scope");
+	tc = tu_tcase("scope");
 	tcase_add_checked_fixture(tc, tu_mktmp, tu_rmtmp);
 	tcase_add_test(tc, cgroup_v1_counters);
 	tcase_add_test(tc, cgroup_v2_counters);
@@ -256,7 +256,7 @@ scope_suite(void)
 	tcase_add_test(tc, foreign_mem_sum);
 	suite_add_tcase(s, tc);
 
-	tc = tcase_create("e2e");
+	tc = tu_tcase("e2e");
 	tcase_add_checked_fixture(tc, tu_mktmp, tu_rmtmp);
 	tcase_set_timeout(tc, 120);
 	tcase_add_test(tc, foreign_cpu_burner);

@@ -785,7 +785,7 @@ Suite *
 state_suite(void)
 {
 	Suite *s = suite_create("state");
-	TCase *tc = tcase_create("state");
+	TCase *tc = tu_tcase("state");
 
 	tcase_add_checked_fixture(tc, tu_mktmp, tu_rmtmp);
 	tcase_set_timeout(tc, 120);

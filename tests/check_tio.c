@@ -579,8 +579,8 @@ Suite *
 tio_suite(void)
 {
 	Suite *s = suite_create("tio");
-	TCase *tc = tcase_create("plan");
-	TCase *e2e = tcase_create("e2e");
+	TCase *tc = tu_tcase("plan");
+	TCase *e2e = tu_tcase("e2e");
 
 	tcase_add_test(tc, figures);
 	tcase_add_test(tc, sizes);

@@ -390,8 +390,8 @@ Suite *
 tworead_suite(void)
 {
 	Suite *s = suite_create("tworead");
-	TCase *tc = tcase_create("plan");
-	TCase *e2e = tcase_create("e2e");
+	TCase *tc = tu_tcase("plan");
+	TCase *e2e = tu_tcase("e2e");
 
 	tcase_add_test(tc, plan_original);
 	tcase_add_test(tc, plan_scaled);

@@ -985,7 +985,7 @@ Suite *
 verdict_suite(void)
 {
 	Suite *s = suite_create("verdict");
-	TCase *tc = tcase_create("verdict");
+	TCase *tc = tu_tcase("verdict");
 
 	/* the examples' tests run the report some 40 times */
 	tcase_set_timeout(tc, 60);

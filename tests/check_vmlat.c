@@ -504,8 +504,8 @@ Suite *
 vmlat_suite(void)
 {
 	Suite *s = suite_create("vmlat");
-	TCase *tc = tcase_create("timing");
-	TCase *e2e = tcase_create("end-to-end");
+	TCase *tc = tu_tcase("timing");
+	TCase *e2e = tu_tcase("end-to-end");
 
 	tcase_add_test(tc, grows_until_long_enough);
 	tcase_add_test(tc, growth_rule);

@@ -1232,7 +1232,7 @@ Suite *
 vmrun_suite(void)
 {
 	Suite *s = suite_create("vmrun");
-	TCase *tc = tcase_create("e2e");
+	TCase *tc = tu_tcase("e2e");
 
 	tcase_add_checked_fixture(tc, setup, teardown);
 	tcase_add_unchecked_fixture(tc, NULL, umount_leftovers);

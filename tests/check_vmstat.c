@@ -768,8 +768,8 @@ Suite *
 vmstat_suite(void)
 {
 	Suite *s = suite_create("vmstat");
-	TCase *tc = tcase_create("proc");
-	TCase *te = tcase_create("sampler");
+	TCase *tc = tu_tcase("proc");
+	TCase *te = tu_tcase("sampler");
 
 	tcase_add_unchecked_fixture(tc, tu_mktmp, tu_rmtmp);
 	tcase_add_test(tc, old_kernel);

@@ -7,14 +7,17 @@
  *	tests/check_vmbench size res   only these suites
  *	tests/check_vmbench -j 1 ...   one suite at a time
  *
- * Each suite runs in a process of its own, its output kept apart and
- * printed when it ends, with its wall and CPU time.  First the test
- * cases that change what the whole machine shares (a memory cgroup,
- * swap, a sysctl, the machine lock: made with tu_tcase_alone(), Check's
- * tag "exclusive"), one suite at a time and alone; then the rest of
- * every suite, up to -j suites at once (default: VB_JOBS, else the
- * number of CPUs plus one, since most suites wait on programs more than
- * they compute), the slow ones first.
+ Each test case runs in a process of its own (the runner learns a
+ * suite's test cases from tu_tcase(), tests/testutil.h; a suite that
+ * does not use it runs whole), its output kept apart and printed when
+ * it ends; a suite's line, with its counts, wall and CPU time, comes
+ * when its last test case ends.  First the test cases that change what
+ * the whole machine shares (a memory cgroup, swap, a sysctl, the
+ * machine lock: made with tu_tcase_alone(), Check's tag "exclusive"),
+ * one at a time and alone; then the rest, up to -j at once (default:
+ * VB_JOBS, else twice the number of CPUs, since most test cases wait
+ * on the programs they run more than they compute), the slow suites'
+ * first.
  *
  * The run's temporary folders live under one root it makes (and names
  * in VB_TEST_ROOT, tests/testutil.h) and removes at the end.  A test
@@ -224,15 +227,91 @@ print_skips(const char *root)
 	return n;
 }
 
-/* One suite's run: its process, its counts, its times. */
+/* A test case as tu_tcase_seen() saw it. */
+struct tcinfo {
+	const char *name;
+	int flags;		/* TU_TC_ALONE, TU_TC_SLOW */
+};
+
+/* The test cases of the suite being made (tu_tcase_seen()). */
+static struct tcinfo *seen;
+static size_t nseen, seen_cap;
+
+/* One suite's test cases, and its counts and times so far. */
+struct suiteinfo {
+	struct tcinfo *tc;	/* NULL: the suite runs whole */
+	size_t ntc;
+	int jobs[2];		/* its jobs not ended yet, [alone] */
+	int checks, failures, errors;
+	double start, end, cpu;
+};
+
+static struct suiteinfo sinfo[NSUITES];
+
+/*
+ * One job: a test case (or a whole suite) in a process of its own,
+ * its counts and its times.
+ */
 struct job {
 	size_t suite;
+	const char *tcase;	/* NULL: the whole suite */
 	int alone;		/* its "exclusive" test cases, else the rest */
 	pid_t pid;
 	int checks, failures, errors;
 	double start, wall, cpu;
 	int status;
 };
+
+void
+tu_tcase_seen(const char *name, int flags)
+{
+	struct tcinfo *more;
+
+	if (nseen == seen_cap) {
+		seen_cap = seen_cap ? 2 * seen_cap : 16;
+		if (!(more = realloc(seen, seen_cap * sizeof(*seen)))) {
+			fprintf(stderr, "check_vmbench: out of memory\n");
+			exit(2);
+		}
+		seen = more;
+	}
+	if (!(seen[nseen].name = strdup(name))) {
+		fprintf(stderr, "check_vmbench: out of memory\n");
+		exit(2);
+	}
+	seen[nseen++].flags = flags;
+}
+
+/*
+ * Learn suite @i's test cases: make the suite (its tu_tcase() calls
+ * report them) and free it.  Two test cases of one name are refused:
+ * the runner could not run one without the other.
+ */
+static void
+learn_suite(size_t i)
+{
+	struct suiteinfo *si = &sinfo[i];
+	size_t a, b;
+
+	nseen = 0;
+	srunner_free(srunner_create(suites[i].fn()));
+	for (a = 0; a < nseen; a++)
+		for (b = a + 1; b < nseen; b++)
+			if (strcmp(seen[a].name, seen[b].name) == 0) {
+				fprintf(stderr, "check_vmbench: %s: two test "
+				    "cases named %s\n", suites[i].name,
+				    seen[a].name);
+				exit(2);
+			}
+	si->ntc = nseen;
+	si->tc = NULL;
+	if (nseen && !(si->tc = malloc(nseen * sizeof(*si->tc)))) {
+		fprintf(stderr, "check_vmbench: out of memory\n");
+		exit(2);
+	}
+	if (nseen)
+		memcpy(si->tc, seen, nseen * sizeof(*si->tc));
+}
 
 static volatile sig_atomic_t stop_sig;
 
@@ -252,18 +331,29 @@ now(void)
 }
 
 /*
- * In a child: run suite @i with Check, its output into @root/out.<name>,
- * its counts ("checks failures errors") into @root/count.<name>.  A log
- * that Check writes (CK_XML_LOG_FILE_NAME, CK_LOG_FILE_NAME,
- * CK_TAP_LOG_FILE_NAME) gets the suite's name as a suffix.
+ * The file name part of job @j: "<suite>[.<test case>][.alone]" (a
+ * test case's name is one word: the runner's own names are checked).
  */
 static void
-run_suite(const char *root, size_t i, int alone)
+job_name(const struct job *j, char *buf, size_t len)
+{
+	snprintf(buf, len, "%s%s%s%s", suites[j->suite].name,
+	    j->tcase ? "." : "", j->tcase ? j->tcase : "",
+	    j->alone ? ".alone" : "");
+}
+
+/*
+ * In a child: run job @j with Check, its output into @root/out.<name>,
+ * its counts ("checks failures errors") into @root/count.<name>.  A log
+ * that Check writes (CK_XML_LOG_FILE_NAME, CK_LOG_FILE_NAME,
+ * CK_TAP_LOG_FILE_NAME) gets the same name as a suffix.
+ */
+static void
+run_job(const char *root, const struct job *j)
 {
 	static const char *const logs[] = { "CK_XML_LOG_FILE_NAME",
 	    "CK_LOG_FILE_NAME", "CK_TAP_LOG_FILE_NAME" };
-	const char *name = suites[i].name;
-	char path[600], log[1024];
+	char name[300], path[900], log[1200];
 	SRunner *sr;
 	TestResult **tr;
 	int fd, n, k, f = 0, e = 0, verbose;
@@ -272,8 +362,8 @@ run_suite(const char *root, size_t i, int alone)
 	signal(SIGINT, SIG_DFL);
 	signal(SIGTERM, SIG_DFL);
 	signal(SIGHUP, SIG_DFL);
-	snprintf(path, sizeof(path), "%s/out.%s%s", root, name,
-	    alone ? ".alone" : "");
+	job_name(j, name, sizeof(name));
+	snprintf(path, sizeof(path), "%s/out.%s", root, name);
 	fd = open(path, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0644);
 	if (fd < 0)
 		_exit(3);
@@ -284,16 +374,15 @@ run_suite(const char *root, size_t i, int alone)
 		const char *v = getenv(logs[k]);
 
 		if (v && *v && strcmp(v, "-") != 0) {
-			snprintf(log, sizeof(log), "%s.%s%s", v, name,
-			    alone ? ".alone" : "");
+			snprintf(log, sizeof(log), "%s.%s", v, name);
 			setenv(logs[k], log, 1);
 		}
 	}
-	sr = srunner_create(suites[i].fn());
+	sr = srunner_create(suites[j->suite].fn());
 	/* Check's lines only for a failure, unless CK_VERBOSITY asks */
 	verbose = getenv("CK_VERBOSITY") != NULL;
-	srunner_run_tagged(sr, NULL, NULL, alone ? "exclusive" :
-	    slow_mode == SLOW_ONLY ? "slow" : NULL, alone ? (slow_mode ==
+	srunner_run_tagged(sr, NULL, j->tcase, j->alone ? "exclusive" :
+	    slow_mode == SLOW_ONLY ? "slow" : NULL, j->alone ? (slow_mode ==
 	    SLOW_NOT ? "slow" : NULL) : slow_mode == SLOW_NOT ?
 	    "exclusive slow" : "exclusive", verbose ? CK_ENV : CK_SILENT);
 	if (!verbose && srunner_ntests_failed(sr) > 0)
@@ -308,20 +397,23 @@ run_suite(const char *root, size_t i, int alone)
 			f++;
 	free(tr);
 	srunner_free(sr);
-	snprintf(path, sizeof(path), "%s/count.%s%s", root, name,
-	    alone ? ".alone" : "");
+	snprintf(path, sizeof(path), "%s/count.%s", root, name);
 	if (!(out = fopen(path, "w")))
 		_exit(3);
 	fprintf(out, "%d %d %d\n", n, f, e);
 	_exit(fclose(out) == 0 ? 0 : 3);
 }
 
-/* Start suite @j->suite in a child of its own. */
+/* Start job @j in a child of its own. */
 static void
 start(struct job *j, const char *root)
 {
+	struct suiteinfo *si = &sinfo[j->suite];
+
 	fflush(stdout);
 	j->start = now();
+	if (si->start == 0 || j->start < si->start)
+		si->start = j->start;
 	j->pid = fork();
 	if (j->pid < 0) {
 		fprintf(stderr, "check_vmbench: cannot fork: %s\n",
@@ -329,56 +421,75 @@ start(struct job *j, const char *root)
 		return;
 	}
 	if (j->pid == 0)
-		run_suite(root, j->suite, j->alone);
+		run_job(root, j);
 }
 
 /*
  * Job @j has ended (@status, @ru its CPU and its children's): print its
- * output, its counts and its times; a suite whose process died or
- * left no counts is one error.
+ * output and add its counts and times to its suite's; a job whose
+ * process died or left no counts is one error.  When it is the last of
+ * its suite's (in this part, alone or not), print the suite's line.
  */
 static void
 finish(struct job *j, const char *root, int status, const struct rusage *ru)
 {
-	const char *name = suites[j->suite].name, *tag = j->alone ?
-	    ".alone" : "";
-	char path[600], *text;
+	const char *sname = suites[j->suite].name;
+	struct suiteinfo *si = &sinfo[j->suite];
+	char name[300], path[900], *text;
 	FILE *f;
 
+	job_name(j, name, sizeof(name));
 	j->wall = now() - j->start;
 	j->cpu = (double)ru->ru_utime.tv_sec + ru->ru_utime.tv_usec / 1e6 +
 	    (double)ru->ru_stime.tv_sec + ru->ru_stime.tv_usec / 1e6;
 	j->status = status;
-	snprintf(path, sizeof(path), "%s/out.%s%s", root, name, tag);
+	snprintf(path, sizeof(path), "%s/out.%s", root, name);
 	if ((text = read_all(path))) {
 		fputs(text, stdout);
 		if (*text && text[strlen(text) - 1] != '\n')
 			putchar('\n');
 		free(text);
 	}
-	snprintf(path, sizeof(path), "%s/count.%s%s", root, name, tag);
+	snprintf(path, sizeof(path), "%s/count.%s", root, name);
 	f = fopen(path, "r");
 	if (!f || fscanf(f, "%d %d %d", &j->checks, &j->failures,
 	    &j->errors) != 3 || !WIFEXITED(status) ||
 	    WEXITSTATUS(status) != 0) {
+		const char *what = j->tcase ? j->tcase : "";
+
 		if (WIFSIGNALED(status))
-			printf("%s: the suite's process was killed by signal "
-			    "%d\n", name, WTERMSIG(status));
+			printf("%s%s%s: the process was killed by signal "
+			    "%d\n", sname, *what ? " " : "", what,
+			    WTERMSIG(status));
 		else
-			printf("%s: the suite's process ended with status "
-			    "%d, its counts lost\n", name,
-			    WIFEXITED(status) ? WEXITSTATUS(status) : -1);
+			printf("%s%s%s: the process ended with status %d, "
+			    "its counts lost\n", sname, *what ? " " : "",
+			    what, WIFEXITED(status) ? WEXITSTATUS(status) :
+			    -1);
 		j->errors++;
 	}
 	if (f)
 		fclose(f);
-	/* a part without tests (no test case that runs alone): silent */
-	if (j->checks == 0 && j->errors == 0)
+	if (getenv("VB_CHECK_TIMES"))
+		printf("%s: %.1f s, CPU %.1f s\n", name, j->wall, j->cpu);
+	si->checks += j->checks;
+	si->failures += j->failures;
+	si->errors += j->errors;
+	si->cpu += j->cpu;
+	if (j->start + j->wall > si->end)
+		si->end = j->start + j->wall;
+	if (--si->jobs[j->alone] > 0)
 		return;
+	/* a part without tests (no test case that runs alone): silent */
+	if (si->checks == 0 && si->errors == 0)
+		goto reset;
 	printf("%s%s: %d checks, %d failures, %d errors; %.1f s, CPU %.1f "
-	    "s\n", name, j->alone ? " (alone)" : "", j->checks,
-	    j->failures, j->errors, j->wall, j->cpu);
+	    "s\n", sname, j->alone ? " (alone)" : "", si->checks,
+	    si->failures, si->errors, si->end - si->start, si->cpu);
 	fflush(stdout);
+reset:
+	si->checks = si->failures = si->errors = 0;
+	si->start = si->end = si->cpu = 0;
 }
 
 /*
@@ -428,15 +539,15 @@ int
 main(int argc, char **argv)
 {
 	const char *tmp = getenv("TMPDIR"), *env = getenv("VB_JOBS");
-	struct job jobs[2 * NSUITES];
-	size_t i, k, n = 0, nex = 0;
+	struct job *jobs;
+	size_t i, k, t, n = 0, nex = 0, cap = 0, nsuites = 0;
 	char root[512];
 	int j, first, par, checks = 0, failures = 0, errors = 0, skipped, sig;
 	struct sigaction sa;
 	double t0 = now();
 	long ncpu = sysconf(_SC_NPROCESSORS_ONLN);
 
-	par = env && *env ? atoi(env) : (int)(ncpu > 0 ? ncpu : 1) + 1;
+	par = env && *env ? atoi(env) : 2 * (int)(ncpu > 0 ? ncpu : 1);
 	env = getenv("VB_CHECK_SLOW");
 	if (!env || !*env || strcmp(env, "0") == 0)
 		slow_mode = SLOW_NOT;
@@ -457,7 +568,7 @@ main(int argc, char **argv)
 	}
 	if (par < 1) {
 		fprintf(stderr, "check_vmbench: -j or VB_JOBS: not a number "
-		    "of suites at once (1 or more)\n");
+		    "of test cases at once (1 or more)\n");
 		return 2;
 	}
 	for (j = first; j < argc; j++)
@@ -466,25 +577,47 @@ main(int argc, char **argv)
 			    argv[j]);
 			return 2;
 		}
+	/* every suite's test cases, learnt from tu_tcase() */
+	for (i = 0; i < NSUITES; i++) {
+		learn_suite(i);
+		cap += sinfo[i].ntc ? sinfo[i].ntc : 2;
+	}
+	if (!(jobs = calloc(cap, sizeof(*jobs)))) {
+		fprintf(stderr, "check_vmbench: out of memory\n");
+		return 2;
+	}
 	/*
-	 * every suite's test cases that run alone, then the rest: the
-	 * slow suites first
+	 * the test cases that run alone, then the rest: the slow suites'
+	 * first; a suite made without tu_tcase() as one job in each part
 	 */
 	for (k = 0; k < 3; k++)
 		for (i = 0; i < NSUITES; i++) {
+			const struct suiteinfo *si = &sinfo[i];
 			const char *s = suites[i].name;
 			int sl = listed(s, slow_first, NSLOW);
 			int want = first >= argc;
 
 			for (j = first; j < argc; j++)
 				want |= strcmp(argv[j], s) == 0;
+			nsuites += want && k == 0;
 			if (!want || (k == 1 && !sl) || (k == 2 && sl) ||
 			    (k == 0 && slow_mode == SLOW_ONLY))
 				continue;
-			memset(&jobs[n], 0, sizeof(jobs[n]));
-			jobs[n].alone = k == 0;
-			jobs[n++].suite = i;
-			nex += k == 0;
+			for (t = 0; t < (si->ntc ? si->ntc : 1); t++) {
+				int fl = si->ntc ? si->tc[t].flags : 0;
+
+				if (si->ntc && (!(fl & TU_TC_ALONE) != (k > 0) ||
+				    (slow_mode == SLOW_NOT && fl & TU_TC_SLOW) ||
+				    (slow_mode == SLOW_ONLY &&
+				    !(fl & TU_TC_SLOW))))
+					continue;
+				jobs[n].alone = k == 0;
+				jobs[n].suite = i;
+				jobs[n].tcase = si->ntc ? si->tc[t].name : NULL;
+				sinfo[i].jobs[k == 0]++;
+				n++;
+				nex += k == 0;
+			}
 		}
 	if (!tmp || !*tmp)
 		tmp = "/var/tmp";
@@ -511,11 +644,10 @@ main(int argc, char **argv)
 		failures += jobs[i].failures;
 		errors += jobs[i].errors;
 	}
-	printf("%d%%: Checks: %d, Failures: %d, Errors: %d; %zu suites, %d "
-	    "at once, %.1f s\n", checks ? 100 * (checks - failures -
-	    errors) / checks : 0, checks, failures, errors,
-	    slow_mode == SLOW_ONLY ? n : nex, par,
-	    now() - t0);
+	printf("%d%%: Checks: %d, Failures: %d, Errors: %d; %zu suites, %zu "
+	    "jobs, %d at once, %.1f s\n", checks ? 100 * (checks -
+	    failures - errors) / checks : 0, checks, failures, errors,
+	    nsuites, n, par, now() - t0);
 	skipped = print_skips(root);
 	remove_root(root);
 	if (sig) {

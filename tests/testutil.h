@@ -79,18 +79,46 @@ tu_mkdtemp(char *buf, size_t len, const char *tag)
 }
 
 /*
+ * Every test case is made with tu_tcase(), tu_tcase_alone() or
+ * tu_tcase_slow(), never tcase_create(): the runner (tests/runner.c)
+ * learns each suite's test cases from tu_tcase_seen() and runs each in
+ * a process of its own, several at once.  @flags: TU_TC_ALONE,
+ * TU_TC_SLOW.
+ */
+#define TU_TC_ALONE	1
+#define TU_TC_SLOW	2
+void tu_tcase_seen(const char *name, int flags);
+
+static inline TCase *
+tu_tcase_flags(const char *name, int flags)
+{
+	TCase *tc = tcase_create(name);
+
+	tu_tcase_seen(name, flags);
+	if (flags & TU_TC_ALONE)
+		tcase_set_tags(tc, "exclusive");
+	else if (flags & TU_TC_SLOW)
+		tcase_set_tags(tc, "slow");
+	return tc;
+}
+
+/* A test case that runs beside the others. */
+static inline TCase *
+tu_tcase(const char *name)
+{
+	return tu_tcase_flags(name, 0);
+}
+
+/*
  * A test case whose tests change what the whole machine shares (a
  * memory cgroup, swap, a sysctl, THP, the machine lock, /run/vmbench's
  * record of a killed run): tagged "exclusive", which the runner
- * (tests/runner.c) runs alone, with no other suite beside it.
+ * (tests/runner.c) runs alone, with no other test case beside it.
  */
 static inline TCase *
 tu_tcase_alone(const char *name)
 {
-	TCase *tc = tcase_create(name);
-
-	tcase_set_tags(tc, "exclusive");
-	return tc;
+	return tu_tcase_flags(name, TU_TC_ALONE);
 }
 
 /*
@@ -101,11 +129,11 @@ tu_tcase_alone(const char *name)
 static inline TCase *
 tu_tcase_slow(const char *name)
 {
-	TCase *tc = tcase_create(name);
-
-	tcase_set_tags(tc, "slow");
-	return tc;
+	return tu_tcase_flags(name, TU_TC_SLOW);
 }
+
+/* A suite with testutil.h makes its test cases with the three above. */
+#pragma GCC poison tcase_create
 
 /* Make a fresh folder under the root into tu_dir. */
 static inline void
