@@ -331,8 +331,7 @@ now(void)
 }
 
 /*
- * The file name part of job @j: "<suite>[.<test case>][.alone]" (a
- * test case's name is one word: the runner's own names are checked).
+ * The file name part of job @j: "<suite>[.<test case>][.alone]".
  */
 static void
 job_name(const struct job *j, char *buf, size_t len)
