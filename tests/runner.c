@@ -16,8 +16,8 @@
  * machine lock: made with tu_tcase_alone(), Check's tag "exclusive"),
  * one at a time and alone; then the rest, up to -j at once (default:
  * VB_JOBS, else twice the number of CPUs, since most test cases wait
- * on the programs they run more than they compute), the slow suites'
- * first.
+ * on the programs they run more than they compute), the longest in the
+ * last run first (<the runner>.times).
  *
  * The run's temporary folders live under one root it makes (and names
  * in VB_TEST_ROOT, tests/testutil.h) and removes at the end.  A test
@@ -259,7 +259,9 @@ struct job {
 	pid_t pid;
 	int checks, failures, errors;
 	double start, wall, cpu;
-	int status;
+	double last;		/* its wall time in the last run, or -1 */
+	size_t order;		/* its place in the order made first */
+	int status;		/* -1 until it has ended */
 };
 
 void
@@ -492,6 +494,94 @@ reset:
 }
 
 /*
+ * The wall time of each test case in the last run, kept in
+ * <the runner>.times ("seconds<TAB>name" lines) so that the next run
+ * starts the longest first: a long test case started last would end
+ * the run alone.  Only an order; a missing or odd file changes nothing
+ * else.
+ */
+static void
+times_read(const char *file, struct job *jobs, size_t n)
+{
+	char line[400], name[300], *tab;
+	FILE *f = fopen(file, "r");
+	size_t i;
+
+	for (i = 0; i < n; i++)
+		jobs[i].last = -1;
+	if (!f)
+		return;
+	while (fgets(line, sizeof(line), f)) {
+		line[strcspn(line, "\n")] = '\0';
+		if (!(tab = strchr(line, '\t')))
+			continue;
+		for (i = 0; i < n; i++) {
+			job_name(&jobs[i], name, sizeof(name));
+			if (strcmp(name, tab + 1) == 0)
+				jobs[i].last = atof(line);
+		}
+	}
+	fclose(f);
+}
+
+/*
+ * Write @file anew: the wall time of every job of this run that ended,
+ * and the old lines of the test cases this run did not run.
+ */
+static void
+times_write(const char *file, const struct job *jobs, size_t n)
+{
+	char tmp[600], line[400], name[300], *tab;
+	FILE *in = fopen(file, "r"), *out;
+	size_t i;
+
+	if ((size_t)snprintf(tmp, sizeof(tmp), "%s.%ld", file,
+	    (long)getpid()) >= sizeof(tmp) || !(out = fopen(tmp, "w"))) {
+		if (in)
+			fclose(in);
+		return;
+	}
+	while (in && fgets(line, sizeof(line), in)) {
+		int ran = 0;
+
+		if (!(tab = strchr(line, '\t')) || !strchr(tab, '\n'))
+			continue;
+		*strchr(tab, '\n') = '\0';
+		for (i = 0; i < n && !ran; i++) {
+			job_name(&jobs[i], name, sizeof(name));
+			ran = jobs[i].status >= 0 && strcmp(name, tab + 1) == 0;
+		}
+		if (!ran)
+			fprintf(out, "%s\n", line);
+	}
+	if (in)
+		fclose(in);
+	for (i = 0; i < n; i++)
+		if (jobs[i].status >= 0) {
+			job_name(&jobs[i], name, sizeof(name));
+			fprintf(out, "%.1f\t%s\n", jobs[i].wall, name);
+		}
+	if (fclose(out) != 0 || rename(tmp, file) != 0)
+		unlink(tmp);
+}
+
+/*
+ * qsort: a test case never timed first (it may be long), then the
+ * longest last time first; the order made otherwise kept.
+ */
+static int
+by_last(const void *a, const void *b)
+{
+	const struct job *x = a, *y = b;
+	double lx = x->last < 0 ? 1e9 : x->last;
+	double ly = y->last < 0 ? 1e9 : y->last;
+
+	if (lx != ly)
+		return lx < ly ? 1 : -1;
+	return x->order < y->order ? -1 : x->order > y->order;
+}
+
+/*
  * Run @jobs (@n of them), at most @par at once; 0, or the signal that
  * stopped the run (the running suites are sent it and awaited).
  */
@@ -540,7 +630,7 @@ main(int argc, char **argv)
 	const char *tmp = getenv("TMPDIR"), *env = getenv("VB_JOBS");
 	struct job *jobs;
 	size_t i, k, t, n = 0, nex = 0, cap = 0, nsuites = 0;
-	char root[512];
+	char root[512], times[512];
 	int j, first, par, checks = 0, failures = 0, errors = 0, skipped, sig;
 	struct sigaction sa;
 	double t0 = now();
@@ -611,6 +701,8 @@ main(int argc, char **argv)
 				    !(fl & TU_TC_SLOW))))
 					continue;
 				jobs[n].alone = k == 0;
+				jobs[n].order = n;
+				jobs[n].status = -1;
 				jobs[n].suite = i;
 				jobs[n].tcase = si->ntc ? si->tc[t].name : NULL;
 				sinfo[i].jobs[k == 0]++;
@@ -635,9 +727,13 @@ main(int argc, char **argv)
 	sigaction(SIGINT, &sa, NULL);
 	sigaction(SIGTERM, &sa, NULL);
 	sigaction(SIGHUP, &sa, NULL);
+	snprintf(times, sizeof(times), "%s.times", argv[0]);
+	times_read(times, jobs, n);
+	qsort(jobs + nex, n - nex, sizeof(*jobs), by_last);
 	sig = run_jobs(jobs, nex, 1, root);
 	if (!sig)
 		sig = run_jobs(jobs + nex, n - nex, par, root);
+	times_write(times, jobs, n);
 	for (i = 0; i < n; i++) {
 		checks += jobs[i].checks;
 		failures += jobs[i].failures;
