@@ -520,7 +520,7 @@ START_TEST(e2e_two_loads)
 	snprintf(wd, sizeof(wd), "%s/work", dir);
 	ck_assert_int_eq(mkdir(wd, 0700), 0);
 	for (i = 0; i < 2; i++) {
-		const char *args[] = { MAKESIM, "--units", "40", "--jobs", "3",
+		const char *args[] = { MAKESIM, "--units", "20", "--jobs", "3",
 		    "--cpu", "40000", "--ws-base", "1M", "--ws-per-kb", "64K",
 		    "--load", loads[i], "--load-size", "4M", "--load-procs",
 		    "4", "--iterations", "2", "--variant", loads[i],
@@ -541,8 +541,8 @@ START_TEST(e2e_two_loads)
 		for (it = 0; it < 2; it++) {
 			double bt = res_val(&r, "build_time", it);
 
-			/* 40 units, 4 directories, 1 link */
-			ck_assert_double_eq(res_val(&r, "jobs", it), 45);
+			/* 20 units, 2 directories, 1 link */
+			ck_assert_double_eq(res_val(&r, "jobs", it), 23);
 			ck_assert_double_le(res_val(&r, "max_jobs", it), 3);
 			ck_assert_double_gt(bt, 0);
 			ck_assert_double_le(bt, res_val(&r, "elapsed", it));
