@@ -904,7 +904,7 @@ Suite *
 boots_suite(void)
 {
 	Suite *s = suite_create("boots");
-	TCase *tc = tu_tcase("plan");
+	TCase *tc = tu_tcase_local("plan");
 	TCase *e2e = tu_tcase_slow("boot");
 
 	/* cpio of busybox and vmboots' runs: seconds under AddressSanitizer */

@@ -462,7 +462,7 @@ Suite *
 config_suite(void)
 {
 	Suite *s = suite_create("config");
-	TCase *tc = tu_tcase("config");
+	TCase *tc = tu_tcase_local("config");
 
 	tcase_add_unchecked_fixture(tc, tu_mktmp, tu_rmtmp);
 	tcase_add_test(tc, parse_good);

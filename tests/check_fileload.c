@@ -499,7 +499,7 @@ Suite *
 fileload_suite(void)
 {
 	Suite *s = suite_create("fileload");
-	TCase *tc = tu_tcase("loadfile");
+	TCase *tc = tu_tcase_local("loadfile");
 	TCase *rp = tu_tcase("replay");
 	TCase *e2e = tu_tcase("e2e");
 

@@ -88,7 +88,7 @@ Suite *
 fuzz_suite(void)
 {
 	Suite *s = suite_create("fuzz");
-	TCase *tc = tu_tcase("fuzz");
+	TCase *tc = tu_tcase_local("fuzz");
 
 	tcase_add_unchecked_fixture(tc, tu_mktmp, tu_rmtmp);
 	tcase_add_test(tc, res_many_words);

@@ -128,7 +128,7 @@ knob_suite(void)
 	Suite *s = suite_create("knob");
 	TCase *tc;
 
-	tc = tu_tcase("knob");
+	tc = tu_tcase_local("knob");
 	tcase_add_checked_fixture(tc, tu_mktmp, tu_rmtmp);
 	tcase_add_test(tc, parse_names);
 	tcase_add_test(tc, parse_refuses);

@@ -955,7 +955,7 @@ Suite *
 memfill_suite(void)
 {
 	Suite *s = suite_create("memfill");
-	TCase *tc = tu_tcase("size");
+	TCase *tc = tu_tcase_local("size");
 	TCase *e2e = tu_tcase("end-to-end");
 
 	tcase_add_test(tc, meminfo_fields);

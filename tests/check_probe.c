@@ -466,7 +466,7 @@ Suite *
 probe_suite(void)
 {
 	Suite *s = suite_create("probe");
-	TCase *tc = tu_tcase("accounting");
+	TCase *tc = tu_tcase_local("accounting");
 	TCase *e2e = tu_tcase("end-to-end");
 
 	tcase_add_test(tc, idle_plays_everything);

@@ -601,7 +601,7 @@ Suite *
 res_suite(void)
 {
 	Suite *s = suite_create("res");
-	TCase *tc = tu_tcase("res");
+	TCase *tc = tu_tcase_local("res");
 
 	tcase_add_unchecked_fixture(tc, tu_mktmp, tu_rmtmp);
 	tcase_add_test(tc, round_trip);

@@ -395,7 +395,7 @@ Suite *
 rload_suite(void)
 {
 	Suite *s = suite_create("rload");
-	TCase *tc = tu_tcase("runs");
+	TCase *tc = tu_tcase_local("runs");
 
 	tcase_add_checked_fixture(tc, tu_mktmp, tu_rmtmp);
 	tcase_add_test(tc, label_of_runs);

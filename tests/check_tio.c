@@ -579,7 +579,7 @@ Suite *
 tio_suite(void)
 {
 	Suite *s = suite_create("tio");
-	TCase *tc = tu_tcase("plan");
+	TCase *tc = tu_tcase_local("plan");
 	TCase *e2e = tu_tcase("e2e");
 
 	tcase_add_test(tc, figures);

@@ -390,7 +390,7 @@ Suite *
 tworead_suite(void)
 {
 	Suite *s = suite_create("tworead");
-	TCase *tc = tu_tcase("plan");
+	TCase *tc = tu_tcase_local("plan");
 	TCase *e2e = tu_tcase("e2e");
 
 	tcase_add_test(tc, plan_original);

@@ -237,13 +237,18 @@ struct tcinfo {
 static struct tcinfo *seen;
 static size_t nseen, seen_cap;
 
+/* A part of a suite (alone or not): its counts and times so far. */
+struct part {
+	int jobs;		/* its jobs not ended yet */
+	int checks, failures, errors;
+	double start, end, cpu;
+};
+
 /* One suite's test cases, and its counts and times so far. */
 struct suiteinfo {
 	struct tcinfo *tc;	/* NULL: the suite runs whole */
 	size_t ntc;
-	int jobs[2];		/* its jobs not ended yet, [alone] */
-	int checks, failures, errors;
-	double start, end, cpu;
+	struct part part[2];	/* [alone]: each part has its own line */
 };
 
 static struct suiteinfo sinfo[NSUITES];
@@ -261,6 +266,8 @@ struct job {
 	double start, wall, cpu;
 	double last;		/* its wall time in the last run, or -1 */
 	size_t order;		/* its place in the order made first */
+	int local;		/* TU_TC_LOCAL: may run beside an alone one */
+	int started;
 	int status;		/* -1 until it has ended */
 };
 
@@ -409,7 +416,7 @@ run_job(const char *root, const struct job *j)
 static void
 start(struct job *j, const char *root)
 {
-	struct suiteinfo *si = &sinfo[j->suite];
+	struct part *si = &sinfo[j->suite].part[j->alone];
 
 	fflush(stdout);
 	j->start = now();
@@ -435,7 +442,7 @@ static void
 finish(struct job *j, const char *root, int status, const struct rusage *ru)
 {
 	const char *sname = suites[j->suite].name;
-	struct suiteinfo *si = &sinfo[j->suite];
+	struct part *si = &sinfo[j->suite].part[j->alone];
 	char name[300], path[900], *text;
 	FILE *f;
 
@@ -479,7 +486,7 @@ finish(struct job *j, const char *root, int status, const struct rusage *ru)
 	si->cpu += j->cpu;
 	if (j->start + j->wall > si->end)
 		si->end = j->start + j->wall;
-	if (--si->jobs[j->alone] > 0)
+	if (--si->jobs > 0)
 		return;
 	/* a part without tests (no test case that runs alone): silent */
 	if (si->checks == 0 && si->errors == 0)
@@ -582,25 +589,64 @@ by_last(const void *a, const void *b)
 }
 
 /*
- * Run @jobs (@n of them), at most @par at once; 0, or the signal that
- * stopped the run (the running suites are sent it and awaited).
+ * The next job of @jobs (@n) to start, or NULL: a job that runs alone
+ * starts when nothing but local test cases (TU_TC_LOCAL) runs, and
+ * while one runs or waits, only local ones start beside it; the rest
+ * start in their order once every alone job has ended.
+ */
+static struct job *
+next_job(struct job *jobs, size_t n)
+{
+	size_t i, alone_running = 0, other_running = 0, alone_left = 0;
+
+	for (i = 0; i < n; i++) {
+		int running = jobs[i].pid > 0 && jobs[i].status < 0;
+
+		if (jobs[i].alone) {
+			alone_running += running;
+			alone_left += !jobs[i].started || running;
+		} else if (running && !jobs[i].local)
+			other_running++;
+	}
+	if (alone_left == 0) {
+		for (i = 0; i < n; i++)
+			if (!jobs[i].started)
+				return &jobs[i];
+		return NULL;
+	}
+	if (!alone_running && !other_running)
+		for (i = 0; i < n; i++)
+			if (jobs[i].alone && !jobs[i].started)
+				return &jobs[i];
+	for (i = 0; i < n; i++)
+		if (!jobs[i].alone && jobs[i].local && !jobs[i].started)
+			return &jobs[i];
+	return NULL;
+}
+
+/*
+ * Run @jobs (@n of them), at most @par at once (next_job() says which
+ * may start); 0, or the signal that stopped the run (the running jobs
+ * are sent it and awaited).
  */
 static int
 run_jobs(struct job *jobs, size_t n, int par, const char *root)
 {
-	size_t next = 0, running = 0, i;
+	size_t running = 0, i;
 	struct rusage ru;
+	struct job *j;
 	int status;
 	pid_t pid;
 
-	while (next < n || running > 0) {
-		while (!stop_sig && next < n && running < (size_t)par) {
-			start(&jobs[next], root);
-			if (jobs[next].pid > 0)
+	for (;;) {
+		while (!stop_sig && running < (size_t)par &&
+		    (j = next_job(jobs, n))) {
+			j->started = 1;
+			start(j, root);
+			if (j->pid > 0)
 				running++;
 			else
-				jobs[next].errors++;
-			next++;
+				j->errors++;
 		}
 		if (running == 0)
 			break;
@@ -609,15 +655,15 @@ run_jobs(struct job *jobs, size_t n, int par, const char *root)
 			if (errno != EINTR)
 				break;
 			if (stop_sig)
-				for (i = 0; i < next; i++)
-					if (jobs[i].pid > 0)
+				for (i = 0; i < n; i++)
+					if (jobs[i].pid > 0 &&
+					    jobs[i].status < 0)
 						kill(jobs[i].pid, stop_sig);
 			continue;
 		}
-		for (i = 0; i < next; i++)
-			if (jobs[i].pid == pid) {
+		for (i = 0; i < n; i++)
+			if (jobs[i].pid == pid && jobs[i].status < 0) {
 				finish(&jobs[i], root, status, &ru);
-				jobs[i].pid = 0;
 				running--;
 			}
 	}
@@ -701,11 +747,12 @@ main(int argc, char **argv)
 				    !(fl & TU_TC_SLOW))))
 					continue;
 				jobs[n].alone = k == 0;
+				jobs[n].local = !!(fl & TU_TC_LOCAL);
 				jobs[n].order = n;
 				jobs[n].status = -1;
 				jobs[n].suite = i;
 				jobs[n].tcase = si->ntc ? si->tc[t].name : NULL;
-				sinfo[i].jobs[k == 0]++;
+				sinfo[i].part[k == 0].jobs++;
 				n++;
 				nex += k == 0;
 			}
@@ -730,9 +777,7 @@ main(int argc, char **argv)
 	snprintf(times, sizeof(times), "%s.times", argv[0]);
 	times_read(times, jobs, n);
 	qsort(jobs + nex, n - nex, sizeof(*jobs), by_last);
-	sig = run_jobs(jobs, nex, 1, root);
-	if (!sig)
-		sig = run_jobs(jobs + nex, n - nex, par, root);
+	sig = run_jobs(jobs, n, par, root);
 	times_write(times, jobs, n);
 	for (i = 0; i < n; i++) {
 		checks += jobs[i].checks;

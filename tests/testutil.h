@@ -83,10 +83,11 @@ tu_mkdtemp(char *buf, size_t len, const char *tag)
  * tu_tcase_slow(), never tcase_create(): the runner (tests/runner.c)
  * learns each suite's test cases from tu_tcase_seen() and runs each in
  * a process of its own, several at once.  @flags: TU_TC_ALONE,
- * TU_TC_SLOW.
+ * TU_TC_SLOW, TU_TC_LOCAL.
  */
 #define TU_TC_ALONE	1
 #define TU_TC_SLOW	2
+#define TU_TC_LOCAL	4
 void tu_tcase_seen(const char *name, int flags);
 
 static inline TCase *
@@ -107,6 +108,18 @@ static inline TCase *
 tu_tcase(const char *name)
 {
 	return tu_tcase_flags(name, 0);
+}
+
+/*
+ * A test case whose tests touch nothing but their own files and the
+ * programs they run on them (fixtures, the report, --help): no setting,
+ * cgroup, swap, lock or run of a benchmark.  The runner may run it
+ * beside a test case that runs alone.
+ */
+static inline TCase *
+tu_tcase_local(const char *name)
+{
+	return tu_tcase_flags(name, TU_TC_LOCAL);
 }
 
 /*
