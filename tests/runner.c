@@ -339,6 +339,21 @@ now(void)
 	return (double)ts.tv_sec + (double)ts.tv_nsec / 1e9;
 }
 
+/* Free what learn_suite() and main() allocated, and @jobs. */
+static void
+free_all(struct job *jobs)
+{
+	size_t i, t;
+
+	for (i = 0; i < NSUITES; i++) {
+		for (t = 0; t < sinfo[i].ntc; t++)
+			free((char *)sinfo[i].tc[t].name);
+		free(sinfo[i].tc);
+	}
+	free(seen);
+	free(jobs);
+}
+
 /*
  * The file name part of job @j: "<suite>[.<test case>][.alone]".
  */
@@ -765,6 +780,7 @@ main(int argc, char **argv)
 	if (!mkdtemp(root)) {
 		fprintf(stderr, "check_vmbench: cannot make %s: %s\n", root,
 		    strerror(errno));
+		free_all(jobs);
 		return 2;
 	}
 	setenv("VB_TEST_ROOT", root, 1);
@@ -784,6 +800,7 @@ main(int argc, char **argv)
 		failures += jobs[i].failures;
 		errors += jobs[i].errors;
 	}
+	free_all(jobs);
 	printf("%d%%: Checks: %d, Failures: %d, Errors: %d; %zu suites, %zu "
 	    "jobs, %d at once, %.1f s\n", checks ? 100 * (checks -
 	    failures - errors) / checks : 0, checks, failures, errors,
