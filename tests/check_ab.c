@@ -243,6 +243,45 @@ wait_forking(pid_t pid)
 }
 
 /*
+ * Wait until vmrun @pid's child (the benchmark it runs, one at a time)
+ * is the one whose command line holds @want, looked for every 2 ms (at
+ * most 30 s); its pid, 0 if none came.
+ */
+static pid_t
+wait_child(pid_t pid, const char *want)
+{
+	char path[128], kids[256], cmd[4096];
+	long child;
+	int i, k;
+	FILE *f;
+
+	for (i = 0; i < 15000; i++) {
+		snprintf(path, sizeof(path), "/proc/%ld/task/%ld/children",
+		    (long)pid, (long)pid);
+		kids[0] = '\0';
+		if ((f = fopen(path, "r"))) {
+			if (!fgets(kids, sizeof(kids), f))
+				kids[0] = '\0';
+			fclose(f);
+		}
+		child = atol(kids);
+		snprintf(path, sizeof(path), "/proc/%ld/cmdline", child);
+		if (child > 0 && (f = fopen(path, "r"))) {
+			k = (int)fread(cmd, 1, sizeof(cmd) - 1, f);
+			fclose(f);
+			cmd[k > 0 ? k : 0] = '\0';
+			while (--k >= 0)
+				if (!cmd[k])
+					cmd[k] = ' ';
+			if (strstr(cmd, want))
+				return (pid_t)child;
+		}
+		usleep(2000);
+	}
+	return 0;
+}
+
+/*
  * Every path restores the settings: SIGINT, SIGTERM, SIGHUP in the
  * middle of a run; SIGKILL, then the next run undoes it and says so.
  */
@@ -453,12 +492,10 @@ END_TEST
 START_TEST(ab_warmup_interrupt)
 {
 	static const int sigs[] = { SIGINT, SIGTERM, SIGHUP };
-	char v[256], path[700], label[32], kids[256], cmd[4096];
-	long child = 0;
+	char v[256], path[700], label[32];
 	size_t i;
 	int status, j, k;
-	pid_t pid;
-	FILE *f;
+	pid_t pid, child;
 
 	tu_fake_settings();
 	tu_fake("ab.conf", "iterations 2\nforkbomb --forks 30000 --ints 10\n");
@@ -505,31 +542,9 @@ START_TEST(ab_warmup_interrupt)
 	tu_fake("ab.conf", "iterations 2\nforkbomb --forks 1000 --ints 10\n");
 	pid = start_ab("wk");
 	/* vmrun's child that is the warm-up: its --out is in warmup/ */
-	for (j = 0; j < 5000 && !child; j++) {
-		snprintf(path, sizeof(path), "/proc/%ld/task/%ld/children",
-		    (long)pid, (long)pid);
-		kids[0] = '\0';
-		if ((f = fopen(path, "r"))) {
-			if (!fgets(kids, sizeof(kids), f))
-				kids[0] = '\0';
-			fclose(f);
-		}
-		snprintf(path, sizeof(path), "/proc/%ld/cmdline", atol(kids));
-		if (atol(kids) > 0 && (f = fopen(path, "r"))) {
-			k = (int)fread(cmd, 1, sizeof(cmd) - 1, f);
-			fclose(f);
-			cmd[k > 0 ? k : 0] = '\0';
-			while (--k >= 0)
-				if (!cmd[k])
-					cmd[k] = ' ';
-			if (strstr(cmd, "/wk-A/warmup/forkbomb"))
-				child = atol(kids);
-		}
-		if (!child)
-			usleep(2000);
-	}
+	child = wait_child(pid, "/wk-A/warmup/forkbomb");
 	ck_assert_msg(child > 0, "no warm-up under vmrun");
-	kill((pid_t)child, SIGKILL);
+	kill(child, SIGKILL);
 	ck_assert_int_eq(waitpid(pid, &status, 0), pid);
 	ck_assert_msg(WIFEXITED(status) && WEXITSTATUS(status) == 0,
 	    "status %d", status);
@@ -701,11 +716,9 @@ END_TEST
  */
 START_TEST(ab_killed_benchmark)
 {
-	char v[256], path[700], kids[256];
-	long child = 0;
-	int status, i;
-	pid_t pid;
-	FILE *f;
+	char v[256], path[700];
+	int status;
+	pid_t pid, child;
 
 	tu_fake_settings();
 	/* ABBA: A killed, then B, B and A run on; no warm-up, so the
@@ -714,20 +727,10 @@ START_TEST(ab_killed_benchmark)
 	tu_fake("ab.conf", "iterations 2\nforkbomb --forks 1000 --ints 10\n");
 	pid = start_abw("kb", "0");
 	ck_assert_msg(wait_knob("7"), "A never applied");
-	/* the benchmark: vmrun's child (it has none but it) */
-	snprintf(path, sizeof(path), "/proc/%ld/task/%ld/children",
-	    (long)pid, (long)pid);
-	for (i = 0; i < 2500 && !child; i++) {
-		if ((f = fopen(path, "r"))) {
-			if (fgets(kids, sizeof(kids), f))
-				child = atol(kids);
-			fclose(f);
-		}
-		if (!child)
-			usleep(2000);
-	}
-	ck_assert_msg(child > 0, "no benchmark under vmrun");
-	kill((pid_t)child, SIGKILL);
+	/* the benchmark: vmrun's child that writes A's result */
+	child = wait_child(pid, "/kb-A/forkbomb");
+	ck_assert_msg(child > 0, "no benchmark of A under vmrun");
+	kill(child, SIGKILL);
 	ck_assert_int_eq(waitpid(pid, &status, 0), pid);
 	ck_assert_msg(WIFEXITED(status) && WEXITSTATUS(status) == 1,
 	    "status %d", status);
