@@ -230,16 +230,17 @@ wait_knob(const char *want)
 
 /*
  * Wait until the benchmark of vmrun @pid forks (at most 20 s): its
- * iteration has a child (tests/testutil.h).
+ * iteration has a child (tests/testutil.h).  The tree is counted once
+ * a turn: the child seen may be gone by a second count.
  */
 static int
 wait_forking(pid_t pid)
 {
-	int i;
+	int i, n = 0;
 
-	for (i = 0; i < 2000 && tu_tree_size(pid) < 5; i++)
+	for (i = 0; i < 2000 && (n = tu_tree_size(pid)) < 5; i++)
 		usleep(10000);
-	return tu_tree_size(pid) >= 5;
+	return n >= 5;
 }
 
 /*
