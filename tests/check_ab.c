@@ -821,9 +821,15 @@ ab_suite(void)
 	tcase_set_timeout(tc, 120);
 	tcase_add_test(tc, ab_end_to_end_fake);
 	tcase_add_test(tc, ab_restore_every_path);
+	tcase_add_test(tc, ab_full_results_disk);
+	suite_add_tcase(s, tc);
+
+	/* a benchmark killed, vmrun stopped between and during runs */
+	tc = tu_tcase("kill");
+	tcase_add_checked_fixture(tc, tu_mktmp, tu_rmtmp);
+	tcase_set_timeout(tc, 120);
 	tcase_add_test(tc, ab_killed_benchmark);
 	tcase_add_test(tc, ab_interrupt_marks_both);
-	tcase_add_test(tc, ab_full_results_disk);
 	suite_add_tcase(s, tc);
 
 	/* the real vm.swappiness under MEM=64M */
@@ -838,6 +844,11 @@ ab_suite(void)
 	tcase_set_timeout(tc, 120);
 	tcase_add_test(tc, ab_warmup_fake);
 	tcase_add_test(tc, ab_warmup_make);
+	suite_add_tcase(s, tc);
+
+	tc = tu_tcase("warmup_kill");
+	tcase_add_checked_fixture(tc, tu_mktmp, tu_rmtmp);
+	tcase_set_timeout(tc, 120);
 	tcase_add_test(tc, ab_warmup_interrupt);
 	suite_add_tcase(s, tc);
 	return s;
