@@ -149,7 +149,7 @@ scene(void)
 	tu_write(p, sizeof(p), "sys/kernel/mm/transparent_hugepage/enabled",
 	    "always [madvise] never\n");
 	tu_write(p, sizeof(p), "quick.conf",
-	    "iterations 2\nforkbomb --forks 50 --ints 10\n");
+	    "iterations 2\nforkbomb --forks 10 --ints 10\n");
 	setenv("VMBENCH_SYSROOT", tu_dir, 1);
 }
 
@@ -442,7 +442,7 @@ START_TEST(symlinks_not_followed)
 	snprintf(out, sizeof(out), "%s/fb", o);
 	argv[0] = "bench/forkbomb";
 	argv[1] = "--forks";
-	argv[2] = "50";
+	argv[2] = "10";
 	argv[3] = "--ints";
 	argv[4] = "10";
 	argv[5] = "--iterations";
@@ -534,11 +534,13 @@ END_TEST
  * for the first, saying so, and saves the values as the first left
  * them (the originals): at the end every setting is as it was.  The
  * first is held (SIGSTOP) under A's settings until the second says it
- * waits.
+ * waits.  The first runs the probe (half a second a run, at 1% of a
+ * CPU), so that it stays under A, through its warm-up run and A's,
+ * long enough to be caught there; the second a few forks.
  */
 START_TEST(one_changer_at_a_time)
 {
-	char conf[600], r[600], w[600], p[600];
+	char conf[600], conf2[600], r[600], w[600], p[600];
 	char *a1[20], *a2[20], want[128], *text;
 	pid_t p1, p2;
 	int i, st, waits = 0;
@@ -547,7 +549,9 @@ START_TEST(one_changer_at_a_time)
 		return;
 	scene();
 	tu_write(conf, sizeof(conf), "ab.conf",
-	    "iterations 1\nforkbomb --forks 400 --ints 10\n");
+	    "iterations 1\nprobe --duration 0.5 --cpu 1 --buffer 64K\n");
+	tu_write(conf2, sizeof(conf2), "ab2.conf",
+	    "iterations 1\nforkbomb --forks 10 --ints 10\n");
 	folder(r, sizeof(r), "r", 0755);
 	folder(w, sizeof(w), "w", 0755);
 	a1[0] = "bench/vmrun";
@@ -567,6 +571,7 @@ START_TEST(one_changer_at_a_time)
 	for (i = 0; i < 14; i++)
 		a2[i] = a1[i];
 	a2[2] = "two";
+	a2[8] = conf2;
 	p1 = start("err-one", a1);
 	ck_assert_msg(wait_text("proc/sys/vm/swappiness", "7"),
 	    "A never applied");
