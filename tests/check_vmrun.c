@@ -979,21 +979,33 @@ find_sampler(pid_t harness)
 
 /*
  * A killed sampler is noted in the result, which stays complete.  The
- * harness is stopped (SIGSTOP) while the sampler is killed, and only
- * while its result has fewer than its 3 iterations: a check of the
- * sampler (after each iteration, and at the end) is then still ahead
- * of it, however fast the run.
+ * harness's progress pipe (VMBENCH_PROGRESS_FD) is full before it
+ * starts, so its first progress line, written after the sampler has
+ * started and before iteration 1, blocks it: the sampler is killed
+ * while the result has fewer than its 3 iterations, so a check of the
+ * sampler (after each iteration, and at the end) is still ahead of it,
+ * however fast the run.  Then the pipe is read to its end.
  */
 START_TEST(sampler_killed_noted)
 {
-	char out[512], work[512], path[512], err[512];
+	char out[512], work[512], path[512], err[512], buf[4096];
 	struct vb_res r;
 	pid_t pid, smp = -1;
-	int status, i, killed = 0;
+	int pfd[2], status, i, fl, killed = 0;
 
 	snprintf(out, sizeof(out), "%s/fb", root);
 	snprintf(work, sizeof(work), "%s/work", root);
 	ck_assert_int_eq(mkdir(work, 0755), 0);
+	ck_assert_int_eq(pipe(pfd), 0);
+	/* fill the pipe (one page at the smallest) */
+	fcntl(pfd[1], F_SETPIPE_SZ, 4096);
+	fl = fcntl(pfd[1], F_GETFL);
+	ck_assert_int_eq(fcntl(pfd[1], F_SETFL, fl | O_NONBLOCK), 0);
+	memset(buf, 'x', sizeof(buf));
+	while (write(pfd[1], buf, sizeof(buf)) > 0 || write(pfd[1], buf, 1) > 0)
+		;
+	ck_assert_int_eq(errno, EAGAIN);
+	ck_assert_int_eq(fcntl(pfd[1], F_SETFL, fl), 0);
 	pid = fork();
 	ck_assert_int_ge(pid, 0);
 	if (pid == 0) {
@@ -1001,31 +1013,32 @@ START_TEST(sampler_killed_noted)
 
 		dup2(null, 1);
 		dup2(null, 2);
-		execl("bench/forkbomb", "forkbomb", "--forks", "500",
+		close(pfd[0]);
+		snprintf(buf, sizeof(buf), "%d", pfd[1]);
+		setenv("VMBENCH_PROGRESS_FD", buf, 1);
+		execl("bench/forkbomb", "forkbomb", "--forks", "20",
 		    "--ints", "10", "--iterations", "3", "--out", out,
 		    "--workdir", work, (char *)NULL);
 		_exit(127);
 	}
+	close(pfd[1]);
 	snprintf(path, sizeof(path), "%s/fb.res", root);
 	for (i = 0; i < 4000 && !killed; i++) {
-		if (access(path, F_OK) == 0 && (smp = find_sampler(pid)) > 0) {
-			ck_assert_int_eq(kill(pid, SIGSTOP), 0);
-			ck_assert_int_eq(waitpid(pid, &status, WUNTRACED), pid);
-			ck_assert_msg(WIFSTOPPED(status), "the run ended before "
-			    "its sampler was killed (status 0x%x)", status);
-			/* (unreadable: stopped while writing it) */
-			if (vb_res_read(path, &r, err, sizeof(err)) == 0) {
-				ck_assert_msg(r.niter < 3, "the run ended before "
-				    "its sampler was killed");
-				ck_assert_int_eq(kill(smp, SIGKILL), 0);
-				killed = 1;
-				vb_res_free(&r);
-			}
-			ck_assert_int_eq(kill(pid, SIGCONT), 0);
+		if (access(path, F_OK) == 0 && (smp = find_sampler(pid)) > 0 &&
+		    vb_res_read(path, &r, err, sizeof(err)) == 0) {
+			ck_assert_msg(r.niter < 3, "the run ended before its "
+			    "sampler was killed");
+			vb_res_free(&r);
+			ck_assert_int_eq(kill(smp, SIGKILL), 0);
+			killed = 1;
 		}
 		if (!killed)
 			nanosleep(&(struct timespec){ 0, 5000000 }, NULL);
 	}
+	/* let the harness go on: read the pipe to its end */
+	while (read(pfd[0], buf, sizeof(buf)) > 0)
+		;
+	close(pfd[0]);
 	ck_assert_msg(killed, "the sampler was never found");
 	ck_assert_int_eq(waitpid(pid, &status, 0), pid);
 	ck_assert(WIFEXITED(status));
