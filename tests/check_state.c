@@ -789,20 +789,32 @@ END_TEST
 Suite *
 state_suite(void)
 {
+	const struct {
+		const char *name;
+		const TTest *tests[6];
+	} cases[] = {
+		/* planted files and the state folder's rules */
+		{ "state", { planted_state_ignored, bad_items_refused,
+		    state_trust_rules, symlinks_not_followed, create_helpers,
+		    NULL } },
+		/* runs that change the (fake) machine */
+		{ "changer", { one_changer_at_a_time, plain_beside_changer,
+		    NULL } },
+		/* labels and their lock files */
+		{ "locks", { dot_labels_refused, stale_locks_removed, NULL } },
+	};
 	Suite *s = suite_create("state");
-	TCase *tc = tu_tcase("state");
+	TCase *tc;
+	size_t i, j;
 
-	tcase_add_checked_fixture(tc, tu_mktmp, tu_rmtmp);
-	tcase_set_timeout(tc, 120);
-	tcase_add_test(tc, planted_state_ignored);
-	tcase_add_test(tc, bad_items_refused);
-	tcase_add_test(tc, state_trust_rules);
-	tcase_add_test(tc, symlinks_not_followed);
-	tcase_add_test(tc, create_helpers);
-	tcase_add_test(tc, one_changer_at_a_time);
-	tcase_add_test(tc, plain_beside_changer);
-	tcase_add_test(tc, dot_labels_refused);
-	tcase_add_test(tc, stale_locks_removed);
-	suite_add_tcase(s, tc);
+	/* three test cases with the same fixtures, run side by side */
+	for (i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
+		tc = tu_tcase(cases[i].name);
+		tcase_add_checked_fixture(tc, tu_mktmp, tu_rmtmp);
+		tcase_set_timeout(tc, 120);
+		for (j = 0; cases[i].tests[j]; j++)
+			tcase_add_test(tc, cases[i].tests[j]);
+		suite_add_tcase(s, tc);
+	}
 	return s;
 }

@@ -1277,30 +1277,37 @@ END_TEST
 Suite *
 vmrun_suite(void)
 {
+	const struct {
+		const char *name;
+		const TTest *tests[8];
+	} cases[] = {
+		/* runs and labels */
+		{ "e2e", { run_writes_valid_folder, existing_label_adds_run,
+		    runs_three_ways, flat_moved_to_run1, other_config_refused,
+		    NULL } },
+		/* signals, pipes and locks */
+		{ "signals", { interrupt_between_runs, interrupt_cleans_up,
+		    sigpipe_on_stderr, progress_pipe_closed,
+		    concurrent_label_refused, sampler_killed_noted, NULL } },
+		/* refused input, full disks */
+		{ "refused", { bad_runs_refused, bad_input_refused,
+		    duplicate_outputs_refused, full_disk_fails,
+		    full_workdir_named, paths_refused, NULL } },
+	};
 	Suite *s = suite_create("vmrun");
-	TCase *tc = tu_tcase("e2e");
+	TCase *tc;
+	size_t i, j;
 
-	tcase_add_checked_fixture(tc, setup, teardown);
-	tcase_add_unchecked_fixture(tc, NULL, umount_leftovers);
-	tcase_set_timeout(tc, 60);
-	tcase_add_test(tc, run_writes_valid_folder);
-	tcase_add_test(tc, existing_label_adds_run);
-	tcase_add_test(tc, runs_three_ways);
-	tcase_add_test(tc, flat_moved_to_run1);
-	tcase_add_test(tc, bad_runs_refused);
-	tcase_add_test(tc, other_config_refused);
-	tcase_add_test(tc, interrupt_between_runs);
-	tcase_add_test(tc, bad_input_refused);
-	tcase_add_test(tc, interrupt_cleans_up);
-	tcase_add_test(tc, sigpipe_on_stderr);
-	tcase_add_test(tc, progress_pipe_closed);
-	tcase_add_test(tc, duplicate_outputs_refused);
-	tcase_add_test(tc, concurrent_label_refused);
-	tcase_add_test(tc, sampler_killed_noted);
-	tcase_add_test(tc, full_disk_fails);
-	tcase_add_test(tc, full_workdir_named);
-	tcase_add_test(tc, paths_refused);
-	suite_add_tcase(s, tc);
+	/* three test cases with the same fixtures, run side by side */
+	for (i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
+		tc = tu_tcase(cases[i].name);
+		tcase_add_checked_fixture(tc, setup, teardown);
+		tcase_add_unchecked_fixture(tc, NULL, umount_leftovers);
+		tcase_set_timeout(tc, 60);
+		for (j = 0; cases[i].tests[j]; j++)
+			tcase_add_test(tc, cases[i].tests[j]);
+		suite_add_tcase(s, tc);
+	}
 	/*
 	 * a memory cgroup (--mem); a run SIGKILLed, whose record in
 	 * /run/vmbench another suite's run would clean up; --clean-stale,
