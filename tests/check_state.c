@@ -534,9 +534,11 @@ END_TEST
  * for the first, saying so, and saves the values as the first left
  * them (the originals): at the end every setting is as it was.  The
  * first is held (SIGSTOP) under A's settings until the second says it
- * waits.  The first runs the probe (half a second a run, at 1% of a
- * CPU), so that it stays under A, through its warm-up run and A's,
- * long enough to be caught there; the second a few forks.
+ * waits, once its warm-up run under A has begun (before, vmrun's
+ * check of the value wrote 7 and 60 back).  The first runs the probe
+ * (a second a run, at 1% of a CPU), so that it stays under A, through
+ * its warm-up run and A's, long enough to be caught there; the second
+ * a few forks.
  */
 START_TEST(one_changer_at_a_time)
 {
@@ -549,7 +551,7 @@ START_TEST(one_changer_at_a_time)
 		return;
 	scene();
 	tu_write(conf, sizeof(conf), "ab.conf",
-	    "iterations 1\nprobe --duration 0.5 --cpu 1 --buffer 64K\n");
+	    "iterations 1\nprobe --duration 1 --cpu 1 --buffer 64K\n");
 	tu_write(conf2, sizeof(conf2), "ab2.conf",
 	    "iterations 1\nforkbomb --forks 10 --ints 10\n");
 	folder(r, sizeof(r), "r", 0755);
@@ -573,6 +575,8 @@ START_TEST(one_changer_at_a_time)
 	a2[2] = "two";
 	a2[8] = conf2;
 	p1 = start("err-one", a1);
+	ck_assert_msg(wait_file("r/one-A/warmup/probe.res"), "the warm-up "
+	    "never began");
 	ck_assert_msg(wait_text("proc/sys/vm/swappiness", "7"),
 	    "A never applied");
 	ck_assert_int_eq(kill(p1, SIGSTOP), 0);
