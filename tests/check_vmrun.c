@@ -1095,10 +1095,10 @@ START_TEST(sigkill_plain_run_marked)
 	for (i = 0; i < 400 && access(path, F_OK) < 0; i++)
 		nanosleep(&(struct timespec){ 0, 25000000 }, NULL);
 	ck_assert_int_eq(access(path, F_OK), 0);
-	/* the long benchmark forks: vmrun, harness, sampler, iteration, child */
+	/* the long one forks: vmrun, harness, sampler, iteration, child */
 	for (i = 0; i < 2000 && tu_tree_size(pid) < 5; i++)
 		nanosleep(&(struct timespec){ 0, 10000000 }, NULL);
-	ck_assert_msg(tu_tree_size(pid) >= 5, "the long benchmark never forked");
+	ck_assert_msg(tu_tree_size(pid) >= 5, "the long one never forked");
 	kill(pid, SIGKILL);
 	ck_assert_int_eq(waitpid(pid, &status, 0), pid);
 	ck_assert(WIFSIGNALED(status));
