@@ -149,7 +149,7 @@ scene(void)
 	tu_write(p, sizeof(p), "sys/kernel/mm/transparent_hugepage/enabled",
 	    "always [madvise] never\n");
 	tu_write(p, sizeof(p), "quick.conf",
-	    "iterations 2\nforkbomb --forks 50 --ints 10\n");
+	    "iterations 2\nforkbomb --forks 10 --ints 10\n");
 	setenv("VMBENCH_SYSROOT", tu_dir, 1);
 }
 
@@ -442,7 +442,7 @@ START_TEST(symlinks_not_followed)
 	snprintf(out, sizeof(out), "%s/fb", o);
 	argv[0] = "bench/forkbomb";
 	argv[1] = "--forks";
-	argv[2] = "50";
+	argv[2] = "10";
 	argv[3] = "--ints";
 	argv[4] = "10";
 	argv[5] = "--iterations";
@@ -534,11 +534,15 @@ END_TEST
  * for the first, saying so, and saves the values as the first left
  * them (the originals): at the end every setting is as it was.  The
  * first is held (SIGSTOP) under A's settings until the second says it
- * waits.
+ * waits, once its warm-up run under A has begun (before, vmrun's
+ * check of the value wrote 7 and 60 back).  The first runs the probe
+ * (a second a run, at 1% of a CPU), so that it stays under A, through
+ * its warm-up run and A's, long enough to be caught there; the second
+ * a few forks.
  */
 START_TEST(one_changer_at_a_time)
 {
-	char conf[600], r[600], w[600], p[600];
+	char conf[600], conf2[600], r[600], w[600], p[600];
 	char *a1[20], *a2[20], want[128], *text;
 	pid_t p1, p2;
 	int i, st, waits = 0;
@@ -547,7 +551,9 @@ START_TEST(one_changer_at_a_time)
 		return;
 	scene();
 	tu_write(conf, sizeof(conf), "ab.conf",
-	    "iterations 1\nforkbomb --forks 400 --ints 10\n");
+	    "iterations 1\nprobe --duration 1 --cpu 1 --buffer 64K\n");
+	tu_write(conf2, sizeof(conf2), "ab2.conf",
+	    "iterations 1\nforkbomb --forks 10 --ints 10\n");
 	folder(r, sizeof(r), "r", 0755);
 	folder(w, sizeof(w), "w", 0755);
 	a1[0] = "bench/vmrun";
@@ -567,7 +573,10 @@ START_TEST(one_changer_at_a_time)
 	for (i = 0; i < 14; i++)
 		a2[i] = a1[i];
 	a2[2] = "two";
+	a2[8] = conf2;
 	p1 = start("err-one", a1);
+	ck_assert_msg(wait_file("r/one-A/warmup/probe.res"), "the warm-up "
+	    "never began");
 	ck_assert_msg(wait_text("proc/sys/vm/swappiness", "7"),
 	    "A never applied");
 	ck_assert_int_eq(kill(p1, SIGSTOP), 0);
@@ -784,20 +793,32 @@ END_TEST
 Suite *
 state_suite(void)
 {
+	const struct {
+		const char *name;
+		const TTest *tests[6];
+	} cases[] = {
+		/* planted files and the state folder's rules */
+		{ "state", { planted_state_ignored, bad_items_refused,
+		    state_trust_rules, symlinks_not_followed, create_helpers,
+		    NULL } },
+		/* runs that change the (fake) machine */
+		{ "changer", { one_changer_at_a_time, plain_beside_changer,
+		    NULL } },
+		/* labels and their lock files */
+		{ "locks", { dot_labels_refused, stale_locks_removed, NULL } },
+	};
 	Suite *s = suite_create("state");
-	TCase *tc = tu_tcase("state");
+	TCase *tc;
+	size_t i, j;
 
-	tcase_add_checked_fixture(tc, tu_mktmp, tu_rmtmp);
-	tcase_set_timeout(tc, 120);
-	tcase_add_test(tc, planted_state_ignored);
-	tcase_add_test(tc, bad_items_refused);
-	tcase_add_test(tc, state_trust_rules);
-	tcase_add_test(tc, symlinks_not_followed);
-	tcase_add_test(tc, create_helpers);
-	tcase_add_test(tc, one_changer_at_a_time);
-	tcase_add_test(tc, plain_beside_changer);
-	tcase_add_test(tc, dot_labels_refused);
-	tcase_add_test(tc, stale_locks_removed);
-	suite_add_tcase(s, tc);
+	/* three test cases with the same fixtures, run side by side */
+	for (i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
+		tc = tu_tcase(cases[i].name);
+		tcase_add_checked_fixture(tc, tu_mktmp, tu_rmtmp);
+		tcase_set_timeout(tc, 120);
+		for (j = 0; cases[i].tests[j]; j++)
+			tcase_add_test(tc, cases[i].tests[j]);
+		suite_add_tcase(s, tc);
+	}
 	return s;
 }

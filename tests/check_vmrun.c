@@ -169,7 +169,7 @@ two_iter_conf(char *buf, size_t len)
 	snprintf(buf, len, "%s/two-iter.conf", root);
 	f = fopen(buf, "w");
 	ck_assert_ptr_nonnull(f);
-	fputs("iterations 2\nforkbomb --forks 100 --ints 10\n", f);
+	fputs("iterations 2\nforkbomb --forks 10 --ints 10\n", f);
 	fclose(f);
 	return buf;
 }
@@ -225,8 +225,8 @@ tiny_conf(char *buf, size_t len)
 	snprintf(buf, len, "%s/tiny.conf", root);
 	f = fopen(buf, "w");
 	ck_assert_ptr_nonnull(f);
-	fputs("iterations 1\nforkbomb --forks 100 --ints 10\n"
-	    "forkbomb@b --forks 100 --ints 10\n", f);
+	fputs("iterations 1\nforkbomb --forks 10 --ints 10\n"
+	    "forkbomb@b --forks 10 --ints 10\n", f);
 	fclose(f);
 	return buf;
 }
@@ -266,9 +266,10 @@ assert_three_runs(const char *label)
 }
 
 /*
- * RUNS=3 and three separate make runs both give a label of three runs,
- * which the report reads as such; RUNS=3 runs every line of run 1, then
- * of run 2, then of run 3.
+ * RUNS=3 and three separate runs both give a label of three runs, which
+ * the report reads as such; RUNS=3 runs every line of run 1, then of run
+ * 2, then of run 3.  RUNS=3 goes through make; the separate runs call
+ * bench/vmrun, as make run does (run_writes_valid_folder covers make).
  */
 START_TEST(runs_three_ways)
 {
@@ -294,10 +295,10 @@ START_TEST(runs_three_ways)
 	    out);
 	assert_three_runs("r3");
 	for (i = 1; i <= 3; i++) {
-		rc = tu_sh_out(out, sizeof(out), "make -s run KERNEL=s3 CONFIG=%s "
-		    "RESULTS=%s WORKDIR=%s/work 2>&1", conf, root, root);
-		ck_assert_msg(rc == 0, "make run %d failed (%d): %s", i, rc,
-		    out);
+		rc = tu_sh_out(out, sizeof(out), "bench/vmrun --kernel s3 "
+		    "--config %s --results %s --workdir %s/work 2>&1", conf,
+		    root, root);
+		ck_assert_msg(rc == 0, "run %d failed (%d): %s", i, rc, out);
 	}
 	ck_assert_msg(strstr(out, "/s3: 3 runs on 1 boot\n") != NULL, "%s",
 	    out);
@@ -430,24 +431,25 @@ END_TEST
  */
 START_TEST(other_config_refused)
 {
-	char out[8192], conf[512], ck1[64], ck2[64], want[1200], dir[512];
-	char mem[64];
+	char out[8192], conf[512], conf1[512], ck1[64], ck2[64], want[2048];
+	char dir[512], mem[64];
 	int rc;
 
 	tiny_conf(conf, sizeof(conf));
+	two_iter_conf(conf1, sizeof(conf1));
 	rc = tu_sh_out(out, sizeof(out), "bench/vmrun --kernel cm --config "
-	    "configs/test.conf --results %s --workdir %s 2>&1", root, root);
+	    "%s --results %s --workdir %s 2>&1", conf1, root, root);
 	ck_assert_msg(rc == 0, "%s", out);
 	/* the checksums by cksum(1), not by vmbench */
-	ck_assert_int_eq(tu_sh_out(ck1, sizeof(ck1), "cksum < configs/test.conf | "
-	    "tr -d '\\n'"), 0);
+	ck_assert_int_eq(tu_sh_out(ck1, sizeof(ck1), "cksum < %s | tr -d '\\n'",
+	    conf1), 0);
 	ck_assert_int_eq(tu_sh_out(ck2, sizeof(ck2), "cksum < %s | tr -d '\\n'",
 	    conf), 0);
 	rc = tu_sh_out(out, sizeof(out), "bench/vmrun --kernel cm --config %s "
 	    "--results %s --workdir %s 2>&1", conf, root, root);
-	snprintf(want, sizeof(want), "vmrun: %s/cm: run1 used "
-	    "configs/test.conf (cksum %s), this run %s (cksum %s): use "
-	    "another label or FORCE=1\n", root, ck1, conf, ck2);
+	snprintf(want, sizeof(want), "vmrun: %s/cm: run1 used %s (cksum "
+	    "%s), this run %s (cksum %s): use another label or FORCE=1\n",
+	    root, conf1, ck1, conf, ck2);
 	ck_assert_int_eq(rc, 1);
 	ck_assert_str_eq(out, want);
 	snprintf(dir, sizeof(dir), "%s/cm", root);
@@ -458,7 +460,7 @@ START_TEST(other_config_refused)
 	ck_assert_int_eq(tu_sh_out(mem, sizeof(mem), "awk '$1 == \"MemTotal:\" "
 	    "{ printf \"%%s\", $2 }' /proc/meminfo"), 0);
 	rc = tu_sh_out(out, sizeof(out), "bench/vmrun --kernel cm --config "
-	    "configs/test.conf --results %s --workdir %s 2>&1", root, root);
+	    "%s --results %s --workdir %s 2>&1", conf1, root, root);
 	snprintf(want, sizeof(want), "vmrun: %s/cm: run1 ran on another "
 	    "machine: mem_total_kb '5' (here '%s'): use another label or "
 	    "FORCE=1\n", root, mem);
@@ -505,9 +507,12 @@ START_TEST(interrupt_between_runs)
 	snprintf(conf, sizeof(conf), "%s/two.conf", root);
 	f = fopen(conf, "w");
 	ck_assert_ptr_nonnull(f);
-	/* line 1 long enough to be running when the SIGINT comes */
-	fputs("iterations 1\nforkbomb --forks 1000 --ints 10\n"
-	    "forkbomb@b --forks 100 --ints 10\n", f);
+	/*
+	 * line 1 long enough to be running when the SIGINT comes: the
+	 * probe, a second of wall time at 1% of a CPU
+	 */
+	fputs("iterations 1\nprobe --duration 1 --cpu 1 --buffer 64K\n"
+	    "forkbomb@b --forks 10 --ints 10\n", f);
 	fclose(f);
 	snprintf(work, sizeof(work), "%s/work", root);
 	mkdir(work, 0755);
@@ -543,7 +548,7 @@ START_TEST(interrupt_between_runs)
 	ck_assert_int_eq(waitpid(pid, &status, 0), pid);
 	ck_assert_msg(WIFEXITED(status) && WEXITSTATUS(status) == 130,
 	    "status 0x%x:\n%s", status, all);
-	nanosleep(&(struct timespec){ 0, 200000000 }, NULL);
+	/* nothing below us (what outlived vmrun became our child) */
 	errno = 0;
 	ck_assert_int_eq(waitpid(-1, NULL, WNOHANG), -1);
 	ck_assert_int_eq(errno, ECHILD);
@@ -646,7 +651,7 @@ START_TEST(interrupt_cleans_up)
 	snprintf(conf, sizeof(conf), "%s/long.conf", root);
 	f = fopen(conf, "w");
 	ck_assert_ptr_nonnull(f);
-	fputs("iterations 2\nforkbomb --forks 200 --ints 10\n"
+	fputs("iterations 2\nforkbomb --forks 20 --ints 10\n"
 	    "forkbomb@long --forks 10000000 --ints 10 --concurrency 4\n", f);
 	fclose(f);
 	snprintf(work, sizeof(work), "%s/work", root);
@@ -682,8 +687,10 @@ START_TEST(interrupt_cleans_up)
 	ck_assert_int_eq(waitpid(pid, &status, 0), pid);
 	ck_assert(WIFEXITED(status));
 	ck_assert_int_eq(WEXITSTATUS(status), 130);
-	/* nothing left running or unreaped below us */
-	nanosleep(&(struct timespec){ 0, 200000000 }, NULL);
+	/*
+	 * nothing left running or unreaped below us (what outlived vmrun
+	 * was made our child when vmrun ended)
+	 */
 	errno = 0;
 	ck_assert_int_eq(waitpid(-1, NULL, WNOHANG), -1);
 	ck_assert_int_eq(errno, ECHILD);
@@ -759,16 +766,37 @@ run_closed_pipe(char *const argv[], int progress)
 }
 
 /*
+ * A config of configs/test.conf's shape (two iterations of a line, one
+ * of a line of 4 children at once) but a tenth of its forks, in @root:
+ * its path.
+ */
+static char *
+pipe_conf(char *buf, size_t len)
+{
+	FILE *f;
+
+	snprintf(buf, len, "%s/pipe.conf", root);
+	f = fopen(buf, "w");
+	ck_assert_ptr_nonnull(f);
+	fputs("iterations 2\nforkbomb --forks 50 --ints 100\n"
+	    "forkbomb@par --forks 50 --ints 100 --concurrency 4 "
+	    "iterations=1\n", f);
+	fclose(f);
+	return buf;
+}
+
+/*
  * SIGPIPE: vmrun's stderr on a closed pipe must not stop the run: meta
  * complete, every result complete, no work folder or lock left.
  */
 START_TEST(sigpipe_on_stderr)
 {
-	char res[512], work[512], path[600];
+	char res[512], work[512], path[600], conf[512];
 	char *argv[] = { "bench/vmrun", "--kernel", "pipe", "--config",
-	    "configs/test.conf", "--results", res, "--workdir", work, NULL };
+	    conf, "--results", res, "--workdir", work, NULL };
 	int status;
 
+	pipe_conf(conf, sizeof(conf));
 	snprintf(res, sizeof(res), "%s/res", root);
 	snprintf(work, sizeof(work), "%s/work", root);
 	status = run_closed_pipe(argv, 0);
@@ -792,9 +820,9 @@ END_TEST
 START_TEST(sigpipe_with_limit)
 {
 	char res[512], work[512], path[600], line[4400], *cg = NULL, *sp;
+	char conf[512];
 	char *argv[] = { "bench/vmrun", "--kernel", "pipe", "--config",
-	    "configs/test.conf", "--results", res, "--workdir", work, "--mem",
-	    "256M", NULL };
+	    conf, "--results", res, "--workdir", work, "--mem", "256M", NULL };
 	FILE *f;
 	int status;
 
@@ -803,6 +831,7 @@ START_TEST(sigpipe_with_limit)
 		tu_skip("needs root and the cgroup v1 memory controller");
 		return;
 	}
+	pipe_conf(conf, sizeof(conf));
 	snprintf(res, sizeof(res), "%s/res", root);
 	snprintf(work, sizeof(work), "%s/work", root);
 	status = run_closed_pipe(argv, 0);
@@ -837,7 +866,7 @@ END_TEST
 START_TEST(progress_pipe_closed)
 {
 	char out[512], work[512], path[512];
-	char *argv[] = { "bench/forkbomb", "--forks", "200", "--ints", "10",
+	char *argv[] = { "bench/forkbomb", "--forks", "20", "--ints", "10",
 	    "--iterations", "3", "--out", out, "--workdir", work, NULL };
 	int status;
 
@@ -890,7 +919,8 @@ START_TEST(concurrent_label_refused)
 	snprintf(conf, sizeof(conf), "%s/long.conf", root);
 	f = fopen(conf, "w");
 	ck_assert_ptr_nonnull(f);
-	fputs("forkbomb --forks 10000000 --ints 10 --concurrency 2\n", f);
+	/* until stopped (60 s at most), at 1% of a CPU */
+	fputs("probe --duration 60 --cpu 1 --buffer 64K\n", f);
 	fclose(f);
 	pid = fork();
 	ck_assert_int_ge(pid, 0);
@@ -904,7 +934,7 @@ START_TEST(concurrent_label_refused)
 		    (char *)NULL);
 		_exit(127);
 	}
-	snprintf(path, sizeof(path), "%s/busy/run1/forkbomb.res", root);
+	snprintf(path, sizeof(path), "%s/busy/run1/probe.res", root);
 	for (i = 0; i < 400 && access(path, F_OK) < 0; i++)
 		nanosleep(&(struct timespec){ 0, 50000000 }, NULL);
 	ck_assert_int_eq(stat(path, &a), 0);
@@ -949,21 +979,33 @@ find_sampler(pid_t harness)
 
 /*
  * A killed sampler is noted in the result, which stays complete.  The
- * harness is stopped (SIGSTOP) while the sampler is killed, and only
- * while its result has fewer than its 3 iterations: a check of the
- * sampler (after each iteration, and at the end) is then still ahead
- * of it, however fast the run.
+ * harness's progress pipe (VMBENCH_PROGRESS_FD) is full before it
+ * starts, so its first progress line, written after the sampler has
+ * started and before iteration 1, blocks it: the sampler is killed
+ * while the result has fewer than its 3 iterations, so a check of the
+ * sampler (after each iteration, and at the end) is still ahead of it,
+ * however fast the run.  Then the pipe is read to its end.
  */
 START_TEST(sampler_killed_noted)
 {
-	char out[512], work[512], path[512], err[512];
+	char out[512], work[512], path[512], err[512], buf[4096];
 	struct vb_res r;
 	pid_t pid, smp = -1;
-	int status, i, killed = 0;
+	int pfd[2], status, i, fl, killed = 0;
 
 	snprintf(out, sizeof(out), "%s/fb", root);
 	snprintf(work, sizeof(work), "%s/work", root);
 	ck_assert_int_eq(mkdir(work, 0755), 0);
+	ck_assert_int_eq(pipe(pfd), 0);
+	/* fill the pipe (one page at the smallest) */
+	fcntl(pfd[1], F_SETPIPE_SZ, 4096);
+	fl = fcntl(pfd[1], F_GETFL);
+	ck_assert_int_eq(fcntl(pfd[1], F_SETFL, fl | O_NONBLOCK), 0);
+	memset(buf, 'x', sizeof(buf));
+	while (write(pfd[1], buf, sizeof(buf)) > 0 || write(pfd[1], buf, 1) > 0)
+		;
+	ck_assert_int_eq(errno, EAGAIN);
+	ck_assert_int_eq(fcntl(pfd[1], F_SETFL, fl), 0);
 	pid = fork();
 	ck_assert_int_ge(pid, 0);
 	if (pid == 0) {
@@ -971,31 +1013,32 @@ START_TEST(sampler_killed_noted)
 
 		dup2(null, 1);
 		dup2(null, 2);
-		execl("bench/forkbomb", "forkbomb", "--forks", "500",
+		close(pfd[0]);
+		snprintf(buf, sizeof(buf), "%d", pfd[1]);
+		setenv("VMBENCH_PROGRESS_FD", buf, 1);
+		execl("bench/forkbomb", "forkbomb", "--forks", "20",
 		    "--ints", "10", "--iterations", "3", "--out", out,
 		    "--workdir", work, (char *)NULL);
 		_exit(127);
 	}
+	close(pfd[1]);
 	snprintf(path, sizeof(path), "%s/fb.res", root);
 	for (i = 0; i < 4000 && !killed; i++) {
-		if (access(path, F_OK) == 0 && (smp = find_sampler(pid)) > 0) {
-			ck_assert_int_eq(kill(pid, SIGSTOP), 0);
-			ck_assert_int_eq(waitpid(pid, &status, WUNTRACED), pid);
-			ck_assert_msg(WIFSTOPPED(status), "the run ended before "
-			    "its sampler was killed (status 0x%x)", status);
-			/* (unreadable: stopped while writing it) */
-			if (vb_res_read(path, &r, err, sizeof(err)) == 0) {
-				ck_assert_msg(r.niter < 3, "the run ended before "
-				    "its sampler was killed");
-				ck_assert_int_eq(kill(smp, SIGKILL), 0);
-				killed = 1;
-				vb_res_free(&r);
-			}
-			ck_assert_int_eq(kill(pid, SIGCONT), 0);
+		if (access(path, F_OK) == 0 && (smp = find_sampler(pid)) > 0 &&
+		    vb_res_read(path, &r, err, sizeof(err)) == 0) {
+			ck_assert_msg(r.niter < 3, "the run ended before its "
+			    "sampler was killed");
+			vb_res_free(&r);
+			ck_assert_int_eq(kill(smp, SIGKILL), 0);
+			killed = 1;
 		}
 		if (!killed)
 			nanosleep(&(struct timespec){ 0, 5000000 }, NULL);
 	}
+	/* let the harness go on: read the pipe to its end */
+	while (read(pfd[0], buf, sizeof(buf)) > 0)
+		;
+	close(pfd[0]);
 	ck_assert_msg(killed, "the sampler was never found");
 	ck_assert_int_eq(waitpid(pid, &status, 0), pid);
 	ck_assert(WIFEXITED(status));
@@ -1052,7 +1095,10 @@ START_TEST(sigkill_plain_run_marked)
 	for (i = 0; i < 400 && access(path, F_OK) < 0; i++)
 		nanosleep(&(struct timespec){ 0, 25000000 }, NULL);
 	ck_assert_int_eq(access(path, F_OK), 0);
-	nanosleep(&(struct timespec){ 0, 300000000 }, NULL);
+	/* the long one forks: vmrun, harness, sampler, iteration, child */
+	for (i = 0; i < 2000 && tu_tree_size(pid) < 5; i++)
+		nanosleep(&(struct timespec){ 0, 10000000 }, NULL);
+	ck_assert_msg(tu_tree_size(pid) >= 5, "the long one never forked");
 	kill(pid, SIGKILL);
 	ck_assert_int_eq(waitpid(pid, &status, 0), pid);
 	ck_assert(WIFSIGNALED(status));
@@ -1126,12 +1172,12 @@ START_TEST(full_disk_fails)
 		tu_skip("cannot mount a tmpfs: %s", out);
 		return;
 	}
-	/* 16K left: the .res outgrows it after some iterations (short
-	   ones: only their number counts) */
+	/* 12K left: the .res outgrows it after some iterations (about 15
+	   here; short ones: only their number counts) */
 	rc = tu_sh_out(out, sizeof(out), "dd if=/dev/zero of=%s/fill bs=1k "
-	    "count=1008 2>&1", mnt);
+	    "count=1012 2>&1", mnt);
 	ck_assert_msg(rc == 0, "dd: %s", out);
-	rc = tu_sh_out(out, sizeof(out), "bench/forkbomb --forks 20 --ints 10 "
+	rc = tu_sh_out(out, sizeof(out), "bench/forkbomb --forks 1 --ints 10 "
 	    "--iterations 60 --out %s/fb --workdir %s 2>&1 >/dev/null", mnt,
 	    root);
 	snprintf(path, sizeof(path), "%s/fb.res", mnt);
@@ -1144,7 +1190,7 @@ START_TEST(full_disk_fails)
 	vb_res_free(&r);
 	/* the runner: non-zero, meta not left running */
 	tu_sh_out(NULL, 0, "rm -f %s/fb.*", mnt);
-	rc = tu_sh_out(out, sizeof(out), "echo 'forkbomb --forks 20 --ints 10' "
+	rc = tu_sh_out(out, sizeof(out), "echo 'forkbomb --forks 1 --ints 10' "
 	    "> %s/short.conf && bench/vmrun --kernel full --config "
 	    "%s/short.conf --results %s --workdir %s --iterations 60 2>&1",
 	    root, root, mnt, root);
@@ -1231,30 +1277,37 @@ END_TEST
 Suite *
 vmrun_suite(void)
 {
+	const struct {
+		const char *name;
+		const TTest *tests[8];
+	} cases[] = {
+		/* runs and labels */
+		{ "e2e", { run_writes_valid_folder, existing_label_adds_run,
+		    runs_three_ways, flat_moved_to_run1, other_config_refused,
+		    NULL } },
+		/* signals, pipes and locks */
+		{ "signals", { interrupt_between_runs, interrupt_cleans_up,
+		    sigpipe_on_stderr, progress_pipe_closed,
+		    concurrent_label_refused, sampler_killed_noted, NULL } },
+		/* refused input, full disks */
+		{ "refused", { bad_runs_refused, bad_input_refused,
+		    duplicate_outputs_refused, full_disk_fails,
+		    full_workdir_named, paths_refused, NULL } },
+	};
 	Suite *s = suite_create("vmrun");
-	TCase *tc = tu_tcase("e2e");
+	TCase *tc;
+	size_t i, j;
 
-	tcase_add_checked_fixture(tc, setup, teardown);
-	tcase_add_unchecked_fixture(tc, NULL, umount_leftovers);
-	tcase_set_timeout(tc, 60);
-	tcase_add_test(tc, run_writes_valid_folder);
-	tcase_add_test(tc, existing_label_adds_run);
-	tcase_add_test(tc, runs_three_ways);
-	tcase_add_test(tc, flat_moved_to_run1);
-	tcase_add_test(tc, bad_runs_refused);
-	tcase_add_test(tc, other_config_refused);
-	tcase_add_test(tc, interrupt_between_runs);
-	tcase_add_test(tc, bad_input_refused);
-	tcase_add_test(tc, interrupt_cleans_up);
-	tcase_add_test(tc, sigpipe_on_stderr);
-	tcase_add_test(tc, progress_pipe_closed);
-	tcase_add_test(tc, duplicate_outputs_refused);
-	tcase_add_test(tc, concurrent_label_refused);
-	tcase_add_test(tc, sampler_killed_noted);
-	tcase_add_test(tc, full_disk_fails);
-	tcase_add_test(tc, full_workdir_named);
-	tcase_add_test(tc, paths_refused);
-	suite_add_tcase(s, tc);
+	/* three test cases with the same fixtures, run side by side */
+	for (i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
+		tc = tu_tcase(cases[i].name);
+		tcase_add_checked_fixture(tc, setup, teardown);
+		tcase_add_unchecked_fixture(tc, NULL, umount_leftovers);
+		tcase_set_timeout(tc, 60);
+		for (j = 0; cases[i].tests[j]; j++)
+			tcase_add_test(tc, cases[i].tests[j]);
+		suite_add_tcase(s, tc);
+	}
 	/*
 	 * a memory cgroup (--mem); a run SIGKILLed, whose record in
 	 * /run/vmbench another suite's run would clean up; --clean-stale,
