@@ -6,10 +6,12 @@
  * tests/export-load.py (and .R) check each table's columns and shape;
  * here the figures they read are compared with the text view's: a key
  * figure's mean in the default view and the summary's geometric mean
- * with its interval.  And --what's bad values.
+ * with its interval.  And --what's bad values.  The exports and the
+ * text views are written once, in tu_dir/ex, and read by every test.
  */
 #include <check.h>
 #include <stdio.h>
+#include <unistd.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -43,15 +45,41 @@ output(const char *cmd)
 	return out;
 }
 
-/* Write the four exports of AB into @dir. */
+/*
+ * The four exports of AB and its two text views (text.txt, the
+ * default; summary.txt, --summary) in tu_dir/ex, written by the first
+ * test that asks (written again by the next when it failed); its path
+ * into @dir.
+ */
 static void
-write_exports(const char *dir)
+exports(char *dir, size_t len)
 {
-	ck_assert_int_eq(tu_sh_in(dir, "%s --format csv " AB " >\"$T/"
-	    "metrics.csv\" && %s --format csv --what settings " AB " >\"$T/"
+	snprintf(dir, len, "%s/ex", tu_dir);
+	if (access(dir, F_OK) == 0)
+		return;
+	ck_assert_int_eq(tu_sh_in(tu_dir, "rm -rf \"$T/ex.new\" && "
+	    "mkdir \"$T/ex.new\" && "
+	    "%s --format csv " AB " >\"$T/ex.new/metrics.csv\" && "
+	    "%s --format csv --what settings " AB " >\"$T/ex.new/"
 	    "settings.csv\" && %s --format csv --what summary " AB " >\"$T/"
-	    "summary.csv\" && %s --format json " AB " >\"$T/out.json\"",
-	    VMREPORT, VMREPORT, VMREPORT, VMREPORT), 0);
+	    "ex.new/summary.csv\" && %s --format json " AB " >\"$T/ex.new/"
+	    "out.json\" && %s " AB " >\"$T/ex.new/text.txt\" && "
+	    "%s --summary " AB " >\"$T/ex.new/summary.txt\" && "
+	    "mv \"$T/ex.new\" \"$T/ex\"", VMREPORT, VMREPORT, VMREPORT,
+	    VMREPORT, VMREPORT, VMREPORT), 0);
+}
+
+/*
+ * The python3 to run: the system's (Debian's, where python3-pandas
+ * installs pandas) when there is one, else the one in PATH (a pyenv
+ * shim there costs a second of CPU to start); NULL when none.
+ */
+static const char *
+python(void)
+{
+	if (access("/usr/bin/python3", X_OK) == 0)
+		return "/usr/bin/python3";
+	return tu_have("python3") ? "python3" : NULL;
 }
 
 /* Run the loader: @py MODE @path; its figures into @f. */
@@ -93,11 +121,11 @@ assert_as_text(const char *what, double v, const char *tok)
  * geometric means ("aa-2  91  3/3  1.0791  [0.7446, 1.5639]").
  */
 static void
-assert_text(const struct figs *f)
+assert_text(const char *dir, const struct figs *f)
 {
 	char a[64], b[64], g[64], lo[64], hi[64], *text, *p;
 
-	text = output(VMREPORT " " AB);
+	text = tu_slurp_ok("%s/text.txt", dir);
 	p = strstr(text, "\n== " BENCH " ==");
 	ck_assert_msg(p != NULL, "no table of " BENCH ": %s", text);
 	p = strstr(p, "\n" METRIC);
@@ -105,7 +133,7 @@ assert_text(const struct figs *f)
 	    "no row of " METRIC " under " BENCH);
 	assert_as_text(BENCH " " METRIC " on " KERNEL, f->mean, b);
 	free(text);
-	text = output(VMREPORT " --summary " AB);
+	text = tu_slurp_ok("%s/summary.txt", dir);
 	p = strstr(text, "\ngeometric mean of the ratios");
 	ck_assert_msg(p != NULL, "no geometric means: %s", text);
 	p = strstr(p, "\n" KERNEL " ");
@@ -120,88 +148,88 @@ assert_text(const struct figs *f)
 /* Python's csv module, no options: every table, then the figures. */
 START_TEST(csv_module)
 {
-	char dir[256];
+	const char *py = python();
+	char dir[sizeof(tu_dir) + 8];
 	struct figs f;
 
-	if (!tu_have("python3")) {
+	if (!py) {
 		tu_skip("no python3");
 		return;
 	}
-	tu_mkdtemp(dir, sizeof(dir), "rexport");
-	write_exports(dir);
-	load("python3", "csv", dir, &f);
-	assert_text(&f);
-	ck_assert_int_eq(tu_rmtree(dir), 0);
+	exports(dir, sizeof(dir));
+	load(py, "csv", dir, &f);
+	assert_text(dir, &f);
 }
 END_TEST
 
 /*
- * pandas.read_csv, no options: a python3 that has pandas (the one in
- * PATH, else the system's, where python3-pandas installs it).
+ * pandas.read_csv, no options: a python3 that has pandas (the system's,
+ * where python3-pandas installs it, else the one in PATH).  The loader
+ * itself says when it has no pandas (exit 77), so pandas is imported
+ * once.
  */
 START_TEST(csv_pandas)
 {
-	static const char *const pys[] = { "python3", "/usr/bin/python3" };
-	const char *py = NULL;
-	char dir[256];
+	static const char *const pys[] = { "/usr/bin/python3", "python3" };
+	char dir[sizeof(tu_dir) + 8], out[4096];
 	struct figs f;
 	size_t i;
+	int st = 77;
 
-	for (i = 0; i < sizeof(pys) / sizeof(pys[0]) && !py; i++)
-		if (tu_sh_in(NULL, "%s -c 'import pandas' >/dev/null 2>&1",
-		    pys[i]) == 0)
-			py = pys[i];
-	if (!py) {
+	exports(dir, sizeof(dir));
+	for (i = 0; i < sizeof(pys) / sizeof(pys[0]) && st == 77; i++) {
+		if (!tu_have(pys[i]))
+			continue;
+		st = tu_sh_out(out, sizeof(out), "%s " LOADER " pandas '%s' "
+		    KERNEL " " BENCH " " METRIC " 2>&1", pys[i], dir);
+	}
+	if (st == 77) {
 		tu_skip("no pandas (Debian: python3-pandas)");
 		return;
 	}
-	tu_mkdtemp(dir, sizeof(dir), "rexport");
-	write_exports(dir);
-	load(py, "pandas", dir, &f);
-	assert_text(&f);
-	ck_assert_int_eq(tu_rmtree(dir), 0);
+	ck_assert_msg(st == 0, "export-load.py pandas failed: %s", out);
+	ck_assert_msg(sscanf(out, "mean %lf\ngeomean %lf %lf %lf", &f.mean,
+	    &f.g, &f.lo, &f.hi) == 4, "export-load.py pandas: %s", out);
+	assert_text(dir, &f);
 }
 END_TEST
 
 /* R's read.csv, no options (tests/export-load.R). */
 START_TEST(csv_r)
 {
-	char dir[256], cmd[512], *out;
+	char dir[sizeof(tu_dir) + 8], cmd[512], *out;
 	struct figs f;
 
 	if (!tu_have("Rscript")) {
 		tu_skip("no Rscript (Debian: r-base-core)");
 		return;
 	}
-	tu_mkdtemp(dir, sizeof(dir), "rexport");
-	write_exports(dir);
+	exports(dir, sizeof(dir));
 	snprintf(cmd, sizeof(cmd), "Rscript tests/export-load.R '%s' " KERNEL
 	    " " BENCH " " METRIC " 2>&1", dir);
 	out = output(cmd);
 	ck_assert_msg(sscanf(out, "mean %lf\ngeomean %lf %lf %lf", &f.mean,
 	    &f.g, &f.lo, &f.hi) == 4, "%s: %s", cmd, out);
 	free(out);
-	assert_text(&f);
-	ck_assert_int_eq(tu_rmtree(dir), 0);
+	assert_text(dir, &f);
 }
 END_TEST
 
 /* json.loads refusing NaN, Infinity and repeated keys. */
 START_TEST(json_strict)
 {
-	char dir[256], path[300];
+	const char *py = python();
+	char dir[sizeof(tu_dir) + 8], path[sizeof(tu_dir) + 32];
 	struct figs f;
 
-	if (!tu_have("python3")) {
+	if (!py) {
 		tu_skip("no python3");
 		return;
 	}
-	tu_mkdtemp(dir, sizeof(dir), "rexport");
-	write_exports(dir);
+	exports(dir, sizeof(dir));
 	snprintf(path, sizeof(path), "%s/out.json", dir);
-	load("python3", "json", path, &f);
-	assert_text(&f);
-	ck_assert_int_eq(tu_rmtree(dir), 0);
+	load(py, "json", path, &f);
+	assert_text(dir, &f);
 }
 END_TEST
 
@@ -254,6 +282,7 @@ rexport_suite(void)
 	TCase *tc = tu_tcase("rexport");
 
 	tcase_set_timeout(tc, 60);
+	tcase_add_unchecked_fixture(tc, tu_mktmp, tu_rmtmp);
 	tcase_add_test(tc, csv_module);
 	tcase_add_test(tc, csv_pandas);
 	tcase_add_test(tc, csv_r);

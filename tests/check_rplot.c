@@ -498,16 +498,22 @@ START_TEST(summary_orientation)
 	    "tworead@n100" };
 	const char *dirs[2];
 	char a[600], b[600], want[128], *dat, *gp, *line, *save = NULL;
+	char cmd[16384] = "";
 	struct srow row;
-	double xlo = 0, xhi = 0;
-	int k, r, seen = 0;
-	size_t i;
+	double xlo = 0, xhi = 0, f;
+	int k, r, m, seen = 0;
+	size_t i, n;
 
 	use_dir("summary_orientation");
+	/* the 18 files written by one shell: its commands joined by && */
 	for (k = 0; k < 2; k++)
 		for (r = 1; r <= 3; r++)
-			for (i = 0; i < 3; i++)
-				ck_assert_int_eq(sh("mkdir -p \"$T/%c/run%d\" && "
+			for (i = 0; i < 3; i++) {
+				n = strlen(cmd);
+				f = (1 + 0.001 * (r - 2)) * (k == 0 ? 1 :
+				    i < 2 ? 1.5 : 0.2 + 0.8 * (r - 1));
+				m = snprintf(cmd + n, sizeof(cmd) - n,
+				    "%smkdir -p \"$T/%c/run%d\" && "
 				    "sed 's/^label=.*/label=%c/; s/^run=.*/"
 				    "run=%d/' " EX "/aa-1/run1/meta > "
 				    "\"$T/%c/run%d/meta\" && awk -v f=%.6f "
@@ -515,10 +521,11 @@ START_TEST(summary_orientation)
 				    "c++) if ($c != \"-\") $c = sprintf("
 				    "\"%%.10g\", $c * f) } { print }' " EX
 				    "/aa-1/run1/%s.res > \"$T/%c/run%d/%s.res\"",
-				    "ab"[k], r, "ab"[k], r, "ab"[k], r,
-				    (1 + 0.001 * (r - 2)) * (k == 0 ? 1 :
-				    i < 2 ? 1.5 : 0.2 + 0.8 * (r - 1)), ids[i],
-				    "ab"[k], r, ids[i]), 0);
+				    n ? " && " : "", "ab"[k], r, "ab"[k], r,
+				    "ab"[k], r, f, ids[i], "ab"[k], r, ids[i]);
+				ck_assert(m > 0 && (size_t)m < sizeof(cmd) - n);
+			}
+	ck_assert_int_eq(sh("%s", cmd), 0);
 	snprintf(a, sizeof(a), "%s/a", tdir);
 	snprintf(b, sizeof(b), "%s/b", tdir);
 	dirs[0] = a;
@@ -721,18 +728,22 @@ Suite *
 rplot_suite(void)
 {
 	Suite *s = suite_create("rplot");
-	TCase *tc = tu_tcase("charts");
+	TCase *tc = tu_tcase("charts"), *ex = tu_tcase("examples");
 
 	/* gnuplot draws a few dozen charts on a busy machine */
 	tcase_set_timeout(tc, 120);
 	tcase_add_unchecked_fixture(tc, tu_mktmp, tu_rmtmp);
 	tcase_add_test(tc, default_and_detail);
-	tcase_add_test(tc, summary_values);
 	tcase_add_test(tc, summary_orientation);
-	tcase_add_test(tc, no_gnuplot_messages);
 	tcase_add_test(tc, gnuplot_fails);
 	tcase_add_test(tc, inside_results_leaves_nothing);
 	tcase_add_test(tc, interrupted_gnuplot);
 	suite_add_tcase(s, tc);
+	/* the two that read the examples' charts (examples_charts()) */
+	tcase_set_timeout(ex, 120);
+	tcase_add_unchecked_fixture(ex, tu_mktmp, tu_rmtmp);
+	tcase_add_test(ex, summary_values);
+	tcase_add_test(ex, no_gnuplot_messages);
+	suite_add_tcase(s, ex);
 	return s;
 }

@@ -16,7 +16,8 @@ prints for the test to compare with the text view:
     mean V          the mean of METRIC of BENCH on KERNEL
     geomean G LO HI the summary's geometric mean of KERNEL, its interval
 
-Any failed check: a line on stderr and exit status 1.
+Any failed check: a line on stderr and exit status 1; pandas without
+pandas: a line and exit status 77.
 """
 import sys
 
@@ -105,7 +106,11 @@ def with_csv(d, kernel, bench, metric):
 
 
 def with_pandas(d, kernel, bench, metric):
-    import pandas
+    try:
+        import pandas
+    except ImportError:
+        print("export-load: no pandas", file=sys.stderr)
+        sys.exit(77)
 
     def load(name, header):
         t = pandas.read_csv("%s/%s.csv" % (d, name))
