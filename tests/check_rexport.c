@@ -279,7 +279,7 @@ Suite *
 rexport_suite(void)
 {
 	Suite *s = suite_create("rexport");
-	TCase *tc = tu_tcase("rexport");
+	TCase *tc = tu_tcase_local("rexport");
 
 	tcase_set_timeout(tc, 60);
 	tcase_add_unchecked_fixture(tc, tu_mktmp, tu_rmtmp);

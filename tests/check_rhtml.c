@@ -575,8 +575,8 @@ Suite *
 rhtml_suite(void)
 {
 	Suite *s = suite_create("rhtml");
-	TCase *tc = tu_tcase("rhtml");
-	TCase *br = tu_tcase("browser");
+	TCase *tc = tu_tcase_local("rhtml");
+	TCase *br = tu_tcase_local("browser");
 
 	tcase_add_unchecked_fixture(tc, tu_mktmp, tu_rmtmp);
 	tcase_add_test(tc, escape);

@@ -525,7 +525,7 @@ Suite *
 robust_suite(void)
 {
 	Suite *s = suite_create("robust");
-	TCase *tc = tu_tcase("robust");
+	TCase *tc = tu_tcase_local("robust");
 
 	tcase_set_timeout(tc, 60);
 	tcase_add_unchecked_fixture(tc, tu_mktmp, tu_rmtmp);

@@ -728,7 +728,7 @@ Suite *
 rplot_suite(void)
 {
 	Suite *s = suite_create("rplot");
-	TCase *tc = tu_tcase("charts"), *ex = tu_tcase("examples");
+	TCase *tc = tu_tcase_local("charts"), *ex = tu_tcase_local("examples");
 
 	/* gnuplot draws a few dozen charts on a busy machine */
 	tcase_set_timeout(tc, 120);

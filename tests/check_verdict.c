@@ -1081,7 +1081,7 @@ Suite *
 verdict_suite(void)
 {
 	Suite *s = suite_create("verdict");
-	TCase *tc = tu_tcase("verdict");
+	TCase *tc = tu_tcase_local("verdict");
 
 	/* the examples' tests run the report some 40 times */
 	tcase_set_timeout(tc, 60);

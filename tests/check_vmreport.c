@@ -2250,7 +2250,7 @@ Suite *
 vmreport_suite(void)
 {
 	Suite *s = suite_create("vmreport");
-	TCase *tc = tu_tcase("vmreport");
+	TCase *tc = tu_tcase_local("vmreport");
 
 	tcase_set_timeout(tc, 30);
 	tcase_add_unchecked_fixture(tc, make_base, remove_base);
