@@ -144,7 +144,10 @@ child_bounded(void)
 
 /*
  * A process burning a CPU beside a benchmark shows up in foreign_cpu
- * (the benchmark's own CPU is subtracted; other load only adds).
+ * (the benchmark's own CPU is subtracted; other load only adds).  The
+ * burner runs at nice 19: it takes the CPU no one else wants (on an
+ * idle machine a whole one), not the CPU of the tests beside it, and
+ * whatever it leaves is other processes' load, foreign as well.
  */
 START_TEST(foreign_cpu_burner)
 {
@@ -159,12 +162,15 @@ START_TEST(foreign_cpu_burner)
 		volatile unsigned long x = 0;
 
 		child_bounded();
+		if (nice(19) < 0)
+			_exit(1);
 		for (;;)
 			x++;
 	}
-	/* iterations of a few tenths of a second: the burner's CPU is
-	   read from /proc/stat in ticks */
-	ck_assert_int_eq(sh("bench/forkbomb --forks 1000 --ints 10 "
+	/* iterations of 0.3 s or more (300 forks, 0.7 ms or more each):
+	   /proc/stat counts in ticks of 10 ms, a few ticks off each way
+	   against the burner's 30 or more */
+	ck_assert_int_eq(sh("bench/forkbomb --forks 300 --ints 10 "
 	    "--iterations 3 --out %s/busy --workdir %s >/dev/null", tu_dir,
 	    tu_dir), 0);
 	kill(burner, SIGKILL);
@@ -203,11 +209,28 @@ meminfo_total_kb(void)
 	return v;
 }
 
+/* This process's resident memory (/proc/self/statm), in bytes; 0: unknown. */
+static unsigned long
+resident_bytes(void)
+{
+	unsigned long size, res = 0;
+	FILE *f = fopen("/proc/self/statm", "r");
+
+	if (f) {
+		if (fscanf(f, "%lu %lu", &size, &res) != 2)
+			res = 0;
+		fclose(f);
+	}
+	return res * (unsigned long)getpagesize();
+}
+
 /*
- * A process holding 512 MiB (written, so resident) beside a benchmark
- * shows up in foreign_mem_kb: at least what it holds, whatever else
- * the machine does (other use only adds).  MemTotal is the real one,
- * MemAvailable within it, and its lowest no higher than at the start.
+ * A process holding 512 MiB (resident: its pages allocated by
+ * MAP_POPULATE, which costs a tenth of writing to each page, and
+ * counted) beside a benchmark shows up in foreign_mem_kb: at least what
+ * it holds, whatever else the machine does (other use only adds).
+ * MemTotal is the real one, MemAvailable within it, and its lowest no
+ * higher than at the start.
  */
 START_TEST(foreign_mem_holder)
 {
@@ -221,15 +244,14 @@ START_TEST(foreign_mem_holder)
 	holder = fork();
 	ck_assert_int_ge(holder, 0);
 	if (holder == 0) {
+		unsigned long before = resident_bytes();
 		char *m = mmap(NULL, hold, PROT_READ | PROT_WRITE,
-		    MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
-		size_t i;
+		    MAP_PRIVATE | MAP_ANONYMOUS | MAP_POPULATE, -1, 0);
 
-		if (m == MAP_FAILED)
-			_exit(1);
-		for (i = 0; i < hold; i += 4096)
-			m[i] = 1;
 		child_bounded();
+		/* pages of its own (the zero page is not counted) */
+		if (m == MAP_FAILED || resident_bytes() < before + hold)
+			_exit(1);
 		if (write(p[1], "r", 1) != 1)
 			_exit(1);
 		for (;;)
@@ -238,7 +260,7 @@ START_TEST(foreign_mem_holder)
 	close(p[1]);
 	ck_assert_int_eq(read(p[0], &c, 1), 1);
 	close(p[0]);
-	ck_assert_int_eq(sh("bench/forkbomb --forks 200 --ints 10 "
+	ck_assert_int_eq(sh("bench/forkbomb --forks 50 --ints 10 "
 	    "--iterations 2 --out %s/held --workdir %s >/dev/null", tu_dir,
 	    tu_dir), 0);
 	kill(holder, SIGKILL);
