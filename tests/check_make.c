@@ -33,6 +33,18 @@ static const char *const payloads[] = {
 	"a\ntouch %s",
 };
 
+/*
+ * The build this test runs is the one the tree was built with: without
+ * the enclosing make's flags, make all would rebuild every program
+ * plain under make check SANITIZE=1 (.build-flags), in the middle of
+ * the other suites.  The test is built as the tree is.
+ */
+#ifdef __SANITIZE_ADDRESS__
+#define BUILD_MODE "SANITIZE=1"
+#else
+#define BUILD_MODE "SANITIZE="
+#endif
+
 /* an inventory whose one host refuses ssh: nothing could run there */
 #define FLEET_INV "INVENTORY=tests/fixtures/fleet-refused.ini"
 
@@ -188,6 +200,7 @@ START_TEST(build_expands_no_value)
 	argv[n++] = "make";
 	argv[n++] = "-s";
 	argv[n++] = "all";
+	argv[n++] = BUILD_MODE;
 	for (i = 0; i < sizeof(targets) / sizeof(targets[0]); i++) {
 		for (j = 0; j < i; j++)
 			if (strcmp(targets[j].var, targets[i].var) == 0)
@@ -232,7 +245,7 @@ START_TEST(ab_needs_sides)
 	int rc;
 
 	rc = tu_sh_in(tu_dir, "env -u MAKEFLAGS -u MFLAGS -u MAKELEVEL make -s "
-	    "ab KERNEL=mk-test CONFIG=configs/test.conf RESULTS=\"$T/r\" "
+	    BUILD_MODE " ab KERNEL=mk-test CONFIG=configs/test.conf RESULTS=\"$T/r\" "
 	    "WORKDIR=\"$T/w\" >\"$T/out\" 2>\"$T/err\"");
 	ck_assert_int_ne(rc, 0);
 	ck_assert_int_eq(tu_sh_in(tu_dir, "grep -v '^make: \\*\\*\\*' "
