@@ -17,24 +17,33 @@
 #include "testutil.h"
 
 /*
- * Values that would each touch @mark if anything parsed them.  Every
- * target but fleet builds `all` first, whose recipes take none of the
- * values: $(shell ...), which make itself would run wherever it
- * expanded the value (in a recipe of `all` as well), runs with the
- * build, as the user runs it; the others, which only a shell would run,
- * run the target's recipe alone (make -o all), a quarter of the CPU.
+ * Values that would each touch @mark if anything parsed them, given to
+ * the target's recipe alone (make -o all).  $(shell ...), which make
+ * itself would run wherever it expanded the value, in a recipe of `all`
+ * as well: `all` is built once with every variable's (build_expands_no_
+ * value), as the user builds it with a target; its recipes take the
+ * same variables, exported the same way, whatever the target.
  */
-static const struct {
-	const char *fmt;
-	int build;
-} payloads[] = {
-	{ "q'; touch %s; echo '", 0 },
-	{ "q\"; touch %s; echo \"", 0 },
-	{ "$(shell touch %s)", 1 },
-	{ "`touch %s`", 0 },
-	{ "$$(touch %s)", 0 },
-	{ "a\ntouch %s", 0 },
+static const char *const payloads[] = {
+	"q'; touch %s; echo '",
+	"q\"; touch %s; echo \"",
+	"$(shell touch %s)",
+	"`touch %s`",
+	"$$(touch %s)",
+	"a\ntouch %s",
 };
+
+/*
+ * The build this test runs is the one the tree was built with: without
+ * the enclosing make's flags, make all would rebuild every program
+ * plain under make check SANITIZE=1 (.build-flags), in the middle of
+ * the other suites.  The test is built as the tree is.
+ */
+#ifdef __SANITIZE_ADDRESS__
+#define BUILD_MODE "SANITIZE=1"
+#else
+#define BUILD_MODE "SANITIZE="
+#endif
 
 /* an inventory whose one host refuses ssh: nothing could run there */
 #define FLEET_INV "INVENTORY=tests/fixtures/fleet-refused.ini"
@@ -122,7 +131,7 @@ START_TEST(make_values_are_text)
 		int status;
 		pid_t pid;
 
-		snprintf(val, sizeof(val), payloads[p].fmt, mark);
+		snprintf(val, sizeof(val), payloads[p], mark);
 		unlink(args);
 		pid = fork();
 		ck_assert_int_ge(pid, 0);
@@ -140,10 +149,8 @@ START_TEST(make_values_are_text)
 			dup2(fd, 2);
 			argv[n++] = "make";
 			argv[n++] = "-s";
-			if (!payloads[p].build) {
-				argv[n++] = "-o";
-				argv[n++] = "all";
-			}
+			argv[n++] = "-o";
+			argv[n++] = "all";
 			argv[n++] = (char *)targets[_i].target;
 			snprintf(arg, sizeof(arg), "%s=%s", targets[_i].var, val);
 			argv[n++] = arg;
@@ -177,6 +184,59 @@ START_TEST(make_values_are_text)
 END_TEST
 
 /*
+ * make all with every variable of targets[] set to a $(shell ...) that
+ * would touch a mark of its own: the build's recipes run (need-deps and
+ * src/lib/version.h always do) with the variables exported, and expand
+ * none of them.
+ */
+START_TEST(build_expands_no_value)
+{
+	char *argv[6 + sizeof(targets) / sizeof(targets[0])];
+	char vals[sizeof(targets) / sizeof(targets[0])][1200], out[600];
+	size_t i, j, n = 0;
+	int status;
+	pid_t pid;
+
+	argv[n++] = "make";
+	argv[n++] = "-s";
+	argv[n++] = "all";
+	argv[n++] = BUILD_MODE;
+	for (i = 0; i < sizeof(targets) / sizeof(targets[0]); i++) {
+		for (j = 0; j < i; j++)
+			if (strcmp(targets[j].var, targets[i].var) == 0)
+				break;
+		if (j < i)
+			continue;	/* the same variable for another target */
+		snprintf(vals[i], sizeof(vals[i]), "%s=$(shell touch %s/ran.%s)",
+		    targets[i].var, tu_dir, targets[i].var);
+		argv[n++] = vals[i];
+	}
+	argv[n] = NULL;
+	snprintf(out, sizeof(out), "%s/build.out", tu_dir);
+	pid = fork();
+	ck_assert_int_ge(pid, 0);
+	if (pid == 0) {
+		int fd;
+
+		unsetenv("MAKEFLAGS");
+		unsetenv("MFLAGS");
+		unsetenv("MAKELEVEL");
+		fd = open(out, O_WRONLY | O_CREAT | O_TRUNC, 0644);
+		dup2(fd, 1);
+		dup2(fd, 2);
+		execvp("make", argv);
+		_exit(127);
+	}
+	ck_assert_int_eq(waitpid(pid, &status, 0), pid);
+	ck_assert_msg(WIFEXITED(status) && WEXITSTATUS(status) == 0,
+	    "make all with the values: status %d", status);
+	ck_assert_msg(tu_sh_in(tu_dir, "! ls \"$T\"/ran.* 2>/dev/null") == 0,
+	    "make all expanded a value: %s", out);
+	unlink(out);
+}
+END_TEST
+
+/*
  * make ab without A= and B= would be a plain run under another name:
  * refused in one line (besides make's own "***" line), nothing run.
  */
@@ -185,7 +245,7 @@ START_TEST(ab_needs_sides)
 	int rc;
 
 	rc = tu_sh_in(tu_dir, "env -u MAKEFLAGS -u MFLAGS -u MAKELEVEL make -s "
-	    "ab KERNEL=mk-test CONFIG=configs/test.conf RESULTS=\"$T/r\" "
+	    BUILD_MODE " ab KERNEL=mk-test CONFIG=configs/test.conf RESULTS=\"$T/r\" "
 	    "WORKDIR=\"$T/w\" >\"$T/out\" 2>\"$T/err\"");
 	ck_assert_int_ne(rc, 0);
 	ck_assert_int_eq(tu_sh_in(tu_dir, "grep -v '^make: \\*\\*\\*' "
@@ -207,6 +267,7 @@ make_suite(void)
 	tcase_set_timeout(tc, 120);
 	tcase_add_loop_test(tc, make_values_are_text, 0,
 	    (int)(sizeof(targets) / sizeof(targets[0])));
+	tcase_add_test(tc, build_expands_no_value);
 	tcase_add_test(tc, ab_needs_sides);
 	suite_add_tcase(s, tc);
 	return s;

@@ -18,9 +18,16 @@ docs=${DOCS:-docs}
 tmp=$(mktemp -d "${TMPDIR:-/tmp}/vmbench-doc-help.XXXXXX")
 trap 'rm -rf "$tmp"' EXIT INT TERM
 
-# the key as a file name in $tmp: bench/forkbomb -> bench_forkbomb
+# the key as a file name in $tmp, into $kf: bench/forkbomb -> bench_forkbomb
+# (in the shell itself: a subshell and tr each time cost a third of the run)
 keyfile() {
-	printf '%s/%s' "$tmp" "$(printf '%s' "$1" | tr '/' '_')"
+	kf='' k=$1
+	while :; do
+		case $k in
+		*/*)	kf=$kf${k%%/*}_ k=${k#*/};;
+		*)	kf=$tmp/$kf$k; return;;
+		esac
+	done
 }
 
 : > "$tmp/keys"
@@ -31,19 +38,22 @@ for p in "$@"; do
 	fi
 	# the program's text without the common paragraph (up to and
 	# including the blank line after it)
+	keyfile "$p"
 	awk '/^Common options:$/ { skip = 1 }
 	    skip && /^$/ { skip = 0; next }
-	    !skip' "$tmp/out" > "$(keyfile "$p")"
-	if [ ! -s "$(keyfile common)" ]; then
+	    !skip' "$tmp/out" > "$kf"
+	keyfile common
+	if [ ! -s "$kf" ]; then
 		awk '/^Common options:$/ { on = 1 }
 		    on && /^$/ { exit }
-		    on' "$tmp/out" > "$(keyfile common)"
+		    on' "$tmp/out" > "$kf"
 	fi
 	printf '%s\n' "$p" >> "$tmp/keys"
 done
 
 # a program without a block: a new section at the end of benchmarks.md
-[ -s "$(keyfile common)" ] && echo common >> "$tmp/keys"
+keyfile common
+[ -s "$kf" ] && echo common >> "$tmp/keys"
 for p in $(cat "$tmp/keys"); do
 	if ! grep -qxF "<!-- help: $p (make docs) -->" "$docs"/*.md; then
 		{
