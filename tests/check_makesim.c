@@ -181,6 +181,7 @@ struct watch {
 	int seq;
 	int start[64], end[64];	/* sequence numbers, 0: never */
 	int fail;		/* job that exits 1, or -1 */
+	int hold;		/* wait (up to 2 s) until this many ran at once */
 };
 
 static struct watch *
@@ -195,7 +196,12 @@ watch_new(void)
 	return w;
 }
 
-/* A job: note its start, overlap a little with others, note its end. */
+/*
+ * A job: note its start, overlap a little with others (with w->hold:
+ * until w->hold jobs have run at once, or 2 s have passed, so that a
+ * fork slower than the job's own sleep cannot hide the overlap), note
+ * its end.
+ */
 static int
 watched_job(uint32_t j, void *arg)
 {
@@ -208,6 +214,14 @@ watched_job(uint32_t j, void *arg)
 	    __ATOMIC_SEQ_CST, __ATOMIC_SEQ_CST))
 		;
 	w->start[j] = __atomic_add_fetch(&w->seq, 1, __ATOMIC_SEQ_CST);
+	for (m = 0; __atomic_load_n(&w->max_running, __ATOMIC_SEQ_CST) <
+	    __atomic_load_n(&w->hold, __ATOMIC_SEQ_CST); m++) {
+		if (m == 2000) {	/* never came: no one waits again */
+			__atomic_store_n(&w->hold, 0, __ATOMIC_SEQ_CST);
+			break;
+		}
+		usleep(1000);
+	}
 	nanosleep(&ts, NULL);
 	if ((int)j == w->fail) {
 		__atomic_sub_fetch(&w->running, 1, __ATOMIC_SEQ_CST);
@@ -249,6 +263,7 @@ START_TEST(sched_slots_and_deps)
 		struct ms_sched s = { .njobs = 60, .jobs = jobs,
 		    .slots = slots[t], .fn = watched_job, .arg = w };
 
+		w->hold = (int)slots[t];
 		ck_assert_msg(makesim_sched_run(&s) == 0, "%s", s.err);
 		ck_assert_uint_eq(s.finished, 60);
 		ck_assert_uint_eq(s.started, 60);

@@ -1172,13 +1172,16 @@ START_TEST(full_disk_fails)
 		tu_skip("cannot mount a tmpfs: %s", out);
 		return;
 	}
-	/* 12K left: the .res outgrows it after some iterations (about 15
-	   here; short ones: only their number counts) */
+	/*
+	 * 12K left: the .res outgrows it after about 60 iterations (some
+	 * 190 bytes each; short ones: only their number counts), with or
+	 * without the .vmstat beside it; 200 leave no doubt
+	 */
 	rc = tu_sh_out(out, sizeof(out), "dd if=/dev/zero of=%s/fill bs=1k "
 	    "count=1012 2>&1", mnt);
 	ck_assert_msg(rc == 0, "dd: %s", out);
 	rc = tu_sh_out(out, sizeof(out), "bench/forkbomb --forks 1 --ints 10 "
-	    "--iterations 60 --out %s/fb --workdir %s 2>&1 >/dev/null", mnt,
+	    "--iterations 200 --out %s/fb --workdir %s 2>&1 >/dev/null", mnt,
 	    root);
 	snprintf(path, sizeof(path), "%s/fb.res", mnt);
 	ck_assert_msg(rc == 1, "forkbomb exited %d: %s", rc, out);
@@ -1192,7 +1195,7 @@ START_TEST(full_disk_fails)
 	tu_sh_out(NULL, 0, "rm -f %s/fb.*", mnt);
 	rc = tu_sh_out(out, sizeof(out), "echo 'forkbomb --forks 1 --ints 10' "
 	    "> %s/short.conf && bench/vmrun --kernel full --config "
-	    "%s/short.conf --results %s --workdir %s --iterations 60 2>&1",
+	    "%s/short.conf --results %s --workdir %s --iterations 200 2>&1",
 	    root, root, mnt, root);
 	ck_assert_msg(rc == 1, "vmrun exited %d: %s", rc, out);
 	ck_assert_msg(strstr(out, "No space left on device") != NULL, "%s",
