@@ -24,12 +24,27 @@
 #include "testutil.h"
 
 static char root[256];
+static char case_dir[256];	/* the test case's, holding each root */
 
-/* The test's folder under the run's root (tests/testutil.h). */
+/*
+ * Before the whole case, in the runner's own process: the case's folder
+ * under the run's root, in which each test makes its own; other test
+ * cases run beside this one, so what is left mounted is looked for in
+ * it alone.
+ */
+static void
+case_setup(void)
+{
+	tu_mkdtemp(case_dir, sizeof(case_dir), "vmrun");
+}
+
+/* The test's folder, in the case's (tests/testutil.h). */
 static void
 setup(void)
 {
-	tu_mkdtemp(root, sizeof(root), "runner");
+	if ((size_t)snprintf(root, sizeof(root), "%s/runner.XXXXXX",
+	    case_dir) >= sizeof(root) || !mkdtemp(root))
+		ck_abort_msg("cannot make a folder in %s", case_dir);
 }
 
 static void
@@ -46,12 +61,12 @@ teardown(void)
 /*
  * After the whole case, in the runner's own process: a test that failed
  * in its forked child skipped teardown(), so unmount any tmpfs it left
- * (its folder goes with the run's root).
+ * in the case's folder (the folder goes with the run's root).
  */
 static void
 umount_leftovers(void)
 {
-	tu_umount_under(tu_root());
+	tu_umount_under(case_dir);
 }
 
 /* A result file that the strict reader accepts, with @iters rows. */
@@ -1305,7 +1320,7 @@ vmrun_suite(void)
 	for (i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
 		tc = tu_tcase(cases[i].name);
 		tcase_add_checked_fixture(tc, setup, teardown);
-		tcase_add_unchecked_fixture(tc, NULL, umount_leftovers);
+		tcase_add_unchecked_fixture(tc, case_setup, umount_leftovers);
 		tcase_set_timeout(tc, 60);
 		for (j = 0; cases[i].tests[j]; j++)
 			tcase_add_test(tc, cases[i].tests[j]);
@@ -1318,7 +1333,7 @@ vmrun_suite(void)
 	 */
 	tc = tu_tcase_alone("machine");
 	tcase_add_checked_fixture(tc, setup, teardown);
-	tcase_add_unchecked_fixture(tc, NULL, umount_leftovers);
+	tcase_add_unchecked_fixture(tc, case_setup, umount_leftovers);
 	tcase_set_timeout(tc, 60);
 	tcase_add_test(tc, sigpipe_with_limit);
 	tcase_add_test(tc, sigkill_plain_run_marked);
