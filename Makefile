@@ -8,7 +8,7 @@
 #
 #   make            build src/lib/libvmbench.a, bench/*, report/vmreport
 #   make check      build and run the tests (fails when any test fails),
-#                   all but those tagged slow (real Ansible runs, QEMU boots)
+#                   all but those tagged slow (Ansible, QEMU, Chromium)
 #   make check-slow those tagged slow only
 #   make run KERNEL=label [CONFIG=configs/quick.conf] [ITERATIONS=n] [RUNS=n]
 #   make ab KERNEL=label A="name=value,..." B="name=value,..."
@@ -210,7 +210,8 @@ check: all check-headers $(TEST_BIN) tests/iterchild
 	$(Q)VB_CHECK_SLOW=0 ./$(TEST_BIN)
 
 # The test cases tagged slow (tu_tcase_slow() in tests/testutil.h):
-# make fleet with real Ansible runs, make boots' QEMU boots.
+# make fleet with real Ansible runs, make boots' QEMU boots, the HTML
+# page in headless Chromium.
 check-slow: all $(TEST_BIN) tests/iterchild
 	$(call say,SLOW,$(TEST_BIN))
 	$(Q)VB_CHECK_SLOW=1 ./$(TEST_BIN)

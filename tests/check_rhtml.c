@@ -576,7 +576,7 @@ rhtml_suite(void)
 {
 	Suite *s = suite_create("rhtml");
 	TCase *tc = tu_tcase_local("rhtml");
-	TCase *br = tu_tcase_local("browser");
+	TCase *br = tu_tcase_slow("browser");
 
 	tcase_add_unchecked_fixture(tc, tu_mktmp, tu_rmtmp);
 	tcase_add_test(tc, escape);

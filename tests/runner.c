@@ -58,9 +58,9 @@ static const struct {
 
 /*
  * The test cases tagged "slow" (tu_tcase_slow(): real Ansible runs,
- * QEMU boots; minutes of wall time): VB_CHECK_SLOW unset or 0 leaves
- * them out (make check), 1 runs only them (make check-slow), all runs
- * everything.  A slow test case never runs alone.
+ * QEMU boots, Chromium: a heavy outside program each, seconds to
+ * minutes of CPU): VB_CHECK_SLOW unset or 0 leaves them out (make
+ * check), 1 runs only them (make check-slow), all runs everything.  A slow test case never runs alone.
  */
 enum { SLOW_NOT, SLOW_ONLY, SLOW_ALL };
 static int slow_mode = SLOW_NOT;
@@ -816,7 +816,7 @@ main(int argc, char **argv)
 	    errors - skipped : 0, failures + errors, skipped);
 	if (slow_mode == SLOW_NOT)
 		printf("not run: the test cases tagged slow (real Ansible "
-		    "runs, QEMU boots): make check-slow\n");
+		    "runs, QEMU boots, Chromium): make check-slow\n");
 	else if (slow_mode == SLOW_ONLY)
 		printf("run: only the test cases tagged slow (make check "
 		    "runs the others)\n");

@@ -135,9 +135,10 @@ tu_tcase_alone(const char *name)
 }
 
 /*
- * A test case of minutes of wall time (real Ansible runs, QEMU boots),
- * tagged "slow": make check leaves it out, make check-slow runs it
- * (tests/runner.c, VB_CHECK_SLOW).
+ * A test case that starts a heavy outside program (real Ansible runs,
+ * QEMU boots, Chromium: seconds to minutes of CPU), tagged "slow": make
+ * check leaves it out, make check-slow runs it (tests/runner.c,
+ * VB_CHECK_SLOW).
  */
 static inline TCase *
 tu_tcase_slow(const char *name)
