@@ -606,13 +606,16 @@ by_last(const void *a, const void *b)
 /*
  * The next job of @jobs (@n) to start, or NULL: a job that runs alone
  * starts when nothing but local test cases (TU_TC_LOCAL) runs, and
- * while one runs or waits, only local ones start beside it; the rest
- * start in their order once every alone job has ended.
+ * while one runs or waits, only local ones start beside it, at most
+ * @par - 2 (one at least) so that the alone job, which the rest waits
+ * for, keeps a CPU's worth; the rest start in their order once every
+ * alone job has ended.
  */
 static struct job *
-next_job(struct job *jobs, size_t n)
+next_job(struct job *jobs, size_t n, int par)
 {
 	size_t i, alone_running = 0, other_running = 0, alone_left = 0;
+	size_t local_running = 0;
 
 	for (i = 0; i < n; i++) {
 		int running = jobs[i].pid > 0 && jobs[i].status < 0;
@@ -622,6 +625,8 @@ next_job(struct job *jobs, size_t n)
 			alone_left += !jobs[i].started || running;
 		} else if (running && !jobs[i].local)
 			other_running++;
+		else if (running)
+			local_running++;
 	}
 	if (alone_left == 0) {
 		for (i = 0; i < n; i++)
@@ -633,6 +638,9 @@ next_job(struct job *jobs, size_t n)
 		for (i = 0; i < n; i++)
 			if (jobs[i].alone && !jobs[i].started)
 				return &jobs[i];
+	/* a CPU's worth left to the alone job, which the rest waits for */
+	if (local_running + 2 > (size_t)par && local_running > 0)
+		return NULL;
 	for (i = 0; i < n; i++)
 		if (!jobs[i].alone && jobs[i].local && !jobs[i].started)
 			return &jobs[i];
@@ -655,7 +663,7 @@ run_jobs(struct job *jobs, size_t n, int par, const char *root)
 
 	for (;;) {
 		while (!stop_sig && running < (size_t)par &&
-		    (j = next_job(jobs, n))) {
+		    (j = next_job(jobs, n, par))) {
 			j->started = 1;
 			start(j, root);
 			if (j->pid > 0)
