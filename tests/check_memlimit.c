@@ -1,7 +1,7 @@
 /*
  * Memory limits and swap files (src/runner/memlimit.c, src/runner/swapfile.c): the
- * swap header and the one-line refusals; then bench/vmrun --mem 32M
- * --swap 128M running memfill (with the probe beside it), which must
+ * swap header and the one-line refusals; then bench/vmrun --mem 64M
+ * --swap 256M running memfill (with the probe beside it), which must
  * swap, record both in meta and leave no cgroup and no swap file behind,
  * also after Ctrl-C and after the benchmark is OOM-killed in the limit.
  * The tests that need root are skipped without it (tu_skip(), counted
@@ -201,7 +201,7 @@ need_swap(void)
 	return 1;
 }
 
-/* A run of bench/vmrun under MEM=32M SWAP=128M in a fresh folder. */
+/* A run of bench/vmrun under MEM=64M SWAP=256M in a fresh folder. */
 struct run {
 	char dir[512];
 	char meta[600];
@@ -241,8 +241,8 @@ vmrun(struct run *r, const char *conf, int sig, const char *started)
 		dup2(null, 1);
 		dup2(null, 2);
 		execl("bench/vmrun", "vmrun", "--kernel", "t", "--config",
-		    cpath, "--results", res, "--workdir", work, "--mem", "32M",
-		    "--swap", "128M", (char *)NULL);
+		    cpath, "--results", res, "--workdir", work, "--mem", "64M",
+		    "--swap", "256M", (char *)NULL);
 		_exit(127);
 	}
 	if (sig) {
@@ -294,15 +294,15 @@ check_gone(const struct run *r)
 {
 	char cg[4400], sw[4400], *sp;
 
-	ck_assert_str_eq(meta(r, "mem_limit", cg, sizeof(cg)), "32M");
+	ck_assert_str_eq(meta(r, "mem_limit", cg, sizeof(cg)), "64M");
 	meta(r, "mem_limit_cgroup", cg, sizeof(cg));
 	meta(r, "swap_file", sw, sizeof(sw));
-	/* "cgroup v1 PATH limit 32M swap 128M", "PATH 128M" */
+	/* "cgroup v1 PATH limit 64M swap 256M", "PATH 256M" */
 	ck_assert_msg(strncmp(cg, "cgroup v", 8) == 0, "%s", cg);
 	memmove(cg, cg + 10, strlen(cg + 10) + 1);
-	ck_assert_ptr_nonnull(sp = strstr(cg, " limit 32M swap 128M"));
+	ck_assert_ptr_nonnull(sp = strstr(cg, " limit 64M swap 256M"));
 	*sp = '\0';
-	ck_assert_ptr_nonnull(sp = strstr(sw, " 128M"));
+	ck_assert_ptr_nonnull(sp = strstr(sw, " 256M"));
 	*sp = '\0';
 	ck_assert_msg(access(cg, F_OK) < 0 && errno == ENOENT,
 	    "cgroup %s left behind", cg);
@@ -342,12 +342,12 @@ START_TEST(memfill_swaps_under_limit)
 	check_gone(&r);
 	read_res(&r, "memfill", &res);
 	ck_assert_str_eq(res.status, "complete");
-	/* 80% of 32M + 128M, nothing in use */
+	/* 80% of 64M + 256M, nothing in use */
 	col = vb_res_metric_index(&res, "bytes");
-	ck_assert_double_eq(vb_res_get(&res, 0, col), 128.0 * MiB);
-	/* 128M through a 32M limit: at least 64M must have gone to swap */
+	ck_assert_double_eq(vb_res_get(&res, 0, col), 256.0 * MiB);
+	/* 256M through a 64M limit: at least 128M must have gone to swap */
 	col = vb_res_metric_index(&res, "pswpout");
-	ck_assert_msg(vb_res_get(&res, 0, col) >= 64 * 1024, "pswpout %g kB",
+	ck_assert_msg(vb_res_get(&res, 0, col) >= 128 * 1024, "pswpout %g kB",
 	    vb_res_get(&res, 0, col));
 	vb_res_free(&res);
 	/* the probe ran beside it, for the whole run, and said so */
@@ -387,8 +387,8 @@ START_TEST(removed_after_failure)
 
 	if (!need_swap())
 		return;
-	/* 256M forced into 32M + 128M: the OOM killer, inside the cgroup */
-	vmrun(&r, "iterations 1\nmemfill --bytes 256M --force --write\n", 0,
+	/* 512M forced into 64M + 256M: the OOM killer, inside the cgroup */
+	vmrun(&r, "iterations 1\nmemfill --bytes 512M --force --write\n", 0,
 	    NULL);
 	ck_assert_int_eq(r.status, 1);
 	check_gone(&r);
