@@ -675,8 +675,8 @@ START_TEST(memfill_reread_e2e)
 END_TEST
 
 /*
- * Under a memory limit with swap (vmrun --mem 16M --swap 48M, as root),
- * 32M written leaves at least 16M in swap: every pass reads it back,
+ * Under a memory limit with swap (vmrun --mem 32M --swap 64M, as root),
+ * 48M written leaves at least 16M in swap: every pass reads it back,
  * with major faults and swap-ins.  Skipped when not root.
  */
 START_TEST(memfill_reread_swaps)
@@ -692,13 +692,13 @@ START_TEST(memfill_reread_swaps)
 	}
 	mk_tmp();
 	ck_assert_int_eq(tu_sh_in(NULL, "printf 'iterations 2\\nmemfill "
-	    "--bytes 32M --write --reread 2\\n' >'%s/sw.conf'", tmpdir), 0);
+	    "--bytes 48M --write --reread 2\\n' >'%s/sw.conf'", tmpdir), 0);
 	/* a work folder that can hold a swap file (not a tmpfs /tmp) */
 	ck_assert_ptr_nonnull(mkdtemp(strcpy(work,
 	    "/var/tmp/check_memfill.XXXXXX")));
 	snprintf(err, sizeof(err), "%s/err", tmpdir);
 	rc = tu_sh_in(NULL, "bench/vmrun --kernel sw --config '%s/sw.conf' "
-	    "--results '%s/r' --workdir '%s' --mem 16M --swap 48M >/dev/null "
+	    "--results '%s/r' --workdir '%s' --mem 32M --swap 64M >/dev/null "
 	    "2>'%s'", tmpdir, tmpdir, work, err);
 	ck_assert_int_eq(tu_sh_in(NULL, "rm -rf '%s'", work), 0);
 	ck_assert_msg(rc == 0, "vmrun: %s", tu_slurp(err));
