@@ -111,13 +111,15 @@ ALL_OBJS := $(LIB_OBJS) $(BENCH_MAIN:.c=.o) $(BENCH_MODS) \
 all: need-deps $(LIB) $(PROGS) $(REPORT)
 
 .PHONY: FORCE
-# a copy made by make fleet has its version in .vmbench-version, no .git
+# a copy made by make fleet has its version in .vmbench-version, no .git;
+# the temporary file has a name of its own (the shell's pid): make
+# check's test cases run several makes in one tree at once
 src/lib/version.h: FORCE
 	$(Q)v=$$(cat .vmbench-version 2>/dev/null || \
 	    git describe --always --dirty --tags 2>/dev/null || \
 	    echo unknown); \
-	echo "#define VB_VERSION \"$$v\"" > $@.tmp; \
-	cmp -s $@.tmp $@ && rm -f $@.tmp || mv $@.tmp $@
+	t=$@.tmp.$$$$; echo "#define VB_VERSION \"$$v\"" > $$t; \
+	cmp -s $$t $@ && rm -f $$t || mv $$t $@
 FORCE:
 
 src/lib/meta.o: src/lib/version.h
