@@ -175,18 +175,26 @@ meta_val(const char *dir, const char *key)
 	return val;
 }
 
+/* Write config @text to @root/@name; its path into @buf. */
+static char *
+write_conf(char *buf, size_t len, const char *name, const char *text)
+{
+	FILE *f;
+
+	snprintf(buf, len, "%s/%s", root, name);
+	f = fopen(buf, "w");
+	ck_assert_ptr_nonnull(f);
+	ck_assert_int_ge(fputs(text, f), 0);
+	ck_assert_int_eq(fclose(f), 0);
+	return buf;
+}
+
 /* A config of one line of two short iterations, in @root: its path. */
 static char *
 two_iter_conf(char *buf, size_t len)
 {
-	FILE *f;
-
-	snprintf(buf, len, "%s/two-iter.conf", root);
-	f = fopen(buf, "w");
-	ck_assert_ptr_nonnull(f);
-	fputs("iterations 2\nforkbomb --forks 10 --ints 10\n", f);
-	fclose(f);
-	return buf;
+	return write_conf(buf, len, "two-iter.conf",
+	    "iterations 2\nforkbomb --forks 10 --ints 10\n");
 }
 
 /*
@@ -235,15 +243,8 @@ END_TEST
 static char *
 tiny_conf(char *buf, size_t len)
 {
-	FILE *f;
-
-	snprintf(buf, len, "%s/tiny.conf", root);
-	f = fopen(buf, "w");
-	ck_assert_ptr_nonnull(f);
-	fputs("iterations 1\nforkbomb --forks 10 --ints 10\n"
-	    "forkbomb@b --forks 10 --ints 10\n", f);
-	fclose(f);
-	return buf;
+	return write_conf(buf, len, "tiny.conf", "iterations 1\nforkbomb "
+	    "--forks 10 --ints 10\nforkbomb@b --forks 10 --ints 10\n");
 }
 
 /* Label @label in @root holds run1..run3, complete, on this boot. */
@@ -788,16 +789,9 @@ run_closed_pipe(char *const argv[], int progress)
 static char *
 pipe_conf(char *buf, size_t len)
 {
-	FILE *f;
-
-	snprintf(buf, len, "%s/pipe.conf", root);
-	f = fopen(buf, "w");
-	ck_assert_ptr_nonnull(f);
-	fputs("iterations 2\nforkbomb --forks 50 --ints 100\n"
-	    "forkbomb@par --forks 50 --ints 100 --concurrency 4 "
-	    "iterations=1\n", f);
-	fclose(f);
-	return buf;
+	return write_conf(buf, len, "pipe.conf", "iterations 2\nforkbomb "
+	    "--forks 50 --ints 100\nforkbomb@par --forks 50 --ints 100 "
+	    "--concurrency 4 iterations=1\n");
 }
 
 /*
