@@ -64,6 +64,8 @@ static const struct {
  */
 enum { SLOW_NOT, SLOW_ONLY, SLOW_ALL };
 static int slow_mode = SLOW_NOT;
+/* when the run began (now()), for VB_CHECK_TIMES' start offsets */
+static double run_t0;
 
 /*
  * The slowest suites, started first so that the long ones do not end
@@ -494,7 +496,8 @@ finish(struct job *j, const char *root, int status, const struct rusage *ru)
 	if (f)
 		fclose(f);
 	if (getenv("VB_CHECK_TIMES"))
-		printf("%s: %.1f s, CPU %.1f s\n", name, j->wall, j->cpu);
+		printf("%s: %.1f s, CPU %.1f s, from %.1f s\n", name,
+		    j->wall, j->cpu, j->start - run_t0);
 	si->checks += j->checks;
 	si->failures += j->failures;
 	si->errors += j->errors;
@@ -702,7 +705,7 @@ main(int argc, char **argv)
 	char root[512], times[512];
 	int j, first, par, checks = 0, failures = 0, errors = 0, skipped, sig;
 	struct sigaction sa;
-	double t0 = now();
+	double t0 = run_t0 = now();
 	long ncpu = sysconf(_SC_NPROCESSORS_ONLN);
 
 	par = env && *env ? atoi(env) : 2 * (int)(ncpu > 0 ? ncpu : 1);
