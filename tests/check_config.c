@@ -475,7 +475,7 @@ config_suite(void)
 	tcase_add_test(tc, bounds);
 	suite_add_tcase(s, tc);
 	/* vmrun and each benchmark's --check, for every line: seconds */
-	tc = tu_tcase("shipped");
+	tc = tu_tcase_local("shipped");
 	tcase_add_unchecked_fixture(tc, tu_mktmp, tu_rmtmp);
 	tcase_set_timeout(tc, 120);
 	tcase_add_test(tc, shipped_configs);

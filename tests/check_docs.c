@@ -413,7 +413,7 @@ Suite *
 docs_suite(void)
 {
 	Suite *s = suite_create("docs");
-	TCase *tc = tu_tcase("help");
+	TCase *tc = tu_tcase_local("help");
 
 	/*
 	 * Every program's --help, then the generator over all of them:
@@ -422,7 +422,7 @@ docs_suite(void)
 	tcase_set_timeout(tc, 60);
 	tcase_add_test(tc, help_in_docs);
 	suite_add_tcase(s, tc);
-	tc = tu_tcase("generator");
+	tc = tu_tcase_local("generator");
 	tcase_set_timeout(tc, 60);
 	tcase_add_unchecked_fixture(tc, tu_mktmp, tu_rmtmp);
 	tcase_add_test(tc, generator_repairs);

@@ -611,7 +611,7 @@ Suite *
 fleet_suite(void)
 {
 	Suite *s = suite_create("fleet");
-	TCase *tc = tu_tcase("input");
+	TCase *tc = tu_tcase_local("input");
 
 	tcase_add_unchecked_fixture(tc, tu_mktmp, tu_rmtmp);
 	tcase_set_timeout(tc, 60);

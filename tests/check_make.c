@@ -261,7 +261,7 @@ Suite *
 make_suite(void)
 {
 	Suite *s = suite_create("make");
-	TCase *tc = tu_tcase("values");
+	TCase *tc = tu_tcase_local("values");
 
 	tcase_add_unchecked_fixture(tc, tu_mktmp, tu_rmtmp);
 	tcase_set_timeout(tc, 120);
