@@ -793,7 +793,7 @@ START_TEST(memfill_strict_overcommit)
 	    "MemFree:         4194304 kB\nMemAvailable:    6291456 kB\n"
 	    "SwapTotal:             0 kB\nSwapFree:              0 kB\n"
 	    "CommitLimit:     4194304 kB\nCommitted_AS:    4193304 kB\n", 2);
-	ck_assert_int_eq(tu_sh_in(NULL, "ulimit -v 100000; VMBENCH_PROC='%s' "
+	ck_assert_int_eq(tu_sh_in(NULL, "ulimit -v 40000; VMBENCH_PROC='%s' "
 	    "bench/memfill --bytes 1G --force --write --out '%s' --workdir "
 	    "'%s' >/dev/null 2>'%s/err'", proc, out, tmpdir, tmpdir), 1);
 	snprintf(env, sizeof(env), "%s/err", tmpdir);
@@ -808,7 +808,7 @@ START_TEST(memfill_strict_overcommit)
 	free(log);
 	/* not strict: the same refusal is the kernel's errno */
 	fake_proc(proc, strict_meminfo, 0);
-	ck_assert_int_eq(tu_sh_in(NULL, "ulimit -v 100000; VMBENCH_PROC='%s' "
+	ck_assert_int_eq(tu_sh_in(NULL, "ulimit -v 40000; VMBENCH_PROC='%s' "
 	    "bench/memfill --bytes 1G --force --write --out '%s' --workdir "
 	    "'%s' >/dev/null 2>'%s/err'", proc, out, tmpdir, tmpdir), 1);
 	log = tu_slurp(env);
