@@ -274,7 +274,7 @@ START_TEST(closed_output_in_run)
 	    "--iterations 2 --out %s/f --workdir %s", tu_dir, tu_dir);
 	ck_assert_int_eq(closed_pipe(cmd), 0);
 	assert_status("f", "complete", 2);
-	snprintf(cmd, sizeof(cmd), "bench/tio --threads 1 --size 8M "
+	snprintf(cmd, sizeof(cmd), "bench/tio --threads 1 --size 1M "
 	    "--iterations 2 --out %s/t --workdir %s", tu_dir, tu_dir);
 	ck_assert_int_eq(closed_pipe(cmd), 0);
 	assert_status("t", "complete", 2);
