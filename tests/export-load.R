@@ -1,6 +1,9 @@
 # Load report/vmreport's CSV tables with R's read.csv and no options, as
 # docs/report.md says (tests/check_rexport.c, csv_r):
-#     Rscript tests/export-load.R DIR KERNEL BENCH METRIC
+#     Rscript --default-packages=utils tests/export-load.R DIR KERNEL \
+#         BENCH METRIC
+# (it needs no package but utils, read.csv's; R starts in half the time
+# without the others).
 # Checks the columns of DIR/metrics.csv, DIR/settings.csv and
 # DIR/summary.csv and one row per kernel, benchmark and metric, then
 # prints "mean V" and "geomean G LO HI" as tests/export-load.py does.

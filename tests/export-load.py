@@ -2,22 +2,26 @@
 """Load report/vmreport's exports with the readers a user has, as
 docs/report.md says, and check their shape (tests/check_rexport.c).
 
-    export-load.py csv|pandas DIR KERNEL BENCH METRIC
-    export-load.py json FILE KERNEL BENCH METRIC
+    export-load.py DIR KERNEL BENCH METRIC READER...
 
-csv and pandas read DIR/metrics.csv, DIR/settings.csv and
-DIR/summary.csv (vmreport --format csv [--what settings|summary]) with
-no reader options: Python's csv.DictReader, or pandas.read_csv.  json
-reads FILE with json.loads, refusing NaN, Infinity and duplicate keys.
-Each checks the columns (keys), that every table is rectangular and
-the metrics table tidy (one row per kernel, benchmark and metric), then
-prints for the test to compare with the text view:
+DIR holds metrics.csv, settings.csv and summary.csv (vmreport --format
+csv [--what settings|summary]) and out.json (--format json).  The
+readers, in one process (pandas, a second of CPU to import, imported
+once): csv and pandas read the three tables with no reader options,
+Python's csv.DictReader or pandas.read_csv; json reads out.json with
+json.loads, refusing NaN, Infinity and duplicate keys.  Each checks the
+columns (keys), that every table is rectangular and the metrics table
+tidy (one row per kernel, benchmark and metric), then prints one line
+for the test to compare with the text view:
 
-    mean V          the mean of METRIC of BENCH on KERNEL
-    geomean G LO HI the summary's geometric mean of KERNEL, its interval
+    READER mean V geomean G LO HI
 
-Any failed check: a line on stderr and exit status 1; pandas without
-pandas: a line and exit status 77.
+V the mean of METRIC of BENCH on KERNEL, G the summary's geometric mean
+of KERNEL and LO, HI its interval.  A failed check, or the reader
+itself failing, ends that reader alone: "READER failed: WHY"; pandas
+without pandas: "pandas missing".  Each line is flushed when it is
+printed, in the order the readers were named.  Exit status 0, or 2 on
+bad arguments.
 """
 import sys
 
@@ -44,9 +48,16 @@ ENTRY = ["kernel", "status", "n", "mean", "sd", "cov", "min", "median",
 FAMILIES = ("holm-key", "bh-detail", "none")
 
 
+class Failed(Exception):
+    """A check of the reader that runs failed."""
+
+
+class Missing(Exception):
+    """The reader is not installed."""
+
+
 def fail(msg):
-    print("export-load: " + msg, file=sys.stderr)
-    sys.exit(1)
+    raise Failed(msg)
 
 
 def check(cond, msg):
@@ -96,21 +107,17 @@ def with_csv(d, kernel, bench, metric):
            (kernel, bench, metric)]
     check(len(hit) == 1, "metrics.csv: %d rows of %s %s %s" %
           (len(hit), kernel, bench, metric))
-    print("mean %r" % float(hit[0]["mean"]))
     load("settings", SETTINGS)
     s = [r for r in load("summary", SUMMARY) if r["kernel"] == kernel]
     check(len(s) == 1, "summary.csv: %d rows of %s" % (len(s), kernel))
-    print("geomean %r %r %r" % (float(s[0]["geomean_ratio"]),
-                                float(s[0]["geomean_ci_low"]),
-                                float(s[0]["geomean_ci_high"])))
+    return [float(hit[0]["mean"])] + [float(s[0][c]) for c in SUMMARY[5:]]
 
 
 def with_pandas(d, kernel, bench, metric):
     try:
         import pandas
     except ImportError:
-        print("export-load: no pandas", file=sys.stderr)
-        sys.exit(77)
+        raise Missing()
 
     def load(name, header):
         t = pandas.read_csv("%s/%s.csv" % (d, name))
@@ -133,17 +140,18 @@ def with_pandas(d, kernel, bench, metric):
             (t.metric == metric)]
     check(len(hit) == 1, "metrics.csv: %d rows of %s %s %s" %
           (len(hit), kernel, bench, metric))
-    print("mean %r" % float(hit["mean"].iloc[0]))
     load("settings", SETTINGS)
     s = load("summary", SUMMARY)
     s = s[s.kernel == kernel]
     check(len(s) == 1, "summary.csv: %d rows of %s" % (len(s), kernel))
-    print("geomean %r %r %r" % tuple(float(s[c].iloc[0]) for c in
-                                     SUMMARY[5:]))
+    return ([float(hit["mean"].iloc[0])] +
+            [float(s[c].iloc[0]) for c in SUMMARY[5:]])
 
 
-def with_json(path, kernel, bench, metric):
+def with_json(d, kernel, bench, metric):
     import json
+
+    path = "%s/out.json" % d
 
     def constant(name):
         fail("%s: %s is not JSON" % (path, name))
@@ -172,19 +180,32 @@ def with_json(path, kernel, bench, metric):
     pvalues(fams)
     check(len(hit) == 1, "%d entries of %s %s %s" %
           (len(hit), kernel, bench, metric))
-    print("mean %r" % float(hit[0]["mean"]))
     s = [r for r in doc["summary"] if r["kernel"] == kernel]
     check(len(s) == 1, "summary: %d entries of %s" % (len(s), kernel))
     check(list(s[0]) == SUMMARY, "summary: keys %r" % list(s[0]))
-    print("geomean %r %r %r" % tuple(float(s[0][c]) for c in SUMMARY[5:]))
+    return [float(hit[0]["mean"])] + [float(s[0][c]) for c in SUMMARY[5:]]
+
+
+READERS = {"csv": with_csv, "pandas": with_pandas, "json": with_json}
 
 
 def main():
-    if len(sys.argv) != 6 or sys.argv[1] not in ("csv", "pandas", "json"):
-        fail("usage: export-load.py csv|pandas|json DIR|FILE KERNEL BENCH "
-             "METRIC")
-    {"csv": with_csv, "pandas": with_pandas,
-     "json": with_json}[sys.argv[1]](*sys.argv[2:])
+    if len(sys.argv) < 6 or any(r not in READERS for r in sys.argv[5:]):
+        print("usage: export-load.py DIR KERNEL BENCH METRIC "
+              "csv|pandas|json...", file=sys.stderr)
+        sys.exit(2)
+    for r in sys.argv[5:]:
+        try:
+            figs = READERS[r](*sys.argv[1:5])
+            print("%s mean %r geomean %r %r %r" % tuple([r] + figs))
+        except Missing:
+            print("%s missing" % r)
+        except Failed as e:
+            print("%s failed: %s" % (r, e))
+        except Exception as e:
+            # the reader itself: a parse error, a missing column
+            print("%s failed: %s: %s" % (r, type(e).__name__, e))
+        sys.stdout.flush()
 
 
 main()
