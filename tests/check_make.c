@@ -85,6 +85,8 @@ static const struct {
 };
 #define NTARGETS	(sizeof(targets) / sizeof(targets[0]))
 #define NGROUPS		11
+/* groups 6 on: fleet's alone, a test case of their own run beside */
+#define FLEET_GROUPS	6
 
 /*
  * The stand-in for ansible-playbook (Ansible, starting up to refuse each
@@ -355,9 +357,15 @@ make_suite(void)
 
 	tcase_add_unchecked_fixture(tc, tu_mktmp, tu_rmtmp);
 	tcase_set_timeout(tc, 120);
-	tcase_add_loop_test(tc, make_values_are_text, 0, NGROUPS);
+	tcase_add_loop_test(tc, make_values_are_text, 0, FLEET_GROUPS);
 	tcase_add_test(tc, build_expands_no_value);
 	tcase_add_test(tc, ab_needs_sides);
+	suite_add_tcase(s, tc);
+	/* make fleet's values, beside: each case has its own tu_dir */
+	tc = tu_tcase("fleet");
+	tcase_add_unchecked_fixture(tc, tu_mktmp, tu_rmtmp);
+	tcase_set_timeout(tc, 120);
+	tcase_add_loop_test(tc, make_values_are_text, FLEET_GROUPS, NGROUPS);
 	suite_add_tcase(s, tc);
 	return s;
 }
