@@ -97,10 +97,6 @@ if [ "$mode" = run ]; then
 		    'hosts get the suite as committed; commit it first'
 		die "CONFIG '$cfg': No such file in the suite"
 	}
-	ver=$(git describe --always --tags HEAD) || die 'git describe failed'
-	dirty=$(git status --porcelain --untracked-files=no 2>/dev/null)
-else
-	ver='' dirty=''
 fi
 
 # The hosts, as ansible-playbook sees them (inventory and --limit), before
@@ -124,6 +120,13 @@ hosts=$(printf '%s\n' "$hl" | awk '
 [ "${nhosts:-0}" -gt 0 ] || die "inventory '$inv': no hosts in it (an" \
     'empty file or group, or a file Ansible cannot read; see' \
     "ansible-inventory -i '$inv' --graph)"
+# the version the hosts run, once they are known (two git runs, ~30 ms,
+# that a refused inventory or option need not wait for)
+ver='' dirty=''
+if [ "$mode" = run ]; then
+	ver=$(git describe --always --tags HEAD) || die 'git describe failed'
+	dirty=$(git status --porcelain --untracked-files=no 2>/dev/null)
+fi
 if [ -n "$dirty" ]; then
 	printf '%s: note: uncommitted changes stay here; the hosts run %s\n' \
 	    "$me" "$ver" >&2

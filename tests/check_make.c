@@ -50,30 +50,43 @@ static const char *const payloads[] = {
 
 /*
  * target, variable, and the other variables it needs; standin: the
- * value reaches ansible-playbook (ANSIBLE_PLAYBOOK= the stand-in)
+ * value reaches ansible-playbook (ANSIBLE_PLAYBOOK= the stand-in); group:
+ * the rows one make runs together (make -k), as a make costs ~20 ms of
+ * CPU whatever it runs.  A group's rows are of different targets (a
+ * recipe stops at its first refusal: two values of one would hide the
+ * second), and no row's variables are read by another row's target.
+ * Of the variables here, run reads KERNEL RUNS CONFIG RESULTS; ab
+ * KERNEL A B CONFIG RESULTS; compare and post KERNELS REPORT_OPTS
+ * RESULTS, plot those and PLOTS; fleet INVENTORY KERNEL CONFIG MEM SWAP
+ * RESULTS ANSIBLE_PLAYBOOK FLEET_OPTS.  So each recipe sees what it
+ * would alone.
  */
 static const struct {
 	const char *target, *var, *extra;
-	int standin;
+	int standin, group;
 } targets[] = {
-	{ "run", "KERNEL", "", 0 },
-	{ "run", "CONFIG", "KERNEL=mk-test", 0 },
-	{ "run", "RUNS", "KERNEL=mk-test", 0 },
-	{ "ab", "KERNEL", "A=thp=never B=thp=always", 0 },
-	{ "ab", "A", "KERNEL=mk-test B=thp=always", 0 },
-	{ "compare", "KERNELS", "", 0 },
-	{ "compare", "REPORT_OPTS", "KERNELS=mk-none", 0 },
-	{ "post", "KERNELS", "", 0 },
-	{ "plot", "PLOTS", "KERNELS=mk-none", 0 },
-	{ "plot", "RESULTS", "KERNELS=mk-none", 0 },
-	{ "fleet", "INVENTORY", "", 0 },
-	{ "fleet", "CONFIG", FLEET_INV, 0 },
-	{ "fleet", "MEM", FLEET_INV, 0 },
-	{ "fleet", "SWAP", FLEET_INV, 0 },
-	{ "fleet", "RESULTS", FLEET_INV, 0 },
-	{ "fleet", "ANSIBLE_PLAYBOOK", FLEET_INV, 0 },
-	{ "fleet", "FLEET_OPTS", FLEET_INV, 1 },
+	{ "run", "KERNEL", "", 0, 0 },
+	{ "run", "CONFIG", "KERNEL=mk-test", 0, 2 },
+	{ "run", "RUNS", "KERNEL=mk-test", 0, 1 },
+	{ "ab", "KERNEL", "A=thp=never B=thp=always", 0, 0 },
+	{ "ab", "A", "KERNEL=mk-test B=thp=always", 0, 1 },
+	{ "compare", "KERNELS", "", 0, 2 },
+	{ "compare", "REPORT_OPTS", "KERNELS=mk-none", 0, 3 },
+	{ "post", "KERNELS", "", 0, 2 },
+	{ "plot", "PLOTS", "KERNELS=mk-none", 0, 4 },
+	{ "plot", "RESULTS", "KERNELS=mk-none", 0, 5 },
+	{ "fleet", "INVENTORY", "", 0, 3 },
+	{ "fleet", "CONFIG", FLEET_INV, 0, 4 },
+	{ "fleet", "MEM", FLEET_INV, 0, 6 },
+	{ "fleet", "SWAP", FLEET_INV, 0, 7 },
+	{ "fleet", "RESULTS", FLEET_INV, 0, 8 },
+	{ "fleet", "ANSIBLE_PLAYBOOK", FLEET_INV, 0, 9 },
+	{ "fleet", "FLEET_OPTS", FLEET_INV, 1, 10 },
 };
+#define NTARGETS	(sizeof(targets) / sizeof(targets[0]))
+#define NGROUPS		11
+/* groups 6 on: fleet's alone, a test case of their own run beside */
+#define FLEET_GROUPS	6
 
 /*
  * The stand-in for ansible-playbook (Ansible, starting up to refuse each
@@ -111,71 +124,150 @@ assert_words(const char *path, const char *val)
 	    "its words did not reach ansible-playbook unchanged", val);
 }
 
+/*
+ * Add assignment @a (NAME=value) to the @n arguments of @argv unless a
+ * NAME= is there already, which must then be the same: the rows of a
+ * group may share an extra, never give a variable two values.  Returns
+ * the number of arguments.
+ */
+static int
+add_assign(char **argv, int n, char *a)
+{
+	size_t k = strcspn(a, "=") + 1;
+	int i;
+
+	for (i = 0; i < n; i++)
+		if (strncmp(argv[i], a, k) == 0) {
+			ck_assert_msg(strcmp(argv[i], a) == 0, "targets[]: "
+			    "two values for %.*s in a group", (int)k - 1, a);
+			return n;
+		}
+	argv[n++] = a;
+	return n;
+}
+
+/*
+ * Whether make's output @got has its line for a failed recipe of
+ * @target, "make: *** [FILE:LINE: target] Error N" (not one ignored).
+ */
+static int
+recipe_failed(const char *got, const char *target)
+{
+	char want[64];
+	const char *l, *e, *m;
+
+	snprintf(want, sizeof(want), ": %s] Error ", target);
+	for (l = got; *l; l = e + 1) {
+		e = strchrnul(l, '\n');
+		if (strncmp(l, "make: *** [", 11) == 0 &&
+		    (m = strstr(l, want)) != NULL && m < e)
+			return 1;
+		if (*e == '\0')
+			break;
+	}
+	return 0;
+}
+
 START_TEST(make_values_are_text)
 {
 	char mark[512], val[1024], out[600], sdir[512], pb[600], args[700];
-	size_t p;
+	char arg[NTARGETS][1200], pbarg[700], desc[512] = "", got[8192];
+	char *argv[48], *words[32], *extra[NTARGETS], *w;
+	size_t p, r, nrow = 0, nword = 0, row[NTARGETS];
+	int standin = 0;
 	FILE *f;
 
+	/* group _i's rows, each target once, and their extras' words */
+	for (r = 0; r < NTARGETS; r++) {
+		ck_assert(targets[r].group >= 0 && targets[r].group < NGROUPS);
+		if (targets[r].group != _i)
+			continue;
+		for (p = 0; p < nrow; p++)
+			ck_assert_str_ne(targets[row[p]].target,
+			    targets[r].target);
+		row[nrow++] = r;
+		standin |= targets[r].standin;
+		snprintf(desc + strlen(desc), sizeof(desc) - strlen(desc),
+		    "%s%s %s=", nrow > 1 ? ", " : "", targets[r].target,
+		    targets[r].var);
+		ck_assert_ptr_nonnull(extra[r] = strdup(targets[r].extra));
+		for (w = strtok(extra[r], " "); w; w = strtok(NULL, " ")) {
+			ck_assert(nword < sizeof(words) / sizeof(words[0]));
+			words[nword++] = w;
+		}
+	}
+	ck_assert_msg(nrow > 0, "group %d has no row", _i);
 	snprintf(mark, sizeof(mark), "%s/ran", tu_dir);
 	snprintf(out, sizeof(out), "%s/out", tu_dir);
 	/* in a folder of its own: ab_needs_sides counts tu_dir's files */
 	tu_mkdtemp(sdir, sizeof(sdir), "standin");
 	snprintf(pb, sizeof(pb), "%s/ansible-playbook", sdir);
 	snprintf(args, sizeof(args), "%s.args", pb);
+	snprintf(pbarg, sizeof(pbarg), "ANSIBLE_PLAYBOOK=%s", pb);
 	ck_assert_ptr_nonnull(f = fopen(pb, "w"));
 	ck_assert_int_ge(fputs(STANDIN, f), 0);
 	ck_assert_int_eq(fclose(f), 0);
 	ck_assert_int_eq(chmod(pb, 0755), 0);
 	for (p = 0; p < sizeof(payloads) / sizeof(payloads[0]); p++) {
-		int status;
+		size_t len;
+		int status, n = 0;
 		pid_t pid;
 
 		snprintf(val, sizeof(val), payloads[p], mark);
 		unlink(args);
+		/* make -k: every target's recipe, though the first failed */
+		argv[n++] = "make";
+		argv[n++] = "-s";
+		argv[n++] = "-k";
+		argv[n++] = "-o";
+		argv[n++] = "all";
+		for (r = 0; r < nrow; r++)
+			argv[n++] = (char *)targets[row[r]].target;
+		for (r = 0; r < nrow; r++) {
+			snprintf(arg[r], sizeof(arg[r]), "%s=%s",
+			    targets[row[r]].var, val);
+			n = add_assign(argv, n, arg[r]);
+		}
+		for (r = 0; r < nword; r++)
+			n = add_assign(argv, n, words[r]);
+		if (standin)
+			n = add_assign(argv, n, pbarg);
+		argv[n] = NULL;
 		pid = fork();
 		ck_assert_int_ge(pid, 0);
 		if (pid == 0) {
-			char arg[1200], pbarg[700], *argv[20];
-			int n = 0, fd;
-			char *extra, *w;
+			int fd;
 
 			/* not the enclosing make's jobserver or flags */
 			unsetenv("MAKEFLAGS");
 			unsetenv("MFLAGS");
 			unsetenv("MAKELEVEL");
-			fd = open(out, O_WRONLY | O_CREAT | O_APPEND, 0644);
+			fd = open(out, O_WRONLY | O_CREAT | O_TRUNC, 0644);
 			dup2(fd, 1);
 			dup2(fd, 2);
-			argv[n++] = "make";
-			argv[n++] = "-s";
-			argv[n++] = "-o";
-			argv[n++] = "all";
-			argv[n++] = (char *)targets[_i].target;
-			snprintf(arg, sizeof(arg), "%s=%s", targets[_i].var, val);
-			argv[n++] = arg;
-			if (targets[_i].standin) {
-				snprintf(pbarg, sizeof(pbarg),
-				    "ANSIBLE_PLAYBOOK=%s", pb);
-				argv[n++] = pbarg;
-			}
-			extra = strdup(targets[_i].extra);
-			for (w = strtok(extra, " "); w && n < 18;
-			    w = strtok(NULL, " "))
-				argv[n++] = w;
-			argv[n] = NULL;
 			execvp("make", argv);
 			_exit(127);
 		}
 		ck_assert_int_eq(waitpid(pid, &status, 0), pid);
 		ck_assert_msg(WIFEXITED(status) && WEXITSTATUS(status) != 0,
-		    "make %s %s=<payload %zu>: status %d", targets[_i].target,
-		    targets[_i].var, p, status);
-		ck_assert_msg(access(mark, F_OK) < 0, "make %s %s=%s ran it",
-		    targets[_i].target, targets[_i].var, val);
-		if (targets[_i].standin)
+		    "make %s with <payload %zu>: status %d", desc, p, status);
+		ck_assert_msg(access(mark, F_OK) < 0, "make %s with %s ran it",
+		    desc, val);
+		/* each target's recipe refused it */
+		ck_assert_ptr_nonnull(f = fopen(out, "r"));
+		len = fread(got, 1, sizeof(got) - 1, f);
+		fclose(f);
+		got[len] = '\0';
+		for (r = 0; r < nrow; r++)
+			ck_assert_msg(recipe_failed(got, targets[row[r]].target),
+			    "make %s %s=<payload %zu>: not refused: %s",
+			    targets[row[r]].target, targets[row[r]].var, p,
+			    got);
+		if (standin)
 			assert_words(args, val);
 	}
+	for (r = 0; r < nrow; r++)
+		free(extra[row[r]]);
 	tu_rmtree(sdir);
 	/* nothing was written under results/ for the test labels */
 	ck_assert_int_lt(access("results/mk-test", F_OK), 0);
@@ -265,10 +357,15 @@ make_suite(void)
 
 	tcase_add_unchecked_fixture(tc, tu_mktmp, tu_rmtmp);
 	tcase_set_timeout(tc, 120);
-	tcase_add_loop_test(tc, make_values_are_text, 0,
-	    (int)(sizeof(targets) / sizeof(targets[0])));
+	tcase_add_loop_test(tc, make_values_are_text, 0, FLEET_GROUPS);
 	tcase_add_test(tc, build_expands_no_value);
 	tcase_add_test(tc, ab_needs_sides);
+	suite_add_tcase(s, tc);
+	/* make fleet's values, beside: each case has its own tu_dir */
+	tc = tu_tcase("fleet");
+	tcase_add_unchecked_fixture(tc, tu_mktmp, tu_rmtmp);
+	tcase_set_timeout(tc, 120);
+	tcase_add_loop_test(tc, make_values_are_text, FLEET_GROUPS, NGROUPS);
 	suite_add_tcase(s, tc);
 	return s;
 }
