@@ -362,7 +362,7 @@ make_suite(void)
 	tcase_add_test(tc, ab_needs_sides);
 	suite_add_tcase(s, tc);
 	/* make fleet's values, beside: each case has its own tu_dir */
-	tc = tu_tcase("fleet");
+	tc = tu_tcase_local("fleet");
 	tcase_add_unchecked_fixture(tc, tu_mktmp, tu_rmtmp);
 	tcase_set_timeout(tc, 120);
 	tcase_add_loop_test(tc, make_values_are_text, FLEET_GROUPS, NGROUPS);
