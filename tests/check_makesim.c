@@ -701,13 +701,16 @@ START_TEST(e2e_mem_load_oom)
 	mkdir(wd, 0700);
 	/*
 	 * No assertion until the cgroup is removed: nothing left behind.
-	 * 40 units: the build (0.9 s here) outlasts mem_load's way to the
-	 * limit (0.2 s) even where a page fault costs 15 us (20 units
-	 * ended first there).
+	 * The build must outlast mem_load's way to the limit (1 to 2.5 s
+	 * here under load, reclaiming the build's pages as it goes): 24
+	 * units at -j1, one compile at a time beside the load, end about
+	 * 1 s after the OOM kill here, with one CPU kept busy too, as 40
+	 * units at -j2 (two compiles to the one load) did, with 0.6 times
+	 * their CPU.
 	 */
 	for (k = 0; k < 2; k++) {
-		const char *args[] = { MAKESIM, "--units", "40", "--cpu",
-		    "400000", "--ws-base", "1M", "--ws-per-kb", "64K",
+		const char *args[] = { MAKESIM, "-j", "1", "--units", "24",
+		    "--cpu", "400000", "--ws-base", "1M", "--ws-per-kb", "64K",
 		    "--load", "mem_load", "--load-size", "128M", "--workdir",
 		    wd, "--out", out, NULL };
 		char version[2] = { (char)('0' + m.version), 0 };

@@ -221,7 +221,19 @@ START_TEST(sigkill_then_next_run)
 		waitpid(pid, &status, 0);
 		ck_abort_msg("the run never made its cgroup and swap file");
 	}
-	usleep(500000);
+	/*
+	 * and until memfill runs: it writes its .vmstat once its signal
+	 * handlers and work folder are in place
+	 */
+	snprintf(dir, sizeof(dir), "%s/r/k/run1/memfill.vmstat", tu_dir);
+	for (i = 0; i < 3000 && access(dir, F_OK) < 0 &&
+	    waitpid(pid, &status, WNOHANG) == 0; i++)
+		usleep(10000);
+	if (access(dir, F_OK) < 0) {
+		kill(pid, SIGKILL);
+		waitpid(pid, &status, 0);
+		ck_abort_msg("memfill never started (%s)", dir);
+	}
 	kill(pid, SIGKILL);
 	ck_assert_int_eq(waitpid(pid, &status, 0), pid);
 	/* "1 /sys/fs/cgroup/memory/.../vmbench.PID": left behind */

@@ -844,7 +844,8 @@ END_TEST
 
 /*
  * The same inside a memory limit (root, cgroup v1 memory controller):
- * the cgroup is removed too.
+ * the cgroup is removed too.  One line of pipe.conf's two, one
+ * iteration: the whole config is sigpipe_on_stderr's.
  */
 START_TEST(sigpipe_with_limit)
 {
@@ -860,7 +861,8 @@ START_TEST(sigpipe_with_limit)
 		tu_skip("needs root and the cgroup v1 memory controller");
 		return;
 	}
-	pipe_conf(conf, sizeof(conf));
+	write_conf(conf, sizeof(conf), "pipe1.conf", "iterations 1\n"
+	    "forkbomb@par --forks 50 --ints 100 --concurrency 4\n");
 	snprintf(res, sizeof(res), "%s/res", root);
 	snprintf(work, sizeof(work), "%s/work", root);
 	status = run_closed_pipe(argv, 0);
