@@ -315,6 +315,10 @@ START_TEST(ab_restore_every_path)
 			/* first put back (60), then A's again (7) */
 			ck_assert_msg(wait_knob("60"), "not restored");
 			ck_assert_msg(wait_knob("7"), "next run never started");
+			/* stopped once its benchmark runs (a signal just as
+			   vmrun forks it is lost in the child before its exec,
+			   and the benchmark's 400 forks run to their end) */
+			ck_assert_msg(wait_forking(next), "next never forked");
 			kill(next, SIGINT);
 			waitpid(next, &status, 0);
 			ck_assert_int_eq(sh("grep -q 'a run killed earlier "
