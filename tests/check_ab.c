@@ -111,7 +111,7 @@ START_TEST(ab_end_to_end_fake)
 	int n;
 
 	tu_fake_settings();
-	tu_fake("ab.conf", "iterations 3\nforkbomb --forks 2 --ints 10\n");
+	tu_fake("ab.conf", "iterations 2\nforkbomb --forks 2 --ints 10\n");
 	ck_assert_int_eq(sh("VMBENCH_SYSROOT=%s bench/vmrun --kernel t "
 	    "--a 'vm.swappiness=7' --b 'vm.swappiness=9,thp=never' "
 	    "--config %s/ab.conf --results %s/r --workdir %s/w "
@@ -133,16 +133,16 @@ START_TEST(ab_end_to_end_fake)
 	ck_assert_str_ne(tu_meta_val(dir, "boot_id", v, sizeof(v)), "(none)");
 	snprintf(path, sizeof(path), "%s/forkbomb.res", dir);
 	tu_res_mean(path, "elapsed", &n);
-	ck_assert_int_eq(n, 3);
+	ck_assert_int_eq(n, 2);
 	snprintf(dir, sizeof(dir), "%s/r/t-B", tu_dir);
 	ck_assert_str_eq(tu_meta_val(dir, "ab_setting", v, sizeof(v)),
 	    "vm.swappiness=9,thp=never");
 	ck_assert_str_eq(tu_meta_val(dir, "ab_pair", v, sizeof(v)), "t-A");
 	snprintf(path, sizeof(path), "%s/forkbomb.res", dir);
 	tu_res_mean(path, "elapsed", &n);
-	ck_assert_int_eq(n, 3);
+	ck_assert_int_eq(n, 2);
 	/* the order, as the progress said it */
-	ck_assert_int_eq(sh("grep -q 'forkbomb: 3 iterations a side, ABBAAB' "
+	ck_assert_int_eq(sh("grep -q 'forkbomb: 2 iterations a side, ABBA,' "
 	    "%s/err", tu_dir), 0);
 	/* the comparison follows on stdout */
 	ck_assert_int_eq(sh("grep -q 't-B' %s/out", tu_dir), 0);
@@ -382,7 +382,7 @@ START_TEST(ab_warmup_fake)
 	int k, l;
 
 	tu_fake_settings();
-	tu_fake("ab.conf", "iterations 3\nforkbomb --forks 2 --ints 10\n"
+	tu_fake("ab.conf", "iterations 2\nforkbomb --forks 2 --ints 10\n"
 	    "forkbomb@b --forks 1 --ints 10\n");
 	ck_assert_int_eq(sh("VMBENCH_SYSROOT=%s bench/vmrun --kernel w "
 	    "--a 'vm.swappiness=7' --b 'vm.swappiness=9' --config %s/ab.conf "
@@ -397,10 +397,10 @@ START_TEST(ab_warmup_fake)
 		ck_assert_str_eq(tu_meta_val(dir, "ab_start", v, sizeof(v)),
 		    "alternate");
 		for (l = 0; l < 2; l++) {
-			/* the measured runs only, 3 a side */
+			/* the measured runs only, 2 a side */
 			snprintf(path, sizeof(path), "%s/%s.res", dir,
 			    lines[l]);
-			ck_assert_int_eq(res_niter(path), 3);
+			ck_assert_int_eq(res_niter(path), 2);
 			/* the warm-up apart, under the line's first side */
 			snprintf(path, sizeof(path), "%s/warmup/%s.res", dir,
 			    lines[l]);
@@ -411,14 +411,14 @@ START_TEST(ab_warmup_fake)
 		}
 	}
 	/* each line's warm-up first, then its order, B starting line 2 */
-	ck_assert_int_eq(runs_were("err", "wAABBAABwBBAABBA"), 0);
-	ck_assert_int_eq(sh("grep -qx '\\[1/2\\] forkbomb: 3 iterations a "
-	    "side, ABBAAB, after a discarded warm-up run under A' %s/err",
+	ck_assert_int_eq(runs_were("err", "wAABBAwBBAAB"), 0);
+	ck_assert_int_eq(sh("grep -qx '\\[1/2\\] forkbomb: 2 iterations a "
+	    "side, ABBA, after a discarded warm-up run under A' %s/err",
 	    tu_dir), 0);
-	ck_assert_int_eq(sh("grep -qx '\\[2/2\\] forkbomb@b: 3 iterations a "
-	    "side, BAABBA, after a discarded warm-up run under B' %s/err",
+	ck_assert_int_eq(sh("grep -qx '\\[2/2\\] forkbomb@b: 2 iterations a "
+	    "side, BAAB, after a discarded warm-up run under B' %s/err",
 	    tu_dir), 0);
-	/* the comparison: 3 runs a side, nothing of the warm-up */
+	/* the comparison: 2 runs a side, nothing of the warm-up */
 	ck_assert_int_eq(sh("grep -q 'w-B' %s/out && ! grep -q warmup "
 	    "%s/out", tu_dir, tu_dir), 0);
 	ck_assert_str_eq(tu_line("proc/sys/vm/swappiness", v, sizeof(v)),
