@@ -111,7 +111,7 @@ START_TEST(ab_end_to_end_fake)
 	int n;
 
 	tu_fake_settings();
-	tu_fake("ab.conf", "iterations 3\nforkbomb --forks 2 --ints 10\n");
+	tu_fake("ab.conf", "iterations 2\nforkbomb --forks 2 --ints 10\n");
 	ck_assert_int_eq(sh("VMBENCH_SYSROOT=%s bench/vmrun --kernel t "
 	    "--a 'vm.swappiness=7' --b 'vm.swappiness=9,thp=never' "
 	    "--config %s/ab.conf --results %s/r --workdir %s/w "
@@ -133,16 +133,16 @@ START_TEST(ab_end_to_end_fake)
 	ck_assert_str_ne(tu_meta_val(dir, "boot_id", v, sizeof(v)), "(none)");
 	snprintf(path, sizeof(path), "%s/forkbomb.res", dir);
 	tu_res_mean(path, "elapsed", &n);
-	ck_assert_int_eq(n, 3);
+	ck_assert_int_eq(n, 2);
 	snprintf(dir, sizeof(dir), "%s/r/t-B", tu_dir);
 	ck_assert_str_eq(tu_meta_val(dir, "ab_setting", v, sizeof(v)),
 	    "vm.swappiness=9,thp=never");
 	ck_assert_str_eq(tu_meta_val(dir, "ab_pair", v, sizeof(v)), "t-A");
 	snprintf(path, sizeof(path), "%s/forkbomb.res", dir);
 	tu_res_mean(path, "elapsed", &n);
-	ck_assert_int_eq(n, 3);
+	ck_assert_int_eq(n, 2);
 	/* the order, as the progress said it */
-	ck_assert_int_eq(sh("grep -q 'forkbomb: 3 iterations a side, ABBAAB' "
+	ck_assert_int_eq(sh("grep -q 'forkbomb: 2 iterations a side, ABBA,' "
 	    "%s/err", tu_dir), 0);
 	/* the comparison follows on stdout */
 	ck_assert_int_eq(sh("grep -q 't-B' %s/out", tu_dir), 0);
@@ -230,16 +230,17 @@ wait_knob(const char *want)
 
 /*
  * Wait until the benchmark of vmrun @pid forks (at most 20 s): its
- * iteration has a child (tests/testutil.h).  The tree is counted once
- * a turn: the child seen may be gone by a second count.
+ * iteration has a child (tests/testutil.h), looked for every 2 ms (a
+ * benchmark that forks until stopped is stopped the sooner).  The tree
+ * is counted once a turn: the child seen may be gone by a second count.
  */
 static int
 wait_forking(pid_t pid)
 {
 	int i, n = 0;
 
-	for (i = 0; i < 2000 && (n = tu_tree_size(pid)) < 5; i++)
-		usleep(10000);
+	for (i = 0; i < 10000 && (n = tu_tree_size(pid)) < 5; i++)
+		usleep(2000);
 	return n >= 5;
 }
 
@@ -314,6 +315,10 @@ START_TEST(ab_restore_every_path)
 			/* first put back (60), then A's again (7) */
 			ck_assert_msg(wait_knob("60"), "not restored");
 			ck_assert_msg(wait_knob("7"), "next run never started");
+			/* stopped once its benchmark runs (a signal just as
+			   vmrun forks it is lost in the child before its exec,
+			   and the benchmark's 400 forks run to their end) */
+			ck_assert_msg(wait_forking(next), "next never forked");
 			kill(next, SIGINT);
 			waitpid(next, &status, 0);
 			ck_assert_int_eq(sh("grep -q 'a run killed earlier "
@@ -377,7 +382,7 @@ START_TEST(ab_warmup_fake)
 	int k, l;
 
 	tu_fake_settings();
-	tu_fake("ab.conf", "iterations 3\nforkbomb --forks 2 --ints 10\n"
+	tu_fake("ab.conf", "iterations 2\nforkbomb --forks 2 --ints 10\n"
 	    "forkbomb@b --forks 1 --ints 10\n");
 	ck_assert_int_eq(sh("VMBENCH_SYSROOT=%s bench/vmrun --kernel w "
 	    "--a 'vm.swappiness=7' --b 'vm.swappiness=9' --config %s/ab.conf "
@@ -392,10 +397,10 @@ START_TEST(ab_warmup_fake)
 		ck_assert_str_eq(tu_meta_val(dir, "ab_start", v, sizeof(v)),
 		    "alternate");
 		for (l = 0; l < 2; l++) {
-			/* the measured runs only, 3 a side */
+			/* the measured runs only, 2 a side */
 			snprintf(path, sizeof(path), "%s/%s.res", dir,
 			    lines[l]);
-			ck_assert_int_eq(res_niter(path), 3);
+			ck_assert_int_eq(res_niter(path), 2);
 			/* the warm-up apart, under the line's first side */
 			snprintf(path, sizeof(path), "%s/warmup/%s.res", dir,
 			    lines[l]);
@@ -406,14 +411,14 @@ START_TEST(ab_warmup_fake)
 		}
 	}
 	/* each line's warm-up first, then its order, B starting line 2 */
-	ck_assert_int_eq(runs_were("err", "wAABBAABwBBAABBA"), 0);
-	ck_assert_int_eq(sh("grep -qx '\\[1/2\\] forkbomb: 3 iterations a "
-	    "side, ABBAAB, after a discarded warm-up run under A' %s/err",
+	ck_assert_int_eq(runs_were("err", "wAABBAwBBAAB"), 0);
+	ck_assert_int_eq(sh("grep -qx '\\[1/2\\] forkbomb: 2 iterations a "
+	    "side, ABBA, after a discarded warm-up run under A' %s/err",
 	    tu_dir), 0);
-	ck_assert_int_eq(sh("grep -qx '\\[2/2\\] forkbomb@b: 3 iterations a "
-	    "side, BAABBA, after a discarded warm-up run under B' %s/err",
+	ck_assert_int_eq(sh("grep -qx '\\[2/2\\] forkbomb@b: 2 iterations a "
+	    "side, BAAB, after a discarded warm-up run under B' %s/err",
 	    tu_dir), 0);
-	/* the comparison: 3 runs a side, nothing of the warm-up */
+	/* the comparison: 2 runs a side, nothing of the warm-up */
 	ck_assert_int_eq(sh("grep -q 'w-B' %s/out && ! grep -q warmup "
 	    "%s/out", tu_dir, tu_dir), 0);
 	ck_assert_str_eq(tu_line("proc/sys/vm/swappiness", v, sizeof(v)),
@@ -423,9 +428,28 @@ START_TEST(ab_warmup_fake)
 }
 END_TEST
 
-/* make ab through make, as the user runs it, on the fake tree. */
-#define MAKE_AB	"env -u MAKEFLAGS -u MFLAGS -u MAKELEVEL VMBENCH_SYSROOT=%s " \
-	"make -s ab A='vm.swappiness=7' B='vm.swappiness=9' "
+/*
+ * make as the tree was built (as in check_make.c): without the
+ * enclosing make's flags, make all would rebuild every program plain
+ * under make check SANITIZE=1 (.build-flags), in the middle of the
+ * other suites.
+ */
+#ifdef __SANITIZE_ADDRESS__
+#define BUILD_MODE "SANITIZE=1"
+#else
+#define BUILD_MODE "SANITIZE="
+#endif
+
+/*
+ * make ab through make, as the user runs it, on the fake tree; MAKE_AB_O
+ * its recipe alone (-o all: the programs are built, and make all's
+ * check of every file, a fifth of a second of CPU, is done once).
+ */
+#define MAKE_AB_OPT(o) "env -u MAKEFLAGS -u MFLAGS -u MAKELEVEL " \
+	"VMBENCH_SYSROOT=%s make -s " o "ab " BUILD_MODE " " \
+	"A='vm.swappiness=7' B='vm.swappiness=9' "
+#define MAKE_AB		MAKE_AB_OPT("")
+#define MAKE_AB_O	MAKE_AB_OPT("-o all ")
 
 /*
  * make ab WARMUP=0: no warm-up run (the start side still alternates);
@@ -457,14 +481,15 @@ START_TEST(ab_warmup_make)
 		snprintf(path, sizeof(path), "%s/warmup", dir);
 		ck_assert_int_ne(access(path, F_OK), 0);
 	}
-	/* WARMUP=1 is the default's */
-	ck_assert_int_eq(sh(MAKE_AB "KERNEL=o WARMUP=1 CONFIG=%s/ab.conf "
+	/* WARMUP=1 is the default's (one line is enough to show it) */
+	tu_fake("ab1.conf", "iterations 1\nforkbomb --forks 2 --ints 10\n");
+	ck_assert_int_eq(sh(MAKE_AB_O "KERNEL=o WARMUP=1 CONFIG=%s/ab1.conf "
 	    "RESULTS=%s/r WORKDIR=%s/w >%s/out 2>%s/err", tu_dir, tu_dir,
 	    tu_dir, tu_dir, tu_dir, tu_dir), 0);
-	ck_assert_int_eq(runs_were("err", "wAABwBBA"), 0);
+	ck_assert_int_eq(runs_were("err", "wAAB"), 0);
 	for (i = 0; i < sizeof(bad) / sizeof(bad[0]); i++) {
 		snprintf(w, sizeof(w), bad[i], tu_dir);
-		ck_assert_int_ne(sh(MAKE_AB "KERNEL=bad WARMUP='%s' "
+		ck_assert_int_ne(sh(MAKE_AB_O "KERNEL=bad WARMUP='%s' "
 		    "CONFIG=%s/ab.conf RESULTS=%s/r WORKDIR=%s/w >%s/out "
 		    "2>%s/err", tu_dir, w, tu_dir, tu_dir, tu_dir, tu_dir,
 		    tu_dir), 0);
@@ -539,9 +564,9 @@ START_TEST(ab_warmup_interrupt)
 
 	/* the warm-up's benchmark killed: said, and the runs go on (a
 	   shorter line: its 2 measured runs follow; long enough for the
-	   warm-up to be found running, looked for every 2 ms: 200 forks, a
-	   few tenths of a second) */
-	tu_fake("ab.conf", "iterations 1\nforkbomb --forks 200 --ints 10\n");
+	   warm-up to be found running, looked for every 2 ms: the harness
+	   of 20 forks lives a tenth of a second or more) */
+	tu_fake("ab.conf", "iterations 1\nforkbomb --forks 20 --ints 10\n");
 	pid = start_ab("wk");
 	/* vmrun's child that is the warm-up: its --out is in warmup/ */
 	child = wait_child(pid, "/wk-A/warmup/forkbomb");
@@ -595,12 +620,13 @@ START_TEST(ab_interrupt_marks_both)
 	pid_t pid;
 
 	tu_fake_settings();
-	tu_fake("ab.conf", "iterations 40\nforkbomb --forks 100 --ints 10\n");
+	tu_fake("ab.conf", "iterations 40\nforkbomb --forks 30 --ints 10\n");
 	/*
 	 * No warm-up: B then begins after A's first run.  Wait for that
 	 * (up to 40 s: a run of 400 forks under AddressSanitizer on a busy
-	 * machine took more than 10 s).  A run of 100 forks is long enough
-	 * for B's to be found forking, looked for every 10 ms.
+	 * machine took more than 10 s).  Then for a benchmark forking,
+	 * looked for every 2 ms: B's (30 forks, tens of milliseconds) or,
+	 * were it missed, a later run's; either side's run is cut short.
 	 */
 	pid = start_abw("ib", "0");
 	/* ABBA: B's result exists once its first run has begun */
@@ -608,7 +634,7 @@ START_TEST(ab_interrupt_marks_both)
 	for (i = 0; i < 4000 && access(path, F_OK) < 0; i++)
 		usleep(10000);
 	ck_assert_msg(access(path, F_OK) == 0, "B never ran");
-	ck_assert_msg(wait_forking(pid), "B's benchmark never forked");
+	ck_assert_msg(wait_forking(pid), "no benchmark forked");
 	kill(pid, SIGINT);
 	ck_assert_int_eq(waitpid(pid, &status, 0), pid);
 	ck_assert_msg(WIFEXITED(status) && WEXITSTATUS(status) == 130,
@@ -634,7 +660,7 @@ START_TEST(ab_interrupt_marks_both)
 	for (i = 0; i < 4000 && access(path, F_OK) < 0; i++)
 		usleep(10000);
 	ck_assert_msg(access(path, F_OK) == 0, "B never ran");
-	ck_assert_msg(wait_forking(pid), "B's benchmark never forked");
+	ck_assert_msg(wait_forking(pid), "no benchmark forked");
 	kill(pid, SIGKILL);
 	ck_assert_int_eq(waitpid(pid, &status, 0), pid);
 	/* the running benchmark stops on its own (SIGTERM from the kernel) */
@@ -726,9 +752,9 @@ START_TEST(ab_killed_benchmark)
 	tu_fake_settings();
 	/* ABBA: A killed, then B, B and A run on; no warm-up, so the
 	   first benchmark is a measured run of A (long enough to be found
-	   running, looked for every 2 ms: 200 forks, a few tenths of a
-	   second) */
-	tu_fake("ab.conf", "iterations 2\nforkbomb --forks 200 --ints 10\n");
+	   running, looked for every 2 ms: the harness of 20 forks lives a
+	   tenth of a second or more, the three runs after it as long) */
+	tu_fake("ab.conf", "iterations 2\nforkbomb --forks 20 --ints 10\n");
 	pid = start_abw("kb", "0");
 	ck_assert_msg(wait_knob("7"), "A never applied");
 	/* the benchmark: vmrun's child that writes A's result */
@@ -778,13 +804,14 @@ START_TEST(ab_real_root)
 	tu_fake("ab.conf", "iterations 2\nmemfill --bytes 16M --write\n");
 	/*
 	 * through make, as the user runs it (not the enclosing make's
-	 * flags); without the warm-up run, which ab_warmup_make tests
+	 * flags, but its build mode); without the warm-up run, which
+	 * ab_warmup_make tests
 	 */
 	if (sh("env -u MAKEFLAGS -u MFLAGS -u MAKELEVEL make -s ab "
-	    "KERNEL=real WARMUP=0 A='vm.swappiness=%s' B='vm.swappiness=%s' "
-	    "MEM=64M CONFIG=%s/ab.conf RESULTS=%s/r WORKDIR=%s/w >%s/out "
-	    "2>%s/err",
-	    cur, cur, tu_dir, tu_dir, tu_dir, tu_dir, tu_dir) != 0 &&
+	    BUILD_MODE " KERNEL=real WARMUP=0 A='vm.swappiness=%s' "
+	    "B='vm.swappiness=%s' MEM=64M CONFIG=%s/ab.conf RESULTS=%s/r "
+	    "WORKDIR=%s/w >%s/out 2>%s/err", cur, cur, tu_dir, tu_dir,
+	    tu_dir, tu_dir, tu_dir) != 0 &&
 	    sh("grep -q 'no memory controller' %s/err", tu_dir) == 0) {
 		tu_skip("no memory cgroup controller");
 		return;

@@ -167,17 +167,18 @@ START_TEST(foreign_cpu_burner)
 		for (;;)
 			x++;
 	}
-	/* iterations of 0.3 s or more (300 forks, 0.7 ms or more each):
+	/* an iteration of 0.3 s or more (300 forks, 0.7 ms or more each):
 	   /proc/stat counts in ticks of 10 ms, a few ticks off each way
-	   against the burner's 30 or more */
+	   against the burner's 30 or more; one is enough, and the burner
+	   burns for as long as the benchmark runs */
 	ck_assert_int_eq(sh("bench/forkbomb --forks 300 --ints 10 "
-	    "--iterations 3 --out %s/busy --workdir %s >/dev/null", tu_dir,
+	    "--iterations 1 --out %s/busy --workdir %s >/dev/null", tu_dir,
 	    tu_dir), 0);
 	kill(burner, SIGKILL);
 	waitpid(burner, NULL, 0);
 	snprintf(path, sizeof(path), "%s/busy.res", tu_dir);
 	busy = tu_res_mean(path, "foreign_cpu", &n);
-	ck_assert_int_eq(n, 3);
+	ck_assert_int_eq(n, 1);
 	ck_assert_msg(busy > 50, "with a CPU burner: foreign %.1f%%", busy);
 }
 END_TEST

@@ -536,9 +536,9 @@ END_TEST
  * first is held (SIGSTOP) under A's settings until the second says it
  * waits, once its warm-up run under A has begun (before, vmrun's
  * check of the value wrote 7 and 60 back).  The first runs the probe
- * (a second a run, at 1% of a CPU), so that it stays under A, through
- * its warm-up run and A's, long enough to be caught there; the second
- * a few forks.
+ * (half a second a run, at 1% of a CPU), so that it stays under A,
+ * through its warm-up run and A's, long enough to be caught there
+ * (looked for every 10 ms); the second a few forks.
  */
 START_TEST(one_changer_at_a_time)
 {
@@ -551,7 +551,7 @@ START_TEST(one_changer_at_a_time)
 		return;
 	scene();
 	tu_write(conf, sizeof(conf), "ab.conf",
-	    "iterations 1\nprobe --duration 1 --cpu 1 --buffer 64K\n");
+	    "iterations 1\nprobe --duration 0.5 --cpu 1 --buffer 64K\n");
 	tu_write(conf2, sizeof(conf2), "ab2.conf",
 	    "iterations 1\nforkbomb --forks 10 --ints 10\n");
 	folder(r, sizeof(r), "r", 0755);
@@ -645,8 +645,9 @@ START_TEST(plain_beside_changer)
 	pa = start("err-ch", ab);
 	ck_assert_msg(wait_text("proc/sys/vm/swappiness", "7"),
 	    "A never applied");
-	ck_assert_int_eq(sh("bench/vmrun --kernel p --config %s --results %s "
-	    "--workdir %s 2>%s/err-p", conf, r, w, tu_dir), 0);
+	/* (one run of quick.conf's forks each way: beside is beside) */
+	ck_assert_int_eq(sh("bench/vmrun --kernel p --iterations 1 --config "
+	    "%s --results %s --workdir %s 2>%s/err-p", conf, r, w, tu_dir), 0);
 	kill(pa, SIGINT);
 	ck_assert_int_eq(finish(pa), 130);
 	ck_assert_int_eq(sh("grep -q '^concurrent=ran beside pid %ld, which "
@@ -671,8 +672,8 @@ START_TEST(plain_beside_changer)
 	ck_assert_msg(wait_file("r/q/run1/probe.res"), "the plain run never "
 	    "started");
 	ck_assert_int_eq(sh("bench/vmrun --kernel ch2 --a vm.swappiness=9 "
-	    "--b '' --config %s --results %s --workdir %s >/dev/null "
-	    "2>%s/err-ch2", conf, r, w, tu_dir), 0);
+	    "--b '' --iterations 1 --warmup 0 --config %s --results %s "
+	    "--workdir %s >/dev/null 2>%s/err-ch2", conf, r, w, tu_dir), 0);
 	kill(pp, SIGINT);
 	ck_assert_int_eq(finish(pp), 130);
 	ck_assert_int_eq(sh("grep -q '^concurrent=other vmbench runs ran "
