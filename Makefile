@@ -183,17 +183,17 @@ tests/runner.o: tests/suites.h
 # src/runner/benches.h: the benchmarks, BENCH("fileload") ..., one a
 # folder of src/bench/: the only names the runner takes in a config.
 src/runner/benches.h: FORCE
-	$(Q)for b in $(sort $(BENCHES)); do \
-	    echo "BENCH(\"$$b\")"; done > $@.tmp; \
-	cmp -s $@.tmp $@ && rm -f $@.tmp || mv $@.tmp $@
+	$(Q)t=$@.tmp.$$$$; for b in $(sort $(BENCHES)); do \
+	    echo "BENCH(\"$$b\")"; done > $$t; \
+	cmp -s $$t $@ && rm -f $$t || mv $$t $@
 src/runner/config.o tests/fuzz/obj/src/runner/config.o: src/runner/benches.h
 
 # tests/progs.h: the programs built here, PROG("bench/forkbomb") ...,
 # whose --help tests/check_docs.c compares with docs/*.md.
 tests/progs.h: FORCE
-	$(Q)for p in $(sort $(PROGS) $(REPORT)); do \
-	    echo "PROG(\"$$p\")"; done > $@.tmp; \
-	cmp -s $@.tmp $@ && rm -f $@.tmp || mv $@.tmp $@
+	$(Q)t=$@.tmp.$$$$; for p in $(sort $(PROGS) $(REPORT)); do \
+	    echo "PROG(\"$$p\")"; done > $$t; \
+	cmp -s $$t $@ && rm -f $$t || mv $$t $@
 tests/check_docs.o: tests/progs.h
 
 # make docs: each program's --help into its block in docs/*.md
@@ -305,8 +305,9 @@ export UBSAN_OPTIONS ?= print_stacktrace=1:halt_on_error=1
 endif
 
 .build-flags: FORCE
-	$(Q)echo '$(CC) $(CPPFLAGS) $(CFLAGS) $(LDFLAGS)' > $@.tmp; \
-	cmp -s $@.tmp $@ && rm -f $@.tmp || mv $@.tmp $@
+	$(Q)t=$@.tmp.$$$$; \
+	echo '$(CC) $(CPPFLAGS) $(CFLAGS) $(LDFLAGS)' > $$t; \
+	cmp -s $$t $@ && rm -f $$t || mv $$t $@
 
 include mk/workflows.mk mk/bench.mk mk/fuzz.mk
 

@@ -41,8 +41,9 @@ need-clang:
 	    "$(FUZZ_CC); run: sudo apt-get install -y clang" >&2; exit 1; }
 
 tests/fuzz/obj/.flags: FORCE | need-clang
-	$(Q)mkdir -p $(@D) && echo '$(FUZZ_CC) $(CPPFLAGS) $(FUZZ_CFLAGS)' \
-	    > $@.tmp; cmp -s $@.tmp $@ && rm -f $@.tmp || mv $@.tmp $@
+	$(Q)mkdir -p $(@D) && t=$@.tmp.$$$$ && \
+	    echo '$(FUZZ_CC) $(CPPFLAGS) $(FUZZ_CFLAGS)' > $$t && \
+	    { cmp -s $$t $@ && rm -f $$t || mv $$t $@; }
 
 tests/fuzz/obj/%.o: %.c tests/fuzz/obj/.flags
 	$(call say,FUZZCC,$@)
@@ -91,4 +92,4 @@ $(FUZZ_RUNS): fuzz-%: tests/fuzz/fuzz_%
 clean: clean-testing
 clean-testing:
 	$(Q)rm -rf tests/fuzz/obj tests/fuzz/seeds \
-	    $(FUZZ_BINS) .build-flags .build-flags.tmp
+	    $(FUZZ_BINS) .build-flags .build-flags.tmp.*
