@@ -11,6 +11,7 @@
 #include <check.h>
 #include <errno.h>
 #include <fcntl.h>
+#include <glob.h>
 #include <grp.h>
 #include <signal.h>
 #include <stdio.h>
@@ -237,7 +238,19 @@ wait_text(const char *rel, const char *want)
 	return 0;
 }
 
-/* Wait (at most 20 s) until tu_dir/@rel exists. */
+/* Does a file match @pattern (glob(3), with braces)? */
+static int
+matches(const char *pattern)
+{
+	glob_t g;
+	int n = glob(pattern, GLOB_BRACE | GLOB_NOSORT, NULL, &g) == 0;
+
+	if (n)
+		globfree(&g);
+	return n;
+}
+
+/* Wait (at most 20 s) until a file matches tu_dir/@rel (a glob). */
 static int
 wait_file(const char *rel)
 {
@@ -245,9 +258,9 @@ wait_file(const char *rel)
 	int i;
 
 	at(p, sizeof(p), rel);
-	for (i = 0; i < 2000 && access(p, F_OK) < 0; i++)
+	for (i = 0; i < 2000 && !matches(p); i++)
 		nanosleep(&(struct timespec){ 0, 10000000 }, NULL);
-	return access(p, F_OK) == 0;
+	return matches(p);
 }
 
 /*
@@ -648,6 +661,12 @@ START_TEST(plain_beside_changer)
 	/* (one run of quick.conf's forks each way: beside is beside) */
 	ck_assert_int_eq(sh("bench/vmrun --kernel p --iterations 1 --config "
 	    "%s --results %s --workdir %s 2>%s/err-p", conf, r, w, tu_dir), 0);
+	/*
+	 * the interrupt once A's probe runs (its warm-up's or A's own:
+	 * its .res, which the harness writes, in its slot or its side)
+	 */
+	ck_assert_msg(wait_file("r/ch-A/{warmup/,}{.slot-,}probe.res"),
+	    "A's probe never started");
 	kill(pa, SIGINT);
 	ck_assert_int_eq(finish(pa), 130);
 	ck_assert_int_eq(sh("grep -q '^concurrent=ran beside pid %ld, which "
