@@ -493,6 +493,61 @@ setup_all_loaded(FILE *f, const struct rl_set *s,
 	return 1;
 }
 
+/*
+ * The default view's one warning when some, not all, benchmark runs
+ * were not quiet: the range of those runs' means and which benchmarks
+ * they were, in place of a line under each (--detail has those); the
+ * memory line after it.  1 when it wrote, 0 when every run was quiet,
+ * every run was loud (setup_all_loaded()) or none recorded it.
+ */
+int
+setup_some_loaded(FILE *f, const struct rl_set *s,
+    const struct report_opts *o, const char *more)
+{
+	struct vb_buf line = VB_BUF_INIT;
+	struct quiet_scan qs;
+	struct setup_quiet q;
+	double lo = INFINITY, hi = -INFINITY;
+	char a[32], b[32];
+	int i, k, n = 0, loud;
+
+	quiet_scan(s, o, &qs);
+	if (!qs.rec || !qs.loud || qs.loud == qs.rec)
+		return 0;
+	for (i = 0; i < s->nids; i++)
+		for (k = 0; k < s->nk; k++) {
+			setup_quiet_of(rl_find(&s->k[k], s->ids[i]), o->quiet,
+			    &q);
+			if (q.quiet == 0) {
+				lo = fmin(lo, q.mean);
+				hi = fmax(hi, q.mean);
+			}
+		}
+	cpu_pct(a, sizeof(a), lo);
+	cpu_pct(b, sizeof(b), hi);
+	vb_buf_printf(&line, "warning: the machine was not quiet in %d of %d "
+	    "benchmark runs: other processes used %s%s%s of a CPU (a run's "
+	    "mean; threshold %g%%; %s) in", qs.loud, qs.rec, a,
+	    strcmp(a, b) ? " to " : "", strcmp(a, b) ? b : "", o->quiet,
+	    more);
+	for (i = 0; i < s->nids; i++) {
+		for (k = 0, loud = 0; k < s->nk && !loud; k++) {
+			setup_quiet_of(rl_find(&s->k[k], s->ids[i]), o->quiet,
+			    &q);
+			loud = q.quiet == 0;
+		}
+		if (loud)
+			vb_buf_printf(&line, "%s %s", n++ ? "," : "",
+			    s->ids[i]);
+	}
+	if (qs.rec < qs.runs)
+		vb_buf_printf(&line, "; not recorded for every run");
+	fmt_wrap(f, vb_buf_str(&line), o->width, 4);
+	vb_buf_free(&line);
+	mem_summary(f, &qs, o);
+	return 1;
+}
+
 /* ---- which machine ---- */
 
 /*

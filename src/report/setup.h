@@ -107,5 +107,13 @@ void setup_quiet_summary(FILE *f, const struct rl_set *s,
  */
 int setup_all_loaded(FILE *f, const struct rl_set *s,
     const struct report_opts *o, const char *more);
+/*
+ * Were some, not all, of those runs not quiet?  Then one warning line
+ * with the range of their means, @more, and the benchmarks they were,
+ * the memory line, and 1 (the default view's, in place of a line a
+ * benchmark); otherwise nothing and 0.
+ */
+int setup_some_loaded(FILE *f, const struct rl_set *s,
+    const struct report_opts *o, const char *more);
 
 #endif

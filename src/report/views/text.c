@@ -877,7 +877,8 @@ text_compare(FILE *f, const struct model *md, const struct report_opts *o)
 	fclose(m);
 	fputs(said, f);
 	ko.quiet_merged = !o->detail &&
-	    setup_all_loaded(f, s, o, "--detail: each run");
+	    (setup_all_loaded(f, s, o, "--detail: each run") ||
+	    setup_some_loaded(f, s, o, "--detail: each run"));
 	if (!ko.quiet_merged)
 		setup_quiet_summary(f, s, o);
 	if (!o->detail)
