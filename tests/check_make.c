@@ -147,6 +147,33 @@ add_assign(char **argv, int n, char *a)
 }
 
 /*
+ * Run make with @argv, its output (both streams) into @out, without the
+ * enclosing make's jobserver and flags; its wait status.
+ */
+static int
+run_make(char **argv, const char *out)
+{
+	int status;
+	pid_t pid = fork();
+
+	ck_assert_int_ge(pid, 0);
+	if (pid == 0) {
+		int fd;
+
+		unsetenv("MAKEFLAGS");
+		unsetenv("MFLAGS");
+		unsetenv("MAKELEVEL");
+		fd = open(out, O_WRONLY | O_CREAT | O_TRUNC, 0644);
+		dup2(fd, 1);
+		dup2(fd, 2);
+		execvp("make", argv);
+		_exit(127);
+	}
+	ck_assert_int_eq(waitpid(pid, &status, 0), pid);
+	return status;
+}
+
+/*
  * Whether make's output @got has its line for a failed recipe of
  * @target, "make: *** [FILE:LINE: target] Error N" (not one ignored).
  */
@@ -211,7 +238,6 @@ START_TEST(make_values_are_text)
 	for (p = 0; p < sizeof(payloads) / sizeof(payloads[0]); p++) {
 		size_t len;
 		int status, n = 0;
-		pid_t pid;
 
 		snprintf(val, sizeof(val), payloads[p], mark);
 		unlink(args);
@@ -233,22 +259,7 @@ START_TEST(make_values_are_text)
 		if (standin)
 			n = add_assign(argv, n, pbarg);
 		argv[n] = NULL;
-		pid = fork();
-		ck_assert_int_ge(pid, 0);
-		if (pid == 0) {
-			int fd;
-
-			/* not the enclosing make's jobserver or flags */
-			unsetenv("MAKEFLAGS");
-			unsetenv("MFLAGS");
-			unsetenv("MAKELEVEL");
-			fd = open(out, O_WRONLY | O_CREAT | O_TRUNC, 0644);
-			dup2(fd, 1);
-			dup2(fd, 2);
-			execvp("make", argv);
-			_exit(127);
-		}
-		ck_assert_int_eq(waitpid(pid, &status, 0), pid);
+		status = run_make(argv, out);
 		ck_assert_msg(WIFEXITED(status) && WEXITSTATUS(status) != 0,
 		    "make %s with <payload %zu>: status %d", desc, p, status);
 		ck_assert_msg(access(mark, F_OK) < 0, "make %s with %s ran it",
@@ -287,7 +298,6 @@ START_TEST(build_expands_no_value)
 	char vals[sizeof(targets) / sizeof(targets[0])][1200], out[600];
 	size_t i, j, n = 0;
 	int status;
-	pid_t pid;
 
 	argv[n++] = "make";
 	argv[n++] = "-s";
@@ -305,21 +315,7 @@ START_TEST(build_expands_no_value)
 	}
 	argv[n] = NULL;
 	snprintf(out, sizeof(out), "%s/build.out", tu_dir);
-	pid = fork();
-	ck_assert_int_ge(pid, 0);
-	if (pid == 0) {
-		int fd;
-
-		unsetenv("MAKEFLAGS");
-		unsetenv("MFLAGS");
-		unsetenv("MAKELEVEL");
-		fd = open(out, O_WRONLY | O_CREAT | O_TRUNC, 0644);
-		dup2(fd, 1);
-		dup2(fd, 2);
-		execvp("make", argv);
-		_exit(127);
-	}
-	ck_assert_int_eq(waitpid(pid, &status, 0), pid);
+	status = run_make(argv, out);
 	ck_assert_msg(WIFEXITED(status) && WEXITSTATUS(status) == 0,
 	    "make all with the values: status %d", status);
 	ck_assert_msg(tu_sh_in(tu_dir, "! ls \"$T\"/ran.* 2>/dev/null") == 0,
