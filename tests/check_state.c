@@ -813,10 +813,7 @@ END_TEST
 Suite *
 state_suite(void)
 {
-	const struct {
-		const char *name;
-		const TTest *tests[6];
-	} cases[] = {
+	const struct tu_case cases[] = {
 		/* planted files and the state folder's rules */
 		{ "state", { planted_state_ignored, bad_items_refused,
 		    state_trust_rules, symlinks_not_followed, create_helpers,
@@ -829,15 +826,14 @@ state_suite(void)
 	};
 	Suite *s = suite_create("state");
 	TCase *tc;
-	size_t i, j;
+	size_t i;
 
 	/* three test cases with the same fixtures, run side by side */
 	for (i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
 		tc = tu_tcase(cases[i].name);
 		tcase_add_checked_fixture(tc, tu_mktmp, tu_rmtmp);
 		tcase_set_timeout(tc, 120);
-		for (j = 0; cases[i].tests[j]; j++)
-			tcase_add_test(tc, cases[i].tests[j]);
+		tu_add_tests(tc, &cases[i]);
 		suite_add_tcase(s, tc);
 	}
 	return s;

@@ -1311,10 +1311,7 @@ END_TEST
 Suite *
 vmrun_suite(void)
 {
-	const struct {
-		const char *name;
-		const TTest *tests[8];
-	} cases[] = {
+	const struct tu_case cases[] = {
 		/* runs and labels */
 		{ "e2e", { run_writes_valid_folder, existing_label_adds_run,
 		    runs_three_ways, flat_moved_to_run1, other_config_refused,
@@ -1330,7 +1327,7 @@ vmrun_suite(void)
 	};
 	Suite *s = suite_create("vmrun");
 	TCase *tc;
-	size_t i, j;
+	size_t i;
 
 	/* three test cases with the same fixtures, run side by side */
 	for (i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
@@ -1338,8 +1335,7 @@ vmrun_suite(void)
 		tcase_add_checked_fixture(tc, setup, teardown);
 		tcase_add_unchecked_fixture(tc, case_setup, umount_leftovers);
 		tcase_set_timeout(tc, 60);
-		for (j = 0; cases[i].tests[j]; j++)
-			tcase_add_test(tc, cases[i].tests[j]);
+		tu_add_tests(tc, &cases[i]);
 		suite_add_tcase(s, tc);
 	}
 	/*

@@ -149,6 +149,25 @@ tu_tcase_slow(const char *name)
 /* A suite with testutil.h makes its test cases with the three above. */
 #pragma GCC poison tcase_create
 
+/*
+ * A test case's name and its tests (NULL-terminated): a table of them
+ * makes a suite's test cases that share their fixtures and settings.
+ */
+struct tu_case {
+	const char *name;
+	const TTest *tests[8];
+};
+
+/* Add @c's tests to @tc. */
+static inline void
+tu_add_tests(TCase *tc, const struct tu_case *c)
+{
+	size_t i;
+
+	for (i = 0; c->tests[i]; i++)
+		tcase_add_test(tc, c->tests[i]);
+}
+
 /* Make a fresh folder under the root into tu_dir. */
 static inline void
 tu_mktmp(void)
