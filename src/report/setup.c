@@ -504,7 +504,7 @@ int
 setup_some_loaded(FILE *f, const struct rl_set *s,
     const struct report_opts *o, const char *more)
 {
-	struct vb_buf line = VB_BUF_INIT;
+	struct vb_buf line = VB_BUF_INIT, ids = VB_BUF_INIT;
 	struct quiet_scan qs;
 	struct setup_quiet q;
 	double lo = INFINITY, hi = -INFINITY;
@@ -514,32 +514,28 @@ setup_some_loaded(FILE *f, const struct rl_set *s,
 	quiet_scan(s, o, &qs);
 	if (!qs.rec || !qs.loud || qs.loud == qs.rec)
 		return 0;
-	for (i = 0; i < s->nids; i++)
-		for (k = 0; k < s->nk; k++) {
+	/* the loud runs' range, and the benchmarks with one */
+	for (i = 0; i < s->nids; i++) {
+		for (k = 0, loud = 0; k < s->nk; k++) {
 			setup_quiet_of(rl_find(&s->k[k], s->ids[i]), o->quiet,
 			    &q);
-			if (q.quiet == 0) {
-				lo = fmin(lo, q.mean);
-				hi = fmax(hi, q.mean);
-			}
+			if (q.quiet != 0)
+				continue;
+			loud = 1;
+			lo = fmin(lo, q.mean);
+			hi = fmax(hi, q.mean);
 		}
+		if (loud)
+			vb_buf_printf(&ids, "%s %s", n++ ? "," : "", s->ids[i]);
+	}
 	cpu_pct(a, sizeof(a), lo);
 	cpu_pct(b, sizeof(b), hi);
 	vb_buf_printf(&line, "warning: the machine was not quiet in %d of %d "
 	    "benchmark runs: other processes used %s%s%s of a CPU (a run's "
-	    "mean; threshold %g%%; %s) in", qs.loud, qs.rec, a,
+	    "mean; threshold %g%%; %s) in%s", qs.loud, qs.rec, a,
 	    strcmp(a, b) ? " to " : "", strcmp(a, b) ? b : "", o->quiet,
-	    more);
-	for (i = 0; i < s->nids; i++) {
-		for (k = 0, loud = 0; k < s->nk && !loud; k++) {
-			setup_quiet_of(rl_find(&s->k[k], s->ids[i]), o->quiet,
-			    &q);
-			loud = q.quiet == 0;
-		}
-		if (loud)
-			vb_buf_printf(&line, "%s %s", n++ ? "," : "",
-			    s->ids[i]);
-	}
+	    more, vb_buf_str(&ids));
+	vb_buf_free(&ids);
 	if (qs.rec < qs.runs)
 		vb_buf_printf(&line, "; not recorded for every run");
 	fmt_wrap(f, vb_buf_str(&line), o->width, 4);
