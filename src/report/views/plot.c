@@ -32,6 +32,7 @@
  * to install.  The chart folder may not be (or lie in) a result folder.
  */
 #include <ctype.h>
+#include <dirent.h>
 #include <errno.h>
 #include <fcntl.h>
 #include <limits.h>
@@ -47,6 +48,7 @@
 #include "msg.h"
 #include "model.h"
 #include "outdir.h"
+#include "safedir.h"
 #include "setup.h"
 #include "table.h"
 #include "util.h"
@@ -73,9 +75,17 @@ open_in(const char *dir, const char *name, const char *ext)
 	char path[PATH_MAX];
 	FILE *f;
 
+	int fd;
+
+	/* @dir is the private folder of plot_charts(): ours, mode 0700 */
 	snprintf(path, sizeof(path), "%s/%s.%s", dir, name, ext);
-	if (!(f = fopen(path, "w")))
+	if ((fd = vb_create_at(AT_FDCWD, path, O_WRONLY, 0644)) < 0 ||
+	    !(f = fdopen(fd, "w"))) {
 		vb_warn_errno("cannot write %s", path);
+		if (fd >= 0)
+			close(fd);
+		return NULL;
+	}
 	return f;
 }
 
@@ -1098,17 +1108,16 @@ blank_file(const char *log)
  * exits 128 + the signal (130 for ^C).
  */
 static int
-run_gnuplot(const char *dir, const char *gnuplot)
+run_gnuplot(const char *dir, const char *shown, const char *gnuplot)
 {
-	char log[PATH_MAX], msg[256];
+	char log[PATH_MAX + 16], msg[256];
 	struct sigaction old[NSTOP];
 	sigset_t stops, prev;
 	pid_t pid;
 	int fd, st, i, sig;
 
 	snprintf(log, sizeof(log), "%s/gnuplot.log", dir);
-	if ((fd = open(log, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC,
-	    0666)) < 0) {
+	if ((fd = vb_create_at(AT_FDCWD, log, O_WRONLY, 0644)) < 0) {
 		vb_warn_errno("cannot write %s", log);
 		return -1;
 	}
@@ -1150,9 +1159,9 @@ run_gnuplot(const char *dir, const char *gnuplot)
 	gnuplot_pid = 0;
 	restore_stops(old);
 	if ((sig = stop_sig) != 0) {
-		unlink(log);
-		vb_warn("interrupted by signal %d (%s): %s stopped, the charts in "
-		    "%s are incomplete", sig, strsignal(sig), gnuplot, dir);
+		vb_rmtree_at(AT_FDCWD, dir);
+		vb_warn("interrupted by signal %d (%s): %s stopped, no charts "
+		    "written to %s", sig, strsignal(sig), gnuplot, shown);
 		exit(128 + sig);
 	}
 	if (WIFEXITED(st) && WEXITSTATUS(st) == 0) {
@@ -1166,22 +1175,111 @@ run_gnuplot(const char *dir, const char *gnuplot)
 		if (WIFSIGNALED(st))
 			vb_warn("%s was killed by signal %d (%s) on %s/all.gp: "
 			    "the charts there are incomplete", gnuplot,
-			    WTERMSIG(st), strsignal(WTERMSIG(st)), dir);
+			    WTERMSIG(st), strsignal(WTERMSIG(st)), shown);
 		else
 			vb_warn("%s stopped with status %d and no message on "
 			    "%s/all.gp (interrupted?): the charts there are "
-			    "incomplete", gnuplot, WEXITSTATUS(st), dir);
+			    "incomplete", gnuplot, WEXITSTATUS(st), shown);
 		return -1;
 	}
 	last_line(msg, sizeof(msg), log);
 	if (WIFSIGNALED(st))
 		vb_warn("%s was killed by signal %d (%s) on %s/all.gp, after: %s "
-		    "(all it said: %s)", gnuplot, WTERMSIG(st),
-		    strsignal(WTERMSIG(st)), dir, msg, log);
+		    "(all it said: %s/gnuplot.log)", gnuplot, WTERMSIG(st),
+		    strsignal(WTERMSIG(st)), shown, msg, shown);
 	else
-		vb_warn("%s failed on %s/all.gp: %s (all it said: %s)", gnuplot,
-		    dir, msg, log);
+		vb_warn("%s failed on %s/all.gp: %s (all it said: "
+		    "%s/gnuplot.log)", gnuplot, shown, msg, shown);
 	return -1;
+}
+
+/*
+ * The private folder the scripts, the data and gnuplot's work live in
+ * until the charts are made: mkdtemp() (mode 0700) in $TMPDIR or /tmp,
+ * whose path is checked first, so that no other user can put a script
+ * where gnuplot loads one.  Its path in @buf, or -1 after one line.
+ */
+static int
+private_dir(char *buf, size_t len)
+{
+	const char *t = getenv("TMPDIR");
+	char err[PATH_MAX + 128];
+	int fd;
+
+	if (!t || !*t)
+		t = "/tmp";
+	if ((fd = vb_dir_open_parent(t, err, sizeof(err))) < 0) {
+		vb_warn("%s (for the charts' private folder; TMPDIR=)", err);
+		return -1;
+	}
+	close(fd);
+	if ((size_t)snprintf(buf, len, "%s/vmreport-plot.XXXXXX", t) >= len ||
+	    !mkdtemp(buf)) {
+		vb_warn_errno("cannot make a private folder in %s", t);
+		return -1;
+	}
+	return 0;
+}
+
+/*
+ * Move every file of the private folder @priv into the chart folder
+ * @out (@shown): renameat(), or a copy through a temporary when the two
+ * are on different file systems.  0, or -1 after one line.
+ */
+static int
+move_out(const char *priv, int out, const char *shown)
+{
+	char err[PATH_MAX + 128], buf[65536];
+	struct dirent *de;
+	struct vb_wfile w;
+	int pfd, in, rc = 0;
+	ssize_t n;
+	DIR *d;
+
+	if ((pfd = open(priv, O_RDONLY | O_DIRECTORY | O_NOFOLLOW |
+	    O_CLOEXEC)) < 0 || !(d = fdopendir(pfd))) {
+		vb_warn_errno("cannot read %s", priv);
+		if (pfd >= 0)
+			close(pfd);
+		return -1;
+	}
+	while (rc == 0 && (de = readdir(d))) {
+		FILE *f;
+
+		if (de->d_name[0] == '.')
+			continue;
+		if (renameat(pfd, de->d_name, out, de->d_name) == 0)
+			continue;
+		if (errno != EXDEV) {
+			vb_warn_errno("cannot move %s into %s", de->d_name,
+			    shown);
+			rc = -1;
+			break;
+		}
+		in = vb_open_read_at(pfd, de->d_name, de->d_name,
+		    VB_MAX_SERIES, err, sizeof(err));
+		if (in < 0 || !(f = vb_wfile_open(&w, out, de->d_name,
+		    0644))) {
+			if (in < 0)
+				vb_warn("%s", err);
+			else
+				vb_warn_errno("cannot write %s/%s", shown,
+				    de->d_name);
+			if (in >= 0)
+				close(in);
+			rc = -1;
+			break;
+		}
+		while ((n = read(in, buf, sizeof(buf))) > 0)
+			fwrite(buf, 1, (size_t)n, f);
+		close(in);
+		if (n < 0 || vb_wfile_commit(&w) < 0) {
+			vb_warn_errno("cannot write %s/%s", shown, de->d_name);
+			rc = -1;
+		}
+	}
+	closedir(d);
+	return rc;
 }
 
 int
@@ -1189,25 +1287,31 @@ plot_charts(const struct model *m, const char *dir, const char *gnuplot,
     int detail)
 {
 	const struct rl_set *s = m->s;
-	struct charts ch = { .m = m, .s = m->s, .dir = dir };
+	char priv[PATH_MAX], err[PATH_MAX + 128];
+	struct charts ch = { .m = m, .s = m->s, .dir = priv };
 	struct model_row *rows;
-	int i, j, n, h, charts = 0, summary;
-	char gp[PATH_MAX];
+	int i, j, n, h, charts = 0, summary, out, drawn;
+	char gp[PATH_MAX + 16];
 	FILE *all;
 
 	if (outdir_inside(s, dir)) {
 		vb_warn("%s: is inside a result folder; charts go elsewhere", dir);
 		return -1;
 	}
-	if (outdir_make(dir) != 0) {
-		vb_warn_errno("cannot create chart folder %s", dir);
+	/* checked before anything is written: ours, no one else's */
+	if ((out = vb_dir_open(dir, 1, err, sizeof(err))) < 0) {
+		vb_warn("%s (the chart folder, PLOTS=)", err);
 		return -1;
 	}
-	snprintf(gp, sizeof(gp), "%s/all.gp", dir);
-	if (!(all = fopen(gp, "w"))) {
-		vb_warn_errno("cannot write %s", gp);
+	if (private_dir(priv, sizeof(priv)) < 0) {
+		close(out);
 		return -1;
 	}
+	/* an earlier run's gnuplot.log says nothing of this one */
+	unlinkat(out, "gnuplot.log", 0);
+	snprintf(gp, sizeof(gp), "%s/all.gp", priv);
+	if (!(all = open_in(priv, "all", "gp")))
+		goto fail_priv;
 	fputs("# every chart: gnuplot all.gp (in this folder)\n", all);
 	ch.all = all;
 	setup_settings_line(ch.settings, sizeof(ch.settings), s);
@@ -1237,16 +1341,25 @@ plot_charts(const struct model *m, const char *dir, const char *gnuplot,
 	}
 	if (fclose(all) != 0) {
 		vb_warn_errno("cannot write %s", gp);
-		return -1;
+		goto fail_priv;
 	}
-	if (!have_program(gnuplot)) {
+	drawn = have_program(gnuplot);
+	if (drawn && run_gnuplot(priv, dir, gnuplot) != 0) {
+		/* what gnuplot said is worth keeping beside the scripts */
+		move_out(priv, out, dir);
+		goto fail_priv;
+	}
+	/* only now, the finished charts (or the scripts) into dir */
+	if (move_out(priv, out, dir) < 0)
+		goto fail_priv;
+	vb_rmtree_at(AT_FDCWD, priv);
+	close(out);
+	if (!drawn) {
 		vb_warn("%s not found: %d charts not drawn (data and scripts are "
 		    "in %s); install gnuplot: apt-get install gnuplot-nox",
 		    gnuplot, charts, dir);
 		return -1;
 	}
-	if (run_gnuplot(dir, gnuplot) != 0)
-		return -1;
 	fprintf(stderr, "vmreport: %d charts (PNG and SVG) in %s: %s%s\n",
 	    charts, dir, summary ? "the summary, " : "", detail ? "every "
 	    "metric and the vmstat series of each benchmark" : "each "
@@ -1254,5 +1367,8 @@ plot_charts(const struct model *m, const char *dir, const char *gnuplot,
 	return charts;
 fail:
 	fclose(all);
+fail_priv:
+	vb_rmtree_at(AT_FDCWD, priv);
+	close(out);
 	return -1;
 }
