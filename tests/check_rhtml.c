@@ -402,7 +402,7 @@ START_TEST(bad_dirs)
 	} bad[] = {
 		{ "$T/other", "exists and is not an HTML page of vmreport" },
 		{ "$T/file", "exists and is not a folder" },
-		{ "$T/file/sub", "cannot create the HTML folder" },
+		{ "$T/file/sub", "/file: exists and is not a folder" },
 		{ "$T/ex/html", "is inside a result folder" },
 		{ "$T/ex", "is inside a result folder" },
 	};

@@ -192,6 +192,11 @@ walk(const char *path, int make, int sticky, char *err, size_t errlen)
 			}
 			continue;
 		}
+		if (!S_ISDIR(st.st_mode)) {
+			snprintf(err, errlen, "%s: exists and is not a folder",
+			    shown);
+			goto fail;
+		}
 		fd = openat(cur, comp, O_PATH | O_DIRECTORY | O_NOFOLLOW |
 		    O_CLOEXEC);
 		if (fd < 0 || fstat(fd, &st) < 0) {

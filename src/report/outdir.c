@@ -80,27 +80,3 @@ outdir_inside(const struct rl_set *s, const char *dir)
 	}
 	return 0;
 }
-
-int
-outdir_make(const char *dir)
-{
-	char buf[PATH_MAX], *p;
-
-	if (!*dir) {
-		errno = ENOENT;
-		return -1;
-	}
-	if (snprintf(buf, sizeof(buf), "%s", dir) >= (int)sizeof(buf)) {
-		errno = ENAMETOOLONG;
-		return -1;
-	}
-	for (p = buf + 1; *p; p++) {
-		if (*p != '/')
-			continue;
-		*p = '\0';
-		if (mkdir(buf, 0777) != 0 && errno != EEXIST)
-			return -1;
-		*p = '/';
-	}
-	return mkdir(buf, 0777) != 0 && errno != EEXIST ? -1 : 0;
-}

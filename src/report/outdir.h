@@ -13,7 +13,5 @@
  * one?  Asked before the folder is made, so a refusal leaves nothing.
  */
 int outdir_inside(const struct rl_set *s, const char *dir);
-/* mkdir -p @dir: 0, or -1 with errno set. */
-int outdir_make(const char *dir);
 
 #endif

@@ -30,6 +30,7 @@
  */
 #include <dirent.h>
 #include <errno.h>
+#include <fcntl.h>
 #include <limits.h>
 #include <math.h>
 #include <stdlib.h>
@@ -42,6 +43,7 @@
 #include "forms/form.h"
 #include "model.h"
 #include "outdir.h"
+#include "safedir.h"
 #include "setup.h"
 #include "table.h"
 #include "util.h"
@@ -137,89 +139,97 @@ pre_of(FILE *f, const char *cls, char *text, size_t len)
 
 /* ---- the folder ---- */
 
-/* Does @path start with vmreport's generator line? */
+/* Does @name in the folder @dfd start with vmreport's generator line? */
 static int
-is_our_page(const char *path)
+is_our_page(int dfd, const char *name)
 {
-	char buf[RH_MARKLEN + 1];
-	size_t n;
-	FILE *f = fopen(path, "r");
+	char buf[RH_MARKLEN + 1], err[64];
+	ssize_t n;
+	int fd = vb_open_read_at(dfd, name, name, VB_MAX_SERIES, err,
+	    sizeof(err));
 
-	if (!f)
+	if (fd < 0)
 		return 0;
-	n = fread(buf, 1, RH_MARKLEN, f);
-	fclose(f);
-	buf[n] = '\0';
+	n = read(fd, buf, RH_MARKLEN);
+	close(fd);
+	buf[n > 0 ? n : 0] = '\0';
 	return strstr(buf, RH_MARK) != NULL;
 }
 
 /*
- * Is @path what an interrupted run of vmreport leaves: its page not yet
- * renamed, or still empty?
+ * Is @name what an interrupted run of vmreport leaves: its page not
+ * yet renamed, or still empty (a regular file, never followed)?
  */
 static int
-is_our_tmp(const char *path)
+is_our_tmp(int dfd, const char *name)
 {
 	struct stat st;
 
-	return is_our_page(path) || (stat(path, &st) == 0 &&
-	    S_ISREG(st.st_mode) && st.st_size == 0);
+	return is_our_page(dfd, name) || (fstatat(dfd, name, &st,
+	    AT_SYMLINK_NOFOLLOW) == 0 && S_ISREG(st.st_mode) &&
+	    st.st_size == 0);
+}
+
+/* A temporary of the page: .index.html.XXXXXX, or index.html.tmp. */
+static int
+page_tmp(const char *name)
+{
+	return !strcmp(name, "index.html.tmp") ||
+	    !strncmp(name, ".index.html.", 12);
 }
 
 /*
- * May the page be written into @dir?  Created when missing; an existing
+ * May the page be written into @dir?  Checked once (made when missing:
+ * ours, no one else may write it, no symlink on the way); an existing
  * folder must be empty or hold vmreport's index.html, and may hold the
- * index.html.tmp that an interrupted run left (replaced).  0, or -1
- * with one line printed.
+ * temporaries an interrupted run left (removed).  The folder's
+ * descriptor, or -1 with one line printed.
  */
 static int
 check_dir(const struct rl_set *s, const char *dir)
 {
-	char path[PATH_MAX], tmp[PATH_MAX + 8];
-	struct stat st;
+	char err[PATH_MAX + 128];
 	struct dirent *e;
 	DIR *d;
-	int n = 0, t = 0;
+	int n = 0, bad = 0, fd, dfd;
 
 	if (outdir_inside(s, dir)) {
 		vb_warn("%s: is inside a result folder; the page goes elsewhere "
 		    "(nothing written)", dir);
 		return -1;
 	}
-	if (stat(dir, &st) != 0) {
-		if (errno == ENOENT && outdir_make(dir) == 0)
-			return 0;
-		vb_warn_errno("cannot create the HTML folder %s", dir);
+	if ((dfd = vb_dir_open(dir, 1, err, sizeof(err))) < 0) {
+		vb_warn("%s (the HTML folder, HTML=; nothing written)", err);
 		return -1;
 	}
-	if (!S_ISDIR(st.st_mode)) {
-		vb_warn("%s: exists and is not a folder (nothing written)", dir);
-		return -1;
-	}
-	if (!(d = opendir(dir))) {
+	if ((fd = dup(dfd)) < 0 || !(d = fdopendir(fd))) {
 		vb_warn_errno("cannot open the HTML folder %s", dir);
+		if (fd >= 0)
+			close(fd);
+		close(dfd);
 		return -1;
 	}
 	while ((e = readdir(d)))
-		if (!strcmp(e->d_name, "index.html.tmp"))
-			t = 1;
+		if (page_tmp(e->d_name))
+			bad |= !is_our_tmp(dfd, e->d_name);
 		else if (strcmp(e->d_name, ".") && strcmp(e->d_name, ".."))
 			n++;
 	closedir(d);
-	snprintf(path, sizeof(path), "%s/index.html", dir);
-	snprintf(tmp, sizeof(tmp), "%s.tmp", path);
-	if (t && !is_our_tmp(tmp)) {
+	if (bad) {
 		vb_warn("%s: exists and is not an HTML page of vmreport (its "
 		    "index.html.tmp is not vmreport's); nothing overwritten",
 		    dir);
+		close(dfd);
 		return -1;
 	}
-	if (n && !is_our_page(path)) {
+	if (n && !is_our_page(dfd, "index.html")) {
 		vb_warn("%s: exists and is not an HTML page of vmreport (no "
 		    "index.html written by it); nothing overwritten", dir);
+		close(dfd);
 		return -1;
 	}
-	return 0;
+	unlinkat(dfd, "index.html.tmp", 0);
+	return dfd;
 }
 
 /* ---- the page's parts ---- */
@@ -955,43 +965,39 @@ html_page(const struct model *m, const char *dir,
     const struct report_opts *o)
 {
 	const struct rl_set *s = m->s;
-	char path[PATH_MAX], tmp[PATH_MAX + 8], *text = NULL;
+	struct vb_wfile w;
+	char *text = NULL;
 	size_t len = 0;
 	FILE *mem, *f;
-	int bad;
+	int bad, dfd;
 
-	if (snprintf(path, sizeof(path), "%s/index.html", dir) >=
-	    (int)sizeof(path) - 4) {
-		vb_warn("%s: path too long", dir);
-		return -1;
-	}
-	snprintf(tmp, sizeof(tmp), "%s.tmp", path);
-	if (check_dir(s, dir) != 0)
+	if ((dfd = check_dir(s, dir)) < 0)
 		return -1;
 	if (!(mem = open_memstream(&text, &len)))
 		die_errno("cannot build the page");
 	page(mem, m, o);
 	if (fclose(mem) != 0)
 		die_errno("cannot build the page");
-	if (!(f = fopen(tmp, "w"))) {
-		vb_warn_errno("cannot write %s", tmp);
+	/* a temporary made with O_EXCL in the checked folder, renamed */
+	if (!(f = vb_wfile_open(&w, dfd, "index.html", 0644))) {
+		vb_warn_errno("cannot write %s/index.html", dir);
 		free(text);
+		close(dfd);
 		return -1;
 	}
 	bad = fwrite(text, 1, len, f) != len;
-	if (fclose(f) != 0)
-		bad = 1;
-	if (bad) {
-		vb_warn_errno("cannot write %s", tmp);
-		unlink(tmp);
-		free(text);
-		return -1;
-	}
 	free(text);
-	if (rename(tmp, path) != 0) {
-		vb_warn_errno("cannot rename %s to %s", tmp, path);
-		unlink(tmp);
+	if (bad) {
+		vb_warn_errno("cannot write %s/index.html", dir);
+		vb_wfile_abort(&w);
+		close(dfd);
 		return -1;
 	}
+	if (vb_wfile_commit(&w) != 0) {
+		vb_warn_errno("cannot write %s/index.html", dir);
+		close(dfd);
+		return -1;
+	}
+	close(dfd);
 	return 0;
 }
