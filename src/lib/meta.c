@@ -11,6 +11,7 @@
 #include "msg.h"
 #include "meta.h"
 #include "res.h"
+#include "safedir.h"
 #include "util.h"
 #include "version.h"
 
@@ -383,7 +384,8 @@ int
 vb_meta_read(const char *path, struct vb_kv **kv, int *n, char *err,
     size_t errlen)
 {
-	FILE *f = fopen(path, "r");
+	/* a regular file of bounded size only: a FIFO or /dev/zero is refused */
+	FILE *f = vb_fopen_read(path, VB_MAX_META, err, errlen);
 	char *line = NULL;
 	size_t cap = 0;
 	ssize_t len;
@@ -391,15 +393,18 @@ vb_meta_read(const char *path, struct vb_kv **kv, int *n, char *err,
 
 	*kv = NULL;
 	*n = 0;
-	if (!f) {
-		snprintf(err, errlen, "%s: cannot open: %s", path,
-		    strerror(errno));
+	if (!f)
 		return -1;
-	}
 	while ((len = getline(&line, &cap, f)) >= 0) {
 		char *eq;
 
 		lineno++;
+		if (*n >= VB_META_MAX_KEYS) {
+			snprintf(err, errlen, "%s:%d: more than %d keys: not "
+			    "a meta file of vmbench", path, lineno,
+			    VB_META_MAX_KEYS);
+			goto fail;
+		}
 		/* LF or CRLF line ends, as the .res and config readers */
 		if (len > 0 && line[len - 1] == '\n')
 			line[--len] = '\0';

@@ -64,9 +64,11 @@ char *vb_meta_settings(void);
 /* Write @path atomically.  0, or -1 with errno set. */
 int vb_meta_write(const char *path, const struct vb_meta_in *in);
 /*
- * Read a meta file into @kv (allocated, @n pairs).  0, or -1 with
- * "file:line: what is wrong" in @err.
+ * Read a meta file into @kv (allocated, @n pairs): a regular file of at
+ * most VB_MAX_META bytes and VB_META_MAX_KEYS keys (safedir.h).  0, or
+ * -1 with "file:line: what is wrong" in @err.
  */
+#define VB_META_MAX_KEYS	10000
 int vb_meta_read(const char *path, struct vb_kv **kv, int *n, char *err,
     size_t errlen);
 void vb_meta_free(struct vb_kv *kv, int n);

@@ -13,6 +13,7 @@
 #include "clock.h"
 #include "msg.h"
 #include "res.h"
+#include "safedir.h"
 #include "util.h"
 
 /* @src into @dst of @len bytes, cut to fit (snprintf's "%s" without it). */
@@ -808,12 +809,9 @@ vb_res_read(const char *path, struct vb_res *r, char *err, size_t errlen)
 
 	vb_res_init(r, "", "");
 	r->variant[0] = '\0';
-	f = fopen(path, "r");
-	if (!f) {
-		snprintf(err, errlen, "%s: cannot open: %s", path,
-		    strerror(errno));
+	/* a regular file of bounded size only: never a FIFO or a device */
+	if (!(f = vb_fopen_read(path, VB_MAX_RES, err, errlen)))
 		return -1;
-	}
 	while ((len = getline(&line, &cap, f)) >= 0) {
 		rd.line++;
 		if (len > 0 && line[len - 1] == '\n')

@@ -488,7 +488,7 @@ vb_open_read_at(int dfd, const char *name, const char *shown, size_t max,
 		if (e == ELOOP)
 			snprintf(err, errlen, "%s: a symlink: not read", shown);
 		else
-			snprintf(err, errlen, "cannot read %s: %s", shown,
+			snprintf(err, errlen, "%s: cannot open: %s", shown,
 			    strerror(e));
 		errno = e;
 		return -1;

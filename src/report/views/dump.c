@@ -2,11 +2,13 @@
  * dump.c - the `vmstat 1` dump of a benchmark's sampled series
  * (dump.h: vmreport --vmstat), one per folder, in procps' layout.
  */
+#include <errno.h>
 #include <limits.h>
 #include <stdlib.h>
 
 #include "msg.h"
 #include "fmt.h"
+#include "safedir.h"
 #include "setup.h"
 
 #define VR_VIEW_DUMP		/* its own header */
@@ -34,13 +36,17 @@ dump_one(FILE *out, const struct rl_kernel *k, const char *id, int iter)
 		2, 2, 2 };
 	size_t cap = 0;
 	double v[19];
-	char num[32];
+	char num[32], err[PATH_MAX + 128];
 	int rows = 0, lineno = 0, n, i;
 	FILE *f;
 
 	snprintf(path, sizeof(path), "%s/%s.vmstat", k->dir, id);
-	if (!(f = fopen(path, "r")))
+	/* a regular file of bounded size only: never a FIFO or a device */
+	if (!(f = vb_fopen_read(path, VB_MAX_SERIES, err, sizeof(err)))) {
+		if (errno != ENOENT)
+			vb_warn("%s", err);
 		return -1;
+	}
 	fprintf(out, "%s: %s%s", k->label, id, iter ? "" : "\n");
 	if (iter)
 		fprintf(out, ", iteration %d\n", iter);

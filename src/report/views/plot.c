@@ -352,6 +352,21 @@ struct vm_ranges {
  * a label of runs the first run's that has one (its index in *@run,
  * else 0).
  */
+/*
+ * @path's series, a regular file of bounded size only (never a FIFO or
+ * a device: one line says why); NULL, silently, when it is not there.
+ */
+static FILE *
+open_vmstat(const char *path)
+{
+	char err[PATH_MAX + 128];
+	FILE *f = vb_fopen_read(path, VB_MAX_SERIES, err, sizeof(err));
+
+	if (!f && errno != ENOENT)
+		vb_warn("%s", err);
+	return f;
+}
+
 static FILE *
 open_series(const struct rl_kernel *k, const char *id, int *run)
 {
@@ -362,11 +377,11 @@ open_series(const struct rl_kernel *k, const char *id, int *run)
 	*run = 0;
 	if (!k->grouped) {
 		snprintf(path, sizeof(path), "%s/%s.vmstat", k->dir, id);
-		return fopen(path, "r");
+		return open_vmstat(path);
 	}
 	for (i = 0; i < k->nruns; i++) {
 		snprintf(path, sizeof(path), "%s/%s.vmstat", k->runs[i].dir, id);
-		if ((f = fopen(path, "r"))) {
+		if ((f = open_vmstat(path))) {
 			*run = k->runs[i].index;
 			return f;
 		}
