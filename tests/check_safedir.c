@@ -17,6 +17,7 @@
 
 #include "testutil.h"
 #include "safedir.h"
+#include "util.h"
 
 #define NOBODY	65534
 
@@ -273,6 +274,17 @@ START_TEST(rmtree_stays_inside)
 	ck_assert_int_eq(vb_rmtree_at(fd, "file"), 0);
 	close(fd);
 	ck_assert_int_eq(access(at(p, sizeof(p), "keep/file"), F_OK), -1);
+	/* vb_rmtree() by path: the parent opened once, the rest as above */
+	ck_assert_int_eq(symlink(keep, at(p, sizeof(p), "l3")), 0);
+	ck_assert_int_eq(vb_rmtree(p), 0);
+	ck_assert_int_eq(access(keep, F_OK), 0);
+	ck_assert_int_eq(mkdir(at(p, sizeof(p), "t2"), 0755), 0);
+	ck_assert_int_eq(symlink(keep, at(q, sizeof(q), "t2/l")), 0);
+	strcat(p, "//");
+	ck_assert_int_eq(vb_rmtree(p), 0);
+	ck_assert_int_eq(access(at(p, sizeof(p), "t2"), F_OK), -1);
+	ck_assert_int_eq(access(keep, F_OK), 0);
+	ck_assert_int_eq(vb_rmtree(at(p, sizeof(p), "none")), 0);
 	close(dfd);
 	tu_rmtree(tu_dir);
 }

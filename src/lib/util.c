@@ -1,6 +1,6 @@
 #include <errno.h>
 #include <fcntl.h>
-#include <ftw.h>
+#include <limits.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -9,6 +9,7 @@
 #include <unistd.h>
 
 #include "msg.h"
+#include "safedir.h"
 #include "util.h"
 
 void *
@@ -212,27 +213,41 @@ vb_fput_esc(FILE *f, const char *s, size_t n, int keep_nl)
 	}
 }
 
-static int rm_errno;
-
-static int
-rm_entry(const char *path, const struct stat *st, int flag, struct FTW *ftw)
-{
-	(void)st;
-	(void)flag;
-	(void)ftw;
-	if (remove(path) < 0 && !rm_errno)
-		rm_errno = errno;
-	return 0;
-}
-
 int
 vb_rmtree(const char *path)
 {
-	rm_errno = 0;
-	if (nftw(path, rm_entry, 16, FTW_DEPTH | FTW_PHYS) < 0)
+	char buf[PATH_MAX], *slash;
+	const char *name, *parent;
+	size_t n;
+	int dfd, rc, e;
+
+	/* the parent resolved once; below it, only descriptors (safedir.c) */
+	if ((n = strlen(path)) >= sizeof(buf)) {
+		errno = ENAMETOOLONG;
 		return -1;
-	errno = rm_errno;
-	return rm_errno ? -1 : 0;
+	}
+	memcpy(buf, path, n + 1);
+	while (n > 1 && buf[n - 1] == '/')
+		buf[--n] = '\0';
+	if (!(slash = strrchr(buf, '/'))) {
+		name = buf;
+		parent = ".";
+	} else {
+		name = slash + 1;
+		*slash = '\0';
+		parent = slash == buf ? "/" : buf;
+	}
+	if (!*name || !strcmp(name, ".") || !strcmp(name, "..")) {
+		errno = EINVAL;
+		return -1;
+	}
+	if ((dfd = open(parent, O_RDONLY | O_DIRECTORY | O_CLOEXEC)) < 0)
+		return errno == ENOENT ? 0 : -1;
+	rc = vb_rmtree_at(dfd, name);
+	e = errno;
+	close(dfd);
+	errno = e;
+	return rc;
 }
 
 int

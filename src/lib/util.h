@@ -49,7 +49,9 @@ char *vb_esc(char *buf, size_t len, const char *s, int keep_nl);
 void vb_fput_esc(FILE *f, const char *s, size_t n, int keep_nl);
 
 /*
- * Remove @path and everything below it, not following symlinks.  0, or
+ * Remove @path and everything below it, not following symlinks: its
+ * parent opened once, the rest through folder descriptors
+ * (vb_rmtree_at(), safedir.h).  0 (also when @path is not there), or
  * -1 with errno of the first failure (it goes on removing the rest).
  */
 int vb_rmtree(const char *path);
