@@ -699,7 +699,7 @@ START_TEST(ab_full_results_disk)
 	tu_fake("ab.conf", "iterations 1\nforkbomb --forks 2 --ints 10\n");
 	tu_path(mnt, sizeof(mnt), "full");
 	ck_assert_int_eq(mkdir(mnt, 0755), 0);
-	if (mount("tmpfs", mnt, "tmpfs", 0, "size=1m") < 0) {
+	if (mount("tmpfs", mnt, "tmpfs", 0, "size=1m,mode=0755") < 0) {
 		fprintf(stderr, "ab_full_results_disk: skipped: cannot mount a "
 		    "tmpfs\n");
 		return;

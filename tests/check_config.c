@@ -336,8 +336,8 @@ START_TEST(shipped_configs)
 	    g.gl_pathc > 0, "no configs/*.conf here: run from the source "
 	    "tree");
 	tu_write(file, sizeof(file), "file", "");
-	snprintf(want, sizeof(want), "vmrun: cannot create %s/r: Not a "
-	    "directory\n", file);
+	snprintf(want, sizeof(want), "vmrun: %s: exists and is not a folder "
+	    "(RESULTS=)\n", file);
 	for (i = 0; i < g.gl_pathc; i++) {
 		const char *conf = g.gl_pathv[i];
 

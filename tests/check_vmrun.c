@@ -1197,7 +1197,7 @@ START_TEST(full_disk_fails)
 	}
 	snprintf(mnt, sizeof(mnt), "%s/full", root);
 	ck_assert_int_eq(mkdir(mnt, 0755), 0);
-	rc = tu_sh_out(out, sizeof(out), "mount -t tmpfs -o size=1M tmpfs "
+	rc = tu_sh_out(out, sizeof(out), "mount -t tmpfs -o size=1M,mode=0755 tmpfs "
 	    "%s 2>&1", mnt);
 	if (rc != 0) {
 		tu_skip("cannot mount a tmpfs: %s", out);
@@ -1253,7 +1253,7 @@ START_TEST(full_workdir_named)
 	}
 	snprintf(mnt, sizeof(mnt), "%s/full", root);
 	ck_assert_int_eq(mkdir(mnt, 0755), 0);
-	rc = tu_sh_out(out, sizeof(out), "mount -t tmpfs -o size=2M tmpfs "
+	rc = tu_sh_out(out, sizeof(out), "mount -t tmpfs -o size=2M,mode=0755 tmpfs "
 	    "%s 2>&1", mnt);
 	if (rc != 0) {
 		tu_skip("cannot mount a tmpfs: %s", out);

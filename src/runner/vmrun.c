@@ -71,6 +71,7 @@
 #include "meta.h"
 #include "opt.h"
 #include "res.h"
+#include "safedir.h"
 #include "stats.h"
 #include "util.h"
 #include "swapfile.h"
@@ -393,8 +394,9 @@ start_probe(const char *label, const char *profile)
 	argv[n++] = "--workdir";
 	argv[n++] = S.workdir;
 	argv[n] = NULL;
-	logfd = open(logp, O_WRONLY | O_CREAT | O_CLOEXEC | (S.append ?
-	    O_APPEND : O_TRUNC), 0644);
+	/* never through a symlink, never another user's file */
+	logfd = S.append ? vb_open_own(logp, O_WRONLY | O_APPEND, 0644) :
+	    vb_create(logp, O_WRONLY, 0644);
 	if (logfd < 0)
 		die_errno("cannot create %s", logp);
 	if (pipe2(ready, O_CLOEXEC) < 0)
@@ -624,8 +626,8 @@ follow(int fd, int idx, int total, const char *label, uint64_t suite_t0)
 static char *
 last_line(const char *path, char *buf, size_t len)
 {
-	FILE *f = fopen(path, "r");
-	char line[1024];
+	char line[1024], err[64];
+	FILE *f = vb_fopen_read(path, VB_MAX_SERIES, err, sizeof(err));
 
 	snprintf(buf, len, "(no output)");
 	if (!f)
@@ -772,8 +774,9 @@ run_line(const struct vb_conf *c, int idx, int iterations, uint64_t t0)
 	}
 	argv[n] = NULL;
 
-	logfd = open(logp, O_WRONLY | O_CREAT | O_CLOEXEC | (S.append ?
-	    O_APPEND : O_TRUNC), 0644);
+	/* never through a symlink, never another user's file */
+	logfd = S.append ? vb_open_own(logp, O_WRONLY | O_APPEND, 0644) :
+	    vb_create(logp, O_WRONLY, 0644);
 	if (logfd < 0)
 		die_errno("cannot create %s", logp);
 	if (pipe(pfd) < 0)
@@ -1686,13 +1689,14 @@ run_ab(const struct vb_conf *c, const struct opts *o, struct side *sd,
 
 static struct {
 	char dir[PATH_MAX];		/* results/<label> */
+	int resfd;			/* results/, checked (safedir.h) */
 	int flat;			/* one run at its top (meta): to run1/ */
 	int last;			/* the highest N of its runN/ */
 	int first;			/* this call's first run */
 	int n;				/* --runs */
 	int failed;			/* runs before the last that failed */
 	char boot_id[64], uptime[32];
-} RN = { .n = 1 };
+} RN = { .n = 1, .resfd = -1 };
 
 /* N of a folder named "runN" (N from 1, no leading zero), else 0. */
 static int
@@ -1837,20 +1841,21 @@ runs_check(const struct side *sd, const struct opts *o)
 	}
 }
 
-/* Move @name of the label's top into run1/; never over something. */
+/*
+ * Move @name of the label's top (@lfd) into run1/ (@r1fd); never over
+ * something.  renameat(): by name in the two checked folders.
+ */
 static void
-move_entry(const char *name)
+move_entry(int lfd, int r1fd, const char *name)
 {
-	char src[PATH_MAX + 300], dst[PATH_MAX + 310];
 	struct stat st;
 
-	snprintf(src, sizeof(src), "%s/%s", RN.dir, name);
-	snprintf(dst, sizeof(dst), "%s/run1/%s", RN.dir, name);
-	if (lstat(dst, &st) == 0)
-		die("cannot move %s into %s/run1/: %s is there already", src,
-		    RN.dir, dst);
-	if (rename(src, dst) < 0)
-		die_errno("cannot move %s to %s", src, dst);
+	if (fstatat(r1fd, name, &st, AT_SYMLINK_NOFOLLOW) == 0)
+		die("cannot move %s/%s into %s/run1/: %s/run1/%s is there "
+		    "already", RN.dir, name, RN.dir, RN.dir, name);
+	if (renameat(lfd, name, r1fd, name) < 0)
+		die_errno("cannot move %s/%s to %s/run1/%s", RN.dir, name,
+		    RN.dir, name);
 }
 
 /*
@@ -1858,19 +1863,27 @@ move_entry(const char *name)
  * runs): move it into run1/, an entry at a time (each rename(2) is
  * atomic), meta last, so that until meta moves the folder still reads
  * as that one run, and a move cut short is finished by the next run.
+ * The label folder and run1/ are checked first (ours, no one else may
+ * write them, not symlinks): an existing run1 that is not the move's
+ * own is refused.
  */
 static void
 move_flat(void)
 {
-	char r1[PATH_MAX + 8], **names = NULL;
+	char r1[PATH_MAX + 8], **names = NULL, err[PATH_MAX + 128];
+	const char *label = strrchr(RN.dir, '/') ? strrchr(RN.dir, '/') + 1 :
+	    RN.dir;
 	struct dirent *de;
 	DIR *d;
-	int n = 0, i;
+	int n = 0, i, lfd, r1fd, fd;
 
 	snprintf(r1, sizeof(r1), "%s/run1", RN.dir);
-	if (mkdir(r1, 0755) < 0 && errno != EEXIST)
-		die_errno("cannot create %s", r1);
-	if (!(d = opendir(RN.dir)))
+	if ((lfd = vb_dir_sub(RN.resfd, label, RN.dir, 0, err,
+	    sizeof(err))) < 0)
+		die("%s", err);
+	if ((r1fd = vb_dir_sub(lfd, "run1", r1, 1, err, sizeof(err))) < 0)
+		die("%s", err);
+	if ((fd = dup(lfd)) < 0 || !(d = fdopendir(fd)))
 		die_errno("cannot read %s", RN.dir);
 	/* the names first: the folder is not changed while it is read */
 	while ((de = readdir(d))) {
@@ -1882,11 +1895,13 @@ move_flat(void)
 	}
 	closedir(d);
 	for (i = 0; i < n; i++) {
-		move_entry(names[i]);
+		move_entry(lfd, r1fd, names[i]);
 		free(names[i]);
 	}
 	free(names);
-	move_entry("meta");
+	move_entry(lfd, r1fd, "meta");
+	close(r1fd);
+	close(lfd);
 	RN.last = 1;
 	fprintf(stderr, "vmrun: %s held one run (meta at its top): moved into "
 	    "%s/, each entry renamed, meta last\n", RN.dir, r1);
@@ -1955,10 +1970,19 @@ runs_folder(struct side *sd, const struct opts *o)
 {
 	struct stat st;
 
-	if (o->force && lstat(RN.dir, &st) == 0 && vb_rmtree(RN.dir) < 0)
+	const char *label = strrchr(RN.dir, '/') ? strrchr(RN.dir, '/') + 1 :
+	    RN.dir;
+	char err[PATH_MAX + 128];
+	int fd;
+
+	/* through folder descriptors: no path resolved twice */
+	if (o->force && fstatat(RN.resfd, label, &st, AT_SYMLINK_NOFOLLOW) ==
+	    0 && vb_rmtree_at(RN.resfd, label) < 0)
 		die_errno("cannot remove %s", RN.dir);
-	if (mkdir(RN.dir, 0755) < 0 && errno != EEXIST)
-		die_errno("cannot create %s", RN.dir);
+	if ((fd = vb_dir_sub(RN.resfd, label, RN.dir, 1, err,
+	    sizeof(err))) < 0)
+		die("%s", err);
+	close(fd);
 	if (RN.flat)
 		move_flat();
 	RN.first = RN.last + 1;
@@ -2288,14 +2312,24 @@ main(int argc, char **argv)
 	 * the limit and swap file are made; with FORCE the old folder goes
 	 * only once they are ready.
 	 */
-	if (mkdir(o.results, 0755) < 0 && errno != EEXIST)
-		die_errno("cannot create %s", o.results);
+	if ((RN.resfd = vb_dir_open(o.results, 1, err, sizeof(err))) < 0)
+		die("%s (RESULTS=)", err);
 	S.sd = sd;
 	S.nside = nside;
 	vb_set_die_hook(die_teardown);
 	for (k = 0; k < nside; k++) {
 		snprintf(sd[k].dir, sizeof(sd[k].dir), "%s/%s", o.results,
 		    sd[k].label);
+		/* a label folder that is there: ours, no one else's, FORCE or not */
+		if (fstatat(RN.resfd, sd[k].label, &st, AT_SYMLINK_NOFOLLOW) ==
+		    0 && (S_ISDIR(st.st_mode) || S_ISLNK(st.st_mode))) {
+			int fd = vb_dir_sub(RN.resfd, sd[k].label, sd[k].dir,
+			    0, err, sizeof(err));
+
+			if (fd < 0)
+				die("%s", err);
+			close(fd);
+		}
 		lock_label(k, o.results, sd[k].label);
 		if (!ab)
 			runs_check(&sd[k], &o);
@@ -2353,12 +2387,24 @@ main(int argc, char **argv)
 	if (!ab)
 		runs_folder(&sd[0], &o);
 	for (k = 0; k < nside && ab; k++) {
-		if (lstat(sd[k].dir, &st) == 0 && vb_rmtree(sd[k].dir) < 0)
+		int fd;
+
+		if (fstatat(RN.resfd, sd[k].label, &st, AT_SYMLINK_NOFOLLOW) ==
+		    0 && vb_rmtree_at(RN.resfd, sd[k].label) < 0)
 			die_errno("cannot remove %s", sd[k].dir);
-		if (mkdir(sd[k].dir, 0755) < 0) {
+		if (mkdirat(RN.resfd, sd[k].label, 0755) < 0) {
+			int e = errno;
+
 			unmake_sides();
+			errno = e;
 			die_errno("cannot create %s", sd[k].dir);
 		}
+		if ((fd = vb_dir_sub(RN.resfd, sd[k].label, sd[k].dir, 0, err,
+		    sizeof(err))) < 0) {
+			unmake_sides();
+			die("%s", err);
+		}
+		close(fd);
 		sd[k].made = 1;
 	}
 
