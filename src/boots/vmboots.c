@@ -41,6 +41,7 @@
 #include "res.h"
 #include "result.h"
 #include "size.h"
+#include "safedir.h"
 #include "util.h"
 
 struct opts {
@@ -366,6 +367,35 @@ clean_stale(const char *workdir)
 	}
 	closedir(d);
 	return n;
+}
+
+/*
+ * @dir made when missing and checked (safedir.h): every folder on its
+ * path root's or ours, the folder itself ours and writable by no one
+ * else, no symlink but ours; else one line and exit 1.
+ */
+static void
+own_dir(const char *dir)
+{
+	char err[PATH_MAX + 128];
+	int fd = vb_dir_open(dir, 1, err, sizeof(err));
+
+	if (fd < 0)
+		die("%s", err);
+	close(fd);
+}
+
+/* RESULTS= and the two label folders there, before anything is written. */
+static void
+own_results(void)
+{
+	struct stat st;
+	int k;
+
+	own_dir(S.o.results);
+	for (k = 0; k < 2; k++)
+		if (lstat(S.labeldir[k], &st) == 0)
+			own_dir(S.labeldir[k]);
 }
 
 /* One run of a label at a time, as vmrun: RESULTS/.LABEL.lock. */
@@ -882,8 +912,7 @@ boot_one(int i, int k, struct boot *b, double limit)
 	}
 
 	/* what came back: read it beside the label's runs, then move it */
-	if (mkdir(S.labeldir[k], 0755) < 0 && errno != EEXIST)
-		die_errno("cannot create %s", S.labeldir[k]);
+	own_dir(S.labeldir[k]);
 	snprintf(S.staging, sizeof(S.staging), "%s/.boot-%ld", S.labeldir[k],
 	    (long)getpid());
 	vb_rmtree(S.staging);
@@ -1091,9 +1120,8 @@ kexec_in_qemu(void)
 		snprintf(p, sizeof(p), "%s/results/%s", S.staging,
 		    S.sd[k].label);
 		n = scandir(p, &list, is_run, by_run);
-		if (n > 0 && mkdir(S.labeldir[k], 0755) < 0 &&
-		    errno != EEXIST)
-			die_errno("cannot create %s", S.labeldir[k]);
+		if (n > 0)
+			own_dir(S.labeldir[k]);
 		for (i = 0; i < n; i++) {
 			struct vb_kv kv[1];
 			struct boot *x;
@@ -1593,8 +1621,7 @@ main(int argc, char **argv)
 	}
 	plan();
 	if (S.kexec == 2) {
-		if (mkdir(S.o.results, 0755) < 0 && errno != EEXIST)
-			die_errno("cannot create %s", S.o.results);
+		own_results();
 		S.nboots = (int)strlen(S.order);
 		kexec_here();
 	}
@@ -1602,8 +1629,7 @@ main(int argc, char **argv)
 	clean_stale(S.workdir);
 	if (uname(&u) == 0)
 		snprintf(S.host_kernel, sizeof(S.host_kernel), "%s", u.release);
-	if (mkdir(S.o.results, 0755) < 0 && errno != EEXIST)
-		die_errno("cannot create %s", S.o.results);
+	own_results();
 	for (k = 0; k < 2; k++) {
 		int next;
 
