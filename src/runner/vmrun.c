@@ -1760,8 +1760,15 @@ run_same(const char *meta, int idx, const char *config, const char *cks)
 	const char *v;
 	int n;
 
-	if (vb_meta_read(meta, &kv, &n, err, sizeof(err)) < 0)
+	struct stat st;
+
+	if (vb_meta_read(meta, &kv, &n, err, sizeof(err)) < 0) {
+		/* a FIFO, a device, a symlink or a huge file: refused */
+		if (lstat(meta, &st) == 0 && (!S_ISREG(st.st_mode) ||
+		    (uintmax_t)st.st_size > VB_MAX_META))
+			die("%s: use another label or FORCE=1", err);
 		return;		/* nothing to compare: the report says */
+	}
 	/* a side of make ab: its iterations are runs of one setting */
 	if (vb_meta_get(kv, n, "ab_side") || vb_meta_get(kv, n, "unit"))
 		die("%s is a folder of make ab (each of its iterations a run): "
