@@ -68,7 +68,6 @@
 #include <dirent.h>
 #include <errno.h>
 #include <fcntl.h>
-#include <ftw.h>
 #include <linux/futex.h>
 #include <math.h>
 #include <pthread.h>
@@ -90,6 +89,7 @@
 #include "opt.h"
 #include "res.h"
 #include "stats.h"
+#include "util.h"
 #include "vmstat.h"
 
 struct cfg {
@@ -123,20 +123,12 @@ static char tmpdir[256];
 static char self[4096];
 static pid_t kids[16];		/* alive children, for Ctrl-C */
 
-static int
-rm1(const char *path, const struct stat *sb, int flag, struct FTW *ftw)
-{
-	(void)sb;
-	(void)flag;
-	(void)ftw;
-	return remove(path) < 0 && errno != ENOENT ? -1 : 0;
-}
-
 static void
 cleanup(void)
 {
+	/* its private mkdtemp() folder, through folder descriptors */
 	if (tmpdir[0])
-		nftw(tmpdir, rm1, 16, FTW_DEPTH | FTW_PHYS);
+		vb_rmtree(tmpdir);
 	tmpdir[0] = '\0';
 }
 
