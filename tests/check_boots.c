@@ -408,8 +408,9 @@ START_TEST(collect_from_disk)
 	ck_assert_int_eq(sh("mkdir -p \"$T/g/vmboots\" \"$T/g/results/lab\" "
 	    "&& printf 'boot_id=b1\\nvmrun_exit=0\\n' > \"$T/g/vmboots/guest\""
 	    " && printf 'vmbench_meta=1\\nlabel=lab\\nstatus=complete\\n"
-	    "uname_r=6.1\\n' > \"$T/g/results/lab/meta\" && echo res > "
-	    "\"$T/g/results/lab/forkbomb.res\""), 0);
+	    "uname_r=6.1\\n' > \"$T/g/results/lab/meta\" && bench/forkbomb "
+	    "--forks 1 --ints 1 --out \"$T/g/results/lab/forkbomb\" "
+	    ">/dev/null 2>&1"), 0);
 	tu_path(img, sizeof(img), "disk.img");
 	tu_path(job, sizeof(job), "g");
 	tu_path(got, sizeof(got), "res/lab/.boot-1");
@@ -461,6 +462,69 @@ START_TEST(collect_from_disk)
 	tu_path(dir, sizeof(dir), "res/flat");
 	ck_assert_int_eq(bt_next_run(dir, &next, err, sizeof(err)), -1);
 	ck_assert_ptr_nonnull(strstr(err, "holds a single run"));
+}
+END_TEST
+
+/*
+ * A guest stopped before its page cache reached the disk (no
+ * vmboots/synced): its empty .res, .log, .vmstat and meta are not kept,
+ * each named; a whole .res is.
+ */
+START_TEST(collect_keeps_whole)
+{
+	char img[512], job[512], got[512], dir[512], err[512], *out;
+	struct vb_kv kv[] = { { "run", "1" } };
+	int save, fd;
+
+	if (!bt_have("mkfs.ext4") && !bt_have("/sbin/mkfs.ext4")) {
+		tu_skip("no mkfs.ext4 (e2fsprogs)");
+		return;
+	}
+	setenv("PATH", "/usr/bin:/bin:/usr/sbin:/sbin", 1);
+	/* a whole .res: what a benchmark writes (forkbomb, one fork) */
+	ck_assert_int_eq(sh("mkdir -p \"$T/w1/vmboots\" "
+	    "\"$T/w1/results/whole\" \"$T/res/whole\" && echo boot_id=b1 "
+	    "> \"$T/w1/vmboots/guest\" && cd \"$T/w1/results/whole\" && "
+	    ": > meta && : > fileload@small.res && "
+	    ": > fileload@small.log && : > fileload@small.vmstat && "
+	    "\"$OLDPWD/bench/forkbomb\" --forks 1 --ints 1 --iterations 1 "
+	    "--out forkbomb > forkbomb.log 2>&1"), 0);
+	tu_path(img, sizeof(img), "disk.img");
+	tu_path(job, sizeof(job), "w1");
+	tu_path(got, sizeof(got), "res/whole/.boot-1");
+	tu_path(dir, sizeof(dir), "res/whole");
+	ck_assert_int_eq(bt_disk_make(img, 64 << 20, job, NULL, err,
+	    sizeof(err)), 0);
+	ck_assert_int_eq(bt_disk_read(img, got, NULL, err, sizeof(err)), 0);
+	save = dup(2);
+	fd = open(tu_path(err, sizeof(err), "said"), O_WRONLY | O_CREAT |
+	    O_TRUNC, 0644);
+	ck_assert_int_ge(fd, 0);
+	fflush(stderr);
+	dup2(fd, 2);
+	close(fd);
+	fd = bt_collect(got, "whole", dir, 1, "interrupted", kv, 1, err,
+	    sizeof(err));
+	fflush(stderr);
+	dup2(save, 2);
+	close(save);
+	out = tu_slurp(tu_path(img, sizeof(img), "said"));
+	ck_assert_msg(fd == 0, "%s: %s", err, out);
+	ck_assert_msg(!exists("res/whole/run1/fileload@small.res") &&
+	    !exists("res/whole/run1/fileload@small.log") &&
+	    !exists("res/whole/run1/fileload@small.vmstat"),
+	    "empty files kept: %s", out);
+	ck_assert_msg(strstr(out, "run1/fileload@small.res:1: empty file: "
+	    "not kept") != NULL, "%s", out);
+	ck_assert(exists("res/whole/run1/forkbomb.res"));
+	ck_assert(exists("res/whole/run1/forkbomb.log"));
+	ck_assert_str_eq(meta_val("res/whole/run1/meta", "vmbench_meta"), "1");
+	ck_assert_str_eq(meta_val("res/whole/run1/meta", "status"),
+	    "interrupted");
+	ck_assert_msg(strstr(meta_val("res/whole/run1/meta", "boot_lost"),
+	    "fileload@small.res") != NULL, "boot_lost=%s",
+	    meta_val("res/whole/run1/meta", "boot_lost"));
+	free(out);
 }
 END_TEST
 
@@ -918,6 +982,7 @@ boots_suite(void)
 	tcase_add_test(tc, initramfs_contents);
 	tcase_add_test(tc, meta_set_keys);
 	tcase_add_test(tc, collect_from_disk);
+	tcase_add_test(tc, collect_keeps_whole);
 	tcase_add_test(tc, modules_of_test_kernel);
 	tcase_add_test(tc, bad_input);
 	tcase_add_test(tc, kexec_plan);
