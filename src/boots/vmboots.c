@@ -183,12 +183,13 @@ static struct {
 	char order[2 * BT_BOOTS_MAX + 1];
 } S = { .lockfd = { -1, -1 } };
 
-static volatile sig_atomic_t stop_signal;
+static volatile sig_atomic_t stop_signal, nsignals;
 
 static void
 on_signal(int sig)
 {
 	stop_signal = sig;
+	nsignals++;
 }
 
 static void
@@ -473,12 +474,18 @@ fmt_time(char *buf, size_t len, double s)
 	return buf;
 }
 
-/* The QEMU command for a boot of side @k (or the KVM probe) on @disk. */
+/*
+ * The QEMU command for a boot of side @k (or the KVM probe) on @disk:
+ * the console on the first serial port, the host's word to the guest
+ * ("stop") on the second, through the FIFOs @ctl.in and @ctl.out.
+ */
 static char **
-qemu_argv(int k, const char *disk, const char *console, int kvm)
+qemu_argv(int k, const char *disk, const char *console, const char *ctl,
+    int kvm)
 {
 	static char mem[32], cpus[16], drive[2 * PATH_MAX], serial[PATH_MAX +
 	    16], kernel[PATH_MAX + 64], append[BT_CMDLINE_MAX + 128];
+	static char ctlarg[PATH_MAX + 96];
 	static char *argv[40];
 	const char *p;
 	size_t o = 0;
@@ -526,6 +533,9 @@ qemu_argv(int k, const char *disk, const char *console, int kvm)
 	argv[i++] = drive;
 	argv[i++] = "-serial";
 	argv[i++] = serial;
+	snprintf(ctlarg, sizeof(ctlarg), "pipe:%s", ctl);
+	argv[i++] = "-serial";
+	argv[i++] = ctlarg;
 	argv[i++] = "-display";
 	argv[i++] = "none";
 	argv[i++] = "-monitor";
@@ -660,9 +670,53 @@ last_line(const char *path, char *out, size_t len)
 }
 
 /*
+ * The guest's control line: FIFOs @ctl.in (host to guest) and @ctl.out,
+ * which QEMU opens read-write (so no open blocks).  0 or -1.
+ */
+static int
+make_ctl(const char *ctl)
+{
+	char p[PATH_MAX + 80];
+	const char *end[] = { "in", "out" };
+	int i;
+
+	for (i = 0; i < 2; i++) {
+		snprintf(p, sizeof(p), "%s.%s", ctl, end[i]);
+		unlink(p);
+		if (mkfifo(p, 0600) < 0)
+			return -1;
+	}
+	return 0;
+}
+
+/* Ask the guest to end its suite, flush and power off; 0 or -1. */
+static int
+ask_stop(const char *ctl)
+{
+	char p[PATH_MAX + 80];
+	ssize_t n;
+	int fd;
+
+	snprintf(p, sizeof(p), "%s.in", ctl);
+	fd = open(p, O_WRONLY | O_NONBLOCK | O_CLOEXEC);
+	if (fd < 0)
+		return -1;
+	n = write(fd, "stop\n", 5);
+	close(fd);
+	return n == 5 ? 0 : -1;
+}
+
+/* Seconds a guest asked to stop has to end its suite and flush. */
+#define STOP_GRACE_SIGNAL 60
+#define STOP_GRACE_TIMEOUT 20
+
+/*
  * Boot the machine of side @k on the disk @disk (console to @console,
  * QEMU's messages to @qlog), under KVM when @kvm, and wait until it
- * stops, @limit seconds at most or until a signal.  Returns QEMU's exit
+ * stops, @limit seconds at most or until a signal.  At either, a guest
+ * whose suite has started is asked to end it, flush what it wrote and
+ * power off (ask_stop()), and given STOP_GRACE_* seconds (a second
+ * signal ends it at once); then QEMU is ended.  Returns QEMU's exit
  * status (128 + signal), or -1 when it timed out, -2 when stopped by a
  * signal, -3 when QEMU could not be started; the marker times in @t.
  */
@@ -670,11 +724,17 @@ static int
 run_vm(int k, const char *disk, const char *console, const char *qlog,
     int kvm, double limit, double t[2], double *total)
 {
-	char **argv = qemu_argv(k, disk, console, kvm);
+	char ctl[PATH_MAX + 64];
+	char **argv;
 	uint64_t t0 = vb_now_ns();
 	off_t off = 0;
-	int st, rc = 0;
+	double asked = -1;
+	int st, rc = 0, why = 0;
 
+	snprintf(ctl, sizeof(ctl), "%s/ctl", S.tmp);
+	if (make_ctl(ctl) < 0)
+		die_errno("cannot make %s.in", ctl);
+	argv = qemu_argv(k, disk, console, ctl, kvm);
 	t[0] = t[1] = -1;
 	S.qemu = bt_spawn(argv, NULL, qlog);
 	if (S.qemu < 0) {
@@ -688,15 +748,29 @@ run_vm(int k, const char *disk, const char *console, const char *qlog,
 
 		watch_console(console, &off, t, now);
 		if (w == S.qemu) {
-			rc = WIFEXITED(st) ? WEXITSTATUS(st) :
+			rc = why ? why : WIFEXITED(st) ? WEXITSTATUS(st) :
 			    128 + WTERMSIG(st);
 			break;
 		}
-		if (stop_signal || now > limit) {
+		if (!why && (stop_signal || now > limit))
+			why = stop_signal ? -2 : -1;
+		if (why && asked < 0 && t[0] >= 0 && nsignals < 2 &&
+		    ask_stop(ctl) == 0) {
+			asked = now;
+			if (stop_signal)
+				fprintf(stderr, "vmboots: ending the guest's "
+				    "suite and keeping what it wrote (a "
+				    "second Ctrl-C ends it at once)\n");
+		}
+		if (why && (asked < 0 || nsignals >= 2 || now - asked >
+		    (why == -2 ? STOP_GRACE_SIGNAL : STOP_GRACE_TIMEOUT))) {
 			end_process(S.qemu, 2, 1);
-			rc = stop_signal ? -2 : -1;
+			rc = why;
 			break;
 		}
+		/* a signal during a timeout's grace: the signal's */
+		if (why == -1 && stop_signal)
+			why = -2;
 		usleep(50000);
 	}
 	*total = vb_elapsed_s(t0);
