@@ -937,6 +937,93 @@ START_TEST(sigterm_mid_boot)
 }
 END_TEST
 
+/*
+ * Start bench/vmboots with @args (shell words) in a process group of
+ * its own, as a terminal's foreground job: a child of this process, so
+ * that its exit status can be waited for; its output in $T/out.
+ */
+static pid_t
+spawn_group(const char *args)
+{
+	char *cmd;
+	pid_t pid;
+
+	ck_assert_int_ge(asprintf(&cmd, "T='%s'; exec bench/vmboots "
+	    "--results \"$T/res\" --workdir \"$T/w\" --a-kernel \"$K\" "
+	    "%s > \"$T/out\" 2>&1", tu_dir, args), 0);
+	pid = fork();
+	ck_assert_int_ge(pid, 0);
+	if (pid == 0) {
+		setpgid(0, 0);
+		execl("/bin/sh", "sh", "-c", cmd, (char *)NULL);
+		_exit(127);
+	}
+	setpgid(pid, pid);
+	free(cmd);
+	return pid;
+}
+
+/*
+ * Ctrl-C while the guest runs the config (SIGINT to vmboots' process
+ * group, as a terminal sends it): the guest stops its suite, flushes
+ * and powers off; the run holds the benchmark that ended, whole, and
+ * vmreport loads the label with the interrupted benchmark left out and
+ * named.
+ */
+START_TEST(interrupt_in_config)
+{
+	char *out, *rep, p[512];
+	pid_t pid = 0;
+	int i, st;
+
+	if (!can_boot("interrupt_in_config"))
+		return;
+	ck_assert_int_eq(sh("printf 'forkbomb --forks 50 --ints 10 "
+	    "iterations=1\\nforkbomb@long --forks 5000000 --ints 10 "
+	    "iterations=1\\n' > \"$T/two.conf\""), 0);
+	pid = spawn_group("--accel tcg --boots 1 --config \"$T/two.conf\" "
+	    "--no-report --a-label a --b-label b --mem 256M");
+	/* the second benchmark runs in the guest */
+	for (i = 0; i < 3000; i++) {
+		if (sh("grep -qs '2/2] forkbomb@long' \"$T\"/w/vmboots.*/"
+		    "console") == 0)
+			break;
+		usleep(100000);
+	}
+	out = tu_slurp(tu_path(p, sizeof(p), "out"));
+	ck_assert_msg(i < 3000, "the guest never started forkbomb@long: %s",
+	    out);
+	free(out);
+	usleep(500000);
+	ck_assert_int_eq(kill(-pid, SIGINT), 0);
+	for (i = 0; i < 1800 && waitpid(pid, &st, WNOHANG) == 0; i++)
+		usleep(100000);
+	ck_assert_int_lt(i, 1800);
+	out = tu_slurp(tu_path(p, sizeof(p), "out"));
+	ck_assert_msg(WIFEXITED(st) && WEXITSTATUS(st) == 130, "exit %d: %s",
+	    st, out);
+	ck_assert_msg(!strcmp(meta_val("res/a/run1/meta", "status"),
+	    "interrupted"), "meta status %s: %s", meta_val("res/a/run1/meta",
+	    "status"), out);
+	free(out);
+	/* the benchmark that ended is whole */
+	out = tu_slurp(tu_path(p, sizeof(p), "res/a/run1/forkbomb.res"));
+	ck_assert_msg(out && strstr(out, "status complete"),
+	    "forkbomb.res: %s; %s", out ? out : "(none)",
+	    tu_slurp(tu_path(p, sizeof(p), "out")));
+	free(out);
+	/* the report loads the label; the interrupted one left out, named */
+	ck_assert_int_eq(sh("report/vmreport \"$T/res/a\" > \"$T/rep\" "
+	    "2>&1; echo $? >> \"$T/rep\""), 0);
+	rep = tu_slurp(tu_path(p, sizeof(p), "rep"));
+	ck_assert_msg(strstr(rep, "forkbomb@long") && strstr(rep, "left out")
+	    && !strstr(rep, "empty file") && strstr(rep, "\n0\n"),
+	    "vmreport: %s", rep);
+	free(rep);
+	nothing_left();
+}
+END_TEST
+
 START_TEST(sigkill_then_clean_stale)
 {
 	char *out;
@@ -995,6 +1082,7 @@ boots_suite(void)
 	tcase_add_test(e2e, boot_timeout);
 	tcase_add_test(e2e, sigterm_mid_boot);
 	tcase_add_test(e2e, sigkill_then_clean_stale);
+	tcase_add_test(e2e, interrupt_in_config);
 	suite_add_tcase(s, e2e);
 	return s;
 }
