@@ -143,6 +143,7 @@ fake_image(char *path, size_t len, const char *name, const char *version,
 	FILE *f;
 
 	memset(img, 0, sizeof(img));
+	img[0x1f1] = 1;			/* one setup sector: 1024 bytes */
 	img[0x1fe] = 0x55;
 	img[0x1ff] = 0xaa;
 	if (hdrs)
@@ -170,6 +171,18 @@ START_TEST(image_version)
 	    sizeof(err)), 0);
 	ck_assert_str_eq(r, "6.1.0-57-cloud-amd64");
 	ck_assert_ptr_nonnull(strstr(v, "Debian 6.1.192-3"));
+	/* shorter than its header says (syssize 1: 16 bytes more) */
+	ck_assert_int_eq(sh("cp \"$T/vmlinuz\" \"$T/long\" && printf "
+	    "'\\001' | dd of=\"$T/long\" bs=1 seek=500 conv=notrunc "
+	    "2>/dev/null && { cat \"$T/long\"; head -c 16 /dev/zero; } > "
+	    "\"$T/whole\" && head -c 1030 \"$T/whole\" > \"$T/cut\""), 0);
+	tu_path(p, sizeof(p), "cut");
+	ck_assert_int_eq(bt_image_version(p, v, sizeof(v), r, sizeof(r), err,
+	    sizeof(err)), -1);
+	ck_assert_msg(strstr(err, "truncated: 1030 bytes") != NULL, "%s", err);
+	tu_path(p, sizeof(p), "whole");
+	ck_assert_msg(bt_image_version(p, v, sizeof(v), r, sizeof(r), err,
+	    sizeof(err)) == 0, "%s", err);
 	/* no HdrS: not a kernel */
 	fake_image(p, sizeof(p), "notkernel", "x", 0);
 	ck_assert_int_eq(bt_image_version(p, v, sizeof(v), r, sizeof(r), err,
@@ -640,11 +653,37 @@ START_TEST(bad_input)
 	ck_assert_int_ne(vmboots(&out, ""), 0);
 	ck_assert_ptr_nonnull(strstr(out, "A_KERNEL=/path"));
 	free(out);
+	/* refused before anything is made: no work folder */
+	ck_assert_int_ne(sh("bench/vmboots --results \"$T/res\" --workdir "
+	    "\"$T/neww\" --a-kernel /nonexistent > \"$T/out\" 2>&1"), 0);
+	out = tu_slurp(tu_path(img, sizeof(img), "out"));
+	ck_assert_msg(strstr(out, "A_KERNEL=/nonexistent: cannot open") &&
+	    !exists("neww"), "work folder made: %s", out);
+	free(out);
 	if (!k) {
 		tu_skip("bad_input in part: no test kernel (make test-kernel)");
 		return;
 	}
 	setenv("K", k, 1);
+	/* a kernel image cut short: one line, "truncated" */
+	ck_assert_int_eq(sh("head -c 3000000 \"$K\" > \"$T/cut\""), 0);
+	ck_assert_int_ne(vmboots(&out, "--a-kernel \"$T/cut\""), 0);
+	ck_assert_msg(strstr(out, "cut: truncated: 3000000 bytes") &&
+	    !strchr(strchr(out, '\n') + 1, '\n'), "%s", out);
+	free(out);
+	/* a results folder that cannot be made: refused before QEMU runs */
+	ck_assert_int_eq(sh("printf '#!/bin/sh\\ntouch \"%s/qemu-ran\"\\n"
+	    "echo QEMU emulator version 0\\n' > \"$T/fakeqemu\" && chmod +x "
+	    "\"$T/fakeqemu\"", tu_dir), 0);
+	ck_assert_int_ne(sh("bench/vmboots --results /nonexistent/x "
+	    "--workdir \"$T/w2\" --a-kernel \"$K\" --qemu \"$T/fakeqemu\" "
+	    "--config configs/test.conf > \"$T/out\" 2>&1"), 0);
+	out = tu_slurp(tu_path(img, sizeof(img), "out"));
+	ck_assert_msg(strstr(out, "RESULTS=/nonexistent/x") &&
+	    !strchr(strchr(out, '\n') + 1, '\n'), "%s", out);
+	ck_assert_msg(!exists("qemu-ran") && !exists("w2"), "QEMU ran or "
+	    "the work folder was made: %s", out);
+	free(out);
 	ck_assert_int_ne(vmboots(&out, "--a-kernel \"$K\" --order ABA"), 0);
 	ck_assert_ptr_nonnull(strstr(out, "order 'ABA'"));
 	free(out);

@@ -1545,9 +1545,42 @@ find_bindir(void)
 		*s = '\0';
 }
 
-/* The work folder: --workdir, $VMBENCH_WORKDIR, or ./work; made. */
+/*
+ * Refuse, before anything is run or made, the folder @path (the option
+ * @what) when it is not a folder or, missing, cannot be made: its
+ * parent is not a folder.
+ */
 static void
-find_workdir(void)
+check_out_dir(const char *what, const char *path)
+{
+	char parent[PATH_MAX], *s;
+	struct stat st;
+
+	if (stat(path, &st) == 0) {
+		if (!S_ISDIR(st.st_mode))
+			die("%s=%s: not a folder", what, path);
+		return;
+	}
+	if (errno != ENOENT)
+		die("%s=%s: %s", what, path, strerror(errno));
+	snprintf(parent, sizeof(parent), "%s", path);
+	while ((s = strrchr(parent, '/')) && s > parent && !s[1])
+		*s = '\0';
+	s = strrchr(parent, '/');
+	if (!s)
+		return;		/* in the current folder */
+	s[s == parent] = '\0';
+	if (stat(parent, &st) < 0)
+		die("%s=%s: cannot create it: %s", what, path,
+		    strerror(errno));
+	if (!S_ISDIR(st.st_mode))
+		die("%s=%s: cannot create it: %s is not a folder", what, path,
+		    parent);
+}
+
+/* The work folder: --workdir, $VMBENCH_WORKDIR, or ./work. */
+static const char *
+workdir_name(void)
 {
 	const char *w = S.o.workdir;
 
@@ -1556,10 +1589,25 @@ find_workdir(void)
 	if (!w || !*w)
 		w = "work";
 	check_path("WORKDIR", w);
-	if (mkdir(w, 0755) < 0 && errno != EEXIST)
+	return w;
+}
+
+/* The work folder made (when @make) and resolved; 0, or -1: none. */
+static int
+find_workdir(int make)
+{
+	const char *w = workdir_name();
+
+	if (make && mkdir(w, 0755) < 0 && errno != EEXIST)
 		die_errno("cannot create the work folder %s", w);
-	if (!realpath(w, S.workdir))
+	if (!realpath(w, S.workdir)) {
+		if (!make && errno == ENOENT) {
+			snprintf(S.workdir, sizeof(S.workdir), "%s", w);
+			return -1;
+		}
 		die_errno("the work folder %s", w);
+	}
+	return 0;
 }
 
 /* The tools the plan needs, each named with its package when missing. */
@@ -1658,21 +1706,28 @@ main(int argc, char **argv)
 	setenv("PATH", path, 1);
 	free(path);
 	find_bindir();
-	find_workdir();
 	if (S.o.clean_stale) {
-		if (clean_stale(S.workdir) == 0)
+		if (find_workdir(0) < 0)
+			fprintf(stderr, "vmboots: nothing left by earlier runs "
+			    "in %s (no such folder)\n", S.workdir);
+		else if (clean_stale(S.workdir) == 0)
 			fprintf(stderr, "vmboots: nothing left by earlier runs "
 			    "in %s\n", S.workdir);
 		return 0;
 	}
+	/* bad input refused before anything is run or made */
 	plan();
+	check_out_dir("RESULTS", S.o.results);
+	check_out_dir("WORKDIR", workdir_name());
 	if (S.kexec == 2) {
+		find_workdir(1);
 		if (mkdir(S.o.results, 0755) < 0 && errno != EEXIST)
 			die_errno("cannot create %s", S.o.results);
 		S.nboots = (int)strlen(S.order);
 		kexec_here();
 	}
 	need_tools();
+	find_workdir(1);
 	clean_stale(S.workdir);
 	if (uname(&u) == 0)
 		snprintf(S.host_kernel, sizeof(S.host_kernel), "%s", u.release);
