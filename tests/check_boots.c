@@ -1063,6 +1063,50 @@ START_TEST(interrupt_in_config)
 }
 END_TEST
 
+/*
+ * timeout -s SIG 5 vmboots (SIGTERM, SIGINT, SIGHUP), whatever it is
+ * doing at 5 s (building the initramfs, booting, running the suite):
+ * it ends, exit 124, no QEMU and no temporary folder are left, and a
+ * label it wrote loads (vmreport reads every file, or finds no run).
+ */
+START_TEST(timeout_signals)
+{
+	static const char *const sig[] = { "TERM", "INT", "HUP" };
+	char *out, *rep, p[512];
+	size_t i;
+	int rc;
+
+	if (!can_boot("timeout_signals"))
+		return;
+	ck_assert_int_eq(sh("echo 'forkbomb --forks 5000000 --ints 10 "
+	    "iterations=1' > \"$T/long.conf\""), 0);
+	for (i = 0; i < sizeof(sig) / sizeof(sig[0]); i++) {
+		ck_assert_int_eq(sh("rm -rf \"$T/res\""), 0);
+		rc = sh("timeout -s %s 5 bench/vmboots --results \"$T/res\" "
+		    "--workdir \"$T/w\" --a-kernel \"$K\" --accel tcg "
+		    "--boots 1 --config \"$T/long.conf\" --no-report "
+		    "--a-label a --b-label b --mem 256M > \"$T/out\" 2>&1",
+		    sig[i]);
+		out = tu_slurp(tu_path(p, sizeof(p), "out"));
+		ck_assert_msg(rc == 124, "SIG%s: exit %d: %s", sig[i], rc, out);
+		ck_assert_msg(strstr(out, "interrupted") != NULL, "SIG%s: %s",
+		    sig[i], out);
+		nothing_left();
+		if (exists("res/a/run1")) {
+			ck_assert_int_eq(sh("report/vmreport \"$T/res/a\" > "
+			    "\"$T/rep\" 2>&1; echo \"exit $?\" >> "
+			    "\"$T/rep\""), 0);
+			rep = tu_slurp(tu_path(p, sizeof(p), "rep"));
+			ck_assert_msg(strstr(rep, "exit 0") || strstr(rep,
+			    "no run to compare"), "SIG%s: %s\n%s", sig[i],
+			    rep, out);
+			free(rep);
+		}
+		free(out);
+	}
+}
+END_TEST
+
 START_TEST(sigkill_then_clean_stale)
 {
 	char *out;
@@ -1122,6 +1166,7 @@ boots_suite(void)
 	tcase_add_test(e2e, sigterm_mid_boot);
 	tcase_add_test(e2e, sigkill_then_clean_stale);
 	tcase_add_test(e2e, interrupt_in_config);
+	tcase_add_test(e2e, timeout_signals);
 	suite_add_tcase(s, e2e);
 	return s;
 }

@@ -1357,8 +1357,8 @@ kexec_here(void)
 	exit(bt_kexec_continue(pl.path) == 0 ? 0 : 1);
 }
 
-/* The comparison of the two labels, as make ab prints it. */
-static void
+/* The comparison of the two labels, as make ab prints it; its status. */
+static int
 report(void)
 {
 	char prog[PATH_MAX + 32];
@@ -1375,8 +1375,12 @@ report(void)
 		    strerror(errno));
 		_exit(127);
 	}
-	while (pid > 0 && waitpid(pid, &st, 0) < 0 && errno == EINTR)
-		;
+	if (pid < 0)
+		return 127;
+	while (waitpid(pid, &st, 0) < 0)
+		if (errno != EINTR)
+			return 127;
+	return WIFEXITED(st) ? WEXITSTATUS(st) : 128 + WTERMSIG(st);
 }
 
 /* The closing summary: a line per boot, then each side's count. */
@@ -1733,6 +1737,13 @@ main(int argc, char **argv)
 		snprintf(S.host_kernel, sizeof(S.host_kernel), "%s", u.release);
 	if (mkdir(S.o.results, 0755) < 0 && errno != EEXIST)
 		die_errno("cannot create %s", S.o.results);
+	/* from here on a signal ends the plan and cleans up */
+	memset(&sa, 0, sizeof(sa));
+	sa.sa_handler = on_signal;
+	sigemptyset(&sa.sa_mask);
+	sigaction(SIGINT, &sa, NULL);
+	sigaction(SIGTERM, &sa, NULL);
+	sigaction(SIGHUP, &sa, NULL);
 	for (k = 0; k < 2; k++) {
 		int next;
 
@@ -1743,12 +1754,6 @@ main(int argc, char **argv)
 		}
 	}
 	vb_set_die_hook(cleanup);
-	memset(&sa, 0, sizeof(sa));
-	sa.sa_handler = on_signal;
-	sigemptyset(&sa.sa_mask);
-	sigaction(SIGINT, &sa, NULL);
-	sigaction(SIGTERM, &sa, NULL);
-	sigaction(SIGHUP, &sa, NULL);
 	snprintf(S.tmp, sizeof(S.tmp), "%s/vmboots.XXXXXX", S.workdir);
 	if (!mkdtemp(S.tmp)) {
 		S.tmp[0] = '\0';
@@ -1832,9 +1837,13 @@ main(int argc, char **argv)
 		fprintf(stderr, "vmboots: every boot failed\n");
 		return 1;
 	}
-	if (!S.o.no_report)
-		report();
 	rc = nok == S.nboots ? 0 : 1;
+	/* a report that failed said so: not a plan that ended well */
+	if (!S.o.no_report && (k = report()) != 0) {
+		fprintf(stderr, "vmboots: the report of %s/ and %s/ failed "
+		    "(vmreport exit %d)\n", S.labeldir[0], S.labeldir[1], k);
+		rc = 1;
+	}
 	free(S.boots);
 	return rc;
 }
