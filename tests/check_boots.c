@@ -1126,6 +1126,17 @@ START_TEST(sigkill_then_clean_stale)
 	ck_assert_int_eq(vmboots(&out, "--clean-stale"), 0);
 	ck_assert_msg(strstr(out, "removed what a killed run left") != NULL,
 	    "%s", out);
+	/* the boot it had under way is a run of its label, interrupted */
+	ck_assert_msg(strstr(out, "recorded the boot a killed run") &&
+	    strstr(out, "/res/a/run1, interrupted"), "%s", out);
+	ck_assert_str_eq(meta_val("res/a/run1/meta", "status"),
+	    "interrupted");
+	ck_assert_str_eq(meta_val("res/a/run1/meta", "boot_status"),
+	    "interrupted");
+	ck_assert_ptr_nonnull(strstr(meta_val("res/a/run1/meta",
+	    "boot_failure"), "was killed during this boot"));
+	ck_assert(exists("res/a/run1/console.txt"));
+	ck_assert(!exists("res/b/run1"));
 	nothing_left();
 	free(out);
 	ck_assert_int_eq(vmboots(&out, "--clean-stale"), 0);

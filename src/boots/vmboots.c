@@ -170,6 +170,8 @@ static struct {
 	char workdir[PATH_MAX];
 	char tmp[PATH_MAX + 32];	/* WORKDIR/vmboots.XXXXXX; "" none */
 	char staging[PATH_MAX];	/* LABELDIR/.boot-PID while reading */
+	char results_abs[PATH_MAX];	/* RESULTS, absolute */
+	int cur_side, cur_boot;	/* the boot under way (cur_boot 0: none) */
 	char initrd[2][PATH_MAX + 64];
 	char toollog[PATH_MAX + 64];	/* mkfs, e2fsck, debugfs say */
 	char config_in[PATH_MAX];
@@ -249,6 +251,12 @@ save_state(void)
 	n = snprintf(text, sizeof(text), "pid=%ld\nstart=%llu\nqemu=%ld\n"
 	    "staging=%s\n", (long)getpid(), proc_start(getpid()),
 	    (long)S.qemu, S.staging);
+	/* the boot under way: what the next run records if this one dies */
+	if (S.cur_boot > 0 && S.results_abs[0])
+		n += snprintf(text + n, sizeof(text) - (size_t)n, "boot=%d\n"
+		    "boot_side=%c\nboot_label=%s\nboot_results=%s\n",
+		    S.cur_boot, 'A' + S.cur_side, S.sd[S.cur_side].label,
+		    S.results_abs);
 	if (vb_file_replace(p, text, (size_t)n) < 0)
 		vb_warn_errno("cannot write %s", p);
 }
@@ -307,6 +315,120 @@ cleanup(void)
 	}
 }
 
+static int copy_file(const char *src, const char *dst);
+
+/* Is the boot @id already a run of the label folder @dir? */
+static int
+boot_recorded(const char *dir, const char *id)
+{
+	char p[2 * PATH_MAX + 300], v[128];
+	struct dirent *e;
+	DIR *d = opendir(dir);
+	int found = 0;
+
+	if (!d)
+		return 0;
+	while (!found && (e = readdir(d))) {
+		if (strncmp(e->d_name, "run", 3) != 0)
+			continue;
+		snprintf(p, sizeof(p), "%s/%s/meta", dir, e->d_name);
+		found = bt_kv_get(p, "boot_id", v, sizeof(v)) && !strcmp(v, id);
+	}
+	closedir(d);
+	return found;
+}
+
+/*
+ * The boot a killed run (pid @pid) had under way, from its folder @dir
+ * (state file @st): what its result disk holds becomes the next run of
+ * its label, marked interrupted, as a signal would have left it.  The
+ * label is skipped when another run holds its lock.  Said in one line.
+ */
+static void
+record_killed_boot(const char *dir, const char *st, long pid)
+{
+	char label[BT_LABEL_MAX + 1], res[PATH_MAX], v[64], side[8];
+	char bdir[2 * PATH_MAX], stage[2 * PATH_MAX + 32], p[3 * PATH_MAX];
+	char disk[PATH_MAX + 300], err[1024], run[16], id[64], why[160];
+	char up[32], rel[80];
+	struct vb_kv kv[12];
+	int n = 0, r, fd;
+
+	if (!bt_kv_get(st, "boot", v, sizeof(v)) || !bt_kv_get(st,
+	    "boot_label", label, sizeof(label)) || !bt_good_label(label) ||
+	    !bt_kv_get(st, "boot_results", res, sizeof(res)) || res[0] != '/' ||
+	    !bt_kv_get(st, "boot_side", side, sizeof(side)))
+		return;
+	snprintf(bdir, sizeof(bdir), "%s/%s", res, label);
+	snprintf(disk, sizeof(disk), "%s/disk.img", dir);
+	/* another run of the label holds its lock: leave the label alone */
+	snprintf(p, sizeof(p), "%s/.%s.lock", res, label);
+	fd = open(p, O_RDWR | O_NOFOLLOW | O_CLOEXEC);
+	if (fd >= 0 && flock(fd, LOCK_EX | LOCK_NB) < 0) {
+		fprintf(stderr, "vmboots: a killed run (pid %ld) lost its boot "
+		    "%s into %s: the label is in use by another run\n", pid, v,
+		    bdir);
+		close(fd);
+		return;
+	}
+	if (mkdir(bdir, 0755) < 0 && errno != EEXIST)
+		snprintf(err, sizeof(err), "cannot create it: %s",
+		    strerror(errno));
+	else if (bt_next_run(bdir, &r, err, sizeof(err)) == 0)
+		err[0] = '\0';
+	if (err[0]) {
+		fprintf(stderr, "vmboots: a killed run (pid %ld) lost its boot "
+		    "%s into %s: %s\n", pid, v, bdir, err);
+		goto out;
+	}
+	snprintf(stage, sizeof(stage), "%s/.boot-%ld", bdir, (long)getpid());
+	vb_rmtree(stage);
+	if (access(disk, F_OK) < 0 || bt_disk_read(disk, stage, NULL, err,
+	    sizeof(err)) < 0)
+		mkdir(stage, 0755);	/* nothing came back: a run saying so */
+	snprintf(p, sizeof(p), "%s/vmboots/guest", stage);
+	if (bt_kv_get(p, "boot_id", id, sizeof(id)) && boot_recorded(bdir,
+	    id)) {
+		vb_rmtree(stage);
+		goto out;	/* it died after recording the boot */
+	}
+	snprintf(run, sizeof(run), "%d", r);
+	snprintf(why, sizeof(why), "vmboots (pid %ld) was killed during this "
+	    "boot; recorded by the next run", pid);
+#define KV(k_, v_) do { kv[n].key = (k_); kv[n].val = (char *)(v_); n++; \
+	} while (0)
+	KV("run", run);
+	KV("method", "qemu");
+	KV("boot_status", "interrupted");
+	KV("boot_failure", why);
+	KV("boot_side", side);
+	if (bt_kv_get(p, "boot_id", id, sizeof(id)))
+		KV("boot_id", id);
+	if (bt_kv_get(p, "uptime_start", up, sizeof(up)))
+		KV("uptime_start", up);
+	if (bt_kv_get(p, "guest_release", rel, sizeof(rel)))
+		KV("boot_release", rel);
+#undef KV
+	if (bt_collect(stage, label, bdir, r, "interrupted", kv, n, err,
+	    sizeof(err)) < 0) {
+		fprintf(stderr, "vmboots: a killed run (pid %ld) lost its boot "
+		    "%s: %s\n", pid, v, err);
+	} else {
+		char con[PATH_MAX + 300];
+
+		snprintf(con, sizeof(con), "%s/console", dir);
+		snprintf(p, sizeof(p), "%s/run%d/console.txt", bdir, r);
+		copy_file(con, p);
+		fprintf(stderr, "vmboots: recorded the boot a killed run (pid "
+		    "%ld) had under way as %s/run%d, interrupted\n", pid, bdir,
+		    r);
+	}
+	vb_rmtree(stage);
+out:
+	if (fd >= 0)
+		close(fd);
+}
+
 /*
  * What killed runs left in @workdir: each vmboots.* folder whose owner is
  * gone (or is another program now) has its QEMU ended (when it is still
@@ -359,6 +481,7 @@ clean_stale(const char *workdir)
 		if (bt_kv_get(st, "staging", v, sizeof(v)) && v[0] &&
 		    (strstr(v, "/.boot-") || strstr(v, "/.kexec-")))
 			vb_rmtree(v);
+		record_killed_boot(dir, st, (long)pid);
 		if (vb_rmtree(dir) < 0)
 			vb_warn_errno("cannot remove %s", dir);
 		fprintf(stderr, "vmboots: removed what a killed run left: "
@@ -945,6 +1068,8 @@ boot_one(int i, int k, struct boot *b, double limit)
 		die("--disk: %s", err);
 	if (bt_disk_make(disk, size, job, S.toollog, err, sizeof(err)) < 0)
 		die("boot %d: %s", i + 1, err);
+	S.cur_boot = i + 1;
+	S.cur_side = k;
 	vmrc = run_vm(k, disk, con, qlog, !S.tcg, limit, t, &total);
 	b->total_s = total;
 	if (t[0] >= 0) {
@@ -1029,6 +1154,7 @@ boot_one(int i, int k, struct boot *b, double limit)
 		vb_warn_errno("cannot copy the console to %s", p);
 	vb_rmtree(S.staging);
 	S.staging[0] = '\0';
+	S.cur_boot = 0;
 	save_state();
 	unlink(disk);
 }
@@ -1737,6 +1863,8 @@ main(int argc, char **argv)
 		snprintf(S.host_kernel, sizeof(S.host_kernel), "%s", u.release);
 	if (mkdir(S.o.results, 0755) < 0 && errno != EEXIST)
 		die_errno("cannot create %s", S.o.results);
+	if (!realpath(S.o.results, S.results_abs))
+		die_errno("RESULTS=%s", S.o.results);
 	/* from here on a signal ends the plan and cleans up */
 	memset(&sa, 0, sizeof(sa));
 	sa.sa_handler = on_signal;
