@@ -143,6 +143,7 @@ fake_image(char *path, size_t len, const char *name, const char *version,
 	FILE *f;
 
 	memset(img, 0, sizeof(img));
+	img[0x1f1] = 1;			/* one setup sector: 1024 bytes */
 	img[0x1fe] = 0x55;
 	img[0x1ff] = 0xaa;
 	if (hdrs)
@@ -170,6 +171,18 @@ START_TEST(image_version)
 	    sizeof(err)), 0);
 	ck_assert_str_eq(r, "6.1.0-57-cloud-amd64");
 	ck_assert_ptr_nonnull(strstr(v, "Debian 6.1.192-3"));
+	/* shorter than its header says (syssize 1: 16 bytes more) */
+	ck_assert_int_eq(sh("cp \"$T/vmlinuz\" \"$T/long\" && printf "
+	    "'\\001' | dd of=\"$T/long\" bs=1 seek=500 conv=notrunc "
+	    "2>/dev/null && { cat \"$T/long\"; head -c 16 /dev/zero; } > "
+	    "\"$T/whole\" && head -c 1030 \"$T/whole\" > \"$T/cut\""), 0);
+	tu_path(p, sizeof(p), "cut");
+	ck_assert_int_eq(bt_image_version(p, v, sizeof(v), r, sizeof(r), err,
+	    sizeof(err)), -1);
+	ck_assert_msg(strstr(err, "truncated: 1030 bytes") != NULL, "%s", err);
+	tu_path(p, sizeof(p), "whole");
+	ck_assert_msg(bt_image_version(p, v, sizeof(v), r, sizeof(r), err,
+	    sizeof(err)) == 0, "%s", err);
 	/* no HdrS: not a kernel */
 	fake_image(p, sizeof(p), "notkernel", "x", 0);
 	ck_assert_int_eq(bt_image_version(p, v, sizeof(v), r, sizeof(r), err,
@@ -408,8 +421,9 @@ START_TEST(collect_from_disk)
 	ck_assert_int_eq(sh("mkdir -p \"$T/g/vmboots\" \"$T/g/results/lab\" "
 	    "&& printf 'boot_id=b1\\nvmrun_exit=0\\n' > \"$T/g/vmboots/guest\""
 	    " && printf 'vmbench_meta=1\\nlabel=lab\\nstatus=complete\\n"
-	    "uname_r=6.1\\n' > \"$T/g/results/lab/meta\" && echo res > "
-	    "\"$T/g/results/lab/forkbomb.res\""), 0);
+	    "uname_r=6.1\\n' > \"$T/g/results/lab/meta\" && bench/forkbomb "
+	    "--forks 1 --ints 1 --out \"$T/g/results/lab/forkbomb\" "
+	    ">/dev/null 2>&1"), 0);
 	tu_path(img, sizeof(img), "disk.img");
 	tu_path(job, sizeof(job), "g");
 	tu_path(got, sizeof(got), "res/lab/.boot-1");
@@ -461,6 +475,69 @@ START_TEST(collect_from_disk)
 	tu_path(dir, sizeof(dir), "res/flat");
 	ck_assert_int_eq(bt_next_run(dir, &next, err, sizeof(err)), -1);
 	ck_assert_ptr_nonnull(strstr(err, "holds a single run"));
+}
+END_TEST
+
+/*
+ * A guest stopped before its page cache reached the disk (no
+ * vmboots/synced): its empty .res, .log, .vmstat and meta are not kept,
+ * each named; a whole .res is.
+ */
+START_TEST(collect_keeps_whole)
+{
+	char img[512], job[512], got[512], dir[512], err[512], *out;
+	struct vb_kv kv[] = { { "run", "1" } };
+	int save, fd;
+
+	if (!bt_have("mkfs.ext4") && !bt_have("/sbin/mkfs.ext4")) {
+		tu_skip("no mkfs.ext4 (e2fsprogs)");
+		return;
+	}
+	setenv("PATH", "/usr/bin:/bin:/usr/sbin:/sbin", 1);
+	/* a whole .res: what a benchmark writes (forkbomb, one fork) */
+	ck_assert_int_eq(sh("mkdir -p \"$T/w1/vmboots\" "
+	    "\"$T/w1/results/whole\" \"$T/res/whole\" && echo boot_id=b1 "
+	    "> \"$T/w1/vmboots/guest\" && cd \"$T/w1/results/whole\" && "
+	    ": > meta && : > fileload@small.res && "
+	    ": > fileload@small.log && : > fileload@small.vmstat && "
+	    "\"$OLDPWD/bench/forkbomb\" --forks 1 --ints 1 --iterations 1 "
+	    "--out forkbomb > forkbomb.log 2>&1"), 0);
+	tu_path(img, sizeof(img), "disk.img");
+	tu_path(job, sizeof(job), "w1");
+	tu_path(got, sizeof(got), "res/whole/.boot-1");
+	tu_path(dir, sizeof(dir), "res/whole");
+	ck_assert_int_eq(bt_disk_make(img, 64 << 20, job, NULL, err,
+	    sizeof(err)), 0);
+	ck_assert_int_eq(bt_disk_read(img, got, NULL, err, sizeof(err)), 0);
+	save = dup(2);
+	fd = open(tu_path(err, sizeof(err), "said"), O_WRONLY | O_CREAT |
+	    O_TRUNC, 0644);
+	ck_assert_int_ge(fd, 0);
+	fflush(stderr);
+	dup2(fd, 2);
+	close(fd);
+	fd = bt_collect(got, "whole", dir, 1, "interrupted", kv, 1, err,
+	    sizeof(err));
+	fflush(stderr);
+	dup2(save, 2);
+	close(save);
+	out = tu_slurp(tu_path(img, sizeof(img), "said"));
+	ck_assert_msg(fd == 0, "%s: %s", err, out);
+	ck_assert_msg(!exists("res/whole/run1/fileload@small.res") &&
+	    !exists("res/whole/run1/fileload@small.log") &&
+	    !exists("res/whole/run1/fileload@small.vmstat"),
+	    "empty files kept: %s", out);
+	ck_assert_msg(strstr(out, "run1/fileload@small.res:1: empty file: "
+	    "not kept") != NULL, "%s", out);
+	ck_assert(exists("res/whole/run1/forkbomb.res"));
+	ck_assert(exists("res/whole/run1/forkbomb.log"));
+	ck_assert_str_eq(meta_val("res/whole/run1/meta", "vmbench_meta"), "1");
+	ck_assert_str_eq(meta_val("res/whole/run1/meta", "status"),
+	    "interrupted");
+	ck_assert_msg(strstr(meta_val("res/whole/run1/meta", "boot_lost"),
+	    "fileload@small.res") != NULL, "boot_lost=%s",
+	    meta_val("res/whole/run1/meta", "boot_lost"));
+	free(out);
 }
 END_TEST
 
@@ -576,11 +653,37 @@ START_TEST(bad_input)
 	ck_assert_int_ne(vmboots(&out, ""), 0);
 	ck_assert_ptr_nonnull(strstr(out, "A_KERNEL=/path"));
 	free(out);
+	/* refused before anything is made: no work folder */
+	ck_assert_int_ne(sh("bench/vmboots --results \"$T/res\" --workdir "
+	    "\"$T/neww\" --a-kernel /nonexistent > \"$T/out\" 2>&1"), 0);
+	out = tu_slurp(tu_path(img, sizeof(img), "out"));
+	ck_assert_msg(strstr(out, "A_KERNEL=/nonexistent: cannot open") &&
+	    !exists("neww"), "work folder made: %s", out);
+	free(out);
 	if (!k) {
 		tu_skip("bad_input in part: no test kernel (make test-kernel)");
 		return;
 	}
 	setenv("K", k, 1);
+	/* a kernel image cut short: one line, "truncated" */
+	ck_assert_int_eq(sh("head -c 3000000 \"$K\" > \"$T/cut\""), 0);
+	ck_assert_int_ne(vmboots(&out, "--a-kernel \"$T/cut\""), 0);
+	ck_assert_msg(strstr(out, "cut: truncated: 3000000 bytes") &&
+	    !strchr(strchr(out, '\n') + 1, '\n'), "%s", out);
+	free(out);
+	/* a results folder that cannot be made: refused before QEMU runs */
+	ck_assert_int_eq(sh("printf '#!/bin/sh\\ntouch \"%s/qemu-ran\"\\n"
+	    "echo QEMU emulator version 0\\n' > \"$T/fakeqemu\" && chmod +x "
+	    "\"$T/fakeqemu\"", tu_dir), 0);
+	ck_assert_int_ne(sh("bench/vmboots --results /nonexistent/x "
+	    "--workdir \"$T/w2\" --a-kernel \"$K\" --qemu \"$T/fakeqemu\" "
+	    "--config configs/test.conf > \"$T/out\" 2>&1"), 0);
+	out = tu_slurp(tu_path(img, sizeof(img), "out"));
+	ck_assert_msg(strstr(out, "RESULTS=/nonexistent/x") &&
+	    !strchr(strchr(out, '\n') + 1, '\n'), "%s", out);
+	ck_assert_msg(!exists("qemu-ran") && !exists("w2"), "QEMU ran or "
+	    "the work folder was made: %s", out);
+	free(out);
 	ck_assert_int_ne(vmboots(&out, "--a-kernel \"$K\" --order ABA"), 0);
 	ck_assert_ptr_nonnull(strstr(out, "order 'ABA'"));
 	free(out);
@@ -873,6 +976,137 @@ START_TEST(sigterm_mid_boot)
 }
 END_TEST
 
+/*
+ * Start bench/vmboots with @args (shell words) in a process group of
+ * its own, as a terminal's foreground job: a child of this process, so
+ * that its exit status can be waited for; its output in $T/out.
+ */
+static pid_t
+spawn_group(const char *args)
+{
+	char *cmd;
+	pid_t pid;
+
+	ck_assert_int_ge(asprintf(&cmd, "T='%s'; exec bench/vmboots "
+	    "--results \"$T/res\" --workdir \"$T/w\" --a-kernel \"$K\" "
+	    "%s > \"$T/out\" 2>&1", tu_dir, args), 0);
+	pid = fork();
+	ck_assert_int_ge(pid, 0);
+	if (pid == 0) {
+		setpgid(0, 0);
+		execl("/bin/sh", "sh", "-c", cmd, (char *)NULL);
+		_exit(127);
+	}
+	setpgid(pid, pid);
+	free(cmd);
+	return pid;
+}
+
+/*
+ * Ctrl-C while the guest runs the config (SIGINT to vmboots' process
+ * group, as a terminal sends it): the guest stops its suite, flushes
+ * and powers off; the run holds the benchmark that ended, whole, and
+ * vmreport loads the label with the interrupted benchmark left out and
+ * named.
+ */
+START_TEST(interrupt_in_config)
+{
+	char *out, *rep, p[512];
+	pid_t pid = 0;
+	int i, st;
+
+	if (!can_boot("interrupt_in_config"))
+		return;
+	ck_assert_int_eq(sh("printf 'forkbomb --forks 50 --ints 10 "
+	    "iterations=1\\nforkbomb@long --forks 5000000 --ints 10 "
+	    "iterations=1\\n' > \"$T/two.conf\""), 0);
+	pid = spawn_group("--accel tcg --boots 1 --config \"$T/two.conf\" "
+	    "--no-report --a-label a --b-label b --mem 256M");
+	/* the second benchmark runs in the guest */
+	for (i = 0; i < 3000; i++) {
+		if (sh("grep -qs '2/2] forkbomb@long' \"$T\"/w/vmboots.*/"
+		    "console") == 0)
+			break;
+		usleep(100000);
+	}
+	out = tu_slurp(tu_path(p, sizeof(p), "out"));
+	ck_assert_msg(i < 3000, "the guest never started forkbomb@long: %s",
+	    out);
+	free(out);
+	usleep(500000);
+	ck_assert_int_eq(kill(-pid, SIGINT), 0);
+	for (i = 0; i < 1800 && waitpid(pid, &st, WNOHANG) == 0; i++)
+		usleep(100000);
+	ck_assert_int_lt(i, 1800);
+	out = tu_slurp(tu_path(p, sizeof(p), "out"));
+	ck_assert_msg(WIFEXITED(st) && WEXITSTATUS(st) == 130, "exit %d: %s",
+	    st, out);
+	ck_assert_msg(!strcmp(meta_val("res/a/run1/meta", "status"),
+	    "interrupted"), "meta status %s: %s", meta_val("res/a/run1/meta",
+	    "status"), out);
+	free(out);
+	/* the benchmark that ended is whole */
+	out = tu_slurp(tu_path(p, sizeof(p), "res/a/run1/forkbomb.res"));
+	ck_assert_msg(out && strstr(out, "status complete"),
+	    "forkbomb.res: %s; %s", out ? out : "(none)",
+	    tu_slurp(tu_path(p, sizeof(p), "out")));
+	free(out);
+	/* the report loads the label; the interrupted one left out, named */
+	ck_assert_int_eq(sh("report/vmreport \"$T/res/a\" > \"$T/rep\" "
+	    "2>&1; echo $? >> \"$T/rep\""), 0);
+	rep = tu_slurp(tu_path(p, sizeof(p), "rep"));
+	ck_assert_msg(strstr(rep, "forkbomb@long") && strstr(rep, "left out")
+	    && !strstr(rep, "empty file") && strstr(rep, "\n0\n"),
+	    "vmreport: %s", rep);
+	free(rep);
+	nothing_left();
+}
+END_TEST
+
+/*
+ * timeout -s SIG 5 vmboots (SIGTERM, SIGINT, SIGHUP), whatever it is
+ * doing at 5 s (building the initramfs, booting, running the suite):
+ * it ends, exit 124, no QEMU and no temporary folder are left, and a
+ * label it wrote loads (vmreport reads every file, or finds no run).
+ */
+START_TEST(timeout_signals)
+{
+	static const char *const sig[] = { "TERM", "INT", "HUP" };
+	char *out, *rep, p[512];
+	size_t i;
+	int rc;
+
+	if (!can_boot("timeout_signals"))
+		return;
+	ck_assert_int_eq(sh("echo 'forkbomb --forks 5000000 --ints 10 "
+	    "iterations=1' > \"$T/long.conf\""), 0);
+	for (i = 0; i < sizeof(sig) / sizeof(sig[0]); i++) {
+		ck_assert_int_eq(sh("rm -rf \"$T/res\""), 0);
+		rc = sh("timeout -s %s 5 bench/vmboots --results \"$T/res\" "
+		    "--workdir \"$T/w\" --a-kernel \"$K\" --accel tcg "
+		    "--boots 1 --config \"$T/long.conf\" --no-report "
+		    "--a-label a --b-label b --mem 256M > \"$T/out\" 2>&1",
+		    sig[i]);
+		out = tu_slurp(tu_path(p, sizeof(p), "out"));
+		ck_assert_msg(rc == 124, "SIG%s: exit %d: %s", sig[i], rc, out);
+		ck_assert_msg(strstr(out, "interrupted") != NULL, "SIG%s: %s",
+		    sig[i], out);
+		nothing_left();
+		if (exists("res/a/run1")) {
+			ck_assert_int_eq(sh("report/vmreport \"$T/res/a\" > "
+			    "\"$T/rep\" 2>&1; echo \"exit $?\" >> "
+			    "\"$T/rep\""), 0);
+			rep = tu_slurp(tu_path(p, sizeof(p), "rep"));
+			ck_assert_msg(strstr(rep, "exit 0") || strstr(rep,
+			    "no run to compare"), "SIG%s: %s\n%s", sig[i],
+			    rep, out);
+			free(rep);
+		}
+		free(out);
+	}
+}
+END_TEST
+
 START_TEST(sigkill_then_clean_stale)
 {
 	char *out;
@@ -892,6 +1126,17 @@ START_TEST(sigkill_then_clean_stale)
 	ck_assert_int_eq(vmboots(&out, "--clean-stale"), 0);
 	ck_assert_msg(strstr(out, "removed what a killed run left") != NULL,
 	    "%s", out);
+	/* the boot it had under way is a run of its label, interrupted */
+	ck_assert_msg(strstr(out, "recorded the boot a killed run") &&
+	    strstr(out, "/res/a/run1, interrupted"), "%s", out);
+	ck_assert_str_eq(meta_val("res/a/run1/meta", "status"),
+	    "interrupted");
+	ck_assert_str_eq(meta_val("res/a/run1/meta", "boot_status"),
+	    "interrupted");
+	ck_assert_ptr_nonnull(strstr(meta_val("res/a/run1/meta",
+	    "boot_failure"), "was killed during this boot"));
+	ck_assert(exists("res/a/run1/console.txt"));
+	ck_assert(!exists("res/b/run1"));
 	nothing_left();
 	free(out);
 	ck_assert_int_eq(vmboots(&out, "--clean-stale"), 0);
@@ -918,6 +1163,7 @@ boots_suite(void)
 	tcase_add_test(tc, initramfs_contents);
 	tcase_add_test(tc, meta_set_keys);
 	tcase_add_test(tc, collect_from_disk);
+	tcase_add_test(tc, collect_keeps_whole);
 	tcase_add_test(tc, modules_of_test_kernel);
 	tcase_add_test(tc, bad_input);
 	tcase_add_test(tc, kexec_plan);
@@ -930,6 +1176,8 @@ boots_suite(void)
 	tcase_add_test(e2e, boot_timeout);
 	tcase_add_test(e2e, sigterm_mid_boot);
 	tcase_add_test(e2e, sigkill_then_clean_stale);
+	tcase_add_test(e2e, interrupt_in_config);
+	tcase_add_test(e2e, timeout_signals);
 	suite_add_tcase(s, e2e);
 	return s;
 }

@@ -5,7 +5,11 @@
 # vmrun, records the boot, and powers the machine off.  The host wrote
 # the job into /mnt/vmboots/ (label, config) and reads back
 # /mnt/vmboots/guest and /mnt/results/; values are read with read -r
-# and only ever used quoted.
+# and only ever used quoted.  The host stops a boot (Ctrl-C, SIGTERM,
+# its timeout) with the word "stop" on the second serial port,
+# /dev/ttyS1: the suite is ended as on Ctrl-C (vmrun marks what ran
+# interrupted), and what it wrote is flushed to the disk before the
+# machine powers off; /mnt/vmboots/synced says it was.
 PATH=/bin
 HOME=/
 export PATH HOME
@@ -29,6 +33,10 @@ uptime_s() {
 
 off() {
 	sync
+	if [ -d /mnt/vmboots ]; then
+		echo synced > /mnt/vmboots/synced
+		sync
+	fi
 	umount /mnt 2>/dev/null
 	say "power off"
 	poweroff -f
@@ -41,6 +49,19 @@ fail() {
 	say "failed: $*"
 	[ -d /mnt/vmboots ] && echo "$*" > /mnt/vmboots/failed
 	off
+}
+
+# the host's "stop" on /dev/ttyS1: end the suite (its pid in
+# /run/suite.pid), which returns to the end below
+watch_stop() {
+	stty -F /dev/ttyS1 raw -echo 2>/dev/null || return
+	while read -r word < /dev/ttyS1; do
+		[ "$word" = stop ] || continue
+		: > /run/stop
+		say "stopped by the host"
+		[ -s /run/suite.pid ] && kill -TERM "$(cat /run/suite.pid)"
+		return
+	done
 }
 
 say "init at $(uptime_s) s"
@@ -61,6 +82,7 @@ if [ -e /mnt/vmboots/probe ]; then
 	echo ok > /mnt/vmboots/probe
 	off
 fi
+watch_stop &
 mkdir -p /mnt/work /mnt/results /mnt/tmp
 export TMPDIR=/mnt/tmp
 if [ -e /mnt/vmboots/kexec/plan ]; then
@@ -81,8 +103,14 @@ read -r bootid < /proc/sys/kernel/random/boot_id
 } > /mnt/vmboots/guest || fail "cannot write to the result disk"
 say "suite start"
 cd /vmbench || fail "no /vmbench"
+[ -e /run/stop ] && off
+# in the background, so that the watcher can end it; SIGTERM, which a
+# background job does not ignore, ends it as Ctrl-C does
 bench/vmrun --kernel "$label" --config "$config" \
-    --results /mnt/results --workdir /mnt/work
+    --results /mnt/results --workdir /mnt/work &
+echo $! > /run/suite.pid
+[ -e /run/stop ] && kill -TERM $!
+wait $!
 rc=$?
 {
 	echo "uptime_end=$(uptime_s)"

@@ -11,6 +11,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 #include "plan.h"
@@ -37,6 +38,8 @@ bt_image_version(const char *path, char *version, size_t vlen,
 {
 	unsigned char h[0x230];
 	char buf[256];
+	struct stat st;
+	uint64_t sys, need;
 	unsigned off;
 	ssize_t n;
 	size_t i;
@@ -59,6 +62,21 @@ bt_image_version(const char *path, char *version, size_t vlen,
 	    memcmp(h + 0x202, "HdrS", 4) != 0) {
 		snprintf(err, errlen, "not a Linux kernel image (no bzImage "
 		    "header; an x86 vmlinuz is needed)");
+		close(fd);
+		return -1;
+	}
+	/*
+	 * Its size: the setup sectors (setup_sects at 0x1f1, 0 meaning 4)
+	 * after the boot sector, then the protected-mode kernel (syssize
+	 * at 0x1f4, in 16-byte units); a signature may follow
+	 */
+	sys = (uint64_t)h[0x1f4] | (uint64_t)h[0x1f5] << 8 |
+	    (uint64_t)h[0x1f6] << 16 | (uint64_t)h[0x1f7] << 24;
+	need = (uint64_t)((h[0x1f1] ? h[0x1f1] : 4) + 1) * 512 + 16 * sys;
+	if (fstat(fd, &st) == 0 && (uint64_t)st.st_size < need) {
+		snprintf(err, errlen, "truncated: %lld bytes, where its "
+		    "bzImage header says %llu (setup sectors and syssize)",
+		    (long long)st.st_size, (unsigned long long)need);
 		close(fd);
 		return -1;
 	}

@@ -32,8 +32,9 @@ int bt_good_label(const char *s);
 /*
  * Read the version string of the x86 kernel image @path (a bzImage: the
  * "HdrS" header and its kernel_version field) into @version, its first
- * word into @release.  0, or -1 with "cannot open: ..." or "not a Linux
- * kernel image (...)" in @err.
+ * word into @release.  0, or -1 with "cannot open: ...", "not a Linux
+ * kernel image (...)" or, for a file shorter than its header's setup
+ * sectors and syssize, "truncated: ..." in @err.
  */
 int bt_image_version(const char *path, char *version, size_t vlen,
     char *release, size_t rlen, char *err, size_t errlen);

@@ -11,6 +11,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include "meta.h"
 #include "proc.h"
 #include "res.h"
 #include "result.h"
@@ -219,15 +220,81 @@ bt_kv_get(const char *path, const char *key, char *buf, size_t len)
 	return found;
 }
 
+/* Does @name end with @suffix? */
+static int
+ends_with(const char *name, const char *suffix)
+{
+	size_t n = strlen(name), k = strlen(suffix);
+
+	return n > k && strcmp(name + n - k, suffix) == 0;
+}
+
+/*
+ * Keep only the files of the run folder @run that are whole: a .res the
+ * strict reader refuses (empty, cut short: a guest that stopped before
+ * its page cache reached the disk) is removed, and so are empty .log
+ * and .vmstat files when the guest did not flush its disk (@synced 0);
+ * a meta the reader refuses is removed (a new one is written).  Each
+ * file removed is said in one line and listed in @lost.  The number of
+ * files removed.
+ */
+static int
+keep_whole(const char *run, int synced, struct vb_buf *lost)
+{
+	char p[PATH_MAX + 300], err[PATH_MAX + 340];
+	struct dirent *e;
+	struct vb_res r;
+	struct vb_kv *kv;
+	struct stat st;
+	DIR *d = opendir(run);
+	int n = 0, bad, nkv;
+
+	if (!d)
+		return 0;
+	while ((e = readdir(d))) {
+		if (e->d_name[0] == '.')
+			continue;
+		snprintf(p, sizeof(p), "%s/%s", run, e->d_name);
+		if (lstat(p, &st) < 0 || !S_ISREG(st.st_mode))
+			continue;
+		bad = 0;
+		if (ends_with(e->d_name, ".res")) {
+			if (vb_res_read(p, &r, err, sizeof(err)) < 0)
+				bad = 1;
+			else
+				vb_res_free(&r);
+		} else if (strcmp(e->d_name, "meta") == 0) {
+			if (vb_meta_read(p, &kv, &nkv, err, sizeof(err)) < 0)
+				bad = 1;
+			else
+				vb_meta_free(kv, nkv);
+		} else if (!synced && st.st_size == 0 &&
+		    (ends_with(e->d_name, ".log") ||
+		    ends_with(e->d_name, ".vmstat"))) {
+			snprintf(err, sizeof(err), "%s: empty file", p);
+			bad = 1;
+		}
+		if (!bad || unlink(p) < 0)
+			continue;
+		fprintf(stderr, "vmboots: %s: not kept (the guest did not "
+		    "write it whole)\n", err);
+		vb_buf_printf(lost, "%s%s", lost->len ? " " : "", e->d_name);
+		n++;
+	}
+	closedir(d);
+	return n;
+}
+
 int
 bt_collect(const char *got, const char *label, const char *dir, int run,
     const char *status, const struct vb_kv *kv, int n, char *err,
     size_t errlen)
 {
 	char src[PATH_MAX], dst[PATH_MAX], p[PATH_MAX + 16];
+	struct vb_buf lost = VB_BUF_INIT;
 	struct vb_kv *all;
 	struct stat st;
-	int rc;
+	int rc, synced, fresh;
 
 	if (mkdir(dir, 0755) < 0 && errno != EEXIST) {
 		snprintf(err, errlen, "cannot create %s: %s", dir,
@@ -254,20 +321,38 @@ bt_collect(const char *got, const char *label, const char *dir, int run,
 		    strerror(errno));
 		return -1;
 	}
+	/* a QEMU guest's init says when it flushed its disk */
+	snprintf(p, sizeof(p), "%s/vmboots/guest", got);
+	synced = 1;
+	if (access(p, F_OK) == 0) {
+		snprintf(p, sizeof(p), "%s/vmboots/synced", got);
+		synced = access(p, F_OK) == 0;
+	}
+	keep_whole(dst, synced, &lost);
 	snprintf(p, sizeof(p), "%s/meta", dst);
-	all = vb_xcalloc((size_t)n + 2, sizeof(*all));
+	fresh = access(p, F_OK) != 0;
+	all = vb_xcalloc((size_t)n + 4, sizeof(*all));
 	all[0].key = "label";
 	all[0].val = (char *)label;
 	memcpy(all + 1, kv, (size_t)n * sizeof(*kv));
 	n++;
+	/* a meta not kept was not an ok boot's */
+	if (!status && fresh && lost.len)
+		status = "failed";
 	if (status) {
 		all[n].key = "status";
 		all[n].val = (char *)status;
 		n++;
 	}
+	if (lost.len) {
+		all[n].key = "boot_lost";
+		all[n].val = (char *)vb_buf_str(&lost);
+		n++;
+	}
 	/* label= kept where the guest wrote it: only a new meta gets it */
-	rc = bt_meta_set(p, access(p, F_OK) == 0 ? all + 1 : all,
-	    access(p, F_OK) == 0 ? n - 1 : n, err, errlen);
+	rc = bt_meta_set(p, fresh ? all : all + 1, fresh ? n : n - 1, err,
+	    errlen);
 	free(all);
+	vb_buf_free(&lost);
 	return rc;
 }

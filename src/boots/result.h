@@ -54,7 +54,11 @@ int bt_disk_read(const char *img, const char *dest, const char *log,
  * run1/ when the guest's vmrun writes runs) renamed there, or an empty
  * run when nothing came back; its meta given the pairs @kv.  @status,
  * when not NULL, replaces meta's status (the guest's is "running" when
- * it died).  0, or -1 with the reason in @err.
+ * it died).  Only whole files are kept: a .res or meta the strict
+ * readers refuse, and, when a QEMU guest did not flush its disk (no
+ * got/vmboots/synced beside got/vmboots/guest), an empty .log or
+ * .vmstat, are removed, each said in one line on stderr and listed in
+ * meta's boot_lost.  0, or -1 with the reason in @err.
  */
 int bt_collect(const char *got, const char *label, const char *dir, int run,
     const char *status, const struct vb_kv *kv, int n, char *err,

@@ -171,6 +171,8 @@ static struct {
 	char workdir[PATH_MAX];
 	char tmp[PATH_MAX + 32];	/* WORKDIR/vmboots.XXXXXX; "" none */
 	char staging[PATH_MAX];	/* LABELDIR/.boot-PID while reading */
+	char results_abs[PATH_MAX];	/* RESULTS, absolute */
+	int cur_side, cur_boot;	/* the boot under way (cur_boot 0: none) */
 	char initrd[2][PATH_MAX + 64];
 	char toollog[PATH_MAX + 64];	/* mkfs, e2fsck, debugfs say */
 	char config_in[PATH_MAX];
@@ -184,12 +186,13 @@ static struct {
 	char order[2 * BT_BOOTS_MAX + 1];
 } S = { .lockfd = { -1, -1 } };
 
-static volatile sig_atomic_t stop_signal;
+static volatile sig_atomic_t stop_signal, nsignals;
 
 static void
 on_signal(int sig)
 {
 	stop_signal = sig;
+	nsignals++;
 }
 
 static void
@@ -249,6 +252,12 @@ save_state(void)
 	n = snprintf(text, sizeof(text), "pid=%ld\nstart=%llu\nqemu=%ld\n"
 	    "staging=%s\n", (long)getpid(), proc_start(getpid()),
 	    (long)S.qemu, S.staging);
+	/* the boot under way: what the next run records if this one dies */
+	if (S.cur_boot > 0 && S.results_abs[0])
+		n += snprintf(text + n, sizeof(text) - (size_t)n, "boot=%d\n"
+		    "boot_side=%c\nboot_label=%s\nboot_results=%s\n",
+		    S.cur_boot, 'A' + S.cur_side, S.sd[S.cur_side].label,
+		    S.results_abs);
 	if (vb_file_replace(p, text, (size_t)n) < 0)
 		vb_warn_errno("cannot write %s", p);
 }
@@ -307,6 +316,120 @@ cleanup(void)
 	}
 }
 
+static int copy_file(const char *src, const char *dst);
+
+/* Is the boot @id already a run of the label folder @dir? */
+static int
+boot_recorded(const char *dir, const char *id)
+{
+	char p[2 * PATH_MAX + 300], v[128];
+	struct dirent *e;
+	DIR *d = opendir(dir);
+	int found = 0;
+
+	if (!d)
+		return 0;
+	while (!found && (e = readdir(d))) {
+		if (strncmp(e->d_name, "run", 3) != 0)
+			continue;
+		snprintf(p, sizeof(p), "%s/%s/meta", dir, e->d_name);
+		found = bt_kv_get(p, "boot_id", v, sizeof(v)) && !strcmp(v, id);
+	}
+	closedir(d);
+	return found;
+}
+
+/*
+ * The boot a killed run (pid @pid) had under way, from its folder @dir
+ * (state file @st): what its result disk holds becomes the next run of
+ * its label, marked interrupted, as a signal would have left it.  The
+ * label is skipped when another run holds its lock.  Said in one line.
+ */
+static void
+record_killed_boot(const char *dir, const char *st, long pid)
+{
+	char label[BT_LABEL_MAX + 1], res[PATH_MAX], v[64], side[8];
+	char bdir[2 * PATH_MAX], stage[2 * PATH_MAX + 32], p[3 * PATH_MAX];
+	char disk[PATH_MAX + 300], err[1024], run[16], id[64], why[160];
+	char up[32], rel[80];
+	struct vb_kv kv[12];
+	int n = 0, r, fd;
+
+	if (!bt_kv_get(st, "boot", v, sizeof(v)) || !bt_kv_get(st,
+	    "boot_label", label, sizeof(label)) || !bt_good_label(label) ||
+	    !bt_kv_get(st, "boot_results", res, sizeof(res)) || res[0] != '/' ||
+	    !bt_kv_get(st, "boot_side", side, sizeof(side)))
+		return;
+	snprintf(bdir, sizeof(bdir), "%s/%s", res, label);
+	snprintf(disk, sizeof(disk), "%s/disk.img", dir);
+	/* another run of the label holds its lock: leave the label alone */
+	snprintf(p, sizeof(p), "%s/.%s.lock", res, label);
+	fd = open(p, O_RDWR | O_NOFOLLOW | O_CLOEXEC);
+	if (fd >= 0 && flock(fd, LOCK_EX | LOCK_NB) < 0) {
+		fprintf(stderr, "vmboots: a killed run (pid %ld) lost its boot "
+		    "%s into %s: the label is in use by another run\n", pid, v,
+		    bdir);
+		close(fd);
+		return;
+	}
+	if (mkdir(bdir, 0755) < 0 && errno != EEXIST)
+		snprintf(err, sizeof(err), "cannot create it: %s",
+		    strerror(errno));
+	else if (bt_next_run(bdir, &r, err, sizeof(err)) == 0)
+		err[0] = '\0';
+	if (err[0]) {
+		fprintf(stderr, "vmboots: a killed run (pid %ld) lost its boot "
+		    "%s into %s: %s\n", pid, v, bdir, err);
+		goto out;
+	}
+	snprintf(stage, sizeof(stage), "%s/.boot-%ld", bdir, (long)getpid());
+	vb_rmtree(stage);
+	if (access(disk, F_OK) < 0 || bt_disk_read(disk, stage, NULL, err,
+	    sizeof(err)) < 0)
+		mkdir(stage, 0755);	/* nothing came back: a run saying so */
+	snprintf(p, sizeof(p), "%s/vmboots/guest", stage);
+	if (bt_kv_get(p, "boot_id", id, sizeof(id)) && boot_recorded(bdir,
+	    id)) {
+		vb_rmtree(stage);
+		goto out;	/* it died after recording the boot */
+	}
+	snprintf(run, sizeof(run), "%d", r);
+	snprintf(why, sizeof(why), "vmboots (pid %ld) was killed during this "
+	    "boot; recorded by the next run", pid);
+#define KV(k_, v_) do { kv[n].key = (k_); kv[n].val = (char *)(v_); n++; \
+	} while (0)
+	KV("run", run);
+	KV("method", "qemu");
+	KV("boot_status", "interrupted");
+	KV("boot_failure", why);
+	KV("boot_side", side);
+	if (bt_kv_get(p, "boot_id", id, sizeof(id)))
+		KV("boot_id", id);
+	if (bt_kv_get(p, "uptime_start", up, sizeof(up)))
+		KV("uptime_start", up);
+	if (bt_kv_get(p, "guest_release", rel, sizeof(rel)))
+		KV("boot_release", rel);
+#undef KV
+	if (bt_collect(stage, label, bdir, r, "interrupted", kv, n, err,
+	    sizeof(err)) < 0) {
+		fprintf(stderr, "vmboots: a killed run (pid %ld) lost its boot "
+		    "%s: %s\n", pid, v, err);
+	} else {
+		char con[PATH_MAX + 300];
+
+		snprintf(con, sizeof(con), "%s/console", dir);
+		snprintf(p, sizeof(p), "%s/run%d/console.txt", bdir, r);
+		copy_file(con, p);
+		fprintf(stderr, "vmboots: recorded the boot a killed run (pid "
+		    "%ld) had under way as %s/run%d, interrupted\n", pid, bdir,
+		    r);
+	}
+	vb_rmtree(stage);
+out:
+	if (fd >= 0)
+		close(fd);
+}
+
 /*
  * What killed runs left in @workdir: each vmboots.* folder whose owner is
  * gone (or is another program now) has its QEMU ended (when it is still
@@ -359,6 +482,7 @@ clean_stale(const char *workdir)
 		if (bt_kv_get(st, "staging", v, sizeof(v)) && v[0] &&
 		    (strstr(v, "/.boot-") || strstr(v, "/.kexec-")))
 			vb_rmtree(v);
+		record_killed_boot(dir, st, (long)pid);
 		if (vb_rmtree(dir) < 0)
 			vb_warn_errno("cannot remove %s", dir);
 		fprintf(stderr, "vmboots: removed what a killed run left: "
@@ -503,12 +627,18 @@ fmt_time(char *buf, size_t len, double s)
 	return buf;
 }
 
-/* The QEMU command for a boot of side @k (or the KVM probe) on @disk. */
+/*
+ * The QEMU command for a boot of side @k (or the KVM probe) on @disk:
+ * the console on the first serial port, the host's word to the guest
+ * ("stop") on the second, through the FIFOs @ctl.in and @ctl.out.
+ */
 static char **
-qemu_argv(int k, const char *disk, const char *console, int kvm)
+qemu_argv(int k, const char *disk, const char *console, const char *ctl,
+    int kvm)
 {
 	static char mem[32], cpus[16], drive[2 * PATH_MAX], serial[PATH_MAX +
 	    16], kernel[PATH_MAX + 64], append[BT_CMDLINE_MAX + 128];
+	static char ctlarg[PATH_MAX + 96];
 	static char *argv[40];
 	const char *p;
 	size_t o = 0;
@@ -556,6 +686,9 @@ qemu_argv(int k, const char *disk, const char *console, int kvm)
 	argv[i++] = drive;
 	argv[i++] = "-serial";
 	argv[i++] = serial;
+	snprintf(ctlarg, sizeof(ctlarg), "pipe:%s", ctl);
+	argv[i++] = "-serial";
+	argv[i++] = ctlarg;
 	argv[i++] = "-display";
 	argv[i++] = "none";
 	argv[i++] = "-monitor";
@@ -690,9 +823,53 @@ last_line(const char *path, char *out, size_t len)
 }
 
 /*
+ * The guest's control line: FIFOs @ctl.in (host to guest) and @ctl.out,
+ * which QEMU opens read-write (so no open blocks).  0 or -1.
+ */
+static int
+make_ctl(const char *ctl)
+{
+	char p[PATH_MAX + 80];
+	const char *end[] = { "in", "out" };
+	int i;
+
+	for (i = 0; i < 2; i++) {
+		snprintf(p, sizeof(p), "%s.%s", ctl, end[i]);
+		unlink(p);
+		if (mkfifo(p, 0600) < 0)
+			return -1;
+	}
+	return 0;
+}
+
+/* Ask the guest to end its suite, flush and power off; 0 or -1. */
+static int
+ask_stop(const char *ctl)
+{
+	char p[PATH_MAX + 80];
+	ssize_t n;
+	int fd;
+
+	snprintf(p, sizeof(p), "%s.in", ctl);
+	fd = open(p, O_WRONLY | O_NONBLOCK | O_CLOEXEC);
+	if (fd < 0)
+		return -1;
+	n = write(fd, "stop\n", 5);
+	close(fd);
+	return n == 5 ? 0 : -1;
+}
+
+/* Seconds a guest asked to stop has to end its suite and flush. */
+#define STOP_GRACE_SIGNAL 60
+#define STOP_GRACE_TIMEOUT 20
+
+/*
  * Boot the machine of side @k on the disk @disk (console to @console,
  * QEMU's messages to @qlog), under KVM when @kvm, and wait until it
- * stops, @limit seconds at most or until a signal.  Returns QEMU's exit
+ * stops, @limit seconds at most or until a signal.  At either, a guest
+ * whose suite has started is asked to end it, flush what it wrote and
+ * power off (ask_stop()), and given STOP_GRACE_* seconds (a second
+ * signal ends it at once); then QEMU is ended.  Returns QEMU's exit
  * status (128 + signal), or -1 when it timed out, -2 when stopped by a
  * signal, -3 when QEMU could not be started; the marker times in @t.
  */
@@ -700,11 +877,17 @@ static int
 run_vm(int k, const char *disk, const char *console, const char *qlog,
     int kvm, double limit, double t[2], double *total)
 {
-	char **argv = qemu_argv(k, disk, console, kvm);
+	char ctl[PATH_MAX + 64];
+	char **argv;
 	uint64_t t0 = vb_now_ns();
 	off_t off = 0;
-	int st, rc = 0;
+	double asked = -1;
+	int st, rc = 0, why = 0;
 
+	snprintf(ctl, sizeof(ctl), "%s/ctl", S.tmp);
+	if (make_ctl(ctl) < 0)
+		die_errno("cannot make %s.in", ctl);
+	argv = qemu_argv(k, disk, console, ctl, kvm);
 	t[0] = t[1] = -1;
 	S.qemu = bt_spawn(argv, NULL, qlog);
 	if (S.qemu < 0) {
@@ -718,15 +901,29 @@ run_vm(int k, const char *disk, const char *console, const char *qlog,
 
 		watch_console(console, &off, t, now);
 		if (w == S.qemu) {
-			rc = WIFEXITED(st) ? WEXITSTATUS(st) :
+			rc = why ? why : WIFEXITED(st) ? WEXITSTATUS(st) :
 			    128 + WTERMSIG(st);
 			break;
 		}
-		if (stop_signal || now > limit) {
+		if (!why && (stop_signal || now > limit))
+			why = stop_signal ? -2 : -1;
+		if (why && asked < 0 && t[0] >= 0 && nsignals < 2 &&
+		    ask_stop(ctl) == 0) {
+			asked = now;
+			if (stop_signal)
+				fprintf(stderr, "vmboots: ending the guest's "
+				    "suite and keeping what it wrote (a "
+				    "second Ctrl-C ends it at once)\n");
+		}
+		if (why && (asked < 0 || nsignals >= 2 || now - asked >
+		    (why == -2 ? STOP_GRACE_SIGNAL : STOP_GRACE_TIMEOUT))) {
 			end_process(S.qemu, 2, 1);
-			rc = stop_signal ? -2 : -1;
+			rc = why;
 			break;
 		}
+		/* a signal during a timeout's grace: the signal's */
+		if (why == -1 && stop_signal)
+			why = -2;
 		usleep(50000);
 	}
 	*total = vb_elapsed_s(t0);
@@ -901,6 +1098,8 @@ boot_one(int i, int k, struct boot *b, double limit)
 		die("--disk: %s", err);
 	if (bt_disk_make(disk, size, job, S.toollog, err, sizeof(err)) < 0)
 		die("boot %d: %s", i + 1, err);
+	S.cur_boot = i + 1;
+	S.cur_side = k;
 	vmrc = run_vm(k, disk, con, qlog, !S.tcg, limit, t, &total);
 	b->total_s = total;
 	if (t[0] >= 0) {
@@ -984,6 +1183,7 @@ boot_one(int i, int k, struct boot *b, double limit)
 		vb_warn_errno("cannot copy the console to %s", p);
 	vb_rmtree(S.staging);
 	S.staging[0] = '\0';
+	S.cur_boot = 0;
 	save_state();
 	unlink(disk);
 }
@@ -1311,8 +1511,8 @@ kexec_here(void)
 	exit(bt_kexec_continue(pl.path) == 0 ? 0 : 1);
 }
 
-/* The comparison of the two labels, as make ab prints it. */
-static void
+/* The comparison of the two labels, as make ab prints it; its status. */
+static int
 report(void)
 {
 	char prog[PATH_MAX + 32];
@@ -1329,8 +1529,12 @@ report(void)
 		    strerror(errno));
 		_exit(127);
 	}
-	while (pid > 0 && waitpid(pid, &st, 0) < 0 && errno == EINTR)
-		;
+	if (pid < 0)
+		return 127;
+	while (waitpid(pid, &st, 0) < 0)
+		if (errno != EINTR)
+			return 127;
+	return WIFEXITED(st) ? WEXITSTATUS(st) : 128 + WTERMSIG(st);
 }
 
 /* The closing summary: a line per boot, then each side's count. */
@@ -1499,9 +1703,42 @@ find_bindir(void)
 		*s = '\0';
 }
 
-/* The work folder: --workdir, $VMBENCH_WORKDIR, or ./work; made. */
+/*
+ * Refuse, before anything is run or made, the folder @path (the option
+ * @what) when it is not a folder or, missing, cannot be made: its
+ * parent is not a folder.
+ */
 static void
-find_workdir(void)
+check_out_dir(const char *what, const char *path)
+{
+	char parent[PATH_MAX], *s;
+	struct stat st;
+
+	if (stat(path, &st) == 0) {
+		if (!S_ISDIR(st.st_mode))
+			die("%s=%s: not a folder", what, path);
+		return;
+	}
+	if (errno != ENOENT)
+		die("%s=%s: %s", what, path, strerror(errno));
+	snprintf(parent, sizeof(parent), "%s", path);
+	while ((s = strrchr(parent, '/')) && s > parent && !s[1])
+		*s = '\0';
+	s = strrchr(parent, '/');
+	if (!s)
+		return;		/* in the current folder */
+	s[s == parent] = '\0';
+	if (stat(parent, &st) < 0)
+		die("%s=%s: cannot create it: %s", what, path,
+		    strerror(errno));
+	if (!S_ISDIR(st.st_mode))
+		die("%s=%s: cannot create it: %s is not a folder", what, path,
+		    parent);
+}
+
+/* The work folder: --workdir, $VMBENCH_WORKDIR, or ./work. */
+static const char *
+workdir_name(void)
 {
 	const char *w = S.o.workdir;
 
@@ -1510,10 +1747,25 @@ find_workdir(void)
 	if (!w || !*w)
 		w = "work";
 	check_path("WORKDIR", w);
-	if (mkdir(w, 0755) < 0 && errno != EEXIST)
+	return w;
+}
+
+/* The work folder made (when @make) and resolved; 0, or -1: none. */
+static int
+find_workdir(int make)
+{
+	const char *w = workdir_name();
+
+	if (make && mkdir(w, 0755) < 0 && errno != EEXIST)
 		die_errno("cannot create the work folder %s", w);
-	if (!realpath(w, S.workdir))
+	if (!realpath(w, S.workdir)) {
+		if (!make && errno == ENOENT) {
+			snprintf(S.workdir, sizeof(S.workdir), "%s", w);
+			return -1;
+		}
 		die_errno("the work folder %s", w);
+	}
+	return 0;
 }
 
 /* The tools the plan needs, each named with its package when missing. */
@@ -1612,24 +1864,40 @@ main(int argc, char **argv)
 	setenv("PATH", path, 1);
 	free(path);
 	find_bindir();
-	find_workdir();
 	if (S.o.clean_stale) {
-		if (clean_stale(S.workdir) == 0)
+		if (find_workdir(0) < 0)
+			fprintf(stderr, "vmboots: nothing left by earlier runs "
+			    "in %s (no such folder)\n", S.workdir);
+		else if (clean_stale(S.workdir) == 0)
 			fprintf(stderr, "vmboots: nothing left by earlier runs "
 			    "in %s\n", S.workdir);
 		return 0;
 	}
+	/* bad input refused before anything is run or made */
 	plan();
+	check_out_dir("RESULTS", S.o.results);
+	check_out_dir("WORKDIR", workdir_name());
 	if (S.kexec == 2) {
+		find_workdir(1);
 		own_results();
 		S.nboots = (int)strlen(S.order);
 		kexec_here();
 	}
 	need_tools();
+	find_workdir(1);
 	clean_stale(S.workdir);
 	if (uname(&u) == 0)
 		snprintf(S.host_kernel, sizeof(S.host_kernel), "%s", u.release);
 	own_results();
+	if (!realpath(S.o.results, S.results_abs))
+		die_errno("RESULTS=%s", S.o.results);
+	/* from here on a signal ends the plan and cleans up */
+	memset(&sa, 0, sizeof(sa));
+	sa.sa_handler = on_signal;
+	sigemptyset(&sa.sa_mask);
+	sigaction(SIGINT, &sa, NULL);
+	sigaction(SIGTERM, &sa, NULL);
+	sigaction(SIGHUP, &sa, NULL);
 	for (k = 0; k < 2; k++) {
 		int next;
 
@@ -1640,12 +1908,6 @@ main(int argc, char **argv)
 		}
 	}
 	vb_set_die_hook(cleanup);
-	memset(&sa, 0, sizeof(sa));
-	sa.sa_handler = on_signal;
-	sigemptyset(&sa.sa_mask);
-	sigaction(SIGINT, &sa, NULL);
-	sigaction(SIGTERM, &sa, NULL);
-	sigaction(SIGHUP, &sa, NULL);
 	snprintf(S.tmp, sizeof(S.tmp), "%s/vmboots.XXXXXX", S.workdir);
 	if (!mkdtemp(S.tmp)) {
 		S.tmp[0] = '\0';
@@ -1729,9 +1991,13 @@ main(int argc, char **argv)
 		fprintf(stderr, "vmboots: every boot failed\n");
 		return 1;
 	}
-	if (!S.o.no_report)
-		report();
 	rc = nok == S.nboots ? 0 : 1;
+	/* a report that failed said so: not a plan that ended well */
+	if (!S.o.no_report && (k = report()) != 0) {
+		fprintf(stderr, "vmboots: the report of %s/ and %s/ failed "
+		    "(vmreport exit %d)\n", S.labeldir[0], S.labeldir[1], k);
+		rc = 1;
+	}
 	free(S.boots);
 	return rc;
 }

@@ -38,9 +38,15 @@ base_name(const char *dir)
 	return vb_xstrndup(dir + n, e - n);
 }
 
-/* Load the one-run folder @dir (meta at its top, or only .res files). */
+/*
+ * Load the one-run folder @dir (meta at its top, or only .res files).
+ * With @skip (a run of a label, @who "runN"), a .res the reader refuses
+ * is left out of the run and said in @skip ("runN's ID left out:
+ * FILE:LINE: what"), not a failure.
+ */
 static int
-load_one(const char *dir, struct rl_kernel *k, char *err, size_t errlen)
+load_one(const char *dir, struct rl_kernel *k, char *err, size_t errlen,
+    struct vb_buf *skip, const char *who)
 {
 	struct stat st;
 	struct dirent *de;
@@ -113,16 +119,22 @@ load_one(const char *dir, struct rl_kernel *k, char *err, size_t errlen)
 	k->res = vb_xmalloc((size_t)(nnames ? nnames : 1) * sizeof(*k->res));
 	k->ids = names;
 	names = NULL;
+	k->nres = 0;
 	for (i = 0; i < nnames; i++) {
 		snprintf(path, sizeof(path), "%s/%s.res", dir, k->ids[i]);
-		if (vb_res_read(path, &k->res[i], err, errlen) != 0) {
-			k->nres = i;
+		if (vb_res_read(path, &k->res[k->nres], err, errlen) == 0) {
+			k->ids[k->nres++] = k->ids[i];
+			continue;
+		}
+		if (!skip) {
 			while (i < nnames)
 				free(k->ids[i++]);
 			goto fail;
 		}
+		vb_buf_printf(skip, "%s%s's %s left out: %s", skip->len ?
+		    "; " : "", who, k->ids[i], err);
+		free(k->ids[i]);
 	}
-	k->nres = nnames;
 	return 0;
 fail:
 	if (names) {
@@ -535,39 +547,48 @@ load_runs(const char *dir, const int *idx, int n, struct rl_kernel *k,
 	struct vb_buf note = VB_BUF_INIT;
 	struct rl_kernel one;
 	struct rl_run *runs, *ref = NULL;
-	char path[PATH_MAX], why[4096], **said;
+	char path[PATH_MAX], why[4096], who[32], **said;
+	struct vb_buf *skip;
 	const char *st;
-	int i, nr = 0, *keep;
+	int i, j, nr = 0, *keep;
 
 	runs = vb_xcalloc((size_t)n, sizeof(*runs));
 	said = vb_xcalloc((size_t)n, sizeof(*said));
 	keep = vb_xcalloc((size_t)n, sizeof(*keep));
+	skip = vb_xcalloc((size_t)n, sizeof(*skip));
 	for (i = 0; i < n; i++) {
 		snprintf(path, sizeof(path), "%s/run%d", dir, idx[i]);
-		if (load_one(path, &one, err, errlen) == 0) {
+		snprintf(who, sizeof(who), "run%d", idx[i]);
+		if (load_one(path, &one, why, sizeof(why), &skip[i],
+		    who) == 0) {
 			run_take(&runs[i], &one, idx[i]);
 			if (!ref && runs[i].meta && run_has_iter(&runs[i]))
 				ref = &runs[i];
 			keep[i] = 1;
 			continue;
 		}
-		/* an empty run (made, nothing written) is left out */
-		if (!empty_dir(path)) {
-			for (i = 0; i < n; i++) {
-				run_free(&runs[i]);
-				free(said[i]);
-			}
-			free(runs);
-			free(said);
-			free(keep);
-			return -1;
+		/*
+		 * A run that cannot be read (an empty one: made, nothing
+		 * written; a meta cut short) is left out, never the label
+		 */
+		if (empty_dir(path)) {
+			said[i] = vb_xstrdup("left out: empty");
+			continue;
 		}
-		said[i] = vb_xstrdup("left out: empty");
+		vb_buf_printf(&note, "left out: %s", why);
+		said[i] = vb_xstrdup(vb_buf_str(&note));
+		vb_buf_free(&note);
 	}
 	/* keep what matches the reference run */
 	for (i = 0; i < n; i++) {
 		if (!keep[i])
 			continue;
+		/* what make boots did not keep: not whole when it stopped */
+		st = vb_meta_get(runs[i].meta, runs[i].nmeta, "boot_lost");
+		if (st && *st)
+			vb_buf_printf(&skip[i], "%srun%d's %s not kept (not "
+			    "whole when its boot ended)", skip[i].len ? "; " :
+			    "", idx[i], st);
 		/* without a reference, every run has a reason of its own */
 		if (run_mismatch(ref, &runs[i], why, sizeof(why))) {
 			struct vb_buf b = VB_BUF_INIT;
@@ -584,13 +605,30 @@ load_runs(const char *dir, const int *idx, int n, struct rl_kernel *k,
 			    "iterations count", st);
 			said[i] = vb_xstrdup(why);
 		}
+		/* a benchmark of the run with none (stopped in its first) */
+		for (j = 0; j < runs[i].nres; j++) {
+			const struct vb_res *r = &runs[i].res[j];
+
+			if (r->niter > 0)
+				continue;
+			vb_buf_printf(&skip[i], "%srun%d's %s left out: no "
+			    "complete iteration (%s)", skip[i].len ? "; " : "",
+			    idx[i], runs[i].ids[j], r->status);
+			run_drop(&runs[i], runs[i].ids[j]);
+			j--;
+		}
 	}
 	for (i = 0; i < n; i++) {
 		if (said[i])
 			vb_buf_printf(&note, "%srun%d %s", note.len ? "; " : "",
 			    idx[i], said[i]);
+		if (skip[i].len)
+			vb_buf_printf(&note, "%s%s", note.len ? "; " : "",
+			    vb_buf_str(&skip[i]));
 		free(said[i]);
+		vb_buf_free(&skip[i]);
 	}
+	free(skip);
 	/* ref is no longer used: the kept runs move to the front */
 	for (i = 0; i < n; i++) {
 		if (!keep[i]) {
@@ -640,7 +678,7 @@ rl_load_kernel(const char *dir, struct rl_kernel *k, char *err,
 		free(idx);
 		return rc;
 	}
-	if (load_one(dir, k, err, errlen) < 0)
+	if (load_one(dir, k, err, errlen, NULL, NULL) < 0)
 		return -1;
 	/* one run: runs[0] shares the kernel's meta and results */
 	k->runs = vb_xcalloc(1, sizeof(*k->runs));
