@@ -14,6 +14,7 @@
 #include <unistd.h>
 
 #include "knob.h"
+#include "label.h"
 #include "memlimit.h"
 #include "state.h"
 #include "swapfile.h"
@@ -345,31 +346,6 @@ dead_workdir(const char *dir, const char *name)
 	    st.st_uid == geteuid() && !(st.st_mode & 077);
 }
 
-/*
- * Remove the lock file @path of a label if it is ours and no run holds
- * it (its run was killed); 1 when removed.  A run that opened it but
- * has not locked it yet finds it gone and makes it again (vmrun.c
- * lock_label()).
- */
-static int
-clean_lock(const char *path)
-{
-	struct stat a, b;
-	int fd, rc = 0;
-
-	fd = open(path, O_RDONLY | O_NOFOLLOW | O_NONBLOCK | O_CLOEXEC);
-	if (fd < 0)
-		return 0;
-	if (fstat(fd, &a) == 0 && S_ISREG(a.st_mode) &&
-	    a.st_uid == geteuid() && a.st_nlink == 1 &&
-	    flock(fd, LOCK_EX | LOCK_NB) == 0 && lstat(path, &b) == 0 &&
-	    a.st_dev == b.st_dev && a.st_ino == b.st_ino &&
-	    unlink(path) == 0)
-		rc = 1;
-	close(fd);
-	return rc;
-}
-
 /* Every .LABEL.lock in @dir no run holds: removed; how many. */
 static int
 clean_locks(const char *dir)
@@ -388,7 +364,7 @@ clean_locks(const char *dir)
 		    strcmp(e->d_name + len - 5, ".lock") != 0)
 			continue;
 		snprintf(path, sizeof(path), "%s/%s", dir, e->d_name);
-		n += clean_lock(path);
+		n += vb_label_lock_clean(path);
 	}
 	closedir(d);
 	return n;
@@ -406,7 +382,7 @@ clean_lock_of(const char *res)
 	else
 		snprintf(path, sizeof(path), "%.*s/.%s.lock",
 		    (int)(slash - res), res, slash + 1);
-	return clean_lock(path);
+	return vb_label_lock_clean(path);
 }
 
 /* A state file, read. */

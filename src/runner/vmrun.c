@@ -75,6 +75,7 @@
 #include "util.h"
 #include "swapfile.h"
 #include "knob.h"
+#include "label.h"
 #include "state.h"
 #include "ab.h"
 
@@ -188,8 +189,7 @@ static struct {
 	int ab_line;			/* A/B: the line under way, or -1 */
 	int warmup;			/* A/B: a discarded run of each line */
 	const struct vb_conf *conf;	/* A/B: its config */
-	char lock[2][PATH_MAX + 16];	/* results/.<label>.lock, held */
-	int lockfd[2];
+	struct vb_label_lock lk[2];	/* results/.<label>.lock, held */
 	char statedir[4096];		/* the state files (state.h) */
 	struct vb_machine mach;		/* the machine lock, when held */
 	struct vb_machine seen;		/* the machine record at the start */
@@ -197,7 +197,8 @@ static struct {
 	struct side *sd;		/* the result folders (one, or A and B) */
 	int nside;
 	char **cause;			/* per line: why it failed, or NULL */
-} S = { .lockfd = { -1, -1 }, .mach = { .fd = -1 }, .ab_line = -1 };
+} S = { .lk = { { .fd = -1 }, { .fd = -1 } }, .mach = { .fd = -1 },
+	.ab_line = -1 };
 
 static void
 on_signal(int sig)
@@ -238,24 +239,6 @@ check_path(const char *what, const char *path)
 	if (strlen(path) >= PATH_MAX - 256)
 		die("%s '%.60s...': path too long (%zu bytes)", what, path,
 		    strlen(path));
-}
-
-/*
- * Labels become folder names: keep them to a safe alphabet, and never
- * starting with a dot (hidden, and the label locks' .LABEL.lock).
- */
-static int
-good_label(const char *s)
-{
-	const char *p;
-
-	if (!*s || *s == '.' || strlen(s) > 128)
-		return 0;
-	for (p = s; *p; p++)
-		if (!strchr("abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWX"
-		    "YZ0123456789._+-~", *p))
-			return 0;
-	return 1;
 }
 
 static int
@@ -1013,19 +996,12 @@ cut_short(const struct vb_conf *c, int i, const char *status)
 		line_status(c, i, k, status, 1);
 }
 
-/* Give up the labels (see lock_label()). */
+/* Give up the labels (label.h). */
 static void
 unlock_label(void)
 {
-	int k;
-
-	for (k = 0; k < 2; k++) {
-		if (S.lockfd[k] < 0)
-			continue;
-		unlink(S.lock[k]);
-		close(S.lockfd[k]);
-		S.lockfd[k] = -1;
-	}
+	vb_label_unlock(&S.lk[0]);
+	vb_label_unlock(&S.lk[1]);
 }
 
 /*
@@ -1049,53 +1025,19 @@ die_teardown(void)
 }
 
 /*
- * One run of a label at a time: an exclusive flock(2) on
- * RESULTS/.LABEL.lock (beside the result folder, which --force removes
- * and makes again), held until vmrun exits, with the holder's pid in it.
- * A second run is refused before it touches anything.  The file is
- * removed at the end, and by the next run or make clean-stale when its
- * run was killed (state.c); a run that finds it removed between its
- * open() and its flock() takes it again.  It is opened with O_NOFOLLOW
- * and must be a plain file of this user: a symlink or another user's
- * file planted there in a shared results folder is refused, never
- * written through.
+ * One run of a label at a time (label.h): RESULTS/.LABEL.lock, beside
+ * the result folder (which --force removes and makes again), held until
+ * vmrun exits; a second run is refused before it touches anything.  The
+ * file is removed at the end, and by the next run or make clean-stale
+ * when its run was killed (state.c).
  */
 static void
 lock_label(int k, const char *results, const char *label)
 {
-	char buf[32];
-	struct stat a, b;
-	ssize_t n;
-	int fd;
+	char err[PATH_MAX + 300];
 
-	snprintf(S.lock[k], sizeof(S.lock[k]), "%s/.%s.lock", results, label);
-	for (;;) {
-		fd = vb_open_own(S.lock[k], O_RDWR, 0644);
-		if (fd < 0 && (errno == ELOOP || errno == EPERM))
-			die("%s: not a lock file of this user (%s): remove it",
-			    S.lock[k], errno == ELOOP ? "a symlink" :
-			    "another user's, or not a plain file");
-		if (fd < 0)
-			die_errno("cannot create %s", S.lock[k]);
-		if (flock(fd, LOCK_EX | LOCK_NB) < 0) {
-			if (errno != EWOULDBLOCK)
-				die_errno("cannot lock %s", S.lock[k]);
-			n = pread(fd, buf, sizeof(buf) - 1, 0);
-			buf[n > 0 ? n : 0] = '\0';
-			buf[strcspn(buf, "\n")] = '\0';
-			die("%s/%s is in use by another run (pid %s)", results,
-			    label, buf[0] ? buf : "unknown");
-		}
-		if (fstat(fd, &a) == 0 && lstat(S.lock[k], &b) == 0 &&
-		    a.st_dev == b.st_dev && a.st_ino == b.st_ino)
-			break;
-		close(fd);
-	}
-	S.lockfd[k] = fd;
-	n = snprintf(buf, sizeof(buf), "%ld\n", (long)getpid());
-	/* the pid is a courtesy to the refused run: the lock is the flock */
-	if (ftruncate(fd, 0) == 0 && pwrite(fd, buf, (size_t)n, 0) != n)
-		(void)ftruncate(fd, 0);
+	if (vb_label_lock(&S.lk[k], results, label, err, sizeof(err)) < 0)
+		die("%s", err);
 }
 
 /*
@@ -2208,9 +2150,8 @@ main(int argc, char **argv)
 			die_errno("uname");
 		o.kernel = strdup(u.release);
 	}
-	if (!good_label(o.kernel))
-		die("bad kernel label '%s': use letters, digits and . _ + - ~ "
-		    "(no slashes, not starting with a dot)", o.kernel);
+	if (!vb_label_ok(o.kernel))
+		die("bad kernel label '%s': " VB_LABEL_RULE, o.kernel);
 	ab = o.set_a || o.set_b;
 	nside = ab ? 2 : 1;
 	if (!ab && (o.label_a || o.label_b))
@@ -2245,10 +2186,9 @@ main(int argc, char **argv)
 		sd[0].label = o.label_a ? o.label_a : la;
 		sd[1].label = o.label_b ? o.label_b : lb;
 		for (k = 0; k < 2; k++)
-			if (!good_label(sd[k].label))
-				die("bad label '%s': use letters, digits and "
-				    ". _ + - ~ (no slashes, not starting with "
-				    "a dot, at most 128)", sd[k].label);
+			if (!vb_label_ok(sd[k].label))
+				die("bad label '%s': " VB_LABEL_RULE,
+				    sd[k].label);
 		if (strcmp(sd[0].label, sd[1].label) == 0)
 			die("both sides are labelled '%s'", sd[0].label);
 		vb_knobs_describe(&S.knobs, 0, sd[0].desc, sizeof(sd[0].desc));
