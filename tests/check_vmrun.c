@@ -1308,6 +1308,200 @@ START_TEST(paths_refused)
 }
 END_TEST
 
+/*
+ * vmrun --kernel @label --config @conf --results ROOT/r --workdir @work
+ * @more (NULL-terminated), started with its stderr in ROOT/@err and its
+ * stdout on /dev/null; its pid.
+ */
+static pid_t
+start_vmrun(const char *label, const char *conf, const char *work,
+    const char *err, const char *more)
+{
+	char res[400], errp[400];
+	pid_t pid;
+
+	snprintf(res, sizeof(res), "%s/r", root);
+	snprintf(errp, sizeof(errp), "%s/%s", root, err);
+	pid = fork();
+	ck_assert_int_ge(pid, 0);
+	if (pid == 0) {
+		int null = open("/dev/null", O_WRONLY);
+		int fd = open(errp, O_WRONLY | O_CREAT | O_TRUNC, 0644);
+
+		dup2(null, 1);
+		dup2(fd, 2);
+		execl("bench/vmrun", "vmrun", "--kernel", label, "--config",
+		    conf, "--results", res, "--workdir", work, more,
+		    (char *)NULL);
+		_exit(127);
+	}
+	return pid;
+}
+
+/* Wait (at most @s seconds) until @path exists; whether it does. */
+static int
+wait_path(const char *path, int s)
+{
+	int i;
+
+	for (i = 0; i < s * 40 && access(path, F_OK) < 0; i++)
+		nanosleep(&(struct timespec){ 0, 25000000 }, NULL);
+	return access(path, F_OK) == 0;
+}
+
+/* The status of result @path into @buf ("unreadable: ..." if none). */
+static const char *
+res_status(const char *path, char *buf, size_t len)
+{
+	struct vb_res r;
+	char err[512];
+
+	if (vb_res_read(path, &r, err, sizeof(err)) < 0) {
+		snprintf(buf, len, "unreadable: %s", err);
+		return buf;
+	}
+	snprintf(buf, len, "%s", r.status);
+	vb_res_free(&r);
+	return buf;
+}
+
+/* The pid of the probe child of @runner, 0 when there is none. */
+static pid_t
+probe_of(pid_t runner)
+{
+	char out[64];
+
+	if (tu_sh_out(out, sizeof(out), "pgrep -P %ld -x probe", (long)runner)
+	    != 0)
+		return 0;
+	return (pid_t)atol(out);
+}
+
+/* Wait (at most 10 s) until the probe beside @runner runs: its pid. */
+static pid_t
+wait_probe(pid_t runner, const char *res)
+{
+	pid_t p = 0;
+	int i;
+
+	ck_assert_msg(wait_path(res, 10), "no %s", res);
+	for (i = 0; i < 400 && !(p = probe_of(runner)); i++)
+		nanosleep(&(struct timespec){ 0, 25000000 }, NULL);
+	ck_assert_msg(p > 0, "no probe beside vmrun %ld", (long)runner);
+	return p;
+}
+
+/*
+ * The probe beside a benchmark killed with SIGKILL (kill -9, the OOM
+ * killer) cannot mark its result: the runner marks it interrupted
+ * (it said running for good) and says so; the benchmark runs to its
+ * end and the run fails.
+ */
+START_TEST(probe_killed_marked)
+{
+	char conf[512], work[512], path[700], dir[400], st[600], *err;
+	int status;
+	pid_t pid, probe;
+
+	write_conf(conf, sizeof(conf), "probe.conf", "forkbomb@x --forks "
+	    "10000 --ints 10 with=probe\n");
+	snprintf(work, sizeof(work), "%s/work", root);
+	ck_assert_int_eq(mkdir(work, 0755), 0);
+	pid = start_vmrun("pk", conf, work, "err", NULL);
+	snprintf(dir, sizeof(dir), "%s/r/pk/run1", root);
+	snprintf(path, sizeof(path), "%s/probe@forkbomb@x.res", dir);
+	probe = wait_probe(pid, path);
+	snprintf(path, sizeof(path), "%s/forkbomb@x.log", dir);
+	ck_assert(wait_path(path, 10));
+	kill(probe, SIGKILL);
+	ck_assert_int_eq(waitpid(pid, &status, 0), pid);
+	err = tu_slurp_ok("%s/err", root);
+	ck_assert_msg(WIFEXITED(status) && WEXITSTATUS(status) == 1,
+	    "vmrun: status %d: %s", status, err);
+	snprintf(path, sizeof(path), "%s/probe@forkbomb@x.res", dir);
+	ck_assert_msg(strcmp(res_status(path, st, sizeof(st)),
+	    "interrupted") == 0, "the killed probe's result says %s; "
+	    "vmrun said: %s", st, err);
+	ck_assert_msg(strstr(err, "the probe beside forkbomb@x was killed "
+	    "(signal 9): ") && strstr(err, "probe@forkbomb@x.res is marked "
+	    "interrupted"), "%s", err);
+	free(err);
+	snprintf(path, sizeof(path), "%s/forkbomb@x.res", dir);
+	ck_assert_str_eq(res_status(path, st, sizeof(st)), "complete");
+	assert_meta_status(dir, "failed");
+}
+END_TEST
+
+/*
+ * vmrun killed with SIGKILL while the probe runs beside a benchmark:
+ * the benchmark stops as after Ctrl-C (interrupted) and so does the
+ * probe (its death signal is SIGHUP, not the SIGTERM that would end it
+ * complete); the next clean-up marks meta interrupted.  Killed with the
+ * probe (both SIGKILLed), the clean-up marks the probe's result too.
+ */
+START_TEST(sigkill_probe_not_complete)
+{
+	char conf[512], work[512], path[700], dir[400], st[600], st2[600];
+	char out[8192];
+	int status, i, rc;
+	pid_t pid, probe;
+
+	write_conf(conf, sizeof(conf), "long.conf", "forkbomb@long --forks "
+	    "10000000 --ints 10 --concurrency 4 with=probe\n");
+	snprintf(work, sizeof(work), "%s/work", root);
+	ck_assert_int_eq(mkdir(work, 0755), 0);
+	pid = start_vmrun("sp", conf, work, "err", NULL);
+	snprintf(dir, sizeof(dir), "%s/r/sp/run1", root);
+	snprintf(path, sizeof(path), "%s/probe@forkbomb@long.res", dir);
+	wait_probe(pid, path);
+	for (i = 0; i < 2000 && tu_tree_size(pid) < 6; i++)
+		nanosleep(&(struct timespec){ 0, 10000000 }, NULL);
+	ck_assert_msg(tu_tree_size(pid) >= 6, "the long one never forked");
+	kill(pid, SIGKILL);
+	ck_assert_int_eq(waitpid(pid, &status, 0), pid);
+	for (i = 0; i < 400 && strcmp(res_status(path, st, sizeof(st)),
+	    "running") == 0; i++)
+		nanosleep(&(struct timespec){ 0, 25000000 }, NULL);
+	snprintf(path, sizeof(path), "%s/forkbomb@long.res", dir);
+	for (i = 0; i < 400 && strcmp(res_status(path, st2, sizeof(st2)),
+	    "running") == 0; i++)
+		nanosleep(&(struct timespec){ 0, 25000000 }, NULL);
+	for (i = 0; i < 400 && tu_count_except(work, "vmrun.") > 0; i++)
+		nanosleep(&(struct timespec){ 0, 25000000 }, NULL);
+	/* cleaned up first: a failure here leaves no record behind */
+	rc = tu_sh_out(out, sizeof(out), "bench/vmrun --clean-stale "
+	    "--workdir %s 2>&1", work);
+	ck_assert_msg(rc == 0, "%s", out);
+	ck_assert_msg(strcmp(st, "interrupted") == 0, "the probe beside a "
+	    "SIGKILLed vmrun wrote %s", st);
+	ck_assert_str_eq(st2, "interrupted");
+	assert_meta_status(dir, "interrupted");
+
+	/* the probe killed with it: marked by the clean-up */
+	pid = start_vmrun("sq", conf, work, "err2", NULL);
+	snprintf(dir, sizeof(dir), "%s/r/sq/run1", root);
+	snprintf(path, sizeof(path), "%s/probe@forkbomb@long.res", dir);
+	probe = wait_probe(pid, path);
+	for (i = 0; i < 2000 && tu_tree_size(pid) < 6; i++)
+		nanosleep(&(struct timespec){ 0, 10000000 }, NULL);
+	kill(probe, SIGKILL);
+	kill(pid, SIGKILL);
+	ck_assert_int_eq(waitpid(pid, &status, 0), pid);
+	ck_assert_str_eq(res_status(path, st, sizeof(st)), "running");
+	for (i = 0; i < 400 && tu_count_except(work, "vmrun.") > 0; i++)
+		nanosleep(&(struct timespec){ 0, 25000000 }, NULL);
+	rc = tu_sh_out(out, sizeof(out), "bench/vmrun --clean-stale "
+	    "--workdir %s 2>&1", work);
+	ck_assert_msg(rc == 0, "%s", out);
+	ck_assert_msg(strstr(out, "/r/sq/run1 interrupted (and 1 result in "
+	    "it still running)"), "%s", out);
+	ck_assert_msg(strcmp(res_status(path, st, sizeof(st)),
+	    "interrupted") == 0, "after the clean-up the probe's result "
+	    "says %s: %s", st, out);
+	assert_meta_status(dir, "interrupted");
+}
+END_TEST
+
 Suite *
 vmrun_suite(void)
 {
@@ -1319,7 +1513,8 @@ vmrun_suite(void)
 		/* signals, pipes and locks */
 		{ "signals", { interrupt_between_runs, interrupt_cleans_up,
 		    sigpipe_on_stderr, progress_pipe_closed,
-		    concurrent_label_refused, sampler_killed_noted, NULL } },
+		    concurrent_label_refused, sampler_killed_noted,
+		    probe_killed_marked, NULL } },
 		/* refused input, full disks */
 		{ "refused", { bad_runs_refused, bad_input_refused,
 		    duplicate_outputs_refused, full_disk_fails,
@@ -1349,6 +1544,7 @@ vmrun_suite(void)
 	tcase_set_timeout(tc, 60);
 	tcase_add_test(tc, sigpipe_with_limit);
 	tcase_add_test(tc, sigkill_plain_run_marked);
+	tcase_add_test(tc, sigkill_probe_not_complete);
 	tcase_add_test(tc, clean_stale_makes_nothing);
 	suite_add_tcase(s, tc);
 	return s;

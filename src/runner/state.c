@@ -284,17 +284,21 @@ open_trusted(const char *path, off_t max, char *why, size_t len)
 	return NULL;
 }
 
-/* A meta whose status is still running: mark it interrupted. */
+/*
+ * In the file @path (a plain file of this user, at most @max bytes),
+ * the line @from becomes @to, through a temporary renamed over it.  1
+ * when changed, 0 when there was no such line (or no such file), -1
+ * when it could not be rewritten.
+ */
 static int
-mark_interrupted(const char *dir)
+rewrite_line(const char *path, off_t max, const char *from, const char *to)
 {
-	char path[4200], tmp[4300], line[8192];
+	char tmp[4400], line[8192];
 	FILE *in, *out;
 	int changed = 0, fd;
 
-	snprintf(path, sizeof(path), "%s/meta", dir);
 	snprintf(tmp, sizeof(tmp), "%s.tmp", path);
-	if (!(in = open_trusted(path, STATE_MAX * 16, NULL, 0)))
+	if (!(in = open_trusted(path, max, NULL, 0)))
 		return 0;
 	if ((fd = vb_create(tmp, O_WRONLY, 0644)) < 0 ||
 	    !(out = fdopen(fd, "w"))) {
@@ -306,8 +310,8 @@ mark_interrupted(const char *dir)
 		return -1;
 	}
 	while (fgets(line, sizeof(line), in)) {
-		if (strcmp(line, "status=running\n") == 0) {
-			fputs("status=interrupted\n", out);
+		if (!changed && strcmp(line, from) == 0) {
+			fputs(to, out);
 			changed = 1;
 		} else {
 			fputs(line, out);
@@ -319,6 +323,41 @@ mark_interrupted(const char *dir)
 		return changed ? -1 : 0;
 	}
 	return 1;
+}
+
+/*
+ * A meta whose status is still running: mark it interrupted, and so
+ * the results in its folder that still say running (a benchmark or a
+ * probe killed with the run, which could not mark its own).  1 when
+ * the meta was marked, with the results marked in *@nres.
+ */
+static int
+mark_interrupted(const char *dir, int *nres)
+{
+	char path[4200];
+	struct dirent *e;
+	DIR *d;
+	int rc;
+
+	*nres = 0;
+	snprintf(path, sizeof(path), "%s/meta", dir);
+	rc = rewrite_line(path, STATE_MAX * 16, "status=running\n",
+	    "status=interrupted\n");
+	if (rc <= 0 || !(d = opendir(dir)))
+		return rc;
+	while ((e = readdir(d))) {
+		size_t n = strlen(e->d_name);
+
+		if (e->d_name[0] == '.' || n < 5 ||
+		    strcmp(e->d_name + n - 4, ".res") != 0)
+			continue;
+		snprintf(path, sizeof(path), "%.4000s/%.190s", dir,
+		    e->d_name);
+		*nres += rewrite_line(path, STATE_MAX * 64,
+		    "status running\n", "status interrupted\n") > 0;
+	}
+	closedir(d);
+	return rc;
 }
 
 /*
@@ -565,9 +604,16 @@ undo(const char *path, const struct saved *s)
 	int w_ = snprintf(done + used, sizeof(done) - used, __VA_ARGS__); \
 	if (w_ > 0) used += (size_t)w_; } } while (0)
 
-	for (i = 0; i < s->nres; i++)
-		if (mark_interrupted(s->results[i]) > 0)
-			SAID(", marked %s interrupted", s->results[i]);
+	for (i = 0; i < s->nres; i++) {
+		int nr;
+
+		if (mark_interrupted(s->results[i], &nr) <= 0)
+			continue;
+		SAID(", marked %s interrupted", s->results[i]);
+		if (nr)
+			SAID(" (and %d result%s in it still running)", nr,
+			    nr == 1 ? "" : "s");
+	}
 	if (s->cgroup[0] && access(s->cgroup, F_OK) == 0) {
 		struct vb_memlimit m;
 

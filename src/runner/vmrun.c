@@ -185,6 +185,7 @@ static struct {
 	struct vb_knobs knobs;		/* make ab's settings */
 	int append;			/* A/B: add to the side's results */
 	char ours[64];			/* VMBENCH_OURS: vmrun and the probe */
+	char probe_res[PATH_MAX + 300];	/* the probe's .res, while it runs */
 	char slot[1200];		/* A/B: "A 1/6 (thp=never)" */
 	int ab_line;			/* A/B: the line under way, or -1 */
 	int warmup;			/* A/B: a discarded run of each line */
@@ -329,19 +330,44 @@ probe_profile(const struct vb_conf *c, const struct vb_conf_line *l)
 
 /*
  * After fork(), in a benchmark's or the probe's child: die with the
- * runner (a SIGKILLed runner's benchmark then stops like after Ctrl-C,
- * keeping its iterations and removing its work folder), and enter the
- * memory limit, if any.
+ * runner @runner, by signal @sig (a SIGKILLed runner's benchmark then
+ * stops like after Ctrl-C, keeping its iterations and removing its work
+ * folder; the probe gets SIGHUP, which it records as interrupted, not
+ * the SIGTERM that completes it), and enter the memory limit, if any.
  */
 static void
-enter_limit(void)
+enter_limit(pid_t runner, int sig)
 {
-	prctl(PR_SET_PDEATHSIG, SIGTERM);
+	prctl(PR_SET_PDEATHSIG, sig);
+	/* the runner died before the prctl(): no signal comes */
+	if (getppid() != runner)
+		_exit(127);
 	if (S.lim.version && vb_memlimit_enter(&S.lim, 0) < 0) {
 		fprintf(stderr, "vmrun: cannot enter memory cgroup %s: %s\n",
 		    S.lim.path, strerror(errno));
 		_exit(127);
 	}
+}
+
+/*
+ * Mark the result @path @status if it says running (or, with @complete,
+ * complete: an A/B side one of whose runs failed).
+ */
+static void
+mark_status(const char *path, const char *status, int complete)
+{
+	char err[1024];
+	struct vb_res r;
+
+	if (vb_res_read(path, &r, err, sizeof(err)) < 0)
+		return;
+	if (strcmp(r.status, "running") == 0 || (complete &&
+	    strcmp(r.status, "complete") == 0)) {
+		snprintf(r.status, sizeof(r.status), "%s", status);
+		if (vb_res_write(path, &r) < 0)
+			vb_warn_errno("cannot write %s", path);
+	}
+	vb_res_free(&r);
 }
 
 /*
@@ -357,13 +383,14 @@ start_probe(const char *label, const char *profile)
 	char *argv[16], c;
 	int n = 0, logfd, ready[2];
 	struct pollfd pfd;
-	pid_t pid;
+	pid_t pid, runner = getpid();
 
 	prog_path("probe", prog, sizeof(prog));
 	/* A/B: each run of the probe is added to its side's result after */
 	snprintf(out, sizeof(out), "%s/%sprobe@%s", S.dir, S.append ?
 	    ".slot-" : "", label);
 	snprintf(logp, sizeof(logp), "%s/probe@%s.log", S.dir, label);
+	snprintf(S.probe_res, sizeof(S.probe_res), "%s.res", out);
 	argv[n++] = prog;
 	if (*profile) {
 		argv[n++] = "--profile";
@@ -396,7 +423,7 @@ start_probe(const char *label, const char *profile)
 		for (n = 4; n < 1024; n++)
 			close(n);
 		setenv("VMBENCH_READY_FD", "3", 1);
-		enter_limit();
+		enter_limit(runner, SIGHUP);
 		execv(prog, argv);
 		fprintf(stderr, "vmrun: cannot run %s: %s\n", prog,
 		    strerror(errno));
@@ -434,6 +461,14 @@ stop_probe(const char *label)
 	if (WIFEXITED(status) && (WEXITSTATUS(status) == 0 ||
 	    (stop_signal && WEXITSTATUS(status) == 130)))
 		return 0;
+	/* killed (kill -9, the OOM killer): it could not mark its result */
+	if (WIFSIGNALED(status)) {
+		mark_status(S.probe_res, "interrupted", 0);
+		vb_warn("the probe beside %s was killed (signal %d): %s is "
+		    "marked interrupted; see %s/probe@%s.log", label,
+		    WTERMSIG(status), S.probe_res, S.dir, label);
+		return 1;
+	}
 	vb_warn("the probe beside %s failed; see %s/probe@%s.log", label, S.dir,
 	    label);
 	return 1;
@@ -675,26 +710,6 @@ merge_slot(const char *name)
 	return rc;
 }
 
-/*
- * Mark the result @path failed if it says running (or, with @complete,
- * complete: an A/B side one of whose runs failed).
- */
-static void
-mark_failed(const char *path, int complete)
-{
-	char err[1024];
-	struct vb_res r;
-
-	if (vb_res_read(path, &r, err, sizeof(err)) < 0)
-		return;
-	if (strcmp(r.status, "running") == 0 || (complete &&
-	    strcmp(r.status, "complete") == 0)) {
-		snprintf(r.status, sizeof(r.status), "failed");
-		if (vb_res_write(path, &r) < 0)
-			vb_warn_errno("cannot write %s", path);
-	}
-	vb_res_free(&r);
-}
 
 /*
  * A benchmark killed by a signal (the OOM killer, kill -9) could not
@@ -712,7 +727,7 @@ after_killed(const char *bench, pid_t pid, const char *out)
 	if (access(path, F_OK) == 0 && vb_rmtree(path) < 0)
 		vb_warn_errno("cannot remove %s", path);
 	snprintf(path, sizeof(path), "%s.res", out);
-	mark_failed(path, 0);
+	mark_status(path, "failed", 0);
 }
 
 /* Run one config line; returns the program's exit status. */
@@ -725,7 +740,7 @@ run_line(const struct vb_conf *c, int idx, int iterations, uint64_t t0)
 	char **argv;
 	const char *profile = probe_profile(c, l);
 	int pfd[2], logfd, status, n = 0, i, probe_failed = 0, self_slot;
-	pid_t pid;
+	pid_t pid, runner = getpid();
 
 	vb_conf_label(l, label, sizeof(label));
 	prog_path(l->bench, prog, sizeof(prog));
@@ -782,7 +797,7 @@ run_line(const struct vb_conf *c, int idx, int iterations, uint64_t t0)
 		setenv("VMBENCH_PROGRESS_FD", fdbuf, 1);
 		setenv("VMBENCH_WORKDIR", S.workdir, 1);
 		setenv("VMBENCH_OURS", S.ours, 1);
-		enter_limit();
+		enter_limit(runner, SIGTERM);
 		execv(prog, argv);
 		fprintf(stderr, "vmrun: cannot run %s: %s\n", prog,
 		    strerror(errno));
@@ -1616,7 +1631,7 @@ run_ab(const struct vb_conf *c, const struct opts *o, struct side *sd,
 
 				snprintf(path, sizeof(path), "%s/%s.res",
 				    sd[k].dir, label);
-				mark_failed(path, 1);
+				mark_status(path, "failed", 1);
 			}
 		failed += line_failed != 0;
 	}
