@@ -1502,6 +1502,80 @@ START_TEST(sigkill_probe_not_complete)
 }
 END_TEST
 
+/*
+ * Start a long plain run of @label into ROOT/@results, wait until its
+ * benchmark forks, SIGKILL it and wait until the benchmark is gone.
+ * Its pid.
+ */
+static pid_t
+killed_run(const char *label, const char *results, const char *work)
+{
+	char conf[512], more[400], path[900];
+	int status, i;
+	pid_t pid;
+
+	write_conf(conf, sizeof(conf), "long.conf", "forkbomb@long --forks "
+	    "10000000 --ints 10 --concurrency 4\n");
+	snprintf(more, sizeof(more), "--results=%s/%s", root, results);
+	pid = start_vmrun(label, conf, work, "err-killed", more);
+	snprintf(path, sizeof(path), "%s/%s/%s/run1/forkbomb@long.log", root,
+	    results, label);
+	ck_assert_msg(wait_path(path, 10), "no %s", path);
+	for (i = 0; i < 2000 && tu_tree_size(pid) < 5; i++)
+		nanosleep(&(struct timespec){ 0, 10000000 }, NULL);
+	ck_assert_msg(tu_tree_size(pid) >= 5, "the long one never forked");
+	kill(pid, SIGKILL);
+	ck_assert_int_eq(waitpid(pid, &status, 0), pid);
+	for (i = 0; i < 400 && tu_count_except(work, "vmrun.") > 0; i++)
+		nanosleep(&(struct timespec){ 0, 25000000 }, NULL);
+	return pid;
+}
+
+/*
+ * A plain run killed with SIGKILL in a RESULTS= folder of its own: the
+ * clean-up (make clean-stale, or the next run, whatever its RESULTS=)
+ * removes its label lock there, not only the runs' default folder's,
+ * and says what it did, not that it left the machine changed.
+ */
+START_TEST(stale_lock_elsewhere_removed)
+{
+	char work[512], out[8192], want[2048], lock[700], conf[512];
+	int rc;
+	pid_t pid;
+
+	snprintf(work, sizeof(work), "%s/work", root);
+	ck_assert_int_eq(mkdir(work, 0755), 0);
+	pid = killed_run("lk", "rA", work);
+	snprintf(lock, sizeof(lock), "%s/rA/.lk.lock", root);
+	ck_assert_int_eq(access(lock, F_OK), 0);
+	rc = tu_sh_out(out, sizeof(out), "bench/vmrun --clean-stale "
+	    "--workdir %s 2>&1", work);
+	ck_assert_msg(rc == 0, "%s", out);
+	snprintf(want, sizeof(want), "vmrun: a run killed earlier (pid %ld): "
+	    "marked %s/rA/lk/run1 interrupted, removed its lock file %s\n",
+	    (long)pid, root, lock);
+	ck_assert_msg(strstr(out, want), "clean-stale said '%s', not '%s'",
+	    out, want);
+	ck_assert_msg(access(lock, F_OK) < 0, "%s is left: %s", lock, out);
+	ck_assert_msg(!strstr(out, "machine changed"), "%s", out);
+	/* the next run, into another folder, does it too */
+	pid = killed_run("lk", "rB", work);
+	snprintf(lock, sizeof(lock), "%s/rB/.lk.lock", root);
+	ck_assert_int_eq(access(lock, F_OK), 0);
+	write_conf(conf, sizeof(conf), "tiny.conf", "forkbomb --forks 2 "
+	    "--ints 10\n");
+	rc = tu_sh_out(out, sizeof(out), "bench/vmrun --kernel next --config "
+	    "%s --results %s/rC --workdir %s 2>&1", conf, root, work);
+	ck_assert_msg(rc == 0, "%s", out);
+	snprintf(want, sizeof(want), "vmrun: a run killed earlier (pid %ld): "
+	    "marked %s/rB/lk/run1 interrupted, removed its lock file %s\n",
+	    (long)pid, root, lock);
+	ck_assert_msg(strstr(out, want), "the next run said '%s', not '%s'",
+	    out, want);
+	ck_assert_msg(access(lock, F_OK) < 0, "%s is left: %s", lock, out);
+}
+END_TEST
+
 Suite *
 vmrun_suite(void)
 {
@@ -1545,6 +1619,7 @@ vmrun_suite(void)
 	tcase_add_test(tc, sigpipe_with_limit);
 	tcase_add_test(tc, sigkill_plain_run_marked);
 	tcase_add_test(tc, sigkill_probe_not_complete);
+	tcase_add_test(tc, stale_lock_elsewhere_removed);
 	tcase_add_test(tc, clean_stale_makes_nothing);
 	suite_add_tcase(s, tc);
 	return s;

@@ -193,6 +193,12 @@ vb_state_save(const struct vb_state *st)
 			put_esc(f, st->results[i]);
 			putc('\n', f);
 		}
+	for (i = 0; i < 2; i++)
+		if (st->locks[i][0]) {
+			fputs("lock ", f);
+			put_esc(f, st->locks[i]);
+			putc('\n', f);
+		}
 	if (st->cgroup[0]) {
 		fprintf(f, "cgroup %d ", st->cgroup_v);
 		put_esc(f, st->cgroup);
@@ -409,18 +415,31 @@ clean_locks(const char *dir)
 	return n;
 }
 
-/* The lock file of result folder @res: <parent>/.<name>.lock. */
+/*
+ * The lock file of result folder @res, for a state file that names no
+ * lock (older versions): <parent>/.<name>.lock, where a run's folder
+ * <label>/runN is its label's.
+ */
 static int
 clean_lock_of(const char *res)
 {
-	const char *slash = strrchr(res, '/');
-	char path[4400];
+	char dir[4400], path[4500], *slash;
+	const char *p;
 
-	if (!slash)
-		snprintf(path, sizeof(path), ".%s.lock", res);
+	snprintf(dir, sizeof(dir), "%s", res);
+	slash = strrchr(dir, '/');
+	if (slash && strncmp(slash + 1, "run", 3) == 0 && slash[4] >= '1' &&
+	    slash[4] <= '9') {
+		for (p = slash + 4; *p >= '0' && *p <= '9'; p++)
+			;
+		if (!*p)
+			*slash = '\0';
+	}
+	if (!(slash = strrchr(dir, '/')))
+		snprintf(path, sizeof(path), ".%s.lock", dir);
 	else
 		snprintf(path, sizeof(path), "%.*s/.%s.lock",
-		    (int)(slash - res), res, slash + 1);
+		    (int)(slash - dir), dir, slash + 1);
 	return vb_label_lock_clean(path);
 }
 
@@ -430,6 +449,8 @@ struct saved {
 	unsigned long long start;
 	int nres;
 	char results[2][PATH_MAX];
+	int nlock;
+	char locks[2][PATH_MAX + 16];
 	int cgroup_v;
 	char cgroup[4096];
 	char swapfile[4096];
@@ -489,6 +510,10 @@ parse_state(FILE *f, struct saved *s, char *err, size_t errlen)
 		} else if (strcmp(key, "results") == 0 && s->nres < 2) {
 			unesc(val);
 			snprintf(s->results[s->nres++], sizeof(s->results[0]),
+			    "%s", val);
+		} else if (strcmp(key, "lock") == 0 && s->nlock < 2) {
+			unesc(val);
+			snprintf(s->locks[s->nlock++], sizeof(s->locks[0]),
 			    "%s", val);
 		} else if (strcmp(key, "cgroup") == 0 && rest) {
 			s->cgroup_v = atoi(val);
@@ -586,6 +611,13 @@ check_saved(const struct saved *s, char *err, size_t errlen)
 				    "character in the path");
 				return -1;
 			}
+	for (i = 0; i < s->nlock; i++)
+		for (p = (const unsigned char *)s->locks[i]; *p; p++)
+			if (*p < 0x20 || *p == 0x7f) {
+				snprintf(err, errlen, "lock: a control "
+				    "character in the path");
+				return -1;
+			}
 	return 0;
 }
 
@@ -596,9 +628,9 @@ check_saved(const struct saved *s, char *err, size_t errlen)
 static int
 undo(const char *path, const struct saved *s)
 {
-	char done[1024] = "", err[4400];
+	char done[16384] = "", err[4400];
 	size_t used = 0;
-	int rc = 0, nknob = 0, i;
+	int rc = 0, nknob = 0, changed = 0, i;
 
 #define SAID(...) do { if (used < sizeof(done)) { \
 	int w_ = snprintf(done + used, sizeof(done) - used, __VA_ARGS__); \
@@ -617,6 +649,7 @@ undo(const char *path, const struct saved *s)
 	if (s->cgroup[0] && access(s->cgroup, F_OK) == 0) {
 		struct vb_memlimit m;
 
+		changed = 1;
 		memset(&m, 0, sizeof(m));
 		m.version = s->cgroup_v;
 		snprintf(m.path, sizeof(m.path), "%s", s->cgroup);
@@ -632,13 +665,16 @@ undo(const char *path, const struct saved *s)
 		    s->swap_ino, s->swap_size, err, sizeof(err))) {
 		case 1:
 			SAID(", removed its swap file");
+			changed = 1;
 			break;
 		case -1:
 			fprintf(stderr, "vmrun: %s: %s\n", path, err);
 			rc = -1;
+			changed = 1;
 			break;
 		}
 	}
+	changed |= s->nknob > 0;
 	for (i = 0; i < s->nknob; i++) {
 		if (vb_knob_write(s->knob[i].path, s->knob[i].val) < 0) {
 			fprintf(stderr, "vmrun: cannot restore %s to %s: %s\n",
@@ -650,8 +686,20 @@ undo(const char *path, const struct saved *s)
 	}
 	if (nknob)
 		SAID(", restored %d setting%s", nknob, nknob == 1 ? "" : "s");
-	fprintf(stderr, "vmrun: a run killed earlier (pid %ld) left the "
-	    "machine changed: cleaned up%s\n", s->pid, done[0] ? done : "");
+	/* the machine is as it was: the label locks no run holds go */
+	for (i = 0; rc == 0 && i < s->nlock; i++)
+		if (vb_label_lock_clean(s->locks[i]))
+			SAID(", removed its lock file %s", s->locks[i]);
+	for (i = 0; rc == 0 && !s->nlock && i < s->nres; i++)
+		if (clean_lock_of(s->results[i]))
+			SAID(", removed its lock file");
+	if (done[0])
+		fprintf(stderr, "vmrun: a run killed earlier (pid %ld)%s: %s\n",
+		    s->pid, changed ? " left the machine changed" : "",
+		    done + 2);
+	else
+		fprintf(stderr, "vmrun: a run killed earlier (pid %ld) left "
+		    "nothing to undo\n", s->pid);
 #undef SAID
 	return rc;
 }
@@ -675,7 +723,7 @@ state_name(const char *name)
  * when something could not be undone.
  */
 static int
-recover_dir(const char *dir, int machine, int *bad, int *nlock)
+recover_dir(const char *dir, int machine, int *bad)
 {
 	DIR *d = opendir(dir);
 	struct dirent *e;
@@ -691,7 +739,6 @@ recover_dir(const char *dir, int machine, int *bad, int *nlock)
 		struct saved s;
 		long pid = state_name(e->d_name);
 		FILE *f;
-		int i;
 
 		if (!pid)
 			continue;
@@ -736,8 +783,6 @@ recover_dir(const char *dir, int machine, int *bad, int *nlock)
 			n++;
 		} else {
 			unlink(path);
-			for (i = 0; i < s.nres; i++)
-				*nlock += clean_lock_of(s.results[i]);
 			n++;
 		}
 		saved_free(&s);
@@ -754,10 +799,10 @@ vb_state_recover(const char *dir, const char *workdir, const char *results,
 	struct dirent *e;
 	int n, bad = 0, nwork = 0, nlock = 0;
 
-	n = recover_dir(dir, machine, &bad, &nlock);
+	n = recover_dir(dir, machine, &bad);
 	/* older versions kept their state files in the work folder */
 	if (workdir && strcmp(workdir, dir) != 0)
-		n += recover_dir(workdir, machine, &bad, &nlock);
+		n += recover_dir(workdir, machine, &bad);
 	if (workdir && (d = opendir(workdir))) {
 		while ((e = readdir(d))) {
 			char path[4400];

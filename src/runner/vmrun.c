@@ -1880,6 +1880,25 @@ state_result(int k, const char *dir)
 }
 
 /*
+ * The label lock @k (held) into the state, as an absolute path: after a
+ * SIGKILL the clean-up removes it, from whatever folder it runs.
+ */
+static void
+state_lock(int k, const char *results)
+{
+	char real[PATH_MAX];
+	const char *base = strrchr(S.lk[k].path, '/');
+	int n;
+
+	if (!realpath(results, real))
+		die_errno("cannot find %s", results);
+	n = snprintf(S.state.locks[k], sizeof(S.state.locks[k]), "%s/%s",
+	    real, base ? base + 1 : S.lk[k].path);
+	if (n < 0 || (size_t)n >= sizeof(S.state.locks[k]))
+		die("%s: path too long", S.lk[k].path);
+}
+
+/*
  * Make run @idx's folder and point the side, S.dir, the state file
  * (a SIGKILLed run's meta is marked by the next) and meta at it.
  */
@@ -2286,8 +2305,10 @@ main(int argc, char **argv)
 	 * may run elsewhere): after a SIGKILL the next run marks a meta
 	 * still "running" interrupted, and says so.
 	 */
-	for (k = 0; k < nside; k++)
+	for (k = 0; k < nside; k++) {
 		state_result(k, sd[k].dir);
+		state_lock(k, o.results);
+	}
 	if (vb_state_save(&S.state) < 0)
 		die_errno("cannot write %s", S.state.path);
 	if (ab) {
