@@ -1576,6 +1576,70 @@ START_TEST(stale_lock_elsewhere_removed)
 }
 END_TEST
 
+/*
+ * A first meta that cannot be written (a full results tmpfs, root
+ * only): the run is refused in one line and leaves no run folder, so
+ * the same command, once there is room, makes run1 (it made run2 after
+ * an empty run1).  An empty run folder left after a label's last run
+ * (by a run that never began) is not counted: the next run takes its
+ * number.
+ */
+START_TEST(first_meta_unwritten)
+{
+	char mnt[512], out[8192], conf[512], path[700];
+	int rc;
+
+	write_conf(conf, sizeof(conf), "tiny.conf", "forkbomb --forks 2 "
+	    "--ints 10\n");
+	/* without a full disk: an empty run2 after run1 is not a run */
+	rc = tu_sh_out(out, sizeof(out), "bench/vmrun --kernel e --config %s "
+	    "--results %s/r --workdir %s 2>&1 && mkdir %s/r/e/run2 && "
+	    "bench/vmrun --kernel e --config %s --results %s/r --workdir %s "
+	    "2>&1", conf, root, root, root, conf, root, root);
+	ck_assert_msg(rc == 0, "%s", out);
+	snprintf(path, sizeof(path), "%s/r/e/run2", root);
+	assert_meta_status(path, "complete");
+	snprintf(path, sizeof(path), "%s/r/e/run3", root);
+	ck_assert_msg(access(path, F_OK) < 0, "the second run went into "
+	    "run3, after an empty run2: %s", out);
+	if (geteuid() != 0) {
+		tu_skip("first_meta_unwritten in part: needs root to mount a "
+		    "tmpfs");
+		return;
+	}
+	snprintf(mnt, sizeof(mnt), "%s/full", root);
+	ck_assert_int_eq(mkdir(mnt, 0755), 0);
+	rc = tu_sh_out(out, sizeof(out), "mount -t tmpfs -o size=64k tmpfs "
+	    "%s 2>&1", mnt);
+	if (rc != 0) {
+		tu_skip("cannot mount a tmpfs: %s", out);
+		return;
+	}
+	tu_sh_out(NULL, 0, "dd if=/dev/zero of=%s/fill bs=4k 2>/dev/null",
+	    mnt);
+	rc = tu_sh_out(out, sizeof(out), "bench/vmrun --kernel x --config %s "
+	    "--results %s --workdir %s 2>&1", conf, mnt, root);
+	ck_assert_msg(rc == 1, "vmrun exited %d: %s", rc, out);
+	ck_assert_msg(strstr(out, "vmrun: cannot write ") && strstr(out,
+	    "/x/run1/meta: No space left on device\n"), "%s", out);
+	snprintf(path, sizeof(path), "%s/x/run1", mnt);
+	ck_assert_msg(access(path, F_OK) < 0, "%s is left behind", path);
+	snprintf(path, sizeof(path), "%s/x", mnt);
+	ck_assert_msg(access(path, F_OK) < 0, "%s is left behind", path);
+	ck_assert_int_eq(tu_count_except(mnt, "fill"), 0);
+	/* room again: the same command makes run1 */
+	tu_sh_out(NULL, 0, "rm -f %s/fill", mnt);
+	rc = tu_sh_out(out, sizeof(out), "bench/vmrun --kernel x --config %s "
+	    "--results %s --workdir %s 2>&1", conf, mnt, root);
+	ck_assert_msg(rc == 0, "vmrun exited %d: %s", rc, out);
+	snprintf(path, sizeof(path), "%s/x/run1", mnt);
+	assert_meta_status(path, "complete");
+	snprintf(path, sizeof(path), "%s/x/run2", mnt);
+	ck_assert_msg(access(path, F_OK) < 0, "the run went into run2: %s",
+	    out);
+}
+END_TEST
+
 Suite *
 vmrun_suite(void)
 {
@@ -1593,6 +1657,8 @@ vmrun_suite(void)
 		{ "refused", { bad_runs_refused, bad_input_refused,
 		    duplicate_outputs_refused, full_disk_fails,
 		    full_workdir_named, paths_refused, NULL } },
+		/* a results folder that cannot hold a run's first meta */
+		{ "unwritten", { first_meta_unwritten, NULL } },
 	};
 	Suite *s = suite_create("vmrun");
 	TCase *tc;

@@ -201,6 +201,19 @@ static struct {
 } S = { .lk = { { .fd = -1 }, { .fd = -1 } }, .mach = { .fd = -1 },
 	.ab_line = -1 };
 
+/* the runs of a label: results/<label>/runN/ (docs/results.md) */
+static struct {
+	char dir[PATH_MAX];		/* results/<label> */
+	int flat;			/* one run at its top (meta): to run1/ */
+	int last;			/* the highest N of its runN/ */
+	int first;			/* this call's first run */
+	int empty;			/* the highest empty runN/ above last */
+	int made;			/* this call made the label's folder */
+	int n;				/* --runs */
+	int failed;			/* runs before the last that failed */
+	char boot_id[64], uptime[32];
+} RN = { .n = 1 };
+
 static void
 on_signal(int sig)
 {
@@ -963,6 +976,9 @@ unmake_sides(void)
 				vb_warn_errno("cannot remove %s", S.sd[k].dir);
 			S.sd[k].made = S.sd[k].written = 0;
 		}
+	/* a label folder this call made holds nothing now */
+	if (RN.made && rmdir(RN.dir) == 0)
+		RN.made = 0;
 	errno = e;
 }
 
@@ -1641,15 +1657,6 @@ run_ab(const struct vb_conf *c, const struct opts *o, struct side *sd,
 
 /* ---- several runs a label: results/<label>/runN/ (docs/results.md) ---- */
 
-static struct {
-	char dir[PATH_MAX];		/* results/<label> */
-	int flat;			/* one run at its top (meta): to run1/ */
-	int last;			/* the highest N of its runN/ */
-	int first;			/* this call's first run */
-	int n;				/* --runs */
-	int failed;			/* runs before the last that failed */
-	char boot_id[64], uptime[32];
-} RN = { .n = 1 };
 
 /* N of a folder named "runN" (N from 1, no leading zero), else 0. */
 static int
@@ -1734,6 +1741,22 @@ run_same(const char *meta, int idx, const char *config, const char *cks)
 	vb_meta_free(kv, n);
 }
 
+/* Is @path a folder with nothing in it? */
+static int
+empty_dir(const char *path)
+{
+	DIR *d = opendir(path);
+	struct dirent *de;
+	int n = 0;
+
+	if (!d)
+		return 0;
+	while ((de = readdir(d)))
+		n += strcmp(de->d_name, ".") && strcmp(de->d_name, "..");
+	closedir(d);
+	return n == 0;
+}
+
 /*
  * Before anything runs: what results/<label> holds.  Nothing (a new
  * label), runN/ folders, or one run at its top (meta: an older folder,
@@ -1769,12 +1792,18 @@ runs_check(const struct side *sd, const struct opts *o)
 		snprintf(path, sizeof(path), "%s/%s", RN.dir, de->d_name);
 		if (!strcmp(de->d_name, "meta"))
 			RN.flat = 1;
-		else if (n > 0 && lstat(path, &st) == 0 && S_ISDIR(st.st_mode))
+		else if (n > 0 && lstat(path, &st) == 0 &&
+		    S_ISDIR(st.st_mode) && empty_dir(path))
+			RN.empty = n > RN.empty ? n : RN.empty;
+		else if (n > 0 && S_ISDIR(st.st_mode))
 			RN.last = n > RN.last ? n : RN.last;
 		else if (!other[0])
 			snprintf(other, sizeof(other), "%s", de->d_name);
 	}
 	closedir(d);
+	/* an empty runN/ (a run that never began) is not a run */
+	if (RN.empty < RN.last)
+		RN.empty = 0;
 	if (RN.flat && RN.last > 1)
 		die("%s holds a run at its top (meta) and run folders up to "
 		    "run%d: move one or the other away, or FORCE=1 to replace "
@@ -1913,6 +1942,7 @@ run_dir(struct side *sd, int idx)
 	memcpy(sd->dir, dir, strlen(dir) + 1);
 	if (mkdir(sd->dir, 0755) < 0)
 		die_errno("cannot create %s", sd->dir);
+	sd->made = 1;
 	memcpy(S.dir, sd->dir, sizeof(S.dir));
 	state_result(0, sd->dir);
 	if (vb_state_save(&S.state) < 0)
@@ -1931,12 +1961,23 @@ runs_folder(struct side *sd, const struct opts *o)
 {
 	struct stat st;
 
+	char path[PATH_MAX + 16];
+	int n;
+
 	if (o->force && lstat(RN.dir, &st) == 0 && vb_rmtree(RN.dir) < 0)
 		die_errno("cannot remove %s", RN.dir);
-	if (mkdir(RN.dir, 0755) < 0 && errno != EEXIST)
+	if (mkdir(RN.dir, 0755) == 0)
+		RN.made = 1;
+	else if (errno != EEXIST)
 		die_errno("cannot create %s", RN.dir);
 	if (RN.flat)
 		move_flat();
+	/* empty run folders after the last run: this call numbers from it */
+	for (n = RN.empty; n > RN.last; n--) {
+		snprintf(path, sizeof(path), "%s/run%d", RN.dir, n);
+		if (rmdir(path) < 0 && errno != ENOENT)
+			die_errno("cannot remove the empty %s", path);
+	}
 	RN.first = RN.last + 1;
 	run_dir(sd, RN.first);
 }
