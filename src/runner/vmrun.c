@@ -197,7 +197,10 @@ static struct {
 	char beside[2048];		/* runs seen beside this one */
 	struct side *sd;		/* the result folders (one, or A and B) */
 	int nside;
-	char **cause;			/* per line: why it failed, or NULL */
+	char **cause;			/* per line: why it failed, or NULL,
+					   in the side under way's causes */
+	char **causes[2];		/* each side's */
+	char *now;			/* the cause of the program running */
 } S = { .lk = { { .fd = -1 }, { .fd = -1 } }, .mach = { .fd = -1 },
 	.ab_line = -1 };
 
@@ -580,8 +583,8 @@ fmt_dur(char *buf, size_t len, double s)
  * Follow the program's progress pipe ("iter I N SECONDS" lines, see
  * src/lib/harness.h) and print a line per iteration on stderr.  "error LINE"
  * lines (src/lib/msg.h) are the program's error messages: the first since
- * the last finished iteration goes into S.cause[idx - 1], the cause
- * named when the program fails.
+ * the last finished iteration goes into S.now, the cause named when the
+ * program fails.
  */
 static void
 follow(int fd, int idx, int total, const char *label, uint64_t suite_t0)
@@ -609,16 +612,16 @@ follow(int fd, int idx, int total, const char *label, uint64_t suite_t0)
 
 			*nl = '\0';
 			if (strncmp(p, "error ", 6) == 0) {
-				if (!S.cause[idx - 1])
-					S.cause[idx - 1] = strdup(p + 6);
+				if (!S.now)
+					S.now = strdup(p + 6);
 				p = nl + 1;
 				continue;
 			}
 			/* a line when each iteration ends */
 			if (sscanf(p, "iter %d %d %lf", &it, &nit, &secs) ==
 			    3 && secs > 0) {
-				free(S.cause[idx - 1]);
-				S.cause[idx - 1] = NULL;
+				free(S.now);
+				S.now = NULL;
 				if (secs > 0)
 					done += secs;
 				fmt_dur(el, sizeof(el),
@@ -757,6 +760,8 @@ run_line(const struct vb_conf *c, int idx, int iterations, uint64_t t0)
 
 	vb_conf_label(l, label, sizeof(label));
 	prog_path(l->bench, prog, sizeof(prog));
+	free(S.now);
+	S.now = NULL;
 	/* the probe cannot append: A/B runs it into a slot, merged after */
 	self_slot = S.append && strcmp(l->bench, "probe") == 0;
 	snprintf(out, sizeof(out), "%s/%s%s", S.dir, self_slot ? ".slot-" :
@@ -847,9 +852,15 @@ run_line(const struct vb_conf *c, int idx, int iterations, uint64_t t0)
 	{
 		char ll[1024], how[64];
 
-		/* the program's own first error line, else its log's last */
-		if (!S.cause[idx])
-			S.cause[idx] = strdup(last_line(logp, ll, sizeof(ll)));
+		/*
+		 * the program's own first error line, else its log's last:
+		 * this run's, in this side's causes (A/B: not the other
+		 * side's, whose log this is not)
+		 */
+		free(S.cause[idx]);
+		S.cause[idx] = S.now ? S.now : strdup(last_line(logp, ll,
+		    sizeof(ll)));
+		S.now = NULL;
 		if (WIFEXITED(status))
 			snprintf(how, sizeof(how), "exit status %d",
 			    WEXITSTATUS(status));
@@ -1558,6 +1569,7 @@ ab_warmup(const struct vb_conf *c, int i, struct side *sd, int s,
 		die_errno("cannot create %s", S.dir);
 	snprintf(S.slot, sizeof(S.slot), "warm-up %c (%s), discarded",
 	    "AB"[s], sd[s].desc);
+	S.cause = S.causes[s];
 	rc = run_line(c, i, 1, t0);
 	if (rc == 130)
 		return 130;
@@ -1615,6 +1627,7 @@ run_ab(const struct vb_conf *c, const struct opts *o, struct side *sd,
 
 			ab_switch(sd, s, &cur);
 			memcpy(S.dir, sd[s].dir, sizeof(S.dir));
+			S.cause = S.causes[s];
 			snprintf(S.slot, sizeof(S.slot), "%c %d/%d (%s)",
 			    sched[k], k + 1, 2 * n, sd[s].desc);
 			hits = limit_hits();
@@ -2399,9 +2412,11 @@ main(int argc, char **argv)
 			snprintf(itbuf, sizeof(itbuf), "%d-%d", lo, hi);
 		S.meta.iterations = itbuf;
 	}
-	S.cause = calloc((size_t)conf.nlines, sizeof(*S.cause));
-	if (!S.cause)
-		die("out of memory");
+	for (k = 0; k < 2; k++)
+		if (!(S.causes[k] = calloc((size_t)conf.nlines,
+		    sizeof(*S.causes[k]))))
+			die("out of memory");
+	S.cause = S.causes[0];
 	if (ab) {
 		for (k = 0; k < 2; k++) {
 			sd[k].extra[38].key = "ab_setting";
@@ -2463,6 +2478,7 @@ main(int argc, char **argv)
 		if (side_meta(&sd[k], status, 1, 0) < 0)
 			meta_failed = 1;
 		memcpy(S.dir, sd[k].dir, sizeof(S.dir));
+		S.cause = S.causes[k];
 		summary(&conf);
 	}
 	if (stop_signal || rc == 130) {
@@ -2482,9 +2498,12 @@ main(int argc, char **argv)
 		free(sd[k].settings);
 	vb_knobs_free(&S.knobs);
 	unlock_label();
-	for (i = 0; i < conf.nlines; i++)
-		free(S.cause[i]);
-	free(S.cause);
+	for (k = 0; k < 2; k++) {
+		for (i = 0; i < conf.nlines; i++)
+			free(S.causes[k][i]);
+		free(S.causes[k]);
+	}
+	free(S.now);
 	vb_conf_free(&conf);
 	return rc;
 }
