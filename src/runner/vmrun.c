@@ -1163,14 +1163,15 @@ machine_begin(int changes, const char *what, const char *results)
 }
 
 /*
- * At the end: the runs that ran beside this one, in meta
- * (concurrent=...) and as a note in each result, which every view of
- * the report shows ("! label: ...").  A run that changed nothing
- * looks whether one that changes the machine held the lock at its
- * start or end, or took it in between (the record's count moved); one
- * that changed it names the runs live at its start or end.
+ * At the end of a run (with --runs, of each): the runs that ran beside
+ * it, in meta (concurrent=..., the last of S.extra: 1 when added) and
+ * as a note in each result, which every view of the report shows ("!
+ * label: ...").  A run that changed nothing looks whether one that
+ * changes the machine held the lock at its start or end, or took it in
+ * between (the record's count moved); one that changed it names the
+ * runs live at its start or end.
  */
-static void
+static int
 machine_end(struct side *sd, int nside)
 {
 	static char val[2400];
@@ -1193,7 +1194,7 @@ machine_end(struct side *sd, int nside)
 				    used, "%s%s", used ? "; " : "", p);
 		}
 		if (!S.beside[0])
-			return;
+			return 0;
 		snprintf(val, sizeof(val), "other vmbench runs ran beside "
 		    "this one, which changed the machine: %s", S.beside);
 	} else {
@@ -1205,7 +1206,7 @@ machine_end(struct side *sd, int nside)
 		n = (S.seen.pid != 0) + (m.gen > S.seen.gen ? m.gen -
 		    S.seen.gen : 0);
 		if (!n && !m.pid)
-			return;
+			return 0;
 		pid = S.seen.pid ? S.seen.pid : m.pid;
 		if (pid)
 			snprintf(val, sizeof(val), "ran beside pid %ld, which "
@@ -1240,6 +1241,29 @@ machine_end(struct side *sd, int nside)
 		}
 		closedir(d);
 	}
+	return 1;
+}
+
+/*
+ * Between two runs of one call (--runs): the next run's start for
+ * machine_end(): who changes the machine now, or the live runs beside
+ * a run that changes it.
+ */
+static void
+machine_next(void)
+{
+	char mdir[4096];
+	long before = S.seen.pid;
+
+	if (S.mach.fd >= 0) {
+		vb_state_others(S.statedir, S.beside, sizeof(S.beside));
+		return;
+	}
+	if (vb_machine_peek(vb_machine_dir(mdir, sizeof(mdir)), &S.seen) < 0)
+		memset(&S.seen, 0, sizeof(S.seen));
+	if (S.seen.pid && S.seen.pid != before)
+		vb_warn("pid %ld is changing this machine (%s): this run is "
+		    "marked as run beside it", S.seen.pid, S.seen.what);
 }
 
 /*
@@ -2004,10 +2028,15 @@ static void
 run_next(const struct vb_conf *c, struct side *sd, int failed, int idx)
 {
 	const char *status = failed ? "failed" : "complete";
-	int i;
+	int i, beside;
 
+	/* the runs beside this one are this one's, not the next's */
+	beside = machine_end(sd, 1);
 	if (side_meta(sd, status, 1, 0) < 0)
 		failed = 1;
+	if (beside)
+		S.nextra--;
+	machine_next();
 	RN.failed += failed != 0;
 	summary(c);
 	fprintf(stderr, "vmrun: %s: %s (run %d of %d)\n", sd->dir, status,
