@@ -6,6 +6,7 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <signal.h>
+#include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -621,35 +622,44 @@ check_saved(const struct saved *s, char *err, size_t errlen)
 	return 0;
 }
 
+/* Add ", " and the printf-style text to @buf (@len) at *@used. */
+static void said(char *buf, size_t len, size_t *used, const char *fmt, ...)
+    __attribute__((format(printf, 4, 5)));
+
+static void
+said(char *buf, size_t len, size_t *used, const char *fmt, ...)
+{
+	va_list ap;
+	int w;
+
+	if (*used + 2 >= len)
+		return;
+	memcpy(buf + *used, ", ", 3);
+	*used += 2;
+	va_start(ap, fmt);
+	w = vsnprintf(buf + *used, len - *used, fmt, ap);
+	va_end(ap);
+	if (w > 0)
+		*used += (size_t)w < len - *used ? (size_t)w : len - *used - 1;
+}
+
 /*
  * Undo what the state @s (file @path) names; 0, or -1 when something
- * stays (said).
+ * stays (said).  The machine first (the cgroup's processes killed: none
+ * of the run's programs writes a result any more), then its results
+ * marked, then its label locks removed; said in one line, the results
+ * first.
  */
 static int
 undo(const char *path, const struct saved *s)
 {
-	char done[16384] = "", err[4400];
-	size_t used = 0;
-	int rc = 0, nknob = 0, changed = 0, i;
+	char mach[4096] = "", done[16384] = "", err[4400];
+	size_t um = 0, ud = 0;
+	int rc = 0, nknob = 0, i;
 
-#define SAID(...) do { if (used < sizeof(done)) { \
-	int w_ = snprintf(done + used, sizeof(done) - used, __VA_ARGS__); \
-	if (w_ > 0) used += (size_t)w_; } } while (0)
-
-	for (i = 0; i < s->nres; i++) {
-		int nr;
-
-		if (mark_interrupted(s->results[i], &nr) <= 0)
-			continue;
-		SAID(", marked %s interrupted", s->results[i]);
-		if (nr)
-			SAID(" (and %d result%s in it still running)", nr,
-			    nr == 1 ? "" : "s");
-	}
 	if (s->cgroup[0] && access(s->cgroup, F_OK) == 0) {
 		struct vb_memlimit m;
 
-		changed = 1;
 		memset(&m, 0, sizeof(m));
 		m.version = s->cgroup_v;
 		snprintf(m.path, sizeof(m.path), "%s", s->cgroup);
@@ -657,24 +667,22 @@ undo(const char *path, const struct saved *s)
 			fprintf(stderr, "vmrun: %s\n", err);
 			rc = -1;
 		} else {
-			SAID(", removed its memory cgroup");
+			said(mach, sizeof(mach), &um, "removed its memory "
+			    "cgroup");
 		}
 	}
 	if (s->swapfile[0]) {
 		switch (vb_swapfile_reclaim(s->swapfile, s->pid, s->swap_dev,
 		    s->swap_ino, s->swap_size, err, sizeof(err))) {
 		case 1:
-			SAID(", removed its swap file");
-			changed = 1;
+			said(mach, sizeof(mach), &um, "removed its swap file");
 			break;
 		case -1:
 			fprintf(stderr, "vmrun: %s: %s\n", path, err);
 			rc = -1;
-			changed = 1;
 			break;
 		}
 	}
-	changed |= s->nknob > 0;
 	for (i = 0; i < s->nknob; i++) {
 		if (vb_knob_write(s->knob[i].path, s->knob[i].val) < 0) {
 			fprintf(stderr, "vmrun: cannot restore %s to %s: %s\n",
@@ -685,22 +693,38 @@ undo(const char *path, const struct saved *s)
 		}
 	}
 	if (nknob)
-		SAID(", restored %d setting%s", nknob, nknob == 1 ? "" : "s");
+		said(mach, sizeof(mach), &um, "restored %d setting%s", nknob,
+		    nknob == 1 ? "" : "s");
+	for (i = 0; i < s->nres; i++) {
+		int nr;
+
+		if (mark_interrupted(s->results[i], &nr) <= 0)
+			continue;
+		said(done, sizeof(done), &ud, "marked %s interrupted",
+		    s->results[i]);
+		if (nr)
+			snprintf(done + ud, sizeof(done) - ud, " (and %d "
+			    "result%s in it still running)", nr, nr == 1 ?
+			    "" : "s");
+		ud = strlen(done);
+	}
+	if (um)
+		said(done, sizeof(done), &ud, "%s", mach + 2);
 	/* the machine is as it was: the label locks no run holds go */
 	for (i = 0; rc == 0 && i < s->nlock; i++)
 		if (vb_label_lock_clean(s->locks[i]))
-			SAID(", removed its lock file %s", s->locks[i]);
+			said(done, sizeof(done), &ud, "removed its lock file "
+			    "%s", s->locks[i]);
 	for (i = 0; rc == 0 && !s->nlock && i < s->nres; i++)
 		if (clean_lock_of(s->results[i]))
-			SAID(", removed its lock file");
-	if (done[0])
+			said(done, sizeof(done), &ud, "removed its lock file");
+	if (ud)
 		fprintf(stderr, "vmrun: a run killed earlier (pid %ld)%s: %s\n",
-		    s->pid, changed ? " left the machine changed" : "",
+		    s->pid, um || rc < 0 ? " left the machine changed" : "",
 		    done + 2);
 	else
 		fprintf(stderr, "vmrun: a run killed earlier (pid %ld) left "
 		    "nothing to undo\n", s->pid);
-#undef SAID
 	return rc;
 }
 
