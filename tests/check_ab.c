@@ -322,8 +322,8 @@ START_TEST(ab_restore_every_path)
 			kill(next, SIGINT);
 			waitpid(next, &status, 0);
 			ck_assert_int_eq(sh("grep -q 'a run killed earlier "
-			    "(pid %ld) left the machine changed: cleaned up, "
-			    "marked .*/r/s9-A interrupted' %s/err-next",
+			    "(pid %ld) left the machine changed: marked "
+			    ".*/r/s9-A interrupted' %s/err-next",
 			    (long)pid, tu_dir), 0);
 			snprintf(path, sizeof(path), "%s/r/s9-B", tu_dir);
 			ck_assert_str_eq(tu_meta_val(path, "status", v,
@@ -738,6 +738,58 @@ START_TEST(ab_full_results_disk)
 END_TEST
 
 /*
+ * make ab whose results disk fills once both metas are written (a 64K
+ * tmpfs with 16K free, root only): each side's failure line names that
+ * side's .res and log, never the other side's (the cause was kept per
+ * line, not per side: B's line gave A's file, with B's log empty).
+ */
+START_TEST(ab_full_disk_blames_side)
+{
+	char mnt[512], *err, *p, *nl, side[16], other[16];
+	int rc, lines = 0, sides = 0;
+
+	if (geteuid() != 0) {
+		tu_skip("needs root to mount a tmpfs");
+		return;
+	}
+	tu_fake_settings();
+	tu_fake("ab.conf", "iterations 2\nforkbomb --forks 2 --ints 10\n");
+	tu_path(mnt, sizeof(mnt), "full");
+	ck_assert_int_eq(mkdir(mnt, 0755), 0);
+	if (mount("tmpfs", mnt, "tmpfs", 0, "size=64k,mode=0755") < 0) {
+		tu_skip("cannot mount a tmpfs: %s", strerror(errno));
+		return;
+	}
+	/* room for the two metas and the two locks, not for a result */
+	sh("dd if=/dev/zero of=%s/fill bs=4k count=12 2>/dev/null", mnt);
+	rc = sh("VMBENCH_SYSROOT=%s bench/vmrun --kernel fb --a "
+	    "vm.swappiness=7 --b '' --warmup 0 --config %s/ab.conf "
+	    "--results %s --workdir %s/w >/dev/null 2>%s/err", tu_dir, tu_dir,
+	    mnt, tu_dir, tu_dir);
+	umount2(mnt, MNT_DETACH);
+	err = tu_slurp_ok("%s/err", tu_dir);
+	ck_assert_msg(rc == 1, "vmrun exited %d: %s", rc, err);
+	for (p = err; (p = strstr(p, "vmrun: forkbomb failed")); p = nl) {
+		char *w = strstr(p, "cannot write "), *see = strstr(p, "; see ");
+
+		nl = strchr(p, '\n');
+		ck_assert_msg(nl && w && see && w < nl && see < nl, "%s", err);
+		snprintf(side, sizeof(side), "%.5s", strstr(w, "/fb-") ?
+		    strstr(w, "/fb-") : "?");
+		snprintf(other, sizeof(other), "%.5s", strstr(see, "/fb-") ?
+		    strstr(see, "/fb-") : "!");
+		ck_assert_msg(strcmp(side, other) == 0, "a failure of %s "
+		    "blames %s's file: %.*s", other, side, (int)(nl - p), p);
+		sides |= strcmp(side, "/fb-A") == 0 ? 1 : 2;
+		lines++;
+	}
+	ck_assert_msg(lines == 4 && sides == 3, "4 failed runs of A and B "
+	    "expected: %s", err);
+	free(err);
+}
+END_TEST
+
+/*
  * A benchmark killed with SIGKILL in the middle of an A/B run: the run
  * goes on with the other iterations, exits 1, puts the settings back,
  * marks that side's result failed and removes the killed program's
@@ -853,6 +905,7 @@ ab_suite(void)
 	tcase_add_test(tc, ab_end_to_end_fake);
 	tcase_add_test(tc, ab_restore_every_path);
 	tcase_add_test(tc, ab_full_results_disk);
+	tcase_add_test(tc, ab_full_disk_blames_side);
 	suite_add_tcase(s, tc);
 
 	/* a benchmark killed, vmrun stopped between and during runs */

@@ -26,6 +26,7 @@
 #include "cpio.h"
 #include "guest.h"
 #include "kexec.h"
+#include "label.h"
 #include "meta.h"
 #include "ab.h"
 #include "plan.h"
@@ -128,9 +129,9 @@ START_TEST(default_labels)
 	side(&b, "6.1", "", 1 << 30, "");
 	ck_assert_int_eq(bt_default_labels(&a, &b, err, sizeof(err)), 0);
 	ck_assert_str_eq(a.label, "6.1-foo-a-b-c");
-	ck_assert(bt_good_label(a.label));
-	ck_assert(!bt_good_label("a/b"));
-	ck_assert(!bt_good_label(".."));
+	ck_assert(vb_label_ok(a.label));
+	ck_assert(!vb_label_ok("a/b"));
+	ck_assert(!vb_label_ok(".."));
 }
 END_TEST
 

@@ -710,6 +710,83 @@ START_TEST(plain_beside_changer)
 END_TEST
 
 /*
+ * A plain run of three runs (--runs 3) with make ab started during its
+ * first run and stopped once its second has begun: the note is on every
+ * run it overlapped, runs 1 and 2, and not on run 3 (it was on run 3
+ * alone: the runs were one span).
+ */
+START_TEST(beside_every_run)
+{
+	char conf[600], long_conf[600], r[600], w[600], p[700], *err;
+	char *ab[20], *pl[20];
+	pid_t pa, pp;
+	int i;
+
+	scene();
+	tu_write(conf, sizeof(conf), "three.conf", "probe --duration 3 --cpu "
+	    "1 --buffer 64K\n");
+	tu_write(long_conf, sizeof(long_conf), "long.conf", LONG_CONF);
+	folder(r, sizeof(r), "r", 0755);
+	folder(w, sizeof(w), "w", 0755);
+	pl[0] = "bench/vmrun";
+	pl[1] = "--kernel";
+	pl[2] = "pr";
+	pl[3] = "--runs";
+	pl[4] = "3";
+	pl[5] = "--config";
+	pl[6] = conf;
+	pl[7] = "--results";
+	pl[8] = r;
+	pl[9] = "--workdir";
+	pl[10] = w;
+	pl[11] = NULL;
+	pp = start("err-pr", pl);
+	ck_assert_msg(wait_file("r/pr/run1/probe.res"), "the plain run never "
+	    "started");
+	ab[0] = "bench/vmrun";
+	ab[1] = "--kernel";
+	ab[2] = "cx";
+	ab[3] = "--a";
+	ab[4] = "vm.swappiness=7";
+	ab[5] = "--b";
+	ab[6] = "";
+	ab[7] = "--warmup";
+	ab[8] = "0";
+	ab[9] = "--config";
+	ab[10] = long_conf;
+	ab[11] = "--results";
+	ab[12] = r;
+	ab[13] = "--workdir";
+	ab[14] = w;
+	ab[15] = NULL;
+	pa = start("err-cx", ab);
+	ck_assert_msg(wait_text("proc/sys/vm/swappiness", "7"),
+	    "A never applied");
+	at(p, sizeof(p), "r/pr/run2");
+	ck_assert_msg(access(p, F_OK) < 0, "make ab began after run 1");
+	ck_assert_msg(wait_file("r/pr/run2/probe.res"), "run 2 never began");
+	kill(pa, SIGINT);
+	ck_assert_int_eq(finish(pa), 130);
+	at(p, sizeof(p), "r/pr/run3");
+	ck_assert_msg(access(p, F_OK) < 0, "make ab ended after run 2");
+	ck_assert_int_eq(finish(pp), 0);
+	err = tu_slurp_ok("%s/err-pr", tu_dir);
+	for (i = 1; i <= 3; i++) {
+		int noted = sh("grep -q '^concurrent=ran beside pid %ld, which "
+		    "changed this machine (.*vm.swappiness=7' %s/pr/run%d/meta",
+		    (long)pa, r, i) == 0;
+		int res = sh("grep -q '^note ran beside pid %ld' "
+		    "%s/pr/run%d/probe.res", (long)pa, r, i) == 0;
+
+		ck_assert_msg(noted == (i < 3) && res == (i < 3), "run%d: "
+		    "concurrent= %s, the note %s; vmrun said: %s", i, noted ?
+		    "set" : "not set", res ? "there" : "not there", err);
+	}
+	free(err);
+}
+END_TEST
+
+/*
  * Item 4: a label may not begin with a dot, so that a run cannot take
  * another label's lock file: while cy runs, KERNEL=.cy.lock FORCE=1 is
  * refused in one line and cy's lock stays a file.
@@ -800,8 +877,8 @@ START_TEST(stale_locks_removed)
 			    "--config %s/quick.conf --results %s --workdir %s "
 			    "2>%s/err", tu_dir, r, w, tu_dir), 0);
 		ck_assert_int_lt(access(lock, F_OK), 0);
-		ck_assert_int_eq(sh("grep -q 'removed 1 lock file left by "
-		    "killed runs in %s' %s/err", r, tu_dir), 0);
+		ck_assert_int_eq(sh("grep -q 'removed its lock file %s$' "
+		    "%s/err", lock, tu_dir), 0);
 		/* its meta: the next run marked it interrupted */
 		ck_assert_int_eq(sh("grep -qx status=interrupted %s/%s/run1/meta",
 		    r, run[2]), 0);
@@ -824,6 +901,8 @@ state_suite(void)
 		/* runs that change the (fake) machine */
 		{ "changer", { one_changer_at_a_time, plain_beside_changer,
 		    NULL } },
+		/* a changer beside some of a plain call's runs */
+		{ "beside_runs", { beside_every_run, NULL } },
 		/* labels and their lock files */
 		{ "locks", { dot_labels_refused, stale_locks_removed, NULL } },
 	};
@@ -831,7 +910,7 @@ state_suite(void)
 	TCase *tc;
 	size_t i;
 
-	/* three test cases with the same fixtures, run side by side */
+	/* test cases with the same fixtures, run side by side */
 	for (i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
 		tc = tu_tcase(cases[i].name);
 		tcase_add_checked_fixture(tc, tu_mktmp, tu_rmtmp);

@@ -1308,6 +1308,338 @@ START_TEST(paths_refused)
 }
 END_TEST
 
+/*
+ * vmrun --kernel @label --config @conf --results ROOT/r --workdir @work
+ * @more (NULL-terminated), started with its stderr in ROOT/@err and its
+ * stdout on /dev/null; its pid.
+ */
+static pid_t
+start_vmrun(const char *label, const char *conf, const char *work,
+    const char *err, const char *more)
+{
+	char res[400], errp[400];
+	pid_t pid;
+
+	snprintf(res, sizeof(res), "%s/r", root);
+	snprintf(errp, sizeof(errp), "%s/%s", root, err);
+	pid = fork();
+	ck_assert_int_ge(pid, 0);
+	if (pid == 0) {
+		int null = open("/dev/null", O_WRONLY);
+		int fd = open(errp, O_WRONLY | O_CREAT | O_TRUNC, 0644);
+
+		dup2(null, 1);
+		dup2(fd, 2);
+		execl("bench/vmrun", "vmrun", "--kernel", label, "--config",
+		    conf, "--results", res, "--workdir", work, more,
+		    (char *)NULL);
+		_exit(127);
+	}
+	return pid;
+}
+
+/* Wait (at most @s seconds) until @path exists; whether it does. */
+static int
+wait_path(const char *path, int s)
+{
+	int i;
+
+	for (i = 0; i < s * 40 && access(path, F_OK) < 0; i++)
+		nanosleep(&(struct timespec){ 0, 25000000 }, NULL);
+	return access(path, F_OK) == 0;
+}
+
+/* The status of result @path into @buf ("unreadable: ..." if none). */
+static const char *
+res_status(const char *path, char *buf, size_t len)
+{
+	struct vb_res r;
+	char err[512];
+
+	if (vb_res_read(path, &r, err, sizeof(err)) < 0) {
+		snprintf(buf, len, "unreadable: %s", err);
+		return buf;
+	}
+	snprintf(buf, len, "%s", r.status);
+	vb_res_free(&r);
+	return buf;
+}
+
+/* The pid of the probe child of @runner, 0 when there is none. */
+static pid_t
+probe_of(pid_t runner)
+{
+	char out[64];
+
+	if (tu_sh_out(out, sizeof(out), "pgrep -P %ld -x probe", (long)runner)
+	    != 0)
+		return 0;
+	return (pid_t)atol(out);
+}
+
+/* Wait (at most 10 s) until the probe beside @runner runs: its pid. */
+static pid_t
+wait_probe(pid_t runner, const char *res)
+{
+	pid_t p = 0;
+	int i;
+
+	ck_assert_msg(wait_path(res, 10), "no %s", res);
+	for (i = 0; i < 400 && !(p = probe_of(runner)); i++)
+		nanosleep(&(struct timespec){ 0, 25000000 }, NULL);
+	ck_assert_msg(p > 0, "no probe beside vmrun %ld", (long)runner);
+	return p;
+}
+
+/*
+ * The probe beside a benchmark killed with SIGKILL (kill -9, the OOM
+ * killer) cannot mark its result: the runner marks it interrupted
+ * (it said running for good) and says so; the benchmark runs to its
+ * end and the run fails.
+ */
+START_TEST(probe_killed_marked)
+{
+	char conf[512], work[512], path[700], dir[400], st[600], *err;
+	int status;
+	pid_t pid, probe;
+
+	write_conf(conf, sizeof(conf), "probe.conf", "forkbomb@x --forks "
+	    "10000 --ints 10 with=probe\n");
+	snprintf(work, sizeof(work), "%s/work", root);
+	ck_assert_int_eq(mkdir(work, 0755), 0);
+	pid = start_vmrun("pk", conf, work, "err", NULL);
+	snprintf(dir, sizeof(dir), "%s/r/pk/run1", root);
+	snprintf(path, sizeof(path), "%s/probe@forkbomb@x.res", dir);
+	probe = wait_probe(pid, path);
+	snprintf(path, sizeof(path), "%s/forkbomb@x.log", dir);
+	ck_assert(wait_path(path, 10));
+	kill(probe, SIGKILL);
+	ck_assert_int_eq(waitpid(pid, &status, 0), pid);
+	err = tu_slurp_ok("%s/err", root);
+	ck_assert_msg(WIFEXITED(status) && WEXITSTATUS(status) == 1,
+	    "vmrun: status %d: %s", status, err);
+	snprintf(path, sizeof(path), "%s/probe@forkbomb@x.res", dir);
+	ck_assert_msg(strcmp(res_status(path, st, sizeof(st)),
+	    "interrupted") == 0, "the killed probe's result says %s; "
+	    "vmrun said: %s", st, err);
+	ck_assert_msg(strstr(err, "the probe beside forkbomb@x was killed "
+	    "(signal 9): ") && strstr(err, "probe@forkbomb@x.res is marked "
+	    "interrupted"), "%s", err);
+	free(err);
+	snprintf(path, sizeof(path), "%s/forkbomb@x.res", dir);
+	ck_assert_str_eq(res_status(path, st, sizeof(st)), "complete");
+	assert_meta_status(dir, "failed");
+}
+END_TEST
+
+/*
+ * vmrun killed with SIGKILL while the probe runs beside a benchmark:
+ * the benchmark stops as after Ctrl-C (interrupted) and so does the
+ * probe (its death signal is SIGHUP, not the SIGTERM that would end it
+ * complete); the next clean-up marks meta interrupted.  Killed with the
+ * probe (both SIGKILLed), the clean-up marks the probe's result too.
+ */
+START_TEST(sigkill_probe_not_complete)
+{
+	char conf[512], work[512], path[700], dir[400], st[600], st2[600];
+	char out[8192];
+	int status, i, rc;
+	pid_t pid, probe;
+
+	write_conf(conf, sizeof(conf), "long.conf", "forkbomb@long --forks "
+	    "10000000 --ints 10 --concurrency 4 with=probe\n");
+	snprintf(work, sizeof(work), "%s/work", root);
+	ck_assert_int_eq(mkdir(work, 0755), 0);
+	pid = start_vmrun("sp", conf, work, "err", NULL);
+	snprintf(dir, sizeof(dir), "%s/r/sp/run1", root);
+	snprintf(path, sizeof(path), "%s/probe@forkbomb@long.res", dir);
+	wait_probe(pid, path);
+	for (i = 0; i < 2000 && tu_tree_size(pid) < 6; i++)
+		nanosleep(&(struct timespec){ 0, 10000000 }, NULL);
+	ck_assert_msg(tu_tree_size(pid) >= 6, "the long one never forked");
+	kill(pid, SIGKILL);
+	ck_assert_int_eq(waitpid(pid, &status, 0), pid);
+	for (i = 0; i < 400 && strcmp(res_status(path, st, sizeof(st)),
+	    "running") == 0; i++)
+		nanosleep(&(struct timespec){ 0, 25000000 }, NULL);
+	snprintf(path, sizeof(path), "%s/forkbomb@long.res", dir);
+	for (i = 0; i < 400 && strcmp(res_status(path, st2, sizeof(st2)),
+	    "running") == 0; i++)
+		nanosleep(&(struct timespec){ 0, 25000000 }, NULL);
+	for (i = 0; i < 400 && tu_count_except(work, "vmrun.") > 0; i++)
+		nanosleep(&(struct timespec){ 0, 25000000 }, NULL);
+	/* cleaned up first: a failure here leaves no record behind */
+	rc = tu_sh_out(out, sizeof(out), "bench/vmrun --clean-stale "
+	    "--workdir %s 2>&1", work);
+	ck_assert_msg(rc == 0, "%s", out);
+	ck_assert_msg(strcmp(st, "interrupted") == 0, "the probe beside a "
+	    "SIGKILLed vmrun wrote %s", st);
+	ck_assert_str_eq(st2, "interrupted");
+	assert_meta_status(dir, "interrupted");
+
+	/* the probe killed with it: marked by the clean-up */
+	pid = start_vmrun("sq", conf, work, "err2", NULL);
+	snprintf(dir, sizeof(dir), "%s/r/sq/run1", root);
+	snprintf(path, sizeof(path), "%s/probe@forkbomb@long.res", dir);
+	probe = wait_probe(pid, path);
+	for (i = 0; i < 2000 && tu_tree_size(pid) < 6; i++)
+		nanosleep(&(struct timespec){ 0, 10000000 }, NULL);
+	kill(probe, SIGKILL);
+	kill(pid, SIGKILL);
+	ck_assert_int_eq(waitpid(pid, &status, 0), pid);
+	ck_assert_str_eq(res_status(path, st, sizeof(st)), "running");
+	for (i = 0; i < 400 && tu_count_except(work, "vmrun.") > 0; i++)
+		nanosleep(&(struct timespec){ 0, 25000000 }, NULL);
+	rc = tu_sh_out(out, sizeof(out), "bench/vmrun --clean-stale "
+	    "--workdir %s 2>&1", work);
+	ck_assert_msg(rc == 0, "%s", out);
+	ck_assert_msg(strstr(out, "/r/sq/run1 interrupted (and 1 result in "
+	    "it still running)"), "%s", out);
+	ck_assert_msg(strcmp(res_status(path, st, sizeof(st)),
+	    "interrupted") == 0, "after the clean-up the probe's result "
+	    "says %s: %s", st, out);
+	assert_meta_status(dir, "interrupted");
+}
+END_TEST
+
+/*
+ * Start a long plain run of @label into ROOT/@results, wait until its
+ * benchmark forks, SIGKILL it and wait until the benchmark is gone.
+ * Its pid.
+ */
+static pid_t
+killed_run(const char *label, const char *results, const char *work)
+{
+	char conf[512], more[400], path[900];
+	int status, i;
+	pid_t pid;
+
+	write_conf(conf, sizeof(conf), "long.conf", "forkbomb@long --forks "
+	    "10000000 --ints 10 --concurrency 4\n");
+	snprintf(more, sizeof(more), "--results=%s/%s", root, results);
+	pid = start_vmrun(label, conf, work, "err-killed", more);
+	snprintf(path, sizeof(path), "%s/%s/%s/run1/forkbomb@long.log", root,
+	    results, label);
+	ck_assert_msg(wait_path(path, 10), "no %s", path);
+	for (i = 0; i < 2000 && tu_tree_size(pid) < 5; i++)
+		nanosleep(&(struct timespec){ 0, 10000000 }, NULL);
+	ck_assert_msg(tu_tree_size(pid) >= 5, "the long one never forked");
+	kill(pid, SIGKILL);
+	ck_assert_int_eq(waitpid(pid, &status, 0), pid);
+	for (i = 0; i < 400 && tu_count_except(work, "vmrun.") > 0; i++)
+		nanosleep(&(struct timespec){ 0, 25000000 }, NULL);
+	return pid;
+}
+
+/*
+ * A plain run killed with SIGKILL in a RESULTS= folder of its own: the
+ * clean-up (make clean-stale, or the next run, whatever its RESULTS=)
+ * removes its label lock there, not only the runs' default folder's,
+ * and says what it did, not that it left the machine changed.
+ */
+START_TEST(stale_lock_elsewhere_removed)
+{
+	char work[512], out[8192], want[2048], lock[700], conf[512];
+	int rc;
+	pid_t pid;
+
+	snprintf(work, sizeof(work), "%s/work", root);
+	ck_assert_int_eq(mkdir(work, 0755), 0);
+	pid = killed_run("lk", "rA", work);
+	snprintf(lock, sizeof(lock), "%s/rA/.lk.lock", root);
+	ck_assert_int_eq(access(lock, F_OK), 0);
+	rc = tu_sh_out(out, sizeof(out), "bench/vmrun --clean-stale "
+	    "--workdir %s 2>&1", work);
+	ck_assert_msg(rc == 0, "%s", out);
+	snprintf(want, sizeof(want), "vmrun: a run killed earlier (pid %ld): "
+	    "marked %s/rA/lk/run1 interrupted, removed its lock file %s\n",
+	    (long)pid, root, lock);
+	ck_assert_msg(strstr(out, want), "clean-stale said '%s', not '%s'",
+	    out, want);
+	ck_assert_msg(access(lock, F_OK) < 0, "%s is left: %s", lock, out);
+	ck_assert_msg(!strstr(out, "machine changed"), "%s", out);
+	/* the next run, into another folder, does it too */
+	pid = killed_run("lk", "rB", work);
+	snprintf(lock, sizeof(lock), "%s/rB/.lk.lock", root);
+	ck_assert_int_eq(access(lock, F_OK), 0);
+	write_conf(conf, sizeof(conf), "tiny.conf", "forkbomb --forks 2 "
+	    "--ints 10\n");
+	rc = tu_sh_out(out, sizeof(out), "bench/vmrun --kernel next --config "
+	    "%s --results %s/rC --workdir %s 2>&1", conf, root, work);
+	ck_assert_msg(rc == 0, "%s", out);
+	snprintf(want, sizeof(want), "vmrun: a run killed earlier (pid %ld): "
+	    "marked %s/rB/lk/run1 interrupted, removed its lock file %s\n",
+	    (long)pid, root, lock);
+	ck_assert_msg(strstr(out, want), "the next run said '%s', not '%s'",
+	    out, want);
+	ck_assert_msg(access(lock, F_OK) < 0, "%s is left: %s", lock, out);
+}
+END_TEST
+
+/*
+ * A first meta that cannot be written (a full results tmpfs, root
+ * only): the run is refused in one line and leaves no run folder, so
+ * the same command, once there is room, makes run1 (it made run2 after
+ * an empty run1).  An empty run folder left after a label's last run
+ * (by a run that never began) is not counted: the next run takes its
+ * number.
+ */
+START_TEST(first_meta_unwritten)
+{
+	char mnt[512], out[8192], conf[512], path[700];
+	int rc;
+
+	write_conf(conf, sizeof(conf), "tiny.conf", "forkbomb --forks 2 "
+	    "--ints 10\n");
+	/* without a full disk: an empty run2 after run1 is not a run */
+	rc = tu_sh_out(out, sizeof(out), "bench/vmrun --kernel e --config %s "
+	    "--results %s/r --workdir %s 2>&1 && mkdir %s/r/e/run2 && "
+	    "bench/vmrun --kernel e --config %s --results %s/r --workdir %s "
+	    "2>&1", conf, root, root, root, conf, root, root);
+	ck_assert_msg(rc == 0, "%s", out);
+	snprintf(path, sizeof(path), "%s/r/e/run2", root);
+	assert_meta_status(path, "complete");
+	snprintf(path, sizeof(path), "%s/r/e/run3", root);
+	ck_assert_msg(access(path, F_OK) < 0, "the second run went into "
+	    "run3, after an empty run2: %s", out);
+	if (geteuid() != 0) {
+		tu_skip("first_meta_unwritten in part: needs root to mount a "
+		    "tmpfs");
+		return;
+	}
+	snprintf(mnt, sizeof(mnt), "%s/full", root);
+	ck_assert_int_eq(mkdir(mnt, 0755), 0);
+	rc = tu_sh_out(out, sizeof(out), "mount -t tmpfs -o size=64k,mode=0755 tmpfs "
+	    "%s 2>&1", mnt);
+	if (rc != 0) {
+		tu_skip("cannot mount a tmpfs: %s", out);
+		return;
+	}
+	tu_sh_out(NULL, 0, "dd if=/dev/zero of=%s/fill bs=4k 2>/dev/null",
+	    mnt);
+	rc = tu_sh_out(out, sizeof(out), "bench/vmrun --kernel x --config %s "
+	    "--results %s --workdir %s 2>&1", conf, mnt, root);
+	ck_assert_msg(rc == 1, "vmrun exited %d: %s", rc, out);
+	ck_assert_msg(strstr(out, "vmrun: cannot write ") && strstr(out,
+	    "/x/run1/meta: No space left on device\n"), "%s", out);
+	snprintf(path, sizeof(path), "%s/x/run1", mnt);
+	ck_assert_msg(access(path, F_OK) < 0, "%s is left behind", path);
+	snprintf(path, sizeof(path), "%s/x", mnt);
+	ck_assert_msg(access(path, F_OK) < 0, "%s is left behind", path);
+	ck_assert_int_eq(tu_count_except(mnt, "fill"), 0);
+	/* room again: the same command makes run1 */
+	tu_sh_out(NULL, 0, "rm -f %s/fill", mnt);
+	rc = tu_sh_out(out, sizeof(out), "bench/vmrun --kernel x --config %s "
+	    "--results %s --workdir %s 2>&1", conf, mnt, root);
+	ck_assert_msg(rc == 0, "vmrun exited %d: %s", rc, out);
+	snprintf(path, sizeof(path), "%s/x/run1", mnt);
+	assert_meta_status(path, "complete");
+	snprintf(path, sizeof(path), "%s/x/run2", mnt);
+	ck_assert_msg(access(path, F_OK) < 0, "the run went into run2: %s",
+	    out);
+}
+END_TEST
+
 Suite *
 vmrun_suite(void)
 {
@@ -1319,11 +1651,14 @@ vmrun_suite(void)
 		/* signals, pipes and locks */
 		{ "signals", { interrupt_between_runs, interrupt_cleans_up,
 		    sigpipe_on_stderr, progress_pipe_closed,
-		    concurrent_label_refused, sampler_killed_noted, NULL } },
+		    concurrent_label_refused, sampler_killed_noted,
+		    probe_killed_marked, NULL } },
 		/* refused input, full disks */
 		{ "refused", { bad_runs_refused, bad_input_refused,
 		    duplicate_outputs_refused, full_disk_fails,
 		    full_workdir_named, paths_refused, NULL } },
+		/* a results folder that cannot hold a run's first meta */
+		{ "unwritten", { first_meta_unwritten, NULL } },
 	};
 	Suite *s = suite_create("vmrun");
 	TCase *tc;
@@ -1349,6 +1684,8 @@ vmrun_suite(void)
 	tcase_set_timeout(tc, 60);
 	tcase_add_test(tc, sigpipe_with_limit);
 	tcase_add_test(tc, sigkill_plain_run_marked);
+	tcase_add_test(tc, sigkill_probe_not_complete);
+	tcase_add_test(tc, stale_lock_elsewhere_removed);
 	tcase_add_test(tc, clean_stale_makes_nothing);
 	suite_add_tcase(s, tc);
 	return s;

@@ -18,21 +18,6 @@
 #include "size.h"
 
 int
-bt_good_label(const char *s)
-{
-	const char *p;
-
-	if (!*s || strcmp(s, ".") == 0 || strcmp(s, "..") == 0 ||
-	    strlen(s) > BT_LABEL_MAX)
-		return 0;
-	for (p = s; *p; p++)
-		if (!strchr("abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWX"
-		    "YZ0123456789._+-~", *p))
-			return 0;
-	return 1;
-}
-
-int
 bt_image_version(const char *path, char *version, size_t vlen,
     char *release, size_t rlen, char *err, size_t errlen)
 {
@@ -189,10 +174,9 @@ bt_default_labels(struct bt_side *a, struct bt_side *b, char *err,
 		    BT_LABEL_MAX);
 		return -1;
 	}
-	if (!bt_good_label(a->label) || !bt_good_label(b->label)) {
-		snprintf(err, errlen, "bad label '%.140s': use letters, "
-		    "digits and . _ + - ~ (no slashes, at most 128)",
-		    bt_good_label(a->label) ? b->label : a->label);
+	if (!vb_label_ok(a->label) || !vb_label_ok(b->label)) {
+		snprintf(err, errlen, "bad label '%.140s': " VB_LABEL_RULE,
+		    vb_label_ok(a->label) ? b->label : a->label);
 		return -1;
 	}
 	if (strcmp(a->label, b->label) == 0) {

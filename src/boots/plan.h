@@ -13,7 +13,9 @@
 #include <stddef.h>
 #include <stdint.h>
 
-#define BT_LABEL_MAX 128
+#include "label.h"
+
+#define BT_LABEL_MAX VB_LABEL_MAX
 
 #define BT_BOOTS_MAX 100
 #define BT_CMDLINE_MAX 1024
@@ -27,8 +29,6 @@ struct bt_side {
 	char label[BT_LABEL_MAX + 1];
 };
 
-/* Letters, digits and . _ + - ~, 1 to 128 of them, not "." or "..". */
-int bt_good_label(const char *s);
 /*
  * Read the version string of the x86 kernel image @path (a bzImage: the
  * "HdrS" header and its kernel_version field) into @version, its first

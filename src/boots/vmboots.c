@@ -33,6 +33,7 @@
 #include "msg.h"
 #include "guest.h"
 #include "kexec.h"
+#include "label.h"
 #include "meta.h"
 #include "opt.h"
 #include "ab.h"
@@ -165,8 +166,7 @@ static struct {
 	struct bt_side sd[2];
 	char moddir[2][2 * PATH_MAX + 64];
 	char labeldir[2][PATH_MAX];
-	char lock[2][PATH_MAX];
-	int lockfd[2];
+	struct vb_label_lock lk[2];	/* RESULTS/.LABEL.lock (label.h) */
 	char bindir[PATH_MAX], root[PATH_MAX];
 	char workdir[PATH_MAX];
 	char tmp[PATH_MAX + 32];	/* WORKDIR/vmboots.XXXXXX; "" none */
@@ -184,7 +184,7 @@ static struct {
 	struct boot *boots;
 	int nboots;
 	char order[2 * BT_BOOTS_MAX + 1];
-} S = { .lockfd = { -1, -1 } };
+} S = { .lk = { { .fd = -1 }, { .fd = -1 } } };
 
 static volatile sig_atomic_t stop_signal, nsignals;
 
@@ -307,13 +307,8 @@ cleanup(void)
 			vb_warn_errno("cannot remove %s", S.tmp);
 		S.tmp[0] = '\0';
 	}
-	for (k = 0; k < 2; k++) {
-		if (S.lockfd[k] < 0)
-			continue;
-		unlink(S.lock[k]);
-		close(S.lockfd[k]);
-		S.lockfd[k] = -1;
-	}
+	for (k = 0; k < 2; k++)
+		vb_label_unlock(&S.lk[k]);
 }
 
 static int copy_file(const char *src, const char *dst);
@@ -356,7 +351,7 @@ record_killed_boot(const char *dir, const char *st, long pid)
 	int n = 0, r, fd;
 
 	if (!bt_kv_get(st, "boot", v, sizeof(v)) || !bt_kv_get(st,
-	    "boot_label", label, sizeof(label)) || !bt_good_label(label) ||
+	    "boot_label", label, sizeof(label)) || !vb_label_ok(label) ||
 	    !bt_kv_get(st, "boot_results", res, sizeof(res)) || res[0] != '/' ||
 	    !bt_kv_get(st, "boot_side", side, sizeof(side)))
 		return;
@@ -522,32 +517,21 @@ own_results(void)
 			own_dir(S.labeldir[k]);
 }
 
-/* One run of a label at a time, as vmrun: RESULTS/.LABEL.lock. */
+/*
+ * One run of a label at a time, the lock vmrun takes (label.h):
+ * RESULTS/.LABEL.lock; a symlink or another user's file there is
+ * refused.  Before anything boots, in one line.
+ */
 static void
 lock_label(int k)
 {
-	char buf[32];
-	ssize_t n;
-	int fd;
+	char err[PATH_MAX + 300];
 
-	snprintf(S.lock[k], sizeof(S.lock[k]), "%s/.%s.lock", S.o.results,
-	    S.sd[k].label);
-	fd = open(S.lock[k], O_RDWR | O_CREAT | O_CLOEXEC, 0644);
-	if (fd < 0)
-		die_errno("cannot create %s", S.lock[k]);
-	if (flock(fd, LOCK_EX | LOCK_NB) < 0) {
-		n = pread(fd, buf, sizeof(buf) - 1, 0);
-		buf[n > 0 ? n : 0] = '\0';
-		buf[strcspn(buf, "\n")] = '\0';
-		close(fd);
-		S.lock[k][0] = '\0';
-		die("%s/%s is in use by another run (pid %s)", S.o.results,
-		    S.sd[k].label, buf[0] ? buf : "unknown");
+	if (vb_label_lock(&S.lk[k], S.o.results, S.sd[k].label, err,
+	    sizeof(err)) < 0) {
+		cleanup();
+		die("%s", err);
 	}
-	S.lockfd[k] = fd;
-	n = snprintf(buf, sizeof(buf), "%ld\n", (long)getpid());
-	if (ftruncate(fd, 0) == 0 && pwrite(fd, buf, (size_t)n, 0) != n)
-		(void)ftruncate(fd, 0);
 }
 
 /*
@@ -1668,9 +1652,8 @@ plan(void)
 		if (S.o.label[k] && *S.o.label[k])
 			snprintf(s->label, sizeof(s->label), "%s",
 			    S.o.label[k]);
-		if (S.o.label[k] && !bt_good_label(S.o.label[k]))
-			die("%s_LABEL '%s': use letters, digits and . _ + - ~ "
-			    "(no slashes, at most 128)", k ? "B" : "A",
+		if (S.o.label[k] && !vb_label_ok(S.o.label[k]))
+			die("%s_LABEL '%s': " VB_LABEL_RULE, k ? "B" : "A",
 			    S.o.label[k]);
 	}
 	if (bt_default_labels(&S.sd[0], &S.sd[1], err, sizeof(err)) < 0)

@@ -6,6 +6,7 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <signal.h>
+#include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -14,6 +15,7 @@
 #include <unistd.h>
 
 #include "knob.h"
+#include "label.h"
 #include "memlimit.h"
 #include "state.h"
 #include "swapfile.h"
@@ -192,6 +194,12 @@ vb_state_save(const struct vb_state *st)
 			put_esc(f, st->results[i]);
 			putc('\n', f);
 		}
+	for (i = 0; i < 2; i++)
+		if (st->locks[i][0]) {
+			fputs("lock ", f);
+			put_esc(f, st->locks[i]);
+			putc('\n', f);
+		}
 	if (st->cgroup[0]) {
 		fprintf(f, "cgroup %d ", st->cgroup_v);
 		put_esc(f, st->cgroup);
@@ -283,17 +291,21 @@ open_trusted(const char *path, off_t max, char *why, size_t len)
 	return NULL;
 }
 
-/* A meta whose status is still running: mark it interrupted. */
+/*
+ * In the file @path (a plain file of this user, at most @max bytes),
+ * the line @from becomes @to, through a temporary renamed over it.  1
+ * when changed, 0 when there was no such line (or no such file), -1
+ * when it could not be rewritten.
+ */
 static int
-mark_interrupted(const char *dir)
+rewrite_line(const char *path, off_t max, const char *from, const char *to)
 {
-	char path[4200], tmp[4300], line[8192];
+	char tmp[4400], line[8192];
 	FILE *in, *out;
 	int changed = 0, fd;
 
-	snprintf(path, sizeof(path), "%s/meta", dir);
 	snprintf(tmp, sizeof(tmp), "%s.tmp", path);
-	if (!(in = open_trusted(path, STATE_MAX * 16, NULL, 0)))
+	if (!(in = open_trusted(path, max, NULL, 0)))
 		return 0;
 	if ((fd = vb_create(tmp, O_WRONLY, 0644)) < 0 ||
 	    !(out = fdopen(fd, "w"))) {
@@ -305,8 +317,8 @@ mark_interrupted(const char *dir)
 		return -1;
 	}
 	while (fgets(line, sizeof(line), in)) {
-		if (strcmp(line, "status=running\n") == 0) {
-			fputs("status=interrupted\n", out);
+		if (!changed && strcmp(line, from) == 0) {
+			fputs(to, out);
 			changed = 1;
 		} else {
 			fputs(line, out);
@@ -318,6 +330,41 @@ mark_interrupted(const char *dir)
 		return changed ? -1 : 0;
 	}
 	return 1;
+}
+
+/*
+ * A meta whose status is still running: mark it interrupted, and so
+ * the results in its folder that still say running (a benchmark or a
+ * probe killed with the run, which could not mark its own).  1 when
+ * the meta was marked, with the results marked in *@nres.
+ */
+static int
+mark_interrupted(const char *dir, int *nres)
+{
+	char path[4200];
+	struct dirent *e;
+	DIR *d;
+	int rc;
+
+	*nres = 0;
+	snprintf(path, sizeof(path), "%s/meta", dir);
+	rc = rewrite_line(path, STATE_MAX * 16, "status=running\n",
+	    "status=interrupted\n");
+	if (rc <= 0 || !(d = opendir(dir)))
+		return rc;
+	while ((e = readdir(d))) {
+		size_t n = strlen(e->d_name);
+
+		if (e->d_name[0] == '.' || n < 5 ||
+		    strcmp(e->d_name + n - 4, ".res") != 0)
+			continue;
+		snprintf(path, sizeof(path), "%.4000s/%.190s", dir,
+		    e->d_name);
+		*nres += rewrite_line(path, STATE_MAX * 64,
+		    "status running\n", "status interrupted\n") > 0;
+	}
+	closedir(d);
+	return rc;
 }
 
 /*
@@ -345,31 +392,6 @@ dead_workdir(const char *dir, const char *name)
 	    st.st_uid == geteuid() && !(st.st_mode & 077);
 }
 
-/*
- * Remove the lock file @path of a label if it is ours and no run holds
- * it (its run was killed); 1 when removed.  A run that opened it but
- * has not locked it yet finds it gone and makes it again (vmrun.c
- * lock_label()).
- */
-static int
-clean_lock(const char *path)
-{
-	struct stat a, b;
-	int fd, rc = 0;
-
-	fd = open(path, O_RDONLY | O_NOFOLLOW | O_NONBLOCK | O_CLOEXEC);
-	if (fd < 0)
-		return 0;
-	if (fstat(fd, &a) == 0 && S_ISREG(a.st_mode) &&
-	    a.st_uid == geteuid() && a.st_nlink == 1 &&
-	    flock(fd, LOCK_EX | LOCK_NB) == 0 && lstat(path, &b) == 0 &&
-	    a.st_dev == b.st_dev && a.st_ino == b.st_ino &&
-	    unlink(path) == 0)
-		rc = 1;
-	close(fd);
-	return rc;
-}
-
 /* Every .LABEL.lock in @dir no run holds: removed; how many. */
 static int
 clean_locks(const char *dir)
@@ -388,25 +410,38 @@ clean_locks(const char *dir)
 		    strcmp(e->d_name + len - 5, ".lock") != 0)
 			continue;
 		snprintf(path, sizeof(path), "%s/%s", dir, e->d_name);
-		n += clean_lock(path);
+		n += vb_label_lock_clean(path);
 	}
 	closedir(d);
 	return n;
 }
 
-/* The lock file of result folder @res: <parent>/.<name>.lock. */
+/*
+ * The lock file of result folder @res, for a state file that names no
+ * lock (older versions): <parent>/.<name>.lock, where a run's folder
+ * <label>/runN is its label's.
+ */
 static int
 clean_lock_of(const char *res)
 {
-	const char *slash = strrchr(res, '/');
-	char path[4400];
+	char dir[4400], path[4500], *slash;
+	const char *p;
 
-	if (!slash)
-		snprintf(path, sizeof(path), ".%s.lock", res);
+	snprintf(dir, sizeof(dir), "%s", res);
+	slash = strrchr(dir, '/');
+	if (slash && strncmp(slash + 1, "run", 3) == 0 && slash[4] >= '1' &&
+	    slash[4] <= '9') {
+		for (p = slash + 4; *p >= '0' && *p <= '9'; p++)
+			;
+		if (!*p)
+			*slash = '\0';
+	}
+	if (!(slash = strrchr(dir, '/')))
+		snprintf(path, sizeof(path), ".%s.lock", dir);
 	else
 		snprintf(path, sizeof(path), "%.*s/.%s.lock",
-		    (int)(slash - res), res, slash + 1);
-	return clean_lock(path);
+		    (int)(slash - dir), dir, slash + 1);
+	return vb_label_lock_clean(path);
 }
 
 /* A state file, read. */
@@ -415,6 +450,8 @@ struct saved {
 	unsigned long long start;
 	int nres;
 	char results[2][PATH_MAX];
+	int nlock;
+	char locks[2][PATH_MAX + 16];
 	int cgroup_v;
 	char cgroup[4096];
 	char swapfile[4096];
@@ -474,6 +511,10 @@ parse_state(FILE *f, struct saved *s, char *err, size_t errlen)
 		} else if (strcmp(key, "results") == 0 && s->nres < 2) {
 			unesc(val);
 			snprintf(s->results[s->nres++], sizeof(s->results[0]),
+			    "%s", val);
+		} else if (strcmp(key, "lock") == 0 && s->nlock < 2) {
+			unesc(val);
+			snprintf(s->locks[s->nlock++], sizeof(s->locks[0]),
 			    "%s", val);
 		} else if (strcmp(key, "cgroup") == 0 && rest) {
 			s->cgroup_v = atoi(val);
@@ -571,27 +612,51 @@ check_saved(const struct saved *s, char *err, size_t errlen)
 				    "character in the path");
 				return -1;
 			}
+	for (i = 0; i < s->nlock; i++)
+		for (p = (const unsigned char *)s->locks[i]; *p; p++)
+			if (*p < 0x20 || *p == 0x7f) {
+				snprintf(err, errlen, "lock: a control "
+				    "character in the path");
+				return -1;
+			}
 	return 0;
+}
+
+/* Add ", " and the printf-style text to @buf (@len) at *@used. */
+static void said(char *buf, size_t len, size_t *used, const char *fmt, ...)
+    __attribute__((format(printf, 4, 5)));
+
+static void
+said(char *buf, size_t len, size_t *used, const char *fmt, ...)
+{
+	va_list ap;
+	int w;
+
+	if (*used + 2 >= len)
+		return;
+	memcpy(buf + *used, ", ", 3);
+	*used += 2;
+	va_start(ap, fmt);
+	w = vsnprintf(buf + *used, len - *used, fmt, ap);
+	va_end(ap);
+	if (w > 0)
+		*used += (size_t)w < len - *used ? (size_t)w : len - *used - 1;
 }
 
 /*
  * Undo what the state @s (file @path) names; 0, or -1 when something
- * stays (said).
+ * stays (said).  The machine first (the cgroup's processes killed: none
+ * of the run's programs writes a result any more), then its results
+ * marked, then its label locks removed; said in one line, the results
+ * first.
  */
 static int
 undo(const char *path, const struct saved *s)
 {
-	char done[1024] = "", err[4400];
-	size_t used = 0;
+	char mach[4096] = "", done[16384] = "", err[4400];
+	size_t um = 0, ud = 0;
 	int rc = 0, nknob = 0, i;
 
-#define SAID(...) do { if (used < sizeof(done)) { \
-	int w_ = snprintf(done + used, sizeof(done) - used, __VA_ARGS__); \
-	if (w_ > 0) used += (size_t)w_; } } while (0)
-
-	for (i = 0; i < s->nres; i++)
-		if (mark_interrupted(s->results[i]) > 0)
-			SAID(", marked %s interrupted", s->results[i]);
 	if (s->cgroup[0] && access(s->cgroup, F_OK) == 0) {
 		struct vb_memlimit m;
 
@@ -602,14 +667,15 @@ undo(const char *path, const struct saved *s)
 			fprintf(stderr, "vmrun: %s\n", err);
 			rc = -1;
 		} else {
-			SAID(", removed its memory cgroup");
+			said(mach, sizeof(mach), &um, "removed its memory "
+			    "cgroup");
 		}
 	}
 	if (s->swapfile[0]) {
 		switch (vb_swapfile_reclaim(s->swapfile, s->pid, s->swap_dev,
 		    s->swap_ino, s->swap_size, err, sizeof(err))) {
 		case 1:
-			SAID(", removed its swap file");
+			said(mach, sizeof(mach), &um, "removed its swap file");
 			break;
 		case -1:
 			fprintf(stderr, "vmrun: %s: %s\n", path, err);
@@ -627,10 +693,38 @@ undo(const char *path, const struct saved *s)
 		}
 	}
 	if (nknob)
-		SAID(", restored %d setting%s", nknob, nknob == 1 ? "" : "s");
-	fprintf(stderr, "vmrun: a run killed earlier (pid %ld) left the "
-	    "machine changed: cleaned up%s\n", s->pid, done[0] ? done : "");
-#undef SAID
+		said(mach, sizeof(mach), &um, "restored %d setting%s", nknob,
+		    nknob == 1 ? "" : "s");
+	for (i = 0; i < s->nres; i++) {
+		int nr;
+
+		if (mark_interrupted(s->results[i], &nr) <= 0)
+			continue;
+		said(done, sizeof(done), &ud, "marked %s interrupted",
+		    s->results[i]);
+		if (nr)
+			snprintf(done + ud, sizeof(done) - ud, " (and %d "
+			    "result%s in it still running)", nr, nr == 1 ?
+			    "" : "s");
+		ud = strlen(done);
+	}
+	if (um)
+		said(done, sizeof(done), &ud, "%s", mach + 2);
+	/* the machine is as it was: the label locks no run holds go */
+	for (i = 0; rc == 0 && i < s->nlock; i++)
+		if (vb_label_lock_clean(s->locks[i]))
+			said(done, sizeof(done), &ud, "removed its lock file "
+			    "%s", s->locks[i]);
+	for (i = 0; rc == 0 && !s->nlock && i < s->nres; i++)
+		if (clean_lock_of(s->results[i]))
+			said(done, sizeof(done), &ud, "removed its lock file");
+	if (ud)
+		fprintf(stderr, "vmrun: a run killed earlier (pid %ld)%s: %s\n",
+		    s->pid, um || rc < 0 ? " left the machine changed" : "",
+		    done + 2);
+	else
+		fprintf(stderr, "vmrun: a run killed earlier (pid %ld) left "
+		    "nothing to undo\n", s->pid);
 	return rc;
 }
 
@@ -653,7 +747,7 @@ state_name(const char *name)
  * when something could not be undone.
  */
 static int
-recover_dir(const char *dir, int machine, int *bad, int *nlock)
+recover_dir(const char *dir, int machine, int *bad)
 {
 	DIR *d = opendir(dir);
 	struct dirent *e;
@@ -669,7 +763,6 @@ recover_dir(const char *dir, int machine, int *bad, int *nlock)
 		struct saved s;
 		long pid = state_name(e->d_name);
 		FILE *f;
-		int i;
 
 		if (!pid)
 			continue;
@@ -714,8 +807,6 @@ recover_dir(const char *dir, int machine, int *bad, int *nlock)
 			n++;
 		} else {
 			unlink(path);
-			for (i = 0; i < s.nres; i++)
-				*nlock += clean_lock_of(s.results[i]);
 			n++;
 		}
 		saved_free(&s);
@@ -732,10 +823,10 @@ vb_state_recover(const char *dir, const char *workdir, const char *results,
 	struct dirent *e;
 	int n, bad = 0, nwork = 0, nlock = 0;
 
-	n = recover_dir(dir, machine, &bad, &nlock);
+	n = recover_dir(dir, machine, &bad);
 	/* older versions kept their state files in the work folder */
 	if (workdir && strcmp(workdir, dir) != 0)
-		n += recover_dir(workdir, machine, &bad, &nlock);
+		n += recover_dir(workdir, machine, &bad);
 	if (workdir && (d = opendir(workdir))) {
 		while ((e = readdir(d))) {
 			char path[4400];

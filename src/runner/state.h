@@ -14,7 +14,8 @@
  *	vmbench-state 1
  *	pid 4242
  *	start 123456            the owner's start time (/proc/PID/stat)
- *	results results/x-A     a result folder being written
+ *	results /abs/results/x-A        a result folder being written
+ *	lock /abs/results/.x-A.lock     its label's lock file
  *	cgroup 1 /sys/fs/cgroup/memory/.../vmbench.4242
  *	swapfile /work/main/work/vmbench-swap.4242
  *	swapid 2049 1234567 268435456   its device, inode and size
@@ -27,8 +28,9 @@
  * undoes what they name: knobs written back, the cgroup's processes
  * killed and the cgroup removed, the swap file switched off and
  * removed, a result folder whose meta still says running marked
- * interrupted, and the owner's (and its benchmarks') leftover work
- * folders and label lock files removed.
+ * interrupted (and its results still saying running), and the
+ * owner's (and its benchmarks') leftover work folders and label lock
+ * files removed.
  *
  * A state file is trusted only when it is a regular file of the user
  * recovering, with one link, that no one else may write, and its every
@@ -57,6 +59,7 @@ struct vb_state {
 	unsigned long long swap_dev, swap_ino;
 	uint64_t swap_size;
 	char results[2][PATH_MAX];
+	char locks[2][PATH_MAX + 16];	/* the label locks (label.h) */
 	const struct vb_knobs *knobs;
 };
 
@@ -78,7 +81,10 @@ void vb_state_end(struct vb_state *st);
  * folder a state file names.  With @machine (the caller holds the
  * machine lock) what a run changed on the machine is undone; without
  * it, a state file that names such changes is left for a run that
- * holds the lock.  Each run cleaned is said in one line on stderr.
+ * holds the lock.  Each run cleaned is said in one line on stderr,
+ * naming what was done ("marked results/x/run2 interrupted, removed
+ * its lock file results/.x.lock"), and "left the machine changed" only
+ * when a setting, a cgroup or a swap file was undone.
  * The number of runs cleaned (0: nothing was left), or -1 when
  * something could not be undone (said too).
  */

@@ -76,6 +76,7 @@
 #include "util.h"
 #include "swapfile.h"
 #include "knob.h"
+#include "label.h"
 #include "state.h"
 #include "ab.h"
 
@@ -185,20 +186,38 @@ static struct {
 	struct vb_knobs knobs;		/* make ab's settings */
 	int append;			/* A/B: add to the side's results */
 	char ours[64];			/* VMBENCH_OURS: vmrun and the probe */
+	char probe_res[PATH_MAX + 300];	/* the probe's .res, while it runs */
 	char slot[1200];		/* A/B: "A 1/6 (thp=never)" */
 	int ab_line;			/* A/B: the line under way, or -1 */
 	int warmup;			/* A/B: a discarded run of each line */
 	const struct vb_conf *conf;	/* A/B: its config */
-	char lock[2][PATH_MAX + 16];	/* results/.<label>.lock, held */
-	int lockfd[2];
+	struct vb_label_lock lk[2];	/* results/.<label>.lock, held */
 	char statedir[4096];		/* the state files (state.h) */
 	struct vb_machine mach;		/* the machine lock, when held */
 	struct vb_machine seen;		/* the machine record at the start */
 	char beside[2048];		/* runs seen beside this one */
 	struct side *sd;		/* the result folders (one, or A and B) */
 	int nside;
-	char **cause;			/* per line: why it failed, or NULL */
-} S = { .lockfd = { -1, -1 }, .mach = { .fd = -1 }, .ab_line = -1 };
+	char **cause;			/* per line: why it failed, or NULL,
+					   in the side under way's causes */
+	char **causes[2];		/* each side's */
+	char *now;			/* the cause of the program running */
+} S = { .lk = { { .fd = -1 }, { .fd = -1 } }, .mach = { .fd = -1 },
+	.ab_line = -1 };
+
+/* the runs of a label: results/<label>/runN/ (docs/results.md) */
+static struct {
+	char dir[PATH_MAX];		/* results/<label> */
+	int resfd;			/* results/, checked (safedir.h) */
+	int flat;			/* one run at its top (meta): to run1/ */
+	int last;			/* the highest N of its runN/ */
+	int first;			/* this call's first run */
+	int empty;			/* the highest empty runN/ above last */
+	int made;			/* this call made the label's folder */
+	int n;				/* --runs */
+	int failed;			/* runs before the last that failed */
+	char boot_id[64], uptime[32];
+} RN = { .n = 1, .resfd = -1 };
 
 static void
 on_signal(int sig)
@@ -239,24 +258,6 @@ check_path(const char *what, const char *path)
 	if (strlen(path) >= PATH_MAX - 256)
 		die("%s '%.60s...': path too long (%zu bytes)", what, path,
 		    strlen(path));
-}
-
-/*
- * Labels become folder names: keep them to a safe alphabet, and never
- * starting with a dot (hidden, and the label locks' .LABEL.lock).
- */
-static int
-good_label(const char *s)
-{
-	const char *p;
-
-	if (!*s || *s == '.' || strlen(s) > 128)
-		return 0;
-	for (p = s; *p; p++)
-		if (!strchr("abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWX"
-		    "YZ0123456789._+-~", *p))
-			return 0;
-	return 1;
 }
 
 static int
@@ -347,19 +348,44 @@ probe_profile(const struct vb_conf *c, const struct vb_conf_line *l)
 
 /*
  * After fork(), in a benchmark's or the probe's child: die with the
- * runner (a SIGKILLed runner's benchmark then stops like after Ctrl-C,
- * keeping its iterations and removing its work folder), and enter the
- * memory limit, if any.
+ * runner @runner, by signal @sig (a SIGKILLed runner's benchmark then
+ * stops like after Ctrl-C, keeping its iterations and removing its work
+ * folder; the probe gets SIGHUP, which it records as interrupted, not
+ * the SIGTERM that completes it), and enter the memory limit, if any.
  */
 static void
-enter_limit(void)
+enter_limit(pid_t runner, int sig)
 {
-	prctl(PR_SET_PDEATHSIG, SIGTERM);
+	prctl(PR_SET_PDEATHSIG, sig);
+	/* the runner died before the prctl(): no signal comes */
+	if (getppid() != runner)
+		_exit(127);
 	if (S.lim.version && vb_memlimit_enter(&S.lim, 0) < 0) {
 		fprintf(stderr, "vmrun: cannot enter memory cgroup %s: %s\n",
 		    S.lim.path, strerror(errno));
 		_exit(127);
 	}
+}
+
+/*
+ * Mark the result @path @status if it says running (or, with @complete,
+ * complete: an A/B side one of whose runs failed).
+ */
+static void
+mark_status(const char *path, const char *status, int complete)
+{
+	char err[1024];
+	struct vb_res r;
+
+	if (vb_res_read(path, &r, err, sizeof(err)) < 0)
+		return;
+	if (strcmp(r.status, "running") == 0 || (complete &&
+	    strcmp(r.status, "complete") == 0)) {
+		snprintf(r.status, sizeof(r.status), "%s", status);
+		if (vb_res_write(path, &r) < 0)
+			vb_warn_errno("cannot write %s", path);
+	}
+	vb_res_free(&r);
 }
 
 /*
@@ -375,13 +401,14 @@ start_probe(const char *label, const char *profile)
 	char *argv[16], c;
 	int n = 0, logfd, ready[2];
 	struct pollfd pfd;
-	pid_t pid;
+	pid_t pid, runner = getpid();
 
 	prog_path("probe", prog, sizeof(prog));
 	/* A/B: each run of the probe is added to its side's result after */
 	snprintf(out, sizeof(out), "%s/%sprobe@%s", S.dir, S.append ?
 	    ".slot-" : "", label);
 	snprintf(logp, sizeof(logp), "%s/probe@%s.log", S.dir, label);
+	snprintf(S.probe_res, sizeof(S.probe_res), "%s.res", out);
 	argv[n++] = prog;
 	if (*profile) {
 		argv[n++] = "--profile";
@@ -415,7 +442,7 @@ start_probe(const char *label, const char *profile)
 		for (n = 4; n < 1024; n++)
 			close(n);
 		setenv("VMBENCH_READY_FD", "3", 1);
-		enter_limit();
+		enter_limit(runner, SIGHUP);
 		execv(prog, argv);
 		fprintf(stderr, "vmrun: cannot run %s: %s\n", prog,
 		    strerror(errno));
@@ -453,6 +480,14 @@ stop_probe(const char *label)
 	if (WIFEXITED(status) && (WEXITSTATUS(status) == 0 ||
 	    (stop_signal && WEXITSTATUS(status) == 130)))
 		return 0;
+	/* killed (kill -9, the OOM killer): it could not mark its result */
+	if (WIFSIGNALED(status)) {
+		mark_status(S.probe_res, "interrupted", 0);
+		vb_warn("the probe beside %s was killed (signal %d): %s is "
+		    "marked interrupted; see %s/probe@%s.log", label,
+		    WTERMSIG(status), S.probe_res, S.dir, label);
+		return 1;
+	}
 	vb_warn("the probe beside %s failed; see %s/probe@%s.log", label, S.dir,
 	    label);
 	return 1;
@@ -551,8 +586,8 @@ fmt_dur(char *buf, size_t len, double s)
  * Follow the program's progress pipe ("iter I N SECONDS" lines, see
  * src/lib/harness.h) and print a line per iteration on stderr.  "error LINE"
  * lines (src/lib/msg.h) are the program's error messages: the first since
- * the last finished iteration goes into S.cause[idx - 1], the cause
- * named when the program fails.
+ * the last finished iteration goes into S.now, the cause named when the
+ * program fails.
  */
 static void
 follow(int fd, int idx, int total, const char *label, uint64_t suite_t0)
@@ -580,16 +615,16 @@ follow(int fd, int idx, int total, const char *label, uint64_t suite_t0)
 
 			*nl = '\0';
 			if (strncmp(p, "error ", 6) == 0) {
-				if (!S.cause[idx - 1])
-					S.cause[idx - 1] = strdup(p + 6);
+				if (!S.now)
+					S.now = strdup(p + 6);
 				p = nl + 1;
 				continue;
 			}
 			/* a line when each iteration ends */
 			if (sscanf(p, "iter %d %d %lf", &it, &nit, &secs) ==
 			    3 && secs > 0) {
-				free(S.cause[idx - 1]);
-				S.cause[idx - 1] = NULL;
+				free(S.now);
+				S.now = NULL;
 				if (secs > 0)
 					done += secs;
 				fmt_dur(el, sizeof(el),
@@ -694,26 +729,6 @@ merge_slot(const char *name)
 	return rc;
 }
 
-/*
- * Mark the result @path failed if it says running (or, with @complete,
- * complete: an A/B side one of whose runs failed).
- */
-static void
-mark_failed(const char *path, int complete)
-{
-	char err[1024];
-	struct vb_res r;
-
-	if (vb_res_read(path, &r, err, sizeof(err)) < 0)
-		return;
-	if (strcmp(r.status, "running") == 0 || (complete &&
-	    strcmp(r.status, "complete") == 0)) {
-		snprintf(r.status, sizeof(r.status), "failed");
-		if (vb_res_write(path, &r) < 0)
-			vb_warn_errno("cannot write %s", path);
-	}
-	vb_res_free(&r);
-}
 
 /*
  * A benchmark killed by a signal (the OOM killer, kill -9) could not
@@ -731,7 +746,7 @@ after_killed(const char *bench, pid_t pid, const char *out)
 	if (access(path, F_OK) == 0 && vb_rmtree(path) < 0)
 		vb_warn_errno("cannot remove %s", path);
 	snprintf(path, sizeof(path), "%s.res", out);
-	mark_failed(path, 0);
+	mark_status(path, "failed", 0);
 }
 
 /* Run one config line; returns the program's exit status. */
@@ -744,10 +759,12 @@ run_line(const struct vb_conf *c, int idx, int iterations, uint64_t t0)
 	char **argv;
 	const char *profile = probe_profile(c, l);
 	int pfd[2], logfd, status, n = 0, i, probe_failed = 0, self_slot;
-	pid_t pid;
+	pid_t pid, runner = getpid();
 
 	vb_conf_label(l, label, sizeof(label));
 	prog_path(l->bench, prog, sizeof(prog));
+	free(S.now);
+	S.now = NULL;
 	/* the probe cannot append: A/B runs it into a slot, merged after */
 	self_slot = S.append && strcmp(l->bench, "probe") == 0;
 	snprintf(out, sizeof(out), "%s/%s%s", S.dir, self_slot ? ".slot-" :
@@ -802,7 +819,7 @@ run_line(const struct vb_conf *c, int idx, int iterations, uint64_t t0)
 		setenv("VMBENCH_PROGRESS_FD", fdbuf, 1);
 		setenv("VMBENCH_WORKDIR", S.workdir, 1);
 		setenv("VMBENCH_OURS", S.ours, 1);
-		enter_limit();
+		enter_limit(runner, SIGTERM);
 		execv(prog, argv);
 		fprintf(stderr, "vmrun: cannot run %s: %s\n", prog,
 		    strerror(errno));
@@ -839,9 +856,15 @@ run_line(const struct vb_conf *c, int idx, int iterations, uint64_t t0)
 	{
 		char ll[1024], how[64];
 
-		/* the program's own first error line, else its log's last */
-		if (!S.cause[idx])
-			S.cause[idx] = strdup(last_line(logp, ll, sizeof(ll)));
+		/*
+		 * the program's own first error line, else its log's last:
+		 * this run's, in this side's causes (A/B: not the other
+		 * side's, whose log this is not)
+		 */
+		free(S.cause[idx]);
+		S.cause[idx] = S.now ? S.now : strdup(last_line(logp, ll,
+		    sizeof(ll)));
+		S.now = NULL;
 		if (WIFEXITED(status))
 			snprintf(how, sizeof(how), "exit status %d",
 			    WEXITSTATUS(status));
@@ -968,6 +991,9 @@ unmake_sides(void)
 				vb_warn_errno("cannot remove %s", S.sd[k].dir);
 			S.sd[k].made = S.sd[k].written = 0;
 		}
+	/* a label folder this call made holds nothing now */
+	if (RN.made && rmdir(RN.dir) == 0)
+		RN.made = 0;
 	errno = e;
 }
 
@@ -1016,19 +1042,12 @@ cut_short(const struct vb_conf *c, int i, const char *status)
 		line_status(c, i, k, status, 1);
 }
 
-/* Give up the labels (see lock_label()). */
+/* Give up the labels (label.h). */
 static void
 unlock_label(void)
 {
-	int k;
-
-	for (k = 0; k < 2; k++) {
-		if (S.lockfd[k] < 0)
-			continue;
-		unlink(S.lock[k]);
-		close(S.lockfd[k]);
-		S.lockfd[k] = -1;
-	}
+	vb_label_unlock(&S.lk[0]);
+	vb_label_unlock(&S.lk[1]);
 }
 
 /*
@@ -1052,53 +1071,19 @@ die_teardown(void)
 }
 
 /*
- * One run of a label at a time: an exclusive flock(2) on
- * RESULTS/.LABEL.lock (beside the result folder, which --force removes
- * and makes again), held until vmrun exits, with the holder's pid in it.
- * A second run is refused before it touches anything.  The file is
- * removed at the end, and by the next run or make clean-stale when its
- * run was killed (state.c); a run that finds it removed between its
- * open() and its flock() takes it again.  It is opened with O_NOFOLLOW
- * and must be a plain file of this user: a symlink or another user's
- * file planted there in a shared results folder is refused, never
- * written through.
+ * One run of a label at a time (label.h): RESULTS/.LABEL.lock, beside
+ * the result folder (which --force removes and makes again), held until
+ * vmrun exits; a second run is refused before it touches anything.  The
+ * file is removed at the end, and by the next run or make clean-stale
+ * when its run was killed (state.c).
  */
 static void
 lock_label(int k, const char *results, const char *label)
 {
-	char buf[32];
-	struct stat a, b;
-	ssize_t n;
-	int fd;
+	char err[PATH_MAX + 300];
 
-	snprintf(S.lock[k], sizeof(S.lock[k]), "%s/.%s.lock", results, label);
-	for (;;) {
-		fd = vb_open_own(S.lock[k], O_RDWR, 0644);
-		if (fd < 0 && (errno == ELOOP || errno == EPERM))
-			die("%s: not a lock file of this user (%s): remove it",
-			    S.lock[k], errno == ELOOP ? "a symlink" :
-			    "another user's, or not a plain file");
-		if (fd < 0)
-			die_errno("cannot create %s", S.lock[k]);
-		if (flock(fd, LOCK_EX | LOCK_NB) < 0) {
-			if (errno != EWOULDBLOCK)
-				die_errno("cannot lock %s", S.lock[k]);
-			n = pread(fd, buf, sizeof(buf) - 1, 0);
-			buf[n > 0 ? n : 0] = '\0';
-			buf[strcspn(buf, "\n")] = '\0';
-			die("%s/%s is in use by another run (pid %s)", results,
-			    label, buf[0] ? buf : "unknown");
-		}
-		if (fstat(fd, &a) == 0 && lstat(S.lock[k], &b) == 0 &&
-		    a.st_dev == b.st_dev && a.st_ino == b.st_ino)
-			break;
-		close(fd);
-	}
-	S.lockfd[k] = fd;
-	n = snprintf(buf, sizeof(buf), "%ld\n", (long)getpid());
-	/* the pid is a courtesy to the refused run: the lock is the flock */
-	if (ftruncate(fd, 0) == 0 && pwrite(fd, buf, (size_t)n, 0) != n)
-		(void)ftruncate(fd, 0);
+	if (vb_label_lock(&S.lk[k], results, label, err, sizeof(err)) < 0)
+		die("%s", err);
 }
 
 /*
@@ -1182,14 +1167,15 @@ machine_begin(int changes, const char *what, const char *results)
 }
 
 /*
- * At the end: the runs that ran beside this one, in meta
- * (concurrent=...) and as a note in each result, which every view of
- * the report shows ("! label: ...").  A run that changed nothing
- * looks whether one that changes the machine held the lock at its
- * start or end, or took it in between (the record's count moved); one
- * that changed it names the runs live at its start or end.
+ * At the end of a run (with --runs, of each): the runs that ran beside
+ * it, in meta (concurrent=..., the last of S.extra: 1 when added) and
+ * as a note in each result, which every view of the report shows ("!
+ * label: ...").  A run that changed nothing looks whether one that
+ * changes the machine held the lock at its start or end, or took it in
+ * between (the record's count moved); one that changed it names the
+ * runs live at its start or end.
  */
-static void
+static int
 machine_end(struct side *sd, int nside)
 {
 	static char val[2400];
@@ -1212,7 +1198,7 @@ machine_end(struct side *sd, int nside)
 				    used, "%s%s", used ? "; " : "", p);
 		}
 		if (!S.beside[0])
-			return;
+			return 0;
 		snprintf(val, sizeof(val), "other vmbench runs ran beside "
 		    "this one, which changed the machine: %s", S.beside);
 	} else {
@@ -1224,7 +1210,7 @@ machine_end(struct side *sd, int nside)
 		n = (S.seen.pid != 0) + (m.gen > S.seen.gen ? m.gen -
 		    S.seen.gen : 0);
 		if (!n && !m.pid)
-			return;
+			return 0;
 		pid = S.seen.pid ? S.seen.pid : m.pid;
 		if (pid)
 			snprintf(val, sizeof(val), "ran beside pid %ld, which "
@@ -1259,6 +1245,29 @@ machine_end(struct side *sd, int nside)
 		}
 		closedir(d);
 	}
+	return 1;
+}
+
+/*
+ * Between two runs of one call (--runs): the next run's start for
+ * machine_end(): who changes the machine now, or the live runs beside
+ * a run that changes it.
+ */
+static void
+machine_next(void)
+{
+	char mdir[4096];
+	long before = S.seen.pid;
+
+	if (S.mach.fd >= 0) {
+		vb_state_others(S.statedir, S.beside, sizeof(S.beside));
+		return;
+	}
+	if (vb_machine_peek(vb_machine_dir(mdir, sizeof(mdir)), &S.seen) < 0)
+		memset(&S.seen, 0, sizeof(S.seen));
+	if (S.seen.pid && S.seen.pid != before)
+		vb_warn("pid %ld is changing this machine (%s): this run is "
+		    "marked as run beside it", S.seen.pid, S.seen.what);
 }
 
 /*
@@ -1588,6 +1597,7 @@ ab_warmup(const struct vb_conf *c, int i, struct side *sd, int s,
 		die_errno("cannot create %s", S.dir);
 	snprintf(S.slot, sizeof(S.slot), "warm-up %c (%s), discarded",
 	    "AB"[s], sd[s].desc);
+	S.cause = S.causes[s];
 	rc = run_line(c, i, 1, t0);
 	if (rc == 130)
 		return 130;
@@ -1645,6 +1655,7 @@ run_ab(const struct vb_conf *c, const struct opts *o, struct side *sd,
 
 			ab_switch(sd, s, &cur);
 			memcpy(S.dir, sd[s].dir, sizeof(S.dir));
+			S.cause = S.causes[s];
 			snprintf(S.slot, sizeof(S.slot), "%c %d/%d (%s)",
 			    sched[k], k + 1, 2 * n, sd[s].desc);
 			hits = limit_hits();
@@ -1677,7 +1688,7 @@ run_ab(const struct vb_conf *c, const struct opts *o, struct side *sd,
 
 				snprintf(path, sizeof(path), "%s/%s.res",
 				    sd[k].dir, label);
-				mark_failed(path, 1);
+				mark_status(path, "failed", 1);
 			}
 		failed += line_failed != 0;
 	}
@@ -1687,16 +1698,6 @@ run_ab(const struct vb_conf *c, const struct opts *o, struct side *sd,
 
 /* ---- several runs a label: results/<label>/runN/ (docs/results.md) ---- */
 
-static struct {
-	char dir[PATH_MAX];		/* results/<label> */
-	int resfd;			/* results/, checked (safedir.h) */
-	int flat;			/* one run at its top (meta): to run1/ */
-	int last;			/* the highest N of its runN/ */
-	int first;			/* this call's first run */
-	int n;				/* --runs */
-	int failed;			/* runs before the last that failed */
-	char boot_id[64], uptime[32];
-} RN = { .n = 1, .resfd = -1 };
 
 /* N of a folder named "runN" (N from 1, no leading zero), else 0. */
 static int
@@ -1788,6 +1789,22 @@ run_same(const char *meta, int idx, const char *config, const char *cks)
 	vb_meta_free(kv, n);
 }
 
+/* Is @path a folder with nothing in it? */
+static int
+empty_dir(const char *path)
+{
+	DIR *d = opendir(path);
+	struct dirent *de;
+	int n = 0;
+
+	if (!d)
+		return 0;
+	while ((de = readdir(d)))
+		n += strcmp(de->d_name, ".") && strcmp(de->d_name, "..");
+	closedir(d);
+	return n == 0;
+}
+
 /*
  * Before anything runs: what results/<label> holds.  Nothing (a new
  * label), runN/ folders, or one run at its top (meta: an older folder,
@@ -1823,12 +1840,18 @@ runs_check(const struct side *sd, const struct opts *o)
 		snprintf(path, sizeof(path), "%s/%s", RN.dir, de->d_name);
 		if (!strcmp(de->d_name, "meta"))
 			RN.flat = 1;
-		else if (n > 0 && lstat(path, &st) == 0 && S_ISDIR(st.st_mode))
+		else if (n > 0 && lstat(path, &st) == 0 &&
+		    S_ISDIR(st.st_mode) && empty_dir(path))
+			RN.empty = n > RN.empty ? n : RN.empty;
+		else if (n > 0 && S_ISDIR(st.st_mode))
 			RN.last = n > RN.last ? n : RN.last;
 		else if (!other[0])
 			snprintf(other, sizeof(other), "%s", de->d_name);
 	}
 	closedir(d);
+	/* an empty runN/ (a run that never began) is not a run */
+	if (RN.empty < RN.last)
+		RN.empty = 0;
 	if (RN.flat && RN.last > 1)
 		die("%s holds a run at its top (meta) and run folders up to "
 		    "run%d: move one or the other away, or FORCE=1 to replace "
@@ -1945,6 +1968,25 @@ state_result(int k, const char *dir)
 }
 
 /*
+ * The label lock @k (held) into the state, as an absolute path: after a
+ * SIGKILL the clean-up removes it, from whatever folder it runs.
+ */
+static void
+state_lock(int k, const char *results)
+{
+	char real[PATH_MAX];
+	const char *base = strrchr(S.lk[k].path, '/');
+	int n;
+
+	if (!realpath(results, real))
+		die_errno("cannot find %s", results);
+	n = snprintf(S.state.locks[k], sizeof(S.state.locks[k]), "%s/%s",
+	    real, base ? base + 1 : S.lk[k].path);
+	if (n < 0 || (size_t)n >= sizeof(S.state.locks[k]))
+		die("%s: path too long", S.lk[k].path);
+}
+
+/*
  * Make run @idx's folder and point the side, S.dir, the state file
  * (a SIGKILLed run's meta is marked by the next) and meta at it.
  */
@@ -1959,6 +2001,7 @@ run_dir(struct side *sd, int idx)
 	memcpy(sd->dir, dir, strlen(dir) + 1);
 	if (mkdir(sd->dir, 0755) < 0)
 		die_errno("cannot create %s", sd->dir);
+	sd->made = 1;
 	memcpy(S.dir, sd->dir, sizeof(S.dir));
 	state_result(0, sd->dir);
 	if (vb_state_save(&S.state) < 0)
@@ -1979,19 +2022,29 @@ runs_folder(struct side *sd, const struct opts *o)
 
 	const char *label = strrchr(RN.dir, '/') ? strrchr(RN.dir, '/') + 1 :
 	    RN.dir;
-	char err[PATH_MAX + 128];
-	int fd;
+	char path[PATH_MAX + 16], err[PATH_MAX + 128];
+	int n, fd;
 
 	/* through folder descriptors: no path resolved twice */
 	if (o->force && fstatat(RN.resfd, label, &st, AT_SYMLINK_NOFOLLOW) ==
 	    0 && vb_rmtree_at(RN.resfd, label) < 0)
 		die_errno("cannot remove %s", RN.dir);
-	if ((fd = vb_dir_sub(RN.resfd, label, RN.dir, 1, err,
+	if (mkdirat(RN.resfd, label, 0755) == 0)
+		RN.made = 1;
+	else if (errno != EEXIST)
+		die_errno("cannot create %s", RN.dir);
+	if ((fd = vb_dir_sub(RN.resfd, label, RN.dir, 0, err,
 	    sizeof(err))) < 0)
 		die("%s", err);
 	close(fd);
 	if (RN.flat)
 		move_flat();
+	/* empty run folders after the last run: this call numbers from it */
+	for (n = RN.empty; n > RN.last; n--) {
+		snprintf(path, sizeof(path), "%s/run%d", RN.dir, n);
+		if (rmdir(path) < 0 && errno != ENOENT)
+			die_errno("cannot remove the empty %s", path);
+	}
 	RN.first = RN.last + 1;
 	run_dir(sd, RN.first);
 }
@@ -2005,10 +2058,15 @@ static void
 run_next(const struct vb_conf *c, struct side *sd, int failed, int idx)
 {
 	const char *status = failed ? "failed" : "complete";
-	int i;
+	int i, beside;
 
+	/* the runs beside this one are this one's, not the next's */
+	beside = machine_end(sd, 1);
 	if (side_meta(sd, status, 1, 0) < 0)
 		failed = 1;
+	if (beside)
+		S.nextra--;
+	machine_next();
 	RN.failed += failed != 0;
 	summary(c);
 	fprintf(stderr, "vmrun: %s: %s (run %d of %d)\n", sd->dir, status,
@@ -2239,9 +2297,8 @@ main(int argc, char **argv)
 			die_errno("uname");
 		o.kernel = strdup(u.release);
 	}
-	if (!good_label(o.kernel))
-		die("bad kernel label '%s': use letters, digits and . _ + - ~ "
-		    "(no slashes, not starting with a dot)", o.kernel);
+	if (!vb_label_ok(o.kernel))
+		die("bad kernel label '%s': " VB_LABEL_RULE, o.kernel);
 	ab = o.set_a || o.set_b;
 	nside = ab ? 2 : 1;
 	if (!ab && (o.label_a || o.label_b))
@@ -2276,10 +2333,9 @@ main(int argc, char **argv)
 		sd[0].label = o.label_a ? o.label_a : la;
 		sd[1].label = o.label_b ? o.label_b : lb;
 		for (k = 0; k < 2; k++)
-			if (!good_label(sd[k].label))
-				die("bad label '%s': use letters, digits and "
-				    ". _ + - ~ (no slashes, not starting with "
-				    "a dot, at most 128)", sd[k].label);
+			if (!vb_label_ok(sd[k].label))
+				die("bad label '%s': " VB_LABEL_RULE,
+				    sd[k].label);
 		if (strcmp(sd[0].label, sd[1].label) == 0)
 			die("both sides are labelled '%s'", sd[0].label);
 		vb_knobs_describe(&S.knobs, 0, sd[0].desc, sizeof(sd[0].desc));
@@ -2372,8 +2428,10 @@ main(int argc, char **argv)
 	 * may run elsewhere): after a SIGKILL the next run marks a meta
 	 * still "running" interrupted, and says so.
 	 */
-	for (k = 0; k < nside; k++)
+	for (k = 0; k < nside; k++) {
 		state_result(k, sd[k].dir);
+		state_lock(k, o.results);
+	}
 	if (vb_state_save(&S.state) < 0)
 		die_errno("cannot write %s", S.state.path);
 	if (ab) {
@@ -2435,9 +2493,11 @@ main(int argc, char **argv)
 			snprintf(itbuf, sizeof(itbuf), "%d-%d", lo, hi);
 		S.meta.iterations = itbuf;
 	}
-	S.cause = calloc((size_t)conf.nlines, sizeof(*S.cause));
-	if (!S.cause)
-		die("out of memory");
+	for (k = 0; k < 2; k++)
+		if (!(S.causes[k] = calloc((size_t)conf.nlines,
+		    sizeof(*S.causes[k]))))
+			die("out of memory");
+	S.cause = S.causes[0];
 	if (ab) {
 		for (k = 0; k < 2; k++) {
 			sd[k].extra[38].key = "ab_setting";
@@ -2499,6 +2559,7 @@ main(int argc, char **argv)
 		if (side_meta(&sd[k], status, 1, 0) < 0)
 			meta_failed = 1;
 		memcpy(S.dir, sd[k].dir, sizeof(S.dir));
+		S.cause = S.causes[k];
 		summary(&conf);
 	}
 	if (stop_signal || rc == 130) {
@@ -2518,9 +2579,12 @@ main(int argc, char **argv)
 		free(sd[k].settings);
 	vb_knobs_free(&S.knobs);
 	unlock_label();
-	for (i = 0; i < conf.nlines; i++)
-		free(S.cause[i]);
-	free(S.cause);
+	for (k = 0; k < 2; k++) {
+		for (i = 0; i < conf.nlines; i++)
+			free(S.causes[k][i]);
+		free(S.causes[k]);
+	}
+	free(S.now);
 	vb_conf_free(&conf);
 	return rc;
 }
