@@ -19,6 +19,7 @@
 #include "msg.h"
 #include "model.h"
 #include "opt.h"
+#include "parentwatch.h"
 #include "options.h"
 #include "rload.h"
 #include "setup.h"
@@ -274,6 +275,9 @@ main(int argc, char **argv)
 	vb_set_progname("vmreport");
 	/* | head: a reader that has seen enough is not an error (below) */
 	signal(SIGPIPE, SIG_IGN);
+	/* started by make: stop when make is stopped (parentwatch.h) */
+	if (vb_parent_watch() < 0)
+		vb_warn_errno("cannot watch make, its parent");
 	opterr = 0;	/* a bad option: our one line, below */
 	while ((c = getopt_long(argc, argv, ":h", lopts, NULL)) != -1) {
 		switch (c) {

@@ -77,6 +77,7 @@
 #include "knob.h"
 #include "state.h"
 #include "ab.h"
+#include "parentwatch.h"
 
 struct opts {
 	const char *kernel;
@@ -2194,6 +2195,9 @@ main(int argc, char **argv)
 	 * the run or its clean-up.
 	 */
 	signal(SIGPIPE, SIG_IGN);
+	/* started by make: stop when make is stopped (parentwatch.h) */
+	if (vb_parent_watch() < 0)
+		vb_warn_errno("cannot watch make, its parent");
 	if (vb_opt_parse(opt_tab, &o, argc - 1, argv + 1, NULL, err,
 	    sizeof(err)) < 0)
 		die("%s", err);
