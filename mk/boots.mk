@@ -49,8 +49,10 @@ unexport A_KERNEL B_KERNEL A_CMDLINE B_CMDLINE VM_MEM A_MEM B_MEM VM_CPUS \
 	BOOTS ACCEL A_MODULES B_MODULES BOOT_TIMEOUT VM_DISK TEST_KERNEL
 
 .PHONY: boots test-kernel deps-boots bench-boots clean-stale-boots
+# exec'd, watching make (mk/workflows.mk, src/lib/parentwatch.h)
+boots clean-stale-boots: export VB_FROM_MAKE := 1
 boots: all
-	$(Q)bench/vmboots --a-kernel "$$VB_A_KERNEL" \
+	$(Q)exec bench/vmboots --a-kernel "$$VB_A_KERNEL" \
 	    $${VB_B_KERNEL:+--b-kernel "$$VB_B_KERNEL"} \
 	    --a-cmdline "$$VB_A_CMDLINE" --b-cmdline "$$VB_B_CMDLINE" \
 	    $${VB_A_LABEL:+--a-label "$$VB_A_LABEL"} \
@@ -72,7 +74,7 @@ boots: all
 # a killed make boots: its QEMU and images (make clean-stale runs this)
 clean-stale: clean-stale-boots
 clean-stale-boots: bench/vmboots
-	$(Q)bench/vmboots --clean-stale $${VB_WORKDIR:+--workdir "$$VB_WORKDIR"}
+	$(Q)exec bench/vmboots --clean-stale $${VB_WORKDIR:+--workdir "$$VB_WORKDIR"}
 
 test-kernel:
 	$(Q)sh src/boots/get-kernel.sh $${VB_TEST_KERNEL:+"$$VB_TEST_KERNEL"}

@@ -17,6 +17,18 @@ $(call vb_export,KERNEL CONFIG RESULTS ITERATIONS RUNS FORCE MEM SWAP WORKDIR \
 	A B A_LABEL B_LABEL ORDER WARMUP KERNELS REPORT_OPTS PLOTS)
 # KERNEL left empty is uname -r (vmrun).
 
+# Each recipe execs its program, which is then make's own child: a
+# SIGTERM to make's pid reaches it (make passes SIGTERM on to its
+# children), and with VB_FROM_MAKE=1 it watches make for a SIGINT or
+# SIGHUP there, which make does not pass on (src/lib/parentwatch.h).
+run ab compare plot post html clean-stale: export VB_FROM_MAKE := 1
+
+# FORCE=1 replaces the label, FORCE=0 or none adds a run; any other
+# value is refused in one line (then "$$@" holds --force or nothing)
+VB_FORCE_ARGS = case "$$VB_FORCE" in 1) set -- --force;; 0|'') set --;; \
+	    *) echo 'make: FORCE= takes 1 (replace the label) or 0 (add a' \
+	    'run, the default), nothing else' >&2; exit 2;; esac
+
 # the options every vmrun target shares, as shell words from VB_*
 VMRUN_ARGS = --config "$$VB_CONFIG" --results "$$VB_RESULTS" \
 	    $${VB_ITERATIONS:+--iterations "$$VB_ITERATIONS"} \
@@ -25,8 +37,8 @@ VMRUN_ARGS = --config "$$VB_CONFIG" --results "$$VB_RESULTS" \
 
 # make run: the runner does the work; see src/runner/vmrun.c and docs/running.md.
 run: all
-	$(Q)case "$$VB_FORCE" in 1) set -- --force;; *) set --;; esac; \
-	bench/vmrun --kernel "$$VB_KERNEL" $${VB_RUNS:+--runs "$$VB_RUNS"} \
+	$(Q)$(VB_FORCE_ARGS); \
+	exec bench/vmrun --kernel "$$VB_KERNEL" $${VB_RUNS:+--runs "$$VB_RUNS"} \
 	    $(VMRUN_ARGS) "$$@"
 
 # make ab: one kernel, two settings, iterations interleaved (ABBA, the
@@ -37,8 +49,8 @@ ab: all
 	$(Q)[ -n "$$VB_A_SET$$VB_B_SET" ] || { echo 'make ab: give both' \
 	    'sides: A="name=value,..." B="name=value,..." (B= alone: the' \
 	    'settings as found)' >&2; exit 2; }; \
-	case "$$VB_FORCE" in 1) set -- --force;; *) set --;; esac; \
-	bench/vmrun --kernel "$$VB_KERNEL" \
+	$(VB_FORCE_ARGS); \
+	exec bench/vmrun --kernel "$$VB_KERNEL" \
 	    $${VB_A_SET:+--a "$$VB_A"} $${VB_B_SET:+--b "$$VB_B"} \
 	    $${VB_A_LABEL:+--label-a "$$VB_A_LABEL"} \
 	    $${VB_B_LABEL:+--label-b "$$VB_B_LABEL"} \
@@ -59,7 +71,7 @@ fleet-fetch:
 # Undo what a run killed with SIGKILL left (cgroup, swap file, settings,
 # work folders, label locks); every run does this first by itself.
 clean-stale: all
-	$(Q)bench/vmrun --clean-stale $${VB_WORKDIR:+--workdir "$$VB_WORKDIR"} \
+	$(Q)exec bench/vmrun --clean-stale $${VB_WORKDIR:+--workdir "$$VB_WORKDIR"} \
 	    $${VB_RESULTS:+--results "$$VB_RESULTS"}
 
 # The report (report/vmreport; docs/report.md): KERNELS="a b c"
@@ -74,17 +86,17 @@ REPORT_DIRS = set -f; set --; for k in $$VB_KERNELS; do \
 need-kernels:
 	@$(REPORT_DIRS)
 compare: all
-	$(Q)$(REPORT_DIRS); report/vmreport $$VB_REPORT_OPTS "$$@"
+	$(Q)$(REPORT_DIRS); exec report/vmreport $$VB_REPORT_OPTS "$$@"
 plot: all
-	$(Q)$(REPORT_DIRS); report/vmreport $$VB_REPORT_OPTS \
+	$(Q)$(REPORT_DIRS); exec report/vmreport $$VB_REPORT_OPTS \
 	    --plot "$${VB_PLOTS:-plots}" "$$@"
 post: all
-	$(Q)$(REPORT_DIRS); report/vmreport $$VB_REPORT_OPTS --post "$$@"
+	$(Q)$(REPORT_DIRS); exec report/vmreport $$VB_REPORT_OPTS --post "$$@"
 
 # make html: the results page across the KERNELS, HTML=dir/index.html
 # (default $(RESULTS)/html): src/report/rhtml.c, docs/html.md.
 $(call vb_export,HTML)
 .PHONY: html
 html: all
-	$(Q)$(REPORT_DIRS); report/vmreport $$VB_REPORT_OPTS \
+	$(Q)$(REPORT_DIRS); exec report/vmreport $$VB_REPORT_OPTS \
 	    --html "$${VB_HTML:-$${VB_RESULTS:-results}/html}" "$$@"

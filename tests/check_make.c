@@ -345,6 +345,91 @@ START_TEST(ab_needs_sides)
 }
 END_TEST
 
+/*
+ * Values that are no value of theirs, refused in one line (besides
+ * make's own "***" line) before anything is made: FORCE= other than 1,
+ * 0 or empty; WORKDIR= a device, a regular file, /proc, /sys/kernel; a
+ * control character in PLOTS= or HTML=.  RESULTS= is never created.
+ */
+START_TEST(bad_values_refused)
+{
+	static const struct {
+		const char *target, *var, *val, *want;
+	} rows[] = {
+		{ "run", "FORCE", "yes", "make: FORCE= takes 1 " },
+		{ "run", "FORCE", "true", "make: FORCE= takes 1 " },
+		{ "run", "FORCE", "2", "make: FORCE= takes 1 " },
+		{ "ab", "FORCE", "yes", "make: FORCE= takes 1 " },
+		{ "run", "WORKDIR", "/dev/null", "vmrun: work folder /dev/null: "
+		    "not a folder" },
+		{ "run", "WORKDIR", "$T/file", "vmrun: work folder $T/file: "
+		    "not a folder" },
+		{ "run", "WORKDIR", "/proc", "vmrun: work folder /proc: on "
+		    "proc," },
+		{ "run", "WORKDIR", "/sys/kernel", "vmrun: work folder "
+		    "/sys/kernel: on sysfs," },
+		{ "plot", "PLOTS", "$T/a\nb", "vmreport: --plot '$T/a\\x0ab': "
+		    "a control character" },
+		{ "html", "HTML", "$T/a\tb", "vmreport: --html '$T/a\\x09b': "
+		    "a control character" },
+	};
+	char out[600], res[600], val[600], want[600], assign[700], *got;
+	char *argv[16], *l, *e;
+	size_t i;
+	int status, n, lines, hit;
+
+	snprintf(out, sizeof(out), "%s/out", tu_dir);
+	snprintf(res, sizeof(res), "RESULTS=%s/r", tu_dir);
+	tu_write(val, sizeof(val), "file", "a file\n");
+	for (i = 0; i < sizeof(rows) / sizeof(rows[0]); i++) {
+		const char *t = strstr(rows[i].val, "$T");
+
+		snprintf(val, sizeof(val), "%s%s", t ? tu_dir : rows[i].val,
+		    t ? t + 2 : "");
+		t = strstr(rows[i].want, "$T");
+		snprintf(want, sizeof(want), "%.*s%s%s", t ? (int)(t -
+		    rows[i].want) : (int)strlen(rows[i].want), rows[i].want,
+		    t ? tu_dir : "", t ? t + 2 : "");
+		snprintf(assign, sizeof(assign), "%s=%s", rows[i].var, val);
+		n = 0;
+		argv[n++] = "make";
+		argv[n++] = "-s";
+		argv[n++] = "-o";
+		argv[n++] = "all";
+		argv[n++] = BUILD_MODE;
+		argv[n++] = (char *)rows[i].target;
+		argv[n++] = "KERNEL=mk-bad";
+		argv[n++] = "CONFIG=configs/test.conf";
+		argv[n++] = "KERNELS=mk-none";
+		argv[n++] = "A=vm.swappiness=60";
+		argv[n++] = "B=vm.swappiness=60";
+		argv[n++] = res;
+		argv[n++] = assign;
+		argv[n] = NULL;
+		status = run_make(argv, out);
+		got = tu_slurp_ok("%s", out);
+		lines = hit = 0;
+		for (l = got; *l; l = *e ? e + 1 : e) {
+			e = strchrnul(l, '\n');
+			if (strncmp(l, "make: *** [", 11) == 0)
+				continue;
+			lines++;
+			hit |= strncmp(l, want, strlen(want)) == 0;
+		}
+		ck_assert_msg(WIFEXITED(status) && WEXITSTATUS(status) != 0 &&
+		    lines == 1 && hit, "make %s %s=%s: status %d, not one line "
+		    "\"%s...\"; it said: %s", rows[i].target, rows[i].var,
+		    rows[i].val, status, want, got);
+		free(got);
+		ck_assert_msg(tu_sh_in(tu_dir, "test ! -e \"$T/r\" && test "
+		    "! -e \"$T/a\" && test ! -e \"$T/a\nb\" && test ! -e "
+		    "\"$T/a\tb\"") == 0, "make %s %s=%s: something was made",
+		    rows[i].target, rows[i].var, rows[i].val);
+	}
+	ck_assert_int_lt(access("results/mk-bad", F_OK), 0);
+}
+END_TEST
+
 Suite *
 make_suite(void)
 {
@@ -362,6 +447,12 @@ make_suite(void)
 	tcase_add_unchecked_fixture(tc, tu_mktmp, tu_rmtmp);
 	tcase_set_timeout(tc, 120);
 	tcase_add_loop_test(tc, make_values_are_text, FLEET_GROUPS, NGROUPS);
+	suite_add_tcase(s, tc);
+	/* values with no meaning, refused before anything is made */
+	tc = tu_tcase_local("bad");
+	tcase_add_checked_fixture(tc, tu_mktmp, tu_rmtmp);
+	tcase_set_timeout(tc, 60);
+	tcase_add_test(tc, bad_values_refused);
 	suite_add_tcase(s, tc);
 	return s;
 }

@@ -44,6 +44,7 @@
 #include "size.h"
 #include "safedir.h"
 #include "util.h"
+#include "parentwatch.h"
 
 struct opts {
 	const char *kernel[2], *label[2], *cmdline[2], *mem[2], *modules[2];
@@ -1827,6 +1828,9 @@ main(int argc, char **argv)
 
 	vb_set_progname("vmboots");
 	signal(SIGPIPE, SIG_IGN);
+	/* started by make: stop when make is stopped (parentwatch.h) */
+	if (vb_parent_watch() < 0)
+		vb_warn_errno("cannot watch make, its parent");
 	if (vb_opt_parse(opt_tab, &S.o, argc - 1, argv + 1, NULL, err,
 	    sizeof(err)) < 0)
 		die("%s", err);

@@ -19,6 +19,7 @@
 #include "msg.h"
 #include "model.h"
 #include "opt.h"
+#include "parentwatch.h"
 #include "options.h"
 #include "rload.h"
 #include "setup.h"
@@ -234,6 +235,38 @@ num_arg(const char *opt, const char *s, double lo, double hi)
 	return v;
 }
 
+/*
+ * The folder of --plot or --html: no control character (it goes into
+ * messages and gnuplot's scripts, one line each), refused in one line
+ * that shows it escaped.
+ */
+static const char *
+dir_arg(const char *opt, const char *s)
+{
+	char shown[200];
+	const unsigned char *p;
+	size_t n = 0;
+	int bad = 0;
+
+	for (p = (const unsigned char *)s; *p && n + 5 < sizeof(shown); p++)
+		if (*p < 0x20 || *p == 0x7f) {
+			n += (size_t)snprintf(shown + n, sizeof(shown) - n,
+			    "\\x%02x", *p);
+			bad = 1;
+		} else {
+			shown[n++] = (char)*p;
+		}
+	shown[n] = '\0';
+	while (*p)
+		bad |= *p < 0x20 || *p == 0x7f, p++;
+	if (bad) {
+		vb_die_status = 2;
+		die("%s '%s%s': a control character in a folder name", opt,
+		    shown, *p ? "..." : "");
+	}
+	return s;
+}
+
 int
 main(int argc, char **argv)
 {
@@ -274,6 +307,9 @@ main(int argc, char **argv)
 	vb_set_progname("vmreport");
 	/* | head: a reader that has seen enough is not an error (below) */
 	signal(SIGPIPE, SIG_IGN);
+	/* started by make: stop when make is stopped (parentwatch.h) */
+	if (vb_parent_watch() < 0)
+		vb_warn_errno("cannot watch make, its parent");
 	opterr = 0;	/* a bad option: our one line, below */
 	while ((c = getopt_long(argc, argv, ":h", lopts, NULL)) != -1) {
 		switch (c) {
@@ -299,8 +335,8 @@ main(int argc, char **argv)
 		case 'o': only = optarg; break;
 		case 'v': vmstat = optarg; break;
 		case 'i': iter = (int)num_arg("--iter", optarg, 1, 1e6); break;
-		case 'p': plot = optarg; break;
-		case 'H': html = optarg; break;
+		case 'p': plot = dir_arg("--plot", optarg); break;
+		case 'H': html = dir_arg("--html", optarg); break;
 		case 'r':
 			regress = num_arg("--fail-on-regression", optarg, 0,
 			    1e6);

@@ -60,7 +60,9 @@
 #include <sys/file.h>
 #include <sys/prctl.h>
 #include <sys/stat.h>
+#include <sys/statvfs.h>
 #include <sys/utsname.h>
+#include <sys/vfs.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
@@ -79,6 +81,8 @@
 #include "label.h"
 #include "state.h"
 #include "ab.h"
+#include "parentwatch.h"
+#include <linux/magic.h>
 
 struct opts {
 	const char *kernel;
@@ -1488,6 +1492,45 @@ settings_now(void)
 }
 
 /*
+ * The work folder holds the benchmarks' files and the swap file: a
+ * writable folder of a file system that stores files.  /dev/null, a
+ * regular file, /proc or /sys are refused before anything is made.
+ */
+static void
+workdir_usable(const char *dir)
+{
+	static const struct {
+		long magic;
+		const char *name;
+	} pseudo[] = {
+		{ PROC_SUPER_MAGIC, "proc" }, { SYSFS_MAGIC, "sysfs" },
+		{ DEBUGFS_MAGIC, "debugfs" }, { TRACEFS_MAGIC, "tracefs" },
+		{ CGROUP_SUPER_MAGIC, "cgroup" },
+		{ CGROUP2_SUPER_MAGIC, "cgroup2" },
+		{ SECURITYFS_MAGIC, "securityfs" }, { BPF_FS_MAGIC, "bpf" },
+		{ DEVPTS_SUPER_MAGIC, "devpts" },
+	};
+	struct statfs fs;
+	struct stat st;
+	size_t i;
+
+	if (stat(dir, &st) < 0 || statfs(dir, &fs) < 0)
+		die_errno("work folder %s", dir);
+	if (!S_ISDIR(st.st_mode))
+		die("work folder %s: not a folder (WORKDIR= names a folder on "
+		    "disk or tmpfs)", dir);
+	for (i = 0; i < sizeof(pseudo) / sizeof(pseudo[0]); i++)
+		if ((long)fs.f_type == pseudo[i].magic)
+			die("work folder %s: on %s, which holds no files of its "
+			    "own (WORKDIR= names a folder on disk or tmpfs)",
+			    dir, pseudo[i].name);
+	if (fs.f_flags & ST_RDONLY)
+		die("work folder %s: on a read-only file system", dir);
+	if (access(dir, W_OK | X_OK) < 0)
+		die_errno("work folder %s: not writable", dir);
+}
+
+/*
  * The work folder: --workdir, $VMBENCH_WORKDIR, or ./work; made when
  * @make.  0, or -1 when it does not exist and was not to be made.
  */
@@ -1506,6 +1549,7 @@ find_workdir(struct opts *o, int make)
 			return -1;
 		die_errno("work folder %s", o->workdir);
 	}
+	workdir_usable(o->workdir);
 	return 0;
 }
 
@@ -2283,6 +2327,9 @@ main(int argc, char **argv)
 	 * the run or its clean-up.
 	 */
 	signal(SIGPIPE, SIG_IGN);
+	/* started by make: stop when make is stopped (parentwatch.h) */
+	if (vb_parent_watch() < 0)
+		vb_warn_errno("cannot watch make, its parent");
 	if (vb_opt_parse(opt_tab, &o, argc - 1, argv + 1, NULL, err,
 	    sizeof(err)) < 0)
 		die("%s", err);
