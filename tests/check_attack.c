@@ -248,8 +248,31 @@ said(const struct ran *r)
 }
 
 /*
+ * Does @t name, as the folder it refuses ("refusing folder P: ..."),
+ * @dir or a folder on its path (a shared RESULTS= above a label is
+ * refused whole), or say it did not read a file in @dir?
+ */
+static int
+names_refusal(const char *t, const char *dir)
+{
+	const char *p = strstr(t, "refusing folder "), *end;
+	size_t n;
+
+	if (p) {
+		p += strlen("refusing folder ");
+		if (!(end = strchr(p, ':')))
+			return 0;
+		n = (size_t)(end - p);
+		return strncmp(dir, p, n) == 0 && (dir[n] == '\0' ||
+		    dir[n] == '/');
+	}
+	return strstr(t, dir) && strstr(t, "not read");
+}
+
+/*
  * @r's program stopped by itself, in time and small, exiting non-zero
- * with one line on stderr that says "refusing" and names @dir.
+ * with one line on stderr that refuses @dir or a folder on its path,
+ * or a file in it ("not read").
  */
 static void
 assert_refused(const struct ran *r, const char *dir, const char *what)
@@ -267,9 +290,9 @@ assert_refused(const struct ran *r, const char *dir, const char *what)
 	    what, MAX_RSS_KB / 1024, t);
 	ck_assert_msg(r->status != 0, "%s: exit 0, not refused; it said: %s",
 	    what, t);
-	ck_assert_msg(lines == 1 && strstr(t, "refusing") && strstr(t, dir),
-	    "%s: exit %d; not one line \"refusing ... %s\"; it said: %s",
-	    what, r->status, dir, t);
+	ck_assert_msg(lines == 1 && names_refusal(t, dir), "%s: exit %d; not "
+	    "one line \"refusing folder\" %s (or a folder above it), or a "
+	    "file in it \"not read\"; it said: %s", what, r->status, dir, t);
 	free(t);
 }
 
@@ -741,6 +764,34 @@ START_TEST(label_folder_foreign)
 }
 END_TEST
 
+/*
+ * The same label folder of nobody's (chown) in root's own RESULTS=
+ * (0755): the label folder itself is refused, by name.
+ */
+START_TEST(label_folder_foreign_in_own)
+{
+	char s_[600], x[600];
+	struct ran r;
+
+	if (!need_root())
+		return;
+	scene();
+	ck_assert_int_eq(chmod(at(s_, sizeof(s_), "s"), 0755), 0);
+	folder(x, sizeof(x), "s/x", 0755);
+	ck_assert_int_eq(chown(x, NOBODY, NOBODY), 0);
+	vmrun_x(&r, "err", 0, RUN_MS);
+	assert_refused(&r, x, "vmrun into nobody's label folder in root's "
+	    "RESULTS=");
+	{
+		char *t = said(&r);
+
+		ck_assert_msg(strstr(t, "owned by uid 65534"), "the line does "
+		    "not name the owner: %s", t);
+		free(t);
+	}
+}
+END_TEST
+
 /* ---- (4) FORCE=1 and a swapped subfolder ---- */
 
 /*
@@ -777,6 +828,53 @@ START_TEST(force_rm_swap)
 	nobody_end(w, 1);
 	assert_keep(&r, 10);
 	assert_refused(&r, x, "vmrun --force (nobody's run1 swapped)");
+}
+END_TEST
+
+/*
+ * The same in root's own RESULTS= (0755), so that the run goes on and
+ * --force removes the label's tree, nobody's run1 with it, while
+ * nobody swaps d for the symlink: the removal, through folder
+ * descriptors, takes the symlink's name, never root's 10 files, and
+ * the label is replaced.
+ */
+START_TEST(force_rm_swap_in_own)
+{
+	char s_[600], x[600], run1[700], d[800], keep[600], p[900], rel[64];
+	char arg[1400], *t;
+	struct stat st;
+	struct ran r;
+	pid_t w;
+	int i;
+
+	if (!need_root())
+		return;
+	scene();
+	ck_assert_int_eq(chmod(at(s_, sizeof(s_), "s"), 0755), 0);
+	folder(x, sizeof(x), "s/x", 0755);
+	snprintf(run1, sizeof(run1), "%s/run1", x);
+	ck_assert_int_eq(mkdir(run1, 0755), 0);
+	ck_assert_int_eq(chown(run1, NOBODY, NOBODY), 0);
+	snprintf(d, sizeof(d), "%s/d", run1);
+	as_nobody(n_mkdir, d);
+	as_nobody(n_fill, d);
+	at(keep, sizeof(keep), "v/keep");
+	for (i = 0; i < 10; i++) {
+		snprintf(rel, sizeof(rel), "v/keep/f%05d", 19999 - i * 2000);
+		tu_write(p, sizeof(p), rel, "root's\n");
+	}
+	snprintf(arg, sizeof(arg), "%s\t%s", run1, keep);
+	w = nobody_start(n_rm_swap, arg);
+	vmrun_x(&r, "err", 1, RUN_MS);
+	nobody_end(w, 1);
+	assert_keep(&r, 10);
+	t = said(&r);
+	ck_assert_msg(!r.hung && r.status == 0, "vmrun --force in root's "
+	    "RESULTS=: exit %d; it said: %s", r.status, t);
+	ck_assert_msg(lstat(run1, &st) == 0 && S_ISDIR(st.st_mode) &&
+	    st.st_uid == 0, "%s: not root's new run folder; vmrun said: %s",
+	    run1, t);
+	free(t);
 }
 END_TEST
 
@@ -855,6 +953,8 @@ START_TEST(vmrun_meta_fifo_own)
 	if (!need_root())
 		return;
 	scene();
+	/* RESULTS= root's own too, not the shared folder of the others */
+	ck_assert_int_eq(chmod(at(p, sizeof(p), "s"), 0755), 0);
 	folder(x, sizeof(x), "s/x", 0755);
 	snprintf(p, sizeof(p), "%s/meta", x);
 	for (k = 0; k < 2; k++) {
@@ -1062,7 +1162,9 @@ attack_suite(void)
 	tcase_set_timeout(tc, 240);
 	tcase_add_test(tc, label_run1_swap);
 	tcase_add_test(tc, label_folder_foreign);
+	tcase_add_test(tc, label_folder_foreign_in_own);
 	tcase_add_test(tc, force_rm_swap);
+	tcase_add_test(tc, force_rm_swap_in_own);
 	tcase_add_test(tc, flat_run1_symlink);
 	tcase_add_test(tc, vmrun_meta_fifo_zero);
 	tcase_add_test(tc, vmrun_meta_fifo_own);
