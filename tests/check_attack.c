@@ -792,6 +792,28 @@ START_TEST(label_folder_foreign_in_own)
 }
 END_TEST
 
+/*
+ * WORKDIR= a folder nobody owns (not sticky: nobody could rename a
+ * benchmark's private folder away): refused by name before anything
+ * runs or is made, RESULTS= included.
+ */
+START_TEST(workdir_foreign)
+{
+	char s_[600], w[600];
+	struct ran r;
+
+	if (!need_root())
+		return;
+	scene();
+	ck_assert_int_eq(chmod(at(s_, sizeof(s_), "s"), 0755), 0);
+	at(w, sizeof(w), "w");
+	ck_assert_int_eq(chown(w, NOBODY, NOBODY), 0);
+	vmrun_x(&r, "err", 0, RUN_MS);
+	assert_refused(&r, w, "vmrun with nobody's WORKDIR=");
+	ck_assert_int_eq(tu_count_except(s_, ""), 0);
+}
+END_TEST
+
 /* ---- (4) FORCE=1 and a swapped subfolder ---- */
 
 /*
@@ -1163,6 +1185,7 @@ attack_suite(void)
 	tcase_add_test(tc, label_run1_swap);
 	tcase_add_test(tc, label_folder_foreign);
 	tcase_add_test(tc, label_folder_foreign_in_own);
+	tcase_add_test(tc, workdir_foreign);
 	tcase_add_test(tc, force_rm_swap);
 	tcase_add_test(tc, force_rm_swap_in_own);
 	tcase_add_test(tc, flat_run1_symlink);

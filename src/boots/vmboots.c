@@ -1749,6 +1749,15 @@ find_workdir(int make)
 		}
 		die_errno("the work folder %s", w);
 	}
+	/* its folders are the boots': ours or root's, sticky if shared */
+	{
+		char err[PATH_MAX + 128];
+		int fd = vb_dir_open_parent(S.workdir, err, sizeof(err));
+
+		if (fd < 0)
+			die("%s (WORKDIR=)", err);
+		close(fd);
+	}
 	return 0;
 }
 

@@ -1528,6 +1528,19 @@ workdir_usable(const char *dir)
 		die("work folder %s: on a read-only file system", dir);
 	if (access(dir, W_OK | X_OK) < 0)
 		die_errno("work folder %s: not writable", dir);
+	/*
+	 * The benchmarks' private folders are made in it: it and its path
+	 * ours or root's, writable by others only when sticky (a 1777
+	 * /tmp), so that no one can rename them away (safedir.h)
+	 */
+	{
+		char err[PATH_MAX + 128];
+		int fd = vb_dir_open_parent(dir, err, sizeof(err));
+
+		if (fd < 0)
+			die("%s (WORKDIR=)", err);
+		close(fd);
+	}
 }
 
 /*
