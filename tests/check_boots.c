@@ -1108,6 +1108,61 @@ START_TEST(timeout_signals)
 }
 END_TEST
 
+/*
+ * make boots stopped through make: `timeout -s TERM 5 make boots` (the
+ * whole process group) and a SIGTERM to make's own pid, which make
+ * passes on to its recipe's program only because the recipe execs it.
+ * Either way no QEMU and no vmboots.* folder is left, nothing is left
+ * running, and what was kept loads.
+ */
+START_TEST(make_boots_signals)
+{
+	static const char *const how[] = {
+		"timeout -s TERM 5 make %s; echo $? > \"$T/rc\"",
+		"make %s & p=$!; sleep 5; kill -TERM $p; wait $p; "
+		    "echo $? > \"$T/rc\"",
+	};
+	char cmd[2048], args[1024], *out, *rc, p[512];
+	size_t i;
+
+	if (!can_boot("make_boots_signals"))
+		return;
+	ck_assert_int_eq(sh("echo 'forkbomb --forks 5000000 --ints 10 "
+	    "iterations=1' > \"$T/long.conf\""), 0);
+	snprintf(args, sizeof(args), "-s -o all boots A_KERNEL=\"$K\" "
+	    "ACCEL=tcg BOOTS=1 CONFIG=\"$T/long.conf\" RESULTS=\"$T/res\" "
+	    "WORKDIR=\"$T/w\" A_LABEL=a B_LABEL=b VM_MEM=256M "
+	    "> \"$T/out\" 2>&1");
+	for (i = 0; i < sizeof(how) / sizeof(how[0]); i++) {
+		ck_assert_int_eq(sh("rm -rf \"$T/res\""), 0);
+		snprintf(cmd, sizeof(cmd), how[i], args);
+		ck_assert_int_eq(sh("%s", cmd), 0);
+		out = tu_slurp(tu_path(p, sizeof(p), "out"));
+		rc = tu_slurp(tu_path(p, sizeof(p), "rc"));
+		ck_assert_msg(rc && atoi(rc) != 0, "%s: exit %s: %s", how[i],
+		    rc ? rc : "?", out);
+		ck_assert_msg(strstr(out, "interrupted") != NULL, "%s: %s",
+		    how[i], out);
+		nothing_left();
+		ck_assert_int_eq(sh("pgrep -x vmboots >/dev/null"), 1);
+		if (exists("res/a/run1")) {
+			char *rep;
+
+			ck_assert_int_eq(sh("report/vmreport \"$T/res/a\" > "
+			    "\"$T/rep\" 2>&1; echo \"exit $?\" >> "
+			    "\"$T/rep\""), 0);
+			rep = tu_slurp(tu_path(p, sizeof(p), "rep"));
+			ck_assert_msg(strstr(rep, "exit 0") || strstr(rep,
+			    "no run to compare"), "%s: the kept run: %s",
+			    how[i], rep);
+			free(rep);
+		}
+		free(out);
+		free(rc);
+	}
+}
+END_TEST
+
 START_TEST(sigkill_then_clean_stale)
 {
 	char *out;
@@ -1179,6 +1234,7 @@ boots_suite(void)
 	tcase_add_test(e2e, sigkill_then_clean_stale);
 	tcase_add_test(e2e, interrupt_in_config);
 	tcase_add_test(e2e, timeout_signals);
+	tcase_add_test(e2e, make_boots_signals);
 	suite_add_tcase(s, e2e);
 	return s;
 }
