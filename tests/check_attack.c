@@ -817,23 +817,26 @@ END_TEST
 /* ---- (4) FORCE=1 and a swapped subfolder ---- */
 
 /*
- * vmrun --force on root's label folder x whose run1 is nobody's,
- * holding d/ with 20,000 files; at the first delete in d, nobody swaps
- * d for a symlink to root's v/keep, whose 10 files hold names of d's.
+ * The scene of the FORCE tests: root's label folder x of tu_dir/s
+ * (RESULTS= 1777, or root's own 0755 when @own) whose run1 is nobody's,
+ * holding d/ with 20,000 files, and root's v/keep with 10 files named
+ * as d's are; then vmrun --force into @r while nobody, at the first
+ * delete in d, swaps d for a symlink to v/keep.  x and run1's paths
+ * into @x and @run1.
  */
-START_TEST(force_rm_swap)
+static void
+force_swap(struct ran *r, int own, char *x, size_t xlen, char *run1,
+    size_t run1len)
 {
-	char x[600], run1[700], d[800], keep[600], p[900], rel[64];
-	char arg[1400];
-	struct ran r;
+	char d[800], keep[600], p[900], rel[64], arg[1400];
 	pid_t w;
 	int i;
 
-	if (!need_root())
-		return;
 	scene();
-	folder(x, sizeof(x), "s/x", 0755);
-	snprintf(run1, sizeof(run1), "%s/run1", x);
+	if (own)
+		ck_assert_int_eq(chmod(at(p, sizeof(p), "s"), 0755), 0);
+	folder(x, xlen, "s/x", 0755);
+	snprintf(run1, run1len, "%s/run1", x);
 	ck_assert_int_eq(mkdir(run1, 0755), 0);
 	ck_assert_int_eq(chown(run1, NOBODY, NOBODY), 0);
 	snprintf(d, sizeof(d), "%s/d", run1);
@@ -846,49 +849,39 @@ START_TEST(force_rm_swap)
 	}
 	snprintf(arg, sizeof(arg), "%s\t%s", run1, keep);
 	w = nobody_start(n_rm_swap, arg);
-	vmrun_x(&r, "err", 1, RUN_MS);
+	vmrun_x(r, "err", 1, RUN_MS);
 	nobody_end(w, 1);
+}
+
+/* In a shared RESULTS=: refused whole, root's 10 files stay. */
+START_TEST(force_rm_swap)
+{
+	char x[600], run1[700];
+	struct ran r;
+
+	if (!need_root())
+		return;
+	force_swap(&r, 0, x, sizeof(x), run1, sizeof(run1));
 	assert_keep(&r, 10);
 	assert_refused(&r, x, "vmrun --force (nobody's run1 swapped)");
 }
 END_TEST
 
 /*
- * The same in root's own RESULTS= (0755), so that the run goes on and
- * --force removes the label's tree, nobody's run1 with it, while
- * nobody swaps d for the symlink: the removal, through folder
- * descriptors, takes the symlink's name, never root's 10 files, and
- * the label is replaced.
+ * In root's own RESULTS= (0755) the run goes on and --force removes the
+ * label's tree, nobody's run1 with it, during the swap: the removal,
+ * through folder descriptors, takes the symlink's name, never root's 10
+ * files, and the label is replaced.
  */
 START_TEST(force_rm_swap_in_own)
 {
-	char s_[600], x[600], run1[700], d[800], keep[600], p[900], rel[64];
-	char arg[1400], *t;
+	char x[600], run1[700], *t;
 	struct stat st;
 	struct ran r;
-	pid_t w;
-	int i;
 
 	if (!need_root())
 		return;
-	scene();
-	ck_assert_int_eq(chmod(at(s_, sizeof(s_), "s"), 0755), 0);
-	folder(x, sizeof(x), "s/x", 0755);
-	snprintf(run1, sizeof(run1), "%s/run1", x);
-	ck_assert_int_eq(mkdir(run1, 0755), 0);
-	ck_assert_int_eq(chown(run1, NOBODY, NOBODY), 0);
-	snprintf(d, sizeof(d), "%s/d", run1);
-	as_nobody(n_mkdir, d);
-	as_nobody(n_fill, d);
-	at(keep, sizeof(keep), "v/keep");
-	for (i = 0; i < 10; i++) {
-		snprintf(rel, sizeof(rel), "v/keep/f%05d", 19999 - i * 2000);
-		tu_write(p, sizeof(p), rel, "root's\n");
-	}
-	snprintf(arg, sizeof(arg), "%s\t%s", run1, keep);
-	w = nobody_start(n_rm_swap, arg);
-	vmrun_x(&r, "err", 1, RUN_MS);
-	nobody_end(w, 1);
+	force_swap(&r, 1, x, sizeof(x), run1, sizeof(run1));
 	assert_keep(&r, 10);
 	t = said(&r);
 	ck_assert_msg(!r.hung && r.status == 0, "vmrun --force in root's "
