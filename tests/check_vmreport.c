@@ -406,8 +406,9 @@ START_TEST(regression_gate)
 	    "forkbomb.res > \"$T/z/forkbomb.res\" && cp -r " EX "/example-b "
 	    "\"$T/eb\" && for d in z eb; do echo unit=run-per-iteration >> "
 	    "\"$T/$d/meta\"; done"), 0);
-	snprintf(args, sizeof(args), "--fail-on-regression 5 --only forkbomb "
-	    "%s/z %s/eb", tmp, tmp);
+	/* not a headline: --detail's family, at the full alpha */
+	snprintf(args, sizeof(args), "--detail --fail-on-regression 5 "
+	    "--only forkbomb %s/z %s/eb", tmp, tmp);
 	ck_assert_int_eq(report(args), 3);
 	err = out_text("err");
 	ck_assert_msg(strstr(err, "regression: example-b forkbomb "
@@ -1811,7 +1812,7 @@ static const struct {
 START_TEST(run_verdicts)
 {
 	static const char ex[] = "abcde";
-	char args[512], want[128], *out, *p;
+	char args[512], want[256], *out, *p;
 	int i, j, nkey;
 
 	mktmp();
@@ -1846,10 +1847,10 @@ START_TEST(run_verdicts)
 	snprintf(args, sizeof(args), "--format json %s/a %s/b", tmp, tmp);
 	ck_assert_int_eq(report(args), 0);
 	out = out_text("out");
-	p = strstr(out, "\"holm-key\": ");
+	p = strstr(out, "\"holm-headline\": ");
 	ck_assert_ptr_nonnull(p);
-	nkey = atoi(p + strlen("\"holm-key\": "));
-	ck_assert_int_gt(nkey, 20);
+	nkey = atoi(p + strlen("\"holm-headline\": "));
+	ck_assert_int_ge(nkey, 10);
 	free(out);
 	snprintf(args, sizeof(args), "%s/a %s/b", tmp, tmp);
 	ck_assert_int_eq(report(args), 0);
@@ -1859,8 +1860,9 @@ START_TEST(run_verdicts)
 	for (p = out; *p; p++)
 		if (*p == '\n')
 			*p = ' ';	/* the legend wraps at column 0 */
-	snprintf(want, sizeof(want), "* changed: Holm-adjusted p < 0.05 "
-	    "over %d key figures (run means, 2 runs a side)", nkey);
+	snprintf(want, sizeof(want), "* changed (run means, 2 runs a side): "
+	    "the headlines Holm-adjusted p < 0.04 over %d (one a benchmark, "
+	    "each kernel against the baseline)", nkey);
 	ck_assert_msg(strstr(out, want), "no legend: %s", want);
 	ck_assert_ptr_null(strstr(out, "One run a side"));
 	free(out);
@@ -1908,8 +1910,9 @@ START_TEST(detail_more_count)
 	ck_assert_int_eq(report(args), 0);
 	out = out_text("out");
 	unwrap(out);
-	ck_assert_msg(strstr(out, "\n--detail has 2 more metrics; marked * "
-	    "there (Benjamini-Hochberg): spread\n"), "%s", out);
+	/* starred in the second tier: named under the benchmark */
+	ck_assert_msg(strstr(out, "\nalso changed: spread -809.1%*\n"), "%s",
+	    out);
 	free(out);
 	snprintf(args, sizeof(args), "--detail %s/a %s/b", tmp, tmp);
 	ck_assert_int_eq(report(args), 0);
@@ -2021,7 +2024,8 @@ START_TEST(run_level_notes)
 	ck_assert_int_eq(report(args), 0);
 	out = out_text("out");
 	unwrap(out);
-	ck_assert_msg(strstr(out, "\nverdict forks_per_s: can't tell (2 "
+	/* never fewer runs a side than the comparison has */
+	ck_assert_msg(strstr(out, "\nverdict forks_per_s: can't tell (4 "
 	    "runs a side would decide); example-b's run is outside "
 	    "example-a's 95% prediction interval [0.6, 199.4]\n"), "%s",
 	    out);

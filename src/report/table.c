@@ -537,6 +537,38 @@ table_verdict_line(FILE *f, const struct model *md, const char *id,
 	vb_buf_free(&line);
 }
 
+void
+table_family_words(struct vb_buf *b, const struct model *md, int detail)
+{
+	if (md->legacy) {
+		if (detail)
+			vb_buf_printf(b, "Benjamini-Hochberg-adjusted p < %g "
+			    "over %d tests; default view: Holm over %d key "
+			    "figures", md->alpha, md->ndetail, md->nkey);
+		else
+			vb_buf_printf(b, "Holm-adjusted p < %g over %d key "
+			    "figures; --detail: Benjamini-Hochberg over %d",
+			    md->alpha, md->nkey, md->ndetail);
+		vb_buf_printf(b, ". same +-X%%: two one-sided tests at X = "
+		    "--min-change; can't tell: neither.");
+		return;
+	}
+	if (detail)
+		vb_buf_printf(b, "Benjamini-Hochberg-adjusted p < %g over %d "
+		    "figures of each kernel against the baseline", md->alpha,
+		    md->ndetail);
+	else
+		vb_buf_printf(b, "the headlines Holm-adjusted p < %g over %d "
+		    "(one a benchmark, each kernel against the baseline), "
+		    "the other figures Benjamini-Hochberg at %g over %d "
+		    "(\"also changed\"); --detail: Benjamini-Hochberg over "
+		    "%d", md->alpha_head, md->nhead, md->alpha_key, md->nkey,
+		    md->ndetail);
+	vb_buf_printf(b, "; moderated t on the log run means (Smyth 2004). "
+	    "same +-X%%: the smallest X two one-sided tests confirm, up to "
+	    "--useful %g%%; can't tell: a wider X.", md->useful);
+}
+
 char *
 table_mean(char *buf, size_t len, const struct model_row *r, int nk, int k)
 {

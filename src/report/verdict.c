@@ -153,6 +153,12 @@ rv_moderate(struct rv_cmp *c, double s0sq, double d0)
 	if (isnan(m->diff) || !m->pooled || m->scale == RV_RAW ||
 	    !(d0 > 0) || !(s0sq > 0) || !isfinite(s0sq))
 		return;
+	/*
+	 * No spread on either side: the prior alone would decide, which
+	 * it may from 3 runs a side; with fewer, the permutation p.
+	 */
+	if (m->s2 == 0 && (c->a.n < 3 || c->b.n < 3))
+		return;
 	m->s0sq = s0sq;
 	m->d0 = d0;
 	m->s2_mod = isinf(d0) ? s0sq : (d0 * s0sq + m->d * m->s2) /

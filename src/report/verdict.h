@@ -144,7 +144,9 @@ void rv_fit_prior(const double *s2, const double *d, int n, double *s0sq,
  * or log1p scale, s2_mod = (d0 s0sq + d s2) / (d0 + d) on d0 + d df
  * (@d0 INFINITY: s0sq on infinite df, a z test); else (raw scale, or
  * the sides' variances not pooled, or @d0 0) the test of rv_compare()
- * stands.  Two values, each repeated on its side, are not tested.
+ * stands, and so does it (the permutation p) for no spread on either
+ * side with fewer than 3 runs on one.  One value repeated on both
+ * sides is not tested.
  */
 void rv_moderate(struct rv_cmp *c, double s0sq, double d0);
 

@@ -330,9 +330,9 @@ csv_verdict(struct out *f, const struct model *md, const struct model_row *r,
 	csv_num(f, v->p);
 	csv_num(f, fam == MODEL_FAM_NONE ? NAN : v->p_adj);
 	out_chr(f, ',');
-	out_str(f, model_family_name(fam));
+	out_str(f, model_family_name(md, fam));
 	out_chr(f, ',');
-	put_int(f, model_family_size(md, fam));
+	put_int(f, model_family_size(md, fam, k));
 	out_chr(f, ',');
 	out_str(f, rv_word_name(v->word));
 	csv_num(f, v->bound);
@@ -641,9 +641,9 @@ json_cmp(struct out *f, const struct model *md, const struct model_row *r,
 	out_str(f, ", \"family\": ");
 	if (v) {
 		out_chr(f, '"');
-		out_str(f, model_family_name(fam));
+		out_str(f, model_family_name(md, fam));
 		out_str(f, "\", \"family_size\": ");
-		put_int(f, model_family_size(md, fam));
+		put_int(f, model_family_size(md, fam, k));
 	} else {
 		out_str(f, "null, \"family_size\": null");
 	}
@@ -725,9 +725,11 @@ export_json(FILE *file, const struct model *md, const struct report_opts *o)
 	out_printf(f, "],\n  \"noisy_cov\": %.10g,\n  \"min_change_pct\": "
 	    "%.10g,\n  \"quiet_threshold_pct\": %.10g,\n  "
 	    "\"mem_threshold_pct\": %.10g,\n  \"alpha\": "
-	    "%.10g,\n  \"families\": {\"holm-key\": %d, \"bh-detail\": "
-	    "%d},\n", o->noisy, md->min_change, o->quiet, o->mem_quiet,
-	    md->alpha, md->nkey, md->ndetail);
+	    "%.10g,\n  \"useful_pct\": %.10g,\n  \"families\": "
+	    "{\"holm-headline\": %d, \"bh-secondary\": %d, "
+	    "\"bh-detail\": %d},\n", o->noisy, md->min_change, o->quiet,
+	    o->mem_quiet, md->alpha, md->useful, md->nhead, md->nkey,
+	    md->ndetail);
 	json_settings(f, s);
 	json_machines(f, s);
 	json_summary(f, md);
