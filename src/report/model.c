@@ -512,16 +512,114 @@ family(struct model *m, enum model_family f, int k0, int k1, double alpha)
 }
 
 /*
+ * Figure @r's run means of @id, the baseline's then kernel @k's, on
+ * the scale of its test, less each side's mean, scaled to length 1,
+ * into @u (room @len): 1 when both sides have all @len runs (@na of
+ * the baseline's) and some spread, else 0.
+ */
+static int
+unit_residual(const struct model *m, const char *id,
+    const struct model_row *r, int k, int na, int len, double *u)
+{
+	const struct rv_mod *x = &r->rc[k].m;
+	double *a, *b, ma = 0, mb = 0, ss = 0;
+	int i, n1, n2;
+
+	n1 = model_run_means(&m->s->k[0], id, r->name, &a);
+	n2 = model_run_means(&m->s->k[k], id, r->name, &b);
+	if (n1 != na || n1 + n2 != len) {
+		free(a);
+		free(b);
+		return 0;
+	}
+	for (i = 0; i < len; i++) {
+		double v = i < na ? a[i] : b[i - na];
+
+		u[i] = x->scale == RV_LOG ? log(v) : log1p(v);
+		if (i < na)
+			ma += u[i] / na;
+		else
+			mb += u[i] / (len - na);
+	}
+	free(a);
+	free(b);
+	for (i = 0; i < len; i++) {
+		u[i] -= i < na ? ma : mb;
+		ss += u[i] * u[i];
+	}
+	if (!(ss > 0) || !isfinite(ss))
+		return 0;
+	for (i = 0; i < len; i++)
+		u[i] /= sqrt(ss);
+	return 1;
+}
+
+/*
+ * How many independent figures kernel @k's prior stands on: figures
+ * that move together from run to run (a run offset shared by every
+ * figure of a run) tell less about the spread than as many independent
+ * ones.  Over the n figures of the fit with every run on both sides
+ * (na and nb of them, d = na + nb - 2): u_i the figure's residuals
+ * (unit_residual()), r_ij = u_i . u_j their correlation, whose square
+ * averages 1/d between independent figures; rho^2 = (mean r^2 - 1/d) /
+ * (1 - 1/d), at least 0, and n_eff = n / (1 + (n - 1) rho^2) (the
+ * design effect of a mean of n variances, whose pairwise correlation
+ * is rho^2).  INFINITY when nothing can be said (fewer than 3 such
+ * figures, d < 2): no cap.
+ */
+static double
+effective_figures(const struct model *m, int k)
+{
+	const struct rl_set *s = m->s;
+	int na = s->k[0].iter_is_run ? 0 : s->k[0].nruns;
+	int nb = s->k[k].iter_is_run ? 0 : s->k[k].nruns;
+	int len = na + nb, n = 0, i, j, x, y;
+	double *g, *u, ff = 0, mr2, rho2, d = len - 2;
+
+	if (na < 2 || nb < 2 || d < 2)
+		return INFINITY;
+	g = vb_xcalloc((size_t)(len * len), sizeof(double));
+	u = vb_xcalloc((size_t)len, sizeof(double));
+	for (i = 0; i < s->nids; i++)
+		for (j = 0; j < m->nrows[i]; j++) {
+			const struct model_row *r = &m->rows[i][j];
+			const struct rv_mod *mo = &r->rc[k].m;
+
+			if (r->other_work[k] || !mo->pooled ||
+			    mo->scale == RV_RAW || !(mo->s2 > 0) ||
+			    !unit_residual(m, s->ids[i], r, k, na, len, u))
+				continue;
+			/* G = sum u u': sum over i, j of r_ij^2 = |G|^2 */
+			for (x = 0; x < len; x++)
+				for (y = 0; y < len; y++)
+					g[x * len + y] += u[x] * u[y];
+			n++;
+		}
+	for (x = 0; x < len * len; x++)
+		ff += g[x] * g[x];
+	free(g);
+	free(u);
+	if (n < 3)
+		return INFINITY;
+	mr2 = (ff - n) / ((double)n * (n - 1));
+	rho2 = fmax(0, (mr2 - 1 / d) / (1 - 1 / d));
+	return n / (1 + (n - 1) * rho2);
+}
+
+/*
  * Kernel @k's prior (Smyth 2004) fitted to the pooled variances of
- * all its figures on a log scale, and every figure's test moderated
- * with it.
+ * all its figures on a log scale, its df capped at what the figures
+ * hold ((n_eff - 1) dbar, effective_figures(), dbar their mean df:
+ * the prior and the figure's own s^2 together on at most n_eff dbar
+ * df), and every figure's test moderated with it; with d0 below the
+ * figure's own df, the plain test where its p is the larger.
  */
 static void
 moderate(struct model *m, int k)
 {
 	const struct rl_set *s = m->s;
-	double *s2 = NULL, *d = NULL;
-	int n = 0, cap = 0, nd = 0, capd = 0, i, j;
+	double *s2 = NULL, *d = NULL, dsum = 0, cap;
+	int n = 0, cap2 = 0, nd = 0, capd = 0, i, j;
 
 	for (i = 0; i < s->nids; i++)
 		for (j = 0; j < m->nrows[i]; j++) {
@@ -530,14 +628,35 @@ moderate(struct model *m, int k)
 			if (m->rows[i][j].other_work[k] || !x->pooled ||
 			    x->scale == RV_RAW || !(x->s2 > 0))
 				continue;
-			push(&s2, &n, &cap, x->s2);
+			push(&s2, &n, &cap2, x->s2);
 			push(&d, &nd, &capd, x->d);
+			dsum += x->d;
 		}
 	rv_fit_prior(s2, d, n, &m->s0sq[k], &m->d0[k]);
+	m->neff[k] = effective_figures(m, k);
+	if (n && m->d0[k] > 0) {
+		cap = (m->neff[k] - 1) * dsum / n;
+		if (cap < m->d0[k])
+			m->d0[k] = cap > 0 ? cap : 0;
+	}
 	for (i = 0; i < s->nids; i++)
-		for (j = 0; j < m->nrows[i]; j++)
+		for (j = 0; j < m->nrows[i]; j++) {
+			struct rv_mod *x = &m->rows[i][j].rc[k].m, plain = *x;
+
 			rv_moderate(&m->rows[i][j].rc[k], m->s0sq[k],
 			    m->d0[k]);
+			/*
+			 * A prior worth fewer df than the figure's own: the
+			 * spreads differ more than one prior describes (0.2%
+			 * and 30% in one comparison), and shrinking the
+			 * widest towards it would make their test liberal.
+			 * The more cautious test stands: the plain one when
+			 * its p is the larger.
+			 */
+			if (m->d0[k] < plain.d && !isnan(plain.p) &&
+			    !(plain.p <= x->p))
+				*x = plain;
+		}
 	free(s2);
 	free(d);
 }
@@ -692,6 +811,7 @@ model_init(struct model *m, const struct rl_set *s, double min_change)
 	m->fsize = vb_xcalloc((size_t)(4 * (s->nk + 1)), sizeof(int));
 	m->s0sq = vb_xcalloc((size_t)(s->nk + 1), sizeof(double));
 	m->d0 = vb_xcalloc((size_t)(s->nk + 1), sizeof(double));
+	m->neff = vb_xcalloc((size_t)(s->nk + 1), sizeof(double));
 	m->rows = vb_xcalloc((size_t)(s->nids ? s->nids : 1),
 	    sizeof(*m->rows));
 	m->nrows = vb_xcalloc((size_t)(s->nids ? s->nids : 1), sizeof(int));
@@ -736,8 +856,9 @@ model_free(struct model *m)
 	free(m->fsize);
 	free(m->s0sq);
 	free(m->d0);
+	free(m->neff);
 	m->fsize = NULL;
-	m->s0sq = m->d0 = NULL;
+	m->s0sq = m->d0 = m->neff = NULL;
 	m->rows = NULL;
 	m->nrows = NULL;
 }

@@ -140,7 +140,11 @@ struct model {
 					   over the kernels) */
 	int *fsize;			/* per kernel k: fsize[4 k + f] */
 	double alpha_head, alpha_key;	/* the default view's tiers */
-	double *s0sq, *d0;		/* per kernel: the prior (rv_fit_prior) */
+	double *s0sq, *d0;		/* per kernel: the prior (rv_fit_prior),
+					   d0 capped by neff */
+	double *neff;			/* per kernel: the independent
+					   figures the prior stands on
+					   (INFINITY: not measured) */
 	int runs_min, runs_max;		/* runs a side over the kernels */
 	int nhidden;			/* --detail stars the default view
 					   does not show */
