@@ -24,10 +24,11 @@ bench_needs_overhead = tools/overhead tools/sampler_phases
 
 # The verdict's error rates on synthetic label folders, seeded, no
 # benchmark run (about 3 minutes): tools/bench_stats.c.  STATS_PAIRS
-# (200 A/A pairs a model, half as many a power cell), STATS_SEED (1).
-bench_run_stats = tools/bench_stats "$${VB_STATS_PAIRS:-200}" \
-	"$${VB_STATS_SEED:-1}"
-bench_vars_stats = STATS_PAIRS STATS_SEED
+# (1000 A/A pairs a model), STATS_SEED (1), STATS_POWER (200 pairs a
+# power cell).
+bench_run_stats = tools/bench_stats "$${VB_STATS_PAIRS:-1000}" \
+	"$${VB_STATS_SEED:-1}" "$${VB_STATS_POWER:-200}"
+bench_vars_stats = STATS_PAIRS STATS_SEED STATS_POWER
 bench_needs_stats = tools/bench_stats
 
 # The report's speed on 100 folders x 20 benchmarks: tools/bench-report.sh.

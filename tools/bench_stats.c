@@ -6,7 +6,13 @@
  * read back by the report's loader and judged by its model (model.h),
  * the moderated model and today's (model.legacy) side by side.
  *
- *	tools/bench_stats [PAIRS [SEED]]	(200 and 1)
+ *	tools/bench_stats [PAIRS [SEED [POWER]]]	(1000, 1, 200)
+ *
+ * PAIRS A/A pairs a model of noise, POWER pairs a power cell.  The
+ * folders are written under $TMPDIR, else /dev/shm when it is a
+ * folder (a memory file system: the pairs cost their writing, not a
+ * disk's), else /tmp.  VB_STATS_WHY=1 names every false star of an
+ * A/A pair on standard error (its figure, tier, p and prior).
  *
  * Prints, per model of noise and view, the share of A/A pairs with any
  * star and its 95% Wilson interval; the power grid (3 and 5 runs a side
@@ -21,6 +27,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
+#include <unistd.h>
 
 #include <gsl/gsl_cdf.h>
 #include <gsl/gsl_randist.h>
@@ -155,39 +162,39 @@ struct judged {
 	int x_cover;			/* shifted headlines with X >= d */
 };
 
-/* Judge the pair @a, @b with the moderated (@legacy 0) or today's model. */
+/* What @md says of the loaded pair (@shift: the headlines' true shift). */
 static void
-judge(const char *a, const char *b, int legacy, double shift,
+judge_model(struct model *md, const struct rl_set *s, double shift,
     struct judged *j)
 {
-	struct rl_set s = { 0 };
-	struct model md;
 	struct model_row *rows;
-	char err[512];
 	int i, r, n;
 
 	memset(j, 0, sizeof(*j));
 	j->x0 = NAN;
-	s.nk = 2;
-	s.k = vb_xcalloc(2, sizeof(*s.k));
-	if (rl_load_kernel(a, &s.k[0], err, sizeof(err)) < 0 ||
-	    rl_load_kernel(b, &s.k[1], err, sizeof(err)) < 0)
-		die("%s", err);
-	rl_index(&s);
-	model_init(&md, &s, 1);
-	md.legacy = legacy;
-	model_ready(&md);
-	for (i = 0; i < s.nids; i++) {
-		n = model_rows(&md, s.ids[i], &rows);
+	model_ready(md);
+	for (i = 0; i < s->nids; i++) {
+		n = model_rows(md, s->ids[i], &rows);
 		for (r = 0; r < n; r++) {
 			const struct rv_verdict *v;
 
-			md.detail = 1;
-			j->star_detail |= model_verdict(&md, &rows[r], 1,
+			md->detail = 1;
+			j->star_detail |= model_verdict(md, &rows[r], 1,
 			    NULL)->star;
-			md.detail = 0;
-			v = model_verdict(&md, &rows[r], 1, NULL);
+			md->detail = 0;
+			v = model_verdict(md, &rows[r], 1, NULL);
 			j->star_default |= v->star;
+			if (v->star && shift == 0 && getenv("VB_STATS_WHY")) {
+				const struct rv_cmp *c = &rows[r].rc[1];
+
+				fprintf(stderr, "why %s %s %s head %d p %.3g "
+				    "adj %.3g pooled %d s2 %.3g s0sq %.3g d0 "
+				    "%.3g df %.3g chg %.2f\n", md->legacy ?
+				    "legacy" : "mod", s->ids[i],
+				    rows[r].name, rows[r].head, c->m.p,
+				    v->p_adj, c->m.pooled, c->m.s2,
+				    c->m.s0sq, c->m.d0, c->m.df, c->change);
+			}
 			if (!rows[r].head)
 				continue;
 			if (i == 0)
@@ -198,6 +205,32 @@ judge(const char *a, const char *b, int legacy, double shift,
 			}
 		}
 	}
+}
+
+/*
+ * Load the pair @a, @b once and judge it with the moderated model
+ * (*@j) and today's (*@l).
+ */
+static void
+judge(const char *a, const char *b, double shift, struct judged *j,
+    struct judged *l)
+{
+	struct rl_set s = { 0 };
+	struct model md;
+	char err[512];
+
+	s.nk = 2;
+	s.k = vb_xcalloc(2, sizeof(*s.k));
+	if (rl_load_kernel(a, &s.k[0], err, sizeof(err)) < 0 ||
+	    rl_load_kernel(b, &s.k[1], err, sizeof(err)) < 0)
+		die("%s", err);
+	rl_index(&s);
+	model_init(&md, &s, 1);
+	judge_model(&md, &s, shift, j);
+	model_free(&md);
+	model_init(&md, &s, 1);
+	md.legacy = 1;
+	judge_model(&md, &s, shift, l);
 	model_free(&md);
 	rl_free(&s);
 }
@@ -279,15 +312,22 @@ main(int argc, char **argv)
 	static const double covs[] = { 0.01, 0.03, 0.10 };
 	static const int sides[] = { 3, 5 };
 	double la[10][NBENCH], lb[10][NBENCH], lo, hi, *xs;
-	char root[] = "/tmp/vmbench-stats.XXXXXX", a[600], b[600];
-	int pairs = argc > 1 ? atoi(argv[1]) : 200;
+	char root[512], a[600], b[600];
+	int pairs = argc > 1 ? atoi(argv[1]) : 1000;
 	unsigned long seed = argc > 2 ? strtoul(argv[2], NULL, 10) : 1;
+	int npow = argc > 3 ? atoi(argv[3]) : 200;
+	const char *tmp = getenv("TMPDIR");
+	struct stat st;
 	int i, p, s, sh, c, fail = 0, nx = 0;
 	gsl_rng *g;
 
 	vb_set_progname("bench_stats");
-	if (pairs < 10)
-		die("PAIRS: at least 10");
+	if (pairs < 10 || npow < 10)
+		die("PAIRS, POWER: at least 10");
+	if (!tmp || !*tmp)
+		tmp = stat("/dev/shm", &st) == 0 && S_ISDIR(st.st_mode) &&
+		    access("/dev/shm", W_OK) == 0 ? "/dev/shm" : "/tmp";
+	snprintf(root, sizeof(root), "%s/vmbench-stats.XXXXXX", tmp);
 	if (!mkdtemp(root))
 		die_errno("mkdtemp");
 	g = gsl_rng_alloc(gsl_rng_mt19937);
@@ -308,8 +348,7 @@ main(int argc, char **argv)
 
 			write_label(g, a, "a", &aa[i], aa[i].na, 0, la);
 			write_label(g, b, "b", &aa[i], aa[i].nb, 1, lb);
-			judge(a, b, 0, 0, &j);
-			judge(a, b, 1, 0, &l);
+			judge(a, b, 0, &j, &l);
 			kd += j.star_default;
 			kt += j.star_detail;
 			kl += l.star_default;
@@ -344,7 +383,7 @@ main(int argc, char **argv)
 	printf("\nPower: shifted headlines starred in the default view, "
 	    "%% (10 of 12 headlines shifted; %d pairs a cell), the moderated "
 	    "model / today's / the known-variance limit (z, Holm over the "
-	    "12 at 0.04); X >= shift in %% of them\n\n", pairs / 2);
+	    "12 at 0.04); X >= shift in %% of them\n\n", npow);
 	printf("%-5s %-6s %-8s %9s %9s %9s %8s\n", "runs", "shift",
 	    "run CoV", "moderated", "today", "z limit", "X >= d");
 	for (s = 0; s < 2; s++)
@@ -352,7 +391,7 @@ main(int argc, char **argv)
 			for (c = 0; c < 3; c++) {
 				struct noise n = { "power", covs[c], 0, 0,
 				    sides[s], sides[s], 0, shifts[sh] };
-				int f = 0, fl = 0, fz = 0, xc = 0, np = pairs / 2;
+				int f = 0, fl = 0, fz = 0, xc = 0, np = npow;
 				double pw;
 
 				for (p = 0; p < np; p++) {
@@ -360,8 +399,7 @@ main(int argc, char **argv)
 
 					write_label(g, a, "a", &n, n.na, 0, la);
 					write_label(g, b, "b", &n, n.nb, 1, lb);
-					judge(a, b, 0, n.shift, &j);
-					judge(a, b, 1, n.shift, &l);
+					judge(a, b, n.shift, &j, &l);
 					f += j.found;
 					fl += l.found;
 					xc += j.x_cover;
