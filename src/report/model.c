@@ -373,6 +373,8 @@ build_rows(struct model *md, const char *id, struct model_row **out)
 			/* the star is the verdict's (model_families()) */
 			rows[j].c[i].sig = 0;
 			rv_compare(a, na, b, nb, rows[j].dir, &rows[j].rc[i]);
+			/* one change figure: the run-level one, everywhere */
+			rows[j].c[i].pct = rows[j].rc[i].change;
 		}
 	}
 	free(a);

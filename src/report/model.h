@@ -46,7 +46,9 @@ struct model_row {
 					   iterations, pooled over runs */
 	/*
 	 * c[k].sig is the star the views show: the verdict's (below),
-	 * never Welch's on iterations; c[k]'s pct, w and ratio stay the
+	 * never Welch's on iterations; c[k].pct the run-level change
+	 * (rc[k].change: the means of the run means), the one every view,
+	 * export and gate shows; c[k]'s w and ratio stay the
 	 * iteration-level figures --detail prints.
 	 */
 	struct rs_cmp *c;		/* nk; c[0] unused */

@@ -359,15 +359,27 @@ noise_note(FILE *f, const struct rl_set *s, const char *id,
 	if (o->short_notes && hl >= 0 &&
 	    !model_all_zero(&rows[hl], s->nk) &&
 	    model_has_cov(&rows[hl], s->nk)) {
+		double det = NAN;
+		int k;
+
 		run_spread(s, id, &rows[hl], &n0);
 		/* one run: nothing detectable; the verdict line (two
 		   folders) says how many runs would decide */
 		if (n0 == 1)
 			return;
+		/* the verdict's own test, family and df (the largest) */
+		for (k = 1; k < s->nk; k++)
+			if (isnan(det) || rows[hl].vk[k].detectable > det)
+				det = rows[hl].vk[k].detectable;
 		vb_buf_printf(&line, "~ detectable with %s run%s a side: "
 		    "headline ", fmt_num(a, sizeof(a), "%.0f", n0),
 		    n0 == 1 ? "" : "s");
-		noise_item(&line, s, id, &rows[hl], 0);
+		if (s->nk > 1)
+			vb_buf_printf(&line, "%s %s%s", rows[hl].name,
+			    fmt_num(a, sizeof(a), "%.0f", ceil(det)),
+			    isnan(det) ? "" : "%");
+		else
+			noise_item(&line, s, id, &rows[hl], 0);
 		fmt_wrap(f, vb_buf_str(&line), o->width, 4);
 		vb_buf_free(&line);
 		return;

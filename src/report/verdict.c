@@ -605,6 +605,16 @@ verdict_mod(const struct rv_cmp *c, double p_adj, const struct rv_opts *o,
 		v->hi = fmax(lo, hi);
 		v->unbounded = 0;
 	}
+	if (m->se > 0 && !isnan(m->df) && (m->scale == RV_LOG ||
+	    c->a.mean != 0)) {
+		int z = isinf(m->df) || m->df > 1e7;
+		double q = z ? gsl_cdf_ugaussian_Qinv(al / 2) +
+		    gsl_cdf_ugaussian_Pinv(RV_POWER) :
+		    gsl_cdf_tdist_Qinv(al / 2, m->df) +
+		    gsl_cdf_tdist_Pinv(RV_POWER, m->df);
+
+		v->detectable = 100 * rel_at(m, q * m->se, c->a.mean);
+	}
 	/* the smallest X two one-sided tests at alpha_same accept */
 	x = NAN;
 	if (m->se == 0) {
@@ -644,11 +654,12 @@ rv_verdict(const struct rv_cmp *c, double p_adj, const struct rv_opts *o,
 
 	memset(v, 0, sizeof(*v));
 	v->word = RV_NONE;
-	v->p = c->w.p;
+	v->p = o->model == RV_MODERATED ? c->m.p : c->w.p;
 	v->p_adj = p_adj;
 	v->change = c->change;
 	v->bound = x = o->equiv > 0 ? o->equiv : o->min_change;
 	v->p_low = v->p_high = v->tost_p = v->runs_needed = NAN;
+	v->detectable = NAN;
 	change_interval(c, v);
 	if (c->why == RV_MISSING)
 		return;

@@ -195,7 +195,8 @@ struct rv_verdict {
 	enum rv_word word;
 	int star;		/* changed by a test in the family: shown
 				   '*' and counted by the regression gate */
-	double p, p_adj;	/* raw (c->w.p) and as given */
+	double p, p_adj;	/* raw (c->w.p; RV_MODERATED: c->m.p) and
+				   as given */
 	double change;		/* %, positive = better (c->change) */
 	double lo, hi;		/* its 95% CI in %, from Fieller's; NAN
 				   when there is none */
@@ -216,6 +217,14 @@ struct rv_verdict {
 	 * variance and df, at least one more than the larger side has.
 	 */
 	double runs_needed;
+	/*
+	 * RV_MODERATED: the smallest change, %, this very test would
+	 * find with power RV_POWER at its family's planning level
+	 * (alpha / family, two-sided) and its df: (t(1 - a/2, df) +
+	 * t(RV_POWER, df)) se, as e^x - 1 on the log scale; NAN when
+	 * untested (and with RV_WELCH).
+	 */
+	double detectable;
 };
 
 /*

@@ -29,8 +29,8 @@
  * the Benjamini-Hochberg family), empty/null when there is no run-level
  * test (one run on a side, no spread and one value on both sides).
  * The run-level fields: runs and boots of that kernel's side (a folder
- * of make ab's: its iterations are its runs), run_p Welch's p on the
- * run means, adjusted_p within family (holm-key, bh-detail; none: not
+ * of make ab's: its iterations are its runs), run_p the raw p of the
+ * test that decides (the moderated t on the run means), adjusted_p within family (holm-key, bh-detail; none: not
  * tested) of family_size tests, verdict (changed, same, can't tell),
  * same_bound_pct X of "same within +-X%", tost_p the larger p of the
  * two one-sided tests, runs_needed the runs a side a decision would
@@ -447,7 +447,8 @@ export_csv(FILE *file, const struct model *md, const struct report_opts *o)
 					csv_num(f, c->w.df);
 					/* no test (one run a side): empty */
 					out_chr(f, ',');
-					if (!isnan(rows[j].rc[k].w.p))
+					if (!isnan(model_verdict(md, &rows[j],
+					    k, NULL)->p))
 						put_int(f, c->sig);
 					csv_num(f, c->ratio.r);
 					csv_num(f, c->ratio.lo);
@@ -630,7 +631,7 @@ json_cmp(struct out *f, const struct model *md, const struct model_row *r,
 	json_num(f, "welch_p", c ? c->w.p : NAN);
 	json_num(f, "welch_df", c ? c->w.df : NAN);
 	out_str(f, ", \"significant\": ");
-	out_str(f, !c || isnan(r->rc[k].w.p) ? "null" : c->sig ? "true" :
+	out_str(f, !c || !v || isnan(v->p) ? "null" : c->sig ? "true" :
 	    "false");
 	out_str(f, ", \"runs\": ");
 	put_int(f, runs_of(md, r, k));
