@@ -254,6 +254,14 @@ tools/overhead: tools/overhead.o $(LIB)
 	$(Q)mkdir -p $(@D) && $(CC) $(LDFLAGS) -o $@ $^ $(LDLIBS)
 ALL_OBJS += tools/overhead.o
 
+# The verdict's error rates on synthetic folders (make bench-stats):
+# the report's modules, no benchmark.
+tools/bench_stats.o: CPPFLAGS += -Isrc/report
+tools/bench_stats: tools/bench_stats.o $(REPORT_MODS) $(LIB)
+	$(call say,LD,$@)
+	$(Q)mkdir -p $(@D) && $(CC) $(LDFLAGS) -o $@ $^ $(GSL_LIBS) $(LDLIBS)
+ALL_OBJS += tools/bench_stats.o
+
 tools/bench_memfill: tools/bench_memfill.o src/bench/memfill/fill.o $(LIB)
 	$(call say,LD,$@)
 	$(Q)mkdir -p $(@D) && $(CC) $(LDFLAGS) -o $@ $^ $(LDLIBS)
@@ -287,7 +295,7 @@ clean:
 	$(call say,CLEAN,.)
 	$(Q)rm -f $(LIB) $(PROGS) report/vmreport $(TEST_BIN) tests/suites.h \
 	    tests/progs.h src/runner/benches.h \
-	    tools/overhead tools/bench_memfill \
+	    tools/overhead tools/bench_memfill tools/bench_stats \
 	    src/lib/version.h $(ALL_OBJS) $(ALL_OBJS:.o=.d)
 
 # make check SANITIZE=1 (docs/testing.md): every object, program and

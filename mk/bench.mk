@@ -16,11 +16,20 @@
 # A new measurement is a new row.
 
 BENCH_NAMES := overhead report fileload makesim memfill probe tio html vmlat \
-	truth boots
+	truth boots stats
 
 # The harness's own cost: tools/overhead.c.
 bench_run_overhead = tools/overhead
 bench_needs_overhead = tools/overhead tools/sampler_phases
+
+# The verdict's error rates on synthetic label folders, seeded, no
+# benchmark run (about 3 minutes): tools/bench_stats.c.  STATS_PAIRS
+# (1000 A/A pairs a model), STATS_SEED (1), STATS_POWER (200 pairs a
+# power cell).
+bench_run_stats = tools/bench_stats "$${VB_STATS_PAIRS:-1000}" \
+	"$${VB_STATS_SEED:-1}" "$${VB_STATS_POWER:-200}"
+bench_vars_stats = STATS_PAIRS STATS_SEED STATS_POWER
+bench_needs_stats = tools/bench_stats
 
 # The report's speed on 100 folders x 20 benchmarks: tools/bench-report.sh.
 bench_run_report = sh tools/bench-report.sh

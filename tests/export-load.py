@@ -36,8 +36,8 @@ SETTINGS = ["kernel", "setting", "value"]
 SUMMARY = ["kernel", "baseline", "metrics", "runs_baseline", "runs",
            "geomean_ratio", "geomean_ci_low", "geomean_ci_high"]
 TOP = ["baseline", "kernels", "noisy_cov", "min_change_pct",
-       "quiet_threshold_pct", "mem_threshold_pct", "alpha", "families", "settings_same",
-       "settings_differ", "machines", "mixed_machines", "summary",
+       "quiet_threshold_pct", "mem_threshold_pct", "alpha", "useful_pct",
+       "families", "settings_same", "settings_differ", "machines", "mixed_machines", "summary",
        "benchmarks"]
 ENTRY = ["kernel", "status", "n", "mean", "sd", "cov", "min", "median",
          "max", "ci_low", "ci_high", "noisy", "change_pct", "welch_p",
@@ -45,7 +45,7 @@ ENTRY = ["kernel", "status", "n", "mean", "sd", "cov", "min", "median",
          "family", "family_size", "verdict", "same_bound_pct", "tost_p",
          "runs_needed", "change_ci_low", "change_ci_high", "ratio",
          "ratio_ci_low", "ratio_ci_high", "ratio_unbounded", "work_differs"]
-FAMILIES = ("holm-key", "bh-detail", "none")
+FAMILIES = ("holm-headline", "bh-secondary", "bh-detail", "none")
 
 
 class Failed(Exception):
@@ -75,7 +75,7 @@ def pvalues(rows):
     tested = 0
     for fam, p, adj in rows:
         check(fam in FAMILIES + (None,), "family %r" % (fam,))
-        if fam in ("holm-key", "bh-detail"):
+        if fam in FAMILIES[:-1]:
             check(p is not None and adj is not None and adj >= p - 1e-12,
                   "%s: adjusted p %r below raw p %r" % (fam, adj, p))
             tested += 1

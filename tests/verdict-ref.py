@@ -311,3 +311,53 @@ na, ma, sa2 = desc(WA)
 h = tinv(0.025, na - 1) * mp.sqrt(sa2) * mp.sqrt(1 + mp.mpf(1) / na)
 show("one run of d against runs a,b,c: prediction interval", ma - h, ma + h,
      "d's run mean", WB[0])
+
+
+# ---- the moderated t (Smyth 2004), for check_verdict.c's "moderated"
+# The prior by moments of e_i = log s2_i - digamma(d_i/2) + log(d_i/2):
+# trigamma(d0/2) = var(e) - mean(trigamma(d_i/2)), solved by findroot
+# (not the Newton iteration of verdict.c), s0^2 = exp(mean(e) +
+# digamma(d0/2) - log(d0/2)); the pooled variance on the log scale.
+
+
+def fit_prior(s2, d):
+    e = [mp.log(s) - mp.digamma(mp.mpf(k) / 2) + mp.log(mp.mpf(k) / 2)
+         for s, k in zip(s2, d)]
+    n = len(e)
+    mean = mp.fsum(e) / n
+    var = mp.fsum((x - mean) ** 2 for x in e) / (n - 1) - \
+        mp.fsum(mp.psi(1, mp.mpf(k) / 2) for k in d) / n
+    if var <= 0:
+        return mp.exp(mean), mp.inf
+    half = mp.findroot(lambda y: mp.psi(1, y) - var, 1 / var)
+    d0 = 2 * half
+    return mp.exp(mean + mp.digamma(d0 / 2) - mp.log(d0 / 2)), d0
+
+
+def pooled_log(a, b):
+    la = [mp.log(x) for x in a]
+    lb = [mp.log(x) for x in b]
+    na, ma, sa2 = desc(la)
+    nb, mb, sb2 = desc(lb)
+    d = na + nb - 2
+    return mb - ma, ((na - 1) * sa2 + (nb - 1) * sb2) / d, d, na, nb
+
+
+def moderated(a, b, s0sq, d0):
+    diff, s2, d, na, nb = pooled_log(a, b)
+    s2m = s0sq if d0 == mp.inf else (d0 * s0sq + d * s2) / (d0 + d)
+    t = diff / mp.sqrt(s2m * (mp.mpf(1) / na + mp.mpf(1) / nb))
+    return t, d0 + d, 2 * tq(abs(t), d0 + d)
+
+
+MODA = [[100, 103, 98], [10.0, 10.4, 10.1], [5.0, 5.6, 4.4],
+        [200, 190, 205], [1.000, 1.001, 0.999]]
+MODB = [[110, 112, 109], [10.2, 10.1, 10.3], [5.2, 4.5, 5.5],
+        [198, 202, 195], [1.001, 0.999, 1.000]]
+print("== moderated: prior over MODA[i] against MODB[i] (log scale)")
+S2 = [pooled_log(x, y)[1] for x, y in zip(MODA, MODB)]
+show("s2", *S2)
+S0, D0 = fit_prior(S2, [4] * 5)
+show("s0sq d0", S0, D0)
+show("figure 0: t df p", *moderated(MODA[0], MODB[0], S0, D0))
+show("figure 3: t df p", *moderated(MODA[3], MODB[3], S0, D0))

@@ -294,6 +294,7 @@ build_rows(struct model *md, const char *id, struct model_row **out)
 			rows[n].dir = r->metrics[j].dir;
 			rows[n].scope = model_scope_of(rows[n].name);
 			rows[n].integral = 1;
+			rows[n].head = 0;
 			rows[n].key = common_figure(rows[n].name);
 			rows[n].key |= r->metrics[j].key;
 			rows[n].d = arena_zalloc(md, (size_t)s->nk *
@@ -372,6 +373,8 @@ build_rows(struct model *md, const char *id, struct model_row **out)
 			/* the star is the verdict's (model_families()) */
 			rows[j].c[i].sig = 0;
 			rv_compare(a, na, b, nb, rows[j].dir, &rows[j].rc[i]);
+			/* one change figure: the run-level one, everywhere */
+			rows[j].c[i].pct = rows[j].rc[i].change;
 		}
 	}
 	free(a);
@@ -379,64 +382,125 @@ build_rows(struct model *md, const char *id, struct model_row **out)
 	free(col);
 	free(res);
 	if ((j = model_headline(s, id, rows, n)) >= 0)
-		rows[j].key = 1;
+		rows[j].key = rows[j].head = 1;
 	*out = rows;
 	return n;
 }
 
-/* Is (@r, kernel @k) a test of family @f? */
-static int
-in_family(const struct model_row *r, int k, enum model_family f)
+/* The raw p of (@r, kernel @k) in @m's model. */
+static double
+row_p(const struct model *m, const struct model_row *r, int k)
 {
-	if (r->dir == VB_INFO || isnan(r->rc[k].w.p) || r->other_work[k])
-		return 0;
-	return f == MODEL_FAM_DETAIL || r->key;
+	return m->legacy ? r->rc[k].w.p : r->rc[k].m.p;
 }
 
 /*
- * The p of every test of family @f over every id, adjusted (Holm for
- * the key figures, Benjamini-Hochberg for all), and the verdicts from
- * them; returns the family's size.
+ * A figure of the load beside the benchmark (other processes' CPU and
+ * memory, the machine's memory): not the kernel's doing, in --detail's
+ * family only.
  */
 static int
-family(struct model *m, enum model_family f)
+load_figure(const char *name)
+{
+	static const char *const load[] = {
+		"foreign_cpu", "runq", "foreign_mem_kb", "mem_total_kb",
+		"mem_avail_kb", "mem_avail_min_kb", NULL,
+	};
+	int i;
+
+	for (i = 0; load[i]; i++)
+		if (!strcmp(name, load[i]))
+			return 1;
+	return 0;
+}
+
+/*
+ * The default view's family of @r: the legacy model's key figures
+ * (else none but --detail's); the headlines; every other figure but
+ * the load's (the second tier, "also changed").
+ */
+static enum model_family
+tier_of(const struct model *m, const struct model_row *r)
+{
+	if (m->legacy)
+		return r->key ? MODEL_FAM_KEY : MODEL_FAM_DETAIL;
+	if (r->head)
+		return MODEL_FAM_HEAD;
+	return load_figure(r->name) ? MODEL_FAM_DETAIL : MODEL_FAM_KEY;
+}
+
+/* Is (@r, kernel @k) a test of family @f? */
+static int
+in_family(const struct model *m, const struct model_row *r, int k,
+    enum model_family f)
+{
+	if (r->dir == VB_INFO || isnan(row_p(m, r, k)) || r->other_work[k])
+		return 0;
+	return f == MODEL_FAM_DETAIL || tier_of(m, r) == f;
+}
+
+/* Append @v to the growing array *@p of *@n (room *@cap). */
+static void
+push(double **p, int *n, int *cap, double v)
+{
+	if (*n == *cap) {
+		*cap = *cap ? 2 * *cap : 256;
+		*p = realloc(*p, (size_t)*cap * sizeof(**p));
+		if (!*p)
+			die("out of memory");
+	}
+	(*p)[(*n)++] = v;
+}
+
+/* Is family @f's verdict of a row kept in vk (else vd)? */
+static int
+in_vk(enum model_family f)
+{
+	return f == MODEL_FAM_HEAD || f == MODEL_FAM_KEY;
+}
+
+/*
+ * The p of every test of family @f over every id for the kernels from
+ * @k0 to @k1 (the legacy model: all at once; else one kernel),
+ * adjusted (Holm for the headlines and the legacy key figures,
+ * Benjamini-Hochberg for the others) at level @alpha, and the
+ * verdicts from them; returns the family's size.
+ */
+static int
+family(struct model *m, enum model_family f, int k0, int k1, double alpha)
 {
 	const struct rl_set *s = m->s;
 	struct rv_opts o;
 	struct rv_verdict *v;
 	double *p = NULL, *adj;
-	int n = 0, cap = 0, size, i, j, k, t;
+	int n = 0, cap = 0, size, i, j, k, t, holm;
 
+	holm = f == MODEL_FAM_HEAD || (m->legacy && f == MODEL_FAM_KEY);
 	for (i = 0; i < s->nids; i++)
 		for (j = 0; j < m->nrows[i]; j++)
-			for (k = 1; k < s->nk; k++) {
-				if (n == cap) {
-					cap = cap ? 2 * cap : 256;
-					p = realloc(p, (size_t)cap *
-					    sizeof(*p));
-					if (!p)
-						die("out of memory");
-				}
-				p[n++] = in_family(&m->rows[i][j], k, f) ?
-				    m->rows[i][j].rc[k].w.p : NAN;
-			}
+			for (k = k0; k <= k1; k++)
+				push(&p, &n, &cap, in_family(m,
+				    &m->rows[i][j], k, f) ?
+				    row_p(m, &m->rows[i][j], k) : NAN);
 	adj = vb_xcalloc((size_t)(n ? n : 1), sizeof(*adj));
-	size = f == MODEL_FAM_KEY ? rs_holm(p, n, adj) : rs_bh(p, n, adj);
+	size = holm ? rs_holm(p, n, adj) : rs_bh(p, n, adj);
 	if (size < 0)
 		die("out of memory");
 	rv_opts_default(&o);
-	o.alpha = m->alpha;
+	o.model = m->legacy ? RV_WELCH : RV_MODERATED;
+	o.alpha = alpha;
+	o.alpha_same = m->alpha;
+	o.useful = m->useful;
 	o.min_change = m->min_change;
 	o.family = size;
 	for (i = 0, t = 0; i < s->nids; i++)
 		for (j = 0; j < m->nrows[i]; j++)
-			for (k = 1; k < s->nk; k++, t++) {
+			for (k = k0; k <= k1; k++, t++) {
 				struct model_row *r = &m->rows[i][j];
 
-				if (f == MODEL_FAM_KEY && !r->key)
+				if (in_vk(f) && tier_of(m, r) != f)
 					continue;
-				v = f == MODEL_FAM_KEY ? &r->vk[k] :
-				    &r->vd[k];
+				v = in_vk(f) ? &r->vk[k] : &r->vd[k];
 				rv_verdict(&r->rc[k], adj[t], &o, v);
 				/* another amount of work: not compared */
 				if (r->other_work[k]) {
@@ -450,8 +514,205 @@ family(struct model *m, enum model_family f)
 }
 
 /*
- * Every id's rows, then the two families, the stars the views show
- * and the figures of the legend.
+ * Figure @r's run means of @id, the baseline's then kernel @k's, on
+ * the scale of its test, less each side's mean, scaled to length 1,
+ * into @u (room @len): 1 when both sides have all @len runs (@na of
+ * the baseline's) and some spread, else 0.
+ */
+static int
+unit_residual(const struct model *m, const char *id,
+    const struct model_row *r, int k, int na, int len, double *u)
+{
+	const struct rv_mod *x = &r->rc[k].m;
+	double *a, *b, ma = 0, mb = 0, ss = 0;
+	int i, n1, n2;
+
+	n1 = model_run_means(&m->s->k[0], id, r->name, &a);
+	n2 = model_run_means(&m->s->k[k], id, r->name, &b);
+	if (n1 != na || n1 + n2 != len) {
+		free(a);
+		free(b);
+		return 0;
+	}
+	for (i = 0; i < len; i++) {
+		double v = i < na ? a[i] : b[i - na];
+
+		u[i] = x->scale == RV_LOG ? log(v) : log1p(v);
+		if (i < na)
+			ma += u[i] / na;
+		else
+			mb += u[i] / (len - na);
+	}
+	free(a);
+	free(b);
+	for (i = 0; i < len; i++) {
+		u[i] -= i < na ? ma : mb;
+		ss += u[i] * u[i];
+	}
+	if (!(ss > 0) || !isfinite(ss))
+		return 0;
+	for (i = 0; i < len; i++)
+		u[i] /= sqrt(ss);
+	return 1;
+}
+
+/*
+ * How many independent figures kernel @k's prior stands on: figures
+ * that move together from run to run (a run offset shared by every
+ * figure of a run) tell less about the spread than as many independent
+ * ones.  Over the n figures of the fit with every run on both sides
+ * (na and nb of them, d = na + nb - 2): u_i the figure's residuals
+ * (unit_residual()), r_ij = u_i . u_j their correlation, whose square
+ * averages 1/d between independent figures; rho^2 = (mean r^2 - 1/d) /
+ * (1 - 1/d), at least 0, and n_eff = n / (1 + (n - 1) rho^2) (the
+ * design effect of a mean of n variances, whose pairwise correlation
+ * is rho^2).  INFINITY when nothing can be said (fewer than 3 such
+ * figures, d < 2): no cap.
+ */
+static double
+effective_figures(const struct model *m, int k)
+{
+	const struct rl_set *s = m->s;
+	int na = s->k[0].iter_is_run ? 0 : s->k[0].nruns;
+	int nb = s->k[k].iter_is_run ? 0 : s->k[k].nruns;
+	int len = na + nb, n = 0, i, j, x, y;
+	double *g, *u, ff = 0, mr2, rho2, d = len - 2;
+
+	if (na < 2 || nb < 2 || d < 2)
+		return INFINITY;
+	g = vb_xcalloc((size_t)(len * len), sizeof(double));
+	u = vb_xcalloc((size_t)len, sizeof(double));
+	for (i = 0; i < s->nids; i++)
+		for (j = 0; j < m->nrows[i]; j++) {
+			const struct model_row *r = &m->rows[i][j];
+			const struct rv_mod *mo = &r->rc[k].m;
+
+			if (r->other_work[k] || !mo->pooled ||
+			    mo->scale == RV_RAW || !(mo->s2 > 0) ||
+			    !unit_residual(m, s->ids[i], r, k, na, len, u))
+				continue;
+			/* G = sum u u': sum over i, j of r_ij^2 = |G|^2 */
+			for (x = 0; x < len; x++)
+				for (y = 0; y < len; y++)
+					g[x * len + y] += u[x] * u[y];
+			n++;
+		}
+	for (x = 0; x < len * len; x++)
+		ff += g[x] * g[x];
+	free(g);
+	free(u);
+	if (n < 3)
+		return INFINITY;
+	mr2 = (ff - n) / ((double)n * (n - 1));
+	rho2 = fmax(0, (mr2 - 1 / d) / (1 - 1 / d));
+	return n / (1 + (n - 1) * rho2);
+}
+
+/*
+ * Kernel @k's prior (Smyth 2004) fitted to the pooled variances of
+ * all its figures on a log scale, its df capped at what the figures
+ * hold ((n_eff - 1) dbar, effective_figures(), dbar their mean df:
+ * the prior and the figure's own s^2 together on at most n_eff dbar
+ * df), and every figure's test moderated with it; with d0 below the
+ * figure's own df, the plain test where its p is the larger.
+ */
+static void
+moderate(struct model *m, int k)
+{
+	const struct rl_set *s = m->s;
+	double *s2 = NULL, *d = NULL, dsum = 0, cap;
+	int n = 0, cap2 = 0, nd = 0, capd = 0, i, j;
+
+	for (i = 0; i < s->nids; i++)
+		for (j = 0; j < m->nrows[i]; j++) {
+			const struct rv_mod *x = &m->rows[i][j].rc[k].m;
+
+			if (m->rows[i][j].other_work[k] || !x->pooled ||
+			    x->scale == RV_RAW || !(x->s2 > 0))
+				continue;
+			push(&s2, &n, &cap2, x->s2);
+			push(&d, &nd, &capd, x->d);
+			dsum += x->d;
+		}
+	rv_fit_prior(s2, d, n, &m->s0sq[k], &m->d0[k]);
+	m->neff[k] = effective_figures(m, k);
+	if (n && m->d0[k] > 0) {
+		cap = (m->neff[k] - 1) * dsum / n;
+		if (cap < m->d0[k])
+			m->d0[k] = cap > 0 ? cap : 0;
+	}
+	for (i = 0; i < s->nids; i++)
+		for (j = 0; j < m->nrows[i]; j++) {
+			struct rv_mod *x = &m->rows[i][j].rc[k].m, plain = *x;
+
+			rv_moderate(&m->rows[i][j].rc[k], m->s0sq[k],
+			    m->d0[k]);
+			/*
+			 * A prior worth fewer df than the figure's own: the
+			 * spreads differ more than one prior describes (0.2%
+			 * and 30% in one comparison), and shrinking the
+			 * widest towards it would make their test liberal.
+			 * The more cautious test stands: the plain one when
+			 * its p is the larger.
+			 */
+			if (m->d0[k] < plain.d && !isnan(plain.p) &&
+			    !(plain.p <= x->p))
+				*x = plain;
+		}
+	free(s2);
+	free(d);
+}
+
+/* The families of the moderated model, one kernel at a time. */
+static void
+families(struct model *m)
+{
+	const struct rl_set *s = m->s;
+	int k, i, j, nh, nk, *fs;
+
+	m->alpha_head = m->alpha_key = m->alpha;
+	for (k = 1; k < s->nk; k++) {
+		moderate(m, k);
+		/* the tiers' sizes first: they share alpha */
+		for (nh = nk = 0, i = 0; i < s->nids; i++)
+			for (j = 0; j < m->nrows[i]; j++) {
+				nh += in_family(m, &m->rows[i][j], k,
+				    MODEL_FAM_HEAD);
+				nk += in_family(m, &m->rows[i][j], k,
+				    MODEL_FAM_KEY);
+			}
+		m->alpha_head = nk ? 0.8 * m->alpha : m->alpha;
+		m->alpha_key = nh ? 0.2 * m->alpha : m->alpha;
+		fs = &m->fsize[4 * k];
+		fs[MODEL_FAM_HEAD] = family(m, MODEL_FAM_HEAD, k, k,
+		    m->alpha_head);
+		fs[MODEL_FAM_KEY] = family(m, MODEL_FAM_KEY, k, k,
+		    m->alpha_key);
+		fs[MODEL_FAM_DETAIL] = family(m, MODEL_FAM_DETAIL, k, k,
+		    m->alpha);
+	}
+	if (s->nk > 1)
+		m->alpha_head = m->alpha_key = NAN;
+	for (k = 1; k < s->nk; k++) {
+		fs = &m->fsize[4 * k];
+		if (isnan(m->alpha_head) || fs[MODEL_FAM_KEY])
+			m->alpha_head = fs[MODEL_FAM_KEY] ? 0.8 * m->alpha :
+			    m->alpha;
+		if (isnan(m->alpha_key) || fs[MODEL_FAM_HEAD])
+			m->alpha_key = fs[MODEL_FAM_HEAD] ? 0.2 * m->alpha :
+			    m->alpha;
+		m->nhead = fs[MODEL_FAM_HEAD] > m->nhead ?
+		    fs[MODEL_FAM_HEAD] : m->nhead;
+		m->nkey = fs[MODEL_FAM_KEY] > m->nkey ? fs[MODEL_FAM_KEY] :
+		    m->nkey;
+		m->ndetail = fs[MODEL_FAM_DETAIL] > m->ndetail ?
+		    fs[MODEL_FAM_DETAIL] : m->ndetail;
+	}
+}
+
+/*
+ * Every id's rows, then the families, the stars the views show and
+ * the figures of the legend.
  */
 static void
 build_all(struct model *m)
@@ -461,8 +722,19 @@ build_all(struct model *m)
 
 	for (i = 0; i < s->nids; i++)
 		m->nrows[i] = build_rows(m, s->ids[i], &m->rows[i]);
-	m->nkey = family(m, MODEL_FAM_KEY);
-	m->ndetail = family(m, MODEL_FAM_DETAIL);
+	m->nhead = m->nkey = m->ndetail = 0;
+	if (m->legacy) {
+		m->alpha_head = m->alpha_key = m->alpha;
+		m->nkey = family(m, MODEL_FAM_KEY, 1, s->nk - 1, m->alpha);
+		m->ndetail = family(m, MODEL_FAM_DETAIL, 1, s->nk - 1,
+		    m->alpha);
+		for (k = 1; k < s->nk; k++) {
+			m->fsize[4 * k + MODEL_FAM_KEY] = m->nkey;
+			m->fsize[4 * k + MODEL_FAM_DETAIL] = m->ndetail;
+		}
+	} else {
+		families(m);
+	}
 	m->runs_min = m->runs_max = 0;
 	m->nhidden = 0;
 	for (i = 0; i < s->nids; i++)
@@ -474,7 +746,8 @@ build_all(struct model *m)
 
 				r->c[k].sig = model_verdict(m, r, k,
 				    NULL)->star;
-				if (r->vd[k].star && !(r->key && r->vk[k].star))
+				if (r->vd[k].star && !(in_vk(tier_of(m, r)) &&
+				    r->vk[k].star))
 					m->nhidden++;
 				if (c->why == RV_MISSING)
 					continue;
@@ -489,26 +762,44 @@ const struct rv_verdict *
 model_verdict(const struct model *m, const struct model_row *r, int k,
     enum model_family *fam)
 {
-	enum model_family f = !m->detail && r->key ? MODEL_FAM_KEY :
-	    MODEL_FAM_DETAIL;
+	enum model_family f = m->detail ? MODEL_FAM_DETAIL : tier_of(m, r);
 
 	if (fam)
-		*fam = in_family(r, k, f) ? f : MODEL_FAM_NONE;
-	return f == MODEL_FAM_KEY ? &r->vk[k] : &r->vd[k];
+		*fam = in_family(m, r, k, f) ? f : MODEL_FAM_NONE;
+	return in_vk(f) ? &r->vk[k] : &r->vd[k];
 }
 
 const char *
-model_family_name(enum model_family f)
+model_family_name(const struct model *m, enum model_family f)
 {
-	return f == MODEL_FAM_KEY ? "holm-key" : f == MODEL_FAM_DETAIL ?
-	    "bh-detail" : "none";
+	switch (f) {
+	case MODEL_FAM_HEAD:
+		return "holm-headline";
+	case MODEL_FAM_KEY:
+		return m->legacy ? "holm-key" : "bh-secondary";
+	case MODEL_FAM_DETAIL:
+		return "bh-detail";
+	default:
+		return "none";
+	}
 }
 
 int
-model_family_size(const struct model *m, enum model_family f)
+model_family_size(const struct model *m, enum model_family f, int k)
 {
-	return f == MODEL_FAM_KEY ? m->nkey : f == MODEL_FAM_DETAIL ?
-	    m->ndetail : 0;
+	if (f == MODEL_FAM_NONE)
+		return 0;
+	if (k >= 1 && k < m->s->nk)
+		return m->fsize[4 * k + f];
+	return f == MODEL_FAM_HEAD ? m->nhead : f == MODEL_FAM_KEY ?
+	    m->nkey : m->ndetail;
+}
+
+double
+model_family_alpha(const struct model *m, enum model_family f)
+{
+	return f == MODEL_FAM_HEAD ? m->alpha_head : f == MODEL_FAM_KEY ?
+	    m->alpha_key : m->alpha;
 }
 
 void
@@ -517,7 +808,12 @@ model_init(struct model *m, const struct rl_set *s, double min_change)
 	memset(m, 0, sizeof(*m));
 	m->s = s;
 	m->alpha = 0.05;
+	m->useful = 10;
 	m->min_change = min_change;
+	m->fsize = vb_xcalloc((size_t)(4 * (s->nk + 1)), sizeof(int));
+	m->s0sq = vb_xcalloc((size_t)(s->nk + 1), sizeof(double));
+	m->d0 = vb_xcalloc((size_t)(s->nk + 1), sizeof(double));
+	m->neff = vb_xcalloc((size_t)(s->nk + 1), sizeof(double));
 	m->rows = vb_xcalloc((size_t)(s->nids ? s->nids : 1),
 	    sizeof(*m->rows));
 	m->nrows = vb_xcalloc((size_t)(s->nids ? s->nids : 1), sizeof(int));
@@ -559,6 +855,12 @@ model_free(struct model *m)
 	arena_free(m);
 	free(m->rows);
 	free(m->nrows);
+	free(m->fsize);
+	free(m->s0sq);
+	free(m->d0);
+	free(m->neff);
+	m->fsize = NULL;
+	m->s0sq = m->d0 = m->neff = NULL;
 	m->rows = NULL;
 	m->nrows = NULL;
 }

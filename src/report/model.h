@@ -36,20 +36,30 @@ struct model_row {
 	 * .res names on its "key" line; the others only with --detail.
 	 */
 	int key;
+	/*
+	 * The benchmark's headline (model_headline()): the default
+	 * verdict's first tier (Holm over the headlines of one kernel
+	 * against the baseline).  A headline is a key row too.
+	 */
+	int head;
 	struct rs_desc *d;		/* nk; n == 0: missing; of the
 					   iterations, pooled over runs */
 	/*
 	 * c[k].sig is the star the views show: the verdict's (below),
-	 * never Welch's on iterations; c[k]'s pct, w and ratio stay the
+	 * never Welch's on iterations; c[k].pct the run-level change
+	 * (rc[k].change: the means of the run means), the one every view,
+	 * export and gate shows; c[k]'s w and ratio stay the
 	 * iteration-level figures --detail prints.
 	 */
 	struct rs_cmp *c;		/* nk; c[0] unused */
 	/*
 	 * The run-level comparison (verdict.h) of kernel k with the
-	 * baseline on the run means, and its verdicts: vk with the p
-	 * Holm-adjusted over the key family (key rows only), vd with the
-	 * p Benjamini-Hochberg-adjusted over the detail family (every
-	 * row).  model_verdict() picks the one the report shows.
+	 * baseline on the run means (its moderated test, rc[k].m), and
+	 * its verdicts: vk with the p adjusted in the default view's tier
+	 * (headline rows: Holm over kernel k's headlines; the others but
+	 * the load's: Benjamini-Hochberg over kernel k's), vd with
+	 * the p Benjamini-Hochberg-adjusted over every figure of kernel
+	 * k (--detail).  model_verdict() picks the one the report shows.
 	 */
 	struct rv_cmp *rc;		/* nk; rc[0] unused */
 	struct rv_verdict *vk, *vd;	/* nk; [0] unused */
@@ -90,12 +100,25 @@ int model_work_of(const struct rl_set *s, const char *id, int k,
 char *model_work_line(char *buf, size_t len, const struct rl_set *s,
     const char *id, int k);
 
-/* The two families the stars are corrected over. */
+/*
+ * The families the stars are corrected over, each of one kernel
+ * against the baseline (a third folder changes no pair's family).
+ * The default view's alpha is shared by its two tiers: 4/5 to the
+ * headlines, 1/5 to the other key figures (either alone takes all of
+ * it), so that the chance of any false star in the view is at most
+ * alpha (Bonferroni over the two tiers).
+ */
 enum model_family {
 	MODEL_FAM_NONE,			/* untested: in no family */
-	MODEL_FAM_KEY,			/* Holm over the key figures */
-	MODEL_FAM_DETAIL		/* Benjamini-Hochberg over all */
+	MODEL_FAM_KEY,			/* the second tier: every figure
+					   but the headlines and the load's,
+					   BH (legacy: the key figures,
+					   Holm) */
+	MODEL_FAM_DETAIL,		/* every figure: BH (--detail) */
+	MODEL_FAM_HEAD			/* the headlines: Holm */
 };
+
+/* Today's model (model.legacy 1) and the moderated one (0). */
 
 /* The folders and their statistics: what every view reads. */
 struct model {
@@ -103,11 +126,27 @@ struct model {
 	double min_change;		/* %: smaller changes are never marked */
 	double alpha;			/* the families' level (0.05) */
 	int detail;			/* the stars are the detail family's */
+	/*
+	 * 1: the model before the moderated t (Welch on the run means,
+	 * Holm over every key figure of every kernel, BH over all);
+	 * make bench-stats measures it beside the default, 0.
+	 */
+	int legacy;
+	double useful;			/* %, --useful: "same +-X" up to it
+					   (10) */
 	struct model_row **rows;	/* per id of s: model_rows()'s, */
 	int *nrows;			/* all computed at the first call */
 	int built;
 	/* filled with the rows: */
-	int nkey, ndetail;		/* the families' sizes */
+	int nhead, nkey, ndetail;	/* the families' sizes (the largest
+					   over the kernels) */
+	int *fsize;			/* per kernel k: fsize[4 k + f] */
+	double alpha_head, alpha_key;	/* the default view's tiers */
+	double *s0sq, *d0;		/* per kernel: the prior (rv_fit_prior),
+					   d0 capped by neff */
+	double *neff;			/* per kernel: the independent
+					   figures the prior stands on
+					   (INFINITY: not measured) */
 	int runs_min, runs_max;		/* runs a side over the kernels */
 	int nhidden;			/* --detail stars the default view
 					   does not show */
@@ -147,10 +186,15 @@ void model_ready(const struct model *m);
  */
 const struct rv_verdict *model_verdict(const struct model *m,
     const struct model_row *r, int k, enum model_family *fam);
-/* "holm-key", "bh-detail" or "none" (CSV and JSON). */
-const char *model_family_name(enum model_family f);
-/* The size of family @f. */
-int model_family_size(const struct model *m, enum model_family f);
+/*
+ * "holm-headline", "bh-secondary", "bh-detail" or "none" (CSV, JSON;
+ * "holm-key" for the key family of the legacy model).
+ */
+const char *model_family_name(const struct model *m, enum model_family f);
+/* The size of family @f of kernel @k; @k < 1: the largest. */
+int model_family_size(const struct model *m, enum model_family f, int k);
+/* The level the stars of family @f are at. */
+double model_family_alpha(const struct model *m, enum model_family f);
 
 /* Index of @id's headline row (else elapsed), or -1. */
 int model_headline(const struct rl_set *s, const char *id,

@@ -359,15 +359,27 @@ noise_note(FILE *f, const struct rl_set *s, const char *id,
 	if (o->short_notes && hl >= 0 &&
 	    !model_all_zero(&rows[hl], s->nk) &&
 	    model_has_cov(&rows[hl], s->nk)) {
+		double det = NAN;
+		int k;
+
 		run_spread(s, id, &rows[hl], &n0);
 		/* one run: nothing detectable; the verdict line (two
 		   folders) says how many runs would decide */
 		if (n0 == 1)
 			return;
+		/* the verdict's own test, family and df (the largest) */
+		for (k = 1; k < s->nk; k++)
+			if (isnan(det) || rows[hl].vk[k].detectable > det)
+				det = rows[hl].vk[k].detectable;
 		vb_buf_printf(&line, "~ detectable with %s run%s a side: "
 		    "headline ", fmt_num(a, sizeof(a), "%.0f", n0),
 		    n0 == 1 ? "" : "s");
-		noise_item(&line, s, id, &rows[hl], 0);
+		if (s->nk > 1)
+			vb_buf_printf(&line, "%s %s%s", rows[hl].name,
+			    fmt_num(a, sizeof(a), "%.0f", ceil(det)),
+			    isnan(det) ? "" : "%");
+		else
+			noise_item(&line, s, id, &rows[hl], 0);
 		fmt_wrap(f, vb_buf_str(&line), o->width, 4);
 		vb_buf_free(&line);
 		return;
@@ -535,6 +547,38 @@ table_verdict_line(FILE *f, const struct model *md, const char *id,
 	}
 	fmt_wrap(f, vb_buf_str(&line), o->width, 4);
 	vb_buf_free(&line);
+}
+
+void
+table_family_words(struct vb_buf *b, const struct model *md, int detail)
+{
+	if (md->legacy) {
+		if (detail)
+			vb_buf_printf(b, "Benjamini-Hochberg-adjusted p < %g "
+			    "over %d tests; default view: Holm over %d key "
+			    "figures", md->alpha, md->ndetail, md->nkey);
+		else
+			vb_buf_printf(b, "Holm-adjusted p < %g over %d key "
+			    "figures; --detail: Benjamini-Hochberg over %d",
+			    md->alpha, md->nkey, md->ndetail);
+		vb_buf_printf(b, ". same +-X%%: two one-sided tests at X = "
+		    "--min-change; can't tell: neither.");
+		return;
+	}
+	if (detail)
+		vb_buf_printf(b, "Benjamini-Hochberg-adjusted p < %g over %d "
+		    "figures of each kernel against the baseline", md->alpha,
+		    md->ndetail);
+	else
+		vb_buf_printf(b, "the headlines Holm-adjusted p < %g over %d "
+		    "(one a benchmark, each kernel against the baseline), "
+		    "the other figures Benjamini-Hochberg at %g over %d "
+		    "(\"also changed\"); --detail: Benjamini-Hochberg over "
+		    "%d", md->alpha_head, md->nhead, md->alpha_key, md->nkey,
+		    md->ndetail);
+	vb_buf_printf(b, "; moderated t on the log run means (Smyth 2004). "
+	    "same +-X%%: the smallest X two one-sided tests confirm, up to "
+	    "--useful %g%%; can't tell: a wider X.", md->useful);
 }
 
 char *

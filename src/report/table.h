@@ -10,6 +10,7 @@
 #include <stdio.h>
 
 #include "model.h"
+#include "util.h"
 #include "options.h"
 
 /*
@@ -39,6 +40,13 @@ char *table_verdict_word(char *buf, size_t len, const struct rv_verdict *v);
  */
 void table_verdict_line(FILE *f, const struct model *md, const char *id,
     const struct model_row *rows, int nrows, const struct report_opts *o);
+/*
+ * What the stars and the words mean, for the legends (text, post,
+ * html): the families of @md, their procedures, levels and sizes, and
+ * "same +-X%" (@detail: --detail's family); appended to @b.
+ */
+void table_family_words(struct vb_buf *b, const struct model *md,
+    int detail);
 /* Kernel @k's mean of @r as the table prints it. */
 char *table_mean(char *buf, size_t len, const struct model_row *r, int nk,
     int k);

@@ -10,6 +10,7 @@
 #include <string.h>
 
 #include <gsl/gsl_cdf.h>
+#include <gsl/gsl_sf_psi.h>
 
 #include "verdict.h"
 
@@ -18,6 +19,211 @@ static double
 side_cov(const struct rs_desc *d)
 {
 	return d->sd == 0 ? 0 : d->cov;
+}
+
+/* The scale of the run means @a[na], @b[nb] (NAN skipped). */
+static enum rv_scale
+scale_of(const double *a, int na, const double *b, int nb)
+{
+	int i, pos = 1, count = 1, n = 0;
+
+	for (i = 0; i < na + nb; i++) {
+		double v = i < na ? a[i] : b[i - na];
+
+		if (isnan(v))
+			continue;
+		n++;
+		if (!(v > 0 && isfinite(v)))
+			pos = 0;
+		if (!(v >= 0 && v < 9e15 && v == floor(v)))
+			count = 0;
+	}
+	return !n ? RV_RAW : pos ? RV_LOG : count ? RV_LOG1P : RV_RAW;
+}
+
+/* @v[n] on scale @sc into @out; returns how many (NAN skipped). */
+static int
+on_scale(const double *v, int n, enum rv_scale sc, double *out)
+{
+	int i, k = 0;
+
+	for (i = 0; i < n; i++)
+		if (!isnan(v[i]))
+			out[k++] = sc == RV_LOG ? log(v[i]) : sc == RV_LOG1P ?
+			    log1p(v[i]) : v[i];
+	return k;
+}
+
+/* Two-sided p of @t on @df degrees of freedom (infinite: normal). */
+static double
+p2(double t, double df)
+{
+	if (isnan(t))
+		return NAN;
+	if (!isfinite(df) || df > 1e7)
+		return 2 * gsl_cdf_ugaussian_Q(fabs(t));
+	return rs_t_p2(t, df);
+}
+
+/*
+ * The test of c->m with no prior: pooled, t on d df; with no spread
+ * the permutation p; not pooled, Welch on the scale.
+ */
+static void
+mod_plain(struct rv_cmp *c, const struct rs_desc *la,
+    const struct rs_desc *lb)
+{
+	struct rv_mod *m = &c->m;
+	struct rs_welch w;
+
+	m->s0sq = NAN;
+	m->d0 = 0;
+	m->s2_mod = m->s2;
+	m->df = m->d;
+	if (!m->pooled) {
+		rs_welch(la, lb, &w);
+		m->se = sqrt(la->sd * la->sd / la->n + lb->sd * lb->sd /
+		    lb->n);
+		m->t = w.t;
+		m->df = w.df;
+		m->p = w.p;
+		return;
+	}
+	m->se = sqrt(m->s2 * (1.0 / c->a.n + 1.0 / c->b.n));
+	if (m->se == 0) {
+		m->t = m->diff == 0 ? 0 : m->diff > 0 ? INFINITY : -INFINITY;
+		m->p = m->diff == 0 ? NAN : rs_perm_p(c->a.n, c->b.n);
+		return;
+	}
+	m->t = m->diff / m->se;
+	m->p = p2(m->t, m->df);
+}
+
+/*
+ * c->m from the run means: the scale, the difference, the pooled
+ * variance when the F test of the two allows it, and the test without
+ * a prior.  Nothing is tested with fewer than 2 runs a side.
+ */
+static void
+mod_init(struct rv_cmp *c, const double *a, int na, const double *b,
+    int nb)
+{
+	struct rv_mod *m = &c->m;
+	struct rs_desc la, lb;
+	double *x, *y, f, pf;
+	int nx, ny;
+
+	m->diff = m->s2 = m->d = m->s0sq = m->s2_mod = m->df = NAN;
+	m->se = m->t = m->p = NAN;
+	m->d0 = 0;
+	m->scale = scale_of(a, na, b, nb);
+	if (c->a.n < 2 || c->b.n < 2)
+		return;
+	x = malloc((size_t)(na + nb) * sizeof(double));
+	if (!x)
+		return;
+	y = x + na;
+	nx = on_scale(a, na, m->scale, x);
+	ny = on_scale(b, nb, m->scale, y);
+	rs_describe(x, nx, 1, &la);
+	rs_describe(y, ny, 1, &lb);
+	free(x);
+	m->diff = lb.mean - la.mean;
+	if (la.sd == 0 && lb.sd == 0) {
+		pf = 1;
+	} else if (la.sd == 0 || lb.sd == 0) {
+		pf = 0;
+	} else {
+		f = la.sd * la.sd / (lb.sd * lb.sd);
+		pf = gsl_cdf_fdist_P(f, la.n - 1, lb.n - 1);
+		pf = 2 * fmin(pf, 1 - pf);
+	}
+	m->pooled = pf >= RV_POOL_P;
+	m->d = la.n + lb.n - 2;
+	m->s2 = ((la.n - 1) * la.sd * la.sd + (lb.n - 1) * lb.sd * lb.sd) /
+	    m->d;
+	mod_plain(c, &la, &lb);
+}
+
+void
+rv_moderate(struct rv_cmp *c, double s0sq, double d0)
+{
+	struct rv_mod *m = &c->m;
+
+	if (isnan(m->diff) || !m->pooled || m->scale == RV_RAW ||
+	    !(d0 > 0) || !(s0sq > 0) || !isfinite(s0sq))
+		return;
+	/*
+	 * No spread on either side: the prior alone would decide, which
+	 * it may from 3 runs a side; with fewer, the permutation p.
+	 */
+	if (m->s2 == 0 && (c->a.n < 3 || c->b.n < 3))
+		return;
+	m->s0sq = s0sq;
+	m->d0 = d0;
+	m->s2_mod = isinf(d0) ? s0sq : (d0 * s0sq + m->d * m->s2) /
+	    (d0 + m->d);
+	m->df = d0 + m->d;
+	m->se = sqrt(m->s2_mod * (1.0 / c->a.n + 1.0 / c->b.n));
+	m->t = m->diff / m->se;
+	/* one value repeated on both sides: nothing to tell apart */
+	m->p = m->diff == 0 && m->s2 == 0 ? NAN : p2(m->t, m->df);
+}
+
+/*
+ * trigamma(y) = x for y, by Newton's method on 1/trigamma as Smyth
+ * (2004) does, from y = 0.5 + 1/x; the tails by their expansions.
+ */
+static double
+trigamma_inv(double x)
+{
+	double y, tri, dif;
+	int i;
+
+	if (x > 1e7)
+		return 1 / sqrt(x);
+	if (x < 1e-6)
+		return 1 / x;
+	y = 0.5 + 1 / x;
+	for (i = 0; i < 50; i++) {
+		tri = gsl_sf_psi_1(y);
+		dif = tri * (1 - tri / x) / gsl_sf_psi_n(2, y);
+		y += dif;
+		if (-dif / y < 1e-8)
+			break;
+	}
+	return y;
+}
+
+void
+rv_fit_prior(const double *s2, const double *d, int n, double *s0sq,
+    double *d0)
+{
+	double se = 0, se2 = 0, tri = 0, e, mean, var;
+	int i, k = 0;
+
+	*s0sq = NAN;
+	*d0 = 0;
+	for (i = 0; i < n; i++) {
+		if (!(s2[i] > 0 && isfinite(s2[i]) && d[i] > 0))
+			continue;
+		e = log(s2[i]) - gsl_sf_psi(d[i] / 2) + log(d[i] / 2);
+		se += e;
+		se2 += e * e;
+		tri += gsl_sf_psi_1(d[i] / 2);
+		k++;
+	}
+	if (k < 3)
+		return;
+	mean = se / k;
+	var = (se2 - k * mean * mean) / (k - 1) - tri / k;
+	if (var > 0) {
+		*d0 = 2 * trigamma_inv(var);
+		*s0sq = exp(mean + gsl_sf_psi(*d0 / 2) - log(*d0 / 2));
+	} else {
+		*d0 = INFINITY;
+		*s0sq = exp(mean);
+	}
 }
 
 void
@@ -36,6 +242,7 @@ rv_compare(const double *a, int na, const double *b, int nb,
 	c->ratio.r = c->ratio.lo = c->ratio.hi = NAN;
 	if (!c->a.n || !c->b.n) {
 		c->why = RV_MISSING;
+		mod_init(c, a, na, b, nb);
 		return;
 	}
 	c->change = rs_pct_better(c->a.mean, c->b.mean, dir);
@@ -67,6 +274,7 @@ rv_compare(const double *a, int na, const double *b, int nb,
 		c->run_cov = RV_RUN_COV;
 		c->run_cov_assumed = 1;
 	}
+	mod_init(c, a, na, b, nb);
 
 	if (c->why != RV_ONE_RUN || (c->a.n < 2 && c->b.n < 2))
 		return;
@@ -101,7 +309,10 @@ rv_why_note(enum rv_why why)
 void
 rv_opts_default(struct rv_opts *o)
 {
+	o->model = RV_WELCH;
 	o->alpha = 0.05;
+	o->alpha_same = 0.05;
+	o->useful = 10;
 	o->min_change = 1;
 	o->equiv = 0;
 	o->family = 0;
@@ -181,27 +392,30 @@ qsum_t(struct qsum *m, double q1, double q2, double n)
 }
 
 /*
- * The fewest runs a side n >= 2 with 2 (t(@q1, df) + t(@q2, df))^2 @r
- * <= n, df = 2n - 2 (Welch's df with equal spread): the normal
- * formula's n with the t quantiles it stands for, since at a few runs
- * a side t is much wider than z (3 runs: t(0.975, 4) 2.78 against
- * 1.96).  Starts at the normal formula's n, a lower bound.
+ * The fewest runs a side n >= @nmin with 2 (t(@q1, df) + t(@q2, df))^2
+ * @r <= n, df = @d0 + 2n - 2 (Welch's df with equal spread, plus the
+ * prior's df of the moderated test): the normal formula's n with the
+ * t quantiles it stands for, since at a few runs a side t is much
+ * wider than z (3 runs: t(0.975, 4) 2.78 against 1.96).  Starts at the
+ * normal formula's n, a lower bound.
  */
 static double
-runs_t(double q1, double q2, double r)
+runs_t(double q1, double q2, double r, double d0, double nmin)
 {
-	struct qsum *m = qsum_of(q1, q2);
+	struct qsum *m = d0 == 0 ? qsum_of(q1, q2) : NULL;
 	double z, n, t;
 
 	z = m ? m->z : gsl_cdf_ugaussian_Pinv(q1) +
 	    gsl_cdf_ugaussian_Pinv(q2);
-	n = fmax(2, ceil(2 * z * z * r));
+	n = fmax(nmin, ceil(2 * z * z * r));
 	if (!isfinite(n))
 		return NAN;
-	if (n > 1e6)
+	if (n > 1e6 || isinf(d0))
 		return n;	/* t and z agree to 1e-6 there */
 	for (;; n++) {
-		t = qsum_t(m, q1, q2, n);
+		t = d0 == 0 ? qsum_t(m, q1, q2, n) :
+		    gsl_cdf_tdist_Pinv(q1, d0 + 2 * n - 2) +
+		    gsl_cdf_tdist_Pinv(q2, d0 + 2 * n - 2);
 		if (2 * t * t * r <= n)
 			return n;
 	}
@@ -210,10 +424,11 @@ runs_t(double q1, double q2, double r)
 /*
  * The runs a side for one test at run CoV @cov and bound @delta: the
  * detection formula, and with @same the two one-sided tests' too (the
- * larger of the two).
+ * larger of the two); @d0 the prior's df, at least @nmin runs.
  */
 static double
-runs_for(double cov, double delta, double alpha, int same)
+runs_for_df(double cov, double delta, double alpha, int same, double d0,
+    double nmin)
 {
 	double r, n;
 	int k;
@@ -222,16 +437,24 @@ runs_for(double cov, double delta, double alpha, int same)
 		return NAN;
 	if (cov == 0) {
 		/* no spread: the permutation p falls with the runs */
-		for (k = 2; k < 64; k++)
+		for (k = (int)nmin; k < 64; k++)
 			if (rs_perm_p(k, k) < alpha)
 				return k;
 		return NAN;
 	}
 	r = (cov / delta) * (cov / delta);
-	n = runs_t(1 - alpha / 2, RV_POWER, r);
+	n = runs_t(1 - alpha / 2, RV_POWER, r, d0, nmin);
 	if (same)
-		n = fmax(n, runs_t(1 - alpha, 1 - (1 - RV_POWER) / 2, r));
+		n = fmax(n, runs_t(1 - alpha, 1 - (1 - RV_POWER) / 2, r, d0,
+		    nmin));
 	return n;
+}
+
+/* runs_for_df() with no prior, from 2 runs a side. */
+static double
+runs_for(double cov, double delta, double alpha, int same)
+{
+	return runs_for_df(cov, delta, alpha, same, 0, 2);
 }
 
 double
@@ -326,6 +549,103 @@ large(const struct rv_cmp *c, double min_change)
 	return fabs(c->change) >= min_change;
 }
 
+/* @x % rounded up: to 0.1 below 1, else to a whole percent. */
+static double
+round_up_pct(double x)
+{
+	double r = x < 1 ? ceil(x * 10 - 1e-9) / 10 : ceil(x - 1e-9);
+
+	return r > 0 ? r : 0.1;
+}
+
+/*
+ * The relative change of @m's ratio at @l (a difference on the scale)
+ * as a fraction: e^l - 1 on the log scale, l / |@ma| on the raw one
+ * (the baseline's uncertainty left to the test's variance).
+ */
+static double
+rel_at(const struct rv_mod *m, double l, double ma)
+{
+	return m->scale == RV_LOG ? expm1(l) : l / fabs(ma);
+}
+
+/*
+ * The verdict of the moderated test (rv_verdict() with RV_MODERATED):
+ * the change interval, X from the one-sided intervals at alpha_same,
+ * the word, the runs a side from the test's variance and df.
+ */
+static void
+verdict_mod(const struct rv_cmp *c, double p_adj, const struct rv_opts *o,
+    struct rv_verdict *v)
+{
+	const struct rv_mod *m = &c->m;
+	double tq, lo, hi, x, cov, chg, nmin, al;
+	int k = c->dir == VB_LOWER ? -1 : 1;
+
+	v->word = RV_CANT_TELL;
+	nmin = fmax(c->a.n, c->b.n) + 1;
+	al = o->family > 1 ? o->alpha / o->family : o->alpha;
+	/* the test's spread: sqrt(s2) is the CoV on the log scale */
+	cov = m->scale == RV_LOG && !isnan(m->s2_mod) ? sqrt(m->s2_mod) :
+	    c->run_cov;
+	if (c->why == RV_ONE_RUN || isnan(m->diff)) {
+		v->runs_needed = rv_runs_to_decide(c->run_cov, c->change /
+		    100, o->useful / 100, al);
+		if (!isnan(v->runs_needed))
+			v->runs_needed = fmax(v->runs_needed, nmin);
+		return;
+	}
+	if (m->scale == RV_LOG && m->se > 0 && !isnan(m->df)) {
+		tq = isinf(m->df) || m->df > 1e7 ?
+		    gsl_cdf_ugaussian_Qinv(0.025) :
+		    gsl_cdf_tdist_Qinv(0.025, m->df);
+		lo = 100 * k * expm1(m->diff - tq * m->se);
+		hi = 100 * k * expm1(m->diff + tq * m->se);
+		v->lo = fmin(lo, hi);
+		v->hi = fmax(lo, hi);
+		v->unbounded = 0;
+	}
+	if (m->se > 0 && !isnan(m->df) && (m->scale == RV_LOG ||
+	    c->a.mean != 0)) {
+		int z = isinf(m->df) || m->df > 1e7;
+		double q = z ? gsl_cdf_ugaussian_Qinv(al / 2) +
+		    gsl_cdf_ugaussian_Pinv(RV_POWER) :
+		    gsl_cdf_tdist_Qinv(al / 2, m->df) +
+		    gsl_cdf_tdist_Pinv(RV_POWER, m->df);
+
+		v->detectable = 100 * rel_at(m, q * m->se, c->a.mean);
+	}
+	/* the smallest X two one-sided tests at alpha_same accept */
+	x = NAN;
+	if (m->se == 0) {
+		x = c->a.mean == c->b.mean ? 0 : c->a.mean == 0 ? NAN :
+		    100 * fabs(c->b.mean - c->a.mean) / fabs(c->a.mean);
+	} else if (!isnan(m->se) && (m->scale == RV_LOG || c->a.mean != 0)) {
+		tq = isinf(m->df) || m->df > 1e7 ?
+		    gsl_cdf_ugaussian_Qinv(o->alpha_same) :
+		    gsl_cdf_tdist_Qinv(o->alpha_same, m->df);
+		x = 100 * fmax(-rel_at(m, m->diff - tq * m->se, c->a.mean),
+		    rel_at(m, m->diff + tq * m->se, c->a.mean));
+	}
+	if (!isnan(x)) {
+		v->bound = round_up_pct(x);
+		v->tost_p = v->p_low = v->p_high = o->alpha_same;
+	}
+	if (p_adj < o->alpha && large(c, o->min_change)) {
+		v->word = RV_CHANGED;
+		v->star = c->dir != VB_INFO;
+	} else if (!isnan(x) && v->bound <= o->useful) {
+		v->word = RV_SAME;
+	}
+	chg = isnan(c->change) ? NAN : c->change / 100;
+	if (!isnan(chg) && fabs(chg) > o->useful / 100)
+		v->runs_needed = runs_for_df(cov, fabs(chg), al, 0, m->d0,
+		    nmin);
+	else
+		v->runs_needed = runs_for_df(cov, o->useful / 100, al, 1,
+		    m->d0, nmin);
+}
+
 void
 rv_verdict(const struct rv_cmp *c, double p_adj, const struct rv_opts *o,
     struct rv_verdict *v)
@@ -334,14 +654,19 @@ rv_verdict(const struct rv_cmp *c, double p_adj, const struct rv_opts *o,
 
 	memset(v, 0, sizeof(*v));
 	v->word = RV_NONE;
-	v->p = c->w.p;
+	v->p = o->model == RV_MODERATED ? c->m.p : c->w.p;
 	v->p_adj = p_adj;
 	v->change = c->change;
 	v->bound = x = o->equiv > 0 ? o->equiv : o->min_change;
 	v->p_low = v->p_high = v->tost_p = v->runs_needed = NAN;
+	v->detectable = NAN;
 	change_interval(c, v);
 	if (c->why == RV_MISSING)
 		return;
+	if (o->model == RV_MODERATED) {
+		verdict_mod(c, p_adj, o, v);
+		return;
+	}
 	v->runs_needed = rv_runs_to_decide(c->run_cov, c->change / 100,
 	    x / 100, o->family > 1 ? o->alpha / o->family : o->alpha);
 	if (c->why == RV_ONE_RUN) {

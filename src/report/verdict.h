@@ -46,6 +46,41 @@ enum rv_why {
 	RV_MISSING		/* no run on a side: nothing to compare */
 };
 
+/*
+ * The scale the moderated test works on (docs/report.md, "The
+ * moderated t"): the log of the run means when every one is > 0 (a
+ * ratio-scale figure: changes are multiplicative), log(1 + x) for
+ * whole counts >= 0 of which some are 0, else the values themselves.
+ */
+enum rv_scale {
+	RV_RAW,
+	RV_LOG,
+	RV_LOG1P
+};
+
+/*
+ * The sides' variances are pooled unless the two-sided F test of
+ * their ratio gives p below this.
+ */
+#define RV_POOL_P 0.01
+
+/*
+ * The moderated test of one metric (rv_compare() fills the scale, the
+ * difference and the pooled variance; rv_moderate() the test with a
+ * prior).  On the scale: diff = mean(b) - mean(a) of the transformed
+ * run means, s2 the pooled run-to-run variance on d = na + nb - 2 df
+ * (pooled 1) or, when the sides' variances differ (pooled 0), Welch's
+ * test on the scale, never moderated.
+ */
+struct rv_mod {
+	enum rv_scale scale;
+	int pooled;
+	double diff, s2, d;
+	double s0sq, d0;	/* the prior used (d0 0: none) */
+	double s2_mod, df;	/* (d0 s0sq + d s2) / (d0 + d), d0 + d */
+	double se, t, p;	/* of diff; p two-sided, NAN: untested */
+};
+
 /* One metric, side a (the baseline) against side b, by run means. */
 struct rv_cmp {
 	enum vb_dir dir;
@@ -80,6 +115,7 @@ struct rv_cmp {
 	 */
 	double run_cov;
 	int run_cov_assumed;
+	struct rv_mod m;	/* the moderated test (RV_MODERATED) */
 };
 
 /*
@@ -89,6 +125,30 @@ struct rv_cmp {
  */
 void rv_compare(const double *a, int na, const double *b, int nb,
     enum vb_dir dir, struct rv_cmp *c);
+
+/*
+ * Fit the prior of Smyth (2004) to @n variances @s2 (each > 0, finite)
+ * on @d degrees of freedom (each > 0): log s2 is modelled as the log of
+ * a scaled inverse chi-square, s0sq (d0 / chi2_d0), and s0sq, d0 are
+ * fitted by moments: e_i = log s2_i - digamma(d_i / 2) + log(d_i / 2),
+ * trigamma(d0 / 2) = var(e) - mean(trigamma(d_i / 2)), s0sq =
+ * exp(mean(e) + digamma(d0 / 2) - log(d0 / 2)).  d0 is INFINITY when
+ * the variances are no more spread than chance would make them (s0sq
+ * exp(mean(e))), 0 with fewer than 3 variances (no prior).
+ */
+void rv_fit_prior(const double *s2, const double *d, int n, double *s0sq,
+    double *d0);
+
+/*
+ * The moderated t of @c with the prior (@s0sq, @d0): on a pooled log
+ * or log1p scale, s2_mod = (d0 s0sq + d s2) / (d0 + d) on d0 + d df
+ * (@d0 INFINITY: s0sq on infinite df, a z test); else (raw scale, or
+ * the sides' variances not pooled, or @d0 0) the test of rv_compare()
+ * stands, and so does it (the permutation p) for no spread on either
+ * side with fewer than 3 runs on one.  One value repeated on both
+ * sides is not tested.
+ */
+void rv_moderate(struct rv_cmp *c, double s0sq, double d0);
 
 /* The sentence a view prints once for @why (NULL for RV_TESTED). */
 const char *rv_why_note(enum rv_why why);
@@ -104,8 +164,19 @@ enum rv_word {
 				   (model.h, struct model_work) */
 };
 
+/* Which test decides (rv_opts.model). */
+enum rv_model {
+	RV_WELCH,		/* Welch on the run means, "same" at +-X */
+	RV_MODERATED		/* the moderated t (struct rv_mod), "same
+				   +-X" at the smallest X it confirms */
+};
+
 struct rv_opts {
+	enum rv_model model;	/* RV_WELCH */
 	double alpha;		/* the family's level (0.05) */
+	double alpha_same;	/* RV_MODERATED: the level of "same" (0.05) */
+	double useful;		/* %, RV_MODERATED: "same +-X" only for X
+				   up to it, else can't tell (10) */
 	double min_change;	/* %, --min-change (1) */
 	double equiv;		/* %, X of "same within +-X%";
 				   <= 0: min_change */
@@ -114,14 +185,18 @@ struct rv_opts {
 				   first step); 0 or 1: alpha */
 };
 
-/* alpha 0.05, min_change 1, equiv 0 (= min_change), family 0. */
+/*
+ * RV_WELCH, alpha 0.05, min_change 1, equiv 0 (= min_change), family
+ * 0; alpha_same 0.05 and useful 10 for RV_MODERATED.
+ */
 void rv_opts_default(struct rv_opts *o);
 
 struct rv_verdict {
 	enum rv_word word;
 	int star;		/* changed by a test in the family: shown
 				   '*' and counted by the regression gate */
-	double p, p_adj;	/* raw (c->w.p) and as given */
+	double p, p_adj;	/* raw (c->w.p; RV_MODERATED: c->m.p) and
+				   as given */
 	double change;		/* %, positive = better (c->change) */
 	double lo, hi;		/* its 95% CI in %, from Fieller's; NAN
 				   when there is none */
@@ -138,9 +213,18 @@ struct rv_verdict {
 	 * (rv_runs_to_decide() at the observed change, X and alpha):
 	 * filled for every word but RV_NONE, printed with can't tell.
 	 * NAN when the spread is unknown (a mean of 0 with spread), or X
-	 * is 0 and so is the change.
+	 * is 0 and so is the change.  RV_MODERATED: from the test's own
+	 * variance and df, at least one more than the larger side has.
 	 */
 	double runs_needed;
+	/*
+	 * RV_MODERATED: the smallest change, %, this very test would
+	 * find with power RV_POWER at its family's planning level
+	 * (alpha / family, two-sided) and its df: (t(1 - a/2, df) +
+	 * t(RV_POWER, df)) se, as e^x - 1 on the log scale; NAN when
+	 * untested (and with RV_WELCH).
+	 */
+	double detectable;
 };
 
 /*
@@ -158,6 +242,16 @@ struct rv_verdict {
  */
 void rv_verdict(const struct rv_cmp *c, double p_adj,
     const struct rv_opts *o, struct rv_verdict *v);
+
+/*
+ * RV_MODERATED (@o->model), with p_adj the moderated p adjusted:
+ *   changed    p_adj < alpha and |change| >= min_change, as above;
+ *   same +-X   X the smallest bound two one-sided tests at alpha_same
+ *              accept (the 1 - 2 alpha_same interval of the ratio
+ *              inside 1 +- X), rounded up (0.1 below 1%, else 1%),
+ *              when X <= useful;
+ *   can't tell otherwise, with the runs a side from the same test.
+ */
 
 /* "changed", "same", "can't tell", "-". */
 const char *rv_word_name(enum rv_word w);

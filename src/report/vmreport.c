@@ -57,8 +57,11 @@ usage(FILE *f)
 "  --noisy PCT                CoV above which a metric is noisy (5)\n"
 "  --min-change PCT           smallest change ever marked (*) or counted\n"
 "                             as a regression (1)\n"
-"  --alpha P                  the families' level: Holm over the key\n"
-"                             figures, Benjamini-Hochberg with --detail\n"
+"  --alpha P                  the families' level: Holm over the\n"
+"                             headlines, Benjamini-Hochberg over the other\n"
+"                             figures and with --detail\n"
+"  --useful PCT               \"same +-X%%\" up to X = PCT, wider: can't tell\n"
+"                             (10)\n"
 "                             (0.05)\n"
 "  --quiet-threshold PCT      warn when other processes used more than\n"
 "                             PCT%% of a CPU during a run (5)\n"
@@ -287,6 +290,7 @@ main(int argc, char **argv)
 		{ "width", required_argument, NULL, 'w' },
 		{ "min-change", required_argument, NULL, 'm' },
 		{ "alpha", required_argument, NULL, 'A' },
+		{ "useful", required_argument, NULL, 'U' },
 		{ "quiet-threshold", required_argument, NULL, 'q' },
 		{ "mem-threshold", required_argument, NULL, 'M' },
 		{ "help", no_argument, NULL, 'h' },
@@ -298,7 +302,7 @@ main(int argc, char **argv)
 	struct model m;
 	const char *format = "text", *vmstat = NULL, *plot = NULL;
 	const char *only = NULL, *html = NULL;
-	double regress = NAN, min_change = 1, alpha = 0.05;
+	double regress = NAN, min_change = 1, alpha = 0.05, useful = 10;
 	char err[8192], *text = NULL;
 	size_t textlen = 0;
 	FILE *mem, *out;
@@ -351,6 +355,9 @@ main(int argc, char **argv)
 			break;
 		case 'A':
 			alpha = num_arg("--alpha", optarg, 1e-12, 0.5);
+			break;
+		case 'U':
+			useful = num_arg("--useful", optarg, 1e-3, 1e6);
 			break;
 		case 'q':
 			o.quiet = num_arg("--quiet-threshold", optarg, 0, 1e5);
@@ -422,6 +429,7 @@ main(int argc, char **argv)
 		    "above; --allow-different-params to compare anyway)");
 	model_init(&m, &s, min_change);
 	m.alpha = alpha;
+	m.useful = useful;
 	m.detail = o.detail;
 
 	if (!(out = strip_open(stdout, vmstat || !strcmp(format, "text"),

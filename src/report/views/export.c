@@ -29,8 +29,8 @@
  * the Benjamini-Hochberg family), empty/null when there is no run-level
  * test (one run on a side, no spread and one value on both sides).
  * The run-level fields: runs and boots of that kernel's side (a folder
- * of make ab's: its iterations are its runs), run_p Welch's p on the
- * run means, adjusted_p within family (holm-key, bh-detail; none: not
+ * of make ab's: its iterations are its runs), run_p the raw p of the
+ * test that decides (the moderated t on the run means), adjusted_p within family (holm-key, bh-detail; none: not
  * tested) of family_size tests, verdict (changed, same, can't tell),
  * same_bound_pct X of "same within +-X%", tost_p the larger p of the
  * two one-sided tests, runs_needed the runs a side a decision would
@@ -330,9 +330,9 @@ csv_verdict(struct out *f, const struct model *md, const struct model_row *r,
 	csv_num(f, v->p);
 	csv_num(f, fam == MODEL_FAM_NONE ? NAN : v->p_adj);
 	out_chr(f, ',');
-	out_str(f, model_family_name(fam));
+	out_str(f, model_family_name(md, fam));
 	out_chr(f, ',');
-	put_int(f, model_family_size(md, fam));
+	put_int(f, model_family_size(md, fam, k));
 	out_chr(f, ',');
 	out_str(f, rv_word_name(v->word));
 	csv_num(f, v->bound);
@@ -447,7 +447,8 @@ export_csv(FILE *file, const struct model *md, const struct report_opts *o)
 					csv_num(f, c->w.df);
 					/* no test (one run a side): empty */
 					out_chr(f, ',');
-					if (!isnan(rows[j].rc[k].w.p))
+					if (!isnan(model_verdict(md, &rows[j],
+					    k, NULL)->p))
 						put_int(f, c->sig);
 					csv_num(f, c->ratio.r);
 					csv_num(f, c->ratio.lo);
@@ -630,7 +631,7 @@ json_cmp(struct out *f, const struct model *md, const struct model_row *r,
 	json_num(f, "welch_p", c ? c->w.p : NAN);
 	json_num(f, "welch_df", c ? c->w.df : NAN);
 	out_str(f, ", \"significant\": ");
-	out_str(f, !c || isnan(r->rc[k].w.p) ? "null" : c->sig ? "true" :
+	out_str(f, !c || !v || isnan(v->p) ? "null" : c->sig ? "true" :
 	    "false");
 	out_str(f, ", \"runs\": ");
 	put_int(f, runs_of(md, r, k));
@@ -641,9 +642,9 @@ json_cmp(struct out *f, const struct model *md, const struct model_row *r,
 	out_str(f, ", \"family\": ");
 	if (v) {
 		out_chr(f, '"');
-		out_str(f, model_family_name(fam));
+		out_str(f, model_family_name(md, fam));
 		out_str(f, "\", \"family_size\": ");
-		put_int(f, model_family_size(md, fam));
+		put_int(f, model_family_size(md, fam, k));
 	} else {
 		out_str(f, "null, \"family_size\": null");
 	}
@@ -725,9 +726,11 @@ export_json(FILE *file, const struct model *md, const struct report_opts *o)
 	out_printf(f, "],\n  \"noisy_cov\": %.10g,\n  \"min_change_pct\": "
 	    "%.10g,\n  \"quiet_threshold_pct\": %.10g,\n  "
 	    "\"mem_threshold_pct\": %.10g,\n  \"alpha\": "
-	    "%.10g,\n  \"families\": {\"holm-key\": %d, \"bh-detail\": "
-	    "%d},\n", o->noisy, md->min_change, o->quiet, o->mem_quiet,
-	    md->alpha, md->nkey, md->ndetail);
+	    "%.10g,\n  \"useful_pct\": %.10g,\n  \"families\": "
+	    "{\"holm-headline\": %d, \"bh-secondary\": %d, "
+	    "\"bh-detail\": %d},\n", o->noisy, md->min_change, o->quiet,
+	    o->mem_quiet, md->alpha, md->useful, md->nhead, md->nkey,
+	    md->ndetail);
 	json_settings(f, s);
 	json_machines(f, s);
 	json_summary(f, md);

@@ -918,20 +918,19 @@ page(FILE *f, const struct model *md, const struct report_opts *o)
 		fputs("<b>changed</b>, * when a test on the run means (two "
 		    "runs a side or more; Holm over the key figures) says so",
 		    f);
-	else if (md->detail)
-		fprintf(f, "<b>changed</b>, * when the Benjamini-Hochberg-"
-		    "adjusted p &lt; %g over %d tests", md->alpha,
-		    md->ndetail);
-	else
-		fprintf(f, "<b>changed</b>, * when the Holm-adjusted p &lt; %g "
-		    "over %d key figures (Benjamini-Hochberg over %d for the "
-		    "others)", md->alpha, md->nkey, md->ndetail);
-	fprintf(f, " and the change is at least %g%% (never on info "
-	    "metrics), green better, red worse; <b>same</b> +-X%%: two "
-	    "one-sided tests at X = %g%%; <b>can't tell</b>: neither.%s  "
+	else {
+		struct vb_buf w = VB_BUF_INIT;
+
+		table_family_words(&w, md, md->detail);
+		fputs("<b>changed</b>, * when ", f);
+		html_esc(f, vb_buf_str(&w));
+		vb_buf_free(&w);
+	}
+	fprintf(f, " A change is at least %g%% (never on info "
+	    "metrics), green better, red worse.%s  "
 	    "~ noisy (CoV &gt; %.0f%%); ! run incomplete; [system] a counter "
 	    "of the whole machine, [cgroup] of the benchmark's memory cgroup."
-	    "%s", md->min_change, md->min_change, md->runs_min == 1 ?
+	    "%s", md->min_change, md->runs_min == 1 ?
 	    "  Where a side has one run nothing is starred: a difference "
 	    "includes run-to-run drift that one run a side cannot measure."
 	    : "", o->noisy * 100, ver ? " vmbench " : "");

@@ -291,13 +291,11 @@ post_header(FILE *f, const struct model *md, const struct report_opts *o)
 	    "each test names the runs and boots behind it. In the tables "
 	    "(+x.xx%%) is the change against %s, positive = better; * marks "
 	    "a change (verdict changed) of at least %g%%, never on an info "
-	    "metric, on the run means: Holm-adjusted p < %g over %d key "
-	    "figures (Benjamini-Hochberg over %d for the others); same "
-	    "+-X%%: two one-sided tests at X = %g%%; can't tell: neither; "
-	    "~ a noisy metric (CoV > %.0f%%); [system] a counter of the "
-	    "whole machine, [cgroup] of the benchmark's memory cgroup.",
-	    s->k[0].label, md->min_change, md->alpha, md->nkey, md->ndetail,
-	    md->min_change, o->noisy * 100);
+	    "metric, on the run means: ", s->k[0].label, md->min_change);
+	table_family_words(&line, md, 0);
+	vb_buf_printf(&line, " ~ a noisy metric (CoV > %.0f%%); [system] a "
+	    "counter of the whole machine, [cgroup] of the benchmark's "
+	    "memory cgroup.", o->noisy * 100);
 	if (md->runs_min == 1)
 		vb_buf_printf(&line, " Where a side has one run nothing is "
 		    "starred: a difference includes run-to-run drift that one "

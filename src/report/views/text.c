@@ -573,6 +573,64 @@ listed(const char *const *list, const char *name)
 	return 0;
 }
 
+/* Is the row named @name one of @sel[n]? */
+static int
+selected(const struct model_row *sel, int n, const char *name)
+{
+	int i;
+
+	for (i = 0; i < n; i++)
+		if (!strcmp(sel[i].name, name))
+			return 1;
+	return 0;
+}
+
+/*
+ * The second tier's stars on figures the table does not show, one line
+ * a kernel: "also changed: minflt -99.7%*, thp_fault_alloc 0 -> 128*"
+ * ("also changed in b:" with several kernels).
+ */
+static void
+also_changed(FILE *f, const struct model *md, const char *id,
+    const struct model_row *rows, int nrows, const struct model_row *sel,
+    int n, const struct report_opts *o)
+{
+	const struct rl_set *s = md->s;
+	struct vb_buf line = VB_BUF_INIT;
+	char x[32], y[32];
+	int i, j, got;
+
+	(void)id;
+	for (i = 1; i < s->nk; i++) {
+		got = 0;
+		for (j = 0; j < nrows; j++) {
+			const struct model_row *r = &rows[j];
+			const struct rv_verdict *v = model_verdict(md, r, i,
+			    NULL);
+
+			if (!v->star || selected(sel, n, r->name))
+				continue;
+			if (!got++)
+				vb_buf_printf(&line, "also changed%s%s:",
+				    s->nk > 2 ? " in " : "", s->nk > 2 ?
+				    s->k[i].label : "");
+			else
+				vb_buf_printf(&line, ",");
+			if (isnan(v->change))
+				vb_buf_printf(&line, " %s %s -> %s*", r->name,
+				    table_mean(x, sizeof(x), r, s->nk, 0),
+				    table_mean(y, sizeof(y), r, s->nk, i));
+			else
+				vb_buf_printf(&line, " %s %s%%*", r->name,
+				    fmt_num(x, sizeof(x), "%+.1f", v->change));
+		}
+		if (got) {
+			fmt_wrap(f, vb_buf_str(&line), o->width, 4);
+			vb_buf_free(&line);
+		}
+	}
+}
+
 /*
  * The default view of @id: the table of the key rows (struct
  * model_row) under "== ID ==" (the command is --detail's), their notes,
@@ -599,9 +657,10 @@ key_section(FILE *f, const struct model *md, const char *id,
 		if (fm && fm->view_key ? j == h || listed(fm->view_key,
 		    rows[j].name) : rows[j].key) {
 			sel[n++] = rows[j];
-			/* a star of --detail's family that Holm's drops */
+			/* a star of --detail's family this view drops */
 			for (i = 1; i < s->nk; i++)
-				if (rows[j].vd[i].star && !rows[j].vk[i].star)
+				if (rows[j].vd[i].star && !model_verdict(md,
+				    &rows[j], i, NULL)->star)
 					break;
 			if (i < s->nk && nmark++ < 5)
 				vb_buf_printf(&marks, "%s %s", nmark > 1 ?
@@ -612,10 +671,10 @@ key_section(FILE *f, const struct model *md, const char *id,
 		if (!model_row_shown(&rows[j], s->nk))
 			continue;
 		more++;
-		/* a key figure a form leaves out keeps its Holm star */
+		/* starred here: "also changed"; else --detail's only */
 		for (i = 1; i < s->nk; i++)
-			if (rows[j].vd[i].star || (rows[j].key &&
-			    rows[j].vk[i].star))
+			if (rows[j].vd[i].star && !model_verdict(md,
+			    &rows[j], i, NULL)->star)
 				break;
 		/* five names at most: a few lines per benchmark */
 		if (i < s->nk && nmark++ < 5)
@@ -642,6 +701,7 @@ key_section(FILE *f, const struct model *md, const char *id,
 	local_notes(f, s, id, o);
 	quiet_line(f, s, id, o);
 	setup_mem_line(f, s, id, o);
+	also_changed(f, md, id, rows, nrows, sel, n, o);
 	if (nmark) {
 		vb_buf_printf(&line, "--detail has %d more metric%s; marked * "
 		    "there (Benjamini-Hochberg)%s", more, more == 1 ? "" : "s",
@@ -813,22 +873,13 @@ legend(FILE *f, const struct model *md, const struct report_opts *o)
 		;	/* every verdict can't tell: the line below */
 	else if (md->runs_max < 2)
 		vb_buf_printf(&line, "Verdicts:");
-	else if (o->detail)
-		vb_buf_printf(&line, "* changed: Benjamini-Hochberg-adjusted "
-		    "p < %g over %d tests (false discovery rate; run means, "
-		    "%s run%s a side); default view: Holm over %d key "
-		    "figures.", md->alpha, md->ndetail, runs,
-		    md->runs_max == 1 ? "" : "s", md->nkey);
-	else
-		vb_buf_printf(&line, "* changed: Holm-adjusted p < %g over %d "
-		    "key figures (run means, %s run%s a side); --detail: "
-		    "Benjamini-Hochberg over %d.", md->alpha, md->nkey, runs,
-		    md->runs_max == 1 ? "" : "s", md->ndetail);
-	if (several_runs(md->s)) {
-		vb_buf_printf(&line, " same +-X%%: two one-sided tests at X "
-		    "= --min-change; can't tell: neither.");
-		fmt_wrap(f, vb_buf_str(&line), o->width, 0);
+	else {
+		vb_buf_printf(&line, "* changed (run means, %s run%s a side): ",
+		    runs, md->runs_max == 1 ? "" : "s");
+		table_family_words(&line, md, o->detail);
 	}
+	if (several_runs(md->s))
+		fmt_wrap(f, vb_buf_str(&line), o->width, 0);
 	vb_buf_free(&line);
 	if (md->runs_min == 1) {
 		cov = one_run_cov(md, &assumed);
