@@ -23,37 +23,37 @@
 
 const struct vb_metric vb_trace_metrics[] = {
 	{ "reclaim_direct_n", "stalls", VB_LOWER, "direct reclaim stalls "
-	    "(tracepoints, the run's processes)", 0 },
+	    "(tracepoints, system-wide)", 0 },
 	{ "reclaim_direct_us", "us", VB_LOWER, "time in direct reclaim, "
-	    "all stalls (the run's processes)", 0 },
+	    "all stalls (system-wide)", 0 },
 	{ "reclaim_direct_p50_us", "us", VB_LOWER, "median direct reclaim "
-	    "stall (the run's processes)", 0 },
+	    "stall (system-wide)", 0 },
 	{ "reclaim_direct_p99_us", "us", VB_LOWER, "99th percentile direct "
-	    "reclaim stall (the run's processes)", 1 },
+	    "reclaim stall (system-wide)", 1 },
 	{ "reclaim_direct_max_us", "us", VB_LOWER, "longest direct reclaim "
-	    "stall (the run's processes)", 0 },
+	    "stall (system-wide)", 0 },
 	{ "reclaim_memcg_n", "stalls", VB_LOWER, "memory cgroup reclaim "
-	    "stalls (tracepoints, the run's processes)", 0 },
+	    "stalls (tracepoints, system-wide)", 0 },
 	{ "reclaim_memcg_us", "us", VB_LOWER, "time in memory cgroup "
-	    "reclaim, all stalls (the run's processes)", 0 },
+	    "reclaim, all stalls (system-wide)", 0 },
 	{ "reclaim_memcg_p50_us", "us", VB_LOWER, "median memory cgroup "
-	    "reclaim stall (the run's processes)", 0 },
+	    "reclaim stall (system-wide)", 0 },
 	{ "reclaim_memcg_p99_us", "us", VB_LOWER, "99th percentile memory "
-	    "cgroup reclaim stall (the run's processes)", 1 },
+	    "cgroup reclaim stall (system-wide)", 1 },
 	{ "reclaim_memcg_max_us", "us", VB_LOWER, "longest memory cgroup "
-	    "reclaim stall (the run's processes)", 0 },
-	{ "compaction_n", "runs", VB_LOWER, "compaction runs (tracepoints, the "
-	    "run's processes)", 0 },
+	    "reclaim stall (system-wide)", 0 },
+	{ "compaction_n", "runs", VB_LOWER, "compaction runs (tracepoints, "
+	    "system-wide)", 0 },
 	{ "compaction_us", "us", VB_LOWER, "time in compaction, all runs "
-	    "(the run's processes)", 0 },
+	    "(system-wide)", 0 },
 	{ "compaction_p50_us", "us", VB_LOWER, "median compaction run "
-	    "(the run's processes)", 0 },
+	    "(system-wide)", 0 },
 	{ "compaction_p99_us", "us", VB_LOWER, "99th percentile compaction "
-	    "run (the run's processes)", 0 },
+	    "run (system-wide)", 0 },
 	{ "compaction_max_us", "us", VB_LOWER, "longest compaction run "
-	    "(the run's processes)", 0 },
+	    "(system-wide)", 0 },
 	{ "kswapd_wake_n", "wakeups", VB_LOWER, "kswapd wake-ups "
-	    "(tracepoints, the run's processes)", 0 },
+	    "(tracepoints, system-wide)", 0 },
 	{ "trace_lost", "events", VB_INFO, "trace events the buffer "
 	    "dropped (the figures above undercount)", 0 },
 	{ NULL, NULL, VB_INFO, NULL, 0 },
@@ -440,7 +440,6 @@ vb_trace_open(struct vb_trace *t, char *why, size_t len)
 	const struct tp_event *e;
 	const char *miss = NULL;
 	char file[256], missing[256] = "", sink[16];
-	char pid[32], nopid[64] = "";
 	unsigned failed = 0;
 	struct stat st;
 	int i, f;
@@ -517,16 +516,11 @@ vb_trace_open(struct vb_trace *t, char *why, size_t len)
 	put(t->inst, "trace_clock", "mono");
 	put(t->inst, "buffer_size_kb", "2048");
 	/*
-	 * Only the run's processes: this one and what it forks from now on
-	 * (the iterations and theirs).  Reclaim, compaction and kswapd's
-	 * wake-up run in the context of the task that allocates, so its
-	 * stalls are all there; kswapd's and kcompactd's own work is not.
+	 * Every process's events, not only the run's (set_event_pid with
+	 * event-fork would add a probe to every fork, exit and context
+	 * switch of the machine: forkbomb took 8% more CPU); the figures
+	 * are system-wide, like /proc/vmstat's.
 	 */
-	snprintf(pid, sizeof(pid), "%ld", (long)getpid());
-	if (put(t->inst, "options/event-fork", "1") < 0 ||
-	    put(t->inst, "set_event_pid", pid) < 0)
-		snprintf(nopid, sizeof(nopid), "; no set_event_pid, so the "
-		    "events are every process's");
 	for (e = tp_events, i = 0; e->name; e++, i++) {
 		snprintf(file, sizeof(file), "events/%s/%s/enable", e->sys,
 		    e->name);
@@ -555,10 +549,7 @@ vb_trace_open(struct vb_trace *t, char *why, size_t len)
 	}
 	if (missing[0])
 		snprintf(why, len, "tracefs instance %s: no events for %s: "
-		    "those figures are not recorded%s", t->inst, missing,
-		    nopid);
-	else if (nopid[0])
-		snprintf(why, len, "tracefs instance %s%s", t->inst, nopid);
+		    "those figures are not recorded", t->inst, missing);
 	t->on = 1;
 	return 0;
 }

@@ -18,11 +18,11 @@
  * buffer had to drop (then the figures undercount).  An end without its
  * begin (the stall began before the iteration) and a begin without its
  * end (it ended after) are not counted; a second begin of a task
- * replaces the first (its end was lost).  The events are those of the
- * run's processes (set_event_pid with event-fork: the harness and all
- * it forks), where every allocating task's reclaim, compaction and
- * kswapd wake-up happens; a kernel without set_event_pid (before 4.4)
- * gives every process's, and says so.
+ * replaces the first (its end was lost).  The events are machine-wide,
+ * like /proc/vmstat's counters: a stall of another process during the
+ * iteration counts (filtering by pid, set_event_pid with event-fork,
+ * puts a probe on every fork, exit and context switch of the machine:
+ * 8% more CPU for forkbomb).
  *
  * Where: a tracefs instance of our own, instances/vmbench-<pid> of
  * <VMBENCH_SYSROOT>/sys/kernel/tracing, so that the top-level buffer
