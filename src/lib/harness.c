@@ -17,9 +17,11 @@
 #include "harness.h"
 #include "clock.h"
 #include "msg.h"
+#include "psi.h"
 #include "rusage.h"
 #include "scope.h"
 #include "stats.h"
+#include "trace.h"
 #include "util.h"
 #include "vmstat.h"
 
@@ -117,6 +119,10 @@ static struct run {
 	int mem_col;		/* foreign_mem_kb's, then the other three */
 	struct vb_cgroup cg;	/* the memory cgroup we run in, if any */
 	int cg_col;		/* its first column, or -1 */
+	struct vb_psi psi, cg_psi;	/* the pressure files (psi.h) */
+	int psi_col, cg_psi_col;	/* their first columns, or -1 */
+	struct vb_trace tr;	/* our tracefs instance (trace.h) */
+	int tr_col;		/* its first column, or -1 */
 	int first_iter;		/* 1, or after the iterations appended to */
 	char prior_status[16];	/* --append: "failed" etc., "" if complete */
 	char **argv;		/* the program's, for an exec'd iteration */
@@ -144,6 +150,19 @@ on_signal(int sig)
 		kill(-c, SIGKILL);
 }
 
+/*
+ * The tracefs instance off and removed (trace.h), said in one line when
+ * it cannot be (its record stays for the next run); idempotent.
+ */
+static void
+close_trace(void)
+{
+	char why[8192];
+
+	if (vb_trace_close(&R.tr, why, sizeof(why)) < 0)
+		vb_warn("%s", why);
+}
+
 /* Kill the child, tear down, remove the work folder; idempotent. */
 static void
 cleanup(void)
@@ -161,6 +180,7 @@ cleanup(void)
 		vb_sampler_stop(&R.sampler);
 		R.sampling = 0;
 	}
+	close_trace();
 	if (R.vmf) {
 		if (fclose(R.vmf) != 0 && !R.write_failed) {
 			vb_warn_errno("cannot write %s", R.vm_path);
@@ -804,6 +824,7 @@ iterate(int num, struct vb_proc *proc)
 	struct vb_rusage u;
 	struct rusage ru, self_a, self_b, kids_a, kids_b;
 	struct vb_cgsnap cga, cgb;
+	struct vb_psisnap pa, pb, cpa, cpb;
 	struct vb_cpuown own_a, own_b;
 	struct vb_iter it;
 	uint64_t t0, t1;
@@ -825,6 +846,10 @@ iterate(int num, struct vb_proc *proc)
 	getrusage(RUSAGE_CHILDREN, &kids_a);
 	if (vb_proc_read(proc, &a) < 0)
 		die_errno("cannot read %s", R.proc_root);
+	vb_psi_read(&R.psi, &pa);
+	if (R.cg_psi_col >= 0)
+		vb_psi_read(&R.cg_psi, &cpa);
+	vb_trace_start(&R.tr);
 	t0 = vb_now_ns();
 	pid = fork();
 	if (pid < 0)
@@ -870,6 +895,10 @@ iterate(int num, struct vb_proc *proc)
 			die_errno("cannot wait for iteration %d", num);
 	}
 	t1 = vb_now_ns();
+	vb_trace_stop(&R.tr);
+	vb_psi_read(&R.psi, &pb);
+	if (R.cg_psi_col >= 0)
+		vb_psi_read(&R.cg_psi, &cpb);
 	/*
 	 * Nothing of the iteration may outlive it: kill what is left of its
 	 * process group and reap descendants that were orphaned to us (we
@@ -909,6 +938,12 @@ iterate(int num, struct vb_proc *proc)
 		vb_cgroup_read(&R.cg, &cgb);
 		vb_cgroup_row(row + R.cg_col, &cgb, &cga);
 	}
+	vb_psi_row(row + R.psi_col, &pb, &pa);
+	if (R.cg_psi_col >= 0)
+		vb_psi_row(row + R.cg_psi_col, &cpb, &cpa);
+	if (R.tr_col >= 0 && vb_trace_read(&R.tr, row + R.tr_col) < 0)
+		vb_warn_errno("iteration %d: cannot read %s/trace", num,
+		    R.tr.inst);
 	dst = vb_res_add_iter(&R.res);
 	memcpy(dst, row, (size_t)R.res.nmetrics * sizeof(double));
 	{
@@ -951,6 +986,62 @@ append_to(const char *path)
 		snprintf(R.prior_status, sizeof(R.prior_status), "%s",
 		    old.status);
 	vb_res_free(&old);
+}
+
+/* Add @m's columns ({ 0 }-terminated); the first one's index. */
+static int
+add_columns(const struct vb_metric *m)
+{
+	int first = R.res.nmetrics;
+
+	for (; m->name; m++)
+		vb_res_set_key(&R.res, vb_res_add_metric(&R.res, m->name,
+		    m->unit, m->dir), m->key);
+	return first;
+}
+
+/*
+ * The pressure columns, after the cgroup's: PSI always (absent where
+ * the kernel has none), the cgroup's PSI with a cgroup, and the
+ * tracepoint figures when tracing is asked for (trace.h); each source
+ * that is not there is said in one line, its figures absent.
+ */
+static void
+pressure_columns(void)
+{
+	vb_psi_system(&R.psi, R.proc_root);
+	R.psi_col = add_columns(vb_psi_metrics);
+	if (!vb_psi_present(&R.psi))
+		vb_warn("no %s (a kernel without PSI, or booted with psi=0): "
+		    "no pressure stall figures", R.psi.mem);
+	R.cg_psi_col = -1;
+	if (R.cg_col >= 0) {
+		vb_psi_cgroup(&R.cg_psi, R.cg.path);
+		R.cg_psi_col = add_columns(vb_cg_psi_metrics);
+		if (!vb_psi_present(&R.cg_psi))
+			vb_warn("the memory cgroup (v%d) has no "
+			    "memory.pressure: no cgroup pressure figures, "
+			    "only the system-wide ones", R.cg.version);
+	}
+	R.tr_col = -1;
+	if (vb_trace_wanted())
+		R.tr_col = add_columns(vb_trace_metrics);
+}
+
+/*
+ * Tracing on, when asked for: what a killed run left first, then our
+ * own instance; what is not there is one line, and the run goes on.
+ */
+static void
+open_trace(void)
+{
+	char why[8192];
+
+	if (R.tr_col < 0)
+		return;
+	vb_trace_recover();
+	if (vb_trace_open(&R.tr, why, sizeof(why)) < 0 || why[0])
+		vb_warn("%s", why);
 }
 
 static void
@@ -1053,6 +1144,7 @@ vb_main(const struct vb_bench *b, int argc, char **argv)
 			vb_res_set_key(&R.res, vb_res_add_metric(&R.res,
 			    m->name, m->unit, m->dir), m->key);
 	}
+	pressure_columns();
 	for (m = R.metrics; m && m->name; m++) {
 		if (vb_res_metric_index(&R.res, m->name) >= 0)
 			die("bug: metric '%s' defined twice", m->name);
@@ -1124,6 +1216,7 @@ vb_main(const struct vb_bench *b, int argc, char **argv)
 			die("setup failed");
 		R.setup_done = 1;
 	}
+	open_trace();
 	/*
 	 * Lock the harness (not the children: locks are not inherited) so
 	 * that memory pressure cannot stall its bookkeeping (the sampler

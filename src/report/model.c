@@ -1017,6 +1017,11 @@ model_scope_of(const char *metric)
 
 	if (!strncmp(metric, "cg_", 3))
 		return MODEL_CGROUP;
+	/* PSI and the tracepoint figures (src/lib/psi.h, trace.h) */
+	if (!strncmp(metric, "psi_", 4) || !strncmp(metric, "reclaim_", 8) ||
+	    !strncmp(metric, "compaction_", 11) || !strcmp(metric,
+	    "kswapd_wake_n") || !strcmp(metric, "trace_lost"))
+		return MODEL_SYSTEM;
 	for (i = 0; sys[i]; i++)
 		if (!strcmp(metric, sys[i]))
 			return MODEL_SYSTEM;
