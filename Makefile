@@ -259,6 +259,13 @@ tools/bench_memfill: tools/bench_memfill.o src/bench/memfill/fill.o $(LIB)
 	$(Q)mkdir -p $(@D) && $(CC) $(LDFLAGS) -o $@ $^ $(LDLIBS)
 ALL_OBJS += tools/bench_memfill.o
 
+# make bench-precision's descriptive figures of a label's runs
+# (tools/precision.c; the runs a side come from vmreport).
+tools/precision: tools/precision.o $(LIB)
+	$(call say,LD,$@)
+	$(Q)mkdir -p $(@D) && $(CC) $(LDFLAGS) -o $@ $^ $(LDLIBS)
+ALL_OBJS += tools/precision.o
+
 # Check for the Debian packages; install them as root, else say how.
 need-deps:
 	@missing=; \
@@ -287,7 +294,7 @@ clean:
 	$(call say,CLEAN,.)
 	$(Q)rm -f $(LIB) $(PROGS) report/vmreport $(TEST_BIN) tests/suites.h \
 	    tests/progs.h src/runner/benches.h \
-	    tools/overhead tools/bench_memfill \
+	    tools/overhead tools/bench_memfill tools/precision \
 	    src/lib/version.h $(ALL_OBJS) $(ALL_OBJS:.o=.d)
 
 # make check SANITIZE=1 (docs/testing.md): every object, program and
