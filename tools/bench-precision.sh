@@ -1,6 +1,6 @@
 #!/bin/sh
 # make bench-precision [PREC_RUNS=5] [PREC_CONFIG=configs/quick.conf]
-#     [PREC_KEEP=dir]
+#     [PREC_KEEP=dir] [CPUS=list]
 #
 # How precise is each headline of a suite on this machine, and what an
 # honest verdict on it costs: PREC_RUNS runs of the suite (make run
@@ -41,6 +41,7 @@ t0=$(date +%s)
 echo "bench-precision: $runs runs of $config, started $start;" \
     "load average $load0"
 set -- --kernel precision --runs "$runs" --config "$config" --results "$R"
+[ -z "$VB_CPUS" ] || set -- "$@" --cpus "$VB_CPUS"
 bench/vmrun "$@" > "$T/run.log" 2>&1 || {
 	tail -20 "$T/run.log" >&2
 	echo "bench-precision: a run failed (above)" >&2
@@ -69,7 +70,7 @@ mem=$(awk '/^MemTotal/ { printf "%.1f GiB", $2 / 1048576 }' /proc/meminfo)
 echo "bench-precision: kernel $uname_r, $(nproc) x $cpu, $mem;" \
     "$(( (t1 - t0) / 60 )) min $(( (t1 - t0) % 60 )) s for $runs runs" \
     "(a run $(( (t1 - t0) / runs )) s); load average $load0 before," \
-    "$load1 after"
+    "$load1 after${VB_CPUS:+; CPUS=$VB_CPUS}"
 awk -v n5="$T/n5" -v n10="$T/n10" '
 function num(x) { return x == "-" || x == "" ? "-" : x }
 function mins(r, s) {
