@@ -140,7 +140,7 @@ note_of(const char *base, char *buf, size_t len)
 }
 
 /*
- * --warmup 1: one iteration runs first (number 0) and is left out of
+ * --discard 1: one iteration runs first (number 0) and is left out of
  * the result, which holds the 2 asked for, numbered 1 and 2, and a
  * note that says a warm-up ran; without it, no such note.
  */
@@ -149,7 +149,7 @@ START_TEST(warmup_discarded)
 	struct vb_res r;
 	char path[512], err[512], note[1024];
 
-	ck_assert_int_eq(sh("tests/iterchild --warmup 1 --iterations 2 "
+	ck_assert_int_eq(sh("tests/iterchild --discard 1 --iterations 2 "
 	    "--out %s/w --workdir %s >%s/w.out", tu_dir, tu_dir, tu_dir), 0);
 	snprintf(path, sizeof(path), "%s/w.res", tu_dir);
 	ck_assert_msg(vb_res_read(path, &r, err, sizeof(err)) == 0, "%s", err);
@@ -165,7 +165,7 @@ START_TEST(warmup_discarded)
 	ck_assert_int_eq(sh("tests/iterchild --iterations 2 --out %s/n "
 	    "--workdir %s >/dev/null", tu_dir, tu_dir), 0);
 	ck_assert_msg(strstr(note_of("n", note, sizeof(note)), "warm-up") ==
-	    NULL, "note without --warmup: '%s'", note);
+	    NULL, "note without --discard: '%s'", note);
 }
 END_TEST
 
@@ -179,9 +179,9 @@ START_TEST(sync_noted)
 	ck_assert_msg(strstr(note_of("s", note, sizeof(note)),
 	    "sync() before each iteration") != NULL, "note: '%s'", note);
 	ck_assert_int_eq(sh("tests/iterchild --help | grep -q "
-	    "'^  --warmup N .*(default 0)$' && tests/iterchild --help | "
+	    "'^  --discard N .*(default 0)$' && tests/iterchild --help | "
 	    "grep -q '^  --sync  '"), 0);
-	ck_assert_int_eq(sh("tests/iterchild --warmup 101 --check "
+	ck_assert_int_eq(sh("tests/iterchild --discard 101 --check "
 	    "2>/dev/null"), 1);
 }
 END_TEST

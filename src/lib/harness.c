@@ -355,7 +355,7 @@ struct common {
 
 /*
  * The harness's own options; the table drives their parsing, --help and
- * --check as a bench's table does its.  --warmup and --sync are how an
+ * --check as a bench's table does its.  --discard and --sync are how an
  * iteration is prepared (vb_main(), iterate()): both go into the
  * result as notes, so a reader sees that the figures are of the
  * iterations after the warm-up, each started after a sync().
@@ -364,7 +364,7 @@ static const struct vb_opt common_opts[] = {
 	{ .name = "iterations", .type = VB_OPT_U64, .arg = "N",
 	  .off = offsetof(struct common, iterations), .def = "1",
 	  .min = 1, .max = 100000, .help = "iterations" },
-	{ .name = "warmup", .type = VB_OPT_U64, .arg = "N",
+	{ .name = "discard", .type = VB_OPT_U64, .arg = "N",
 	  .off = offsetof(struct common, warmup), .def = "0",
 	  .min = 0, .max = 100, .help = "iterations run first and "
 	  "discarded (noted in the result)" },
@@ -447,11 +447,17 @@ parse_args(const struct vb_bench *b, int argc, char **argv,
 {
 	char **mine = calloc((size_t)argc + 1, sizeof(char *));
 	char **theirs = calloc((size_t)argc + 1, sizeof(char *));
+	const struct vb_opt *co;
 	int nm = 0, nt = 0, i;
 	char err[512];
 
 	if (!mine || !theirs)
 		die("out of memory");
+	/* a bench option the harness's would shadow is a program's bug */
+	for (co = common_opts; co->name; co++)
+		if (b->opts && vb_opt_find(b->opts, co->name))
+			die("--%s is both %s's and the harness's option",
+			    co->name, b->name);
 	for (i = 1; i < argc; i++) {
 		const char *a = argv[i];
 		const struct vb_opt *o = NULL;
@@ -833,7 +839,7 @@ warmup_note(const double *row, const struct vb_rusage *u)
 
 /*
  * One iteration; 0, or -1 after a signal, or the child's failure.
- * @keep 0: a warm-up (--warmup), run and measured as any other but not
+ * @keep 0: a warm-up (--discard), run and measured as any other but not
  * added to the result: a note says it ran and what its headline was.
  */
 static int
@@ -1193,7 +1199,7 @@ vb_main(const struct vb_bench *b, int argc, char **argv)
 	    geteuid() == 0)
 		vb_warn_errno("mlockall");
 	/*
-	 * --warmup: iterations that pay for what the first one alone
+	 * --discard: warm-up iterations that pay for what the first one alone
 	 * would (memory the machine hands out for the first time, files
 	 * and page tables met for the first time), run like the others
 	 * and dropped; a failed one fails the run as an iteration would.
