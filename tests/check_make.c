@@ -55,7 +55,7 @@ static const char *const payloads[] = {
  * CPU whatever it runs.  A group's rows are of different targets (a
  * recipe stops at its first refusal: two values of one would hide the
  * second), and no row's variables are read by another row's target.
- * Of the variables here, run reads KERNEL RUNS CONFIG RESULTS; ab
+ * Of the variables here, run reads KERNEL RUNS CPUS CONFIG RESULTS; ab
  * KERNEL A B CONFIG RESULTS; compare and post KERNELS REPORT_OPTS
  * RESULTS, plot those and PLOTS; fleet INVENTORY KERNEL CONFIG MEM SWAP
  * RESULTS ANSIBLE_PLAYBOOK FLEET_OPTS.  So each recipe sees what it
@@ -68,6 +68,7 @@ static const struct {
 	{ "run", "KERNEL", "", 0, 0 },
 	{ "run", "CONFIG", "KERNEL=mk-test", 0, 2 },
 	{ "run", "RUNS", "KERNEL=mk-test", 0, 1 },
+	{ "run", "CPUS", "KERNEL=mk-test", 0, 3 },
 	{ "ab", "KERNEL", "A=thp=never B=thp=always", 0, 0 },
 	{ "ab", "A", "KERNEL=mk-test B=thp=always", 0, 1 },
 	{ "compare", "KERNELS", "", 0, 2 },
