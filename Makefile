@@ -207,7 +207,7 @@ $(TEST_BIN): $(TEST_OBJS) $(BENCH_MODS) $(RUNNER_MODS) $(REPORT_MODS) $(LIB)
 	$(call say,LD,$@)
 	$(Q)$(CC) $(LDFLAGS) -o $@ $^ $(CHECK_LIBS) $(GSL_LIBS) $(LDLIBS)
 
-check: all check-headers $(TEST_BIN) tests/iterchild
+check: all check-headers $(TEST_BIN) tests/iterchild tools/precision
 	$(call say,TEST,$(TEST_BIN))
 	$(Q)VB_CHECK_SLOW=0 ./$(TEST_BIN)
 
