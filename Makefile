@@ -207,7 +207,7 @@ $(TEST_BIN): $(TEST_OBJS) $(BENCH_MODS) $(RUNNER_MODS) $(REPORT_MODS) $(LIB)
 	$(call say,LD,$@)
 	$(Q)$(CC) $(LDFLAGS) -o $@ $^ $(CHECK_LIBS) $(GSL_LIBS) $(LDLIBS)
 
-check: all check-headers $(TEST_BIN) tests/iterchild
+check: all check-headers $(TEST_BIN) tests/iterchild tools/precision
 	$(call say,TEST,$(TEST_BIN))
 	$(Q)VB_CHECK_SLOW=0 ./$(TEST_BIN)
 
@@ -267,6 +267,13 @@ tools/bench_memfill: tools/bench_memfill.o src/bench/memfill/fill.o $(LIB)
 	$(Q)mkdir -p $(@D) && $(CC) $(LDFLAGS) -o $@ $^ $(LDLIBS)
 ALL_OBJS += tools/bench_memfill.o
 
+# make bench-precision's descriptive figures of a label's runs
+# (tools/precision.c; the runs a side come from vmreport).
+tools/precision: tools/precision.o $(LIB)
+	$(call say,LD,$@)
+	$(Q)mkdir -p $(@D) && $(CC) $(LDFLAGS) -o $@ $^ $(LDLIBS)
+ALL_OBJS += tools/precision.o
+
 # Check for the Debian packages; install them as root, else say how.
 need-deps:
 	@missing=; \
@@ -295,7 +302,7 @@ clean:
 	$(call say,CLEAN,.)
 	$(Q)rm -f $(LIB) $(PROGS) report/vmreport $(TEST_BIN) tests/suites.h \
 	    tests/progs.h src/runner/benches.h \
-	    tools/overhead tools/bench_memfill tools/bench_stats \
+	    tools/overhead tools/bench_memfill tools/bench_stats tools/precision \
 	    src/lib/version.h $(ALL_OBJS) $(ALL_OBJS:.o=.d)
 
 # make check SANITIZE=1 (docs/testing.md): every object, program and

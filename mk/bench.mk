@@ -16,7 +16,7 @@
 # A new measurement is a new row.
 
 BENCH_NAMES := overhead report fileload makesim memfill probe tio html vmlat \
-	truth boots stats
+	truth boots stats precision
 
 # The harness's own cost: tools/overhead.c; then what tracing costs
 # forkbomb and memfill (tools/bench-trace.sh; 77: no tracefs, skipped).
@@ -97,6 +97,17 @@ bench_vars_vmlat = LMBENCH_SRC LM_RUNS LM_TESTS
 bench_run_truth = sh tools/bench-truth.sh
 bench_vars_truth = TRUTH_CONFIG TRUTH_PARTS TRUTH_SETTINGS TRUTH_OLD \
 	TRUTH_OLD_BIN
+
+# The quick suite's precision: PREC_RUNS runs (5) of PREC_CONFIG
+# (configs/quick.conf), then per headline the run-to-run and iteration
+# CoV, the farthest run, and the runs a side and minutes that would
+# decide a 5% and a 10% change (vmreport's runs_needed; CPUS= as make
+# run's): tools/bench-precision.sh.
+bench_run_precision = PREC_RUNS="$$VB_PREC_RUNS" \
+	PREC_CONFIG="$$VB_PREC_CONFIG" PREC_KEEP="$$VB_PREC_KEEP" \
+	sh tools/bench-precision.sh
+bench_vars_precision = PREC_RUNS PREC_CONFIG PREC_KEEP
+bench_needs_precision = tools/precision
 
 BENCH_TARGETS := $(BENCH_NAMES:%=bench-%)
 $(call vb_export,BENCH $(foreach n,$(BENCH_NAMES),$(bench_vars_$(n))))

@@ -125,6 +125,67 @@ START_TEST(exec_append)
 }
 END_TEST
 
+/* The note of tu_dir/@base.res ("" when none), into @buf. */
+static const char *
+note_of(const char *base, char *buf, size_t len)
+{
+	struct vb_res r;
+	char path[512], err[512];
+
+	snprintf(path, sizeof(path), "%s/%s.res", tu_dir, base);
+	ck_assert_msg(vb_res_read(path, &r, err, sizeof(err)) == 0, "%s", err);
+	snprintf(buf, len, "%s", r.note ? r.note : "");
+	vb_res_free(&r);
+	return buf;
+}
+
+/*
+ * --discard 1: one iteration runs first (number 0) and is left out of
+ * the result, which holds the 2 asked for, numbered 1 and 2, and a
+ * note that says a warm-up ran; without it, no such note.
+ */
+START_TEST(warmup_discarded)
+{
+	struct vb_res r;
+	char path[512], err[512], note[1024];
+
+	ck_assert_int_eq(sh("tests/iterchild --discard 1 --iterations 2 "
+	    "--out %s/w --workdir %s >%s/w.out", tu_dir, tu_dir, tu_dir), 0);
+	snprintf(path, sizeof(path), "%s/w.res", tu_dir);
+	ck_assert_msg(vb_res_read(path, &r, err, sizeof(err)) == 0, "%s", err);
+	ck_assert_msg(r.niter == 2, "%d iterations recorded, not 2",
+	    r.niter);
+	vb_res_free(&r);
+	ck_assert_int_eq((int)fig("w", "iter", 0), 1);
+	ck_assert_int_eq((int)fig("w", "iter", 1), 2);
+	ck_assert_msg(strstr(note_of("w", note, sizeof(note)),
+	    "warm-up iteration (not recorded)") != NULL, "note: '%s'", note);
+	ck_assert_int_eq(sh("grep -q '^warm-up iteration' %s/w.out", tu_dir),
+	    0);
+	ck_assert_int_eq(sh("tests/iterchild --iterations 2 --out %s/n "
+	    "--workdir %s >/dev/null", tu_dir, tu_dir), 0);
+	ck_assert_msg(strstr(note_of("n", note, sizeof(note)), "warm-up") ==
+	    NULL, "note without --discard: '%s'", note);
+}
+END_TEST
+
+/* --sync is noted in the result; --help lists both from the table. */
+START_TEST(sync_noted)
+{
+	char note[1024];
+
+	ck_assert_int_eq(sh("tests/iterchild --sync --out %s/s --workdir %s "
+	    ">/dev/null", tu_dir, tu_dir), 0);
+	ck_assert_msg(strstr(note_of("s", note, sizeof(note)),
+	    "sync() before each iteration") != NULL, "note: '%s'", note);
+	ck_assert_int_eq(sh("tests/iterchild --help | grep -q "
+	    "'^  --discard N .*(default 0)$' && tests/iterchild --help | "
+	    "grep -q '^  --sync  '"), 0);
+	ck_assert_int_eq(sh("tests/iterchild --discard 101 --check "
+	    "2>/dev/null"), 1);
+}
+END_TEST
+
 /* A stray VMBENCH_ITERATION (not from our parent) is ignored. */
 START_TEST(stray_env)
 {
@@ -302,6 +363,8 @@ harness_suite(void)
 	tcase_add_test(tc, forked_carries_harness);
 	tcase_add_test(tc, exec_fail);
 	tcase_add_test(tc, exec_append);
+	tcase_add_test(tc, warmup_discarded);
+	tcase_add_test(tc, sync_noted);
 	tcase_add_test(tc, stray_env);
 	tcase_add_test(tc, mode_figures);
 	tcase_add_test(tc, forkbomb_sigint);

@@ -14,6 +14,7 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
+#include "res.h"
 #include "testutil.h"
 
 /*
@@ -55,7 +56,7 @@ static const char *const payloads[] = {
  * CPU whatever it runs.  A group's rows are of different targets (a
  * recipe stops at its first refusal: two values of one would hide the
  * second), and no row's variables are read by another row's target.
- * Of the variables here, run reads KERNEL RUNS CONFIG RESULTS; ab
+ * Of the variables here, run reads KERNEL RUNS CPUS CONFIG RESULTS; ab
  * KERNEL A B CONFIG RESULTS; compare and post KERNELS REPORT_OPTS
  * RESULTS, plot those and PLOTS; fleet INVENTORY KERNEL CONFIG MEM SWAP
  * RESULTS ANSIBLE_PLAYBOOK FLEET_OPTS.  So each recipe sees what it
@@ -68,6 +69,7 @@ static const struct {
 	{ "run", "KERNEL", "", 0, 0 },
 	{ "run", "CONFIG", "KERNEL=mk-test", 0, 2 },
 	{ "run", "RUNS", "KERNEL=mk-test", 0, 1 },
+	{ "run", "CPUS", "KERNEL=mk-test", 0, 3 },
 	{ "ab", "KERNEL", "A=thp=never B=thp=always", 0, 0 },
 	{ "ab", "A", "KERNEL=mk-test B=thp=always", 0, 1 },
 	{ "compare", "KERNELS", "", 0, 2 },
@@ -430,6 +432,43 @@ START_TEST(bad_values_refused)
 }
 END_TEST
 
+/*
+ * make bench-precision's descriptive figures (tools/precision): three
+ * runs of a headline whose iterations are 9 11, 10 12 and 11 13.  The
+ * run means 10, 11, 12: run CoV 1 / 11 = 9.09%; iteration CoVs 14.14,
+ * 12.86 and 11.79%, median 12.86; the farthest run from the median 11
+ * is the first (10, the first of the two as far), 2.12 sd of the other
+ * two (11 and 12, sd 0.707) from their mean 11.5.
+ */
+START_TEST(precision_figures)
+{
+	static const double v[3][2] = { { 9, 11 }, { 10, 12 }, { 11, 13 } };
+	char path[512], out[1024];
+	int k, i;
+
+	for (k = 0; k < 3; k++) {
+		struct vb_res r;
+
+		snprintf(path, sizeof(path), "%s/p/run%d", tu_dir, k + 1);
+		ck_assert_int_eq(tu_sh_in(NULL, "mkdir -p %s", path), 0);
+		vb_res_init(&r, "x", NULL);
+		vb_res_add_metric(&r, "rate", "MB/s", VB_HIGHER);
+		snprintf(r.headline, sizeof(r.headline), "rate");
+		for (i = 0; i < 2; i++)
+			vb_res_add_iter(&r)[0] = v[k][i];
+		snprintf(path, sizeof(path), "%s/p/run%d/x.res", tu_dir, k + 1);
+		ck_assert_int_eq(vb_res_save(path, &r, "complete"), 0);
+		vb_res_free(&r);
+	}
+	/* built by make check: a make of it here would rebuild the tree
+	   (.build-flags with tools/'s -Isrc/bench) under the other suites */
+	ck_assert_int_eq(tu_sh_out(out, sizeof(out), "tools/precision %s/p",
+	    tu_dir), 0);
+	ck_assert_msg(strncmp(out, "x rate 3 9.09 12.86 2.12 ", 25) == 0 &&
+	    strstr(out, " 10 11 12\n") != NULL, "tools/precision: '%s'", out);
+}
+END_TEST
+
 Suite *
 make_suite(void)
 {
@@ -441,6 +480,7 @@ make_suite(void)
 	tcase_add_loop_test(tc, make_values_are_text, 0, FLEET_GROUPS);
 	tcase_add_test(tc, build_expands_no_value);
 	tcase_add_test(tc, ab_needs_sides);
+	tcase_add_test(tc, precision_figures);
 	suite_add_tcase(s, tc);
 	/* make fleet's values, beside: each case has its own tu_dir */
 	tc = tu_tcase_local("fleet");

@@ -11,6 +11,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <sys/wait.h>
 #include <time.h>
 #include <unistd.h>
@@ -382,6 +383,67 @@ START_TEST(one_test_only)
 END_TEST
 
 /*
+ * --one-cpu: what the timed loops fork runs on one CPU.  The exec
+ * figure's helper, a script here, writes the CPUs it may run on
+ * (Cpus_allowed_list) into a file; without --one-cpu they are all of
+ * them (a list with "," or "-" on a machine of 2 or more), with it a
+ * single number.
+ */
+static void
+allowed_of_helper(int one, char *got, size_t len)
+{
+	char helper[300], out[300], list[320], err[2048], cmd[700];
+	const char *args[16];
+	FILE *f;
+	int i = 0;
+
+	snprintf(list, sizeof(list), "%s/allowed", tu_dir);
+	snprintf(cmd, sizeof(cmd), "#!/bin/sh\n/bin/sed -n 's/^Cpus_allowed_list:"
+	    "[[:space:]]*//p' /proc/self/status > %s\n", list);
+	tu_write(helper, sizeof(helper), "cpus.sh", cmd);
+	ck_assert_int_eq(chmod(helper, 0755), 0);
+	snprintf(out, sizeof(out), "%s/one%d", tu_dir, one);
+	args[i++] = "--test";
+	args[i++] = "exec";
+	args[i++] = "--helper";
+	args[i++] = helper;
+	args[i++] = "--reps";
+	args[i++] = "1";
+	args[i++] = "--enough";
+	args[i++] = "1000";
+	args[i++] = "--out";
+	args[i++] = out;
+	args[i++] = "--workdir";
+	args[i++] = tu_dir;
+	if (one)
+		args[i++] = "--one-cpu";
+	args[i] = NULL;
+	ck_assert_msg(vmlat(err, sizeof(err), args) == 0, "%s", err);
+	f = fopen(list, "r");
+	ck_assert_msg(f != NULL, "the helper wrote no %s", list);
+	ck_assert(fgets(got, (int)len, f) != NULL);
+	fclose(f);
+	got[strcspn(got, "\n")] = '\0';
+}
+
+START_TEST(one_cpu_pins_children)
+{
+	char all[128], one[128];
+
+	if (sysconf(_SC_NPROCESSORS_ONLN) < 2) {
+		tu_skip("needs 2 CPUs or more");
+		return;
+	}
+	allowed_of_helper(0, all, sizeof(all));
+	allowed_of_helper(1, one, sizeof(one));
+	ck_assert_msg(strpbrk(all, ",-") != NULL, "without --one-cpu the "
+	    "helper may run on '%s' only", all);
+	ck_assert_msg(one[0] && strspn(one, "0123456789") == strlen(one),
+	    "with --one-cpu the helper may run on '%s', not one CPU", one);
+}
+END_TEST
+
+/*
  * The cold page fault: the data file's pages are in the cache after it
  * is written, gone after lo_drop_cache (mincore), and gone before every
  * timed pass; each page then costs a read from the disk.
@@ -520,6 +582,7 @@ vmlat_suite(void)
 	tcase_set_timeout(e2e, 60);
 	tcase_add_test(e2e, every_figure_tiny);
 	tcase_add_test(e2e, one_test_only);
+	tcase_add_test(e2e, one_cpu_pins_children);
 	tcase_add_test(e2e, cold_pages_gone);
 	tcase_add_test(e2e, pagefault_cold_only);
 	tcase_add_test(e2e, bad_options);

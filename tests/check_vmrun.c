@@ -462,6 +462,58 @@ START_TEST(bad_runs_refused)
 END_TEST
 
 /*
+ * --cpus 0 (make run CPUS=0): what the programs start runs on CPU 0
+ * only (vmlat's exec helper, a script here, writes the CPUs it may use)
+ * and the meta says cpus=0; a list that is not one is refused in one
+ * line before anything runs.
+ */
+START_TEST(cpus_pinned_and_recorded)
+{
+	static const char *const bad[] = { "1a", "0-", "", "2-1", "0,,1",
+		"-1" };
+	char out[4096], conf[512], text[1024], helper[512], list[512],
+	    dir[512], got[64] = "";
+	FILE *f;
+	size_t i;
+	int rc;
+
+	snprintf(list, sizeof(list), "%s/allowed", root);
+	snprintf(helper, sizeof(helper), "%s/cpus.sh", root);
+	f = fopen(helper, "w");
+	ck_assert_ptr_nonnull(f);
+	fprintf(f, "#!/bin/sh\n/bin/sed -n 's/^Cpus_allowed_list:"
+	    "[[:space:]]*//p' /proc/self/status > %s\n", list);
+	ck_assert_int_eq(fclose(f), 0);
+	ck_assert_int_eq(chmod(helper, 0755), 0);
+	snprintf(text, sizeof(text), "iterations 1\nvmlat --test exec "
+	    "--helper %s --reps 1 --enough 1000\n", helper);
+	write_conf(conf, sizeof(conf), "cpus.conf", text);
+	rc = tu_sh_out(out, sizeof(out), "bench/vmrun --kernel cp --cpus 0 "
+	    "--config %s --results %s/res --workdir %s 2>&1", conf, root,
+	    root);
+	ck_assert_msg(rc == 0, "%s", out);
+	f = fopen(list, "r");
+	ck_assert_msg(f != NULL, "the helper wrote no %s: %s", list, out);
+	ck_assert_ptr_nonnull(fgets(got, sizeof(got), f));
+	fclose(f);
+	ck_assert_msg(strcmp(got, "0\n") == 0, "under --cpus 0 the helper "
+	    "may run on '%s'", got);
+	snprintf(dir, sizeof(dir), "%s/res/cp/run1", root);
+	ck_assert_str_eq(meta_val(dir, "cpus"), "0");
+	for (i = 0; i < sizeof(bad) / sizeof(bad[0]); i++) {
+		rc = tu_sh_out(out, sizeof(out), "bench/vmrun --kernel cb "
+		    "--cpus '%s' --config %s --results %s/res --workdir %s "
+		    "2>&1", bad[i], conf, root, root);
+		ck_assert_msg(rc == 1 && strstr(out, "vmrun: --cpus '") ==
+		    out && strchr(out, '\n') == out + strlen(out) - 1,
+		    "'%s' (%d): %s", bad[i], rc, out);
+	}
+	snprintf(dir, sizeof(dir), "%s/res/cb", root);
+	ck_assert_int_ne(access(dir, F_OK), 0);
+}
+END_TEST
+
+/*
  * A run of another config, on another machine, or into a folder of
  * make ab is refused before anything runs, and nothing changes.
  */
@@ -1648,7 +1700,7 @@ vmrun_suite(void)
 		/* runs and labels */
 		{ "e2e", { run_writes_valid_folder, existing_label_adds_run,
 		    runs_three_ways, flat_moved_to_run1, other_config_refused,
-		    NULL } },
+		    cpus_pinned_and_recorded, NULL } },
 		/* signals, pipes and locks */
 		{ "signals", { interrupt_between_runs, interrupt_cleans_up,
 		    sigpipe_on_stderr, progress_pipe_closed,

@@ -127,6 +127,7 @@ static struct run {
 	char prior_status[16];	/* --append: "failed" etc., "" if complete */
 	char **argv;		/* the program's, for an exec'd iteration */
 	int exec_run;		/* .exec_run, unless VMBENCH_EXEC=0 */
+	int sync;		/* --sync: sync() before each iteration */
 } R = { .progress_fd = -1 };
 
 /* The exec'd iteration child's handshake: "PPID NUM FD WORKDIR". */
@@ -359,6 +360,61 @@ usage_work(FILE *f, const struct vb_work *w)
 			fprintf(f, "  %-22s exactly equal\n", w->metric);
 }
 
+struct common {
+	uint64_t iterations;
+	uint64_t warmup;
+	int sync;
+	const char *out;
+	const char *workdir;
+	double interval;
+	const char *variant;
+	int append;
+	int check;
+	int help;
+};
+
+/*
+ * The harness's own options; the table drives their parsing, --help and
+ * --check as a bench's table does its.  --discard and --sync are how an
+ * iteration is prepared (vb_main(), iterate()): both go into the
+ * result as notes, so a reader sees that the figures are of the
+ * iterations after the warm-up, each started after a sync().
+ */
+static const struct vb_opt common_opts[] = {
+	{ .name = "iterations", .type = VB_OPT_U64, .arg = "N",
+	  .off = offsetof(struct common, iterations), .def = "1",
+	  .min = 1, .max = 100000, .help = "iterations" },
+	{ .name = "discard", .type = VB_OPT_U64, .arg = "N",
+	  .off = offsetof(struct common, warmup), .def = "0",
+	  .min = 0, .max = 100, .help = "iterations run first and "
+	  "discarded (noted in the result)" },
+	{ .name = "sync", .type = VB_OPT_FLAG,
+	  .off = offsetof(struct common, sync),
+	  .help = "sync() before each iteration, outside its clock" },
+	{ .name = "out", .type = VB_OPT_STR, .arg = "PREFIX",
+	  .off = offsetof(struct common, out),
+	  .help = "write PREFIX.res and PREFIX.vmstat" },
+	{ .name = "workdir", .type = VB_OPT_STR, .arg = "DIR",
+	  .off = offsetof(struct common, workdir),
+	  .help = "folder for temporary files (default $VMBENCH_WORKDIR "
+	  "or /var/tmp)" },
+	{ .name = "interval", .type = VB_OPT_DOUBLE, .arg = "SECONDS",
+	  .off = offsetof(struct common, interval), .def = "1",
+	  .dmin = 0.01, .dmax = 60, .help = "vmstat sampling interval" },
+	{ .name = "variant", .type = VB_OPT_STR, .arg = "NAME",
+	  .off = offsetof(struct common, variant),
+	  .help = "variant name recorded in the result" },
+	{ .name = "append", .type = VB_OPT_FLAG,
+	  .off = offsetof(struct common, append),
+	  .help = "add the iterations to an existing PREFIX.res" },
+	{ .name = "check", .type = VB_OPT_FLAG,
+	  .off = offsetof(struct common, check),
+	  .help = "validate the options and exit" },
+	{ .name = "help", .type = VB_OPT_FLAG,
+	  .off = offsetof(struct common, help), .help = "this text" },
+	{ 0 },
+};
+
 static void
 usage(const struct vb_bench *b, FILE *f)
 {
@@ -367,17 +423,8 @@ usage(const struct vb_bench *b, FILE *f)
 	fprintf(f, "usage: %s [options]\n%s.\n\nOptions:\n", b->name,
 	    b->summary);
 	vb_opt_usage(f, b->opts);
-	fprintf(f, "\nCommon options:\n"
-	    "  --iterations N         iterations (default 1)\n"
-	    "  --out PREFIX           write PREFIX.res and PREFIX.vmstat\n"
-	    "  --workdir DIR          folder for temporary files (default "
-	    "$VMBENCH_WORKDIR or /var/tmp)\n"
-	    "  --interval SECONDS     vmstat sampling interval (default 1)\n"
-	    "  --variant NAME         variant name recorded in the result\n"
-	    "  --append               add the iterations to an existing "
-	    "PREFIX.res\n"
-	    "  --check                validate the options and exit\n"
-	    "  --help                 this text\n");
+	fprintf(f, "\nCommon options:\n");
+	vb_opt_usage(f, common_opts);
 	usage_figures(f, NULL, b->metrics);
 	for (mode = b->modes; mode && mode->flag; mode++)
 		usage_figures(f, mode->flag, mode->metrics);
@@ -409,39 +456,6 @@ pick_mode(const struct vb_bench *b, const void *cfg)
 	}
 }
 
-struct common {
-	uint64_t iterations;
-	const char *out;
-	const char *workdir;
-	double interval;
-	const char *variant;
-	int append;
-	int check;
-	int help;
-};
-
-static const struct vb_opt common_opts[] = {
-	{ .name = "iterations", .type = VB_OPT_U64, .arg = "N",
-	  .off = offsetof(struct common, iterations), .def = "1",
-	  .min = 1, .max = 100000 },
-	{ .name = "out", .type = VB_OPT_STR, .arg = "PREFIX",
-	  .off = offsetof(struct common, out) },
-	{ .name = "workdir", .type = VB_OPT_STR, .arg = "DIR",
-	  .off = offsetof(struct common, workdir) },
-	{ .name = "interval", .type = VB_OPT_DOUBLE, .arg = "SECONDS",
-	  .off = offsetof(struct common, interval), .def = "1",
-	  .dmin = 0.01, .dmax = 60 },
-	{ .name = "variant", .type = VB_OPT_STR, .arg = "NAME",
-	  .off = offsetof(struct common, variant) },
-	{ .name = "append", .type = VB_OPT_FLAG,
-	  .off = offsetof(struct common, append) },
-	{ .name = "check", .type = VB_OPT_FLAG,
-	  .off = offsetof(struct common, check) },
-	{ .name = "help", .type = VB_OPT_FLAG,
-	  .off = offsetof(struct common, help) },
-	{ 0 },
-};
-
 /*
  * Split argv between the common options and the bench's: a common
  * option is recognised by name, everything else goes to the bench
@@ -453,11 +467,17 @@ parse_args(const struct vb_bench *b, int argc, char **argv,
 {
 	char **mine = calloc((size_t)argc + 1, sizeof(char *));
 	char **theirs = calloc((size_t)argc + 1, sizeof(char *));
+	const struct vb_opt *co;
 	int nm = 0, nt = 0, i;
 	char err[512];
 
 	if (!mine || !theirs)
 		die("out of memory");
+	/* a bench option the harness's would shadow is a program's bug */
+	for (co = common_opts; co->name; co++)
+		if (b->opts && vb_opt_find(b->opts, co->name))
+			die("--%s is both %s's and the harness's option",
+			    co->name, b->name);
 	for (i = 1; i < argc; i++) {
 		const char *a = argv[i];
 		const struct vb_opt *o = NULL;
@@ -816,9 +836,34 @@ iteration_main(const struct vb_bench *b, int argc, char **argv,
 	_exit(rc == 0 ? 0 : 1);
 }
 
-/* One iteration; 0, or -1 after a signal, or the child's failure. */
+/*
+ * A warm-up iteration's record: a note in the result with its elapsed
+ * time and headline, and the same on stdout (the log).
+ */
+static void
+warmup_note(const double *row, const struct vb_rusage *u)
+{
+	char hl[128] = "";
+	int h;
+
+	if (R.res.headline[0] &&
+	    (h = vb_res_metric_index(&R.res, R.res.headline)) >= 0)
+		snprintf(hl, sizeof(hl), ", %s %.6g %s", R.res.headline,
+		    row[h], R.res.metrics[h].unit);
+	vb_note("warm-up iteration (not recorded): elapsed %.3f s%s",
+	    u->elapsed, hl);
+	printf("warm-up iteration (not recorded): elapsed %.3f s%s\n",
+	    u->elapsed, hl);
+	fflush(stdout);
+}
+
+/*
+ * One iteration; 0, or -1 after a signal, or the child's failure.
+ * @keep 0: a warm-up (--discard), run and measured as any other but not
+ * added to the result: a note says it ran and what its headline was.
+ */
 static int
-iterate(int num, struct vb_proc *proc)
+iterate(int num, struct vb_proc *proc, int keep)
 {
 	struct vb_snap a, b;
 	struct vb_rusage u;
@@ -837,6 +882,13 @@ iterate(int num, struct vb_proc *proc)
 		row[i] = NAN;
 	if (pipe2(fds, O_CLOEXEC) < 0)
 		die_errno("cannot create a pipe");
+	/*
+	 * --sync: what earlier work (an iteration, a benchmark before
+	 * this one) left dirty is written back before the snapshots and
+	 * the clock, so that no iteration pays for another's writeback.
+	 */
+	if (R.sync)
+		sync();
 	vb_sampler_set_iter(&R.sampler, num);
 	vb_sampler_mem_reset(&R.sampler);
 	vb_cgroup_reset_peak(&R.cg);
@@ -944,6 +996,10 @@ iterate(int num, struct vb_proc *proc)
 	if (R.tr_col >= 0 && vb_trace_read(&R.tr, row + R.tr_col) < 0)
 		vb_warn_errno("iteration %d: cannot read %s/trace", num,
 		    R.tr.inst);
+	if (!keep) {
+		warmup_note(row, &u);
+		return 0;
+	}
 	dst = vb_res_add_iter(&R.res);
 	memcpy(dst, row, (size_t)R.res.nmetrics * sizeof(double));
 	{
@@ -1235,11 +1291,25 @@ vb_main(const struct vb_bench *b, int argc, char **argv)
 	    (errno != EINVAL || mlockall(MCL_CURRENT | MCL_FUTURE) < 0) &&
 	    geteuid() == 0)
 		vb_warn_errno("mlockall");
-	for (i = 1; i <= (int)c.iterations && !stop_signal; i++) {
+	/*
+	 * --discard: warm-up iterations that pay for what the first one alone
+	 * would (memory the machine hands out for the first time, files
+	 * and page tables met for the first time), run like the others
+	 * and dropped; a failed one fails the run as an iteration would.
+	 */
+	R.sync = c.sync;
+	if (c.sync)
+		vb_note("sync() before each iteration (and warm-up), "
+		    "outside its clock");
+	rc = 0;
+	for (i = 0; i < (int)c.warmup && !stop_signal && rc == 0; i++)
+		rc = iterate(0, &proc, 0);
+	for (i = 1; i <= (int)c.iterations && !stop_signal && rc == 0;
+	    i++) {
 		uint64_t t = vb_now_ns();
 
 		progress(i, (int)c.iterations, 0);
-		rc = iterate(R.first_iter - 1 + i, &proc);
+		rc = iterate(R.first_iter - 1 + i, &proc, 1);
 		if (rc < 0)
 			break;
 		progress(i, (int)c.iterations, vb_elapsed_s(t));

@@ -53,6 +53,7 @@
 #include <limits.h>
 #include <math.h>
 #include <poll.h>
+#include <sched.h>
 #include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -100,6 +101,7 @@ struct opts {
 	const char *order;
 	const char *warmup;
 	const char *runs;
+	const char *cpus;
 	int clean_stale;
 	int help;
 };
@@ -154,6 +156,10 @@ static const struct vb_opt opt_tab[] = {
 	  .off = offsetof(struct opts, runs),
 	  .help = "run the config N times, each a new run of the label "
 	    "(default 1)" },
+	{ .name = "cpus", .type = VB_OPT_STR, .arg = "LIST",
+	  .off = offsetof(struct opts, cpus),
+	  .help = "run every program on these CPUs only (0, 1, 0-1, 0,2: "
+	    "as taskset -c); recorded in meta as cpus" },
 	{ .name = "clean-stale", .type = VB_OPT_FLAG,
 	  .off = offsetof(struct opts, clean_stale),
 	  .help = "undo what killed runs left behind, and exit" },
@@ -1278,6 +1284,62 @@ machine_next(void)
  * --mem and --swap: parse now and export them to the programs (so that
  * their --check sees the limit too); created by make_limit().
  */
+/*
+ * --cpus LIST: vmrun, and so every program it starts (affinity is
+ * inherited), runs on those CPUs only; the list as given goes into the
+ * meta as cpus=.  A CPU this process may not run on, or anything but
+ * N and N-M items separated by commas, stops the run with one line.
+ */
+static void
+set_cpus(const char *list)
+{
+	static char val[128];
+	cpu_set_t want, may;
+	const char *p = list;
+	char *end;
+	long a, b;
+	int i;
+
+	if (!list)
+		return;
+	CPU_ZERO(&want);
+	if (sched_getaffinity(0, sizeof(may), &may) < 0)
+		die_errno("--cpus: cannot read this process's CPUs");
+	for (;;) {
+		if (*p < '0' || *p > '9')
+			goto bad;
+		a = b = strtol(p, &end, 10);
+		if (*end == '-') {
+			p = end + 1;
+			if (*p < '0' || *p > '9')
+				goto bad;
+			b = strtol(p, &end, 10);
+		}
+		if (a > b || b >= CPU_SETSIZE)
+			goto bad;
+		for (i = (int)a; i <= (int)b; i++) {
+			if (!CPU_ISSET(i, &may))
+				die("--cpus '%.64s': CPU %d is not one this "
+				    "machine lets vmrun run on", list, i);
+			CPU_SET(i, &want);
+		}
+		if (!*end)
+			break;
+		if (*end != ',')
+			goto bad;
+		p = end + 1;
+	}
+	if (sched_setaffinity(0, sizeof(want), &want) < 0)
+		die_errno("--cpus '%.64s': cannot run there", list);
+	snprintf(val, sizeof(val), "%s", list);
+	S.extra[S.nextra].key = "cpus";
+	S.extra[S.nextra++].val = val;
+	return;
+bad:
+	die("--cpus '%.64s': give CPU numbers and ranges separated by "
+	    "commas (0, 0-1, 0,2)", list);
+}
+
 static void
 parse_limit(const struct opts *o, uint64_t *mem, uint64_t *swap)
 {
@@ -2410,6 +2472,7 @@ main(int argc, char **argv)
 	check_path("--config", o.config);
 	check_path("--results", o.results);
 	parse_limit(&o, &mem, &swap);
+	set_cpus(o.cpus);
 
 	/* programs live beside vmrun, wherever it was started from */
 	{

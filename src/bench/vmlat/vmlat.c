@@ -43,6 +43,7 @@
  */
 #include <errno.h>
 #include <limits.h>
+#include <sched.h>
 #include <math.h>
 #include <stdint.h>
 #include <stdio.h>
@@ -63,6 +64,7 @@ struct cfg {
 	uint64_t enough_us;
 	uint64_t reps;
 	const char *helper;
+	int one_cpu;
 	char helper_path[PATH_MAX];
 };
 
@@ -88,6 +90,10 @@ static const struct vb_opt opts[] = {
 	  .off = offsetof(struct cfg, helper),
 	  .help = "program exec and sh run (when not given: vmlat_hello "
 	  "beside vmlat)" },
+	{ .name = "one-cpu", .type = VB_OPT_FLAG,
+	  .off = offsetof(struct cfg, one_cpu),
+	  .help = "run on the CPU the iteration starts on, children too "
+	  "(LMbench's LMBENCH_SCHED=SINGLE)" },
 	{ 0 },
 };
 
@@ -274,6 +280,28 @@ measure(struct lo_ctx *x, const struct test *t, struct vb_iter *it)
 	return 0;
 }
 
+/* Pin this process (and what it forks) to the CPU it runs on. */
+static int
+pin_here(void)
+{
+	cpu_set_t set;
+	int cpu = sched_getcpu();
+
+	if (cpu < 0) {
+		fprintf(stderr, "vmlat: --one-cpu: sched_getcpu: %s\n",
+		    strerror(errno));
+		return -1;
+	}
+	CPU_ZERO(&set);
+	CPU_SET(cpu, &set);
+	if (sched_setaffinity(0, sizeof(set), &set) < 0) {
+		fprintf(stderr, "vmlat: --one-cpu: cannot run on CPU %d "
+		    "only: %s\n", cpu, strerror(errno));
+		return -1;
+	}
+	return 0;
+}
+
 static int
 run(void *p, struct vb_iter *it)
 {
@@ -282,6 +310,15 @@ run(void *p, struct vb_iter *it)
 	const struct test *t;
 	int all = !strcmp(c->test, "all"), made = 0;
 
+	/*
+	 * --one-cpu: the loops and every child they fork stay on one CPU,
+	 * so that a fork's child never waits for, or wakes, the other
+	 * CPU's work: which CPU the scheduler picks for it changes from
+	 * interval to interval and run to run, and on a 2-CPU machine
+	 * that choice, not fork, made most of fork_us's spread.
+	 */
+	if (c->one_cpu && pin_here() < 0)
+		return 1;
 	memset(&x, 0, sizeof(x));
 	x.spec.enough_ns = c->enough_us * 1000;
 	x.spec.reps = (int)c->reps;
