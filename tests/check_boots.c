@@ -32,6 +32,7 @@
 #include "plan.h"
 #include "proc.h"
 #include "result.h"
+#include "runs.h"
 #include "testutil.h"
 #include "util.h"
 
@@ -432,7 +433,7 @@ START_TEST(collect_from_disk)
 	ck_assert_int_eq(bt_disk_make(img, 64 << 20, job, NULL, err,
 	    sizeof(err)), 0);
 	ck_assert_int_eq(sh("rm -rf \"$T/g\" && mkdir -p \"$T/res/lab\""), 0);
-	ck_assert_int_eq(bt_next_run(dir, &next, err, sizeof(err)), 0);
+	ck_assert_int_eq(vb_runs_next(dir, &next, err, sizeof(err)), 0);
 	ck_assert_int_eq(next, 1);
 	ck_assert_int_eq(bt_disk_read(img, got, NULL, err, sizeof(err)), 0);
 	ck_assert(exists("res/lab/.boot-1/vmboots/guest"));
@@ -446,7 +447,7 @@ START_TEST(collect_from_disk)
 	ck_assert_str_eq(meta_val("res/lab/run1/meta", "boot_id"), "b1");
 	ck_assert_str_eq(meta_val("res/lab/run1/meta", "accel"), "tcg");
 	/* the same disk again: the next run; a guest that died: failed */
-	ck_assert_int_eq(bt_next_run(dir, &next, err, sizeof(err)), 0);
+	ck_assert_int_eq(vb_runs_next(dir, &next, err, sizeof(err)), 0);
 	ck_assert_int_eq(next, 2);
 	ck_assert_int_eq(sh("rm -rf \"$T/res/lab/.boot-1\""), 0);
 	ck_assert_int_eq(bt_disk_read(img, got, NULL, err, sizeof(err)), 0);
@@ -468,13 +469,13 @@ START_TEST(collect_from_disk)
 	ck_assert_int_eq(bt_collect(got, "lab", dir, 3, "failed", kv, 3, err,
 	    sizeof(err)), -1);
 	ck_assert_ptr_nonnull(strstr(err, "already exists"));
-	ck_assert_int_eq(bt_next_run(dir, &next, err, sizeof(err)), 0);
+	ck_assert_int_eq(vb_runs_next(dir, &next, err, sizeof(err)), 0);
 	ck_assert_int_eq(next, 4);
 	/* a folder of one run (make run) is not a folder of runs */
 	ck_assert_int_eq(sh("mkdir -p \"$T/res/flat\" && echo vmbench_meta=1 "
 	    "> \"$T/res/flat/meta\""), 0);
 	tu_path(dir, sizeof(dir), "res/flat");
-	ck_assert_int_eq(bt_next_run(dir, &next, err, sizeof(err)), -1);
+	ck_assert_int_eq(vb_runs_next(dir, &next, err, sizeof(err)), -1);
 	ck_assert_ptr_nonnull(strstr(err, "holds a single run"));
 }
 END_TEST

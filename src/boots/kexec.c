@@ -23,6 +23,7 @@
 #include "clock.h"
 #include "kexec.h"
 #include "result.h"
+#include "runs.h"
 #include "util.h"
 
 #ifndef KEXEC_FILE_NO_INITRAMFS
@@ -275,7 +276,7 @@ record(const struct bt_kplan *p, int i, char s, const char *status,
 	label = bt_kplan_get(p, key);
 	snprintf(dir, sizeof(dir), "%s/%s", bt_kplan_get(p, "results"),
 	    label);
-	if (bt_next_run(dir, &r, err, sizeof(err)) < 0) {
+	if (vb_runs_next(dir, &r, err, sizeof(err)) < 0) {
 		fprintf(stderr, "vmboots: step %d: %s\n", i + 1, err);
 		return;
 	}

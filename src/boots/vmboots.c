@@ -41,6 +41,7 @@
 #include "proc.h"
 #include "res.h"
 #include "result.h"
+#include "runs.h"
 #include "size.h"
 #include "safedir.h"
 #include "util.h"
@@ -326,7 +327,7 @@ boot_recorded(const char *dir, const char *id)
 	if (!d)
 		return 0;
 	while (!found && (e = readdir(d))) {
-		if (strncmp(e->d_name, "run", 3) != 0)
+		if (!vb_run_index(e->d_name))
 			continue;
 		snprintf(p, sizeof(p), "%s/%s/meta", dir, e->d_name);
 		found = bt_kv_get(p, "boot_id", v, sizeof(v)) && !strcmp(v, id);
@@ -371,7 +372,7 @@ record_killed_boot(const char *dir, const char *st, long pid)
 	if (mkdir(bdir, 0755) < 0 && errno != EEXIST)
 		snprintf(err, sizeof(err), "cannot create it: %s",
 		    strerror(errno));
-	else if (bt_next_run(bdir, &r, err, sizeof(err)) == 0)
+	else if (vb_runs_next(bdir, &r, err, sizeof(err)) == 0)
 		err[0] = '\0';
 	if (err[0]) {
 		fprintf(stderr, "vmboots: a killed run (pid %ld) lost its boot "
@@ -1116,7 +1117,7 @@ boot_one(int i, int k, struct boot *b, double limit)
 		    sizeof(b->cause));
 	b->status = status;
 
-	if (bt_next_run(S.labeldir[k], &b->run, err, sizeof(err)) < 0)
+	if (vb_runs_next(S.labeldir[k], &b->run, err, sizeof(err)) < 0)
 		die("%s", err);
 	snprintf(run, sizeof(run), "%d", b->run);
 	vb_fmt_size(vm_mem, sizeof(vm_mem), S.sd[k].mem);
@@ -1194,17 +1195,18 @@ plan_side(struct bt_kplan *pl, int k, const char *image, const char *initrd,
 	bt_kplan_set(pl, key, c);
 }
 
-/* Numeric order of "runN" names. */
+/* Numeric order of "runN" names (runs.h). */
 static int
 by_run(const struct dirent **a, const struct dirent **b)
 {
-	return atoi((*a)->d_name + 3) - atoi((*b)->d_name + 3);
+	return vb_run_index((*a)->d_name) - vb_run_index((*b)->d_name);
 }
 
+/* Is @e a run folder's name (runs.h)? */
 static int
 is_run(const struct dirent *e)
 {
-	return strncmp(e->d_name, "run", 3) == 0 && atoi(e->d_name + 3) > 0;
+	return vb_run_index(e->d_name) > 0;
 }
 
 /*
@@ -1315,11 +1317,10 @@ kexec_in_qemu(void)
 			snprintf(src, sizeof(src), "%s/%s", p,
 			    list[i]->d_name);
 			free(list[i]);
-			if (bt_next_run(S.labeldir[k], &r, err,
+			if (vb_runs_next(S.labeldir[k], &r, err,
 			    sizeof(err)) < 0)
 				die("%s", err);
-			snprintf(dst, sizeof(dst), "%s/run%d", S.labeldir[k],
-			    r);
+			vb_run_path(dst, sizeof(dst), S.labeldir[k], r);
 			if (rename(src, dst) < 0)
 				die_errno("cannot move %s to %s", src, dst);
 			snprintf(run, sizeof(run), "%d", r);
@@ -1898,7 +1899,7 @@ main(int argc, char **argv)
 		int next;
 
 		lock_label(k);
-		if (bt_next_run(S.labeldir[k], &next, err, sizeof(err)) < 0) {
+		if (vb_runs_next(S.labeldir[k], &next, err, sizeof(err)) < 0) {
 			cleanup();
 			die("%s", err);
 		}

@@ -17,6 +17,7 @@
 #include "knob.h"
 #include "label.h"
 #include "memlimit.h"
+#include "runs.h"
 #include "state.h"
 #include "swapfile.h"
 #include "util.h"
@@ -429,13 +430,8 @@ clean_lock_of(const char *res)
 
 	snprintf(dir, sizeof(dir), "%s", res);
 	slash = strrchr(dir, '/');
-	if (slash && strncmp(slash + 1, "run", 3) == 0 && slash[4] >= '1' &&
-	    slash[4] <= '9') {
-		for (p = slash + 4; *p >= '0' && *p <= '9'; p++)
-			;
-		if (!*p)
-			*slash = '\0';
-	}
+	if (slash && vb_run_index(slash + 1) > 0)
+		*slash = '\0';
 	if (!(slash = strrchr(dir, '/')))
 		snprintf(path, sizeof(path), ".%s.lock", dir);
 	else

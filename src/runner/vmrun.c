@@ -82,6 +82,7 @@
 #include "state.h"
 #include "ab.h"
 #include "parentwatch.h"
+#include "runs.h"
 #include <linux/magic.h>
 
 struct opts {
@@ -1756,21 +1757,6 @@ run_ab(const struct vb_conf *c, const struct opts *o, struct side *sd,
 /* ---- several runs a label: results/<label>/runN/ (docs/results.md) ---- */
 
 
-/* N of a folder named "runN" (N from 1, no leading zero), else 0. */
-static int
-run_index(const char *name)
-{
-	const char *p;
-
-	if (strncmp(name, "run", 3) != 0 || name[3] < '1' || name[3] > '9' ||
-	    strlen(name) > 9)
-		return 0;
-	for (p = name + 3; *p; p++)
-		if (*p < '0' || *p > '9')
-			return 0;
-	return atoi(name + 3);
-}
-
 /* --runs N: 1 to 1000; anything else stops the run with one line. */
 static int
 runs_arg(const char *s)
@@ -1846,22 +1832,6 @@ run_same(const char *meta, int idx, const char *config, const char *cks)
 	vb_meta_free(kv, n);
 }
 
-/* Is @path a folder with nothing in it? */
-static int
-empty_dir(const char *path)
-{
-	DIR *d = opendir(path);
-	struct dirent *de;
-	int n = 0;
-
-	if (!d)
-		return 0;
-	while ((de = readdir(d)))
-		n += strcmp(de->d_name, ".") && strcmp(de->d_name, "..");
-	closedir(d);
-	return n == 0;
-}
-
 /*
  * Before anything runs: what results/<label> holds.  Nothing (a new
  * label), runN/ folders, or one run at its top (meta: an older folder,
@@ -1871,10 +1841,9 @@ empty_dir(const char *path)
 static void
 runs_check(const struct side *sd, const struct opts *o)
 {
-	char path[PATH_MAX + NAME_MAX + 2], cks[64], other[NAME_MAX + 1] = "";
-	struct dirent *de;
+	char path[PATH_MAX + NAME_MAX + 2], cks[64];
+	struct vb_runs r;
 	struct stat st;
-	DIR *d;
 	int n;
 
 	memcpy(RN.dir, sd->dir, sizeof(RN.dir));
@@ -1888,35 +1857,20 @@ runs_check(const struct side *sd, const struct opts *o)
 	if (!S_ISDIR(st.st_mode))
 		die("%s exists and is not a folder: choose another KERNEL= "
 		    "label, or FORCE=1 to replace it", RN.dir);
-	if (!(d = opendir(RN.dir)))
+	if (vb_runs_scan(RN.dir, &r) < 0)
 		die_errno("cannot read %s", RN.dir);
-	while ((de = readdir(d))) {
-		if (!strcmp(de->d_name, ".") || !strcmp(de->d_name, ".."))
-			continue;
-		n = run_index(de->d_name);
-		snprintf(path, sizeof(path), "%s/%s", RN.dir, de->d_name);
-		if (!strcmp(de->d_name, "meta"))
-			RN.flat = 1;
-		else if (n > 0 && lstat(path, &st) == 0 &&
-		    S_ISDIR(st.st_mode) && empty_dir(path))
-			RN.empty = n > RN.empty ? n : RN.empty;
-		else if (n > 0 && S_ISDIR(st.st_mode))
-			RN.last = n > RN.last ? n : RN.last;
-		else if (!other[0])
-			snprintf(other, sizeof(other), "%s", de->d_name);
-	}
-	closedir(d);
+	RN.flat = r.flat;
+	RN.last = r.last;
 	/* an empty runN/ (a run that never began) is not a run */
-	if (RN.empty < RN.last)
-		RN.empty = 0;
+	RN.empty = r.empty < r.last ? 0 : r.empty;
 	if (RN.flat && RN.last > 1)
 		die("%s holds a run at its top (meta) and run folders up to "
 		    "run%d: move one or the other away, or FORCE=1 to replace "
 		    "it all", RN.dir, RN.last);
-	if (!RN.flat && !RN.last && other[0])
+	if (!RN.flat && !RN.last && r.other[0])
 		die("%s holds no run (no meta, no run1/, but '%s'): choose "
 		    "another KERNEL= label, or FORCE=1 to replace it", RN.dir,
-		    other);
+		    r.other);
 	vb_meta_cksum(o->config, cks, sizeof(cks));
 	if (RN.flat) {
 		snprintf(path, sizeof(path), "%s/meta", RN.dir);
@@ -2215,7 +2169,7 @@ runs_say(const struct side *sd)
 	while ((de = readdir(d))) {
 		const char *b = NULL, *st = NULL;
 
-		if (!run_index(de->d_name))
+		if (!vb_run_index(de->d_name))
 			continue;
 		snprintf(path, sizeof(path), "%s/%s/meta", RN.dir, de->d_name);
 		kv = NULL;
