@@ -220,15 +220,19 @@ check-slow: all $(TEST_BIN) tests/iterchild
 
 # Every header compiles on its own: included twice in a unit of its own
 # (its includes and its guard are its own), with its layer's -I only.
-# (src/runner/benches.h is a generated list, not a header.)
-HEADERS = $(filter-out src/runner/benches.h,$(wildcard src/lib/*.h \
-	src/runner/*.h src/report/*.h src/report/*/*.h src/bench/*/*.h))
+# (src/runner/benches.h, tests/suites.h and tests/progs.h are generated
+# lists, not headers.)
+HEADERS = $(filter-out src/runner/benches.h tests/suites.h tests/progs.h,\
+	$(wildcard src/lib/*.h \
+	src/runner/*.h src/report/*.h src/report/*/*.h src/bench/*/*.h \
+	src/boots/*.h tests/*.h tests/fuzz/*.h))
 .PHONY: check-headers
 check-headers: src/lib/version.h
 	$(call say,CHECK,headers)
 	$(Q)fail=0; for h in $(HEADERS); do \
 	    case $$h in src/runner/*) i=-Isrc/runner;; \
-	    src/report/*) i=-Isrc/report;; *) i=;; esac; \
+	    src/report/*) i=-Isrc/report;; src/boots/*) i=-Isrc/boots;; \
+	    tests/*) i="$(TEST_CPPFLAGS) $(CHECK_CFLAGS)";; *) i=;; esac; \
 	    printf '#include "%s"\n#include "%s"\n' "$$h" "$$h" | \
 	    $(CC) -std=gnu11 -D_GNU_SOURCE -Wall -Wextra -Werror \
 	    -Isrc/lib $$i -fsyntax-only -x c - || \
@@ -309,8 +313,7 @@ endif
 	echo '$(CC) $(CPPFLAGS) $(CFLAGS) $(LDFLAGS)' > $$t; \
 	cmp -s $$t $@ && rm -f $$t || mv $$t $@
 
-include mk/workflows.mk mk/bench.mk mk/fuzz.mk
+include mk/workflows.mk mk/bench.mk mk/fuzz.mk mk/boots.mk
 
+# last: every object is in ALL_OBJS by now (mk/boots.mk adds its own)
 -include $(ALL_OBJS:.o=.d)
-
-include mk/boots.mk

@@ -426,7 +426,6 @@ static int
 clean_lock_of(const char *res)
 {
 	char dir[4400], path[4500], *slash;
-	const char *p;
 
 	snprintf(dir, sizeof(dir), "%s", res);
 	slash = strrchr(dir, '/');
