@@ -186,7 +186,8 @@ src/runner/benches.h: FORCE
 	$(Q)t=$@.tmp.$$$$; for b in $(sort $(BENCHES)); do \
 	    echo "BENCH(\"$$b\")"; done > $$t; \
 	cmp -s $$t $@ && rm -f $$t || mv $$t $@
-src/runner/config.o tests/fuzz/obj/src/runner/config.o: src/runner/benches.h
+src/runner/benchlist.o tests/fuzz/obj/src/runner/benchlist.o: \
+	src/runner/benches.h
 
 # tests/progs.h: the programs built here, PROG("bench/forkbomb") ...,
 # whose --help tests/check_docs.c compares with docs/*.md.

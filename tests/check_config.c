@@ -8,6 +8,7 @@
 #include <sys/stat.h>
 #include <time.h>
 
+#include "benchlist.h"
 #include "config.h"
 #include "testutil.h"
 

@@ -30,6 +30,7 @@
 #include <unistd.h>
 
 #include "clock.h"
+#include "config.h"
 #include "msg.h"
 #include "guest.h"
 #include "kexec.h"
@@ -1595,20 +1596,13 @@ config_in(const char *config)
 static void
 read_config(const char *path)
 {
-	char buf[1 << 16];
-	ssize_t n;
-	int fd = open(path, O_RDONLY | O_CLOEXEC);
+	struct vb_conf c;
+	char err[1024];
 
-	if (fd < 0)
-		die("CONFIG=%s: cannot open: %s", path, strerror(errno));
-	n = read(fd, buf, sizeof(buf) - 1);
-	close(fd);
-	if (n < 0)
-		die("CONFIG=%s: cannot read: %s", path, strerror(errno));
-	buf[n] = '\0';
-	S.iterations = bt_config_iterations(buf);
-	if (S.iterations == 0)
-		die("CONFIG=%s: no benchmark lines", path);
+	if (vb_conf_read(path, &c, err, sizeof(err)) < 0)
+		die("%s", err);
+	S.iterations = vb_conf_iterations(&c);
+	vb_conf_free(&c);
 }
 
 /* Check the options and make the plan. */

@@ -67,6 +67,7 @@
 #include <unistd.h>
 
 #include "clock.h"
+#include "benchlist.h"
 #include "config.h"
 #include "msg.h"
 #include "memlimit.h"
