@@ -434,7 +434,7 @@ START_TEST(collect_from_disk)
 	    { "boot_id", "b1" } };
 	int next;
 
-	if (!bt_have("mkfs.ext4") && !bt_have("/sbin/mkfs.ext4")) {
+	if (!vb_have("mkfs.ext4") && !vb_have("/sbin/mkfs.ext4")) {
 		tu_skip("no mkfs.ext4 (e2fsprogs)");
 		return;
 	}
@@ -511,7 +511,7 @@ START_TEST(collect_keeps_whole)
 	struct vb_kv kv[] = { { "run", "1" } };
 	int save, fd;
 
-	if (!bt_have("mkfs.ext4") && !bt_have("/sbin/mkfs.ext4")) {
+	if (!vb_have("mkfs.ext4") && !vb_have("/sbin/mkfs.ext4")) {
 		tu_skip("no mkfs.ext4 (e2fsprogs)");
 		return;
 	}
@@ -745,7 +745,7 @@ can_boot(const char *test)
 	const char *k = test_kernel();
 
 	(void)test;
-	if (!bt_have("qemu-system-x86_64") || !k) {
+	if (!vb_have("qemu-system-x86_64") || !k) {
 		tu_skip(!k ? "no test kernel (make test-kernel)" :
 		    "no qemu-system-x86_64 (make deps-boots)");
 		return 0;

@@ -22,6 +22,7 @@
 
 #include "clock.h"
 #include "kexec.h"
+#include "proc.h"
 #include "result.h"
 #include "runs.h"
 #include "util.h"
@@ -232,7 +233,6 @@ run_suite(const struct bt_kplan *p, const char *label, const char *stage)
 {
 	char vmrun[PATH_MAX + 32], res[PATH_MAX + 64];
 	pid_t pid;
-	int st;
 
 	snprintf(vmrun, sizeof(vmrun), "%s/bench/vmrun",
 	    bt_kplan_get(p, "root"));
@@ -249,12 +249,7 @@ run_suite(const struct bt_kplan *p, const char *label, const char *stage)
 		    "--workdir", bt_kplan_get(p, "workdir"), (char *)NULL);
 		_exit(127);
 	}
-	if (pid < 0)
-		return 127;
-	while (waitpid(pid, &st, 0) < 0)
-		if (errno != EINTR)
-			return 127;
-	return WIFEXITED(st) ? WEXITSTATUS(st) : 128 + WTERMSIG(st);
+	return pid < 0 ? 127 : vb_wait(pid);
 }
 
 /*

@@ -114,7 +114,7 @@ bt_disk_make(const char *img, uint64_t size, const char *job,
 		return -1;
 	}
 	close(fd);
-	rc = bt_run(argv, NULL, log, NULL);
+	rc = vb_run(argv, NULL, log, NULL);
 	if (rc != 0) {
 		if (rc == 127)
 			snprintf(err, errlen, "cannot run mkfs.ext4 "
@@ -144,7 +144,7 @@ bt_disk_read(const char *img, const char *dest, const char *log,
 		return -1;
 	}
 	/* 0: clean, 1: repaired (a journal replayed); 4 and up: not */
-	rc = bt_run(fsck, NULL, log, NULL);
+	rc = vb_run(fsck, NULL, log, NULL);
 	if (rc == 127) {
 		snprintf(err, errlen, "cannot run e2fsck (e2fsprogs)");
 		return -1;
@@ -152,7 +152,7 @@ bt_disk_read(const char *img, const char *dest, const char *log,
 	if (rc >= 4)
 		fprintf(stderr, "vmboots: e2fsck could not repair the result "
 		    "disk (exit %d); reading what it holds\n", rc);
-	rc = bt_run(dump, dest, log, NULL);
+	rc = vb_run(dump, dest, log, NULL);
 	if (rc != 0) {
 		snprintf(err, errlen, rc == 127 ? "cannot run debugfs "
 		    "(e2fsprogs)" : "debugfs failed (exit %d) reading %s",

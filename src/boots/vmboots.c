@@ -788,27 +788,6 @@ last_match(const char *path, const char *prefix, char *out, size_t len)
 	return found;
 }
 
-/* The last non-empty line of @path (QEMU's error) into @out. */
-static int
-last_line(const char *path, char *out, size_t len)
-{
-	FILE *f = fopen(path, "re");
-	char line[512];
-	int found = 0;
-
-	if (!f)
-		return 0;
-	while (fgets(line, sizeof(line), f)) {
-		line[strcspn(line, "\r\n")] = '\0';
-		if (line[0]) {
-			snprintf(out, len, "%s", line);
-			found = 1;
-		}
-	}
-	fclose(f);
-	return found;
-}
-
 /*
  * The guest's control line: FIFOs @ctl.in (host to guest) and @ctl.out,
  * which QEMU opens read-write (so no open blocks).  0 or -1.
@@ -876,7 +855,7 @@ run_vm(int k, const char *disk, const char *console, const char *qlog,
 		die_errno("cannot make %s.in", ctl);
 	argv = qemu_argv(k, disk, console, ctl, kvm);
 	t[0] = t[1] = -1;
-	S.qemu = bt_spawn(argv, NULL, qlog);
+	S.qemu = vb_spawn(argv, NULL, qlog);
 	if (S.qemu < 0) {
 		S.qemu = 0;
 		return -3;
@@ -888,8 +867,7 @@ run_vm(int k, const char *disk, const char *console, const char *qlog,
 
 		watch_console(console, &off, t, now);
 		if (w == S.qemu) {
-			rc = why ? why : WIFEXITED(st) ? WEXITSTATUS(st) :
-			    128 + WTERMSIG(st);
+			rc = why ? why : vb_exit_status(st);
 			break;
 		}
 		if (!why && (stop_signal || now > limit))
@@ -940,7 +918,7 @@ find_cause(int vmrc, const char *got, const char *console, const char *qlog,
 		return;
 	}
 	snprintf(p, sizeof(p), "%s/vmboots/failed", got);
-	if (bt_kv_get(p, "", v, sizeof(v)) || last_line(p, v, sizeof(v))) {
+	if (bt_kv_get(p, "", v, sizeof(v)) || vb_last_line(p, v, sizeof(v))) {
 		snprintf(cause, len, "%.200s", v);
 		return;
 	}
@@ -961,7 +939,7 @@ find_cause(int vmrc, const char *got, const char *console, const char *qlog,
 		    "BOOT_TIMEOUT= sets it)", limit);
 		return;
 	}
-	if (vmrc != 0 && last_line(qlog, line, sizeof(line))) {
+	if (vmrc != 0 && vb_last_line(qlog, line, sizeof(line))) {
 		snprintf(cause, len, "QEMU exit %d: %.200s", vmrc, line);
 		return;
 	}
@@ -1033,7 +1011,7 @@ probe_kvm(void)
 	rc = run_vm(0, disk, con, qlog, 1, 30, t, &total);
 	snprintf(p, sizeof(p), "%s/vmboots/probe", got);
 	if (rc >= 0 && bt_disk_read(disk, got, S.toollog, err,
-	    sizeof(err)) == 0 && last_line(p, v, sizeof(v)) &&
+	    sizeof(err)) == 0 && vb_last_line(p, v, sizeof(v)) &&
 	    strcmp(v, "ok") == 0)
 		ok = 1;
 	if (stop_signal)
@@ -1043,7 +1021,7 @@ probe_kvm(void)
 			snprintf(why, sizeof(why), "a guest did not reach "
 			    "init in 30 s");
 		else if (!grep_line(qlog, "error:", why, sizeof(why)) &&
-		    !last_line(qlog, why, sizeof(why)))
+		    !vb_last_line(qlog, why, sizeof(why)))
 			snprintf(why, sizeof(why), "the probe boot failed");
 		fprintf(stderr, "vmboots: KVM does not run a guest here "
 		    "(%.200s); using TCG\n", why);
@@ -1489,7 +1467,7 @@ kexec_here(void)
 	bt_kplan_free(&pl);
 	if (vb_file_replace(unit, text, strlen(text)) < 0)
 		die_errno("cannot write %s", unit);
-	if (bt_run(en, NULL, NULL, NULL) != 0)
+	if (vb_run(en, NULL, NULL, NULL) != 0)
 		die("systemctl enable vmbench-boots.service failed");
 	fprintf(stderr, "vmboots: the plan is %s/plan, carried on at each "
 	    "boot by %s; %d steps by kexec, then back to %s\n", dir, unit,
@@ -1502,26 +1480,12 @@ kexec_here(void)
 static int
 report(void)
 {
-	char prog[PATH_MAX + 32];
-	pid_t pid;
-	int st;
+	int rc = vb_run_report(S.bindir, S.labeldir[0], S.labeldir[1]);
 
-	snprintf(prog, sizeof(prog), "%s/../report/vmreport", S.bindir);
-	fflush(NULL);
-	pid = fork();
-	if (pid == 0) {
-		signal(SIGPIPE, SIG_DFL);
-		execl(prog, prog, S.labeldir[0], S.labeldir[1], (char *)NULL);
-		fprintf(stderr, "vmboots: cannot run %s: %s\n", prog,
-		    strerror(errno));
-		_exit(127);
-	}
-	if (pid < 0)
-		return 127;
-	while (waitpid(pid, &st, 0) < 0)
-		if (errno != EINTR)
-			return 127;
-	return WIFEXITED(st) ? WEXITSTATUS(st) : 128 + WTERMSIG(st);
+	if (rc < 0)
+		fprintf(stderr, "vmboots: cannot run %s/../report/vmreport: "
+		    "%s\n", S.bindir, strerror(ENOENT));
+	return rc < 0 ? 127 : rc;
 }
 
 /* The closing summary: a line per boot, then each side's count. */
@@ -1565,7 +1529,7 @@ static void
 qemu_version(void)
 {
 	char *argv[] = { (char *)S.o.qemu, "--version", NULL }, *out;
-	int rc = bt_run(argv, NULL, NULL, &out);
+	int rc = vb_run(argv, NULL, NULL, &out);
 
 	if (rc == 127)
 		die("%s not found: install it (apt-get install "
@@ -1668,15 +1632,10 @@ plan(void)
 static void
 find_bindir(void)
 {
-	ssize_t n = readlink("/proc/self/exe", S.bindir, sizeof(S.bindir) -
-	    1);
 	char *s;
 
-	if (n < 0)
+	if (vb_bindir(S.bindir, sizeof(S.bindir)) < 0)
 		die_errno("cannot find my own program");
-	S.bindir[n] = '\0';
-	if ((s = strrchr(S.bindir, '/')))
-		*s = '\0';
 	snprintf(S.root, sizeof(S.root), "%s", S.bindir);
 	if ((s = strrchr(S.root, '/')))
 		*s = '\0';
@@ -1768,10 +1727,10 @@ need_tools(void)
 
 	qemu_version();
 	for (i = 0; i < sizeof(tool) / sizeof(tool[0]); i++)
-		if (!bt_have(tool[i][0]))
+		if (!vb_have(tool[i][0]))
 			die("%s not found: install %s (make deps-boots)",
 			    tool[i][0], tool[i][1]);
-	if (!bt_have(S.o.busybox))
+	if (!vb_have(S.o.busybox))
 		die("%s not found: install busybox-static (make deps-boots)",
 		    S.o.busybox);
 }
@@ -1787,7 +1746,7 @@ prepare(void)
 	if (!strchr(S.o.busybox, '/')) {
 		char *argv[] = { "which", (char *)S.o.busybox, NULL }, *out;
 
-		if (bt_run(argv, NULL, NULL, &out) != 0)
+		if (vb_run(argv, NULL, NULL, &out) != 0)
 			die("%s not found: install busybox-static",
 			    S.o.busybox);
 		out[strcspn(out, "\n")] = '\0';

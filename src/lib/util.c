@@ -1,3 +1,7 @@
+/*
+ * util.c - small helpers every program shares: allocation that cannot
+ * fail, growing buffers, escaping, files made safely (see util.h).
+ */
 #include <errno.h>
 #include <fcntl.h>
 #include <limits.h>
@@ -375,4 +379,28 @@ vb_read_setting(const char *path, char *val, size_t len)
 		snprintf(val, len, "%s", buf);
 	}
 	return 0;
+}
+
+int
+vb_last_line(const char *path, char *buf, size_t len)
+{
+	char line[1024], err[64];
+	FILE *f = vb_fopen_read(path, VB_MAX_SERIES, err, sizeof(err));
+	int found = 0;
+	size_t n;
+
+	if (!f)
+		return 0;
+	while (fgets(line, sizeof(line), f)) {
+		n = strcspn(line, "\n");
+		if (n > 0 && line[n - 1] == '\r')
+			n--;
+		line[n] = '\0';
+		if (line[0]) {
+			snprintf(buf, len, "%s", line);
+			found = 1;
+		}
+	}
+	fclose(f);
+	return found;
 }

@@ -93,5 +93,11 @@ ssize_t vb_read_small(const char *path, char *buf, size_t len);
  * such as "always [madvise] never".  0, or -1 (errno).
  */
 int vb_read_setting(const char *path, char *val, size_t len);
+/*
+ * The last line of @path that is not empty (its end of line and a \r
+ * before it cut), into @buf: 1, or 0 when there is none (@buf as it
+ * was).  Only a regular file is read (safedir.h's bound for logs).
+ */
+int vb_last_line(const char *path, char *buf, size_t len);
 
 #endif

@@ -83,6 +83,7 @@
 #include "state.h"
 #include "ab.h"
 #include "parentwatch.h"
+#include "proc.h"
 #include "runs.h"
 #include <linux/magic.h>
 
@@ -293,40 +294,23 @@ static int
 check_line(const char *prog, const struct vb_conf_line *l, char *msg,
     size_t len)
 {
-	char **argv = calloc((size_t)l->argc + 3, sizeof(char *));
-	int fds[2], status, i;
-	ssize_t n;
-	pid_t pid;
+	char **argv = calloc((size_t)l->argc + 3, sizeof(char *)), *out;
+	int i, rc;
 
-	if (!argv || pipe(fds) < 0)
+	if (!argv)
 		die_errno("cannot check %s", l->bench);
 	argv[0] = (char *)prog;
 	for (i = 0; i < l->argc; i++)
 		argv[i + 1] = l->argv[i];
 	argv[l->argc + 1] = "--check";
-	pid = fork();
-	if (pid < 0)
-		die_errno("cannot fork");
-	if (pid == 0) {
-		int null = open("/dev/null", O_RDWR);
-
-		dup2(null, 0);
-		dup2(fds[1], 1);
-		dup2(fds[1], 2);
-		close(fds[0]);
-		execv(prog, argv);
-		fprintf(stderr, "cannot run %s: %s\n", prog, strerror(errno));
-		_exit(127);
-	}
-	close(fds[1]);
-	n = read(fds[0], msg, len - 1);
-	msg[n > 0 ? n : 0] = '\0';
-	msg[strcspn(msg, "\n")] = '\0';
-	close(fds[0]);
-	while (waitpid(pid, &status, 0) < 0 && errno == EINTR)
-		;
+	rc = vb_run_both(argv, NULL, &out);
+	if (rc == 127 && !*out)
+		snprintf(msg, len, "cannot run %.900s", prog);
+	else
+		snprintf(msg, len, "%.*s", (int)strcspn(out, "\n"), out);
+	free(out);
 	free(argv);
-	return WIFEXITED(status) && WEXITSTATUS(status) == 0 ? 0 : -1;
+	return rc == 0 ? 0 : -1;
 }
 
 /*
@@ -667,18 +651,8 @@ follow(int fd, int idx, int total, const char *label, uint64_t suite_t0)
 static char *
 last_line(const char *path, char *buf, size_t len)
 {
-	char line[1024], err[64];
-	FILE *f = vb_fopen_read(path, VB_MAX_SERIES, err, sizeof(err));
-
-	snprintf(buf, len, "(no output)");
-	if (!f)
-		return buf;
-	while (fgets(line, sizeof(line), f)) {
-		line[strcspn(line, "\n")] = '\0';
-		if (line[0])
-			snprintf(buf, len, "%s", line);
-	}
-	fclose(f);
+	if (!vb_last_line(path, buf, len))
+		snprintf(buf, len, "(no output)");
 	return buf;
 }
 
@@ -2217,22 +2191,7 @@ runs_say(const struct side *sd)
 static void
 compare(const struct side *sd)
 {
-	char prog[PATH_MAX + 32];
-	int status;
-	pid_t pid;
-
-	snprintf(prog, sizeof(prog), "%s/../report/vmreport", S.bindir);
-	if (access(prog, X_OK) < 0)
-		return;
-	fflush(stdout);
-	pid = fork();
-	if (pid == 0) {
-		execl(prog, prog, sd[0].dir, sd[1].dir, (char *)NULL);
-		_exit(127);
-	}
-	if (pid > 0)
-		while (waitpid(pid, &status, 0) < 0 && errno == EINTR)
-			;
+	vb_run_report(S.bindir, sd[0].dir, sd[1].dir);
 }
 
 /*
@@ -2283,7 +2242,7 @@ main(int argc, char **argv)
 	struct utsname u;
 	struct stat st;
 	struct side sd[2];
-	char err[1024], *slash;
+	char err[1024];
 	uint64_t t0, mem, swap;
 	int i, k, rc = 0, failed = 0, ab, nside, meta_failed = 0, td_failed;
 
@@ -2367,17 +2326,8 @@ main(int argc, char **argv)
 	parse_limit(&o, &mem, &swap);
 
 	/* programs live beside vmrun, wherever it was started from */
-	{
-		ssize_t n = readlink("/proc/self/exe", S.bindir,
-		    sizeof(S.bindir) - 1);
-
-		if (n < 0)
-			die_errno("cannot find my own program");
-		S.bindir[n] = '\0';
-	}
-	slash = strrchr(S.bindir, '/');
-	if (slash)
-		*slash = '\0';
+	if (vb_bindir(S.bindir, sizeof(S.bindir)) < 0)
+		die_errno("cannot find my own program");
 
 	if (vb_conf_read(o.config, &conf, err, sizeof(err)) < 0)
 		die("%s", err);

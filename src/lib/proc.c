@@ -1,5 +1,5 @@
 /*
- * proc.c - running the host's tools (see proc.h).
+ * proc.c - running programs from an argv array (see proc.h).
  */
 #include <errno.h>
 #include <fcntl.h>
@@ -15,10 +15,13 @@
 #include "proc.h"
 #include "util.h"
 
-/* In the child: set up and exec; never returns. */
+/*
+ * In the child: set up and exec; never returns.  Its stdout on @outfd
+ * when >= 0, its stderr too when @both.
+ */
 static void
 child(char *const argv[], const char *cwd, const char *log, int outfd,
-    pid_t parent)
+    int both, pid_t parent)
 {
 	int fd;
 
@@ -39,7 +42,7 @@ child(char *const argv[], const char *cwd, const char *log, int outfd,
 	    open("/dev/null", O_WRONLY);
 	if (fd >= 0) {
 		dup2(outfd >= 0 ? outfd : fd, 1);
-		dup2(fd, 2);
+		dup2(outfd >= 0 && both ? outfd : fd, 2);
 		close(fd);
 	}
 	if (outfd >= 0)
@@ -50,32 +53,35 @@ child(char *const argv[], const char *cwd, const char *log, int outfd,
 	_exit(127);
 }
 
-/* bt_spawn() with the child's stdout on @outfd when >= 0. */
+/* vb_spawn() with the child's stdout (and stderr: @both) on @outfd. */
 static pid_t
-spawn(char *const argv[], const char *cwd, const char *log, int outfd)
+spawn(char *const argv[], const char *cwd, const char *log, int outfd,
+    int both)
 {
 	pid_t parent = getpid(), pid;
 
 	fflush(NULL);
 	pid = fork();
 	if (pid == 0)
-		child(argv, cwd, log, outfd, parent);
+		child(argv, cwd, log, outfd, both, parent);
 	if (pid > 0)
 		setpgid(pid, pid);	/* both sides: no race with kill() */
 	return pid;
 }
 
 pid_t
-bt_spawn(char *const argv[], const char *cwd, const char *log)
+vb_spawn(char *const argv[], const char *cwd, const char *log)
 {
-	return spawn(argv, cwd, log, -1);
+	return spawn(argv, cwd, log, -1, 0);
 }
 
-int
-bt_run(char *const argv[], const char *cwd, const char *log, char **out)
+/* vb_run() and vb_run_both(). */
+static int
+run(char *const argv[], const char *cwd, const char *log, char **out,
+    int both)
 {
 	struct vb_buf b = VB_BUF_INIT;
-	int p[2] = { -1, -1 }, st;
+	int p[2] = { -1, -1 };
 	pid_t pid;
 
 	if (out) {
@@ -83,7 +89,7 @@ bt_run(char *const argv[], const char *cwd, const char *log, char **out)
 		if (pipe2(p, O_CLOEXEC) < 0)
 			return 127;
 	}
-	pid = spawn(argv, cwd, log, out ? p[1] : -1);
+	pid = spawn(argv, cwd, log, out ? p[1] : -1, both);
 	if (out) {
 		char buf[4096];
 		ssize_t n;
@@ -102,14 +108,75 @@ bt_run(char *const argv[], const char *cwd, const char *log, char **out)
 	}
 	if (pid < 0)
 		return 127;
-	while (waitpid(pid, &st, 0) < 0)
-		if (errno != EINTR)
-			return 127;
-	return WIFEXITED(st) ? WEXITSTATUS(st) : 128 + WTERMSIG(st);
+	return vb_wait(pid);
 }
 
 int
-bt_have(const char *name)
+vb_run(char *const argv[], const char *cwd, const char *log, char **out)
+{
+	return run(argv, cwd, log, out, 0);
+}
+
+int
+vb_run_both(char *const argv[], const char *cwd, char **out)
+{
+	return run(argv, cwd, NULL, out, 1);
+}
+
+int
+vb_wait(pid_t pid)
+{
+	int st;
+
+	while (waitpid(pid, &st, 0) < 0)
+		if (errno != EINTR)
+			return 127;
+	return vb_exit_status(st);
+}
+
+int
+vb_exit_status(int st)
+{
+	return WIFEXITED(st) ? WEXITSTATUS(st) : WIFSIGNALED(st) ?
+	    128 + WTERMSIG(st) : 127;
+}
+
+int
+vb_bindir(char *buf, size_t len)
+{
+	ssize_t n = readlink("/proc/self/exe", buf, len - 1);
+	char *s;
+
+	if (n < 0)
+		return -1;
+	buf[n] = '\0';
+	if ((s = strrchr(buf, '/')))
+		*s = '\0';
+	return 0;
+}
+
+int
+vb_run_report(const char *bindir, const char *a, const char *b)
+{
+	char prog[PATH_MAX + 32];
+	pid_t pid;
+
+	snprintf(prog, sizeof(prog), "%s/../report/vmreport", bindir);
+	if (access(prog, X_OK) < 0)
+		return -1;
+	fflush(NULL);
+	pid = fork();
+	if (pid == 0) {
+		signal(SIGPIPE, SIG_DFL);
+		execl(prog, prog, a, b, (char *)NULL);
+		fprintf(stderr, "cannot run %s: %s\n", prog, strerror(errno));
+		_exit(127);
+	}
+	return pid < 0 ? 127 : vb_wait(pid);
+}
+
+int
+vb_have(const char *name)
 {
 	const char *path = getenv("PATH");
 	char buf[PATH_MAX];
