@@ -89,7 +89,12 @@ BENCH_HELPERS := src/bench/vmlat/hello.c
 BENCH_MAIN := $(foreach b,$(BENCHES),src/bench/$(b)/$(b).c)
 BENCH_MODS := $(patsubst %.c,%.o,$(filter-out $(BENCH_MAIN) \
 	$(BENCH_HELPERS),$(wildcard src/bench/*/*.c)))
-RUNNER_MODS := $(patsubst %.c,%.o,$(filter-out src/runner/vmrun.c,\
+# vmrun's own modules (its main and the modules over struct run_ctx,
+# src/runner/run.h) are linked into vmrun only; the others (knob,
+# memlimit, state, swapfile, benchlist) into the tests too
+RUNNER_PROG := $(patsubst %,src/runner/%.o,vmrun line companion abrun runs \
+	machine)
+RUNNER_MODS := $(filter-out $(RUNNER_PROG),$(patsubst %.c,%.o,\
 	$(wildcard src/runner/*.c)))
 PROGS := $(BENCHES:%=bench/%) bench/vmrun
 
@@ -103,7 +108,7 @@ TEST_OBJS := $(TEST_SRCS:.c=.o) tests/runner.o
 TEST_BIN := tests/check_vmbench
 
 ALL_OBJS := $(LIB_OBJS) $(BENCH_MAIN:.c=.o) $(BENCH_MODS) \
-	$(RUNNER_MODS) src/runner/vmrun.o $(REPORT_MODS) \
+	$(RUNNER_MODS) $(RUNNER_PROG) $(REPORT_MODS) \
 	src/report/vmreport.o $(TEST_OBJS)
 
 .PHONY: all check check-slow deps need-deps clean
@@ -152,7 +157,7 @@ bench/%: $$(addsuffix .o,$$(basename $$(filter-out $(BENCH_HELPERS),\
 	$(call say,LD,$@)
 	$(Q)mkdir -p $(@D) && $(CC) $(LDFLAGS) -o $@ $^ $(LDLIBS)
 
-bench/vmrun: src/runner/vmrun.o $(RUNNER_MODS) $(LIB)
+bench/vmrun: $(RUNNER_PROG) $(RUNNER_MODS) $(LIB)
 	$(call say,LD,$@)
 	$(Q)mkdir -p $(@D) && $(CC) $(LDFLAGS) -o $@ $^ $(LDLIBS)
 
