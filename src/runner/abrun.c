@@ -80,24 +80,24 @@ static int
 ab_warmup(struct run_ctx *ctx, const struct vb_conf *c, int i, struct side *sd,
     int s, uint64_t t0)
 {
-	char label[2 * VB_NAMELEN];
+	char label[2 * VB_NAMELEN], dir[PATH_MAX];
 	int rc;
 
 	vb_conf_label(&c->lines[i], label, sizeof(label));
-	if ((size_t)snprintf(ctx->dir, sizeof(ctx->dir), "%s/warmup",
-	    sd[s].dir) >= sizeof(ctx->dir))
+	if ((size_t)snprintf(dir, sizeof(dir), "%s/warmup", sd[s].dir) >=
+	    sizeof(dir))
 		die("%s/warmup: path too long", sd[s].dir);
-	if (mkdir(ctx->dir, 0755) < 0 && errno != EEXIST)
-		die_errno("cannot create %s", ctx->dir);
+	if (mkdir(dir, 0755) < 0 && errno != EEXIST)
+		die_errno("cannot create %s", dir);
 	snprintf(ctx->slot, sizeof(ctx->slot), "warm-up %c (%s), discarded",
 	    "AB"[s], sd[s].desc);
 	ctx->cause = ctx->causes[s];
-	rc = rn_run_line(ctx, c, i, 1, t0);
+	rc = rn_run_line(ctx, dir, c, i, 1, t0);
 	if (rc == 130)
 		return 130;
 	if (rc) {
 		vb_warn("%s: the warm-up run failed (kept apart in %s/); the "
-		    "measured runs go on", label, ctx->dir);
+		    "measured runs go on", label, dir);
 		free(ctx->cause[i]);
 		ctx->cause[i] = NULL;
 	}
@@ -149,12 +149,11 @@ rn_run_ab(struct run_ctx *ctx, const struct vb_conf *c, const struct opts *o,
 			int s = sched[k] == 'B';
 
 			ab_switch(ctx, sd, s, &cur);
-			memcpy(ctx->dir, sd[s].dir, sizeof(ctx->dir));
 			ctx->cause = ctx->causes[s];
 			snprintf(ctx->slot, sizeof(ctx->slot), "%c %d/%d (%s)",
 			    sched[k], k + 1, 2 * n, sd[s].desc);
 			hits = rn_limit_hits(ctx);
-			rc = rn_run_line(ctx, c, i, 1, t0);
+			rc = rn_run_line(ctx, sd[s].dir, c, i, 1, t0);
 			rn_limit_after(ctx, &sd[s], hits, label);
 			if (rc == 130)
 				break;

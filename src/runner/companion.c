@@ -75,7 +75,8 @@ rn_probe_profile(struct run_ctx *ctx, const struct vb_conf *c,
  * it covers the benchmark's whole run.
  */
 pid_t
-rn_start_probe(struct run_ctx *ctx, const char *label, const char *profile)
+rn_start_probe(struct run_ctx *ctx, const char *dir, const char *label,
+    const char *profile)
 {
 	char prog[PATH_MAX], out[PATH_MAX + 256], logp[PATH_MAX + 256];
 	char *argv[16], c;
@@ -85,9 +86,9 @@ rn_start_probe(struct run_ctx *ctx, const char *label, const char *profile)
 
 	rn_prog_path(ctx, "probe", prog, sizeof(prog));
 	/* A/B: each run of the probe is added to its side's result after */
-	snprintf(out, sizeof(out), "%s/%sprobe@%s", ctx->dir, ctx->append ?
+	snprintf(out, sizeof(out), "%s/%sprobe@%s", dir, ctx->append ?
 	    ".slot-" : "", label);
-	snprintf(logp, sizeof(logp), "%s/probe@%s.log", ctx->dir, label);
+	snprintf(logp, sizeof(logp), "%s/probe@%s.log", dir, label);
 	snprintf(ctx->probe_res, sizeof(ctx->probe_res), "%s.res", out);
 	argv[n++] = prog;
 	if (*profile) {
@@ -146,7 +147,7 @@ rn_start_probe(struct run_ctx *ctx, const char *label, const char *profile)
 
 /* Stop the probe (SIGUSR1: its result is complete) and reap it. */
 int
-rn_stop_probe(struct run_ctx *ctx, const char *label)
+rn_stop_probe(struct run_ctx *ctx, const char *dir, const char *label)
 {
 	pid_t pid = probe_pid;
 	int status;
@@ -166,11 +167,11 @@ rn_stop_probe(struct run_ctx *ctx, const char *label)
 		rn_mark_status(ctx->probe_res, "interrupted", 0);
 		vb_warn("the probe beside %s was killed (signal %d): %s is "
 		    "marked interrupted; see %s/probe@%s.log", label,
-		    WTERMSIG(status), ctx->probe_res, ctx->dir, label);
+		    WTERMSIG(status), ctx->probe_res, dir, label);
 		return 1;
 	}
 	vb_warn("the probe beside %s failed; see %s/probe@%s.log", label,
-	    ctx->dir, label);
+	    dir, label);
 	return 1;
 }
 
@@ -180,14 +181,14 @@ rn_stop_probe(struct run_ctx *ctx, const char *label)
  * (said) when it cannot.
  */
 int
-rn_merge_slot(struct run_ctx *ctx, const char *name)
+rn_merge_slot(const char *dir, const char *name)
 {
 	char src[PATH_MAX + 300], dst[PATH_MAX + 300], err[1024];
 	struct vb_res a, b;
 	int rc = 0;
 
-	snprintf(src, sizeof(src), "%s/.slot-%s.res", ctx->dir, name);
-	snprintf(dst, sizeof(dst), "%s/%s.res", ctx->dir, name);
+	snprintf(src, sizeof(src), "%s/.slot-%s.res", dir, name);
+	snprintf(dst, sizeof(dst), "%s/%s.res", dir, name);
 	if (vb_res_read(src, &b, err, sizeof(err)) < 0) {
 		vb_warn("%s left no result: %s", name, err);
 		unlink(src);

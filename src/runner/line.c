@@ -337,7 +337,8 @@ after_killed(struct run_ctx *ctx, const char *bench, pid_t pid, const char *out)
 
 /* Run one config line; returns the program's exit status. */
 int
-rn_run_line(struct run_ctx *ctx, const struct vb_conf *c, int idx,
+rn_run_line(struct run_ctx *ctx, const char *dir, const struct vb_conf *c,
+    int idx,
     int iterations, uint64_t t0)
 {
 	const struct vb_conf_line *l = &c->lines[idx];
@@ -354,9 +355,9 @@ rn_run_line(struct run_ctx *ctx, const struct vb_conf *c, int idx,
 	ctx->now = NULL;
 	/* the probe cannot append: A/B runs it into a slot, merged after */
 	self_slot = ctx->append && strcmp(l->bench, "probe") == 0;
-	snprintf(out, sizeof(out), "%s/%s%s", ctx->dir, self_slot ? ".slot-" :
+	snprintf(out, sizeof(out), "%s/%s%s", dir, self_slot ? ".slot-" :
 	    "", label);
-	snprintf(logp, sizeof(logp), "%s/%s.log", ctx->dir, label);
+	snprintf(logp, sizeof(logp), "%s/%s.log", dir, label);
 	snprintf(nit, sizeof(nit), "%d", iterations);
 	argv = calloc((size_t)l->argc + 12, sizeof(char *));
 	if (!argv)
@@ -391,7 +392,7 @@ rn_run_line(struct run_ctx *ctx, const struct vb_conf *c, int idx,
 		    profile ? ", with the probe" : "");
 	snprintf(ctx->ours, sizeof(ctx->ours), "%ld", (long)getpid());
 	if (profile)
-		rn_start_probe(ctx, label, profile);
+		rn_start_probe(ctx, dir, label, profile);
 	pid = fork();
 	if (pid < 0)
 		die_errno("cannot fork");
@@ -424,15 +425,15 @@ rn_run_line(struct run_ctx *ctx, const struct vb_conf *c, int idx,
 			die_errno("waitpid");
 	running_pid = 0;
 	free(argv);
-	probe_failed = rn_stop_probe(ctx, label);
+	probe_failed = rn_stop_probe(ctx, dir, label);
 	if (profile && ctx->append) {
 		char name[3 * VB_NAMELEN];
 
 		snprintf(name, sizeof(name), "probe@%s", label);
-		probe_failed |= rn_merge_slot(ctx, name);
+		probe_failed |= rn_merge_slot(dir, name);
 	}
 	if (self_slot && WIFEXITED(status) && WEXITSTATUS(status) == 0)
-		probe_failed |= rn_merge_slot(ctx, label);
+		probe_failed |= rn_merge_slot(dir, label);
 	if (WIFEXITED(status) && WEXITSTATUS(status) == 0)
 		return probe_failed;
 	/* what a killed program could not do itself */
@@ -522,7 +523,7 @@ rn_line_iterations(const struct vb_conf *c, int i, const struct opts *o)
 
 /* The closing summary: each benchmark's headline figure and spread. */
 void
-rn_summary(struct run_ctx *ctx, const struct vb_conf *c)
+rn_summary(struct run_ctx *ctx, const char *dir, const struct vb_conf *c)
 {
 	int i;
 
@@ -535,7 +536,7 @@ rn_summary(struct run_ctx *ctx, const struct vb_conf *c)
 		int m;
 
 		vb_conf_label(&c->lines[i], label, sizeof(label));
-		snprintf(path, sizeof(path), "%s/%s.res", ctx->dir, label);
+		snprintf(path, sizeof(path), "%s/%s.res", dir, label);
 		if (access(path, F_OK) < 0) {
 			fprintf(stderr, "%-18s (%s)\n", label, ctx->cause[i] ?
 			    ctx->cause[i] : "not run");
@@ -568,7 +569,7 @@ rn_summary(struct run_ctx *ctx, const struct vb_conf *c)
 			fprintf(stderr, "  cause: %s\n", ctx->cause[i]);
 		vb_res_free(&r);
 		/* the probe beside it: the posts' line */
-		snprintf(path, sizeof(path), "%s/probe@%s.res", ctx->dir,
+		snprintf(path, sizeof(path), "%s/probe@%s.res", dir,
 		    label);
 		if (vb_conf_dir(&c->lines[i], "with") &&
 		    vb_res_read(path, &r, err, sizeof(err)) == 0) {
@@ -586,5 +587,5 @@ rn_summary(struct run_ctx *ctx, const struct vb_conf *c)
 			vb_res_free(&r);
 		}
 	}
-	fprintf(stderr, "\nresults in %s/\n", ctx->dir);
+	fprintf(stderr, "\nresults in %s/\n", dir);
 }

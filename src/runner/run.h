@@ -81,7 +81,6 @@ struct run_runs {
 
 /* Everything a run holds, from main to its end. */
 struct run_ctx {
-	char dir[PATH_MAX];		/* results/<label> */
 	char bindir[PATH_MAX - 64];	/* where the programs are */
 	char workdir[PATH_MAX];
 	char start[32];
@@ -131,22 +130,22 @@ char * rn_prog_path(struct run_ctx *ctx, const char *name, char *buf,
 void rn_enter_limit(struct run_ctx *ctx, pid_t runner, int sig);
 void rn_mark_status(const char *path, const char *status, int complete);
 void rn_validate(struct run_ctx *ctx, const struct vb_conf *c);
-int rn_run_line(struct run_ctx *ctx, const struct vb_conf *c, int idx,
-    int iterations, uint64_t t0);
+int rn_run_line(struct run_ctx *ctx, const char *dir, const struct vb_conf *c,
+    int idx, int iterations, uint64_t t0);
 void rn_line_status(struct run_ctx *ctx, const struct vb_conf *c, int i, int k,
     const char *status, int running);
 void rn_cut_short(struct run_ctx *ctx, const struct vb_conf *c, int i,
     const char *status);
 int rn_line_iterations(const struct vb_conf *c, int i, const struct opts *o);
-void rn_summary(struct run_ctx *ctx, const struct vb_conf *c);
+void rn_summary(struct run_ctx *ctx, const char *dir, const struct vb_conf *c);
 
 /* companion.c */
-const char * rn_probe_profile(struct run_ctx *ctx, const struct vb_conf *c,
+const char *rn_probe_profile(struct run_ctx *ctx, const struct vb_conf *c,
     const struct vb_conf_line *l);
-pid_t rn_start_probe(struct run_ctx *ctx, const char *label,
+pid_t rn_start_probe(struct run_ctx *ctx, const char *dir, const char *label,
     const char *profile);
-int rn_stop_probe(struct run_ctx *ctx, const char *label);
-int rn_merge_slot(struct run_ctx *ctx, const char *name);
+int rn_stop_probe(struct run_ctx *ctx, const char *dir, const char *label);
+int rn_merge_slot(const char *dir, const char *name);
 
 /* abrun.c */
 int rn_run_ab(struct run_ctx *ctx, const struct vb_conf *c,

@@ -142,7 +142,8 @@ rn_runs_check(struct run_ctx *ctx, const struct side *sd, const struct opts *o)
 		run_same(ctx, path, 1, o->config, cks);
 	}
 	for (n = 1; !ctx->rn.flat && n <= ctx->rn.last; n++) {
-		snprintf(path, sizeof(path), "%s/run%d/meta", ctx->rn.dir, n);
+		vb_run_path(path, sizeof(path) - 5, ctx->rn.dir, n);
+		strcat(path, "/meta");
 		run_same(ctx, path, n, o->config, cks);
 	}
 }
@@ -215,7 +216,7 @@ move_flat(struct run_ctx *ctx)
 }
 
 /*
- * Make run @idx's folder and point the side, ctx->dir, the state file
+ * Make run @idx's folder and point the side, the state file
  * (a SIGKILLed run's meta is marked by the next) and meta at it.
  */
 static void
@@ -223,14 +224,13 @@ run_dir(struct run_ctx *ctx, struct side *sd, int idx)
 {
 	char dir[PATH_MAX + 16];
 
-	snprintf(dir, sizeof(dir), "%s/run%d", ctx->rn.dir, idx);
+	vb_run_path(dir, sizeof(dir), ctx->rn.dir, idx);
 	if (strlen(dir) >= sizeof(sd->dir))
 		die("%s: path too long", dir);
 	memcpy(sd->dir, dir, strlen(dir) + 1);
 	if (mkdir(sd->dir, 0755) < 0)
 		die_errno("cannot create %s", sd->dir);
 	sd->made = 1;
-	memcpy(ctx->dir, sd->dir, sizeof(ctx->dir));
 	rn_state_result(ctx, 0, sd->dir);
 	if (vb_state_save(&ctx->state) < 0)
 		die_errno("cannot write %s", ctx->state.path);
@@ -269,7 +269,7 @@ rn_runs_folder(struct run_ctx *ctx, struct side *sd, const struct opts *o)
 		move_flat(ctx);
 	/* empty run folders after the last run: this call numbers from it */
 	for (n = ctx->rn.empty; n > ctx->rn.last; n--) {
-		snprintf(path, sizeof(path), "%s/run%d", ctx->rn.dir, n);
+		vb_run_path(path, sizeof(path), ctx->rn.dir, n);
 		if (rmdir(path) < 0 && errno != ENOENT)
 			die_errno("cannot remove the empty %s", path);
 	}
@@ -297,7 +297,7 @@ run_next(struct run_ctx *ctx, const struct vb_conf *c, struct side *sd,
 		ctx->nextra--;
 	rn_machine_next(ctx);
 	ctx->rn.failed += failed != 0;
-	rn_summary(ctx, c);
+	rn_summary(ctx, sd->dir, c);
 	fprintf(stderr, "vmrun: %s: %s (run %d of %d)\n", sd->dir, status,
 	    idx - ctx->rn.first, ctx->rn.n);
 	sd->written = 0;
@@ -345,7 +345,7 @@ rn_run_plain(struct run_ctx *ctx, const struct vb_conf *c, const struct opts *o,
 			char label[2 * VB_NAMELEN];
 			uint64_t hits = rn_limit_hits(ctx);
 
-			rc = rn_run_line(ctx, c, i, n, t0);
+			rc = rn_run_line(ctx, sd->dir, c, i, n, t0);
 			vb_conf_label(&c->lines[i], label, sizeof(label));
 			rn_limit_after(ctx, sd, hits, label);
 			if (rc == 130)

@@ -626,7 +626,6 @@ main(int argc, char **argv)
 		rn_run_facts(ctx);
 	} else {
 		sd[0].settings = rn_settings_now(ctx);
-		memcpy(ctx->dir, sd[0].dir, sizeof(ctx->dir));
 	}
 	/* nothing measured yet: a side that cannot start leaves none */
 	for (k = 0; k < nside; k++)
@@ -646,7 +645,7 @@ main(int argc, char **argv)
 	} else {
 		fprintf(stderr, "vmrun: %s, %d benchmark%s, into %s/\n",
 		    o.config, conf.nlines, conf.nlines == 1 ? "" : "s",
-		    ctx->dir);
+		    sd[0].dir);
 		rc = rn_run_plain(ctx, &conf, &o, sd, t0);
 		failed = rc == 130 ? 0 : rc;
 	}
@@ -664,9 +663,8 @@ main(int argc, char **argv)
 		/* a meta that cannot be written is a failure, not a stop */
 		if (rn_side_meta(ctx, &sd[k], status, 1, 0) < 0)
 			meta_failed = 1;
-		memcpy(ctx->dir, sd[k].dir, sizeof(ctx->dir));
 		ctx->cause = ctx->causes[k];
-		rn_summary(ctx, &conf);
+		rn_summary(ctx, sd[k].dir, &conf);
 	}
 	if (stop_signal || rc == 130) {
 		fprintf(stderr, "vmrun: interrupted; what was measured is kept "
