@@ -335,11 +335,35 @@ after_killed(struct run_ctx *ctx, const char *bench, pid_t pid, const char *out)
 	rn_mark_status(path, "failed", 0);
 }
 
+/*
+ * Line @idx's program ended with @status, not 0: its cause is the
+ * program's own first error line, else its log's (@logp) last line:
+ * this run's, in this side's causes (A/B: not the other side's, whose
+ * log this is not); said in one line.
+ */
+static void
+line_cause(struct run_ctx *ctx, int idx, int status, const char *label,
+    const char *logp)
+{
+	char ll[1024], how[64];
+
+	free(ctx->cause[idx]);
+	ctx->cause[idx] = ctx->now ? ctx->now : strdup(last_line(logp, ll,
+	    sizeof(ll)));
+	ctx->now = NULL;
+	if (WIFEXITED(status))
+		snprintf(how, sizeof(how), "exit status %d",
+		    WEXITSTATUS(status));
+	else
+		snprintf(how, sizeof(how), "signal %d", WTERMSIG(status));
+	vb_warn("%s failed (%s): %s; see %s", label, how,
+	    ctx->cause[idx] ? ctx->cause[idx] : "(no output)", logp);
+}
+
 /* Run one config line; returns the program's exit status. */
 int
 rn_run_line(struct run_ctx *ctx, const char *dir, const struct vb_conf *c,
-    int idx,
-    int iterations, uint64_t t0)
+    int idx, int iterations, uint64_t t0)
 {
 	const struct vb_conf_line *l = &c->lines[idx];
 	char label[2 * VB_NAMELEN], prog[PATH_MAX], out[PATH_MAX + 256];
@@ -441,27 +465,7 @@ rn_run_line(struct run_ctx *ctx, const char *dir, const struct vb_conf *c,
 		after_killed(ctx, l->bench, pid, out);
 	if (stop_signal || (WIFEXITED(status) && WEXITSTATUS(status) == 130))
 		return 130;
-	{
-		char ll[1024], how[64];
-
-		/*
-		 * the program's own first error line, else its log's last:
-		 * this run's, in this side's causes (A/B: not the other
-		 * side's, whose log this is not)
-		 */
-		free(ctx->cause[idx]);
-		ctx->cause[idx] = ctx->now ? ctx->now : strdup(last_line(logp,
-		    ll, sizeof(ll)));
-		ctx->now = NULL;
-		if (WIFEXITED(status))
-			snprintf(how, sizeof(how), "exit status %d",
-			    WEXITSTATUS(status));
-		else
-			snprintf(how, sizeof(how), "signal %d",
-			    WTERMSIG(status));
-		vb_warn("%s failed (%s): %s; see %s", label, how,
-		    ctx->cause[idx] ? ctx->cause[idx] : "(no output)", logp);
-	}
+	line_cause(ctx, idx, status, label, logp);
 	return 1;
 }
 

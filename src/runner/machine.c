@@ -113,8 +113,8 @@ rn_side_meta(struct run_ctx *ctx, struct side *sd, const char *status,
 			sd->extra[sd->nextra].val = sd->hits_s;
 		sd->nextra++;
 	}
-	for (i = 0; i < 6 && sd->extra[38 + i].key; i++)
-		sd->extra[sd->nextra++] = sd->extra[38 + i];
+	for (i = 0; i < sd->nab; i++)
+		sd->extra[sd->nextra++] = sd->ab[i];
 	m.extra = sd->extra;
 	m.nextra = sd->nextra;
 	m.settings = sd->settings;
@@ -180,6 +180,28 @@ die_teardown(void)
 		if (ctx->sd[k].written)
 			rn_side_meta(ctx, &ctx->sd[k], "failed", 1, 0);
 	rn_unlock_label(ctx);
+}
+
+/* Add @key=@val to every meta of the run; more than RN_EXTRA: a bug. */
+void
+rn_extra_add(struct run_ctx *ctx, const char *key, const char *val)
+{
+	if (ctx->nextra >= RN_EXTRA)
+		die("internal: more than %d pairs for meta (%s)", RN_EXTRA,
+		    key);
+	ctx->extra[ctx->nextra].key = (char *)key;
+	ctx->extra[ctx->nextra++].val = (char *)val;
+}
+
+/* Add @key=@val to side @sd's meta; more than RN_AB_PAIRS: a bug. */
+void
+rn_ab_add(struct side *sd, const char *key, const char *val)
+{
+	if (sd->nab >= RN_AB_PAIRS)
+		die("internal: more than %d pairs of a side (%s)", RN_AB_PAIRS,
+		    key);
+	sd->ab[sd->nab].key = (char *)key;
+	sd->ab[sd->nab++].val = (char *)val;
 }
 
 /* die() from now on undoes what @ctx holds (die_teardown()). */
@@ -348,8 +370,7 @@ rn_machine_end(struct run_ctx *ctx, struct side *sd, int nside)
 			    n > 1 ? "other runs" : "another run", m.what);
 	}
 	vb_warn("%s", val);
-	ctx->extra[ctx->nextra].key = "concurrent";
-	ctx->extra[ctx->nextra++].val = val;
+	rn_extra_add(ctx, "concurrent", val);
 	for (k = 0; k < nside; k++) {
 		if (!(d = opendir(sd[k].dir)))
 			continue;
@@ -427,8 +448,7 @@ rn_make_limit(struct run_ctx *ctx, uint64_t mem, uint64_t swap)
 		ctx->state.swap_size = ctx->swp.size;
 		if (vb_state_save(&ctx->state) < 0)
 			die_errno("cannot write %s", ctx->state.path);
-		ctx->extra[ctx->nextra].key = "swap_file";
-		ctx->extra[ctx->nextra++].val = ctx->swp_desc;
+		rn_extra_add(ctx, "swap_file", ctx->swp_desc);
 	}
 	if (mem) {
 		if (vb_memlimit_create(&ctx->lim, mem, swap ? swap :
@@ -446,15 +466,11 @@ rn_make_limit(struct run_ctx *ctx, uint64_t mem, uint64_t swap)
 		setenv("VMBENCH_CGROUP", ctx->lim.path, 1);
 		setenv("VMBENCH_CGROUP_VERSION", ctx->lim.version == 2 ? "2" :
 		    "1", 1);
-		ctx->extra[ctx->nextra].key = "mem_limit";
-		ctx->extra[ctx->nextra++].val = vb_fmt_size(ctx->mem_h,
-		    sizeof(ctx->mem_h), mem);
-		ctx->extra[ctx->nextra].key = "mem_limit_cgroup";
-		ctx->extra[ctx->nextra++].val = ctx->lim_desc;
-		ctx->extra[ctx->nextra].key = "mem_limit_peak_kb";
-		ctx->extra[ctx->nextra++].val = ctx->peak;
-		ctx->extra[ctx->nextra].key = "mem_limit_hits";
-		ctx->extra[ctx->nextra++].val = ctx->hits;
+		rn_extra_add(ctx, "mem_limit", vb_fmt_size(ctx->mem_h,
+		    sizeof(ctx->mem_h), mem));
+		rn_extra_add(ctx, "mem_limit_cgroup", ctx->lim_desc);
+		rn_extra_add(ctx, "mem_limit_peak_kb", ctx->peak);
+		rn_extra_add(ctx, "mem_limit_hits", ctx->hits);
 		snprintf(ctx->peak, sizeof(ctx->peak), "unknown");
 		snprintf(ctx->hits, sizeof(ctx->hits), "unknown");
 	}

@@ -28,6 +28,10 @@
 #include "state.h"
 #include "swapfile.h"
 
+/* The pairs a run adds to every meta, and those of an A/B side. */
+#define RN_EXTRA	32
+#define RN_AB_PAIRS	6
+
 struct opts {
 	const char *kernel;
 	const char *config;
@@ -54,7 +58,9 @@ struct side {
 	const char *label;
 	char *settings;			/* meta lines, once in force */
 	char desc[1024];		/* "thp=never" */
-	struct vb_kv extra[44];		/* [38..43]: the side's ab_* */
+	struct vb_kv ab[RN_AB_PAIRS];	/* the side's own: ab_setting, ... */
+	int nab;
+	struct vb_kv extra[RN_EXTRA + RN_AB_PAIRS];	/* meta's, in order */
 	int nextra;
 	int failed;
 	int made;			/* this run made the folder */
@@ -85,7 +91,7 @@ struct run_ctx {
 	char workdir[PATH_MAX];
 	char start[32];
 	struct vb_meta_in meta;
-	struct vb_kv extra[32];
+	struct vb_kv extra[RN_EXTRA];	/* the run's pairs: rn_extra_add() */
 	int nextra;
 	struct vb_memlimit lim;		/* --mem */
 	struct vb_swapfile swp;		/* --swap */
@@ -182,5 +188,7 @@ void rn_limit_after(struct run_ctx *ctx, struct side *sd, uint64_t before,
 void rn_state_result(struct run_ctx *ctx, int k, const char *dir);
 void rn_state_lock(struct run_ctx *ctx, int k, const char *results);
 void rn_die_hook(struct run_ctx *ctx);
+void rn_extra_add(struct run_ctx *ctx, const char *key, const char *val);
+void rn_ab_add(struct side *sd, const char *key, const char *val);
 
 #endif

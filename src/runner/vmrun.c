@@ -368,19 +368,334 @@ clean_stale(struct run_ctx *ctx, struct opts *o)
 	return rc < 0 ? 1 : 0;
 }
 
+/*
+ * An A/B run's two sides from --a, --b, --order and the labels: the
+ * settings parsed, each side's label (KERNEL-A, KERNEL-B unless named)
+ * and description; one line and exit for anything wrong.
+ */
+static void
+ab_sides(struct run_ctx *ctx, const struct opts *o, struct side *sd)
+{
+	char err[1024];
+	int k;
+
+	const char *root = getenv("VMBENCH_SYSROOT");
+	static char la[160], lb[160];
+
+	if (!o->set_a || !o->set_b || (!*o->set_a && !*o->set_b))
+		die("an A/B run needs both sides: A=\"name=value,...\" "
+		    "B=\"name=value,...\" (one side may be given "
+		    "empty, B=, for the settings as they are)");
+	if (vb_ab_order_ok(o->order, err, sizeof(err)) < 0)
+		die("%s", err);
+	ctx->knobs.root = root && *root ? vb_xstrdup(root) : NULL;
+	if ((*o->set_a && vb_knobs_parse(&ctx->knobs, 0, o->set_a, err,
+	    sizeof(err)) < 0) || (*o->set_b &&
+	    vb_knobs_parse(&ctx->knobs, 1, o->set_b, err,
+	    sizeof(err)) < 0))
+		die("%s", err);
+	snprintf(la, sizeof(la), "%s-A", o->kernel);
+	snprintf(lb, sizeof(lb), "%s-B", o->kernel);
+	sd[0].label = o->label_a ? o->label_a : la;
+	sd[1].label = o->label_b ? o->label_b : lb;
+	for (k = 0; k < 2; k++)
+		if (!vb_label_ok(sd[k].label))
+			die("bad label '%s': " VB_LABEL_RULE,
+			    sd[k].label);
+	if (strcmp(sd[0].label, sd[1].label) == 0)
+		die("both sides are labelled '%s'", sd[0].label);
+	vb_knobs_describe(&ctx->knobs, 0, sd[0].desc,
+	    sizeof(sd[0].desc));
+	vb_knobs_describe(&ctx->knobs, 1, sd[1].desc,
+	    sizeof(sd[1].desc));
+	for (k = 0; k < 2; k++)
+		if (!sd[k].desc[0])
+			snprintf(sd[k].desc, sizeof(sd[k].desc),
+			    "as found");
+}
+
+/*
+ * Each side's label folder, RESULTS/LABEL: checked when it is there
+ * (ours, no one else's), its lock taken, and what it holds checked
+ * (make run adds a run; make ab refuses one that exists, unless FORCE).
+ */
+static void
+open_labels(struct run_ctx *ctx, const struct opts *o, struct side *sd,
+    int nside, int ab)
+{
+	char err[1024];
+	struct stat st;
+	int k;
+
+	for (k = 0; k < nside; k++) {
+		snprintf(sd[k].dir, sizeof(sd[k].dir), "%s/%s", o->results,
+		    sd[k].label);
+		/* a label folder that is there: ours, no one else's,
+		   FORCE or not */
+		if (fstatat(ctx->rn.resfd, sd[k].label, &st,
+		    AT_SYMLINK_NOFOLLOW) == 0 && (S_ISDIR(st.st_mode) ||
+		    S_ISLNK(st.st_mode))) {
+			int fd = vb_dir_sub(ctx->rn.resfd, sd[k].label,
+			    sd[k].dir, 0, err, sizeof(err));
+
+			if (fd < 0)
+				die("%s", err);
+			close(fd);
+		}
+		rn_lock_label(ctx, k, o->results, sd[k].label);
+		if (!ab)
+			rn_runs_check(ctx, &sd[k], o);
+		else if (lstat(sd[k].dir, &st) == 0 && !o->force)
+			die("%s already exists: choose another %s label, or "
+			    "FORCE=1 to replace it", sd[k].dir,
+			    !ab ? "KERNEL=" : k == 0 && o->label_a ? "A_LABEL=" :
+			    k == 1 && o->label_b ? "B_LABEL=" : "KERNEL=");
+	}
+}
+
+/*
+ * An A/B run's two result folders, made new (FORCE's old ones removed
+ * through folder descriptors); a side that cannot be made removes both.
+ */
+static void
+ab_folders(struct run_ctx *ctx, struct side *sd)
+{
+	char err[1024];
+	struct stat st;
+	int k;
+
+	for (k = 0; k < 2; k++) {
+		int fd;
+
+		if (fstatat(ctx->rn.resfd, sd[k].label, &st,
+		    AT_SYMLINK_NOFOLLOW) == 0 && vb_rmtree_at(ctx->rn.resfd,
+		    sd[k].label) < 0)
+			die_errno("cannot remove %s", sd[k].dir);
+		if (mkdirat(ctx->rn.resfd, sd[k].label, 0755) < 0) {
+			int e = errno;
+
+			rn_unmake_sides(ctx);
+			errno = e;
+			die_errno("cannot create %s", sd[k].dir);
+		}
+		if ((fd = vb_dir_sub(ctx->rn.resfd, sd[k].label, sd[k].dir, 0,
+		    err, sizeof(err))) < 0) {
+			rn_unmake_sides(ctx);
+			die("%s", err);
+		}
+		close(fd);
+		sd[k].made = 1;
+	}
+}
+
+/*
+ * What every meta of the run says (start, work folder, config, the
+ * iterations), the causes of failure kept a line, an A/B side's own
+ * pairs; then each side's first meta, "running".
+ */
+static void
+sides_begin(struct run_ctx *ctx, const struct vb_conf *c,
+    const struct opts *o, struct side *sd, int nside, int ab)
+{
+	int k;
+
+	ctx->meta.start = vb_iso_time(ctx->start, sizeof(ctx->start));
+	ctx->meta.workdir = ctx->workdir;
+	ctx->meta.config = o->config;
+	{
+		/* "3", or "5-10" when lines differ (iterations=N) */
+		static char itbuf[32];
+		int lo = 0, hi = 0;
+
+		for (k = 0; k < c->nlines; k++) {
+			int n = rn_line_iterations(c, k, o);
+
+			lo = k == 0 || n < lo ? n : lo;
+			hi = n > hi ? n : hi;
+		}
+		if (lo == hi)
+			snprintf(itbuf, sizeof(itbuf), "%d", lo);
+		else
+			snprintf(itbuf, sizeof(itbuf), "%d-%d", lo, hi);
+		ctx->meta.iterations = itbuf;
+	}
+	for (k = 0; k < 2; k++)
+		if (!(ctx->causes[k] = calloc((size_t)c->nlines,
+		    sizeof(*ctx->causes[k]))))
+			die("out of memory");
+	ctx->cause = ctx->causes[0];
+	if (ab) {
+		for (k = 0; k < 2; k++) {
+			rn_ab_add(&sd[k], "ab_setting", sd[k].desc);
+			rn_ab_add(&sd[k], "ab_side", k ? "B" : "A");
+			rn_ab_add(&sd[k], "ab_pair", sd[!k].label);
+			rn_ab_add(&sd[k], "ab_order", o->order);
+			/* docs/ab.md: the order of each line, the warm-up */
+			rn_ab_add(&sd[k], "ab_start", "alternate");
+			rn_ab_add(&sd[k], "ab_warmup", ctx->warmup ? "1" : "0");
+		}
+		ctx->append = 1;
+		/* each iteration a separate run of the program (docs/ab.md) */
+		ctx->meta.unit = "run-per-iteration";
+		rn_run_facts(ctx);
+	} else {
+		sd[0].settings = rn_settings_now(ctx);
+	}
+	/* nothing measured yet: a side that cannot start leaves none */
+	for (k = 0; k < nside; k++)
+		if (rn_side_meta(ctx, &sd[k], "running", 0, 1) < 0) {
+			rn_unmake_sides(ctx);
+			die_errno("cannot write %s/meta", sd[k].dir);
+		}
+}
+
+/*
+ * Each side's last meta (interrupted, failed or complete) and summary;
+ * the exit status: 130 after a signal, 1 when something failed (a meta
+ * that cannot be written too), else 0; an A/B run's comparison.
+ */
+static int
+sides_end(struct run_ctx *ctx, const struct vb_conf *c, struct side *sd,
+    int nside, int ab, int rc, int failed, int td_failed)
+{
+	int k, meta_failed = 0;
+
+	for (k = 0; k < nside; k++) {
+		/* an A/B side's status is its own lines' (and teardown's) */
+		int side_failed = ab ? sd[k].failed || td_failed : failed;
+		const char *status = stop_signal || rc == 130 ?
+		    "interrupted" : side_failed ? "failed" : "complete";
+
+		/* a meta that cannot be written is a failure, not a stop */
+		if (rn_side_meta(ctx, &sd[k], status, 1, 0) < 0)
+			meta_failed = 1;
+		ctx->cause = ctx->causes[k];
+		rn_summary(ctx, sd[k].dir, c);
+	}
+	if (stop_signal || rc == 130) {
+		fprintf(stderr, "vmrun: interrupted; what was measured is kept "
+		    "in %s/%s%s%s, marked interrupted\n", sd[0].dir,
+		    ab ? " and " : "", ab ? sd[1].dir : "", ab ? "/" : "");
+		rc = meta_failed ? 1 : 130;
+	} else {
+		rc = failed || meta_failed || ctx->rn.failed ? 1 : 0;
+		/* the report marks what is incomplete ("!") */
+		if (ab)
+			compare(ctx, sd);
+	}
+	return rc;
+}
+
+/*
+ * The options that do not depend on the machine: the label (uname -r
+ * when none), what an A/B run takes and a plain run does not, --runs,
+ * --warmup; the sides' labels.  1 for an A/B run, else 0.
+ */
+static int
+check_options(struct run_ctx *ctx, struct opts *o, struct side *sd)
+{
+	struct utsname u;
+	char err[1024];
+	int ab;
+
+	if (!o->kernel || !*o->kernel) {
+		if (uname(&u) < 0)
+			die_errno("uname");
+		o->kernel = strdup(u.release);
+	}
+	if (!vb_label_ok(o->kernel))
+		die("bad kernel label '%s': " VB_LABEL_RULE, o->kernel);
+	ab = o->set_a || o->set_b;
+	if (!ab && (o->label_a || o->label_b))
+		die("--label-a and --label-b are for an A/B run (--a, --b)");
+	if (ab && o->runs)
+		die("--runs is for make run: an A/B run repeats each setting's "
+		    "runs by its iterations (ITERATIONS=)");
+	if (!ab && o->warmup)
+		die("--warmup is for an A/B run (--a, --b; make ab WARMUP=)");
+	ctx->rn.n = runs_arg(o->runs);
+	if (ab && (ctx->warmup = vb_ab_warmup_arg(o->warmup, err,
+	    sizeof(err))) < 0)
+		die("%s", err);
+	if (ab)
+		ab_sides(ctx, o, sd);
+	else
+		sd[0].label = o->kernel;
+	return ab;
+}
+
+/*
+ * Take the machine (one run that changes it at a time, what a killed
+ * run left undone first), catch the signals, write the state file a
+ * SIGKILL leaves behind, save make ab's settings, make the memory limit
+ * and swap file: from here on every path undoes what the run changed.
+ */
+static void
+begin_changes(struct run_ctx *ctx, const struct opts *o, struct side *sd,
+    int nside, int ab, uint64_t mem, uint64_t swap)
+{
+	struct sigaction sa;
+	char err[1024];
+	int k;
+
+	/*
+	 * One run that changes the machine at a time; what a run killed
+	 * with SIGKILL left is undone before anything (state.h).
+	 */
+	{
+		char what[2048];
+
+		rn_machine_what(what, sizeof(what), sd, nside, ab, o);
+		rn_machine_begin(ctx, ab || mem || swap, what, o->results);
+	}
+	/* from here on, every path undoes what the run changed */
+	memset(&sa, 0, sizeof(sa));
+	sa.sa_handler = rn_on_signal;
+	sigemptyset(&sa.sa_mask);
+	sigaction(SIGINT, &sa, NULL);
+	sigaction(SIGTERM, &sa, NULL);
+	sigaction(SIGHUP, &sa, NULL);
+	rn_die_hook(ctx);
+	if (vb_state_begin(&ctx->state, ctx->statedir) < 0)
+		die_errno("cannot write %s", ctx->state.path);
+	/*
+	 * Every run's result folders, as absolute paths (make clean-stale
+	 * may run elsewhere): after a SIGKILL the next run marks a meta
+	 * still "running" interrupted, and says so.
+	 */
+	for (k = 0; k < nside; k++) {
+		rn_state_result(ctx, k, sd[k].dir);
+		rn_state_lock(ctx, k, o->results);
+	}
+	if (vb_state_save(&ctx->state) < 0)
+		die_errno("cannot write %s", ctx->state.path);
+	if (ab) {
+		if (vb_knobs_save(&ctx->knobs, err, sizeof(err)) < 0)
+			die("%s", err);
+		ctx->state.knobs = &ctx->knobs;
+	}
+	if (vb_state_save(&ctx->state) < 0)
+		die_errno("cannot write %s", ctx->state.path);
+	if (ab && vb_knobs_check(&ctx->knobs, err, sizeof(err)) < 0)
+		die("%s", err);
+	rn_make_limit(ctx, mem, swap);
+	if (stop_signal) {
+		rn_teardown(ctx);
+		vb_die_status = 130;
+		die("interrupted before anything ran");
+	}
+}
+
 int
 main(int argc, char **argv)
 {
 	struct run_ctx run = RUN_CTX_INIT, *ctx = &run;
 	struct opts o;
 	struct vb_conf conf;
-	struct sigaction sa;
-	struct utsname u;
-	struct stat st;
 	struct side sd[2];
 	char err[1024];
 	uint64_t t0, mem, swap;
-	int i, k, rc = 0, failed = 0, ab, nside, meta_failed = 0, td_failed;
+	int i, k, rc = 0, failed = 0, ab, nside, td_failed;
 
 	vb_set_progname("vmrun");
 	memset(sd, 0, sizeof(sd));
@@ -402,63 +717,8 @@ main(int argc, char **argv)
 	}
 	if (o.clean_stale)
 		return clean_stale(ctx, &o);
-	if (!o.kernel || !*o.kernel) {
-		if (uname(&u) < 0)
-			die_errno("uname");
-		o.kernel = strdup(u.release);
-	}
-	if (!vb_label_ok(o.kernel))
-		die("bad kernel label '%s': " VB_LABEL_RULE, o.kernel);
-	ab = o.set_a || o.set_b;
+	ab = check_options(ctx, &o, sd);
 	nside = ab ? 2 : 1;
-	if (!ab && (o.label_a || o.label_b))
-		die("--label-a and --label-b are for an A/B run (--a, --b)");
-	if (ab && o.runs)
-		die("--runs is for make run: an A/B run repeats each setting's "
-		    "runs by its iterations (ITERATIONS=)");
-	if (!ab && o.warmup)
-		die("--warmup is for an A/B run (--a, --b; make ab WARMUP=)");
-	ctx->rn.n = runs_arg(o.runs);
-	if (ab && (ctx->warmup = vb_ab_warmup_arg(o.warmup, err,
-	    sizeof(err))) < 0)
-		die("%s", err);
-	if (ab) {
-		const char *root = getenv("VMBENCH_SYSROOT");
-		static char la[160], lb[160];
-
-		if (!o.set_a || !o.set_b || (!*o.set_a && !*o.set_b))
-			die("an A/B run needs both sides: A=\"name=value,...\" "
-			    "B=\"name=value,...\" (one side may be given "
-			    "empty, B=, for the settings as they are)");
-		if (vb_ab_order_ok(o.order, err, sizeof(err)) < 0)
-			die("%s", err);
-		ctx->knobs.root = root && *root ? vb_xstrdup(root) : NULL;
-		if ((*o.set_a && vb_knobs_parse(&ctx->knobs, 0, o.set_a, err,
-		    sizeof(err)) < 0) || (*o.set_b &&
-		    vb_knobs_parse(&ctx->knobs, 1, o.set_b, err,
-		    sizeof(err)) < 0))
-			die("%s", err);
-		snprintf(la, sizeof(la), "%s-A", o.kernel);
-		snprintf(lb, sizeof(lb), "%s-B", o.kernel);
-		sd[0].label = o.label_a ? o.label_a : la;
-		sd[1].label = o.label_b ? o.label_b : lb;
-		for (k = 0; k < 2; k++)
-			if (!vb_label_ok(sd[k].label))
-				die("bad label '%s': " VB_LABEL_RULE,
-				    sd[k].label);
-		if (strcmp(sd[0].label, sd[1].label) == 0)
-			die("both sides are labelled '%s'", sd[0].label);
-		vb_knobs_describe(&ctx->knobs, 0, sd[0].desc,
-		    sizeof(sd[0].desc));
-		vb_knobs_describe(&ctx->knobs, 1, sd[1].desc,
-		    sizeof(sd[1].desc));
-		for (k = 0; k < 2; k++)
-			if (!sd[k].desc[0])
-				snprintf(sd[k].desc, sizeof(sd[k].desc),
-				    "as found");
-	} else {
-		sd[0].label = o.kernel;
-	}
 	check_path("--config", o.config);
 	check_path("--results", o.results);
 	parse_limit(&o, &mem, &swap);
@@ -483,156 +743,14 @@ main(int argc, char **argv)
 	ctx->sd = sd;
 	ctx->nside = nside;
 	rn_die_hook(ctx);
-	for (k = 0; k < nside; k++) {
-		snprintf(sd[k].dir, sizeof(sd[k].dir), "%s/%s", o.results,
-		    sd[k].label);
-		/* a label folder that is there: ours, no one else's,
-		   FORCE or not */
-		if (fstatat(ctx->rn.resfd, sd[k].label, &st,
-		    AT_SYMLINK_NOFOLLOW) == 0 && (S_ISDIR(st.st_mode) ||
-		    S_ISLNK(st.st_mode))) {
-			int fd = vb_dir_sub(ctx->rn.resfd, sd[k].label,
-			    sd[k].dir, 0, err, sizeof(err));
-
-			if (fd < 0)
-				die("%s", err);
-			close(fd);
-		}
-		rn_lock_label(ctx, k, o.results, sd[k].label);
-		if (!ab)
-			rn_runs_check(ctx, &sd[k], &o);
-		else if (lstat(sd[k].dir, &st) == 0 && !o.force)
-			die("%s already exists: choose another %s label, or "
-			    "FORCE=1 to replace it", sd[k].dir,
-			    !ab ? "KERNEL=" : k == 0 && o.label_a ? "A_LABEL=" :
-			    k == 1 && o.label_b ? "B_LABEL=" : "KERNEL=");
-	}
-	/*
-	 * One run that changes the machine at a time; what a run killed
-	 * with SIGKILL left is undone before anything (state.h).
-	 */
-	{
-		char what[2048];
-
-		rn_machine_what(what, sizeof(what), sd, nside, ab, &o);
-		rn_machine_begin(ctx, ab || mem || swap, what, o.results);
-	}
-
-	/* from here on, every path undoes what the run changed */
-	memset(&sa, 0, sizeof(sa));
-	sa.sa_handler = rn_on_signal;
-	sigemptyset(&sa.sa_mask);
-	sigaction(SIGINT, &sa, NULL);
-	sigaction(SIGTERM, &sa, NULL);
-	sigaction(SIGHUP, &sa, NULL);
-	rn_die_hook(ctx);
-	if (vb_state_begin(&ctx->state, ctx->statedir) < 0)
-		die_errno("cannot write %s", ctx->state.path);
-	/*
-	 * Every run's result folders, as absolute paths (make clean-stale
-	 * may run elsewhere): after a SIGKILL the next run marks a meta
-	 * still "running" interrupted, and says so.
-	 */
-	for (k = 0; k < nside; k++) {
-		rn_state_result(ctx, k, sd[k].dir);
-		rn_state_lock(ctx, k, o.results);
-	}
-	if (vb_state_save(&ctx->state) < 0)
-		die_errno("cannot write %s", ctx->state.path);
-	if (ab) {
-		if (vb_knobs_save(&ctx->knobs, err, sizeof(err)) < 0)
-			die("%s", err);
-		ctx->state.knobs = &ctx->knobs;
-	}
-	if (vb_state_save(&ctx->state) < 0)
-		die_errno("cannot write %s", ctx->state.path);
-	if (ab && vb_knobs_check(&ctx->knobs, err, sizeof(err)) < 0)
-		die("%s", err);
-	rn_make_limit(ctx, mem, swap);
-	if (stop_signal) {
-		rn_teardown(ctx);
-		vb_die_status = 130;
-		die("interrupted before anything ran");
-	}
+	open_labels(ctx, &o, sd, nside, ab);
+	begin_changes(ctx, &o, sd, nside, ab, mem, swap);
 	if (!ab)
 		rn_runs_folder(ctx, &sd[0], &o);
-	for (k = 0; k < nside && ab; k++) {
-		int fd;
+	if (ab)
+		ab_folders(ctx, sd);
 
-		if (fstatat(ctx->rn.resfd, sd[k].label, &st,
-		    AT_SYMLINK_NOFOLLOW) == 0 && vb_rmtree_at(ctx->rn.resfd,
-		    sd[k].label) < 0)
-			die_errno("cannot remove %s", sd[k].dir);
-		if (mkdirat(ctx->rn.resfd, sd[k].label, 0755) < 0) {
-			int e = errno;
-
-			rn_unmake_sides(ctx);
-			errno = e;
-			die_errno("cannot create %s", sd[k].dir);
-		}
-		if ((fd = vb_dir_sub(ctx->rn.resfd, sd[k].label, sd[k].dir, 0,
-		    err, sizeof(err))) < 0) {
-			rn_unmake_sides(ctx);
-			die("%s", err);
-		}
-		close(fd);
-		sd[k].made = 1;
-	}
-
-	ctx->meta.start = vb_iso_time(ctx->start, sizeof(ctx->start));
-	ctx->meta.workdir = ctx->workdir;
-	ctx->meta.config = o.config;
-	{
-		/* "3", or "5-10" when lines differ (iterations=N) */
-		static char itbuf[32];
-		int lo = 0, hi = 0;
-
-		for (k = 0; k < conf.nlines; k++) {
-			int n = rn_line_iterations(&conf, k, &o);
-
-			lo = k == 0 || n < lo ? n : lo;
-			hi = n > hi ? n : hi;
-		}
-		if (lo == hi)
-			snprintf(itbuf, sizeof(itbuf), "%d", lo);
-		else
-			snprintf(itbuf, sizeof(itbuf), "%d-%d", lo, hi);
-		ctx->meta.iterations = itbuf;
-	}
-	for (k = 0; k < 2; k++)
-		if (!(ctx->causes[k] = calloc((size_t)conf.nlines,
-		    sizeof(*ctx->causes[k]))))
-			die("out of memory");
-	ctx->cause = ctx->causes[0];
-	if (ab) {
-		for (k = 0; k < 2; k++) {
-			sd[k].extra[38].key = "ab_setting";
-			sd[k].extra[38].val = sd[k].desc;
-			sd[k].extra[39].key = "ab_side";
-			sd[k].extra[39].val = k ? "B" : "A";
-			sd[k].extra[40].key = "ab_pair";
-			sd[k].extra[40].val = (char *)sd[!k].label;
-			sd[k].extra[41].key = "ab_order";
-			sd[k].extra[41].val = (char *)o.order;
-			/* docs/ab.md: the order of each line, the warm-up */
-			sd[k].extra[42].key = "ab_start";
-			sd[k].extra[42].val = "alternate";
-			sd[k].extra[43].key = "ab_warmup";
-			sd[k].extra[43].val = ctx->warmup ? "1" : "0";
-		}
-		ctx->append = 1;
-		/* each iteration a separate run of the program (docs/ab.md) */
-		ctx->meta.unit = "run-per-iteration";
-		rn_run_facts(ctx);
-	} else {
-		sd[0].settings = rn_settings_now(ctx);
-	}
-	/* nothing measured yet: a side that cannot start leaves none */
-	for (k = 0; k < nside; k++)
-		if (rn_side_meta(ctx, &sd[k], "running", 0, 1) < 0) {
-			rn_unmake_sides(ctx);
-			die_errno("cannot write %s/meta", sd[k].dir);
-		}
+	sides_begin(ctx, &conf, &o, sd, nside, ab);
 
 	t0 = vb_now_ns();
 	if (ab) {
@@ -654,29 +772,7 @@ main(int argc, char **argv)
 	failed += td_failed;
 	rn_machine_end(ctx, sd, nside);
 	vb_machine_unlock(&ctx->mach);
-	for (k = 0; k < nside; k++) {
-		/* an A/B side's status is its own lines' (and teardown's) */
-		int side_failed = ab ? sd[k].failed || td_failed : failed;
-		const char *status = stop_signal || rc == 130 ?
-		    "interrupted" : side_failed ? "failed" : "complete";
-
-		/* a meta that cannot be written is a failure, not a stop */
-		if (rn_side_meta(ctx, &sd[k], status, 1, 0) < 0)
-			meta_failed = 1;
-		ctx->cause = ctx->causes[k];
-		rn_summary(ctx, sd[k].dir, &conf);
-	}
-	if (stop_signal || rc == 130) {
-		fprintf(stderr, "vmrun: interrupted; what was measured is kept "
-		    "in %s/%s%s%s, marked interrupted\n", sd[0].dir,
-		    ab ? " and " : "", ab ? sd[1].dir : "", ab ? "/" : "");
-		rc = meta_failed ? 1 : 130;
-	} else {
-		rc = failed || meta_failed || ctx->rn.failed ? 1 : 0;
-		/* the report marks what is incomplete ("!") */
-		if (ab)
-			compare(ctx, sd);
-	}
+	rc = sides_end(ctx, &conf, sd, nside, ab, rc, failed, td_failed);
 	if (!ab)
 		rn_runs_say(ctx, &sd[0]);
 	for (k = 0; k < nside; k++)
