@@ -8,11 +8,13 @@
 #              into ~/.cache/vmbench/kernels/ (src/boots/get-kernel.sh)
 #   make deps-boots   the Debian packages boots need (as root)
 #   make bench-boots  the time of a boot, and two plans (docs/validation.md)
-BOOTS_MAIN := src/boots/vmboots.c
-BOOTS_MODS := $(patsubst %.c,%.o,$(filter-out $(BOOTS_MAIN),\
+# vmboots' own modules (main and those over struct boots_ctx, boots.h)
+# are linked into vmboots only; the others into the tests too
+BOOTS_PROG := $(patsubst %,src/boots/%.o,vmboots stale vm steps)
+BOOTS_MODS := $(filter-out $(BOOTS_PROG),$(patsubst %.c,%.o,\
 	$(wildcard src/boots/*.c)))
 PROGS += bench/vmboots
-ALL_OBJS += $(BOOTS_MODS) $(BOOTS_MAIN:.c=.o)
+ALL_OBJS += $(BOOTS_MODS) $(BOOTS_PROG)
 all: bench/vmboots
 
 # vmboots sees its own headers and lib's (make ab's order: src/lib/ab.c)
@@ -20,7 +22,7 @@ src/boots/%.o: CPPFLAGS += -Isrc/boots
 # the guest's init is linked into the program (.incbin)
 src/boots/guest.o: src/boots/init.sh
 
-bench/vmboots: $(BOOTS_MAIN:.c=.o) $(BOOTS_MODS) $(LIB)
+bench/vmboots: $(BOOTS_PROG) $(BOOTS_MODS) $(LIB)
 	$(call say,LD,$@)
 	$(Q)mkdir -p $(@D) && $(CC) $(LDFLAGS) -o $@ $^ $(LDLIBS)
 

@@ -111,9 +111,9 @@ START_TEST(report_same_rule)
 	rc = tu_sh_out(out, sizeof(out), "cd '%s' && \"$OLDPWD\"/report/"
 	    "vmreport lab lab 2>&1", tu_dir);
 	ck_assert_msg(rc == 0, "vmreport: %d: %s", rc, out);
-	tu_assert_has(out, "2 runs");
-	tu_assert_lacks(out, "3 runs");
-	tu_assert_lacks(out, "4 runs");
+	tu_assert_has(out, "lab: 2 runs on 1 boot");
+	tu_assert_lacks(out, "lab: 3 runs");
+	tu_assert_lacks(out, "lab: 4 runs");
 }
 END_TEST
 
