@@ -319,11 +319,67 @@ record(const struct bt_kplan *p, int i, char s, const char *status,
 		    i + 1, s - 32, label, status, dir, r);
 }
 
+/*
+ * Step @booted of plan @p (at @path) came up (@here: the step this
+ * kernel was booted for, from its command line @cmd): its suite run and
+ * recorded into @stage, or recorded failed when the machine came back
+ * some other way.  The next step's index, written into the plan.
+ */
+static int
+step_done(struct bt_kplan *p, const char *path, int booted, int here,
+    const char *cmd, const char *stage)
+{
+	const char *order = bt_kplan_get(p, "order");
+	char err[1024], key[32], num[16], up[64];
+	int n = (int)strlen(order), next, rc;
+
+	char s = order[booted] == 'B' ? 'b' : 'a';
+	const char *label;
+
+	snprintf(key, sizeof(key), "%c_label", s);
+	label = bt_kplan_get(p, key);
+	vb_rmtree(stage);
+	if (here == booted) {
+		double up0, t0;
+
+		first_line("/proc/uptime", up, sizeof(up));
+		up0 = atof(up);
+		fprintf(stderr, "vmboots: step %d of %d: %c (%s) "
+		    "booted by kexec; suite start\n", booted + 1, n,
+		    s - 32, label);
+		t0 = vb_now_ns() / 1e9;
+		rc = run_suite(p, label, stage);
+		snprintf(err, sizeof(err), "the suite failed (vmrun "
+		    "exit %d)", rc);
+		record(p, booted, s, rc == 0 ? "ok" : "failed",
+		    rc == 0 ? "" : err, stage, up0,
+		    vb_now_ns() / 1e9 - t0);
+	} else {
+		/* the machine came back some other way */
+		snprintf(err, sizeof(err), "the kexec into it did not "
+		    "come up (the machine came back in %s)",
+		    cmd[0] ? cmd : "?");
+		if (mkdir(stage, 0755) < 0 && errno != EEXIST)
+			fprintf(stderr, "vmboots: %s: %s\n", stage,
+			    strerror(errno));
+		record(p, booted, s, "failed", err, stage, -1, -1);
+	}
+	vb_rmtree(stage);
+	next = booted + 1;
+	bt_kplan_set(p, "booted", "-1");
+	snprintf(num, sizeof(num), "%d", next);
+	bt_kplan_set(p, "next", num);
+	if (bt_kplan_write(p) < 0)
+		fprintf(stderr, "vmboots: cannot write %s: %s\n", path,
+		    strerror(errno));
+	return next;
+}
+
 int
 bt_kexec_continue(const char *path)
 {
 	char err[1024], cmd[4096], stage[PATH_MAX + 32], key[32], c[4200];
-	char num[16], up[64];
+	char num[16];
 	struct bt_kplan p;
 	const char *order;
 	int booted, next, here, n, rc;
@@ -344,47 +400,8 @@ bt_kexec_continue(const char *path)
 	if (mkdir(bt_kplan_get(&p, "results"), 0755) < 0 && errno != EEXIST)
 		fprintf(stderr, "vmboots: cannot create %s: %s\n",
 		    bt_kplan_get(&p, "results"), strerror(errno));
-	if (booted >= 0 && booted < n) {
-		char s = order[booted] == 'B' ? 'b' : 'a';
-		const char *label;
-
-		snprintf(key, sizeof(key), "%c_label", s);
-		label = bt_kplan_get(&p, key);
-		vb_rmtree(stage);
-		if (here == booted) {
-			double up0, t0;
-
-			first_line("/proc/uptime", up, sizeof(up));
-			up0 = atof(up);
-			fprintf(stderr, "vmboots: step %d of %d: %c (%s) "
-			    "booted by kexec; suite start\n", booted + 1, n,
-			    s - 32, label);
-			t0 = vb_now_ns() / 1e9;
-			rc = run_suite(&p, label, stage);
-			snprintf(err, sizeof(err), "the suite failed (vmrun "
-			    "exit %d)", rc);
-			record(&p, booted, s, rc == 0 ? "ok" : "failed",
-			    rc == 0 ? "" : err, stage, up0,
-			    vb_now_ns() / 1e9 - t0);
-		} else {
-			/* the machine came back some other way */
-			snprintf(err, sizeof(err), "the kexec into it did not "
-			    "come up (the machine came back in %s)",
-			    cmd[0] ? cmd : "?");
-			if (mkdir(stage, 0755) < 0 && errno != EEXIST)
-				fprintf(stderr, "vmboots: %s: %s\n", stage,
-				    strerror(errno));
-			record(&p, booted, s, "failed", err, stage, -1, -1);
-		}
-		vb_rmtree(stage);
-		next = booted + 1;
-		bt_kplan_set(&p, "booted", "-1");
-		snprintf(num, sizeof(num), "%d", next);
-		bt_kplan_set(&p, "next", num);
-		if (bt_kplan_write(&p) < 0)
-			fprintf(stderr, "vmboots: cannot write %s: %s\n", path,
-			    strerror(errno));
-	}
+	if (booted >= 0 && booted < n)
+		next = step_done(&p, path, booted, here, cmd, stage);
 	/* the next step's kernel; a step whose kernel cannot load fails */
 	while (next < n) {
 		char s = order[next] == 'B' ? 'b' : 'a';
@@ -429,13 +446,7 @@ bt_kexec_continue(const char *path)
 		char *argv[] = { "systemctl", "disable", "--quiet",
 		    "vmbench-boots.service", NULL };
 
-		pid_t pid = fork();
-		if (pid == 0) {
-			execvp(argv[0], argv);
-			_exit(127);
-		}
-		while (pid > 0 && waitpid(pid, NULL, 0) < 0 && errno == EINTR)
-			;
+		vb_run(argv, NULL, NULL, NULL);
 		unlink(bt_kplan_get(&p, "unit"));
 	}
 	if (strcmp(bt_kplan_get(&p, "final"), "original") == 0) {

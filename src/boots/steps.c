@@ -75,6 +75,71 @@ is_run(const struct dirent *e)
 }
 
 /*
+ * Side @k's runs that the guest wrote (in ctx->staging), each moved to
+ * its label's next run, its meta given the run's index and its step's
+ * figures read into ctx->boots; the console (@con) copied beside each.
+ */
+static void
+collect_side(struct boots_ctx *ctx, int k, const char *con)
+{
+	char p[3 * PATH_MAX], src[3 * PATH_MAX + 256], dst[2 * PATH_MAX];
+	char err[1024], v[256], run[16];
+	struct dirent **list;
+	int i, n;
+
+	snprintf(p, sizeof(p), "%s/results/%s", ctx->staging,
+	    ctx->sd[k].label);
+	n = scandir(p, &list, is_run, by_run);
+	if (n > 0)
+		bt_own_dir(ctx->labeldir[k]);
+	for (i = 0; i < n; i++) {
+		struct vb_kv kv[1];
+		struct boot *x;
+		int r, step;
+
+		snprintf(src, sizeof(src), "%s/%s", p,
+		    list[i]->d_name);
+		free(list[i]);
+		if (vb_runs_next(ctx->labeldir[k], &r, err,
+		    sizeof(err)) < 0)
+			die("%s", err);
+		vb_run_path(dst, sizeof(dst), ctx->labeldir[k], r);
+		if (rename(src, dst) < 0)
+			die_errno("cannot move %s to %s", src, dst);
+		snprintf(run, sizeof(run), "%d", r);
+		kv[0].key = "run";
+		kv[0].val = run;
+		snprintf(src, sizeof(src), "%s/meta", dst);
+		if (bt_meta_set(src, kv, 1, err, sizeof(err)) < 0)
+			vb_warn("%s", err);
+		snprintf(p, sizeof(p), "%s/console.txt", dst);
+		if (bt_copy_file(con, p) < 0)
+			vb_warn_errno("cannot copy the console to %s",
+			    p);
+		step = bt_kv_get(src, "boot_step", v, sizeof(v)) ?
+		    atoi(v) - 1 : -1;
+		snprintf(p, sizeof(p), "%s/results/%s", ctx->staging,
+		    ctx->sd[k].label);
+		if (step < 0 || step >= ctx->nboots)
+			continue;
+		x = &ctx->boots[step];
+		x->side = k;
+		x->run = r;
+		x->status = bt_kv_get(src, "boot_status", v,
+		    sizeof(v)) && !strcmp(v, "ok") ? "ok" : "failed";
+		if (bt_kv_get(src, "boot_failure", v, sizeof(v)))
+			snprintf(x->cause, sizeof(x->cause), "%s", v);
+		x->boot_s = bt_kv_get(src, "boot_to_suite_s", v,
+		    sizeof(v)) ? atof(v) : -1;
+		x->suite_s = bt_kv_get(src, "suite_s", v, sizeof(v)) ?
+		    atof(v) : -1;
+		x->down_s = x->total_s = -1;
+	}
+	if (n > 0)
+		free(list);
+}
+
+/*
  * METHOD=qemu-kexec: one QEMU machine started in step 1's kernel whose
  * init runs vmboots --kexec-continue (the unit of a real machine): each
  * step runs the config, then kexecs into the next.  The guest writes
@@ -86,14 +151,13 @@ bt_kexec_in_qemu(struct boots_ctx *ctx)
 {
 	char job[PATH_MAX + 96], kx[PATH_MAX + 128], p[3 * PATH_MAX];
 	char disk[PATH_MAX + 96], con[PATH_MAX + 96], qlog[PATH_MAX + 96];
-	char err[1024], v[256], src[3 * PATH_MAX + 256], dst[2 * PATH_MAX];
-	char vm_mem[32], cpus[16], ikb[32], run[16];
+	char err[1024], src[3 * PATH_MAX + 256], dst[2 * PATH_MAX];
+	char vm_mem[32], cpus[16], ikb[32];
 	struct bt_kplan pl;
 	struct stat st;
-	struct dirent **list;
 	double t[2], total, limit;
 	uint64_t size;
-	int k, i, vmrc, n;
+	int k, i, vmrc;
 
 	snprintf(job, sizeof(job), "%s/job", ctx->tmp);
 	snprintf(kx, sizeof(kx), "%s/vmboots/kexec", job);
@@ -169,58 +233,8 @@ bt_kexec_in_qemu(struct boots_ctx *ctx)
 	if (bt_disk_read(disk, ctx->staging, ctx->toollog, err,
 	    sizeof(err)) < 0)
 		fprintf(stderr, "vmboots: %s\n", err);
-	for (k = 0; k < 2; k++) {
-		snprintf(p, sizeof(p), "%s/results/%s", ctx->staging,
-		    ctx->sd[k].label);
-		n = scandir(p, &list, is_run, by_run);
-		if (n > 0)
-			bt_own_dir(ctx->labeldir[k]);
-		for (i = 0; i < n; i++) {
-			struct vb_kv kv[1];
-			struct boot *x;
-			int r, step;
-
-			snprintf(src, sizeof(src), "%s/%s", p,
-			    list[i]->d_name);
-			free(list[i]);
-			if (vb_runs_next(ctx->labeldir[k], &r, err,
-			    sizeof(err)) < 0)
-				die("%s", err);
-			vb_run_path(dst, sizeof(dst), ctx->labeldir[k], r);
-			if (rename(src, dst) < 0)
-				die_errno("cannot move %s to %s", src, dst);
-			snprintf(run, sizeof(run), "%d", r);
-			kv[0].key = "run";
-			kv[0].val = run;
-			snprintf(src, sizeof(src), "%s/meta", dst);
-			if (bt_meta_set(src, kv, 1, err, sizeof(err)) < 0)
-				vb_warn("%s", err);
-			snprintf(p, sizeof(p), "%s/console.txt", dst);
-			if (bt_copy_file(con, p) < 0)
-				vb_warn_errno("cannot copy the console to %s",
-				    p);
-			step = bt_kv_get(src, "boot_step", v, sizeof(v)) ?
-			    atoi(v) - 1 : -1;
-			snprintf(p, sizeof(p), "%s/results/%s", ctx->staging,
-			    ctx->sd[k].label);
-			if (step < 0 || step >= ctx->nboots)
-				continue;
-			x = &ctx->boots[step];
-			x->side = k;
-			x->run = r;
-			x->status = bt_kv_get(src, "boot_status", v,
-			    sizeof(v)) && !strcmp(v, "ok") ? "ok" : "failed";
-			if (bt_kv_get(src, "boot_failure", v, sizeof(v)))
-				snprintf(x->cause, sizeof(x->cause), "%s", v);
-			x->boot_s = bt_kv_get(src, "boot_to_suite_s", v,
-			    sizeof(v)) ? atof(v) : -1;
-			x->suite_s = bt_kv_get(src, "suite_s", v, sizeof(v)) ?
-			    atof(v) : -1;
-			x->down_s = x->total_s = -1;
-		}
-		if (n > 0)
-			free(list);
-	}
+	for (k = 0; k < 2; k++)
+		collect_side(ctx, k, con);
 	/* steps the machine never reached */
 	for (i = 0; i < ctx->nboots; i++)
 		if (!ctx->boots[i].status) {

@@ -485,16 +485,138 @@ prepare(struct boots_ctx *ctx)
 	}
 }
 
+/*
+ * The plan's start: the signals caught (a signal ends the plan and
+ * cleans up), both labels locked and checked, the temporary folder and
+ * its state file made, the guest prepared, the accelerator chosen; the
+ * line that says what will boot.
+ */
+static void
+begin(struct boots_ctx *ctx)
+{
+	char err[VB_ERRLEN + 300], a[32], b[32];
+	struct sigaction sa;
+	int k;
+
+	/* from here on a signal ends the plan and cleans up */
+	memset(&sa, 0, sizeof(sa));
+	sa.sa_handler = on_signal;
+	sigemptyset(&sa.sa_mask);
+	sigaction(SIGINT, &sa, NULL);
+	sigaction(SIGTERM, &sa, NULL);
+	sigaction(SIGHUP, &sa, NULL);
+	for (k = 0; k < 2; k++) {
+		int next;
+
+		bt_lock_label(ctx, k);
+		if (vb_runs_next(ctx->labeldir[k], &next, err,
+		    sizeof(err)) < 0) {
+			bt_cleanup(ctx);
+			die("%s", err);
+		}
+	}
+	bt_die_hook(ctx);
+	if ((size_t)snprintf(ctx->tmp, sizeof(ctx->tmp), "%s/vmboots.XXXXXX",
+	    ctx->workdir) >= sizeof(ctx->tmp))
+		die("%s: path too long", ctx->workdir);
+	if (!mkdtemp(ctx->tmp)) {
+		ctx->tmp[0] = '\0';
+		die_errno("cannot create a folder in %s", ctx->workdir);
+	}
+	bt_save_state(ctx);
+	if ((size_t)snprintf(ctx->toollog, sizeof(ctx->toollog), "%s/tools.log",
+	    ctx->tmp) >= sizeof(ctx->toollog))
+		die("%s: path too long", ctx->tmp);
+	prepare(ctx);
+	if (!strcmp(ctx->o.accel, "tcg"))
+		ctx->tcg = 1;
+	else if (!strcmp(ctx->o.accel, "kvm"))
+		ctx->tcg = 0;
+	else
+		ctx->tcg = !bt_probe_kvm(ctx);
+	ctx->nboots = (int)strlen(ctx->order);
+	ctx->boots = vb_xcalloc((size_t)ctx->nboots, sizeof(*ctx->boots));
+	fprintf(stderr, "vmboots: %s, %d boots (order %s) under %s, "
+	    "%s and %d CPU%s a VM; A: %s%s%s into %s/, B: %s%s%s into %s/\n",
+	    ctx->o.config, ctx->nboots, ctx->order, ctx->tcg ? "TCG" : "KVM",
+	    vb_fmt_size(a, sizeof(a), ctx->sd[0].mem), (int)ctx->o.cpus,
+	    ctx->o.cpus == 1 ? "" : "s", ctx->sd[0].release,
+	    ctx->sd[0].cmdline[0] ? " " : "", ctx->sd[0].cmdline,
+	    ctx->labeldir[0], ctx->sd[1].release, ctx->sd[1].cmdline[0] ? " " :
+	    "", ctx->sd[1].cmdline, ctx->labeldir[1]);
+	if (ctx->sd[0].mem != ctx->sd[1].mem)
+		fprintf(stderr, "vmboots: A has %s, B %s\n",
+		    vb_fmt_size(a, sizeof(a), ctx->sd[0].mem),
+		    vb_fmt_size(b, sizeof(b), ctx->sd[1].mem));
+}
+
+/*
+ * The boots of the plan, in its order, each with its time limit (from
+ * the slowest good boot so far); a line each.  Stops at a signal, or
+ * when every boot of both sides has failed.  The boots that ended well.
+ */
+static int
+run_boots(struct boots_ctx *ctx, uint64_t t0)
+{
+	char a[32], b[32], c[32];
+	double slowest = 0, limit, done_s = 0;
+	int i, k, nok = 0, tried[2] = { 0, 0 };
+
+	if (ctx->kexec == 1) {
+		bt_kexec_in_qemu(ctx);
+		for (i = 0; i < ctx->nboots; i++)
+			nok += strcmp(ctx->boots[i].status, "ok") == 0;
+	}
+	for (i = ctx->kexec ? ctx->nboots : 0; i < ctx->nboots && !stop_signal;
+	    i++) {
+		struct boot *x = &ctx->boots[i];
+
+		k = ctx->order[i] == 'B';
+		limit = bt_timeout(ctx->o.timeout, ctx->tcg, ctx->iterations,
+		    slowest);
+		fprintf(stderr, "vmboots: boot %d of %d: %c (%s), elapsed %s, "
+		    "ETA %s\n", i + 1, ctx->nboots, 'A' + k, ctx->sd[k].label,
+		    bt_fmt_time(a, sizeof(a), vb_elapsed_s(t0)), i == 0 ? "-" :
+		    bt_fmt_time(b, sizeof(b), done_s / i * (ctx->nboots - i)));
+		bt_boot_one(ctx, i, k, x, limit);
+		done_s += x->total_s;
+		tried[k]++;
+		if (strcmp(x->status, "ok") == 0) {
+			nok++;
+			if (x->total_s > slowest)
+				slowest = x->total_s;
+			fprintf(stderr, "vmboots: boot %d: %c ok in %s (boot "
+			    "%s, suite %s) -> %s/run%d\n", i + 1, 'A' + k,
+			    bt_fmt_time(a, sizeof(a), x->total_s),
+			    bt_fmt_time(b, sizeof(b), x->boot_s),
+			    bt_fmt_time(c, sizeof(c), x->suite_s),
+			    ctx->labeldir[k], x->run);
+		} else {
+			fprintf(stderr, "vmboots: boot %d (%c, %s): %s: %s; "
+			    "recorded as %s/run%d\n", i + 1, 'A' + k,
+			    ctx->sd[k].label, x->status, x->cause,
+			    ctx->labeldir[k], x->run);
+		}
+		/* a kernel that never boots does not get BOOTS chances */
+		if (!stop_signal && nok == 0 && tried[0] && tried[1]) {
+			fprintf(stderr, "vmboots: every boot so far failed, "
+			    "A's and B's: stopping the plan\n");
+			i++;
+			break;
+		}
+	}
+	ctx->nboots = i;
+	return nok;
+}
+
 int
 main(int argc, char **argv)
 {
 	struct boots_ctx run = BOOTS_CTX_INIT, *ctx = &run;
-	char err[VB_ERRLEN + 300], a[32], b[32], *path;
-	struct sigaction sa;
+	char err[VB_ERRLEN + 300], *path;
 	struct utsname u;
 	uint64_t t0;
-	double slowest = 0, limit, done_s = 0;
-	int i, k, nok = 0, tried[2] = { 0, 0 }, rc;
+	int k, nok, rc;
 
 	vb_set_progname("vmboots");
 	signal(SIGPIPE, SIG_IGN);
@@ -549,101 +671,9 @@ main(int argc, char **argv)
 	bt_own_results(ctx);
 	if (!realpath(ctx->o.results, ctx->results_abs))
 		die_errno("RESULTS=%s", ctx->o.results);
-	/* from here on a signal ends the plan and cleans up */
-	memset(&sa, 0, sizeof(sa));
-	sa.sa_handler = on_signal;
-	sigemptyset(&sa.sa_mask);
-	sigaction(SIGINT, &sa, NULL);
-	sigaction(SIGTERM, &sa, NULL);
-	sigaction(SIGHUP, &sa, NULL);
-	for (k = 0; k < 2; k++) {
-		int next;
-
-		bt_lock_label(ctx, k);
-		if (vb_runs_next(ctx->labeldir[k], &next, err,
-		    sizeof(err)) < 0) {
-			bt_cleanup(ctx);
-			die("%s", err);
-		}
-	}
-	bt_die_hook(ctx);
-	if ((size_t)snprintf(ctx->tmp, sizeof(ctx->tmp), "%s/vmboots.XXXXXX",
-	    ctx->workdir) >= sizeof(ctx->tmp))
-		die("%s: path too long", ctx->workdir);
-	if (!mkdtemp(ctx->tmp)) {
-		ctx->tmp[0] = '\0';
-		die_errno("cannot create a folder in %s", ctx->workdir);
-	}
-	bt_save_state(ctx);
-	if ((size_t)snprintf(ctx->toollog, sizeof(ctx->toollog), "%s/tools.log",
-	    ctx->tmp) >= sizeof(ctx->toollog))
-		die("%s: path too long", ctx->tmp);
-	prepare(ctx);
-	if (!strcmp(ctx->o.accel, "tcg"))
-		ctx->tcg = 1;
-	else if (!strcmp(ctx->o.accel, "kvm"))
-		ctx->tcg = 0;
-	else
-		ctx->tcg = !bt_probe_kvm(ctx);
-	ctx->nboots = (int)strlen(ctx->order);
-	ctx->boots = vb_xcalloc((size_t)ctx->nboots, sizeof(*ctx->boots));
-	fprintf(stderr, "vmboots: %s, %d boots (order %s) under %s, "
-	    "%s and %d CPU%s a VM; A: %s%s%s into %s/, B: %s%s%s into %s/\n",
-	    ctx->o.config, ctx->nboots, ctx->order, ctx->tcg ? "TCG" : "KVM",
-	    vb_fmt_size(a, sizeof(a), ctx->sd[0].mem), (int)ctx->o.cpus,
-	    ctx->o.cpus == 1 ? "" : "s", ctx->sd[0].release,
-	    ctx->sd[0].cmdline[0] ? " " : "", ctx->sd[0].cmdline,
-	    ctx->labeldir[0], ctx->sd[1].release, ctx->sd[1].cmdline[0] ? " " :
-	    "", ctx->sd[1].cmdline, ctx->labeldir[1]);
-	if (ctx->sd[0].mem != ctx->sd[1].mem)
-		fprintf(stderr, "vmboots: A has %s, B %s\n",
-		    vb_fmt_size(a, sizeof(a), ctx->sd[0].mem),
-		    vb_fmt_size(b, sizeof(b), ctx->sd[1].mem));
+	begin(ctx);
 	t0 = vb_now_ns();
-	if (ctx->kexec == 1) {
-		bt_kexec_in_qemu(ctx);
-		for (i = 0; i < ctx->nboots; i++)
-			nok += strcmp(ctx->boots[i].status, "ok") == 0;
-	}
-	for (i = ctx->kexec ? ctx->nboots : 0; i < ctx->nboots && !stop_signal;
-	    i++) {
-		struct boot *x = &ctx->boots[i];
-
-		k = ctx->order[i] == 'B';
-		limit = bt_timeout(ctx->o.timeout, ctx->tcg, ctx->iterations,
-		    slowest);
-		fprintf(stderr, "vmboots: boot %d of %d: %c (%s), elapsed %s, "
-		    "ETA %s\n", i + 1, ctx->nboots, 'A' + k, ctx->sd[k].label,
-		    bt_fmt_time(a, sizeof(a), vb_elapsed_s(t0)), i == 0 ? "-" :
-		    bt_fmt_time(b, sizeof(b), done_s / i * (ctx->nboots - i)));
-		bt_boot_one(ctx, i, k, x, limit);
-		done_s += x->total_s;
-		tried[k]++;
-		if (strcmp(x->status, "ok") == 0) {
-			nok++;
-			if (x->total_s > slowest)
-				slowest = x->total_s;
-			fprintf(stderr, "vmboots: boot %d: %c ok in %s (boot "
-			    "%s, suite %s) -> %s/run%d\n", i + 1, 'A' + k,
-			    bt_fmt_time(a, sizeof(a), x->total_s),
-			    bt_fmt_time(b, sizeof(b), x->boot_s),
-			    bt_fmt_time(err, sizeof(err), x->suite_s),
-			    ctx->labeldir[k], x->run);
-		} else {
-			fprintf(stderr, "vmboots: boot %d (%c, %s): %s: %s; "
-			    "recorded as %s/run%d\n", i + 1, 'A' + k,
-			    ctx->sd[k].label, x->status, x->cause,
-			    ctx->labeldir[k], x->run);
-		}
-		/* a kernel that never boots does not get BOOTS chances */
-		if (!stop_signal && nok == 0 && tried[0] && tried[1]) {
-			fprintf(stderr, "vmboots: every boot so far failed, "
-			    "A's and B's: stopping the plan\n");
-			i++;
-			break;
-		}
-	}
-	ctx->nboots = i;
+	nok = run_boots(ctx, t0);
 	summary(ctx, vb_elapsed_s(t0));
 	bt_cleanup(ctx);
 	vb_set_die_hook(NULL);
