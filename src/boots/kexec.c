@@ -22,6 +22,7 @@
 
 #include "clock.h"
 #include "kexec.h"
+#include "meta.h"
 #include "proc.h"
 #include "result.h"
 #include "runs.h"

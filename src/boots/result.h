@@ -16,7 +16,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
-#include "meta.h"		/* struct vb_kv */
+#include "kv.h"
 
 /*
  * Set the pairs @kv in the meta file @path: lines with those keys

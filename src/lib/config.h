@@ -31,7 +31,7 @@
 
 #include <stddef.h>
 
-#include "meta.h"		/* struct vb_kv */
+#include "kv.h"
 
 #define VB_CONF_MAXSIZE (1 << 20)
 #define VB_CONF_MAXLINE 8192
