@@ -1,14 +1,14 @@
 /*
- * make boots' pieces (src/boots/): the plan (the order, the labels from
- * the images' versions and what differs, the config's iterations, the
- * timeout), the kernel image check on fake bzImages, the initramfs
- * writer (read back here), the result collection from a fake guest's
- * result disk (an ext4 image made and read without root) into run
- * folders; then bench/vmboots on bad input, and under TCG end to end:
- * one boot that runs a tiny config and one that panics, a SIGTERM in
- * the middle of a boot and a SIGKILL then --clean-stale.  The boots
- * are skipped, with one line, when QEMU or a test kernel is absent
- * (make deps-boots test-kernel; VMBENCH_TEST_KERNEL=path picks one).
+ * check_boots.c - make boots' pieces (src/boots/): the plan (the order,
+ * the labels from the images' versions and what differs, the config's
+ * iterations, the timeout), the kernel image check on fake bzImages, the
+ * initramfs writer (read back here), the result collection from a fake
+ * guest's result disk (an ext4 image made and read without root) into run
+ * folders; then bench/vmboots on bad input, and under TCG end to end: one
+ * boot that runs a tiny config and one that panics, a SIGTERM in the
+ * middle of a boot and a SIGKILL then --clean-stale.  The boots are
+ * skipped, with one line, when QEMU or a test kernel is absent (make
+ * deps-boots test-kernel; VMBENCH_TEST_KERNEL=path picks one).
  */
 #include <check.h>
 #include <dirent.h>

@@ -1,6 +1,7 @@
 /*
- * The docs and the programs agree: every program the Makefile builds
- * (tests/progs.h) has its `--help` text in exactly one block of docs/ (a .md file),
+ * check_docs.c - the docs and the programs agree: every program the
+ * Makefile builds (tests/progs.h) has its `--help` text in exactly one
+ * block of docs/ (a .md file),
  *
  *	<!-- help: bench/forkbomb (make docs) -->
  *	```

@@ -1,9 +1,9 @@
 /*
- * fileload: the loadfile parser (every operation, comments, the status
- * column, malformed lines), the replay of each operation against a real
- * folder, the throughput arithmetic, and end-to-end runs of
- * bench/fileload (1 and 2 clients, Ctrl-C) checked through the result
- * reader and the work folder left behind.
+ * check_fileload.c - fileload: the loadfile parser (every operation,
+ * comments, the status column, malformed lines), the replay of each
+ * operation against a real folder, the throughput arithmetic, and
+ * end-to-end runs of bench/fileload (1 and 2 clients, Ctrl-C) checked
+ * through the result reader and the work folder left behind.
  */
 #include <check.h>
 #include <dirent.h>

@@ -1,7 +1,7 @@
 /*
- * The settings an A/B run changes (src/runner/knob.c): names parsed
- * into paths, the refusals, and the check, apply and restore on a fake
- * /proc/sys and /sys tree.
+ * check_knob.c - the settings an A/B run changes (src/runner/knob.c):
+ * names parsed into paths, the refusals, and the check, apply and restore
+ * on a fake /proc/sys and /sys tree.
  */
 #include <check.h>
 #include <stdio.h>

@@ -1,10 +1,10 @@
 /*
- * The Makefile passes the user's values to the programs without a shell
- * or make parsing them: a value built to run a command (a quote, $(shell
- * ...), a backquote, a newline) reaches vmrun or vmreport as text, is
- * refused there in one line, and nothing runs.  FLEET_OPTS reaches a
- * stand-in for ansible-playbook, which records its arguments (the
- * value's words, each unchanged) and refuses them.
+ * check_make.c - the Makefile passes the user's values to the programs
+ * without a shell or make parsing them: a value built to run a command (a
+ * quote, $(shell ...), a backquote, a newline) reaches vmrun or vmreport
+ * as text, is refused there in one line, and nothing runs.  FLEET_OPTS
+ * reaches a stand-in for ansible-playbook, which records its arguments
+ * (the value's words, each unchanged) and refuses them.
  */
 #include <check.h>
 #include <fcntl.h>

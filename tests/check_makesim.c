@@ -1,8 +1,8 @@
 /*
- * makesim: the tree generator, make's job slots, contest's ratio, the
- * load sizes, and end-to-end runs of bench/makesim at a tiny scale with
- * two loads (plus one interrupted by SIGINT) that check the result files
- * and that no process or file is left behind.
+ * check_makesim.c - makesim: the tree generator, make's job slots,
+ * contest's ratio, the load sizes, and end-to-end runs of bench/makesim at
+ * a tiny scale with two loads (plus one interrupted by SIGINT) that check
+ * the result files and that no process or file is left behind.
  */
 #include <check.h>
 #include <dirent.h>

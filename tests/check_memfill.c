@@ -1,12 +1,11 @@
 /*
- * memfill and mmaptouch: the sizing arithmetic on fixture meminfo
- * (src/bench/memfill/plan.c), strict overcommit included, how memfill
- * maps and reads back (src/bench/memfill/fill.c), and end-to-end runs of
- * both programs on small sizes, bad input included; and make ab's sides
- * each with its own status, one failing under strict overcommit on a
- * fake /proc.
- * The fault counts expected end to end follow the machine's THP modes,
- * read from sysfs; no test changes them.
+ * check_memfill.c - memfill and mmaptouch: the sizing arithmetic on
+ * fixture meminfo (src/bench/memfill/plan.c), strict overcommit included,
+ * how memfill maps and reads back (src/bench/memfill/fill.c), and
+ * end-to-end runs of both programs on small sizes, bad input included; and
+ * make ab's sides each with its own status, one failing under strict
+ * overcommit on a fake /proc.  The fault counts expected end to end follow
+ * the machine's THP modes, read from sysfs; no test changes them.
  */
 #include <check.h>
 #include <dirent.h>

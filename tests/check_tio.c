@@ -1,10 +1,10 @@
 /*
- * tio: the arithmetic of its figures (tio-plan.h), the random offsets
- * and orders, the report's tiobench and bonnie tables against golden
- * outputs (tests/golden/tio.out from tests/fixtures/tio-a and tio-b;
- * regenerate with `sh tests/golden/regen-tio.sh`), and end-to-end runs
- * of bench/tio on tiny sizes: every mode at 1 and 2 threads, the
- * creates, bad options, and Ctrl-C.
+ * check_tio.c - tio: the arithmetic of its figures (plan.h), the
+ * random offsets and orders, the report's tiobench and bonnie tables
+ * against golden outputs (tests/golden/tio.out from tests/fixtures/tio-a
+ * and tio-b; regenerate with `sh tests/golden/regen-tio.sh`), and
+ * end-to-end runs of bench/tio on tiny sizes: every mode at 1 and 2
+ * threads, the creates, bad options, and Ctrl-C.
  */
 #include <check.h>
 #include <ctype.h>

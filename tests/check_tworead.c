@@ -1,8 +1,8 @@
 /*
- * tworead: the range and sweep arithmetic (scaling the 2006 clockpro
- * test to a memory size), the memory basis, and end-to-end runs of
- * bench/tworead (2read, --sweep, --cached, bad input, Ctrl-C) checked
- * through the result reader and the work folder left behind.
+ * check_tworead.c - tworead: the range and sweep arithmetic (scaling the
+ * 2006 clockpro test to a memory size), the memory basis, and end-to-end
+ * runs of bench/tworead (2read, --sweep, --cached, bad input, Ctrl-C)
+ * checked through the result reader and the work folder left behind.
  */
 #include <check.h>
 #include <dirent.h>

@@ -1,9 +1,9 @@
 /*
- * End-to-end tests of the runner (bench/vmrun, behind `make run`) and
- * the harness: real programs on small configs (configs/test.conf's
- * lines, and others, at a few forks a line) into a temporary
- * results root, checked with the library's own readers; paths vmrun
- * refuses.
+ * check_vmrun.c - end-to-end tests of the runner (bench/vmrun, behind
+ * `make run`) and the harness: real programs on small configs
+ * (configs/test.conf's lines, and others, at a few forks a line) into a
+ * temporary results root, checked with the library's own readers; paths
+ * vmrun refuses.
  */
 #include <check.h>
 #include <errno.h>

@@ -1,3 +1,7 @@
+/*
+ * harness.c - a benchmark's life: options, iterations, the iteration
+ * child, signals, the .res (see harness.h).
+ */
 #include <errno.h>
 #include <fcntl.h>
 #include <math.h>

@@ -55,8 +55,8 @@
  * (the /proc root, for tests), VMBENCH_EXEC=0 (see .exec_run);
  * VMBENCH_ITERATION is the harness's own, for an exec'd iteration child.
  */
-#ifndef VB_BENCH_H
-#define VB_BENCH_H
+#ifndef VB_HARNESS_H
+#define VB_HARNESS_H
 
 #include <stddef.h>
 #include <stdint.h>

@@ -1,3 +1,7 @@
+/*
+ * meta.c - the meta file: what a run records about the machine and its
+ * settings, written and read (see meta.h).
+ */
 #include <dirent.h>
 #include <errno.h>
 #include <limits.h>

@@ -48,18 +48,18 @@
  * Directives a config line may carry besides iterations= (src/runner/config.h).
  * Each is handled below where the benchmark is started.
  */
-static const char *const known_dirs[] = {
+static const char *const known_directives[] = {
 	"with",
 	NULL,
 };
 
 static int
-known_dir(const char *key)
+known_directive(const char *key)
 {
 	int i;
 
-	for (i = 0; known_dirs[i]; i++)
-		if (strcmp(known_dirs[i], key) == 0)
+	for (i = 0; known_directives[i]; i++)
+		if (strcmp(known_directives[i], key) == 0)
 			return 1;
 	return 0;
 }
@@ -208,7 +208,7 @@ rn_validate(struct run_ctx *ctx, const struct vb_conf *c)
 			die("%s:%d: no program %s for benchmark '%s' (run "
 			    "make)", c->path, l->lineno, prog, l->bench);
 		for (j = 0; j < l->ndirs; j++)
-			if (!known_dir(l->dirs[j].key))
+			if (!known_directive(l->dirs[j].key))
 				die("%s:%d: unknown directive '%s=' (known: "
 				    "iterations=, with=)", c->path, l->lineno,
 				    l->dirs[j].key);
