@@ -73,7 +73,7 @@ rn_prog_path(struct run_ctx *ctx, const char *name, char *buf, size_t len)
 }
 
 /*
- * Run "@prog --check @args" quietly; on failure return -1 with the
+ * Run "@prog @args --check" quietly; on failure return -1 with the
  * program's first error line in @msg.
  */
 static int
@@ -336,6 +336,24 @@ after_killed(struct run_ctx *ctx, const char *bench, pid_t pid, const char *out)
 }
 
 /*
+ * Does line @idx's program @prog take --append?  Its own option table
+ * says, in its --help (the harness's common options list it; a program
+ * that cannot add to a result, the probe, does not).  Asked once a line.
+ */
+static int
+takes_append(struct run_ctx *ctx, const char *prog, int idx)
+{
+	char *argv[] = { (char *)prog, "--help", NULL }, *out;
+
+	if (!ctx->appends[idx]) {
+		ctx->appends[idx] = vb_run(argv, NULL, NULL, &out) == 0 &&
+		    strstr(out, "\n  --append ") ? 1 : 2;
+		free(out);
+	}
+	return ctx->appends[idx] == 1;
+}
+
+/*
  * Line @idx's program ended with @status, not 0: its cause is the
  * program's own first error line, else its log's (@logp) last line:
  * this run's, in this side's causes (A/B: not the other side's, whose
@@ -377,8 +395,8 @@ rn_run_line(struct run_ctx *ctx, const char *dir, const struct vb_conf *c,
 	rn_prog_path(ctx, l->bench, prog, sizeof(prog));
 	free(ctx->now);
 	ctx->now = NULL;
-	/* the probe cannot append: A/B runs it into a slot, merged after */
-	self_slot = ctx->append && strcmp(l->bench, "probe") == 0;
+	/* a program without --append: A/B runs it into a slot, merged after */
+	self_slot = ctx->append && !takes_append(ctx, prog, idx);
 	snprintf(out, sizeof(out), "%s/%s%s", dir, self_slot ? ".slot-" :
 	    "", label);
 	snprintf(logp, sizeof(logp), "%s/%s.log", dir, label);

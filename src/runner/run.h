@@ -116,6 +116,7 @@ struct run_ctx {
 					   in the side under way's causes */
 	char **causes[2];		/* each side's */
 	char *now;			/* the cause of the program running */
+	char *appends;			/* per line: takes --append (1), not (2) */
 	struct run_runs rn;		/* the runs of the label */
 };
 

@@ -524,6 +524,7 @@ sides_begin(struct run_ctx *ctx, const struct vb_conf *c,
 		    sizeof(*ctx->causes[k]))))
 			die("out of memory");
 	ctx->cause = ctx->causes[0];
+	ctx->appends = vb_xcalloc((size_t)c->nlines, 1);
 	if (ab) {
 		for (k = 0; k < 2; k++) {
 			rn_ab_add(&sd[k], "ab_setting", sd[k].desc);
@@ -785,6 +786,7 @@ main(int argc, char **argv)
 		free(ctx->causes[k]);
 	}
 	free(ctx->now);
+	free(ctx->appends);
 	vb_conf_free(&conf);
 	return rc;
 }
