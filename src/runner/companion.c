@@ -44,6 +44,9 @@
 #include <linux/magic.h>
 #include "run.h"
 
+/* The one companion program: with=probe (docs/benchmarks.md). */
+static const char companion[] = "probe";
+
 /*
  * The profile of a with= directive: NULL when the line has none, "" for
  * with=probe, "audio" or "video" for with=probe:PROFILE; dies on
@@ -226,4 +229,40 @@ rn_merge_slot(const char *dir, const char *name)
 	vb_res_free(&b);
 	unlink(src);
 	return rc;
+}
+
+const char *
+rn_companion(void)
+{
+	return companion;
+}
+
+char *
+rn_companion_name(char *buf, size_t len, const char *label)
+{
+	snprintf(buf, len, "%s@%s", companion, label);
+	return buf;
+}
+
+void
+rn_companion_summary(const char *dir, const char *label)
+{
+	char path[PATH_MAX + 300], err[512];
+	struct vb_res r;
+
+	snprintf(path, sizeof(path), "%s/%s@%s.res", dir, companion, label);
+	if (vb_res_read(path, &r, err, sizeof(err)) == 0) {
+		int p = vb_res_metric_index(&r, "played_s");
+		int t = vb_res_metric_index(&r, "total_s");
+
+		if (p >= 0 && t >= 0 && r.niter > 0 &&
+		    vb_res_get(&r, 0, t) > 0)
+			fprintf(stderr, "  probe: played %.*f of %.*f "
+			    "seconds (%.0f%%), %s\n",
+			    vb_res_get(&r, 0, t) < 100, vb_res_get(&r,
+			    0, p), vb_res_get(&r, 0, t) < 100,
+			    vb_res_get(&r, 0, t), 100 * vb_res_get(&r,
+			    0, p) / vb_res_get(&r, 0, t), r.status);
+		vb_res_free(&r);
+	}
 }

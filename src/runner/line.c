@@ -150,8 +150,10 @@ static void
 unique_outputs(const struct vb_conf *c)
 {
 	char (*stem)[2 * VB_NAMELEN + 8];
-	char msg[PATH_MAX + 4 * VB_NAMELEN + 200];
+	char msg[PATH_MAX + 4 * VB_NAMELEN + 200], with[64];
 	int *line, *probe, n = 0, i, j;
+
+	snprintf(with, sizeof(with), " (its with=%s)", rn_companion());
 
 	msg[0] = '\0';
 
@@ -169,7 +171,7 @@ unique_outputs(const struct vb_conf *c)
 		line[n] = l->lineno;
 		probe[n++] = 0;
 		if (vb_conf_dir(l, "with")) {
-			snprintf(stem[n], sizeof(stem[n]), "probe@%s", label);
+			rn_companion_name(stem[n], sizeof(stem[n]), label);
 			line[n] = l->lineno;
 			probe[n++] = 1;
 		}
@@ -180,9 +182,8 @@ unique_outputs(const struct vb_conf *c)
 				snprintf(msg, sizeof(msg), "%s:%d: %s.res "
 				    "would be written twice: by line %d%s and "
 				    "by line %d%s", c->path, line[i], stem[i],
-				    line[j], probe[j] ? " (its with=probe)" :
-				    "", line[i], probe[i] ?
-				    " (its with=probe)" : "");
+				    line[j], probe[j] ? with : "", line[i],
+				    probe[i] ? with : "");
 	free(stem);
 	free(line);
 	free(probe);
@@ -385,13 +386,14 @@ rn_run_line(struct run_ctx *ctx, const char *dir, const struct vb_conf *c,
 {
 	const struct vb_conf_line *l = &c->lines[idx];
 	char label[2 * VB_NAMELEN], prog[PATH_MAX], out[PATH_MAX + 256];
-	char logp[PATH_MAX + 256], nit[16], fdbuf[16];
+	char logp[PATH_MAX + 256], nit[16], fdbuf[16], with[64];
 	char **argv;
 	const char *profile = rn_probe_profile(ctx, c, l);
 	int pfd[2], logfd, status, n = 0, i, probe_failed = 0, self_slot;
 	pid_t pid, runner = getpid();
 
 	vb_conf_label(l, label, sizeof(label));
+	snprintf(with, sizeof(with), ", with the %s", rn_companion());
 	rn_prog_path(ctx, l->bench, prog, sizeof(prog));
 	free(ctx->now);
 	ctx->now = NULL;
@@ -431,7 +433,7 @@ rn_run_line(struct run_ctx *ctx, const char *dir, const struct vb_conf *c,
 	if (!ctx->append)
 		fprintf(stderr, "[%d/%d] %s: %d iteration%s%s\n", idx + 1,
 		    c->nlines, label, iterations, iterations == 1 ? "" : "s",
-		    profile ? ", with the probe" : "");
+		    profile ? with : "");
 	snprintf(ctx->ours, sizeof(ctx->ours), "%ld", (long)getpid());
 	if (profile)
 		rn_start_probe(ctx, dir, label, profile);
@@ -471,7 +473,7 @@ rn_run_line(struct run_ctx *ctx, const char *dir, const struct vb_conf *c,
 	if (profile && ctx->append) {
 		char name[3 * VB_NAMELEN];
 
-		snprintf(name, sizeof(name), "probe@%s", label);
+		rn_companion_name(name, sizeof(name), label);
 		probe_failed |= rn_merge_slot(dir, name);
 	}
 	if (self_slot && WIFEXITED(status) && WEXITSTATUS(status) == 0)
@@ -497,14 +499,17 @@ rn_line_status(struct run_ctx *ctx, const struct vb_conf *c, int i, int k,
     const char *status, int running)
 {
 	char label[2 * VB_NAMELEN], path[PATH_MAX + 300], err[1024];
+	char name[3 * VB_NAMELEN];
 	struct vb_res r;
 	int p;
 
 	vb_conf_label(&c->lines[i], label, sizeof(label));
 	for (p = 0; p < 1 + (vb_conf_dir(&c->lines[i], "with") != NULL);
 	    p++) {
-		snprintf(path, sizeof(path), "%s/%s%s.res", ctx->sd[k].dir, p ?
-		    "probe@" : "", label);
+		if (p)
+			rn_companion_name(name, sizeof(name), label);
+		snprintf(path, sizeof(path), "%s/%s.res", ctx->sd[k].dir, p ?
+		    name : label);
 		if (vb_res_read(path, &r, err, sizeof(err)) < 0)
 			continue;
 		if (strcmp(r.status, "complete") == 0 || (running &&
@@ -590,24 +595,9 @@ rn_summary(struct run_ctx *ctx, const char *dir, const struct vb_conf *c)
 		if (ctx->cause[i] && strcmp(r.status, "complete") != 0)
 			fprintf(stderr, "  cause: %s\n", ctx->cause[i]);
 		vb_res_free(&r);
-		/* the probe beside it: the posts' line */
-		snprintf(path, sizeof(path), "%s/probe@%s.res", dir,
-		    label);
-		if (vb_conf_dir(&c->lines[i], "with") &&
-		    vb_res_read(path, &r, err, sizeof(err)) == 0) {
-			int p = vb_res_metric_index(&r, "played_s");
-			int t = vb_res_metric_index(&r, "total_s");
-
-			if (p >= 0 && t >= 0 && r.niter > 0 &&
-			    vb_res_get(&r, 0, t) > 0)
-				fprintf(stderr, "  probe: played %.*f of %.*f "
-				    "seconds (%.0f%%), %s\n",
-				    vb_res_get(&r, 0, t) < 100, vb_res_get(&r,
-				    0, p), vb_res_get(&r, 0, t) < 100,
-				    vb_res_get(&r, 0, t), 100 * vb_res_get(&r,
-				    0, p) / vb_res_get(&r, 0, t), r.status);
-			vb_res_free(&r);
-		}
+		/* the companion beside it: its own line */
+		if (vb_conf_dir(&c->lines[i], "with"))
+			rn_companion_summary(dir, label);
 	}
 	fprintf(stderr, "\nresults in %s/\n", dir);
 }

@@ -116,7 +116,7 @@ struct run_ctx {
 					   in the side under way's causes */
 	char **causes[2];		/* each side's */
 	char *now;			/* the cause of the program running */
-	char *appends;			/* per line: takes --append (1), not (2) */
+	char *appends;			/* per line: --append (1), or not (2) */
 	struct run_runs rn;		/* the runs of the label */
 };
 
@@ -147,6 +147,12 @@ int rn_line_iterations(const struct vb_conf *c, int i, const struct opts *o);
 void rn_summary(struct run_ctx *ctx, const char *dir, const struct vb_conf *c);
 
 /* companion.c */
+/* The companion's name, "probe": the one program the runner names. */
+const char *rn_companion(void);
+/* Its results' name beside line @label: "probe@LABEL" into @buf. */
+char *rn_companion_name(char *buf, size_t len, const char *label);
+/* The closing summary's line of the companion beside @label in @dir. */
+void rn_companion_summary(const char *dir, const char *label);
 const char *rn_probe_profile(struct run_ctx *ctx, const struct vb_conf *c,
     const struct vb_conf_line *l);
 pid_t rn_start_probe(struct run_ctx *ctx, const char *dir, const char *label,

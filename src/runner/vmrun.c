@@ -447,8 +447,8 @@ open_labels(struct run_ctx *ctx, const struct opts *o, struct side *sd,
 			rn_runs_check(ctx, &sd[k], o);
 		else if (lstat(sd[k].dir, &st) == 0 && !o->force)
 			die("%s already exists: choose another %s label, or "
-			    "FORCE=1 to replace it", sd[k].dir,
-			    !ab ? "KERNEL=" : k == 0 && o->label_a ? "A_LABEL=" :
+			    "FORCE=1 to replace it", sd[k].dir, !ab ?
+			    "KERNEL=" : k == 0 && o->label_a ? "A_LABEL=" :
 			    k == 1 && o->label_b ? "B_LABEL=" : "KERNEL=");
 	}
 }
