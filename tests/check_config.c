@@ -1,4 +1,7 @@
-/* Suite definitions (src/runner/config.c): parsing and file:line errors. */
+/*
+ * check_config.c - suite definitions (src/lib/config.c): parsing and
+ * file:line errors.
+ */
 #include <check.h>
 #include <dirent.h>
 #include <glob.h>

@@ -252,7 +252,8 @@ record_killed_boot(const char *dir, const char *st, long pid)
 		char con[PATH_MAX + 300];
 
 		snprintf(con, sizeof(con), "%s/console", dir);
-		snprintf(p, sizeof(p), "%s/run%d/console.txt", bdir, r);
+		vb_run_path(p, sizeof(p) - 12, bdir, r);
+		strcat(p, "/console.txt");
 		bt_copy_file(con, p);
 		fprintf(stderr, "vmboots: recorded the boot a killed run (pid "
 		    "%ld) had under way as %s/run%d, interrupted\n", pid, bdir,

@@ -649,8 +649,8 @@ bt_boot_one(struct boots_ctx *ctx, int i, int k, struct boot *b, double limit)
 	    strcmp(status, "ok") == 0 ? NULL : status, kv, n, err,
 	    sizeof(err)) < 0)
 		die("boot %d: %s", i + 1, err);
-	snprintf(p, sizeof(p), "%s/run%d/console.txt", ctx->labeldir[k],
-	    b->run);
+	vb_run_path(p, sizeof(p) - 12, ctx->labeldir[k], b->run);
+	strcat(p, "/console.txt");
 	if (bt_copy_file(con, p) < 0)
 		vb_warn_errno("cannot copy the console to %s", p);
 	vb_rmtree(ctx->staging);

@@ -208,7 +208,7 @@ summary(struct boots_ctx *ctx, double elapsed)
 	for (i = 0; i < ctx->nboots; i++) {
 		struct boot *x = &ctx->boots[i];
 
-		snprintf(run, sizeof(run), "run%d", x->run);
+		vb_run_name(run, sizeof(run), x->run);
 		fprintf(stderr, "%4d %-4c %-*s %-6s %-11s %8s %8s %8s "
 		    "%8s\n", i + 1, 'A' + x->side, w, ctx->sd[x->side].label,
 		    run, x->status, bt_fmt_time(a, sizeof(a), x->boot_s),
