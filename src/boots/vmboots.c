@@ -495,16 +495,10 @@ static void
 begin(struct boots_ctx *ctx)
 {
 	char err[VB_ERRLEN + 300], a[32], b[32];
-	struct sigaction sa;
 	int k;
 
 	/* from here on a signal ends the plan and cleans up */
-	memset(&sa, 0, sizeof(sa));
-	sa.sa_handler = on_signal;
-	sigemptyset(&sa.sa_mask);
-	sigaction(SIGINT, &sa, NULL);
-	sigaction(SIGTERM, &sa, NULL);
-	sigaction(SIGHUP, &sa, NULL);
+	vb_catch_signals(on_signal);
 	for (k = 0; k < 2; k++) {
 		int next;
 

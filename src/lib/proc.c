@@ -175,6 +175,29 @@ vb_run_report(const char *bindir, const char *a, const char *b)
 	return pid < 0 ? 127 : vb_wait(pid);
 }
 
+void
+vb_catch_signals(void (*handler)(int))
+{
+	struct sigaction sa;
+
+	memset(&sa, 0, sizeof(sa));
+	sa.sa_handler = handler;
+	sigemptyset(&sa.sa_mask);
+	sigaction(SIGINT, &sa, NULL);
+	sigaction(SIGTERM, &sa, NULL);
+	sigaction(SIGHUP, &sa, NULL);
+}
+
+void
+vb_child_stdio(int fd)
+{
+	int null = open("/dev/null", O_RDONLY);
+
+	dup2(null, 0);
+	dup2(fd, 1);
+	dup2(fd, 2);
+}
+
 int
 vb_have(const char *name)
 {

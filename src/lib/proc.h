@@ -27,6 +27,13 @@ pid_t vb_spawn(char *const argv[], const char *cwd, const char *log);
 int vb_run(char *const argv[], const char *cwd, const char *log, char **out);
 /* vb_run() with its standard error in *@out too (@log NULL). */
 int vb_run_both(char *const argv[], const char *cwd, char **out);
+/*
+ * @handler for SIGINT, SIGTERM and SIGHUP, without SA_RESTART (a signal
+ * ends a blocking call with EINTR): how the programs stop on Ctrl-C.
+ */
+void vb_catch_signals(void (*handler)(int));
+/* In a child after fork(): stdin from /dev/null, stdout and stderr @fd. */
+void vb_child_stdio(int fd);
 /* Is @name a program in PATH (or a path to one)? */
 int vb_have(const char *name);
 /*

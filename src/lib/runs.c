@@ -9,6 +9,7 @@
 #include <sys/stat.h>
 
 #include "runs.h"
+#include "util.h"
 
 int
 vb_run_index(const char *name)
@@ -44,22 +45,6 @@ vb_run_flat_entry(const char *name)
 	return strcmp(name, "meta") == 0;
 }
 
-/* Is @path a folder with nothing in it? */
-static int
-empty_dir(const char *path)
-{
-	DIR *d = opendir(path);
-	struct dirent *de;
-	int n = 0;
-
-	if (!d)
-		return 0;
-	while ((de = readdir(d)))
-		n += strcmp(de->d_name, ".") && strcmp(de->d_name, "..");
-	closedir(d);
-	return n == 0;
-}
-
 /* Does @name end in @suffix (and has something before it)? */
 static int
 ends_with(const char *name, const char *suffix)
@@ -91,7 +76,7 @@ vb_runs_scan(const char *dir, struct vb_runs *r)
 		if (vb_run_flat_entry(de->d_name))
 			r->flat = 1;
 		else if (n > 0 && lstat(path, &st) == 0 &&
-		    S_ISDIR(st.st_mode) && empty_dir(path))
+		    S_ISDIR(st.st_mode) && vb_dir_empty(path))
 			r->empty = n > r->empty ? n : r->empty;
 		else if (n > 0 && lstat(path, &st) == 0 && S_ISDIR(st.st_mode))
 			r->last = n > r->last ? n : r->last;

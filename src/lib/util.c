@@ -2,6 +2,7 @@
  * util.c - small helpers every program shares: allocation that cannot
  * fail, growing buffers, escaping, files made safely (see util.h).
  */
+#include <dirent.h>
 #include <errno.h>
 #include <fcntl.h>
 #include <limits.h>
@@ -403,4 +404,19 @@ vb_last_line(const char *path, char *buf, size_t len)
 	}
 	fclose(f);
 	return found;
+}
+
+int
+vb_dir_empty(const char *path)
+{
+	DIR *d = opendir(path);
+	struct dirent *de;
+	int n = 0;
+
+	if (!d)
+		return 0;
+	while ((de = readdir(d)))
+		n += strcmp(de->d_name, ".") && strcmp(de->d_name, "..");
+	closedir(d);
+	return n == 0;
 }

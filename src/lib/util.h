@@ -99,5 +99,7 @@ int vb_read_setting(const char *path, char *val, size_t len);
  * was).  Only a regular file is read (safedir.h's bound for logs).
  */
 int vb_last_line(const char *path, char *buf, size_t len);
+/* Is @path a folder with nothing in it (it can be read)?  1 or 0. */
+int vb_dir_empty(const char *path);
 
 #endif

@@ -258,22 +258,6 @@ run_take(struct rl_run *r, struct rl_kernel *k, int index)
 	memset(k, 0, sizeof(*k));
 }
 
-/* Is @path a folder with nothing in it? */
-static int
-empty_dir(const char *path)
-{
-	struct dirent *de;
-	DIR *d = opendir(path);
-	int n = 0;
-
-	if (!d)
-		return 0;
-	while ((de = readdir(d)))
-		n += strcmp(de->d_name, ".") && strcmp(de->d_name, "..");
-	closedir(d);
-	return n == 0;
-}
-
 /* Does run @r hold at least one complete iteration of anything? */
 static int
 run_has_iter(const struct rl_run *r)
@@ -557,7 +541,7 @@ load_runs(const char *dir, const int *idx, int n, struct rl_kernel *k,
 		 * A run that cannot be read (an empty one: made, nothing
 		 * written; a meta cut short) is left out, never the label
 		 */
-		if (empty_dir(path)) {
+		if (vb_dir_empty(path)) {
 			said[i] = vb_xstrdup("left out: empty");
 			continue;
 		}

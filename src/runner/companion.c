@@ -116,11 +116,7 @@ rn_start_probe(struct run_ctx *ctx, const char *dir, const char *label,
 	if (pid < 0)
 		die_errno("cannot fork");
 	if (pid == 0) {
-		int null = open("/dev/null", O_RDONLY);
-
-		dup2(null, 0);
-		dup2(logfd, 1);
-		dup2(logfd, 2);
+		vb_child_stdio(logfd);
 		dup2(ready[1], 3);
 		/* not the benchmark's progress pipe, or it never ends */
 		for (n = 4; n < 1024; n++)

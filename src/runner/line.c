@@ -441,11 +441,7 @@ rn_run_line(struct run_ctx *ctx, const char *dir, const struct vb_conf *c,
 	if (pid < 0)
 		die_errno("cannot fork");
 	if (pid == 0) {
-		int null = open("/dev/null", O_RDONLY);
-
-		dup2(null, 0);
-		dup2(logfd, 1);
-		dup2(logfd, 2);
+		vb_child_stdio(logfd);
 		close(pfd[0]);
 		snprintf(fdbuf, sizeof(fdbuf), "%d", pfd[1]);
 		setenv("VMBENCH_PROGRESS_FD", fdbuf, 1);

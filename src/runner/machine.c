@@ -182,26 +182,28 @@ die_teardown(void)
 	rn_unlock_label(ctx);
 }
 
-/* Add @key=@val to every meta of the run; more than RN_EXTRA: a bug. */
+/* Add @key=@val to @kv (*@n of @max); one more than @max: a bug. */
+static void
+kv_add(struct vb_kv *kv, int *n, int max, const char *key, const char *val)
+{
+	if (*n >= max)
+		die("internal: more than %d pairs for meta (%s)", max, key);
+	kv[*n].key = (char *)key;
+	kv[(*n)++].val = (char *)val;
+}
+
+/* Add @key=@val to every meta of the run. */
 void
 rn_extra_add(struct run_ctx *ctx, const char *key, const char *val)
 {
-	if (ctx->nextra >= RN_EXTRA)
-		die("internal: more than %d pairs for meta (%s)", RN_EXTRA,
-		    key);
-	ctx->extra[ctx->nextra].key = (char *)key;
-	ctx->extra[ctx->nextra++].val = (char *)val;
+	kv_add(ctx->extra, &ctx->nextra, RN_EXTRA, key, val);
 }
 
-/* Add @key=@val to side @sd's meta; more than RN_AB_PAIRS: a bug. */
+/* Add @key=@val to side @sd's meta. */
 void
 rn_ab_add(struct side *sd, const char *key, const char *val)
 {
-	if (sd->nab >= RN_AB_PAIRS)
-		die("internal: more than %d pairs of a side (%s)", RN_AB_PAIRS,
-		    key);
-	sd->ab[sd->nab].key = (char *)key;
-	sd->ab[sd->nab++].val = (char *)val;
+	kv_add(sd->ab, &sd->nab, RN_AB_PAIRS, key, val);
 }
 
 /* die() from now on undoes what @ctx holds (die_teardown()). */
@@ -268,7 +270,6 @@ rn_machine_begin(struct run_ctx *ctx, int changes, const char *what,
 {
 	const char *root = getenv("VMBENCH_SYSROOT");
 	char mdir[4096], err[1024];
-	struct sigaction sa;
 	int rc, own = geteuid() == 0 || (root && *root);
 
 	vb_machine_dir(mdir, sizeof(mdir));
@@ -277,12 +278,7 @@ rn_machine_begin(struct run_ctx *ctx, int changes, const char *what,
 		die("%s", err);
 	if (changes && own) {
 		/* a signal ends the wait (flock() returns EINTR) */
-		memset(&sa, 0, sizeof(sa));
-		sa.sa_handler = rn_on_signal;
-		sigemptyset(&sa.sa_mask);
-		sigaction(SIGINT, &sa, NULL);
-		sigaction(SIGTERM, &sa, NULL);
-		sigaction(SIGHUP, &sa, NULL);
+		vb_catch_signals(rn_on_signal);
 		if (vb_machine_lock(&ctx->mach, mdir, what, 1, &stop_signal,
 		    err, sizeof(err)) < 0) {
 			if (stop_signal)
@@ -422,17 +418,11 @@ void
 rn_make_limit(struct run_ctx *ctx, uint64_t mem, uint64_t swap)
 {
 	char err[1024], a[32];
-	struct sigaction sa;
 
 	if (!mem && !swap)
 		return;
 	/* a signal while they are made must not leave them behind */
-	memset(&sa, 0, sizeof(sa));
-	sa.sa_handler = rn_on_signal;
-	sigemptyset(&sa.sa_mask);
-	sigaction(SIGINT, &sa, NULL);
-	sigaction(SIGTERM, &sa, NULL);
-	sigaction(SIGHUP, &sa, NULL);
+	vb_catch_signals(rn_on_signal);
 	rn_die_hook(ctx);
 	if (swap) {
 		if (vb_swapfile_create(&ctx->swp, ctx->workdir, swap, err,

@@ -635,7 +635,6 @@ static void
 begin_changes(struct run_ctx *ctx, const struct opts *o, struct side *sd,
     int nside, int ab, uint64_t mem, uint64_t swap)
 {
-	struct sigaction sa;
 	char err[1024];
 	int k;
 
@@ -650,12 +649,7 @@ begin_changes(struct run_ctx *ctx, const struct opts *o, struct side *sd,
 		rn_machine_begin(ctx, ab || mem || swap, what, o->results);
 	}
 	/* from here on, every path undoes what the run changed */
-	memset(&sa, 0, sizeof(sa));
-	sa.sa_handler = rn_on_signal;
-	sigemptyset(&sa.sa_mask);
-	sigaction(SIGINT, &sa, NULL);
-	sigaction(SIGTERM, &sa, NULL);
-	sigaction(SIGHUP, &sa, NULL);
+	vb_catch_signals(rn_on_signal);
 	rn_die_hook(ctx);
 	if (vb_state_begin(&ctx->state, ctx->statedir) < 0)
 		die_errno("cannot write %s", ctx->state.path);
