@@ -420,3 +420,36 @@ vb_dir_empty(const char *path)
 	closedir(d);
 	return n == 0;
 }
+
+void
+vb_read_lines(int fd, size_t cap, const volatile sig_atomic_t *stop,
+    void (*fn)(void *arg, char *line), void *arg)
+{
+	char *buf = vb_xmalloc(cap), *p, *nl;
+	size_t len = 0;
+	ssize_t n;
+
+	for (;;) {
+		n = read(fd, buf + len, cap - 1 - len);
+		if (n < 0 && errno == EINTR) {
+			if (stop && *stop)
+				break;
+			continue;
+		}
+		if (n <= 0)
+			break;
+		len += (size_t)n;
+		buf[len] = '\0';
+		p = buf;
+		while ((nl = strchr(p, '\n'))) {
+			*nl = '\0';
+			fn(arg, p);
+			p = nl + 1;
+		}
+		len -= (size_t)(p - buf);
+		memmove(buf, p, len);
+		if (len == cap - 1)
+			len = 0;	/* a line too long to be one */
+	}
+	free(buf);
+}

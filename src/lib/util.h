@@ -7,6 +7,7 @@
 #ifndef VB_UTIL_H
 #define VB_UTIL_H
 
+#include <signal.h>
 #include <stddef.h>
 #include <stdio.h>
 #include <sys/types.h>
@@ -99,6 +100,14 @@ int vb_read_setting(const char *path, char *val, size_t len);
  * was).  Only a regular file is read (safedir.h's bound for logs).
  */
 int vb_last_line(const char *path, char *buf, size_t len);
+/*
+ * Read @fd to its end a line at a time: @fn(@arg, LINE) for each, the
+ * line NUL-terminated without its newline; a line of @cap bytes or more
+ * is dropped.  EINTR reads again, or ends the reading when @stop is set
+ * and *@stop is not 0.
+ */
+void vb_read_lines(int fd, size_t cap, const volatile sig_atomic_t *stop,
+    void (*fn)(void *arg, char *line), void *arg);
 /* Is @path a folder with nothing in it (it can be read)?  1 or 0. */
 int vb_dir_empty(const char *path);
 

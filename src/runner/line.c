@@ -232,6 +232,15 @@ fmt_dur(char *buf, size_t len, double s)
 		snprintf(buf, len, "%d:%02d", (int)s / 60, (int)s % 60);
 }
 
+/* What follow() keeps from line to line. */
+struct follow {
+	struct run_ctx *ctx;
+	int idx, total;
+	const char *label;
+	uint64_t t0;		/* the suite's start */
+	double done;		/* seconds of the iterations that ended */
+};
+
 /*
  * Follow the program's progress pipe ("iter I N SECONDS" lines, see
  * src/lib/harness.h) and print a line per iteration on stderr.  "error LINE"
@@ -240,72 +249,44 @@ fmt_dur(char *buf, size_t len, double s)
  * program fails.
  */
 static void
+follow_line(void *arg, char *p)
+{
+	struct follow *fw = arg;
+	struct run_ctx *ctx = fw->ctx;
+	int it, nit;
+	double secs;
+	char el[32], eta[32];
+
+	if (strncmp(p, "error ", 6) == 0) {
+		if (!ctx->now)
+			ctx->now = strdup(p + 6);
+		return;
+	}
+	/* a line when each iteration ends */
+	if (sscanf(p, "iter %d %d %lf", &it, &nit, &secs) != 3 || secs <= 0)
+		return;
+	free(ctx->now);
+	ctx->now = NULL;
+	fw->done += secs;
+	fmt_dur(el, sizeof(el), vb_elapsed_s(fw->t0));
+	if (ctx->append) {
+		fprintf(stderr, "[%d/%d] %-22s %s done in %.1fs  elapsed %s\n",
+		    fw->idx, fw->total, fw->label, ctx->slot, secs, el);
+		return;
+	}
+	fmt_dur(eta, sizeof(eta), fw->done / it * (nit - it));
+	fprintf(stderr, "[%d/%d] %-22s iteration %d/%d done in %.1fs  "
+	    "elapsed %s  ETA %s\n", fw->idx, fw->total, fw->label, it, nit,
+	    secs, el, eta);
+}
+
+static void
 follow(struct run_ctx *ctx, int fd, int idx, int total, const char *label,
     uint64_t suite_t0)
 {
-	char buf[4096];
-	size_t len = 0;
-	double done = 0;
-	ssize_t n;
+	struct follow fw = { ctx, idx, total, label, suite_t0, 0 };
 
-	for (;;) {
-		char *nl, *p;
-
-		n = read(fd, buf + len, sizeof(buf) - 1 - len);
-		if (n < 0 && errno == EINTR)
-			continue;
-		if (n <= 0)
-			break;
-		len += (size_t)n;
-		buf[len] = '\0';
-		p = buf;
-		while ((nl = strchr(p, '\n'))) {
-			int it, nit;
-			double secs;
-			char el[32], eta[32];
-
-			*nl = '\0';
-			if (strncmp(p, "error ", 6) == 0) {
-				if (!ctx->now)
-					ctx->now = strdup(p + 6);
-				p = nl + 1;
-				continue;
-			}
-			/* a line when each iteration ends */
-			if (sscanf(p, "iter %d %d %lf", &it, &nit, &secs) ==
-			    3 && secs > 0) {
-				free(ctx->now);
-				ctx->now = NULL;
-				if (secs > 0)
-					done += secs;
-				fmt_dur(el, sizeof(el),
-				    vb_elapsed_s(suite_t0));
-				if (ctx->append) {
-					fprintf(stderr, "[%d/%d] %-22s %s done "
-					    "in %.1fs  elapsed %s\n", idx,
-					    total, label, ctx->slot, secs, el);
-					p = nl + 1;
-					continue;
-				}
-				if (secs > 0)
-					fmt_dur(eta, sizeof(eta), done / it *
-					    (nit - it));
-				else if (it > 1)
-					fmt_dur(eta, sizeof(eta), done /
-					    (it - 1) * (nit - it + 1));
-				else
-					snprintf(eta, sizeof(eta), "?");
-				fprintf(stderr, "[%d/%d] %-22s iteration %d/%d "
-				    "done in %.1fs  elapsed %s  ETA %s\n", idx,
-				    total, label, it, nit, secs, el, eta);
-			}
-			p = nl + 1;
-		}
-		len -= (size_t)(p - buf);
-		memmove(buf, p, len);
-		if (len == sizeof(buf) - 1)
-			len = 0;	/* a line too long to be ours */
-	}
+	vb_read_lines(fd, 4096, NULL, follow_line, &fw);
 }
 
 /* Last non-empty line of @path, for failure messages. */
