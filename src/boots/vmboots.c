@@ -606,7 +606,9 @@ run_boots(struct boots_ctx *ctx, uint64_t t0)
 int
 main(int argc, char **argv)
 {
-	struct boots_ctx run = BOOTS_CTX_INIT, *ctx = &run;
+	/* static: what it holds stays reachable to the end (exit()) */
+	static struct boots_ctx run = BOOTS_CTX_INIT;
+	struct boots_ctx *ctx = &run;
 	char err[VB_ERRLEN + 300], *path;
 	struct utsname u;
 	uint64_t t0;

@@ -684,7 +684,9 @@ begin_changes(struct run_ctx *ctx, const struct opts *o, struct side *sd,
 int
 main(int argc, char **argv)
 {
-	struct run_ctx run = RUN_CTX_INIT, *ctx = &run;
+	/* static: what it holds stays reachable to the end (exit()) */
+	static struct run_ctx run = RUN_CTX_INIT;
+	struct run_ctx *ctx = &run;
 	struct opts o;
 	struct vb_conf conf;
 	struct side sd[2];
@@ -773,6 +775,7 @@ main(int argc, char **argv)
 	for (k = 0; k < nside; k++)
 		free(sd[k].settings);
 	vb_knobs_free(&ctx->knobs);
+	free(ctx->knobs.root);
 	rn_unlock_label(ctx);
 	for (k = 0; k < 2; k++) {
 		for (i = 0; i < conf.nlines; i++)
