@@ -64,11 +64,11 @@ START_TEST(meminfo_fields)
 	ck_assert_uint_eq(m.mem_available, 310 * 1024);
 	ck_assert_int_lt(memfill_parse_meminfo("MemTotal: 1000 kB\n", &m,
 	    err, sizeof(err)), 0);
-	ck_assert_ptr_nonnull(strstr(err, "MemFree"));
+	tu_assert_has(err, "MemFree");
 	ck_assert_int_lt(memfill_parse_meminfo("MemTotal: 1000 kB\n"
 	    "MemFree: 5 kB\nMemAvailable: 2000 kB\nSwapTotal: 0 kB\n"
 	    "SwapFree: 0 kB\n", &m, err, sizeof(err)), 0);
-	ck_assert_ptr_nonnull(strstr(err, "inconsistent"));
+	tu_assert_has(err, "inconsistent");
 }
 END_TEST
 

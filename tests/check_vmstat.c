@@ -604,7 +604,7 @@ START_TEST(header_columns)
 
 	vb_vmstat_header(f, VB_NSEC_PER_SEC / 4);
 	fclose(f);
-	ck_assert_ptr_nonnull(strstr(buf, "interval=0.250"));
+	tu_assert_has(buf, "interval=0.250");
 	line = strstr(buf, "# t iter r b swpd free buff cache si so bi bo "
 	    "in cs us sy id wa st ");
 	ck_assert_ptr_nonnull(line);
