@@ -174,10 +174,12 @@ usage(FILE *f)
 void
 bt_check_path(const char *what, const char *p)
 {
+	char err[512];
+
 	if (!p || !*p)
 		die("%s: empty path", what);
-	if (strchr(p, '\n') || strlen(p) > PATH_MAX - 200)
-		die("%s: bad path (a newline, or too long)", what);
+	if (vb_path_check(what, p, err, sizeof(err)) < 0)
+		die("%s", err);
 }
 
 /* The comparison of the two labels, as make ab prints it; its status. */
@@ -383,12 +385,8 @@ check_out_dir(const char *what, const char *path)
 static const char *
 workdir_name(struct boots_ctx *ctx)
 {
-	const char *w = ctx->o.workdir;
+	const char *w = vb_workdir_name(ctx->o.workdir);
 
-	if (!w || !*w)
-		w = getenv("VMBENCH_WORKDIR");
-	if (!w || !*w)
-		w = "work";
 	bt_check_path("WORKDIR", w);
 	return w;
 }
@@ -398,16 +396,17 @@ static int
 find_workdir(struct boots_ctx *ctx, int make)
 {
 	const char *w = workdir_name(ctx);
+	int rc, made_failed;
 
-	if (make && mkdir(w, 0755) < 0 && errno != EEXIST)
-		die_errno("cannot create the work folder %s", w);
-	if (!realpath(w, ctx->workdir)) {
-		if (!make && errno == ENOENT) {
-			snprintf(ctx->workdir, sizeof(ctx->workdir), "%s", w);
-			return -1;
-		}
-		die_errno("the work folder %s", w);
+	rc = vb_workdir_find(w, make, ctx->workdir, &made_failed);
+	if (rc > 0) {
+		snprintf(ctx->workdir, sizeof(ctx->workdir), "%s", w);
+		return -1;
 	}
+	if (rc < 0 && made_failed)
+		die_errno("cannot create the work folder %s", w);
+	if (rc < 0)
+		die_errno("the work folder %s", w);
 	/* its folders are the boots': ours or root's, sticky if shared */
 	{
 		char err[PATH_MAX + 128];

@@ -453,3 +453,45 @@ vb_read_lines(int fd, size_t cap, const volatile sig_atomic_t *stop,
 	}
 	free(buf);
 }
+
+int
+vb_path_check(const char *what, const char *path, char *err, size_t errlen)
+{
+	const unsigned char *p;
+
+	for (p = (const unsigned char *)path; *p; p++)
+		if (*p < 0x20 || *p == 0x7f) {
+			snprintf(err, errlen, "%s '%.200s': a control character "
+			    "in a path", what, path);
+			return -1;
+		}
+	if (strlen(path) >= PATH_MAX - 256) {
+		snprintf(err, errlen, "%s '%.60s...': path too long (%zu "
+		    "bytes)", what, path, strlen(path));
+		return -1;
+	}
+	return 0;
+}
+
+const char *
+vb_workdir_name(const char *given)
+{
+	const char *w = given;
+
+	if (!w || !*w)
+		w = getenv("VMBENCH_WORKDIR");
+	return w && *w ? w : "work";
+}
+
+int
+vb_workdir_find(const char *name, int make, char *out, int *made_failed)
+{
+	*made_failed = 0;
+	if (make && mkdir(name, 0755) < 0 && errno != EEXIST) {
+		*made_failed = 1;
+		return -1;
+	}
+	if (!realpath(name, out))
+		return !make && errno == ENOENT ? 1 : -1;
+	return 0;
+}

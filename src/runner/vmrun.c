@@ -182,15 +182,10 @@ usage(FILE *f)
 static void
 check_path(const char *what, const char *path)
 {
-	const unsigned char *p;
+	char err[512];
 
-	for (p = (const unsigned char *)path; *p; p++)
-		if (*p < 0x20 || *p == 0x7f)
-			die("%s '%s': a control character in a path", what,
-			    path);
-	if (strlen(path) >= PATH_MAX - 256)
-		die("%s '%.60s...': path too long (%zu bytes)", what, path,
-		    strlen(path));
+	if (vb_path_check(what, path, err, sizeof(err)) < 0)
+		die("%s", err);
 }
 
 /*
@@ -277,18 +272,17 @@ workdir_usable(const char *dir)
 static int
 find_workdir(struct run_ctx *ctx, struct opts *o, int make)
 {
-	if (!o->workdir)
-		o->workdir = getenv("VMBENCH_WORKDIR");
-	if (!o->workdir || !*o->workdir)
-		o->workdir = "work";
+	int rc, made_failed;
+
+	o->workdir = vb_workdir_name(o->workdir);
 	check_path("the work folder", o->workdir);
-	if (make && mkdir(o->workdir, 0755) < 0 && errno != EEXIST)
+	rc = vb_workdir_find(o->workdir, make, ctx->workdir, &made_failed);
+	if (rc > 0)
+		return -1;
+	if (rc < 0 && made_failed)
 		die_errno("cannot create work folder %s", o->workdir);
-	if (!realpath(o->workdir, ctx->workdir)) {
-		if (!make && errno == ENOENT)
-			return -1;
+	if (rc < 0)
 		die_errno("work folder %s", o->workdir);
-	}
 	workdir_usable(o->workdir);
 	return 0;
 }
