@@ -89,7 +89,12 @@ BENCH_HELPERS := src/bench/vmlat/hello.c
 BENCH_MAIN := $(foreach b,$(BENCHES),src/bench/$(b)/$(b).c)
 BENCH_MODS := $(patsubst %.c,%.o,$(filter-out $(BENCH_MAIN) \
 	$(BENCH_HELPERS),$(wildcard src/bench/*/*.c)))
-RUNNER_MODS := $(patsubst %.c,%.o,$(filter-out src/runner/vmrun.c,\
+# vmrun's own modules (its main and the modules over struct run_ctx,
+# src/runner/run.h) are linked into vmrun only; the others (knob,
+# memlimit, state, swapfile, benchlist) into the tests too
+RUNNER_PROG := $(patsubst %,src/runner/%.o,vmrun line companion abrun runs \
+	machine)
+RUNNER_MODS := $(filter-out $(RUNNER_PROG),$(patsubst %.c,%.o,\
 	$(wildcard src/runner/*.c)))
 PROGS := $(BENCHES:%=bench/%) bench/vmrun
 
@@ -103,7 +108,7 @@ TEST_OBJS := $(TEST_SRCS:.c=.o) tests/runner.o
 TEST_BIN := tests/check_vmbench
 
 ALL_OBJS := $(LIB_OBJS) $(BENCH_MAIN:.c=.o) $(BENCH_MODS) \
-	$(RUNNER_MODS) src/runner/vmrun.o $(REPORT_MODS) \
+	$(RUNNER_MODS) $(RUNNER_PROG) $(REPORT_MODS) \
 	src/report/vmreport.o $(TEST_OBJS)
 
 .PHONY: all check check-slow deps need-deps clean
@@ -152,7 +157,7 @@ bench/%: $$(addsuffix .o,$$(basename $$(filter-out $(BENCH_HELPERS),\
 	$(call say,LD,$@)
 	$(Q)mkdir -p $(@D) && $(CC) $(LDFLAGS) -o $@ $^ $(LDLIBS)
 
-bench/vmrun: src/runner/vmrun.o $(RUNNER_MODS) $(LIB)
+bench/vmrun: $(RUNNER_PROG) $(RUNNER_MODS) $(LIB)
 	$(call say,LD,$@)
 	$(Q)mkdir -p $(@D) && $(CC) $(LDFLAGS) -o $@ $^ $(LDLIBS)
 
@@ -186,7 +191,8 @@ src/runner/benches.h: FORCE
 	$(Q)t=$@.tmp.$$$$; for b in $(sort $(BENCHES)); do \
 	    echo "BENCH(\"$$b\")"; done > $$t; \
 	cmp -s $$t $@ && rm -f $$t || mv $$t $@
-src/runner/config.o tests/fuzz/obj/src/runner/config.o: src/runner/benches.h
+src/runner/benchlist.o tests/fuzz/obj/src/runner/benchlist.o: \
+	src/runner/benches.h
 
 # tests/progs.h: the programs built here, PROG("bench/forkbomb") ...,
 # whose --help tests/check_docs.c compares with docs/*.md.
@@ -220,15 +226,19 @@ check-slow: all $(TEST_BIN) tests/iterchild
 
 # Every header compiles on its own: included twice in a unit of its own
 # (its includes and its guard are its own), with its layer's -I only.
-# (src/runner/benches.h is a generated list, not a header.)
-HEADERS = $(filter-out src/runner/benches.h,$(wildcard src/lib/*.h \
-	src/runner/*.h src/report/*.h src/report/*/*.h src/bench/*/*.h))
+# (src/runner/benches.h, tests/suites.h and tests/progs.h are generated
+# lists, not headers.)
+HEADERS = $(filter-out src/runner/benches.h tests/suites.h tests/progs.h,\
+	$(wildcard src/lib/*.h \
+	src/runner/*.h src/report/*.h src/report/*/*.h src/bench/*/*.h \
+	src/boots/*.h tests/*.h tests/fuzz/*.h))
 .PHONY: check-headers
 check-headers: src/lib/version.h
 	$(call say,CHECK,headers)
 	$(Q)fail=0; for h in $(HEADERS); do \
 	    case $$h in src/runner/*) i=-Isrc/runner;; \
-	    src/report/*) i=-Isrc/report;; *) i=;; esac; \
+	    src/report/*) i=-Isrc/report;; src/boots/*) i=-Isrc/boots;; \
+	    tests/*) i="$(TEST_CPPFLAGS) $(CHECK_CFLAGS)";; *) i=;; esac; \
 	    printf '#include "%s"\n#include "%s"\n' "$$h" "$$h" | \
 	    $(CC) -std=gnu11 -D_GNU_SOURCE -Wall -Wextra -Werror \
 	    -Isrc/lib $$i -fsyntax-only -x c - || \
@@ -324,8 +334,7 @@ endif
 	echo '$(CC) $(CPPFLAGS) $(CFLAGS) $(LDFLAGS)' > $$t; \
 	cmp -s $$t $@ && rm -f $$t || mv $$t $@
 
-include mk/workflows.mk mk/bench.mk mk/fuzz.mk
+include mk/workflows.mk mk/bench.mk mk/fuzz.mk mk/boots.mk
 
+# last: every object is in ALL_OBJS by now (mk/boots.mk adds its own)
 -include $(ALL_OBJS:.o=.d)
-
-include mk/boots.mk

@@ -8,19 +8,21 @@
 #              into ~/.cache/vmbench/kernels/ (src/boots/get-kernel.sh)
 #   make deps-boots   the Debian packages boots need (as root)
 #   make bench-boots  the time of a boot, and two plans (docs/validation.md)
-BOOTS_MAIN := src/boots/vmboots.c
-BOOTS_MODS := $(patsubst %.c,%.o,$(filter-out $(BOOTS_MAIN),\
+# vmboots' own modules (main and those over struct boots_ctx, boots.h)
+# are linked into vmboots only; the others into the tests too
+BOOTS_PROG := $(patsubst %,src/boots/%.o,vmboots stale vm steps)
+BOOTS_MODS := $(filter-out $(BOOTS_PROG),$(patsubst %.c,%.o,\
 	$(wildcard src/boots/*.c)))
 PROGS += bench/vmboots
-ALL_OBJS += $(BOOTS_MODS) $(BOOTS_MAIN:.c=.o)
+ALL_OBJS += $(BOOTS_MODS) $(BOOTS_PROG)
 all: bench/vmboots
 
-# vmboots plans its boots in make ab's order (src/runner/ab.c)
-src/boots/%.o: CPPFLAGS += -Isrc/boots -Isrc/runner
+# vmboots sees its own headers and lib's (make ab's order: src/lib/ab.c)
+src/boots/%.o: CPPFLAGS += -Isrc/boots
 # the guest's init is linked into the program (.incbin)
 src/boots/guest.o: src/boots/init.sh
 
-bench/vmboots: $(BOOTS_MAIN:.c=.o) $(BOOTS_MODS) src/runner/ab.o $(LIB)
+bench/vmboots: $(BOOTS_PROG) $(BOOTS_MODS) $(LIB)
 	$(call say,LD,$@)
 	$(Q)mkdir -p $(@D) && $(CC) $(LDFLAGS) -o $@ $^ $(LDLIBS)
 
@@ -30,23 +32,9 @@ $(TEST_BIN): $(BOOTS_MODS)
 
 BOOTS_DEB_PKGS := qemu-system-x86 busybox-static e2fsprogs
 
-export VB_A_KERNEL = $(value A_KERNEL)
-export VB_B_KERNEL = $(value B_KERNEL)
-export VB_A_CMDLINE = $(value A_CMDLINE)
-export VB_B_CMDLINE = $(value B_CMDLINE)
-export VB_VM_MEM = $(value VM_MEM)
-export VB_A_MEM = $(value A_MEM)
-export VB_B_MEM = $(value B_MEM)
-export VB_VM_CPUS = $(value VM_CPUS)
-export VB_BOOTS = $(value BOOTS)
-export VB_ACCEL = $(value ACCEL)
-export VB_A_MODULES = $(value A_MODULES)
-export VB_B_MODULES = $(value B_MODULES)
-export VB_BOOT_TIMEOUT = $(value BOOT_TIMEOUT)
-export VB_VM_DISK = $(value VM_DISK)
-export VB_TEST_KERNEL = $(value TEST_KERNEL)
-unexport A_KERNEL B_KERNEL A_CMDLINE B_CMDLINE VM_MEM A_MEM B_MEM VM_CPUS \
-	BOOTS ACCEL A_MODULES B_MODULES BOOT_TIMEOUT VM_DISK TEST_KERNEL
+# each as VB_NAME in the environment, never as shell text (Makefile)
+$(call vb_export,A_KERNEL B_KERNEL A_CMDLINE B_CMDLINE VM_MEM A_MEM B_MEM \
+	VM_CPUS BOOTS ACCEL A_MODULES B_MODULES BOOT_TIMEOUT VM_DISK TEST_KERNEL)
 
 .PHONY: boots test-kernel deps-boots bench-boots clean-stale-boots
 # exec'd, watching make (mk/workflows.mk, src/lib/parentwatch.h)

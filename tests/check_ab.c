@@ -1,8 +1,8 @@
 /*
- * make ab (src/runner/ab.c and vmrun --a/--b): the ABBA schedule, and
- * bench/vmrun --a/--b end to end on a fake settings tree (every signal
- * path, SIGKILL then the next run, a benchmark killed mid-run), and on
- * the real one, as root, without changing a value.
+ * check_ab.c - make ab (src/lib/ab.c and vmrun --a/--b): the ABBA
+ * schedule, and bench/vmrun --a/--b end to end on a fake settings tree
+ * (every signal path, SIGKILL then the next run, a benchmark killed
+ * mid-run), and on the real one, as root, without changing a value.
  */
 #include <check.h>
 #include <fcntl.h>

@@ -1,15 +1,15 @@
 /*
- * An unprivileged user against root's vmbench: each attack of the kind
- * a user who owns an output or label folder (a folder in /tmp, or
- * RESULTS=, PLOTS=, HTML= on a shared 1777 folder) can mount, run as
- * the user nobody (a forked child that drops to uid and gid 65534) with
- * root's programs run by the test.  Each test shows the victim (a file
- * or folder of root's, made for the test) unchanged, nothing run as
- * root (no marker file), nothing deleted, and the program exiting
- * non-zero with one line on stderr naming the folder it refused
- * (`vmreport: refusing folder DIR: owned by uid 65534, not by uid 0`).
- * A program that hangs is killed after a few seconds, one that grows
- * past 512 MiB at once; both fail the test.
+ * check_attack.c - an unprivileged user against root's vmbench: each
+ * attack of the kind a user who owns an output or label folder (a folder
+ * in /tmp, or RESULTS=, PLOTS=, HTML= on a shared 1777 folder) can mount,
+ * run as the user nobody (a forked child that drops to uid and gid 65534)
+ * with root's programs run by the test.  Each test shows the victim (a file
+ * or folder of root's, made for the test) unchanged, nothing run as root
+ * (no marker file), nothing deleted, and the program exiting non-zero with
+ * one line on stderr naming the folder it refused (`vmreport: refusing
+ * folder DIR: owned by uid 65534, not by uid 0`).  A program that hangs is
+ * killed after a few seconds, one that grows past 512 MiB at once; both
+ * fail the test.
  *
  * Root only: without root the tests are skipped, and counted so.
  */

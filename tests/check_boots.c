@@ -1,14 +1,14 @@
 /*
- * make boots' pieces (src/boots/): the plan (the order, the labels from
- * the images' versions and what differs, the config's iterations, the
- * timeout), the kernel image check on fake bzImages, the initramfs
- * writer (read back here), the result collection from a fake guest's
- * result disk (an ext4 image made and read without root) into run
- * folders; then bench/vmboots on bad input, and under TCG end to end:
- * one boot that runs a tiny config and one that panics, a SIGTERM in
- * the middle of a boot and a SIGKILL then --clean-stale.  The boots
- * are skipped, with one line, when QEMU or a test kernel is absent
- * (make deps-boots test-kernel; VMBENCH_TEST_KERNEL=path picks one).
+ * check_boots.c - make boots' pieces (src/boots/): the plan (the order,
+ * the labels from the images' versions and what differs, the config's
+ * iterations, the timeout), the kernel image check on fake bzImages, the
+ * initramfs writer (read back here), the result collection from a fake
+ * guest's result disk (an ext4 image made and read without root) into run
+ * folders; then bench/vmboots on bad input, and under TCG end to end: one
+ * boot that runs a tiny config and one that panics, a SIGTERM in the
+ * middle of a boot and a SIGKILL then --clean-stale.  The boots are
+ * skipped, with one line, when QEMU or a test kernel is absent (make
+ * deps-boots test-kernel; VMBENCH_TEST_KERNEL=path picks one).
  */
 #include <check.h>
 #include <dirent.h>
@@ -23,6 +23,7 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
+#include "config.h"
 #include "cpio.h"
 #include "guest.h"
 #include "kexec.h"
@@ -32,6 +33,7 @@
 #include "plan.h"
 #include "proc.h"
 #include "result.h"
+#include "runs.h"
 #include "testutil.h"
 #include "util.h"
 
@@ -48,7 +50,7 @@ START_TEST(order_and_schedule)
 	ck_assert_int_eq(vb_ab_order_ok("ABA", err, sizeof(err)), -1);
 	ck_assert_int_eq(vb_ab_order_ok("AABBX", err, sizeof(err)), -1);
 	ck_assert_int_eq(vb_ab_order_ok("AAAB", err, sizeof(err)), -1);
-	ck_assert_ptr_nonnull(strstr(err, "as many A as B"));
+	tu_assert_has(err, "as many A as B");
 	ck_assert_int_eq(vb_ab_order_ok("", err, sizeof(err)), -1);
 	vb_ab_schedule("ABBA", 3, out);
 	ck_assert_str_eq(out, "ABBAAB");
@@ -123,7 +125,7 @@ START_TEST(default_labels)
 	side(&a, "x", "", 1 << 30, "same");
 	side(&b, "y", "", 1 << 30, "same");
 	ck_assert_int_eq(bt_default_labels(&a, &b, err, sizeof(err)), -1);
-	ck_assert_ptr_nonnull(strstr(err, "both sides are labelled 'same'"));
+	tu_assert_has(err, "both sides are labelled 'same'");
 	/* characters a label cannot hold become '-' */
 	side(&a, "6.1", "foo=a/b,c", 1 << 30, "");
 	side(&b, "6.1", "", 1 << 30, "");
@@ -171,7 +173,7 @@ START_TEST(image_version)
 	ck_assert_int_eq(bt_image_version(p, v, sizeof(v), r, sizeof(r), err,
 	    sizeof(err)), 0);
 	ck_assert_str_eq(r, "6.1.0-57-cloud-amd64");
-	ck_assert_ptr_nonnull(strstr(v, "Debian 6.1.192-3"));
+	tu_assert_has(v, "Debian 6.1.192-3");
 	/* shorter than its header says (syssize 1: 16 bytes more) */
 	ck_assert_int_eq(sh("cp \"$T/vmlinuz\" \"$T/long\" && printf "
 	    "'\\001' | dd of=\"$T/long\" bs=1 seek=500 conv=notrunc "
@@ -188,35 +190,54 @@ START_TEST(image_version)
 	fake_image(p, sizeof(p), "notkernel", "x", 0);
 	ck_assert_int_eq(bt_image_version(p, v, sizeof(v), r, sizeof(r), err,
 	    sizeof(err)), -1);
-	ck_assert_ptr_nonnull(strstr(err, "not a Linux kernel image"));
+	tu_assert_has(err, "not a Linux kernel image");
 	/* a header but no version */
 	fake_image(p, sizeof(p), "noversion", "", 1);
 	ck_assert_int_eq(bt_image_version(p, v, sizeof(v), r, sizeof(r), err,
 	    sizeof(err)), -1);
-	ck_assert_ptr_nonnull(strstr(err, "no version"));
+	tu_assert_has(err, "no version");
 	/* too short, and missing */
 	tu_write(p, sizeof(p), "short", "MZ");
 	ck_assert_int_eq(bt_image_version(p, v, sizeof(v), r, sizeof(r), err,
 	    sizeof(err)), -1);
-	ck_assert_ptr_nonnull(strstr(err, "not a Linux kernel image"));
+	tu_assert_has(err, "not a Linux kernel image");
 	tu_path(p, sizeof(p), "missing");
 	ck_assert_int_eq(bt_image_version(p, v, sizeof(v), r, sizeof(r), err,
 	    sizeof(err)), -1);
-	ck_assert_ptr_nonnull(strstr(err, "cannot open"));
+	tu_assert_has(err, "cannot open");
 }
 END_TEST
 
+/* vb_conf_iterations() of the config text @text; -1 when refused. */
+static int
+conf_iterations(const char *text)
+{
+	struct vb_conf c;
+	char err[512];
+	int n;
+
+	if (vb_conf_parse("t.conf", text, &c, err, sizeof(err)) < 0)
+		return -1;
+	n = vb_conf_iterations(&c);
+	vb_conf_free(&c);
+	return n;
+}
+
 START_TEST(config_iterations_and_timeout)
 {
-	ck_assert_int_eq(bt_config_iterations("iterations 2\n"
+	/* the runner's parser (src/lib/config.c) counts them */
+	ck_assert_int_eq(conf_iterations("iterations 2\n"
 	    "forkbomb --forks 500 --ints 100\n"
 	    "forkbomb@par --forks 500 --concurrency 4 iterations=1\n"), 3);
 	/* no suite count: once a line; comments and blank lines are none */
-	ck_assert_int_eq(bt_config_iterations("# a\n\nmemfill --bytes 1M\n"
+	ck_assert_int_eq(conf_iterations("# a\n\nmemfill --bytes 1M\n"
 	    "  mmaptouch --pages 10 # iterations=7\n"), 2);
-	ck_assert_int_eq(bt_config_iterations("probe@x iterations=4\n"
+	ck_assert_int_eq(conf_iterations("probe@x iterations=4\n"
 	    "iterations 3\nforkbomb\n"), 7);
-	ck_assert_int_eq(bt_config_iterations("# nothing\n"), 0);
+	/* a '#' inside quotes is no comment (the copy boots had cut it) */
+	ck_assert_int_eq(conf_iterations("fileload --name \"a#b\" "
+	    "iterations=5\n"), 5);
+	ck_assert_int_eq(conf_iterations("# nothing\n"), -1);
 	/* TCG is given longer than KVM; a good boot sets the next limit */
 	ck_assert(bt_timeout(0, 1, 3, 0) > bt_timeout(0, 0, 3, 0));
 	ck_assert(bt_timeout(0, 1, 30, 0) > bt_timeout(0, 1, 3, 0));
@@ -329,33 +350,33 @@ START_TEST(initramfs_contents)
 	tu_path(arch, sizeof(arch), "i.cpio");
 	ck_assert_int_eq(bt_build_initramfs(&g, arch, err, sizeof(err)), 0);
 	got = read_cpio(arch, 0);
-	ck_assert_ptr_nonnull(strstr(got, "|dev/console|"));
-	ck_assert_ptr_nonnull(strstr(got, "|init|"));
-	ck_assert_ptr_nonnull(strstr(got, "|bin/busybox|bin/sh|"));
-	ck_assert_ptr_nonnull(strstr(got, "|vmbench/bench/forkbomb|"));
-	ck_assert_ptr_null(strstr(got, "vmbench/bench/vmboots"));
-	ck_assert_ptr_null(strstr(got, "notes"));
+	tu_assert_has(got, "|dev/console|");
+	tu_assert_has(got, "|init|");
+	tu_assert_has(got, "|bin/busybox|bin/sh|");
+	tu_assert_has(got, "|vmbench/bench/forkbomb|");
+	tu_assert_lacks(got, "vmbench/bench/vmboots");
+	tu_assert_lacks(got, "notes");
 	/* its libraries and the loader, at the paths it names */
 	ck_assert_msg(strstr(got, "/libc.so.6|") != NULL, "%s", got);
-	ck_assert_ptr_nonnull(strstr(got, "ld-linux"));
-	ck_assert_ptr_nonnull(strstr(got, "|vmbench/configs/test.conf|"));
-	ck_assert_ptr_nonnull(strstr(got, "|vmbench/configs/mine.conf|"));
+	tu_assert_has(got, "ld-linux");
+	tu_assert_has(got, "|vmbench/configs/test.conf|");
+	tu_assert_has(got, "|vmbench/configs/mine.conf|");
 	free(got);
 	/* the init is the script, whole */
 	got = read_cpio(arch, 1);
-	ck_assert_ptr_nonnull(strstr(got, "init 100755"));
-	ck_assert_ptr_nonnull(strstr(got, "bench/vmrun --kernel \"$label\""));
+	tu_assert_has(got, "init 100755");
+	tu_assert_has(got, "bench/vmrun --kernel \"$label\"");
 	free(got);
 	/* vmboots comes along for the kexec plans */
 	g.with_vmboots = 1;
 	ck_assert_int_eq(bt_build_initramfs(&g, arch, err, sizeof(err)), 0);
 	got = read_cpio(arch, 0);
-	ck_assert_ptr_nonnull(strstr(got, "|vmbench/bench/vmboots|"));
+	tu_assert_has(got, "|vmbench/bench/vmboots|");
 	free(got);
 	/* a bench/ without programs is refused, the archive not made */
 	ck_assert_int_eq(sh("rm -f \"$T/ib\"/* \"$T/i.cpio\""), 0);
 	ck_assert_int_eq(bt_build_initramfs(&g, arch, err, sizeof(err)), -1);
-	ck_assert_ptr_nonnull(strstr(err, "no programs"));
+	tu_assert_has(err, "no programs");
 	ck_assert(!exists("i.cpio"));
 }
 END_TEST
@@ -413,7 +434,7 @@ START_TEST(collect_from_disk)
 	    { "boot_id", "b1" } };
 	int next;
 
-	if (!bt_have("mkfs.ext4") && !bt_have("/sbin/mkfs.ext4")) {
+	if (!vb_have("mkfs.ext4") && !vb_have("/sbin/mkfs.ext4")) {
 		tu_skip("no mkfs.ext4 (e2fsprogs)");
 		return;
 	}
@@ -432,7 +453,7 @@ START_TEST(collect_from_disk)
 	ck_assert_int_eq(bt_disk_make(img, 64 << 20, job, NULL, err,
 	    sizeof(err)), 0);
 	ck_assert_int_eq(sh("rm -rf \"$T/g\" && mkdir -p \"$T/res/lab\""), 0);
-	ck_assert_int_eq(bt_next_run(dir, &next, err, sizeof(err)), 0);
+	ck_assert_int_eq(vb_runs_next(dir, &next, err, sizeof(err)), 0);
 	ck_assert_int_eq(next, 1);
 	ck_assert_int_eq(bt_disk_read(img, got, NULL, err, sizeof(err)), 0);
 	ck_assert(exists("res/lab/.boot-1/vmboots/guest"));
@@ -446,7 +467,7 @@ START_TEST(collect_from_disk)
 	ck_assert_str_eq(meta_val("res/lab/run1/meta", "boot_id"), "b1");
 	ck_assert_str_eq(meta_val("res/lab/run1/meta", "accel"), "tcg");
 	/* the same disk again: the next run; a guest that died: failed */
-	ck_assert_int_eq(bt_next_run(dir, &next, err, sizeof(err)), 0);
+	ck_assert_int_eq(vb_runs_next(dir, &next, err, sizeof(err)), 0);
 	ck_assert_int_eq(next, 2);
 	ck_assert_int_eq(sh("rm -rf \"$T/res/lab/.boot-1\""), 0);
 	ck_assert_int_eq(bt_disk_read(img, got, NULL, err, sizeof(err)), 0);
@@ -467,15 +488,15 @@ START_TEST(collect_from_disk)
 	/* a run already there is never overwritten */
 	ck_assert_int_eq(bt_collect(got, "lab", dir, 3, "failed", kv, 3, err,
 	    sizeof(err)), -1);
-	ck_assert_ptr_nonnull(strstr(err, "already exists"));
-	ck_assert_int_eq(bt_next_run(dir, &next, err, sizeof(err)), 0);
+	tu_assert_has(err, "already exists");
+	ck_assert_int_eq(vb_runs_next(dir, &next, err, sizeof(err)), 0);
 	ck_assert_int_eq(next, 4);
 	/* a folder of one run (make run) is not a folder of runs */
 	ck_assert_int_eq(sh("mkdir -p \"$T/res/flat\" && echo vmbench_meta=1 "
 	    "> \"$T/res/flat/meta\""), 0);
 	tu_path(dir, sizeof(dir), "res/flat");
-	ck_assert_int_eq(bt_next_run(dir, &next, err, sizeof(err)), -1);
-	ck_assert_ptr_nonnull(strstr(err, "holds a single run"));
+	ck_assert_int_eq(vb_runs_next(dir, &next, err, sizeof(err)), -1);
+	tu_assert_has(err, "holds a single run");
 }
 END_TEST
 
@@ -490,7 +511,7 @@ START_TEST(collect_keeps_whole)
 	struct vb_kv kv[] = { { "run", "1" } };
 	int save, fd;
 
-	if (!bt_have("mkfs.ext4") && !bt_have("/sbin/mkfs.ext4")) {
+	if (!vb_have("mkfs.ext4") && !vb_have("/sbin/mkfs.ext4")) {
 		tu_skip("no mkfs.ext4 (e2fsprogs)");
 		return;
 	}
@@ -607,7 +628,7 @@ START_TEST(modules_of_test_kernel)
 			    paths[i], tok);
 		}
 	}
-	ck_assert_ptr_nonnull(strstr(paths[n - 1], "virtio_blk.ko"));
+	tu_assert_has(paths[n - 1], "virtio_blk.ko");
 	bt_free_list(paths, n);
 	/* a module that is nowhere */
 	{
@@ -615,7 +636,7 @@ START_TEST(modules_of_test_kernel)
 
 		ck_assert_int_eq(bt_modules_closure(mod, want, &paths, &n,
 		    err, sizeof(err)), -1);
-		ck_assert_ptr_nonnull(strstr(err, "no module no_such_module"));
+		tu_assert_has(err, "no module no_such_module");
 	}
 	ck_assert_int_eq(bt_modinfo_depends(k, mod, sizeof(mod), err,
 	    sizeof(err)), -1);
@@ -642,17 +663,17 @@ START_TEST(bad_input)
 	const char *k = test_kernel();
 
 	ck_assert_int_ne(vmboots(&out, "--a-kernel \"$T/none\""), 0);
-	ck_assert_ptr_nonnull(strstr(out, "A_KERNEL="));
-	ck_assert_ptr_nonnull(strstr(out, "cannot open"));
+	tu_assert_has(out, "A_KERNEL=");
+	tu_assert_has(out, "cannot open");
 	ck_assert_ptr_null(strchr(strchr(out, '\n') + 1, '\n'));
 	free(out);
 	tu_write(img, sizeof(img), "notakernel", "just text, long enough? "
 	    "no\n");
 	ck_assert_int_ne(vmboots(&out, "--a-kernel \"$T/notakernel\""), 0);
-	ck_assert_ptr_nonnull(strstr(out, "not a Linux kernel image"));
+	tu_assert_has(out, "not a Linux kernel image");
 	free(out);
 	ck_assert_int_ne(vmboots(&out, ""), 0);
-	ck_assert_ptr_nonnull(strstr(out, "A_KERNEL=/path"));
+	tu_assert_has(out, "A_KERNEL=/path");
 	free(out);
 	/* refused before anything is made: no work folder */
 	ck_assert_int_ne(sh("bench/vmboots --results \"$T/res\" --workdir "
@@ -686,28 +707,30 @@ START_TEST(bad_input)
 	    "the work folder was made: %s", out);
 	free(out);
 	ck_assert_int_ne(vmboots(&out, "--a-kernel \"$K\" --order ABA"), 0);
-	ck_assert_ptr_nonnull(strstr(out, "order 'ABA'"));
+	tu_assert_has(out, "order 'ABA'");
 	free(out);
 	ck_assert_int_ne(vmboots(&out, "--a-kernel \"$K\" --qemu "
 	    "\"$T/no-qemu\""), 0);
-	ck_assert_ptr_nonnull(strstr(out, "no-qemu not found"));
+	tu_assert_has(out, "no-qemu not found");
 	free(out);
 	ck_assert_int_ne(vmboots(&out, "--a-kernel \"$K\" --mem 1X"), 0);
-	ck_assert_ptr_nonnull(strstr(out, "VM_MEM=1X"));
+	tu_assert_has(out, "VM_MEM=1X");
 	free(out);
 	ck_assert_int_ne(vmboots(&out, "--a-kernel \"$K\" --disk 1M"), 0);
-	ck_assert_ptr_nonnull(strstr(out, "VM_DISK=1M"));
+	tu_assert_has(out, "VM_DISK=1M");
 	free(out);
 	ck_assert_int_ne(vmboots(&out, "--a-kernel \"$K\" --config "
 	    "\"$T/none.conf\""), 0);
-	ck_assert_ptr_nonnull(strstr(out, "none.conf: cannot open"));
+	/* the runner's parser's words: vmrun says the same */
+	tu_assert_has(out, "cannot read config ");
+	tu_assert_has(out, "none.conf: No such file");
 	free(out);
 	/* a label folder of one run is refused, before anything boots */
 	ck_assert_int_eq(sh("mkdir -p \"$T/res/flat\" && echo "
 	    "vmbench_meta=1 > \"$T/res/flat/meta\""), 0);
 	ck_assert_int_ne(vmboots(&out, "--a-kernel \"$K\" --a-label flat "
 	    "--config configs/test.conf"), 0);
-	ck_assert_ptr_nonnull(strstr(out, "holds a single run"));
+	tu_assert_has(out, "holds a single run");
 	ck_assert_ptr_null(strchr(strchr(out, '\n') + 1, '\n'));
 	free(out);
 	ck_assert(!exists("res/flat/run1"));
@@ -722,7 +745,7 @@ can_boot(const char *test)
 	const char *k = test_kernel();
 
 	(void)test;
-	if (!bt_have("qemu-system-x86_64") || !k) {
+	if (!vb_have("qemu-system-x86_64") || !k) {
 		tu_skip(!k ? "no test kernel (make test-kernel)" :
 		    "no qemu-system-x86_64 (make deps-boots)");
 		return 0;
@@ -769,8 +792,8 @@ START_TEST(boot_end_to_end)
 	ck_assert_int_eq(strlen(meta_val("res/b/run1/meta", "boot_id")), 36);
 	ck_assert_str_eq(meta_val("res/b/run1/meta", "boot_order"), "AB");
 	ck_assert_str_eq(meta_val("res/a/run1/meta", "status"), "failed");
-	ck_assert_ptr_nonnull(strstr(meta_val("res/a/run1/meta",
-	    "boot_failure"), "kernel panic"));
+	tu_assert_has(meta_val("res/a/run1/meta",
+	    "boot_failure"), "kernel panic");
 	ck_assert(exists("res/a/run1/console.txt"));
 	ck_assert(!exists("res/a/.boot-1"));
 	nothing_left();
@@ -811,10 +834,10 @@ START_TEST(kexec_plan)
 	bt_kplan_free(&p);
 	tu_write(path, sizeof(path), "notplan", "a=b\n");
 	ck_assert_int_eq(bt_kplan_read(&p, path, err, sizeof(err)), -1);
-	ck_assert_ptr_nonnull(strstr(err, "not a vmboots plan"));
+	tu_assert_has(err, "not a vmboots plan");
 	ck_assert_int_eq(bt_kexec_load("/nonexistent/vmlinuz", "", "quiet",
 	    err, sizeof(err)), -1);
-	ck_assert_ptr_nonnull(strstr(err, "cannot open"));
+	tu_assert_has(err, "cannot open");
 	/*
 	 * A plan whose kernel this machine is not running (no
 	 * vmbench.boot= here) and whose next kernels cannot be opened:
@@ -851,11 +874,11 @@ START_TEST(kexec_plan)
 		close(save);
 	}
 	ck_assert_str_eq(meta_val("kres/ka/run1/meta", "status"), "failed");
-	ck_assert_ptr_nonnull(strstr(meta_val("kres/ka/run1/meta",
-	    "boot_failure"), "did not come up"));
+	tu_assert_has(meta_val("kres/ka/run1/meta",
+	    "boot_failure"), "did not come up");
 	ck_assert_str_eq(meta_val("kres/kb/run1/meta", "status"), "failed");
-	ck_assert_ptr_nonnull(strstr(meta_val("kres/kb/run1/meta",
-	    "boot_failure"), "cannot open"));
+	tu_assert_has(meta_val("kres/kb/run1/meta",
+	    "boot_failure"), "cannot open");
 	ck_assert_str_eq(meta_val("kres/ka/run2/meta", "boot_step"), "3");
 	ck_assert_str_eq(meta_val("kres/ka/run2/meta", "method"), "kexec");
 	ck_assert_str_eq(meta_val("kres/ka/run2/meta", "accel"), "none");
@@ -885,8 +908,7 @@ START_TEST(kexec_in_a_guest)
 	ck_assert_str_eq(meta_val("res/b/run1/meta", "boot_status"), "ok");
 	ck_assert_str_eq(meta_val("res/b/run1/meta", "boot_step"), "2");
 	ck_assert_str_eq(meta_val("res/b/run1/meta", "accel"), "tcg");
-	ck_assert_ptr_nonnull(strstr(meta_val("res/b/run1/meta", "cmdline"),
-	    "vmbench.b=1 vmbench.boot=1"));
+	tu_assert_has(meta_val("res/b/run1/meta", "cmdline"), "vmbench.b=1 vmbench.boot=1");
 	/* two boots, two boot ids */
 	ck_assert_int_eq(strlen(meta_val("res/a/run1/meta", "boot_id")), 36);
 	{
@@ -1189,14 +1211,14 @@ START_TEST(sigkill_then_clean_stale)
 	    "interrupted");
 	ck_assert_str_eq(meta_val("res/a/run1/meta", "boot_status"),
 	    "interrupted");
-	ck_assert_ptr_nonnull(strstr(meta_val("res/a/run1/meta",
-	    "boot_failure"), "was killed during this boot"));
+	tu_assert_has(meta_val("res/a/run1/meta",
+	    "boot_failure"), "was killed during this boot");
 	ck_assert(exists("res/a/run1/console.txt"));
 	ck_assert(!exists("res/b/run1"));
 	nothing_left();
 	free(out);
 	ck_assert_int_eq(vmboots(&out, "--clean-stale"), 0);
-	ck_assert_ptr_nonnull(strstr(out, "nothing left"));
+	tu_assert_has(out, "nothing left");
 	free(out);
 }
 END_TEST

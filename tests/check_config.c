@@ -1,4 +1,7 @@
-/* Suite definitions (src/runner/config.c): parsing and file:line errors. */
+/*
+ * check_config.c - suite definitions (src/lib/config.c): parsing and
+ * file:line errors.
+ */
 #include <check.h>
 #include <dirent.h>
 #include <glob.h>
@@ -8,6 +11,7 @@
 #include <sys/stat.h>
 #include <time.h>
 
+#include "benchlist.h"
 #include "config.h"
 #include "testutil.h"
 
@@ -180,7 +184,7 @@ START_TEST(long_word)
 	memcpy(text, "a --n ", 6);
 	ck_assert_int_eq(vb_conf_parse("t.conf", text, &c, err, sizeof(err)),
 	    -1);
-	ck_assert_ptr_nonnull(strstr(err, "t.conf:1: word too long"));
+	tu_assert_has(err, "t.conf:1: word too long");
 }
 END_TEST
 
@@ -201,7 +205,7 @@ START_TEST(files)
 	tu_write(path, sizeof(path), "dup.conf", "a\n\na\n");
 	ck_assert_int_eq(vb_conf_read(path, &c, err, sizeof(err)), -1);
 	snprintf(want, sizeof(want), "%s:3: 'a' repeats line 1", path);
-	ck_assert_ptr_nonnull(strstr(err, want));
+	tu_assert_has(err, want);
 
 	tu_write(path, sizeof(path), "empty.conf", "");
 	ck_assert_int_eq(vb_conf_read(path, &c, err, sizeof(err)), -1);

@@ -1,6 +1,7 @@
 /*
- * The docs and the programs agree: every program the Makefile builds
- * (tests/progs.h) has its `--help` text in exactly one block of docs/ (a .md file),
+ * check_docs.c - the docs and the programs agree: every program the
+ * Makefile builds (tests/progs.h) has its `--help` text in exactly one
+ * block of docs/ (a .md file),
  *
  *	<!-- help: bench/forkbomb (make docs) -->
  *	```
@@ -378,7 +379,7 @@ START_TEST(generator_repairs)
 	    "<!-- moved: bench/forkbomb (make docs)");
 	snprintf(path, sizeof(path), "%s/benchmarks.md", tu_dir);
 	text = tu_slurp_ok("%s", path);
-	ck_assert_ptr_nonnull(strstr(text, "\nCommon options:\n"));
+	tu_assert_has(text, "\nCommon options:\n");
 	memcpy(strstr(text, "\nCommon options:\n") + 1, "c", 1);
 	{
 		FILE *f = fopen(path, "w");
@@ -391,8 +392,8 @@ START_TEST(generator_repairs)
 	ck_assert_int_eq(run_generator(), 0);
 	check_dir(tu_dir);
 	text = tu_slurp_ok("%s", path);
-	ck_assert_ptr_nonnull(strstr(text, "\n## forkbomb\n\n"
-	    "<!-- help: bench/forkbomb (make docs) -->\n```\nusage: "));
+	tu_assert_has(text, "\n## forkbomb\n\n"
+	    "<!-- help: bench/forkbomb (make docs) -->\n```\nusage: ");
 	free(text);
 }
 END_TEST

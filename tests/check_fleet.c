@@ -1,18 +1,19 @@
 /*
- * make fleet (deploy/fleet.sh, deploy/fleet.yml): bad input gets one
- * line and runs nothing; with Ansible installed, two hosts that are both
- * this machine (ansible_connection=local, each in its own folder) run the
- * test config end to end, their folders land in RESULTS and make compare
- * reads them; an unreachable host and a label that exists fail alone,
- * as do two hosts given one label, each named in the summary, while the
- * local host's folder lands.  An inventory without hosts is refused
- * before Ansible runs.  SIGINT and SIGHUP print the line that says how
- * to fetch the runs, and they, like a closed output, leave no staging
+ * check_fleet.c - make fleet (deploy/fleet.sh, deploy/fleet.yml): bad
+ * input gets one line and runs nothing; with Ansible installed, two hosts
+ * that are both this machine (ansible_connection=local, each in its own
+ * folder) run the test config end to end, their folders land in RESULTS
+ * and make compare reads them; an unreachable host and a label that exists
+ * fail alone, as do two hosts given one label, each named in the summary,
+ * while the local host's folder lands.  An inventory without hosts is
+ * refused before Ansible runs.  SIGINT and SIGHUP print the line that says
+ * how to fetch the runs, and they, like a closed output, leave no staging
  * folder; a closed output does not end Ansible (a stand-in for it that
- * stops at a closed output goes to its end).  make fleet-fetch brings back a host's existing folder and
- * refuses the others (none, one a run holds, one that exists here).  The
- * Ansible tests are skipped (tu_skip(), counted by the runner) when
- * ansible-playbook is missing; the bad input needs no Ansible.
+ * stops at a closed output goes to its end).  make fleet-fetch brings back
+ * a host's existing folder and refuses the others (none, one a run holds,
+ * one that exists here).  The Ansible tests are skipped (tu_skip(), counted
+ * by the runner) when ansible-playbook is missing; the bad input needs no
+ * Ansible.
  */
 #include <check.h>
 #include <fcntl.h>

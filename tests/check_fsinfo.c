@@ -1,9 +1,10 @@
 /*
- * src/lib/fsinfo.c on real filesystems: a tmpfs, and two fresh ext4 on loop
- * devices, one with a journal and one made with -O ^has_journal; and
- * end to end, the note bench/tio --creates and bench/vmlat write into
- * their result on each.  The ext4 need root, mkfs.ext4 and loop
- * devices: without them those tests are skipped, with the reason.
+ * check_fsinfo.c - src/lib/fsinfo.c on real filesystems: a tmpfs, and two
+ * fresh ext4 on loop devices, one with a journal and one made with -O
+ * ^has_journal; and end to end, the note bench/tio --creates and
+ * bench/vmlat write into their result on each.  The ext4 need root,
+ * mkfs.ext4 and loop devices: without them those tests are skipped, with
+ * the reason.
  */
 #include <check.h>
 #include <errno.h>

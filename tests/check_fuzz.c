@@ -1,8 +1,8 @@
 /*
- * Inputs of the kind the fuzzers look for (make fuzz, docs/testing.md):
- * each test feeds a reader an input at the edge of what it can hold or
- * parse, and checks that it is refused with a "file:line: what is
- * wrong" message.
+ * check_fuzz.c - inputs of the kind the fuzzers look for (make fuzz,
+ * docs/testing.md): each test feeds a reader an input at the edge of what
+ * it can hold or parse, and checks that it is refused with a "file:line:
+ * what is wrong" message.
  */
 #include <check.h>
 #include <stdio.h>

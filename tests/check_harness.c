@@ -1,10 +1,10 @@
 /*
- * The iteration child of src/lib/harness.c with .exec_run: tests/iterchild
- * reports, from inside run(), what its process carries, exec'd (the
- * default) and forked (VMBENCH_EXEC=0, the other way, for contrast);
- * a failing run(), the runner's error copy, --append's numbering, a
- * mode's figures, and forkbomb (which uses .exec_run) interrupted by
- * SIGINT.
+ * check_harness.c - the iteration child of src/lib/harness.c with
+ * .exec_run: tests/iterchild reports, from inside run(), what its process
+ * carries, exec'd (the default) and forked (VMBENCH_EXEC=0, the other way,
+ * for contrast); a failing run(), the runner's error copy, --append's
+ * numbering, a mode's figures, and forkbomb (which uses .exec_run)
+ * interrupted by SIGINT.
  */
 #include <check.h>
 #include <errno.h>

@@ -1,12 +1,16 @@
 /*
- * The settings an A/B run changes (src/runner/knob.c): names parsed
- * into paths, the refusals, and the check, apply and restore on a fake
- * /proc/sys and /sys tree.
+ * check_knob.c - the settings an A/B run changes (src/runner/knob.c):
+ * names parsed into paths, the refusals, and the check, apply and restore
+ * on a fake /proc/sys and /sys tree.
  */
 #include <check.h>
+#include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "knob.h"
+#include "meta.h"
+#include "settings.h"
 #include "testutil.h"
 
 START_TEST(parse_names)
@@ -122,6 +126,43 @@ START_TEST(check_refuses)
 }
 END_TEST
 
+/*
+ * The settings table (src/lib/settings.h) is the one list: a row with a
+ * short name is make ab's name for its file, every row is a line of
+ * what each meta records, and the page's list follows its show flag.
+ * A new setting is one row there, and this test covers it.
+ */
+START_TEST(settings_table)
+{
+	char want[600], err[512], list[128], *text = vb_meta_settings();
+	int i, n = 0, shown = 0;
+
+	for (i = 0; vb_settings[i].key; i++) {
+		struct vb_knobs ks = { 0 };
+
+		snprintf(want, sizeof(want), "\n%s=", vb_settings[i].key);
+		ck_assert_msg(strstr(text, want) || strncmp(text, want + 1,
+		    strlen(want + 1)) == 0, "meta lacks %s", want + 1);
+		shown += (vb_settings[i].show & VB_SHOW_PAGE) != 0;
+		n++;
+		if (!vb_settings[i].knob)
+			continue;
+		ks.root = "/fake";
+		snprintf(list, sizeof(list), "%s=1", vb_settings[i].knob);
+		ck_assert_msg(vb_knobs_parse(&ks, 0, list, err,
+		    sizeof(err)) == 0, "%s: %s", list, err);
+		ck_assert_int_eq(ks.n, 1);
+		snprintf(want, sizeof(want), "/fake%s", vb_settings[i].path);
+		ck_assert_str_eq(ks.k[0].path, want);
+		ks.root = NULL;
+		vb_knobs_free(&ks);
+	}
+	ck_assert_int_eq(n, VB_NSETTINGS);
+	ck_assert_int_gt(shown, 0);
+	free(text);
+}
+END_TEST
+
 Suite *
 knob_suite(void)
 {
@@ -131,6 +172,7 @@ knob_suite(void)
 	tc = tu_tcase_local("knob");
 	tcase_add_checked_fixture(tc, tu_mktmp, tu_rmtmp);
 	tcase_add_test(tc, parse_names);
+	tcase_add_test(tc, settings_table);
 	tcase_add_test(tc, parse_refuses);
 	tcase_add_test(tc, check_apply_restore);
 	tcase_add_test(tc, check_refuses);

@@ -1,11 +1,11 @@
 /*
- * src/lib/label.c: the one label rule and the one label lock of vmrun
- * and vmboots.  The rule on good and bad labels; the lock taken, refused
- * to a second taker with the holder's pid, refused on a symlink, a hard
- * link and another user's file (the file untouched), given up; the
- * clean-up of a killed run's lock file; then bench/vmboots, which takes
- * the same lock: a dot label, a symlinked lock and another user's lock
- * are refused in one line, before anything boots.
+ * check_label.c - src/lib/label.c: the one label rule and the one label
+ * lock of vmrun and vmboots.  The rule on good and bad labels; the lock
+ * taken, refused to a second taker with the holder's pid, refused on a
+ * symlink, a hard link and another user's file (the file untouched), given
+ * up; the clean-up of a killed run's lock file; then bench/vmboots, which
+ * takes the same lock: a dot label, a symlinked lock and another user's
+ * lock are refused in one line, before anything boots.
  */
 #include <check.h>
 #include <errno.h>

@@ -1,10 +1,10 @@
 /*
- * The Makefile passes the user's values to the programs without a shell
- * or make parsing them: a value built to run a command (a quote, $(shell
- * ...), a backquote, a newline) reaches vmrun or vmreport as text, is
- * refused there in one line, and nothing runs.  FLEET_OPTS reaches a
- * stand-in for ansible-playbook, which records its arguments (the
- * value's words, each unchanged) and refuses them.
+ * check_make.c - the Makefile passes the user's values to the programs
+ * without a shell or make parsing them: a value built to run a command (a
+ * quote, $(shell ...), a backquote, a newline) reaches vmrun or vmreport
+ * as text, is refused there in one line, and nothing runs.  FLEET_OPTS
+ * reaches a stand-in for ansible-playbook, which records its arguments
+ * (the value's words, each unchanged) and refuses them.
  */
 #include <check.h>
 #include <fcntl.h>
@@ -469,6 +469,36 @@ START_TEST(precision_figures)
 }
 END_TEST
 
+/*
+ * The objects of every program know their headers: make's database
+ * (make -pq, nothing built) has the .d files' rules for boots' objects
+ * too, read after mk/boots.mk added them, so touching src/boots/plan.h
+ * or src/lib/ab.h rebuilds vmboots.o.
+ */
+START_TEST(boots_headers_known)
+{
+	static const char *const want[][2] = {
+		{ "src/boots/vmboots.o:", "src/boots/plan.h" },
+		{ "src/boots/vmboots.o:", "src/lib/ab.h" },
+		{ "src/boots/plan.o:", "src/boots/plan.h" },
+		{ "src/runner/vmrun.o:", "src/lib/ab.h" },
+	};
+	char out[512];
+	size_t i;
+	int rc;
+
+	for (i = 0; i < sizeof(want) / sizeof(want[0]); i++) {
+		rc = tu_sh_out(out, sizeof(out), "env -u MAKEFLAGS -u MFLAGS "
+		    "-u MAKELEVEL make -pq .build-flags 2>/dev/null | grep "
+		    "'^%s ' | tr ' ' '\\n' | grep -x '%s'", want[i][0],
+		    want[i][1]);
+		ck_assert_msg(rc == 0, "make does not know that %s needs %s",
+		    want[i][0], want[i][1]);
+		tu_assert_has(out, want[i][1]);
+	}
+}
+END_TEST
+
 Suite *
 make_suite(void)
 {
@@ -493,6 +523,7 @@ make_suite(void)
 	tcase_add_checked_fixture(tc, tu_mktmp, tu_rmtmp);
 	tcase_set_timeout(tc, 60);
 	tcase_add_test(tc, bad_values_refused);
+	tcase_add_test(tc, boots_headers_known);
 	suite_add_tcase(s, tc);
 	return s;
 }

@@ -1,8 +1,8 @@
 /*
- * makesim: the tree generator, make's job slots, contest's ratio, the
- * load sizes, and end-to-end runs of bench/makesim at a tiny scale with
- * two loads (plus one interrupted by SIGINT) that check the result files
- * and that no process or file is left behind.
+ * check_makesim.c - makesim: the tree generator, make's job slots,
+ * contest's ratio, the load sizes, and end-to-end runs of bench/makesim at
+ * a tiny scale with two loads (plus one interrupted by SIGINT) that check
+ * the result files and that no process or file is left behind.
  */
 #include <check.h>
 #include <dirent.h>
@@ -165,7 +165,7 @@ START_TEST(tree_written_same)
 	/* a root that cannot be made: one clear line */
 	ck_assert_int_lt(makesim_tree_write(&t, "/proc/nonexistent/tree", err,
 	    sizeof(err)), 0);
-	ck_assert_ptr_nonnull(strstr(err, "cannot create /proc/nonexistent"));
+	tu_assert_has(err, "cannot create /proc/nonexistent");
 	tu_rmtree(d1);
 	tu_rmtree(d2);
 	makesim_tree_free(&t);
@@ -350,7 +350,7 @@ START_TEST(sched_cycle)
 	    .fn = watched_job, .arg = w };
 
 	ck_assert_int_lt(makesim_sched_run(&s), 0);
-	ck_assert_ptr_nonnull(strstr(s.err, "dependency cycle: 2 of 3"));
+	tu_assert_has(s.err, "dependency cycle: 2 of 3");
 	ck_assert_uint_eq(s.finished, 1);
 	jobs[2].ndeps = 1;
 	jobs[2].deps = d3;
@@ -441,7 +441,7 @@ START_TEST(load_names_and_sizes)
 	ck_assert_int_eq(makesim_load_kind("dbench_load"), MS_DBENCH_LOAD);
 	ck_assert_int_eq(makesim_load_kind("ctar_load"), -1);
 	ck_assert_str_eq(makesim_load_name(MS_MEM_LOAD), "mem_load");
-	ck_assert_ptr_nonnull(strstr(makesim_load_choices, "list_load"));
+	tu_assert_has(makesim_load_choices, "list_load");
 	ck_assert_uint_eq(makesim_load_bytes(256ULL << 20, 110, 1ULL << 30),
 	    (uint64_t)(256.0 * 1.1 * (1 << 20)) & ~4095ULL);
 	ck_assert_uint_eq(makesim_load_bytes(24ULL << 30, 110, 1ULL << 30),

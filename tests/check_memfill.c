@@ -1,12 +1,11 @@
 /*
- * memfill and mmaptouch: the sizing arithmetic on fixture meminfo
- * (src/bench/memfill/plan.c), strict overcommit included, how memfill
- * maps and reads back (src/bench/memfill/fill.c), and end-to-end runs of
- * both programs on small sizes, bad input included; and make ab's sides
- * each with its own status, one failing under strict overcommit on a
- * fake /proc.
- * The fault counts expected end to end follow the machine's THP modes,
- * read from sysfs; no test changes them.
+ * check_memfill.c - memfill and mmaptouch: the sizing arithmetic on
+ * fixture meminfo (src/bench/memfill/plan.c), strict overcommit included,
+ * how memfill maps and reads back (src/bench/memfill/fill.c), and
+ * end-to-end runs of both programs on small sizes, bad input included; and
+ * make ab's sides each with its own status, one failing under strict
+ * overcommit on a fake /proc.  The fault counts expected end to end follow
+ * the machine's THP modes, read from sysfs; no test changes them.
  */
 #include <check.h>
 #include <dirent.h>
@@ -65,11 +64,11 @@ START_TEST(meminfo_fields)
 	ck_assert_uint_eq(m.mem_available, 310 * 1024);
 	ck_assert_int_lt(memfill_parse_meminfo("MemTotal: 1000 kB\n", &m,
 	    err, sizeof(err)), 0);
-	ck_assert_ptr_nonnull(strstr(err, "MemFree"));
+	tu_assert_has(err, "MemFree");
 	ck_assert_int_lt(memfill_parse_meminfo("MemTotal: 1000 kB\n"
 	    "MemFree: 5 kB\nMemAvailable: 2000 kB\nSwapTotal: 0 kB\n"
 	    "SwapFree: 0 kB\n", &m, err, sizeof(err)), 0);
-	ck_assert_ptr_nonnull(strstr(err, "inconsistent"));
+	tu_assert_has(err, "inconsistent");
 }
 END_TEST
 

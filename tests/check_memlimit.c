@@ -1,13 +1,13 @@
 /*
- * Memory limits and swap files (src/runner/memlimit.c, src/runner/swapfile.c): the
- * swap header and the one-line refusals; then bench/vmrun --mem 64M
- * --swap 64M running memfill (with the probe beside it), which must
- * swap, record both in meta and leave no cgroup and no swap file behind,
- * also after Ctrl-C and after the benchmark is OOM-killed in the limit.
- * 64M of memory, not less: under AddressSanitizer (make SANITIZE=1)
- * memfill's shadow memory is in the limit too.
- * The tests that need root are skipped without it (tu_skip(), counted
- * by the runner); not_root_refused runs as user nobody either way.
+ * check_memlimit.c - memory limits and swap files (src/runner/memlimit.c,
+ * src/runner/swapfile.c): the swap header and the one-line refusals; then
+ * bench/vmrun --mem 64M --swap 64M running memfill (with the probe beside
+ * it), which must swap, record both in meta and leave no cgroup and no
+ * swap file behind, also after Ctrl-C and after the benchmark is
+ * OOM-killed in the limit.  64M of memory, not less: under AddressSanitizer
+ * (make SANITIZE=1) memfill's shadow memory is in the limit too.  The tests
+ * that need root are skipped without it (tu_skip(), counted by the
+ * runner); not_root_refused runs as user nobody either way.
  */
 #include <check.h>
 #include <errno.h>

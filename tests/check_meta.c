@@ -1,4 +1,6 @@
-/* The run's metadata (src/lib/meta.c): the settings it records. */
+/*
+ * check_meta.c - the run's metadata (src/lib/meta.c): the settings it records.
+ */
 #include <check.h>
 #include <stdlib.h>
 #include <string.h>

@@ -1,4 +1,7 @@
-/* The option table (src/lib/opt.c): defaults, forms, errors, formatting. */
+/*
+ * check_opt.c - the option table (src/lib/opt.c): defaults, forms, errors,
+ * formatting.
+ */
 #include <check.h>
 #include <stdarg.h>
 #include <stddef.h>

@@ -1,11 +1,10 @@
 /*
- * A signal to make's own pid reaches the program its recipe runs
- * (src/lib/parentwatch.c, the exec in mk/workflows.mk): `make run` and
- * `make ab` on a fake settings tree (VMBENCH_SYSROOT), stopped by
- * SIGTERM, SIGHUP or SIGINT sent to make's pid alone, or by `timeout
- * -s TERM`: the setting is back, the run under way is marked
- * interrupted, no later run begins, and nothing of the run is left
- * running.
+ * check_parentwatch.c - A signal to make's own pid reaches the program its
+ * recipe runs (src/lib/parentwatch.c, the exec in mk/workflows.mk): `make
+ * run` and `make ab` on a fake settings tree (VMBENCH_SYSROOT), stopped by
+ * SIGTERM, SIGHUP or SIGINT sent to make's pid alone, or by `timeout -s
+ * TERM`: the setting is back, the run under way is marked interrupted, no
+ * later run begins, and nothing of the run is left running.
  */
 #include <check.h>
 #include <dirent.h>

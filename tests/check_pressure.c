@@ -1,7 +1,7 @@
 /*
- * Memory-pressure evidence (src/lib/psi.c, src/lib/trace.c): the PSI
- * files' parsing and deltas, absent against zero; the pairing of
- * reclaim begin/end events per task and its percentiles; a fake
+ * check_pressure.c - memory-pressure evidence (src/lib/psi.c,
+ * src/lib/trace.c): the PSI files' parsing and deltas, absent against
+ * zero; the pairing of reclaim begin/end events per task and its percentiles; a fake
  * tracefs (VMBENCH_SYSROOT) whole, half there, busy and read-only, and
  * a killed owner's instance recovered; then the real tracefs and PSI:
  * another tracer's top-level buffer left alone, an instance held open

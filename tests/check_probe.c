@@ -1,7 +1,7 @@
 /*
- * The interactivity probe: its deadline accounting (src/bench/probe/acct.c)
- * driven on a fake clock, and end-to-end runs of bench/probe (timed, and
- * stopped by SIGUSR1 as the runner does).
+ * check_probe.c - the interactivity probe: its deadline accounting
+ * (src/bench/probe/acct.c) driven on a fake clock, and end-to-end runs of
+ * bench/probe (timed, and stopped by SIGUSR1 as the runner does).
  */
 #include <check.h>
 #include <fcntl.h>

@@ -1,8 +1,8 @@
 /*
- * What the harness measures around a benchmark (src/lib/scope.c): the
- * cgroup counters of v1 and v2 on fixture files, and the foreign CPU
- * figure (its arithmetic, kernel threads per thread, and a CPU burner
- * beside forkbomb).
+ * check_scope.c - what the harness measures around a benchmark
+ * (src/lib/scope.c): the cgroup counters of v1 and v2 on fixture files,
+ * and the foreign CPU figure (its arithmetic, kernel threads per thread,
+ * and a CPU burner beside forkbomb).
  */
 #include <check.h>
 #include <math.h>

@@ -1,4 +1,6 @@
-/* Size, percentage and number parsing (src/lib/size.c). */
+/*
+ * check_size.c - size, percentage and number parsing (src/lib/size.c).
+ */
 #include <check.h>
 #include <stdint.h>
 #include <string.h>

@@ -1,12 +1,12 @@
 /*
- * What other users and other runs can do to a run: state files and
- * symlinks planted by an unprivileged user in shared folders (the test
- * drops to nobody to plant them, and compares checksums of root's
- * files before and after), one machine-changing run at a time
- * (src/runner/state.h), labels and their lock files.  The runs use a
- * fake tree (VMBENCH_SYSROOT) so that their state folder and machine
- * lock are the test's own.  Tests that plant files as nobody need root
- * and skip without it.
+ * check_state.c - what other users and other runs can do to a run: state
+ * files and symlinks planted by an unprivileged user in shared folders
+ * (the test drops to nobody to plant them, and compares checksums of
+ * root's files before and after), one machine-changing run at a time
+ * (src/runner/state.h), labels and their lock files.  The runs use a fake
+ * tree (VMBENCH_SYSROOT) so that their state folder and machine lock are
+ * the test's own.  Tests that plant files as nobody need root and skip
+ * without it.
  */
 #include <check.h>
 #include <errno.h>

@@ -1,4 +1,7 @@
-/* Descriptive statistics (src/lib/stats.c) against hand-computed values. */
+/*
+ * check_stats.c - descriptive statistics (src/lib/stats.c) against
+ * hand-computed values.
+ */
 #include <check.h>
 #include <math.h>
 #include <string.h>

@@ -1,7 +1,7 @@
 /*
- * src/lib/util.c: the growable string buffer, UTF-8 validation and the
- * escaping of untrusted text (control characters, stray bytes), the
- * read of a small file.
+ * check_util.c - src/lib/util.c: the growable string buffer, UTF-8
+ * validation and the escaping of untrusted text (control characters, stray
+ * bytes), the read of a small file.
  */
 #include <check.h>
 #include <errno.h>

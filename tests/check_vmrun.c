@@ -1,9 +1,9 @@
 /*
- * End-to-end tests of the runner (bench/vmrun, behind `make run`) and
- * the harness: real programs on small configs (configs/test.conf's
- * lines, and others, at a few forks a line) into a temporary
- * results root, checked with the library's own readers; paths vmrun
- * refuses.
+ * check_vmrun.c - end-to-end tests of the runner (bench/vmrun, behind
+ * `make run`) and the harness: real programs on small configs
+ * (configs/test.conf's lines, and others, at a few forks a line) into a
+ * temporary results root, checked with the library's own readers; paths
+ * vmrun refuses.
  */
 #include <check.h>
 #include <errno.h>
@@ -129,7 +129,7 @@ START_TEST(run_writes_valid_folder)
 	rc = tu_sh_out(out, sizeof(out), "make -s run KERNEL=e2e-a "
 	    "CONFIG=%s RESULTS=%s WORKDIR=%s/work 2>&1", conf, root, root);
 	ck_assert_msg(rc == 0, "make run failed (%d): %s", rc, out);
-	ck_assert_ptr_nonnull(strstr(out, "forks_per_s"));
+	tu_assert_has(out, "forks_per_s");
 	snprintf(path, sizeof(path), "%s/e2e-a/run1/forkbomb.res", root);
 	assert_res(path, 2, "complete");
 	snprintf(path, sizeof(path), "%s/e2e-a/run1/forkbomb@par.res", root);

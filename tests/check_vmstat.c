@@ -1,12 +1,12 @@
 /*
- * The /proc readers and the sampler (src/lib/vmstat.c), fed with fixture
- * /proc folders written at test time: an older kernel's counter names
- * (per-zone pgscan/pgsteal/allocstall, plain workingset_refault, no
- * oom_kill) and a newer kernel's (workingset_refault_anon/_file,
- * pgsteal_anon/_file and pgscan_anon/_file beside the kswapd/direct
- * families, pgscan_direct_throttle), the vmstat(8) columns of a row, the
- * sampler process writing a real file, and forkbomb run end to end on a
- * fixture /proc.
+ * check_vmstat.c - the /proc readers and the sampler (src/lib/vmstat.c),
+ * fed with fixture /proc folders written at test time: an older kernel's
+ * counter names (per-zone pgscan/pgsteal/allocstall, plain
+ * workingset_refault, no oom_kill) and a newer kernel's
+ * (workingset_refault_anon/_file, pgsteal_anon/_file and pgscan_anon/_file
+ * beside the kswapd/direct families, pgscan_direct_throttle), the
+ * vmstat(8) columns of a row, the sampler process writing a real file, and
+ * forkbomb run end to end on a fixture /proc.
  */
 #include <check.h>
 #include <math.h>
@@ -604,7 +604,7 @@ START_TEST(header_columns)
 
 	vb_vmstat_header(f, VB_NSEC_PER_SEC / 4);
 	fclose(f);
-	ck_assert_ptr_nonnull(strstr(buf, "interval=0.250"));
+	tu_assert_has(buf, "interval=0.250");
 	line = strstr(buf, "# t iter r b swpd free buff cache si so bi bo "
 	    "in cs us sy id wa st ");
 	ck_assert_ptr_nonnull(line);

@@ -1,5 +1,5 @@
 /*
- * iterchild - a benchmark whose run() reports what its iteration child
+ * iterchild.c - a benchmark whose run() reports what its iteration child
  * looks like, for tests/check_harness.c: the harness's .exec_run (see
  * src/lib/harness.h) must give run() a process that carries nothing of the
  * harness (no setup() state, no shared mapping, only the figures pipe

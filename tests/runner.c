@@ -1,7 +1,7 @@
 /*
- * The one test runner: every tests/check_<module>.c exports
- * Suite *<module>_suite(void); tests/suites.h (made by the Makefile)
- * lists them.  Exits non-zero when any test fails.
+ * runner.c - the one test runner: every tests/check_<module>.c exports
+ * Suite *<module>_suite(void); tests/suites.h (made by the Makefile) lists
+ * them.  Exits non-zero when any test fails.
  *
  *	tests/check_vmbench            all suites
  *	tests/check_vmbench size res   only these suites

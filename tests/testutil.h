@@ -597,4 +597,28 @@ tu_have(const char *cmd)
 	return tu_sh_in(NULL, "command -v '%s' >/dev/null 2>&1", cmd) == 0;
 }
 
+/*
+ * Assert that @text holds @needle (tu_assert_has) or does not
+ * (tu_assert_lacks); a failure prints both, the text cut at 2,000
+ * bytes, so the log shows what the test saw, not only the expression.
+ */
+#define tu_assert_has(text, needle)	tu_assert_has_at(__FILE__, \
+	__LINE__, #text, (text), (needle), 1)
+#define tu_assert_lacks(text, needle)	tu_assert_has_at(__FILE__, \
+	__LINE__, #text, (text), (needle), 0)
+
+static inline void
+tu_assert_has_at(const char *file, int line, const char *expr,
+    const char *text, const char *needle, int want)
+{
+	int has = text && strstr(text, needle) != NULL;
+
+	if (has == want)
+		return;
+	ck_assert_msg(has == want, "%s:%d: %s %s '%s'; it was:\n%.2000s%s",
+	    file, line, expr, want ? "lacks" : "holds", needle,
+	    text ? text : "(null)", text && strlen(text) > 2000 ?
+	    "\n[...]" : "");
+}
+
 #endif

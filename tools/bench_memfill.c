@@ -1,5 +1,5 @@
 /*
- * bench-memfill: does memfill measure the kernel, not itself?
+ * bench_memfill.c - does memfill measure the kernel, not itself?
  *
  * Three comparisons on the same machine in the same run, each side
  * alternating (A B, B A, ...) over 24 rounds, the median of the paired

@@ -1,5 +1,5 @@
 /*
- * overhead - what the harness itself costs (`make bench-overhead`).
+ * overhead.c - what the harness itself costs (`make bench-overhead`).
  *
  * 1. The vmstat sampler's CPU cost.  Seven processes run side by side
  *    over the same span: two procps `vmstat -n 1`; three that run

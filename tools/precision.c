@@ -1,5 +1,5 @@
 /*
- * precision - the spread of each headline over the runs of one result
+ * precision.c - the spread of each headline over the runs of one result
  * folder (make bench-precision, tools/bench-precision.sh).
  *
  *	tools/precision DIR

@@ -1,5 +1,5 @@
 /*
- * sampler_phases - where the vmstat sampler's CPU time goes, phase by
+ * sampler_phases.c - where the vmstat sampler's CPU time goes, phase by
  * phase (run by tools/overhead, or alone).
  *
  *	tools/sampler_phases [SECONDS [HZ]]	(defaults: 10 s at 10 Hz)

@@ -297,7 +297,7 @@ int
 bt_ldd(const char *prog, char ***libs, int *n, char *err, size_t errlen)
 {
 	char *argv[] = { "ldd", (char *)prog, NULL }, *out, *line, *p;
-	int rc = bt_run(argv, NULL, NULL, &out);
+	int rc = vb_run(argv, NULL, NULL, &out);
 
 	/* ldd says "not a dynamic executable" (exit 1) for static ones */
 	if (rc != 0) {

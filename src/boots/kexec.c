@@ -22,7 +22,10 @@
 
 #include "clock.h"
 #include "kexec.h"
+#include "meta.h"
+#include "proc.h"
 #include "result.h"
+#include "runs.h"
 #include "util.h"
 
 #ifndef KEXEC_FILE_NO_INITRAMFS
@@ -231,7 +234,6 @@ run_suite(const struct bt_kplan *p, const char *label, const char *stage)
 {
 	char vmrun[PATH_MAX + 32], res[PATH_MAX + 64];
 	pid_t pid;
-	int st;
 
 	snprintf(vmrun, sizeof(vmrun), "%s/bench/vmrun",
 	    bt_kplan_get(p, "root"));
@@ -248,12 +250,7 @@ run_suite(const struct bt_kplan *p, const char *label, const char *stage)
 		    "--workdir", bt_kplan_get(p, "workdir"), (char *)NULL);
 		_exit(127);
 	}
-	if (pid < 0)
-		return 127;
-	while (waitpid(pid, &st, 0) < 0)
-		if (errno != EINTR)
-			return 127;
-	return WIFEXITED(st) ? WEXITSTATUS(st) : 128 + WTERMSIG(st);
+	return pid < 0 ? 127 : vb_wait(pid);
 }
 
 /*
@@ -275,7 +272,7 @@ record(const struct bt_kplan *p, int i, char s, const char *status,
 	label = bt_kplan_get(p, key);
 	snprintf(dir, sizeof(dir), "%s/%s", bt_kplan_get(p, "results"),
 	    label);
-	if (bt_next_run(dir, &r, err, sizeof(err)) < 0) {
+	if (vb_runs_next(dir, &r, err, sizeof(err)) < 0) {
 		fprintf(stderr, "vmboots: step %d: %s\n", i + 1, err);
 		return;
 	}
@@ -323,11 +320,67 @@ record(const struct bt_kplan *p, int i, char s, const char *status,
 		    i + 1, s - 32, label, status, dir, r);
 }
 
+/*
+ * Step @booted of plan @p (at @path) came up (@here: the step this
+ * kernel was booted for, from its command line @cmd): its suite run and
+ * recorded into @stage, or recorded failed when the machine came back
+ * some other way.  The next step's index, written into the plan.
+ */
+static int
+step_done(struct bt_kplan *p, const char *path, int booted, int here,
+    const char *cmd, const char *stage)
+{
+	const char *order = bt_kplan_get(p, "order");
+	char err[1024], key[32], num[16], up[64];
+	int n = (int)strlen(order), next, rc;
+
+	char s = order[booted] == 'B' ? 'b' : 'a';
+	const char *label;
+
+	snprintf(key, sizeof(key), "%c_label", s);
+	label = bt_kplan_get(p, key);
+	vb_rmtree(stage);
+	if (here == booted) {
+		double up0, t0;
+
+		first_line("/proc/uptime", up, sizeof(up));
+		up0 = atof(up);
+		fprintf(stderr, "vmboots: step %d of %d: %c (%s) "
+		    "booted by kexec; suite start\n", booted + 1, n,
+		    s - 32, label);
+		t0 = vb_now_ns() / 1e9;
+		rc = run_suite(p, label, stage);
+		snprintf(err, sizeof(err), "the suite failed (vmrun "
+		    "exit %d)", rc);
+		record(p, booted, s, rc == 0 ? "ok" : "failed",
+		    rc == 0 ? "" : err, stage, up0,
+		    vb_now_ns() / 1e9 - t0);
+	} else {
+		/* the machine came back some other way */
+		snprintf(err, sizeof(err), "the kexec into it did not "
+		    "come up (the machine came back in %s)",
+		    cmd[0] ? cmd : "?");
+		if (mkdir(stage, 0755) < 0 && errno != EEXIST)
+			fprintf(stderr, "vmboots: %s: %s\n", stage,
+			    strerror(errno));
+		record(p, booted, s, "failed", err, stage, -1, -1);
+	}
+	vb_rmtree(stage);
+	next = booted + 1;
+	bt_kplan_set(p, "booted", "-1");
+	snprintf(num, sizeof(num), "%d", next);
+	bt_kplan_set(p, "next", num);
+	if (bt_kplan_write(p) < 0)
+		fprintf(stderr, "vmboots: cannot write %s: %s\n", path,
+		    strerror(errno));
+	return next;
+}
+
 int
 bt_kexec_continue(const char *path)
 {
 	char err[1024], cmd[4096], stage[PATH_MAX + 32], key[32], c[4200];
-	char num[16], up[64];
+	char num[16];
 	struct bt_kplan p;
 	const char *order;
 	int booted, next, here, n, rc;
@@ -348,47 +401,8 @@ bt_kexec_continue(const char *path)
 	if (mkdir(bt_kplan_get(&p, "results"), 0755) < 0 && errno != EEXIST)
 		fprintf(stderr, "vmboots: cannot create %s: %s\n",
 		    bt_kplan_get(&p, "results"), strerror(errno));
-	if (booted >= 0 && booted < n) {
-		char s = order[booted] == 'B' ? 'b' : 'a';
-		const char *label;
-
-		snprintf(key, sizeof(key), "%c_label", s);
-		label = bt_kplan_get(&p, key);
-		vb_rmtree(stage);
-		if (here == booted) {
-			double up0, t0;
-
-			first_line("/proc/uptime", up, sizeof(up));
-			up0 = atof(up);
-			fprintf(stderr, "vmboots: step %d of %d: %c (%s) "
-			    "booted by kexec; suite start\n", booted + 1, n,
-			    s - 32, label);
-			t0 = vb_now_ns() / 1e9;
-			rc = run_suite(&p, label, stage);
-			snprintf(err, sizeof(err), "the suite failed (vmrun "
-			    "exit %d)", rc);
-			record(&p, booted, s, rc == 0 ? "ok" : "failed",
-			    rc == 0 ? "" : err, stage, up0,
-			    vb_now_ns() / 1e9 - t0);
-		} else {
-			/* the machine came back some other way */
-			snprintf(err, sizeof(err), "the kexec into it did not "
-			    "come up (the machine came back in %s)",
-			    cmd[0] ? cmd : "?");
-			if (mkdir(stage, 0755) < 0 && errno != EEXIST)
-				fprintf(stderr, "vmboots: %s: %s\n", stage,
-				    strerror(errno));
-			record(&p, booted, s, "failed", err, stage, -1, -1);
-		}
-		vb_rmtree(stage);
-		next = booted + 1;
-		bt_kplan_set(&p, "booted", "-1");
-		snprintf(num, sizeof(num), "%d", next);
-		bt_kplan_set(&p, "next", num);
-		if (bt_kplan_write(&p) < 0)
-			fprintf(stderr, "vmboots: cannot write %s: %s\n", path,
-			    strerror(errno));
-	}
+	if (booted >= 0 && booted < n)
+		next = step_done(&p, path, booted, here, cmd, stage);
 	/* the next step's kernel; a step whose kernel cannot load fails */
 	while (next < n) {
 		char s = order[next] == 'B' ? 'b' : 'a';
@@ -433,13 +447,7 @@ bt_kexec_continue(const char *path)
 		char *argv[] = { "systemctl", "disable", "--quiet",
 		    "vmbench-boots.service", NULL };
 
-		pid_t pid = fork();
-		if (pid == 0) {
-			execvp(argv[0], argv);
-			_exit(127);
-		}
-		while (pid > 0 && waitpid(pid, NULL, 0) < 0 && errno == EINTR)
-			;
+		vb_run(argv, NULL, NULL, NULL);
 		unlink(bt_kplan_get(&p, "unit"));
 	}
 	if (strcmp(bt_kplan_get(&p, "final"), "original") == 0) {

@@ -33,7 +33,7 @@
 
 #include <stddef.h>
 
-#include "meta.h"		/* struct vb_kv */
+#include "kv.h"
 
 struct bt_kplan {
 	struct vb_kv *kv;

@@ -187,55 +187,6 @@ bt_default_labels(struct bt_side *a, struct bt_side *b, char *err,
 	return 0;
 }
 
-/* A whole number 1..100000 at @s (up to a blank), else 0. */
-static int
-count_at(const char *s)
-{
-	char *end;
-	long v;
-
-	if (!isdigit((unsigned char)*s))
-		return 0;
-	v = strtol(s, &end, 10);
-	if (*end && !isspace((unsigned char)*end))
-		return 0;
-	return v >= 1 && v <= 100000 ? (int)v : 0;
-}
-
-int
-bt_config_iterations(const char *text)
-{
-	const char *p = text;
-	int suite = 0, total = 0, nlines = 0, own[1024], i;
-
-	/* two passes in one: a line's own count, else the suite's */
-	while (*p) {
-		size_t len = strcspn(p, "\n");
-		char line[1024];
-		char *w;
-
-		snprintf(line, sizeof(line), "%.*s", (int)len, p);
-		p += len + (p[len] == '\n');
-		line[strcspn(line, "#")] = '\0';
-		w = line + strspn(line, " \t\r");
-		if (!*w)
-			continue;
-		if (strncmp(w, "iterations", 10) == 0 &&
-		    isspace((unsigned char)w[10])) {
-			suite = count_at(w + 10 + strspn(w + 10, " \t"));
-			continue;
-		}
-		w = strstr(w, " iterations=");
-		if (nlines < (int)(sizeof(own) / sizeof(own[0])))
-			own[nlines++] = w ? count_at(w + 12) : 0;
-		else
-			total++;
-	}
-	for (i = 0; i < nlines; i++)
-		total += own[i] ? own[i] : suite ? suite : 1;
-	return total;
-}
-
 double
 bt_timeout(double fixed, int tcg, int iterations, double slowest)
 {

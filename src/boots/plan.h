@@ -50,12 +50,6 @@ int bt_image_version(const char *path, char *version, size_t vlen,
 int bt_default_labels(struct bt_side *a, struct bt_side *b, char *err,
     size_t errlen);
 /*
- * The number of iterations the config text @text runs in all ("iterations
- * N" lines and iterations=N words; a line without either runs once, as
- * vmrun does); lines it cannot read count once.
- */
-int bt_config_iterations(const char *text);
-/*
  * The seconds a boot may take before it is given up: @fixed when not 0;
  * else, before any boot has ended well (@slowest 0), a start-up allowance
  * plus an allowance per iteration, both larger under TCG (@tcg); after,

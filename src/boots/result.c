@@ -15,45 +15,8 @@
 #include "proc.h"
 #include "res.h"
 #include "result.h"
+#include "runs.h"
 #include "util.h"
-
-int
-bt_next_run(const char *dir, int *next, char *err, size_t errlen)
-{
-	DIR *d = opendir(dir);
-	struct dirent *e;
-	int max = 0;
-
-	*next = 1;
-	if (!d) {
-		if (errno == ENOENT)
-			return 0;
-		snprintf(err, errlen, "%s: cannot open: %s", dir,
-		    strerror(errno));
-		return -1;
-	}
-	while ((e = readdir(d))) {
-		size_t n = strlen(e->d_name);
-		char *end;
-		long v;
-
-		if (strcmp(e->d_name, "meta") == 0 || (n > 4 &&
-		    strcmp(e->d_name + n - 4, ".res") == 0)) {
-			closedir(d);
-			snprintf(err, errlen, "%s holds a single run (make run "
-			    "wrote it), not runs: choose another label", dir);
-			return -1;
-		}
-		if (strncmp(e->d_name, "run", 3) != 0)
-			continue;
-		v = strtol(e->d_name + 3, &end, 10);
-		if (end != e->d_name + 3 && !*end && v > max && v < 1000000)
-			max = (int)v;
-	}
-	closedir(d);
-	*next = max + 1;
-	return 0;
-}
 
 /* Is @key one of @kv's keys? */
 static int
@@ -151,7 +114,7 @@ bt_disk_make(const char *img, uint64_t size, const char *job,
 		return -1;
 	}
 	close(fd);
-	rc = bt_run(argv, NULL, log, NULL);
+	rc = vb_run(argv, NULL, log, NULL);
 	if (rc != 0) {
 		if (rc == 127)
 			snprintf(err, errlen, "cannot run mkfs.ext4 "
@@ -181,7 +144,7 @@ bt_disk_read(const char *img, const char *dest, const char *log,
 		return -1;
 	}
 	/* 0: clean, 1: repaired (a journal replayed); 4 and up: not */
-	rc = bt_run(fsck, NULL, log, NULL);
+	rc = vb_run(fsck, NULL, log, NULL);
 	if (rc == 127) {
 		snprintf(err, errlen, "cannot run e2fsck (e2fsprogs)");
 		return -1;
@@ -189,7 +152,7 @@ bt_disk_read(const char *img, const char *dest, const char *log,
 	if (rc >= 4)
 		fprintf(stderr, "vmboots: e2fsck could not repair the result "
 		    "disk (exit %d); reading what it holds\n", rc);
-	rc = bt_run(dump, dest, log, NULL);
+	rc = vb_run(dump, dest, log, NULL);
 	if (rc != 0) {
 		snprintf(err, errlen, rc == 127 ? "cannot run debugfs "
 		    "(e2fsprogs)" : "debugfs failed (exit %d) reading %s",
@@ -301,7 +264,7 @@ bt_collect(const char *got, const char *label, const char *dir, int run,
 		    strerror(errno));
 		return -1;
 	}
-	snprintf(dst, sizeof(dst), "%s/run%d", dir, run);
+	vb_run_path(dst, sizeof(dst), dir, run);
 	if (lstat(dst, &st) == 0) {
 		snprintf(err, errlen, "%s already exists", dst);
 		return -1;

@@ -16,15 +16,8 @@
 #include <stddef.h>
 #include <stdint.h>
 
-#include "meta.h"		/* struct vb_kv */
+#include "kv.h"
 
-/*
- * The next run's index in the label folder @dir: 1 when it does not
- * exist, else one past its highest runN.  A folder that holds a single
- * run of its own (meta or .res files at its top, as make run writes) is
- * refused.  0, or -1 with the reason in @err.
- */
-int bt_next_run(const char *dir, int *next, char *err, size_t errlen);
 /*
  * Set the pairs @kv in the meta file @path: lines with those keys
  * replaced, the others kept in order, the new ones at the end; a missing

@@ -1,3 +1,6 @@
+/*
+ * clock.c - the clocks (see clock.h).
+ */
 #include <errno.h>
 #include <stdio.h>
 #include <time.h>

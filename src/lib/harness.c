@@ -1,3 +1,7 @@
+/*
+ * harness.c - a benchmark's life: options, iterations, the iteration
+ * child, signals, the .res (see harness.h).
+ */
 #include <errno.h>
 #include <fcntl.h>
 #include <math.h>
@@ -575,45 +579,26 @@ progress(int iter, int n, double secs)
 	}
 }
 
+/* One "name value" line from the child into the row @arg. */
+static void
+figure_line(void *arg, char *line)
+{
+	char name[VB_NAMELEN];
+	double v, *row = arg;
+
+	if (sscanf(line, "%63s %lf", name, &v) == 2) {
+		int m = vb_res_metric_index(&R.res, name);
+
+		if (m >= 0)
+			row[m] = v;
+	}
+}
+
 /* Read "name value" lines from the child into @row. */
 static void
 read_figures(int fd, double *row)
 {
-	char buf[65536];
-	size_t len = 0;
-	ssize_t n;
-	char *p, *nl;
-
-	for (;;) {
-		n = read(fd, buf + len, sizeof(buf) - 1 - len);
-		if (n < 0 && errno == EINTR) {
-			if (stop_signal)
-				return;
-			continue;
-		}
-		if (n <= 0)
-			break;
-		len += (size_t)n;
-		buf[len] = '\0';
-		p = buf;
-		while ((nl = strchr(p, '\n'))) {
-			char name[VB_NAMELEN];
-			double v;
-
-			*nl = '\0';
-			if (sscanf(p, "%63s %lf", name, &v) == 2) {
-				int m = vb_res_metric_index(&R.res, name);
-
-				if (m >= 0)
-					row[m] = v;
-			}
-			p = nl + 1;
-		}
-		len -= (size_t)(p - buf);
-		memmove(buf, p, len);
-		if (len == sizeof(buf) - 1)
-			len = 0;
-	}
+	vb_read_lines(fd, 65536, &stop_signal, figure_line, row);
 }
 
 void

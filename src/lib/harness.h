@@ -55,8 +55,8 @@
  * (the /proc root, for tests), VMBENCH_EXEC=0 (see .exec_run);
  * VMBENCH_ITERATION is the harness's own, for an exec'd iteration child.
  */
-#ifndef VB_BENCH_H
-#define VB_BENCH_H
+#ifndef VB_HARNESS_H
+#define VB_HARNESS_H
 
 #include <stddef.h>
 #include <stdint.h>
@@ -64,18 +64,7 @@
 #include "opt.h"
 #include "res.h"
 
-/* A figure the benchmark reports itself. */
-struct vb_metric {
-	const char *name;	/* [a-z0-9_], unique */
-	const char *unit;	/* "forks/s", "MB/s", "us" */
-	enum vb_dir dir;	/* which way is better */
-	const char *desc;	/* one line, for --help */
-	/*
-	 * 1: a key figure, shown by the report's default view (written on
-	 * the .res file's "key" line); the others only with --detail.
-	 */
-	int key;
-};
+#include "metric.h"	/* struct vb_metric */
 
 struct vb_iter;
 

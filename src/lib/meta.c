@@ -1,3 +1,7 @@
+/*
+ * meta.c - the meta file: what a run records about the machine and its
+ * settings, written and read (see meta.h).
+ */
 #include <dirent.h>
 #include <errno.h>
 #include <limits.h>
@@ -10,6 +14,7 @@
 
 #include "msg.h"
 #include "meta.h"
+#include "settings.h"
 #include "res.h"
 #include "safedir.h"
 #include "util.h"
@@ -179,38 +184,14 @@ mthp(FILE *f)
 static void
 settings(FILE *f)
 {
-	static const struct {
-		const char *key, *path;
-	} sys[] = {
-		{ "thp_enabled", "/sys/kernel/mm/transparent_hugepage/enabled" },
-		{ "thp_defrag", "/sys/kernel/mm/transparent_hugepage/defrag" },
-		{ "khugepaged_defrag", "/sys/kernel/mm/transparent_hugepage/"
-		    "khugepaged/defrag" },
-		{ "zswap_enabled", "/sys/module/zswap/parameters/enabled" },
-		{ "zswap_compressor", "/sys/module/zswap/parameters/"
-		    "compressor" },
-		{ "zswap_max_pool_percent", "/sys/module/zswap/parameters/"
-		    "max_pool_percent" },
-		{ "ksm_run", "/sys/kernel/mm/ksm/run" },
-		{ "lru_gen_enabled", "/sys/kernel/mm/lru_gen/enabled" },
-	};
-	static const char *const vm[] = {
-		"swappiness", "dirty_ratio", "dirty_background_ratio",
-		"dirty_bytes", "dirty_background_bytes",
-		"vfs_cache_pressure", "overcommit_memory",
-		"min_free_kbytes", "watermark_scale_factor", "page-cluster",
-	};
-	char buf[1024], p[128];
-	size_t k;
+	char buf[1024];
+	const struct vb_setting *st;
 
-	for (k = 0; k < sizeof(sys) / sizeof(sys[0]); k++)
-		fprintf(f, "%s=%s\n", sys[k].key, bracketed(sys[k].path, buf,
-		    sizeof(buf)));
-	for (k = 0; k < sizeof(vm) / sizeof(vm[0]); k++) {
-		snprintf(p, sizeof(p), "/proc/sys/vm/%s", vm[k]);
-		fprintf(f, "%s=%s\n", vm[k], read_line(p, buf,
-		    sizeof(buf)));
-	}
+	/* the table's order: sysfs switches, then vm sysctls */
+	for (st = vb_settings; st->key; st++)
+		fprintf(f, "%s=%s\n", st->key, strncmp(st->path, "/proc/sys/",
+		    10) == 0 ? read_line(st->path, buf, sizeof(buf)) :
+		    bracketed(st->path, buf, sizeof(buf)));
 	mthp(f);
 }
 

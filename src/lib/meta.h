@@ -30,12 +30,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
-
-/* One "key=value" line of a meta file, or a config directive. */
-struct vb_kv {
-	char *key;
-	char *val;
-};
+#include "kv.h"
 
 struct vb_meta_in {
 	const char *label;

@@ -1,3 +1,6 @@
+/*
+ * msg.c - messages: one line to stderr, die() and its hook (see msg.h).
+ */
 #include <errno.h>
 #include <stdarg.h>
 #include <stdio.h>

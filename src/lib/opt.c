@@ -1,3 +1,7 @@
+/*
+ * opt.c - option tables that drive parsing, --help and --check (see
+ * opt.h).
+ */
 #include <ctype.h>
 #include <inttypes.h>
 #include <stdio.h>

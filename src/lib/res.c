@@ -1,3 +1,6 @@
+/*
+ * res.c - the .res writer and its strict reader (see res.h).
+ */
 #include <ctype.h>
 #include <errno.h>
 #include <fcntl.h>

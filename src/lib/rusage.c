@@ -1,3 +1,7 @@
+/*
+ * rusage.c - the rusage of a process tree and its time(1) formats (see
+ * rusage.h).
+ */
 #include <stdio.h>
 
 #include "clock.h"

@@ -39,7 +39,7 @@
 
 #include <sys/types.h>
 
-#include "harness.h"
+#include "metric.h"		/* struct vb_metric */
 
 enum vb_cg {
 	VB_CG_PGFAULT, VB_CG_PGMAJFAULT, VB_CG_PSWPIN, VB_CG_PSWPOUT,

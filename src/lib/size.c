@@ -1,3 +1,6 @@
+/*
+ * size.c - sizes and percentages from the command line (see size.h).
+ */
 #include <ctype.h>
 #include <errno.h>
 #include <math.h>

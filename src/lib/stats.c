@@ -1,3 +1,6 @@
+/*
+ * stats.c - small statistics: mean, standard deviation, CoV (see stats.h).
+ */
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>

@@ -1,3 +1,8 @@
+/*
+ * util.c - small helpers every program shares: allocation that cannot
+ * fail, growing buffers, escaping, files made safely (see util.h).
+ */
+#include <dirent.h>
 #include <errno.h>
 #include <fcntl.h>
 #include <limits.h>
@@ -374,5 +379,119 @@ vb_read_setting(const char *path, char *val, size_t len)
 	} else {
 		snprintf(val, len, "%s", buf);
 	}
+	return 0;
+}
+
+int
+vb_last_line(const char *path, char *buf, size_t len)
+{
+	char line[1024], err[64];
+	FILE *f = vb_fopen_read(path, VB_MAX_SERIES, err, sizeof(err));
+	int found = 0;
+	size_t n;
+
+	if (!f)
+		return 0;
+	while (fgets(line, sizeof(line), f)) {
+		n = strcspn(line, "\n");
+		if (n > 0 && line[n - 1] == '\r')
+			n--;
+		line[n] = '\0';
+		if (line[0]) {
+			snprintf(buf, len, "%s", line);
+			found = 1;
+		}
+	}
+	fclose(f);
+	return found;
+}
+
+int
+vb_dir_empty(const char *path)
+{
+	DIR *d = opendir(path);
+	struct dirent *de;
+	int n = 0;
+
+	if (!d)
+		return 0;
+	while ((de = readdir(d)))
+		n += strcmp(de->d_name, ".") && strcmp(de->d_name, "..");
+	closedir(d);
+	return n == 0;
+}
+
+void
+vb_read_lines(int fd, size_t cap, const volatile sig_atomic_t *stop,
+    void (*fn)(void *arg, char *line), void *arg)
+{
+	char *buf = vb_xmalloc(cap), *p, *nl;
+	size_t len = 0;
+	ssize_t n;
+
+	for (;;) {
+		n = read(fd, buf + len, cap - 1 - len);
+		if (n < 0 && errno == EINTR) {
+			if (stop && *stop)
+				break;
+			continue;
+		}
+		if (n <= 0)
+			break;
+		len += (size_t)n;
+		buf[len] = '\0';
+		p = buf;
+		while ((nl = strchr(p, '\n'))) {
+			*nl = '\0';
+			fn(arg, p);
+			p = nl + 1;
+		}
+		len -= (size_t)(p - buf);
+		memmove(buf, p, len);
+		if (len == cap - 1)
+			len = 0;	/* a line too long to be one */
+	}
+	free(buf);
+}
+
+int
+vb_path_check(const char *what, const char *path, char *err, size_t errlen)
+{
+	const unsigned char *p;
+
+	for (p = (const unsigned char *)path; *p; p++)
+		if (*p < 0x20 || *p == 0x7f) {
+			snprintf(err, errlen, "%s '%.200s': a control character "
+			    "in a path", what, path);
+			return -1;
+		}
+	if (strlen(path) >= PATH_MAX - 256) {
+		snprintf(err, errlen, "%s '%.60s...': path too long (%zu "
+		    "bytes)", what, path, strlen(path));
+		return -1;
+	}
+	return 0;
+}
+
+const char *
+vb_workdir_name(const char *given)
+{
+	const char *w = given;
+
+	if (!w || !*w)
+		w = getenv("VMBENCH_WORKDIR");
+	return w && *w ? w : "work";
+}
+
+int
+vb_workdir_find(const char *name, int make, char *out, int *made_failed)
+{
+	*made_failed = 0;
+	if (make && mkdir(name, 0755) < 0 && errno != EEXIST) {
+		*made_failed = 1;
+		return -1;
+	}
+	if (!realpath(name, out))
+		return !make && errno == ENOENT ? 1 : -1;
 	return 0;
 }

@@ -7,6 +7,7 @@
 #ifndef VB_UTIL_H
 #define VB_UTIL_H
 
+#include <signal.h>
 #include <stddef.h>
 #include <stdio.h>
 #include <sys/types.h>
@@ -93,5 +94,36 @@ ssize_t vb_read_small(const char *path, char *buf, size_t len);
  * such as "always [madvise] never".  0, or -1 (errno).
  */
 int vb_read_setting(const char *path, char *val, size_t len);
+/*
+ * The last line of @path that is not empty (its end of line and a \r
+ * before it cut), into @buf: 1, or 0 when there is none (@buf as it
+ * was).  Only a regular file is read (safedir.h's bound for logs).
+ */
+int vb_last_line(const char *path, char *buf, size_t len);
+/*
+ * Read @fd to its end a line at a time: @fn(@arg, LINE) for each, the
+ * line NUL-terminated without its newline; a line of @cap bytes or more
+ * is dropped.  EINTR reads again, or ends the reading when @stop is set
+ * and *@stop is not 0.
+ */
+void vb_read_lines(int fd, size_t cap, const volatile sig_atomic_t *stop,
+    void (*fn)(void *arg, char *line), void *arg);
+/*
+ * A path from the command line (CONFIG=, RESULTS=, WORKDIR=) goes into
+ * meta (one value a line) and into messages: no control characters,
+ * and short enough for the folders and files made under it.  0, or -1 with one line in @err naming @what.
+ */
+int vb_path_check(const char *what, const char *path, char *err,
+    size_t errlen);
+/* The work folder's name: @given, else $VMBENCH_WORKDIR, else "work". */
+const char *vb_workdir_name(const char *given);
+/*
+ * The work folder @name, made (mode 0755) when @make, resolved into
+ * @out (PATH_MAX bytes): 0; 1 when it does not exist and was not to be
+ * made; -1 with errno (@out: what failed, "cannot create" or not).
+ */
+int vb_workdir_find(const char *name, int make, char *out, int *made_failed);
+/* Is @path a folder with nothing in it (it can be read)?  1 or 0. */
+int vb_dir_empty(const char *path);
 
 #endif

@@ -1,3 +1,7 @@
+/*
+ * vmstat.c - the sampler of /proc/vmstat, /proc/stat and /proc/meminfo
+ * (see vmstat.h).
+ */
 #include <errno.h>
 #include <fcntl.h>
 #include <linux/futex.h>

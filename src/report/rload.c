@@ -16,6 +16,7 @@
 #include "msg.h"
 #include "meta.h"
 #include "rload.h"
+#include "runs.h"
 #include "util.h"
 
 static int
@@ -148,21 +149,6 @@ fail:
 
 /* ---- a label of runs: DIR/runN/ (docs/results.md) ---- */
 
-/* N of a folder named "runN" (N from 1, no leading zero), else 0. */
-static int
-run_index(const char *name)
-{
-	const char *p;
-
-	if (strncmp(name, "run", 3) != 0 || name[3] < '1' || name[3] > '9' ||
-	    strlen(name) > 9)
-		return 0;
-	for (p = name + 3; *p; p++)
-		if (*p < '0' || *p > '9')
-			return 0;
-	return atoi(name + 3);
-}
-
 static int
 cmp_int(const void *a, const void *b)
 {
@@ -189,7 +175,7 @@ run_folders(const char *dir, int **idx)
 	if (!(d = opendir(dir)))
 		return 0;
 	while ((de = readdir(d))) {
-		int i = run_index(de->d_name);
+		int i = vb_run_index(de->d_name);
 
 		if (strcmp(de->d_name, "meta") == 0)
 			meta = 1;
@@ -270,22 +256,6 @@ run_take(struct rl_run *r, struct rl_kernel *k, int index)
 	r->res = k->res;
 	free(k->label);
 	memset(k, 0, sizeof(*k));
-}
-
-/* Is @path a folder with nothing in it? */
-static int
-empty_dir(const char *path)
-{
-	struct dirent *de;
-	DIR *d = opendir(path);
-	int n = 0;
-
-	if (!d)
-		return 0;
-	while ((de = readdir(d)))
-		n += strcmp(de->d_name, ".") && strcmp(de->d_name, "..");
-	closedir(d);
-	return n == 0;
 }
 
 /* Does run @r hold at least one complete iteration of anything? */
@@ -571,7 +541,7 @@ load_runs(const char *dir, const int *idx, int n, struct rl_kernel *k,
 		 * A run that cannot be read (an empty one: made, nothing
 		 * written; a meta cut short) is left out, never the label
 		 */
-		if (empty_dir(path)) {
+		if (vb_dir_empty(path)) {
 			said[i] = vb_xstrdup("left out: empty");
 			continue;
 		}

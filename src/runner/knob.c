@@ -11,18 +11,18 @@
 #include <unistd.h>
 
 #include "knob.h"
+#include "settings.h"
 #include "util.h"
 
-/* Short names: exact ones, then prefixes that take the rest as a file. */
+/*
+ * Short names: those of the settings table (settings.h: thp, zswap,
+ * ...), other names for them, then prefixes that take the rest as a
+ * file.
+ */
 static const struct {
 	const char *name;
 	const char *path;
-} short_names[] = {
-	{ "thp", "/sys/kernel/mm/transparent_hugepage/enabled" },
-	{ "thp_defrag", "/sys/kernel/mm/transparent_hugepage/defrag" },
-	{ "zswap", "/sys/module/zswap/parameters/enabled" },
-	{ "ksm", "/sys/kernel/mm/ksm/run" },
-	{ "lru_gen", "/sys/kernel/mm/lru_gen/enabled" },
+} aliases[] = {
 	{ "mglru", "/sys/kernel/mm/lru_gen/enabled" },
 	{ NULL, NULL },
 }, prefixes[] = {
@@ -114,9 +114,15 @@ resolve(const char *name, char *out, size_t len, char *err, size_t errlen)
 		    "or /sys/", name);
 		return -1;
 	}
-	for (i = 0; short_names[i].name; i++)
-		if (strcmp(name, short_names[i].name) == 0) {
-			snprintf(out, len, "%s", short_names[i].path);
+	for (i = 0; vb_settings[i].key; i++)
+		if (vb_settings[i].knob && strcmp(name, vb_settings[i].knob) ==
+		    0) {
+			snprintf(out, len, "%s", vb_settings[i].path);
+			return 0;
+		}
+	for (i = 0; aliases[i].name; i++)
+		if (strcmp(name, aliases[i].name) == 0) {
+			snprintf(out, len, "%s", aliases[i].path);
 			return 0;
 		}
 	/* thp.16kB: the per-size switch of multi-size THP */

@@ -1,6 +1,6 @@
 /*
- * state.c - the state file a run leaves for the next one, and the
- * machine-wide lock (see state.h).
+ * state.c - the state file a run leaves for the next one, and what the
+ * next one undoes (see state.h; the machine-wide lock is mlock.c).
  */
 #include <dirent.h>
 #include <errno.h>
@@ -17,6 +17,7 @@
 #include "knob.h"
 #include "label.h"
 #include "memlimit.h"
+#include "runs.h"
 #include "state.h"
 #include "swapfile.h"
 #include "util.h"
@@ -47,8 +48,8 @@ proc_stat(long pid, char *buf, size_t len)
 }
 
 /* Field 22 of /proc/@pid/stat (start time in ticks); 0 when gone. */
-static unsigned long long
-start_time(long pid)
+unsigned long long
+vb_pid_start(long pid)
 {
 	char buf[1024], *p = proc_stat(pid, buf, sizeof(buf));
 	int i;
@@ -72,17 +73,17 @@ gone(long pid)
 }
 
 /* Does process @pid run, and is it the one that started at @start? */
-static int
-alive(long pid, unsigned long long start)
+int
+vb_pid_alive(long pid, unsigned long long start)
 {
 	if (pid <= 0 || gone(pid))
 		return 0;
-	return start_time(pid) == start;
+	return vb_pid_start(pid) == start;
 }
 
 /* %-escape @s (spaces, %, controls, bytes >= 0x7f) into @f. */
-static void
-put_esc(FILE *f, const char *s)
+void
+vb_put_esc(FILE *f, const char *s)
 {
 	const unsigned char *p;
 
@@ -93,9 +94,9 @@ put_esc(FILE *f, const char *s)
 			putc(*p, f);
 }
 
-/* Undo put_esc() in place. */
-static void
-unesc(char *s)
+/* Undo vb_put_esc() in place. */
+void
+vb_unesc(char *s)
 {
 	char *w = s;
 
@@ -111,16 +112,6 @@ unesc(char *s)
 		}
 	}
 	*w = '\0';
-}
-
-/* <$VMBENCH_SYSROOT>/run/vmbench into @dir. */
-char *
-vb_machine_dir(char *dir, size_t len)
-{
-	const char *root = getenv("VMBENCH_SYSROOT");
-
-	snprintf(dir, len, "%s/run/vmbench", root && *root ? root : "");
-	return dir;
 }
 
 int
@@ -187,27 +178,27 @@ vb_state_save(const struct vb_state *st)
 		return -1;
 	}
 	fprintf(f, "vmbench-state 1\npid %ld\nstart %llu\n", (long)getpid(),
-	    start_time((long)getpid()));
+	    vb_pid_start((long)getpid()));
 	for (i = 0; i < 2; i++)
 		if (st->results[i][0]) {
 			fputs("results ", f);
-			put_esc(f, st->results[i]);
+			vb_put_esc(f, st->results[i]);
 			putc('\n', f);
 		}
 	for (i = 0; i < 2; i++)
 		if (st->locks[i][0]) {
 			fputs("lock ", f);
-			put_esc(f, st->locks[i]);
+			vb_put_esc(f, st->locks[i]);
 			putc('\n', f);
 		}
 	if (st->cgroup[0]) {
 		fprintf(f, "cgroup %d ", st->cgroup_v);
-		put_esc(f, st->cgroup);
+		vb_put_esc(f, st->cgroup);
 		putc('\n', f);
 	}
 	if (st->swapfile[0]) {
 		fputs("swapfile ", f);
-		put_esc(f, st->swapfile);
+		vb_put_esc(f, st->swapfile);
 		fprintf(f, "\nswapid %llu %llu %llu\n", st->swap_dev,
 		    st->swap_ino, (unsigned long long)st->swap_size);
 	}
@@ -217,9 +208,9 @@ vb_state_save(const struct vb_state *st)
 		if (!k->saved)
 			continue;
 		fputs("knob ", f);
-		put_esc(f, k->path);
+		vb_put_esc(f, k->path);
 		putc(' ', f);
-		put_esc(f, k->orig);
+		vb_put_esc(f, k->orig);
 		putc('\n', f);
 	}
 	if (fflush(f) != 0 || fsync(fileno(f)) < 0) {
@@ -425,17 +416,11 @@ static int
 clean_lock_of(const char *res)
 {
 	char dir[4400], path[4500], *slash;
-	const char *p;
 
 	snprintf(dir, sizeof(dir), "%s", res);
 	slash = strrchr(dir, '/');
-	if (slash && strncmp(slash + 1, "run", 3) == 0 && slash[4] >= '1' &&
-	    slash[4] <= '9') {
-		for (p = slash + 4; *p >= '0' && *p <= '9'; p++)
-			;
-		if (!*p)
-			*slash = '\0';
-	}
+	if (slash && vb_run_index(slash + 1) > 0)
+		*slash = '\0';
 	if (!(slash = strrchr(dir, '/')))
 		snprintf(path, sizeof(path), ".%s.lock", dir);
 	else
@@ -509,19 +494,19 @@ parse_state(FILE *f, struct saved *s, char *err, size_t errlen)
 		} else if (strcmp(key, "start") == 0) {
 			s->start = strtoull(val, NULL, 10);
 		} else if (strcmp(key, "results") == 0 && s->nres < 2) {
-			unesc(val);
+			vb_unesc(val);
 			snprintf(s->results[s->nres++], sizeof(s->results[0]),
 			    "%s", val);
 		} else if (strcmp(key, "lock") == 0 && s->nlock < 2) {
-			unesc(val);
+			vb_unesc(val);
 			snprintf(s->locks[s->nlock++], sizeof(s->locks[0]),
 			    "%s", val);
 		} else if (strcmp(key, "cgroup") == 0 && rest) {
 			s->cgroup_v = atoi(val);
-			unesc(++rest);
+			vb_unesc(++rest);
 			snprintf(s->cgroup, sizeof(s->cgroup), "%s", rest);
 		} else if (strcmp(key, "swapfile") == 0) {
-			unesc(val);
+			vb_unesc(val);
 			snprintf(s->swapfile, sizeof(s->swapfile), "%s", val);
 		} else if (strcmp(key, "swapid") == 0) {
 			if (sscanf(val, "%llu %llu %llu", &s->swap_dev,
@@ -538,8 +523,8 @@ parse_state(FILE *f, struct saved *s, char *err, size_t errlen)
 				continue;
 			}
 			*rest++ = '\0';
-			unesc(val);
-			unesc(rest);
+			vb_unesc(val);
+			vb_unesc(rest);
 			s->knob = vb_xrealloc(s->knob, (size_t)(s->nknob + 1) *
 			    sizeof(*s->knob));
 			s->knob[s->nknob].path = vb_xstrdup(val);
@@ -788,7 +773,7 @@ recover_dir(const char *dir, int machine, int *bad)
 		}
 		fclose(f);
 		/* alive, and the same process (not a reused pid): leave it */
-		if (pid == (long)getpid() || alive(pid, s.start) ||
+		if (pid == (long)getpid() || vb_pid_alive(pid, s.start) ||
 		    (kill((pid_t)pid, 0) < 0 && errno == EPERM)) {
 			saved_free(&s);
 			continue;
@@ -876,7 +861,7 @@ vb_state_others(const char *dir, char *buf, size_t len)
 		if (!(f = open_trusted(path, STATE_MAX, NULL, 0)))
 			continue;
 		if (parse_state(f, &s, why, sizeof(why)) == 0 &&
-		    s.pid == pid && alive(pid, s.start)) {
+		    s.pid == pid && vb_pid_alive(pid, s.start)) {
 			w = snprintf(buf + used, len - used, "%spid %ld (%s%s%s)",
 			    used ? "; " : "", pid, s.nres ? s.results[0] :
 			    "starting", s.nres > 1 ? ", " : "", s.nres > 1 ?
@@ -891,165 +876,4 @@ vb_state_others(const char *dir, char *buf, size_t len)
 	if (used >= len)
 		buf[len - 1] = '\0';
 	return buf;
-}
-
-/*
- * Write the machine record @dir/machine: @gen, the holder @pid (0: none)
- * and @what.  0 or -1 (errno).
- */
-static int
-write_record(const char *dir, unsigned long long gen, long pid,
-    const char *what)
-{
-	char path[4200], tmp[4300];
-	FILE *f;
-	int fd;
-
-	snprintf(path, sizeof(path), "%s/machine", dir);
-	snprintf(tmp, sizeof(tmp), "%s.tmp", path);
-	if ((fd = vb_create(tmp, O_WRONLY, 0644)) < 0)
-		return -1;
-	/* readable by every user's runs, whatever the umask */
-	if (fchmod(fd, 0644) < 0 || !(f = fdopen(fd, "w"))) {
-		close(fd);
-		unlink(tmp);
-		return -1;
-	}
-	fprintf(f, "vmbench-machine 1\ngen %llu\npid %ld\nstart %llu\nwhat ",
-	    gen, pid, pid ? start_time(pid) : 0);
-	put_esc(f, what);
-	putc('\n', f);
-	if (fclose(f) != 0 || rename(tmp, path) < 0) {
-		unlink(tmp);
-		return -1;
-	}
-	return 0;
-}
-
-int
-vb_machine_peek(const char *dir, struct vb_machine *m)
-{
-	char path[4200], line[4096];
-	unsigned long long start = 0;
-	struct stat st;
-	FILE *f;
-	int fd;
-
-	memset(m, 0, sizeof(*m));
-	m->fd = -1;
-	snprintf(m->dir, sizeof(m->dir), "%s", dir);
-	snprintf(path, sizeof(path), "%s/machine", dir);
-	if ((fd = open(path, O_RDONLY | O_NOFOLLOW | O_NONBLOCK |
-	    O_CLOEXEC)) < 0)
-		return -1;
-	/* root's (or this user's), written by no one else */
-	if (fstat(fd, &st) < 0 || !S_ISREG(st.st_mode) || (st.st_uid != 0 &&
-	    st.st_uid != geteuid()) || (st.st_mode & 022) ||
-	    !(f = fdopen(fd, "r"))) {
-		close(fd);
-		return -1;
-	}
-	if (!fgets(line, sizeof(line), f) ||
-	    strcmp(line, "vmbench-machine 1\n") != 0) {
-		fclose(f);
-		return -1;
-	}
-	while (fgets(line, sizeof(line), f)) {
-		line[strcspn(line, "\n")] = '\0';
-		if (strncmp(line, "gen ", 4) == 0)
-			m->gen = strtoull(line + 4, NULL, 10);
-		else if (strncmp(line, "pid ", 4) == 0)
-			m->pid = strtol(line + 4, NULL, 10);
-		else if (strncmp(line, "start ", 6) == 0)
-			start = strtoull(line + 6, NULL, 10);
-		else if (strncmp(line, "what ", 5) == 0) {
-			unesc(line + 5);
-			snprintf(m->what, sizeof(m->what), "%.*s",
-			    (int)sizeof(m->what) - 1, line + 5);
-		}
-	}
-	fclose(f);
-	if (!alive(m->pid, start))
-		m->pid = 0;
-	return 0;
-}
-
-int
-vb_machine_lock(struct vb_machine *m, const char *dir, const char *what,
-    int wait, volatile sig_atomic_t *stop, char *err, size_t errlen)
-{
-	struct vb_machine cur;
-	char path[4200];
-	int fd;
-
-	m->fd = -1;
-	snprintf(m->dir, sizeof(m->dir), "%s", dir);
-	if (vb_own_dir(dir, 0755, err, errlen) < 0)
-		return -1;
-	snprintf(path, sizeof(path), "%s/lock", dir);
-	if ((fd = vb_open_own(path, O_RDWR, 0600)) < 0) {
-		snprintf(err, errlen, "cannot open the machine lock %s: %s",
-		    path, errno == EPERM ? "not a plain file of this user" :
-		    strerror(errno));
-		return -1;
-	}
-	if (flock(fd, LOCK_EX | LOCK_NB) < 0) {
-		if (errno != EWOULDBLOCK) {
-			snprintf(err, errlen, "cannot lock %s: %s", path,
-			    strerror(errno));
-			close(fd);
-			return -1;
-		}
-		if (!wait) {
-			close(fd);
-			return 1;
-		}
-		if (vb_machine_peek(dir, &cur) == 0 && cur.pid)
-			fprintf(stderr, "vmrun: waiting for pid %ld, which is "
-			    "changing this machine (%s)\n", cur.pid, cur.what);
-		else
-			fprintf(stderr, "vmrun: waiting for another run that "
-			    "holds %s\n", path);
-		while (flock(fd, LOCK_EX) < 0) {
-			if (errno != EINTR || (stop && *stop)) {
-				int e = errno;
-
-				snprintf(err, errlen, "cannot lock %s: %s",
-				    path, strerror(e));
-				close(fd);
-				errno = e;
-				return -1;
-			}
-		}
-	}
-	m->fd = fd;
-	m->gen = 0;
-	if (!what)
-		return 0;
-	/* held: the record says who, and counts one run more */
-	if (vb_machine_peek(dir, &cur) < 0)
-		cur.gen = 0;
-	m->gen = cur.gen + 1;
-	m->pid = (long)getpid();
-	snprintf(m->what, sizeof(m->what), "%s", what);
-	if (write_record(dir, m->gen, m->pid, what) < 0) {
-		snprintf(err, errlen, "cannot write %s/machine: %s", dir,
-		    strerror(errno));
-		vb_machine_unlock(m);
-		return -1;
-	}
-	return 0;
-}
-
-void
-vb_machine_unlock(struct vb_machine *m)
-{
-	if (m->fd < 0)
-		return;
-	/* the last holder's what stays: a run beside it names it */
-	if (m->gen)
-		write_record(m->dir, m->gen, 0, m->what);
-	close(m->fd);
-	m->fd = -1;
-	m->pid = 0;
 }

@@ -48,6 +48,7 @@
 #include <signal.h>
 #include <stddef.h>
 #include <stdint.h>
+#include <stdio.h>
 
 struct vb_knobs;
 
@@ -113,6 +114,16 @@ struct vb_machine {
 	long pid;			/* the live holder, 0 if none */
 	char what[1024];		/* what it changes (the last one's) */
 };
+
+/*
+ * Shared by state.c and mlock.c: is @pid alive and started at @start
+ * (vb_pid_start(), its start time in /proc/PID/stat; 0 when gone)?
+ * A value written as one escaped line (\\ and \\n) and read back.
+ */
+unsigned long long vb_pid_start(long pid);
+int vb_pid_alive(long pid, unsigned long long start);
+void vb_put_esc(FILE *f, const char *s);
+void vb_unesc(char *s);
 
 /*
  * The folder of the machine lock and record: <root>/run/vmbench,

@@ -1,6 +1,6 @@
 /*
- * fileload - a dbench-4 style file-server load: --clients processes
- * replay a loadfile (fileload-load.h) with real system calls, each in
+ * fileload.c - a dbench-4 style file-server load: --clients processes
+ * replay a loadfile (load.h) with real system calls, each in
  * its own directory, looping over the file until the time is up.
  *
  * Timing, as dbench 4 does it: the clients are forked, set up their

@@ -1,5 +1,5 @@
 /*
- * fileload-load.c - the loadfile parser (format in fileload-load.h).
+ * load.c - the loadfile parser (format in load.h).
  *
  * The whole file is parsed before any client starts, so a malformed
  * line is reported as "file:line: what is wrong" before anything is

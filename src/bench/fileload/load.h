@@ -1,5 +1,5 @@
 /*
- * fileload-load.h - the loadfile of fileload: a dbench-4 style list of
+ * load.h - the loadfile of fileload: a dbench-4 style list of
  * file-server operations, parsed once and replayed by every client.
  *
  * A line is

@@ -1,5 +1,5 @@
 /*
- * fileload-replay.c - execute loadfile operations (see fileload-replay.h
+ * replay.c - execute loadfile operations (see replay.h
  * for the mapping to system calls) and account for them.
  */
 #include <dirent.h>

@@ -1,5 +1,5 @@
 /*
- * fileload-replay.h - one client's replay of loadfile operations with
+ * replay.h - one client's replay of loadfile operations with
  * real system calls, relative to the client's own directory, and the
  * accounting of what it did.
  *

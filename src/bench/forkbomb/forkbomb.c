@@ -1,5 +1,5 @@
 /*
- * forkbomb - fork() and malloc() many times (Kulesa, 2002: 10,000 forks
+ * forkbomb.c - fork() and malloc() many times (Kulesa, 2002: 10,000 forks
  * with 10,000 ints; 1,000,000 forks with 1,000 ints).
  *
  * Each child mallocs --ints ints, writes every one (so every page is

@@ -1,5 +1,5 @@
 /*
- * makesim-job.c - the build graph and what each job does.
+ * job.c - the build graph and what each job does.
  *
  * The graph is a kernel build's: one compile job per .c file, then one
  * archive job per directory (after that directory's compiles, like

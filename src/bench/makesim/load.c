@@ -1,5 +1,5 @@
 /*
- * makesim-load.c - contest's background loads, run beside the build.
+ * load.c - contest's background loads, run beside the build.
  *
  * A load is a leader process with its workers, all in the iteration's
  * process group (so the harness's kill of that group on Ctrl-C reaches

@@ -1,10 +1,10 @@
 /*
- * makesim - a simulated parallel kernel build (`time make -jN bzImage`,
+ * makesim.c - a simulated parallel kernel build (`time make -jN bzImage`,
  * Kulesa 2002) and Con Kolivas's contest: the same build timed while a
  * background load runs beside it.
  *
  * Once per run (setup), a synthetic source tree is generated in the
- * work folder from --seed (see makesim-tree.c): --units .c files scaled
+ * work folder from --seed (see tree.c): --units .c files scaled
  * by --scale, ~12 a directory, plus shared headers, then written back to
  * storage (syncfs) so its pages are clean.  Each iteration is one build:
  *
@@ -16,8 +16,8 @@
  *     warm (contest's second run without flushing);
  *  3. the load (if any) starts;
  *  4. "make" is forked: it runs the graph with --jobs slots (see
- *     makesim-sched.c; a compile job is a real process that reads its
- *     sources, writes a working set and computes, makesim-job.c) and is
+ *     sched.c; a compile job is a real process that reads its
+ *     sources, writes a working set and computes, job.c) and is
  *     reaped with wait4(), whose rusage is exactly the build's;
  *  5. the load is stopped and reaped, its rusage taken apart.
  *

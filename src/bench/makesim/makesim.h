@@ -3,12 +3,12 @@
  * with contest's background loads), shared by src/bench/makesim/makesim.c and the
  * Check tests:
  *
- *	makesim-tree.c	the synthetic source tree: plan (pure arithmetic
+ *	tree.c		the synthetic source tree: plan (pure arithmetic
  *			from a seed) and writing it to disk
- *	makesim-sched.c	make's job slots over a dependency graph
- *	makesim-job.c	what one compile, archive or link job does
- *	makesim-load.c	contest's background loads
- *	makesim-ratio.c	contest's Ratio (loaded time / no_load time)
+ *	sched.c		make's job slots over a dependency graph
+ *	job.c		what one compile, archive or link job does
+ *	load.c		contest's background loads
+ *	ratio.c		contest's Ratio (loaded time / no_load time)
  *
  * Every non-static symbol starts with makesim_ (types with ms_).
  */

@@ -1,5 +1,5 @@
 /*
- * makesim-ratio.c - contest's Ratio: the build time under a load divided
+ * ratio.c - contest's Ratio: the build time under a load divided
  * by the same kernel's no_load build time (1.00 = the load cost
  * nothing; 2.50 = the build took 2.5 times as long).
  *

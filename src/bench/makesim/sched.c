@@ -1,5 +1,5 @@
 /*
- * makesim-sched.c - make's job slots over a dependency graph.
+ * sched.c - make's job slots over a dependency graph.
  *
  * As GNU make -jN: at most N jobs (child processes) run at once; a job
  * starts only when every prerequisite has finished successfully; jobs

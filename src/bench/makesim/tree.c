@@ -1,5 +1,5 @@
 /*
- * makesim-tree.c - the synthetic source tree of makesim.
+ * tree.c - the synthetic source tree of makesim.
  *
  * The plan is pure arithmetic on the seed (splitmix64, and log() and
  * cos() from libm for the log-normal sizes), so one seed always gives

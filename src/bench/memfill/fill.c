@@ -1,5 +1,5 @@
 /*
- * memfill-fill.c - allocate and write (see memfill-fill.h).
+ * fill.c - allocate and write (see fill.h).
  */
 #include <errno.h>
 #include <stdio.h>

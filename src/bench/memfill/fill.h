@@ -1,5 +1,5 @@
 /*
- * memfill-fill.h - memfill's allocate-and-write loop, shared with the
+ * fill.h - memfill's allocate-and-write loop, shared with the
  * bench-memfill measurement so that what is measured there is exactly
  * what memfill runs.
  */

@@ -1,11 +1,11 @@
 /*
- * memfill - fill and write a share of memory (LTP mtest01 -p80 -w, as in
+ * memfill.c - fill and write a share of memory (LTP mtest01 -p80 -w, as in
  * Hron's 2001 "Fill and write to 80% of virtual memory 10 times").
  *
  * The target is --bytes, or --percent of RAM + swap less what is in use
  * (of the memory limit + swap when run under one: the runner passes
  * VMBENCH_MEM_LIMIT and VMBENCH_SWAP_LIMIT in bytes); the arithmetic is
- * in memfill-size.c.  It is computed once, before the first iteration,
+ * in plan.c.  It is computed once, before the first iteration,
  * and trimmed to available memory + free swap less a margin unless
  * --force.  Each iteration maps the target in pieces of --chunk rounded
  * up to a multiple of --map-align, each at an address that is a multiple

@@ -1,5 +1,5 @@
 /*
- * memfill-size.c - memfill's sizing arithmetic (see memfill-size.h).
+ * plan.c - memfill's sizing arithmetic (see plan.h).
  */
 #include <errno.h>
 #include <fcntl.h>

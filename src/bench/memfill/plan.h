@@ -1,10 +1,10 @@
 /*
- * memfill-size.h - how much memfill fills: the mtest01 arithmetic and
+ * plan.h - how much memfill fills: the mtest01 arithmetic and
  * the safety cap, kept apart from the program so tests can feed it
  * fixture meminfo files and limits.
  */
-#ifndef MEMFILL_SIZE_H
-#define MEMFILL_SIZE_H
+#ifndef MEMFILL_PLAN_H
+#define MEMFILL_PLAN_H
 
 #include <stddef.h>
 #include <stdint.h>

@@ -1,5 +1,5 @@
 /*
- * mmaptouch - map a file, touch every page, msync, munmap (LTP mmap001,
+ * mmaptouch.c - map a file, touch every page, msync, munmap (LTP mmap001,
  * as in Hron's 2001 "mmap, touch, msync, and munmap 500000 pages 5
  * times").
  *

@@ -1,6 +1,6 @@
 /*
- * probe-acct.c - the probe's deadline loop and accounting (see
- * probe-acct.h).
+ * acct.c - the probe's deadline loop and accounting (see
+ * acct.h).
  */
 #include <math.h>
 #include <stdlib.h>

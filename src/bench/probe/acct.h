@@ -1,5 +1,5 @@
 /*
- * probe-acct.h - the interactivity probe's deadline loop and accounting,
+ * acct.h - the interactivity probe's deadline loop and accounting,
  * apart from the program so that tests can drive them on a fake clock.
  *
  * Period k starts at its deadline d(k) = t0 + k * period: the probe

@@ -1,5 +1,5 @@
 /*
- * probe - the interactivity probe: the mp3 player of the old posts ("mp3
+ * probe.c - the interactivity probe: the mp3 player of the old posts ("mp3
  * played 297 seconds of 304 second run"), measured in the manner of Con
  * Kolivas's interbench.
  *
@@ -8,7 +8,7 @@
  * evicted: it is deliberately not mlock()ed) and burns a calibrated
  * number of loops, so that buffer + loops cost --cpu percent of a CPU
  * per period.  Profiles: audio (50 ms, 5%; the default), video (60 Hz,
- * 40%).  The deadline accounting is in probe-acct.c.
+ * 40%).  The deadline accounting is in acct.c.
  *
  * Calibration: the loop's cost is measured once at start-up with the
  * thread's CPU clock (CLOCK_THREAD_CPUTIME_ID), taking the median of

@@ -1,5 +1,5 @@
 /*
- * tio-plan.c - tio's arithmetic (see tio-plan.h).
+ * plan.c - tio's arithmetic (see plan.h).
  */
 #include <math.h>
 #include <stdio.h>

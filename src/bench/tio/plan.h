@@ -1,5 +1,5 @@
 /*
- * tio-plan.h - tio's arithmetic, apart from its I/O so that the tests can
+ * plan.h - tio's arithmetic, apart from its I/O so that the tests can
  * check it: the default total size, the random block sequence, the
  * figures of a phase (rate, CPU%, CPU efficiency, latency) and the
  * create order of the bonnie-style file phases.

@@ -1,5 +1,5 @@
 /*
- * tio - tiobench's threaded I/O test (tiotest), and with --creates the
+ * tio.c - tiobench's threaded I/O test (tiotest), and with --creates the
  * file creates and deletes of bonnie++.
  *
  * Threaded I/O: each of --threads threads has a file of its own in the
@@ -29,7 +29,7 @@
  * the limit allows, else to 256M.  --direct opens the files with
  * O_DIRECT instead of going through the page cache at all.
  *
- * Figures per phase (tio-plan.h): rate in MB/s (2^20 bytes, as
+ * Figures per phase (plan.h): rate in MB/s (2^20 bytes, as
  * tiobench), CPU% (the threads' user + system time, RUSAGE_THREAD,
  * over the elapsed time), CPU efficiency = rate / (CPU% / 100), and
  * the average and maximum latency per block in ms.
@@ -37,7 +37,7 @@
  * --creates: bonnie++'s "Sequential Create" and "Random Create" with
  * files of size 0 (-n): --files empty files created (creat(), close())
  * in a fresh folder by bonnie++'s names, a 7-digit number and 0 to 12
- * random letters (tio-plan.h).  Sequential: the number first, created
+ * random letters (plan.h).  Sequential: the number first, created
  * in number order, deleted in readdir() order; random: the letters
  * first, created in number order, deleted in a shuffled order (from
  * --seed).  files/s and CPU% (user + system over elapsed) of each of

@@ -1,5 +1,5 @@
 /*
- * tworead-plan.c - tworead's size arithmetic (see tworead-plan.h).
+ * plan.c - tworead's size arithmetic (see plan.h).
  */
 #include <errno.h>
 #include <stdio.h>

@@ -1,5 +1,5 @@
 /*
- * tworead-plan.h - the sizes of tworead's two files and ranges, scaled
+ * plan.h - the sizes of tworead's two files and ranges, scaled
  * from Iwamoto's 2006 clockpro test to this machine.
  *
  * The original ran on a machine booted with mem=1008m: file A ("zero")

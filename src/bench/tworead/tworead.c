@@ -1,5 +1,5 @@
 /*
- * tworead - the two-file page-cache reader of Iwamoto's 2006 clockpro
+ * tworead.c - the two-file page-cache reader of Iwamoto's 2006 clockpro
  * test ("2read"), and with --cached the "hdparm -T" cached-read figure
  * of Kulesa's 2002 post.
  *
@@ -9,7 +9,7 @@
  * each in turn, each file read sequentially through its range and
  * starting over at the range's start (--random: a random block of the
  * range instead).  Sizes default to the original's scaled to the
- * memory of the run (tworead-plan.h), so that both ranges together
+ * memory of the run (plan.h), so that both ranges together
  * overflow memory a little; --sweep N picks the original's n.  It
  * prints the number of reads / 2 every --print-interval seconds (the
  * original's output) and stops after --duration seconds, or after

@@ -1,7 +1,7 @@
 /*
- * vmlat_hello - the tiny program vmlat's exec and sh figures run (as
- * LMbench's hello): write a line to stdout, which vmlat has closed, and
- * exit 0.  Linked statically (see the Makefile).
+ * hello.c - vmlat_hello - the tiny program vmlat's exec and sh figures run
+ * (as LMbench's hello): write a line to stdout, which vmlat has closed,
+ * and exit 0.  Linked statically (see the Makefile).
  */
 #include <unistd.h>
 

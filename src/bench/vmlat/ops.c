@@ -1,5 +1,5 @@
 /*
- * vmlat-ops.c - the bodies vmlat times (see vmlat-ops.h, vmlat.c).
+ * ops.c - the bodies vmlat times (see ops.h, vmlat.c).
  */
 #include <errno.h>
 #include <fcntl.h>

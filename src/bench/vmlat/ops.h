@@ -1,5 +1,5 @@
 /*
- * vmlat-ops.h - the operations vmlat times, one function per figure,
+ * ops.h - the operations vmlat times, one function per figure,
  * each measured as LMbench measures it (see src/bench/vmlat/vmlat.c).  Every
  * function returns the figure (us, us per file or page, MB/s), or NAN
  * with a one-line reason in @err.

@@ -1,5 +1,5 @@
 /*
- * vmlat-time.c - the timing loop (see vmlat-time.h).
+ * time.c - the timing loop (see time.h).
  */
 #include <math.h>
 #include <stdio.h>

@@ -1,5 +1,5 @@
 /*
- * vmlat-time.h - vmlat's timing loop and the arithmetic of its figures,
+ * time.h - vmlat's timing loop and the arithmetic of its figures,
  * in the manner of LMbench's benchmp(): a timed interval of n operations,
  * n grown until one interval lasts about --enough; kept intervals (at
  * least 0.95 of --enough) repeated --reps times; the figure is the

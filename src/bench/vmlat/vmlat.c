@@ -1,5 +1,5 @@
 /*
- * vmlat - LMbench's process, file and VM latencies and its local
+ * vmlat.c - LMbench's process, file and VM latencies and its local
  * bandwidths (the tables of Hron's 2002 radix-tree page-cache post),
  * measured as LMbench 3 measures them.
  *

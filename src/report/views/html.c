@@ -44,6 +44,7 @@
 #include "model.h"
 #include "outdir.h"
 #include "safedir.h"
+#include "settings.h"
 #include "setup.h"
 #include "table.h"
 #include "util.h"
@@ -340,11 +341,11 @@ suite_status(FILE *f, const struct rl_set *s)
 static void
 settings(FILE *f, const struct rl_set *s, const struct report_opts *o)
 {
-	static const char *const common[] = { "uname_r", "config",
-		"iterations", "thp_enabled", "thp_defrag", "swappiness",
-		"dirty_ratio", "dirty_background_ratio", "vfs_cache_pressure",
-		"overcommit_memory", "min_free_kbytes", "swap_total_kb",
+	/* around the settings the page shows (src/lib/settings.h) */
+	static const char *const head[] = { "uname_r", "config",
+		"iterations", NULL }, *const tail[] = { "swap_total_kb",
 		"mem_limit", "workdir_fstype", "vmbench_version", NULL };
+	const char *common[3 + VB_NSETTINGS + 4 + 1];
 	struct setup_machines m;
 	struct rl_mdiff *d;
 	char name[512], *text = NULL, *v;
@@ -352,6 +353,14 @@ settings(FILE *f, const struct rl_set *s, const struct report_opts *o)
 	FILE *mem;
 	int n, i, k, j, first;
 
+	for (i = n = 0; head[i]; i++)
+		common[n++] = head[i];
+	for (i = 0; vb_settings[i].key; i++)
+		if (vb_settings[i].show & VB_SHOW_PAGE)
+			common[n++] = vb_settings[i].key;
+	for (i = 0; tail[i]; i++)
+		common[n++] = tail[i];
+	common[n] = NULL;
 	setup_machines_of(s, &m);
 	n = s->nk > 1 ? rl_meta_diffs(s, &d) : 0;
 	fputs("<section id=\"settings\"><h2>Settings and machines</h2>\n",

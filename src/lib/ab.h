@@ -1,9 +1,9 @@
 /*
- * vmrun-ab.h - the order in which make ab runs the iterations of its two
- * settings (src/runner/ab.c), apart from the runner so it can be tested.
+ * ab.h - the order in which make ab (vmrun) and make boots (vmboots) run
+ * the iterations or boots of their two sides: ABBA and its like.
  */
-#ifndef VB_VMRUN_AB_H
-#define VB_VMRUN_AB_H
+#ifndef VB_AB_H
+#define VB_AB_H
 
 #include <stddef.h>
 

@@ -1,5 +1,5 @@
 /*
- * vmrun-ab.c - make ab's iteration order (see vmrun-ab.h).
+ * ab.c - make ab's iteration order and make boots' boot order (see ab.h).
  *
  * ABBA by default: a drift of the machine over the run (a warming cache,
  * a neighbour starting) then adds as much to A as to B, where plain

@@ -1,3 +1,7 @@
+/*
+ * config.c - the suite files' parser (see config.h): vmrun runs their
+ * lines, vmboots counts their iterations.
+ */
 #include <ctype.h>
 #include <errno.h>
 #include <fcntl.h>
@@ -11,45 +15,6 @@
 #include "config.h"
 #include "msg.h"
 #include "util.h"
-
-const char *const vb_benches[] = {
-#define BENCH(name) name,
-#include "benches.h"
-#undef BENCH
-	NULL
-};
-
-int
-vb_is_bench(const char *name)
-{
-	const char *const *b;
-
-	for (b = vb_benches; *b; b++)
-		if (strcmp(*b, name) == 0)
-			return 1;
-	return 0;
-}
-
-int
-vb_conf_check_benches(const struct vb_conf *c, char *err, size_t errlen)
-{
-	struct vb_buf list = VB_BUF_INIT;
-	const char *const *b;
-	int i;
-
-	for (i = 0; i < c->nlines; i++)
-		if (!vb_is_bench(c->lines[i].bench))
-			break;
-	if (i == c->nlines)
-		return 0;
-	for (b = vb_benches; *b; b++)
-		vb_buf_printf(&list, "%s%s", b == vb_benches ? "" : ", ", *b);
-	snprintf(err, errlen, "%s:%d: '%s' is not a benchmark; the "
-	    "benchmarks are: %s", c->path, c->lines[i].lineno,
-	    c->lines[i].bench, vb_buf_str(&list));
-	vb_buf_free(&list);
-	return -1;
-}
 
 static int VB_PRINTF(4, 5)
 bad(char *err, size_t errlen, const char *where, const char *fmt, ...)
@@ -395,6 +360,17 @@ vb_conf_free(struct vb_conf *c)
 	free(c->lines);
 	free(c->path);
 	memset(c, 0, sizeof(*c));
+}
+
+int
+vb_conf_iterations(const struct vb_conf *c)
+{
+	int i, n = 0;
+
+	for (i = 0; i < c->nlines; i++)
+		n += c->lines[i].iterations ? c->lines[i].iterations :
+		    c->iterations ? c->iterations : 1;
+	return n;
 }
 
 const char *

@@ -18,7 +18,8 @@
  * double quotes group words.  Names are [A-Za-z0-9_.-]; the result files
  * are <bench>[@variant].res, and a bench that appears twice needs
  * distinct variants.  Parsing takes any such name; the runner then
- * accepts only the benchmarks built here (vb_conf_check_benches()).
+ * accepts only the benchmarks built here (src/runner/benchlist.h).
+ * Read by vmrun and vmboots (which counts a suite's iterations).
  *
  * Bounds: a config is a regular file of at most VB_CONF_MAXSIZE bytes,
  * with lines of at most VB_CONF_MAXLINE bytes, words of at most 4095
@@ -30,7 +31,7 @@
 
 #include <stddef.h>
 
-#include "meta.h"		/* struct vb_kv */
+#include "kv.h"
 
 #define VB_CONF_MAXSIZE (1 << 20)
 #define VB_CONF_MAXLINE 8192
@@ -54,21 +55,6 @@ struct vb_conf {
 	struct vb_conf_line *lines;
 };
 
-/*
- * The benchmarks built here, NULL-terminated: src/runner/benches.h,
- * which the Makefile writes from the folders of src/bench/.
- */
-extern const char *const vb_benches[];
-/* Is @name one of vb_benches? */
-int vb_is_bench(const char *name);
-/*
- * Does every line of @c name a benchmark?  -1 with "file:line: 'x' is
- * not a benchmark; the benchmarks are: a, b, ..." in @err for the
- * first that does not.
- */
-int vb_conf_check_benches(const struct vb_conf *c, char *err,
-    size_t errlen);
-
 /* Parse @path; -1 with "file:line: what is wrong" in @err. */
 int vb_conf_read(const char *path, struct vb_conf *c, char *err,
     size_t errlen);
@@ -76,6 +62,11 @@ int vb_conf_read(const char *path, struct vb_conf *c, char *err,
 int vb_conf_parse(const char *name, const char *text, struct vb_conf *c,
     char *err, size_t errlen);
 void vb_conf_free(struct vb_conf *c);
+/*
+ * The iterations @c runs in all: each line's iterations=, else the
+ * suite's "iterations N", else 1.
+ */
+int vb_conf_iterations(const struct vb_conf *c);
 /* Value of directive @key on @l, or NULL. */
 const char *vb_conf_dir(const struct vb_conf_line *l, const char *key);
 /* "bench" or "bench@variant" into @buf. */
