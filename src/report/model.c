@@ -663,6 +663,24 @@ moderate(struct model *m, int k)
 	free(d);
 }
 
+/*
+ * The level of the default view's tier of the headlines (@head 1) or
+ * of the other figures (0), @other the size of the other tier: the
+ * view's level, MODEL_VIEW_SHARE of alpha, split MODEL_HEAD_SHARE to
+ * the headlines and the rest to the second tier, or all of it to a
+ * tier alone.
+ */
+static double
+view_level(const struct model *m, int other, int head)
+{
+	double view = MODEL_VIEW_SHARE * m->alpha;
+
+	if (!other)
+		return view;
+	return head ? MODEL_HEAD_SHARE * view : (1 - MODEL_HEAD_SHARE) *
+	    view;
+}
+
 /* The families of the moderated model, one kernel at a time. */
 static void
 families(struct model *m)
@@ -681,8 +699,8 @@ families(struct model *m)
 				nk += in_family(m, &m->rows[i][j], k,
 				    MODEL_FAM_KEY);
 			}
-		m->alpha_head = nk ? 0.8 * m->alpha : m->alpha;
-		m->alpha_key = nh ? 0.2 * m->alpha : m->alpha;
+		m->alpha_head = view_level(m, nk, 1);
+		m->alpha_key = view_level(m, nh, 0);
 		fs = &m->fsize[4 * k];
 		fs[MODEL_FAM_HEAD] = family(m, MODEL_FAM_HEAD, k, k,
 		    m->alpha_head);
@@ -696,11 +714,9 @@ families(struct model *m)
 	for (k = 1; k < s->nk; k++) {
 		fs = &m->fsize[4 * k];
 		if (isnan(m->alpha_head) || fs[MODEL_FAM_KEY])
-			m->alpha_head = fs[MODEL_FAM_KEY] ? 0.8 * m->alpha :
-			    m->alpha;
+			m->alpha_head = view_level(m, fs[MODEL_FAM_KEY], 1);
 		if (isnan(m->alpha_key) || fs[MODEL_FAM_HEAD])
-			m->alpha_key = fs[MODEL_FAM_HEAD] ? 0.2 * m->alpha :
-			    m->alpha;
+			m->alpha_key = view_level(m, fs[MODEL_FAM_HEAD], 0);
 		m->nhead = fs[MODEL_FAM_HEAD] > m->nhead ?
 		    fs[MODEL_FAM_HEAD] : m->nhead;
 		m->nkey = fs[MODEL_FAM_KEY] > m->nkey ? fs[MODEL_FAM_KEY] :
