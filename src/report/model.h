@@ -112,7 +112,7 @@ struct model;
 #define MODEL_LOAD_CPU 1
 #define MODEL_LOAD_MEM 2
 struct model_loadcmp {
-	int differs;			/* MODEL_LOAD_CPU | MODEL_LOAD_MEM */
+	int differs;			/* MODEL_LOAD_CPU, _MEM or both */
 	int n[2], loud[2];		/* runs with foreign_cpu, of those
 					   loud: baseline, kernel k */
 	double cpu[2], lo[2], hi[2];	/* the mean, lowest, highest run */

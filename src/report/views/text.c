@@ -1132,6 +1132,8 @@ text_summary(FILE *f, const struct model *md, const struct report_opts *o)
 	setup_quiet_summary(f, s, o);
 	for (i = 0; i < s->nids; i++)
 		setup_quiet_warn(f, s, s->ids[i], o);
+	setup_loud_runs(f, s, o);
+	setup_load_differs(f, md, o);
 	fputc('\n', f);
 	summary_tables(f, md, o, 1);
 }
