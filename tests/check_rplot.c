@@ -509,7 +509,11 @@ START_TEST(summary_orientation)
 	size_t i, n;
 
 	use_dir("summary_orientation");
-	/* the 18 files written by one shell: its commands joined by && */
+	/*
+	 * the 18 files written by one shell: its commands joined by &&;
+	 * the load beside the runs (foreign_*, runq, mem_*) as recorded,
+	 * the same on both sides
+	 */
 	for (k = 0; k < 2; k++)
 		for (r = 1; r <= 3; r++)
 			for (i = 0; i < 3; i++) {
@@ -521,9 +525,12 @@ START_TEST(summary_orientation)
 				    "sed 's/^label=.*/label=%c/; s/^run=.*/"
 				    "run=%d/' " EX "/aa-1/run1/meta > "
 				    "\"$T/%c/run%d/meta\" && awk -v f=%.6f "
-				    "'$1 == \"iter\" { for (c = 3; c <= NF; "
-				    "c++) if ($c != \"-\") $c = sprintf("
-				    "\"%%.10g\", $c * f) } { print }' " EX
+				    "'$1 == \"metric\" { m++; if ($2 ~ "
+				    "/^(foreign_|runq|mem_)/) keep[m + 2] = 1 "
+				    "} $1 == \"iter\" { for (c = 3; c <= NF; "
+				    "c++) if ($c != \"-\" && !keep[c]) $c = "
+				    "sprintf(\"%%.10g\", $c * f) } { print }' "
+				    EX
 				    "/aa-1/run1/%s.res > \"$T/%c/run%d/%s.res\"",
 				    n ? " && " : "", "ab"[k], r, "ab"[k], r,
 				    "ab"[k], r, f, ids[i], "ab"[k], r, ids[i]);

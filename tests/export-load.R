@@ -26,7 +26,7 @@ m <- load("metrics", strsplit(paste0("kernel,benchmark,metric,unit,",
     "ratio_ci_high,ratio_unbounded,noisy,scope,quiet,foreign_cpu,runs,",
     "boots,run_p,adjusted_p,family,family_size,verdict,same_bound_pct,",
     "tost_p,runs_needed,change_ci_low,change_ci_high,key,headline,",
-    "mem_quiet,foreign_mem_pct,work_differs"),
+    "mem_quiet,foreign_mem_pct,work_differs,verdict_reason"),
     ",")[[1]])
 if (anyDuplicated(m[, c("kernel", "benchmark", "metric")]))
 	fail("metrics.csv: a repeated row")

@@ -31,7 +31,8 @@ METRICS = (
     "ratio,ratio_ci_low,ratio_ci_high,ratio_unbounded,noisy,scope,quiet,"
     "foreign_cpu,runs,boots,run_p,adjusted_p,family,family_size,verdict,"
     "same_bound_pct,tost_p,runs_needed,change_ci_low,change_ci_high,key,"
-    "headline,mem_quiet,foreign_mem_pct,work_differs").split(",")
+    "headline,mem_quiet,foreign_mem_pct,work_differs,verdict_reason"
+    ).split(",")
 SETTINGS = ["kernel", "setting", "value"]
 SUMMARY = ["kernel", "baseline", "metrics", "runs_baseline", "runs",
            "geomean_ratio", "geomean_ci_low", "geomean_ci_high"]
@@ -42,7 +43,8 @@ TOP = ["baseline", "kernels", "noisy_cov", "min_change_pct",
 ENTRY = ["kernel", "status", "n", "mean", "sd", "cov", "min", "median",
          "max", "ci_low", "ci_high", "noisy", "change_pct", "welch_p",
          "welch_df", "significant", "runs", "boots", "run_p", "adjusted_p",
-         "family", "family_size", "verdict", "same_bound_pct", "tost_p",
+         "family", "family_size", "verdict", "verdict_reason",
+         "same_bound_pct", "tost_p",
          "runs_needed", "change_ci_low", "change_ci_high", "ratio",
          "ratio_ci_low", "ratio_ci_high", "ratio_unbounded", "work_differs"]
 FAMILIES = ("holm-headline", "bh-secondary", "bh-detail", "none")

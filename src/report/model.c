@@ -308,6 +308,7 @@ build_rows(struct model *md, const char *id, struct model_row **out)
 			rows[n].vd = arena_zalloc(md, (size_t)s->nk *
 			    sizeof(struct rv_verdict));
 			rows[n].other_work = arena_zalloc(md, (size_t)s->nk);
+			rows[n].load = arena_zalloc(md, (size_t)s->nk);
 			rows[n].work = 0;
 			n++;
 		}
@@ -353,6 +354,16 @@ build_rows(struct model *md, const char *id, struct model_row **out)
 			continue;
 		for (j = 0; j < n; j++)
 			rows[j].other_work[i] = !rows[j].work;
+	}
+	/* the sides under different loads: the figures it moves held */
+	for (i = 1; i < s->nk; i++) {
+		struct model_loadcmp lc;
+
+		if (!model_load_cmp(md, id, i, &lc))
+			continue;
+		for (j = 0; j < n; j++)
+			rows[j].load[i] = !rows[j].other_work[i] &&
+			    model_load_moves(&rows[j], lc.differs);
 	}
 	a = vb_xcalloc((size_t)room, sizeof(double));
 	b = vb_xcalloc((size_t)room, sizeof(double));
@@ -506,6 +517,12 @@ family(struct model *m, enum model_family f, int k0, int k1, double alpha)
 				if (r->other_work[k]) {
 					v->word = RV_OTHER_WORK;
 					v->star = 0;
+				} else if (r->load[k] && v->word != RV_NONE) {
+					/* not evidence of the kernel's */
+					v->word = RV_CANT_TELL;
+					v->star = 0;
+					v->load = 1;
+					v->runs_needed = NAN;
 				}
 			}
 	free(p);
@@ -663,6 +680,24 @@ moderate(struct model *m, int k)
 	free(d);
 }
 
+/*
+ * The level of the default view's tier of the headlines (@head 1) or
+ * of the other figures (0), @other the size of the other tier: the
+ * view's level, MODEL_VIEW_SHARE of alpha, split MODEL_HEAD_SHARE to
+ * the headlines and the rest to the second tier, or all of it to a
+ * tier alone.
+ */
+static double
+view_level(const struct model *m, int other, int head)
+{
+	double view = MODEL_VIEW_SHARE * m->alpha;
+
+	if (!other)
+		return view;
+	return head ? MODEL_HEAD_SHARE * view : (1 - MODEL_HEAD_SHARE) *
+	    view;
+}
+
 /* The families of the moderated model, one kernel at a time. */
 static void
 families(struct model *m)
@@ -681,8 +716,8 @@ families(struct model *m)
 				nk += in_family(m, &m->rows[i][j], k,
 				    MODEL_FAM_KEY);
 			}
-		m->alpha_head = nk ? 0.8 * m->alpha : m->alpha;
-		m->alpha_key = nh ? 0.2 * m->alpha : m->alpha;
+		m->alpha_head = view_level(m, nk, 1);
+		m->alpha_key = view_level(m, nh, 0);
 		fs = &m->fsize[4 * k];
 		fs[MODEL_FAM_HEAD] = family(m, MODEL_FAM_HEAD, k, k,
 		    m->alpha_head);
@@ -696,11 +731,9 @@ families(struct model *m)
 	for (k = 1; k < s->nk; k++) {
 		fs = &m->fsize[4 * k];
 		if (isnan(m->alpha_head) || fs[MODEL_FAM_KEY])
-			m->alpha_head = fs[MODEL_FAM_KEY] ? 0.8 * m->alpha :
-			    m->alpha;
+			m->alpha_head = view_level(m, fs[MODEL_FAM_KEY], 1);
 		if (isnan(m->alpha_key) || fs[MODEL_FAM_HEAD])
-			m->alpha_key = fs[MODEL_FAM_HEAD] ? 0.2 * m->alpha :
-			    m->alpha;
+			m->alpha_key = view_level(m, fs[MODEL_FAM_HEAD], 0);
 		m->nhead = fs[MODEL_FAM_HEAD] > m->nhead ?
 		    fs[MODEL_FAM_HEAD] : m->nhead;
 		m->nkey = fs[MODEL_FAM_KEY] > m->nkey ? fs[MODEL_FAM_KEY] :
@@ -809,6 +842,8 @@ model_init(struct model *m, const struct rl_set *s, double min_change)
 	m->s = s;
 	m->alpha = 0.05;
 	m->useful = 10;
+	m->quiet = 5;
+	m->mem_quiet = 25;
 	m->min_change = min_change;
 	m->fsize = vb_xcalloc((size_t)(4 * (s->nk + 1)), sizeof(int));
 	m->s0sq = vb_xcalloc((size_t)(s->nk + 1), sizeof(double));
@@ -885,6 +920,187 @@ model_headline(const struct rl_set *s, const char *id,
 		if (rows[j].dir != VB_INFO)
 			return j;
 	return nrows ? 0 : -1;
+}
+
+/* ---- the load beside each run ---- */
+
+/* A time unit: s, ms, us, ns. */
+static int
+time_unit(const char *unit)
+{
+	static const char *const units[] = { "s", "ms", "us", "ns" };
+	size_t i;
+
+	for (i = 0; i < sizeof(units) / sizeof(units[0]); i++)
+		if (!strcmp(unit, units[i]))
+			return 1;
+	return 0;
+}
+
+/* Result @id of run @r, or NULL. */
+static const struct vb_res *
+run_find(const struct rl_run *r, const char *id)
+{
+	int i;
+
+	for (i = 0; i < r->nres; i++)
+		if (!strcmp(r->ids[i], id))
+			return &r->res[i];
+	return NULL;
+}
+
+/*
+ * Iterations @i0 to @i1 of @r: the mean foreign_cpu into *@cpu and
+ * the mean share of MemTotal others held into *@mem (NAN: none).
+ */
+static void
+iter_load(const struct vb_res *r, int i0, int i1, double *cpu, double *mem)
+{
+	int f = vb_res_metric_index(r, "foreign_cpu");
+	int fm = vb_res_metric_index(r, "foreign_mem_kb");
+	int t = vb_res_metric_index(r, "mem_total_kb");
+	double sc = 0, sm = 0;
+	int i, nc = 0, nm = 0;
+
+	for (i = i0; i < i1; i++) {
+		double x = f >= 0 ? vb_res_get(r, i, f) : NAN;
+		double y = fm >= 0 ? vb_res_get(r, i, fm) : NAN;
+		double tot = t >= 0 ? vb_res_get(r, i, t) : NAN;
+
+		if (!isnan(x)) {
+			sc += x;
+			nc++;
+		}
+		if (!isnan(y) && tot > 0) {
+			sm += 100 * y / tot;
+			nm++;
+		}
+	}
+	*cpu = nc ? sc / nc : NAN;
+	*mem = nm ? sm / nm : NAN;
+}
+
+void
+model_run_loads(const struct rl_kernel *k, const char *id,
+    struct model_runload *l)
+{
+	const struct vb_res *r = rl_find(k, id);
+	int i, room;
+
+	memset(l, 0, sizeof(*l));
+	l->iter = k->iter_is_run;
+	room = run_room(k, r);
+	l->index = vb_xcalloc((size_t)room, sizeof(int));
+	l->cpu = vb_xcalloc((size_t)room, sizeof(double));
+	l->mem = vb_xcalloc((size_t)room, sizeof(double));
+	if (!r)
+		return;
+	if (k->iter_is_run) {
+		for (i = 0; i < r->niter; i++, l->n++) {
+			l->index[l->n] = i + 1;
+			iter_load(r, i, i + 1, &l->cpu[l->n], &l->mem[l->n]);
+		}
+		return;
+	}
+	for (i = 0; i < k->nruns && l->n < room; i++) {
+		const struct vb_res *x = run_find(&k->runs[i], id);
+
+		if (!x || !x->niter)
+			continue;
+		l->index[l->n] = k->runs[i].index;
+		iter_load(x, 0, x->niter, &l->cpu[l->n], &l->mem[l->n]);
+		l->n++;
+	}
+}
+
+void
+model_runload_free(struct model_runload *l)
+{
+	free(l->index);
+	free(l->cpu);
+	free(l->mem);
+	memset(l, 0, sizeof(*l));
+}
+
+/*
+ * One side's loads @v (@nv runs, NAN: not recorded): the runs that
+ * recorded it into *@n, the loud ones (above @thr) into *@loud, their
+ * mean, lowest and highest.
+ */
+static void
+side_load(const double *v, int nv, double thr, int *n, int *loud,
+    double *mean, double *lo, double *hi)
+{
+	double sum = 0;
+	int i;
+
+	*n = *loud = 0;
+	*mean = *lo = *hi = NAN;
+	for (i = 0; i < nv; i++) {
+		if (isnan(v[i]))
+			continue;
+		if (!*n || v[i] < *lo)
+			*lo = v[i];
+		if (!*n || v[i] > *hi)
+			*hi = v[i];
+		sum += v[i];
+		*loud += v[i] > thr;
+		(*n)++;
+	}
+	if (*n)
+		*mean = sum / *n;
+}
+
+/* The rule of model_load_cmp() for one kind: 1 when the sides differ. */
+static int
+loads_differ(const int *n, const int *loud, const double *mean,
+    double bound)
+{
+	double d;
+
+	if (!n[0] || !n[1] || !(loud[0] + loud[1]))
+		return 0;
+	d = fabs(mean[1] - mean[0]);
+	return d > bound && d > 0.25 * fmax(mean[0], mean[1]);
+}
+
+int
+model_load_cmp(const struct model *m, const char *id, int k,
+    struct model_loadcmp *c)
+{
+	struct model_runload l;
+	int side;
+
+	memset(c, 0, sizeof(*c));
+	for (side = 0; side < 2; side++) {
+		model_run_loads(&m->s->k[side ? k : 0], id, &l);
+		side_load(l.cpu, l.n, m->quiet, &c->n[side], &c->loud[side],
+		    &c->cpu[side], &c->lo[side], &c->hi[side]);
+		side_load(l.mem, l.n, m->mem_quiet, &c->mem_n[side],
+		    &c->mem_loud[side], &c->mem[side], &c->mem_lo[side],
+		    &c->mem_hi[side]);
+		model_runload_free(&l);
+	}
+	if (k < 1)
+		return 0;
+	if (loads_differ(c->n, c->loud, c->cpu, m->quiet))
+		c->differs |= MODEL_LOAD_CPU;
+	if (loads_differ(c->mem_n, c->mem_loud, c->mem, m->mem_quiet / 5))
+		c->differs |= MODEL_LOAD_MEM;
+	return c->differs;
+}
+
+int
+model_load_moves(const struct model_row *r, int differs)
+{
+	size_t n = strlen(r->unit);
+
+	if (r->work || load_figure(r->name) || !differs)
+		return 0;
+	if (time_unit(r->unit) || (n >= 2 &&
+	    !strcmp(r->unit + n - 2, "/s")))
+		return 1;
+	return (differs & MODEL_LOAD_MEM) && r->scope != MODEL_BENCH;
 }
 
 /* ---- what the views ask of a row ---- */
@@ -1090,15 +1306,7 @@ model_variant_of(const char *id)
 int
 model_time_like(const struct model_row *r)
 {
-	static const char *const units[] = { "s", "ms", "us", "ns" };
-	size_t i;
-
-	if (r->dir != VB_LOWER)
-		return 0;
-	for (i = 0; i < sizeof(units) / sizeof(units[0]); i++)
-		if (!strcmp(r->unit, units[i]))
-			return 1;
-	return 0;
+	return r->dir == VB_LOWER && time_unit(r->unit);
 }
 
 /*
@@ -1120,7 +1328,8 @@ model_geo(const struct model *m, int k, struct rs_georun *g)
 		n = model_rows(m, s->ids[i], &rows);
 		for (j = 0; j < n; j++) {
 			/* another amount of work is not compared */
-			if (!model_time_like(&rows[j]) || rows[j].other_work[k])
+			if (!model_time_like(&rows[j]) ||
+			    rows[j].other_work[k] || rows[j].load[k])
 				continue;
 			na = model_run_means(&s->k[0], s->ids[i],
 			    rows[j].name, &a);

@@ -72,7 +72,64 @@ struct model_row {
 	 */
 	int work;
 	unsigned char *other_work;	/* nk; [0] unused */
+	/*
+	 * Per kernel: the sides ran under different loads
+	 * (model_load_cmp()) and this is a figure the load can move
+	 * (model_load_moves()): its verdict is can't tell, never starred
+	 * (rv_verdict.load).  [0] unused.
+	 */
+	unsigned char *load;
 };
+
+/*
+ * The load beside each run of one result: the other processes' CPU
+ * (foreign_cpu, % of one CPU) and memory (foreign_mem_kb, % of
+ * mem_total_kb) the runner records at each iteration, a run's mean
+ * over its iterations (NAN: not recorded in that run).  A folder of
+ * make ab's, whose iterations are separate runs: each iteration.
+ */
+struct model_runload {
+	int n;				/* runs (or iterations) */
+	int *index;			/* each one's N: runN, iteration N */
+	double *cpu, *mem;		/* per run */
+	int iter;			/* 1: the runs are iterations */
+};
+void model_run_loads(const struct rl_kernel *k, const char *id,
+    struct model_runload *l);
+void model_runload_free(struct model_runload *l);
+
+/*
+ * Did kernel @k's runs of @id and the baseline's run under different
+ * loads?  For the CPU: a side's load is the mean of its runs'
+ * foreign_cpu; they differ when some run of either side is loud (its
+ * mean above the quiet threshold, m->quiet) and the two sides' loads
+ * differ by more than that threshold and by more than a quarter of the
+ * larger.  For the memory the same with m->mem_quiet, the bound a
+ * fifth of it.  Both sides must have recorded it.  docs/report.md,
+ * "Sides under different loads".
+ */
+struct model;
+#define MODEL_LOAD_CPU 1
+#define MODEL_LOAD_MEM 2
+struct model_loadcmp {
+	int differs;			/* MODEL_LOAD_CPU, _MEM or both */
+	int n[2], loud[2];		/* runs with foreign_cpu, of those
+					   loud: baseline, kernel k */
+	double cpu[2], lo[2], hi[2];	/* the mean, lowest, highest run */
+	int mem_n[2], mem_loud[2];	/* the same of the memory */
+	double mem[2], mem_lo[2], mem_hi[2];
+};
+int model_load_cmp(const struct model *m, const char *id, int k,
+    struct model_loadcmp *c);
+/*
+ * Can a load of kind @differs (MODEL_LOAD_*) move figure @r?  The CPU
+ * others use moves the time-like figures (a unit s, ms, us or ns) and
+ * the rates (a unit per second, "/s"), whichever way is better; the
+ * memory they hold moves those and the machine's and the cgroup's
+ * counters (reclaim, swap, faults).  The load's own figures and the
+ * work's are never held.
+ */
+int model_load_moves(const struct model_row *r, int differs);
 
 /*
  * Did kernel @k do the baseline's amount of work in @id?  The figures
@@ -103,11 +160,15 @@ char *model_work_line(char *buf, size_t len, const struct rl_set *s,
 /*
  * The families the stars are corrected over, each of one kernel
  * against the baseline (a third folder changes no pair's family).
- * The default view's alpha is shared by its two tiers: 4/5 to the
- * headlines, 1/5 to the other key figures (either alone takes all of
- * it), so that the chance of any false star in the view is at most
- * alpha (Bonferroni over the two tiers).
+ * The default view's level is MODEL_VIEW_SHARE of alpha (0.04 of
+ * 0.05), shared by its two tiers: MODEL_HEAD_SHARE to the headlines
+ * (Holm at 0.032), the rest to the other figures (BH at 0.008; either
+ * alone takes all of it), so that the chance of any false star in the
+ * view is at most 4% (Bonferroni over the two tiers) and a measured
+ * rate's interval can end below 5-6%; --detail is at alpha.
  */
+#define MODEL_VIEW_SHARE 0.8
+#define MODEL_HEAD_SHARE 0.8
 enum model_family {
 	MODEL_FAM_NONE,			/* untested: in no family */
 	MODEL_FAM_KEY,			/* the second tier: every figure
@@ -134,6 +195,9 @@ struct model {
 	int legacy;
 	double useful;			/* %, --useful: "same +-X" up to it
 					   (10) */
+	double quiet;			/* % of a CPU: a loud run (5) */
+	double mem_quiet;		/* % of MemTotal: a run whose others
+					   held more (25) */
 	struct model_row **rows;	/* per id of s: model_rows()'s, */
 	int *nrows;			/* all computed at the first call */
 	int built;

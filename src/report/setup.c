@@ -18,12 +18,14 @@
  *   src/lib/scope.h); a run is warned about when the mean over its
  *   iterations is above --mem-threshold (25%) of MemTotal.
  */
+#include <limits.h>
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "msg.h"
 #include "fmt.h"
+#include "model.h"
 #include "rstats.h"
 #include "setup.h"
 #include "util.h"
@@ -382,12 +384,16 @@ struct quiet_scan {
 	double mem_hi;			/* its highest mean, % */
 };
 
+/*
+ * Every benchmark's every run (model_run_loads(): a run of a label, an
+ * iteration of make ab's), each its own mean over its iterations.
+ */
 static void
 quiet_scan(const struct rl_set *s, const struct report_opts *o,
     struct quiet_scan *qs)
 {
-	struct setup_quiet q;
-	int i, k;
+	struct model_runload l;
+	int i, k, r;
 
 	qs->runs = qs->rec = qs->loud = 0;
 	qs->mem_rec = qs->mem_loud = 0;
@@ -396,23 +402,24 @@ quiet_scan(const struct rl_set *s, const struct report_opts *o,
 	qs->hi = -INFINITY;
 	for (i = 0; i < s->nids; i++)
 		for (k = 0; k < s->nk; k++) {
-			const struct vb_res *r = rl_find(&s->k[k], s->ids[i]);
-
-			if (!r)
-				continue;
-			qs->runs++;
-			setup_mem_of(r, o, &q);
-			if (q.mem_quiet >= 0) {
-				qs->mem_rec++;
-				qs->mem_loud += !q.mem_quiet;
-				qs->mem_hi = fmax(qs->mem_hi, q.mem_mean);
+			model_run_loads(&s->k[k], s->ids[i], &l);
+			for (r = 0; r < l.n; r++) {
+				qs->runs++;
+				if (!isnan(l.mem[r])) {
+					qs->mem_rec++;
+					qs->mem_loud += l.mem[r] >
+					    o->mem_quiet;
+					qs->mem_hi = fmax(qs->mem_hi,
+					    l.mem[r]);
+				}
+				if (isnan(l.cpu[r]))
+					continue;
+				qs->rec++;
+				qs->loud += l.cpu[r] > o->quiet;
+				qs->lo = fmin(qs->lo, l.cpu[r]);
+				qs->hi = fmax(qs->hi, l.cpu[r]);
 			}
-			if (q.quiet < 0)
-				continue;
-			qs->rec++;
-			qs->loud += !q.quiet;
-			qs->lo = fmin(qs->lo, q.mean);
-			qs->hi = fmax(qs->hi, q.mean);
+			model_runload_free(&l);
 		}
 }
 
@@ -506,10 +513,10 @@ setup_some_loaded(FILE *f, const struct rl_set *s,
 {
 	struct vb_buf line = VB_BUF_INIT, ids = VB_BUF_INIT;
 	struct quiet_scan qs;
-	struct setup_quiet q;
+	struct model_runload l;
 	double lo = INFINITY, hi = -INFINITY;
 	char a[32], b[32];
-	int i, k, n = 0, loud;
+	int i, k, r, n = 0, loud;
 
 	quiet_scan(s, o, &qs);
 	if (!qs.rec || !qs.loud || qs.loud == qs.rec)
@@ -517,13 +524,15 @@ setup_some_loaded(FILE *f, const struct rl_set *s,
 	/* the loud runs' range, and the benchmarks with one */
 	for (i = 0; i < s->nids; i++) {
 		for (k = 0, loud = 0; k < s->nk; k++) {
-			setup_quiet_of(rl_find(&s->k[k], s->ids[i]), o->quiet,
-			    &q);
-			if (q.quiet != 0)
-				continue;
-			loud = 1;
-			lo = fmin(lo, q.mean);
-			hi = fmax(hi, q.mean);
+			model_run_loads(&s->k[k], s->ids[i], &l);
+			for (r = 0; r < l.n; r++) {
+				if (!(l.cpu[r] > o->quiet))
+					continue;
+				loud = 1;
+				lo = fmin(lo, l.cpu[r]);
+				hi = fmax(hi, l.cpu[r]);
+			}
+			model_runload_free(&l);
 		}
 		if (loud)
 			vb_buf_printf(&ids, "%s %s", n++ ? "," : "", s->ids[i]);
@@ -542,6 +551,273 @@ setup_some_loaded(FILE *f, const struct rl_set *s,
 	vb_buf_free(&line);
 	mem_summary(f, &qs, o);
 	return 1;
+}
+
+/* ---- the load of each run ---- */
+
+/* Add @r's foreign_cpu of iterations @i0 to @i1 to *@sum, *@n. */
+static void
+add_cpu(const struct vb_res *r, int i0, int i1, double *sum, int *n)
+{
+	int c = vb_res_metric_index(r, "foreign_cpu"), i;
+
+	for (i = i0; c >= 0 && i < i1 && i < r->niter; i++)
+		if (!isnan(vb_res_get(r, i, c))) {
+			*sum += vb_res_get(r, i, c);
+			(*n)++;
+		}
+}
+
+/*
+ * The runs of folder @k: a label's runs (a one-run folder: one); a side
+ * of make ab's, every iteration of every benchmark, each a separate
+ * run of its program.
+ */
+static int
+label_runs(const struct rl_kernel *k)
+{
+	int j, n = 0;
+
+	if (!k->iter_is_run)
+		return k->nruns > 0 ? k->nruns : 1;
+	for (j = 0; j < k->nres; j++)
+		n += k->res[j].niter;
+	return n ? n : 1;
+}
+
+/*
+ * The load of each run of folder @k (label_runs()): a label's run, the
+ * mean foreign_cpu over all its iterations of every benchmark in it.
+ * Into @cpu (NAN: not recorded), room label_runs(@k); returns how many.
+ */
+static int
+label_run_loads(const struct rl_kernel *k, double *cpu)
+{
+	int i, j, n = 0, c;
+	double sum;
+
+	if (k->iter_is_run) {
+		for (j = 0; j < k->nres; j++)
+			for (i = 0; i < k->res[j].niter; i++) {
+				sum = 0;
+				c = 0;
+				add_cpu(&k->res[j], i, i + 1, &sum, &c);
+				cpu[n++] = c ? sum / c : NAN;
+			}
+		return n;
+	}
+	for (i = 0; i < label_runs(k); i++) {
+		sum = 0;
+		c = 0;
+		for (j = 0; i < k->nruns && j < k->runs[i].nres; j++)
+			add_cpu(&k->runs[i].res[j], 0, INT_MAX, &sum, &c);
+		cpu[n++] = c ? sum / c : NAN;
+	}
+	return n;
+}
+
+/* "146%" or "146-174%" for the range @lo to @hi. */
+static char *
+cpu_range(char *buf, size_t len, double lo, double hi)
+{
+	char a[32], b[32];
+
+	cpu_pct(a, sizeof(a), lo);
+	cpu_pct(b, sizeof(b), hi);
+	if (!strcmp(a, b))
+		snprintf(buf, len, "%s", a);
+	else
+		snprintf(buf, len, "%.*s-%s", (int)strlen(a) - 1, a, b);
+	return buf;
+}
+
+void
+setup_loud_runs(FILE *f, const struct rl_set *s, const struct report_opts *o)
+{
+	struct vb_buf line = VB_BUF_INIT;
+	char r[64];
+	double *cpu, lo, hi;
+	int k, i, n, rec, loud, said = 0;
+
+	for (k = 0; k < s->nk; k++) {
+		cpu = vb_xcalloc((size_t)label_runs(&s->k[k]),
+		    sizeof(double));
+		n = label_run_loads(&s->k[k], cpu);
+		lo = INFINITY;
+		hi = -INFINITY;
+		for (i = rec = loud = 0; i < n; i++) {
+			if (isnan(cpu[i]))
+				continue;
+			rec++;
+			if (!(cpu[i] > o->quiet))
+				continue;
+			loud++;
+			lo = fmin(lo, cpu[i]);
+			hi = fmax(hi, cpu[i]);
+		}
+		free(cpu);
+		if (!loud)
+			continue;
+		vb_buf_printf(&line, "%s%s: %d of %d %s%s, %s%s", said ? "; " :
+		    "", s->k[k].label, loud, rec, s->k[k].iter_is_run ?
+		    "benchmark runs" : "runs", said ? "" : " loud",
+		    cpu_range(r, sizeof(r), lo, hi), said ? "" :
+		    " of a CPU");
+		said++;
+	}
+	if (said) {
+		vb_buf_printf(&line, " (loud: other processes used more than "
+		    "%g%% of a CPU, a run's mean over all its iterations)",
+		    o->quiet);
+		fmt_wrap(f, vb_buf_str(&line), o->width, 4);
+	}
+	vb_buf_free(&line);
+}
+
+/* What the load of kind @d is: "CPU", "memory", "CPU and memory". */
+static const char *
+load_kind(int d)
+{
+	return d == (MODEL_LOAD_CPU | MODEL_LOAD_MEM) ? "CPU and memory" :
+	    d == MODEL_LOAD_MEM ? "memory" : "CPU";
+}
+
+/*
+ * "aa1 146-174%, aa3 33-95% of a CPU" for the sides of @c (the runs'
+ * loads), the memory's when @d is MODEL_LOAD_MEM alone.
+ */
+static void
+sides_words(struct vb_buf *b, const struct rl_set *s, int k,
+    const struct model_loadcmp *c, int d)
+{
+	char x[64], y[64];
+
+	if (d & MODEL_LOAD_CPU) {
+		vb_buf_printf(b, "%s %s, %s %s of a CPU", s->k[0].label,
+		    cpu_range(x, sizeof(x), c->lo[0], c->hi[0]),
+		    s->k[k].label, cpu_range(y, sizeof(y), c->lo[1],
+		    c->hi[1]));
+		if (!(d & MODEL_LOAD_MEM))
+			return;
+		vb_buf_printf(b, "; ");
+	}
+	vb_buf_printf(b, "%s %s, %s %s of the memory", s->k[0].label,
+	    cpu_range(x, sizeof(x), c->mem_lo[0], c->mem_hi[0]),
+	    s->k[k].label, cpu_range(y, sizeof(y), c->mem_lo[1],
+	    c->mem_hi[1]));
+}
+
+int
+setup_load_differs(FILE *f, const struct model *m,
+    const struct report_opts *o)
+{
+	const struct rl_set *s = m->s;
+	struct vb_buf line = VB_BUF_INIT, ids = VB_BUF_INIT;
+	struct model_loadcmp c, all;
+	int k, i, n, d, said = 0;
+
+	for (k = 1; k < s->nk; k++) {
+		memset(&all, 0, sizeof(all));
+		all.lo[0] = all.lo[1] = all.mem_lo[0] = all.mem_lo[1] =
+		    INFINITY;
+		all.hi[0] = all.hi[1] = all.mem_hi[0] = all.mem_hi[1] =
+		    -INFINITY;
+		for (i = n = d = 0; i < s->nids; i++) {
+			int x;
+
+			if (!model_load_cmp(m, s->ids[i], k, &c))
+				continue;
+			d |= c.differs;
+			vb_buf_printf(&ids, "%s %s", n++ ? "," : "",
+			    s->ids[i]);
+			for (x = 0; x < 2; x++) {
+				all.lo[x] = fmin(all.lo[x], c.lo[x]);
+				all.hi[x] = fmax(all.hi[x], c.hi[x]);
+				all.mem_lo[x] = fmin(all.mem_lo[x],
+				    c.mem_lo[x]);
+				all.mem_hi[x] = fmax(all.mem_hi[x],
+				    c.mem_hi[x]);
+			}
+		}
+		if (!n)
+			continue;
+		vb_buf_printf(&line, "warning: %s and %s ran under different "
+		    "loads (other processes' %s, the runs' means: ",
+		    s->k[k].label, s->k[0].label, load_kind(d));
+		sides_words(&line, s, k, &all, d);
+		vb_buf_printf(&line, ") in%s: their %s figures read can't "
+		    "tell, whatever the test (docs/report.md)",
+		    vb_buf_str(&ids), d & MODEL_LOAD_MEM ? "time, rate and "
+		    "machine-counter" : "time and rate");
+		fmt_wrap(f, vb_buf_str(&line), o->width, 4);
+		vb_buf_free(&line);
+		vb_buf_free(&ids);
+		said++;
+	}
+	return said;
+}
+
+void
+setup_run_load_lines(FILE *f, const struct model *m, const char *id,
+    const struct report_opts *o)
+{
+	const struct rl_set *s = m->s;
+	struct vb_buf line = VB_BUF_INIT;
+	struct model_runload l;
+	struct model_loadcmp c;
+	char a[32];
+	int k, r, rec = 0, mem = 0;
+
+	vb_buf_printf(&line, "load by run (other processes' CPU, %% of a "
+	    "CPU, a run's mean over its iterations):");
+	for (k = 0; k < s->nk; k++) {
+		model_run_loads(&s->k[k], id, &l);
+		vb_buf_printf(&line, "%s %s", k ? ";" : "", s->k[k].label);
+		for (r = 0; r < l.n; r++) {
+			vb_buf_printf(&line, "%s %s %d %s", r ? "," : "",
+			    l.iter ? "iteration" : "run", l.index[r],
+			    isnan(l.cpu[r]) ? "-" : cpu_pct(a, sizeof(a),
+			    l.cpu[r]));
+			rec += !isnan(l.cpu[r]);
+			mem += !isnan(l.mem[r]) && l.mem[r] > o->mem_quiet;
+		}
+		if (!l.n)
+			vb_buf_printf(&line, " no run");
+		model_runload_free(&l);
+	}
+	if (rec)
+		fmt_wrap(f, vb_buf_str(&line), o->width, 4);
+	vb_buf_free(&line);
+	if (mem) {
+		vb_buf_printf(&line, "memory held by others by run (%% of "
+		    "MemTotal, a run's mean at its iterations' start):");
+		for (k = 0; k < s->nk; k++) {
+			model_run_loads(&s->k[k], id, &l);
+			vb_buf_printf(&line, "%s %s", k ? ";" : "",
+			    s->k[k].label);
+			for (r = 0; r < l.n; r++)
+				vb_buf_printf(&line, "%s %s %d %s", r ? "," :
+				    "", l.iter ? "iteration" : "run",
+				    l.index[r], isnan(l.mem[r]) ? "-" :
+				    mem_pct(a, sizeof(a), l.mem[r]));
+			model_runload_free(&l);
+		}
+		fmt_wrap(f, vb_buf_str(&line), o->width, 4);
+		vb_buf_free(&line);
+	}
+	for (k = 1; k < s->nk; k++) {
+		if (!model_load_cmp(m, id, k, &c))
+			continue;
+		vb_buf_printf(&line, "! %s and %s ran under different loads "
+		    "(other processes' %s: ", s->k[k].label, s->k[0].label,
+		    load_kind(c.differs));
+		sides_words(&line, s, k, &c, c.differs);
+		vb_buf_printf(&line, "): %s's %s figures read can't tell",
+		    s->k[k].label, c.differs & MODEL_LOAD_MEM ? "time, rate "
+		    "and machine-counter" : "time and rate");
+		fmt_wrap(f, vb_buf_str(&line), o->width, 4);
+		vb_buf_free(&line);
+	}
 }
 
 /* ---- which machine ---- */

@@ -116,4 +116,29 @@ int setup_all_loaded(FILE *f, const struct rl_set *s,
 int setup_some_loaded(FILE *f, const struct rl_set *s,
     const struct report_opts *o, const char *more);
 
+/*
+ * The loud runs of each folder, one line when some run was loud: "aa1:
+ * 3 of 3 runs loud, 146-174% of a CPU; aa3: 1 of 3, 95% (loud: ...)".
+ * A run's load is the mean foreign_cpu over all its iterations of
+ * every benchmark in it (a side of make ab's: each iteration a run).
+ */
+void setup_loud_runs(FILE *f, const struct rl_set *s,
+    const struct report_opts *o);
+/*
+ * One warning a kernel whose runs of some benchmark ran under another
+ * load than the baseline's (model_load_cmp()): the sides' run loads
+ * and the benchmarks, whose figures the load moves read can't tell.
+ * Returns how many lines.
+ */
+struct model;
+int setup_load_differs(FILE *f, const struct model *m,
+    const struct report_opts *o);
+/*
+ * --detail: each run's load of @id in every folder (CPU; memory when
+ * some run's others held more than the threshold), and a line a
+ * kernel whose sides differ.
+ */
+void setup_run_load_lines(FILE *f, const struct model *m, const char *id,
+    const struct report_opts *o);
+
 #endif

@@ -466,7 +466,10 @@ table_verdict_word(char *buf, size_t len, const struct rv_verdict *v)
 {
 	char b[32];
 
-	if (v->word == RV_SAME)
+	if (v->load)
+		snprintf(buf, len, "can't tell: the sides ran under different "
+		    "loads");
+	else if (v->word == RV_SAME)
 		snprintf(buf, len, "same +-%s%%", fmt_num(b, sizeof(b),
 		    "%.3g", v->bound));
 	else

@@ -225,6 +225,12 @@ struct rv_verdict {
 	 * untested (and with RV_WELCH).
 	 */
 	double detectable;
+	/*
+	 * The sides ran under different loads and the load can move this
+	 * figure (model.h, model_load_cmp()): word RV_CANT_TELL, never
+	 * starred, whatever the test says.  Set by the model, 0 here.
+	 */
+	int load;
 };
 
 /*

@@ -431,6 +431,8 @@ main(int argc, char **argv)
 	m.alpha = alpha;
 	m.useful = useful;
 	m.detail = o.detail;
+	m.quiet = o.quiet;
+	m.mem_quiet = o.mem_quiet;
 
 	if (!(out = strip_open(stdout, vmstat || !strcmp(format, "text"),
 	    vmstat != NULL)))

@@ -50,7 +50,9 @@
  * work_differs names the benchmark's work figure that differs between
  * that kernel and the baseline (model_work_of(); its rows are then not
  * compared: verdict "other work"), empty/null when the work is the
- * same.
+ * same; verdict_reason "different_loads" when the sides ran under
+ * different loads and the load can move the figure (model_load_cmp():
+ * verdict can't tell whatever the test), else empty/null.
  *
  * JSON strings are valid UTF-8: control characters (C0, DEL and C1) as
  * \u00XX, a byte that is not part of a UTF-8 character as \ufffd (the
@@ -399,7 +401,7 @@ export_csv(FILE *file, const struct model *md, const struct report_opts *o)
 	    "noisy,scope,quiet,foreign_cpu,runs,boots,run_p,adjusted_p,"
 	    "family,family_size,verdict,same_bound_pct,tost_p,runs_needed,"
 	    "change_ci_low,change_ci_high,key,headline,mem_quiet,"
-	    "foreign_mem_pct,work_differs\n");
+	    "foreign_mem_pct,work_differs,verdict_reason\n");
 	for (i = 0; i < s->nids; i++) {
 		struct per_kernel *pk = per_kernel_of(s, s->ids[i], o);
 
@@ -471,7 +473,10 @@ export_csv(FILE *file, const struct model *md, const struct report_opts *o)
 				csv_verdict(f, md, &rows[j], k);
 				put_2int(f, rows[j].key != 0, j == hl);
 				csv_like(f, &pk[k]);
-				out_chr(f, '\n');
+				/* why can't tell whatever the test */
+				out_str(f, k && model_verdict(md, &rows[j], k,
+				    NULL)->load ? ",different_loads\n" :
+				    ",\n");
 			}
 		}
 		free(pk);
@@ -653,6 +658,8 @@ json_cmp(struct out *f, const struct model *md, const struct model_row *r,
 		json_str(f, rv_word_name(v->word));
 	else
 		out_str(f, "null");
+	out_str(f, ", \"verdict_reason\": ");
+	out_str(f, v && v->load ? "\"different_loads\"" : "null");
 	json_num(f, "same_bound_pct", v ? v->bound : NAN);
 	json_num(f, "tost_p", v ? v->tost_p : NAN);
 	json_num(f, "runs_needed", v ? v->runs_needed : NAN);

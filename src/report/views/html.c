@@ -339,8 +339,9 @@ suite_status(FILE *f, const struct rl_set *s)
 
 /* The settings of every folder, what differs, which machine. */
 static void
-settings(FILE *f, const struct rl_set *s, const struct report_opts *o)
+settings(FILE *f, const struct model *md, const struct report_opts *o)
 {
+	const struct rl_set *s = md->s;
 	/* around the settings the page shows (src/lib/settings.h) */
 	static const char *const head[] = { "uname_r", "config",
 		"iterations", NULL }, *const tail[] = { "swap_total_kb",
@@ -432,6 +433,8 @@ settings(FILE *f, const struct rl_set *s, const struct report_opts *o)
 	/* each benchmark's own warnings are in its section only */
 	if (!setup_all_loaded(mem, s, o, "each benchmark's section: its runs"))
 		setup_quiet_summary(mem, s, o);
+	setup_loud_runs(mem, s, o);
+	setup_load_differs(mem, md, o);
 	if (fclose(mem) != 0)
 		die_errno("cannot build the page");
 	pre_of(f, "load", text, len);
@@ -845,6 +848,7 @@ bench(FILE *f, const struct model *md, int i, struct model_row *rows,
 	if (!(mem = open_memstream(&text, &len)))
 		die_errno("cannot build the page");
 	setup_quiet_warn(mem, s, id, &wide);
+	setup_run_load_lines(mem, md, id, &wide);
 	if (fclose(mem) != 0)
 		die_errno("cannot build the page");
 	pre_of(f, "warn", text, len);
@@ -949,7 +953,7 @@ page(FILE *f, const struct model *md, const struct report_opts *o)
 	    "<a href=\"#summary\">summary</a> | <label><input "
 	    "type=\"checkbox\" id=\"byvalue\"> charts: bars by value (best "
 	    "first), else in the kernels' order</label></div>\n", f);
-	settings(f, s, o);
+	settings(f, md, o);
 	summary(f, md, rows, hl);
 	page_forms(f, s);
 	fputs("<nav id=\"benchmarks\"><h2>Benchmarks</h2><p>", f);

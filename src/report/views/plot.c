@@ -658,6 +658,10 @@ srow_text(struct srow *row, const struct rl_set *s)
 		return;
 	}
 	table_verdict_word(w, sizeof(w), v);
+	if (v->load) {
+		snprintf(row->text + n, sizeof(row->text) - n, "%s", w);
+		return;
+	}
 	if (v->word == RV_OTHER_WORK) {
 		snprintf(row->text + n, sizeof(row->text) - n, "%s: not "
 		    "compared (!work)", w);

@@ -285,6 +285,8 @@ post_header(FILE *f, const struct model *md, const struct report_opts *o)
 	kv_line(f, "Suite:", buf, o->width);
 	setup_settings(f, s, o->width);
 	setup_quiet_summary(f, s, o);
+	setup_loud_runs(f, s, o);
+	setup_load_differs(f, md, o);
 	fputc('\n', f);
 	model_ready(md);
 	vb_buf_printf(&line, "Figures are means of all runs' iterations; "

@@ -76,6 +76,8 @@ run_cell(char *num, size_t len, int l, const struct model *md,
 		p_cell(num, len, v->p_adj);
 	else if (l == 18)
 		p_cell(num, len, v->tost_p);
+	else if (v->load)
+		snprintf(num, len, "loads differ");	/* can't tell */
 	else
 		table_verdict_word(num, len, v);
 }
@@ -746,6 +748,7 @@ section(FILE *f, const struct model *md, const char *id,
 		    vb_buf_str(&text));
 	vb_buf_free(&text);
 	setup_quiet_warn(f, s, id, o);
+	setup_run_load_lines(f, md, id, o);
 	fputc('\n', f);
 	table_print(f, s, id, rows, nrows, o);
 	table_notes(f, s, id, rows, nrows, o);
@@ -932,6 +935,8 @@ text_compare(FILE *f, const struct model *md, const struct report_opts *o)
 	    setup_some_loaded(f, s, o, "--detail: each run"));
 	if (!ko.quiet_merged)
 		setup_quiet_summary(f, s, o);
+	setup_loud_runs(f, s, o);
+	setup_load_differs(f, md, o);
 	if (!o->detail)
 		top_notes(f, s, said, o);
 	free(said);
@@ -1127,6 +1132,8 @@ text_summary(FILE *f, const struct model *md, const struct report_opts *o)
 	setup_quiet_summary(f, s, o);
 	for (i = 0; i < s->nids; i++)
 		setup_quiet_warn(f, s, s->ids[i], o);
+	setup_loud_runs(f, s, o);
+	setup_load_differs(f, md, o);
 	fputc('\n', f);
 	summary_tables(f, md, o, 1);
 }
