@@ -444,6 +444,35 @@ START_TEST(fake_killed_recovered)
 	    "pid 999999\nstart 1\ntrace /etc\n");
 	ck_assert_int_eq(vb_trace_recover(), 0);
 	ck_assert_int_eq(access("/etc", F_OK), 0);
+	unlink(tu_path(path, sizeof(path), "run/vmbench/trace.999999.state"));
+	/* make clean-stale (vmrun --clean-stale) removes one too */
+	pid = fork();
+	ck_assert_int_ge(pid, 0);
+	if (pid == 0) {
+		struct vb_trace t;
+		char why[8192];
+
+		fake_tracefs(1, 99);
+		if (vb_trace_open(&t, why, sizeof(why)) < 0)
+			_exit(1);
+		raise(SIGKILL);
+		_exit(2);
+	}
+	ck_assert_int_eq(waitpid(pid, &status, 0), pid);
+	snprintf(path, sizeof(path), "%s/" TFS "/instances/vmbench-%ld",
+	    tu_dir, (long)pid);
+	ck_assert_msg(access(path, F_OK) == 0, "the killed one made no "
+	    "instance");
+	{
+		char out[4096];
+
+		tu_sh_out(out, sizeof(out), "bench/vmrun --clean-stale "
+		    "--workdir %s --results %s/r 2>&1", tu_dir, tu_dir);
+		ck_assert_msg(access(path, F_OK) < 0, "vmrun --clean-stale "
+		    "left %s; it said: %s", path, out);
+		tu_assert_has(out, "tracefs instance");
+	}
+	top_untouched();
 }
 END_TEST
 

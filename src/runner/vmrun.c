@@ -88,6 +88,7 @@
 #include "parentwatch.h"
 #include "proc.h"
 #include "runs.h"
+#include "trace.h"
 #include <linux/magic.h>
 #include "run.h"
 
@@ -412,6 +413,12 @@ clean_stale(struct run_ctx *ctx, struct opts *o)
 	}
 	rc = vb_state_recover(ctx->statedir, ctx->workdir, o->results,
 	    held == 0);
+	/* a killed benchmark's tracefs instance (trace.h): its own record */
+	{
+		int t = vb_trace_recover();
+
+		rc = rc < 0 || t < 0 ? -1 : rc + t;
+	}
 	vb_machine_unlock(&ctx->mach);
 	if (held == 1 && vb_machine_peek(mdir, &m) == 0 && m.pid)
 		fprintf(stderr, "vmrun: pid %ld is changing this machine now "
