@@ -94,7 +94,7 @@ post: all
 	$(Q)$(REPORT_DIRS); exec report/vmreport $$VB_REPORT_OPTS --post "$$@"
 
 # make html: the results page across the KERNELS, HTML=dir/index.html
-# (default $(RESULTS)/html): src/report/rhtml.c, docs/html.md.
+# (default $(RESULTS)/html): src/report/views/html.c, docs/html.md.
 $(call vb_export,HTML)
 .PHONY: html
 html: all

@@ -1,5 +1,5 @@
 # Load report/vmreport's CSV tables with R's read.csv and no options, as
-# docs/report.md says (tests/check_rexport.c, csv_r):
+# docs/report.md says (tests/check_export.c, csv_r):
 #     Rscript --default-packages=utils tests/export-load.R DIR KERNEL \
 #         BENCH METRIC
 # (it needs no package but utils, read.csv's; R starts in half the time

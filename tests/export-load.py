@@ -1,6 +1,6 @@
 #!/usr/bin/env python3
 """Load report/vmreport's exports with the readers a user has, as
-docs/report.md says, and check their shape (tests/check_rexport.c).
+docs/report.md says, and check their shape (tests/check_export.c).
 
     export-load.py DIR KERNEL BENCH METRIC READER...
 

@@ -320,10 +320,10 @@ START_TEST(what_option)
 END_TEST
 
 Suite *
-rexport_suite(void)
+export_suite(void)
 {
-	Suite *s = suite_create("rexport");
-	TCase *tc = tu_tcase_local("rexport");
+	Suite *s = suite_create("export");
+	TCase *tc = tu_tcase_local("export");
 
 	tcase_set_timeout(tc, 60);
 	tcase_add_unchecked_fixture(tc, tu_mktmp, tu_rmtmp);

@@ -572,10 +572,10 @@ START_TEST(browser_interrupt)
 END_TEST
 
 Suite *
-rhtml_suite(void)
+html_suite(void)
 {
-	Suite *s = suite_create("rhtml");
-	TCase *tc = tu_tcase_local("rhtml");
+	Suite *s = suite_create("html");
+	TCase *tc = tu_tcase_local("html");
 	TCase *br = tu_tcase_slow("browser");
 
 	tcase_add_unchecked_fixture(tc, tu_mktmp, tu_rmtmp);

@@ -366,10 +366,10 @@ START_TEST(machines_export)
 END_TEST
 
 Suite *
-rsetup_suite(void)
+setup_suite(void)
 {
-	Suite *s = suite_create("rsetup");
-	TCase *tc = tcase_create("rsetup");
+	Suite *s = suite_create("setup");
+	TCase *tc = tcase_create("setup");
 
 	tcase_add_test(tc, meta_diffs);
 	tcase_add_test(tc, meta_same);

@@ -730,9 +730,9 @@ START_TEST(inside_results_leaves_nothing)
 END_TEST
 
 Suite *
-rplot_suite(void)
+plot_suite(void)
 {
-	Suite *s = suite_create("rplot");
+	Suite *s = suite_create("plot");
 	TCase *tc = tu_tcase_local("charts"), *ex = tu_tcase_local("examples");
 
 	/* gnuplot draws a few dozen charts on a busy machine */
