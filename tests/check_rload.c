@@ -439,6 +439,50 @@ START_TEST(runs_keys_not_settings)
 }
 END_TEST
 
+/*
+ * Defect: a run's iterations near DBL_MAX summed to inf (1.5e308 +
+ * 1.7e308), so the run mean was inf and a -36% change read "same
+ * +-1%" in the report.  The run means are finite and exact, and the
+ * report of the pair finds the change.
+ */
+START_TEST(huge_run_means)
+{
+	/* B = 0.64 A: the run means 1.6, 1.55, 1.65 and 0.64 times them */
+	static const char *const it[] = {
+		"iter 1 1.5e308 1\niter 2 1.7e308 1\n",
+		"iter 1 1.45e308 1\niter 2 1.65e308 1\n",
+		"iter 1 1.55e308 1\niter 2 1.75e308 1\n",
+		"iter 1 0.96e308 1\niter 2 1.088e308 1\n",
+		"iter 1 0.928e308 1\niter 2 1.056e308 1\n",
+		"iter 1 0.992e308 1\niter 2 1.12e308 1\n",
+	};
+	static const double want[] = { 1.6e308, 1.55e308, 1.65e308 };
+	struct rl_kernel k;
+	char dir[64], cwd[1024], out[8192];
+	double m[4];
+	int i, n;
+
+	for (i = 0; i < 6; i++) {
+		snprintf(dir, sizeof(dir), "%s/run%d", i < 3 ? "a" : "b",
+		    i % 3 + 1);
+		meta(dir, "1 10", "1000000", "b1", "complete", dir);
+		res(dir, "forkbomb", FB, "complete", it[i]);
+	}
+	load("a", &k);
+	n = rl_run_means(&k, "forkbomb", "elapsed", m);
+	ck_assert_int_eq(n, 3);
+	for (i = 0; i < n; i++)
+		ck_assert_msg(fabs(m[i] / want[i] - 1) < 1e-15,
+		    "run %d's mean %g, not %g", i + 1, m[i], want[i]);
+	rl_free_kernel(&k);
+	ck_assert_ptr_nonnull(getcwd(cwd, sizeof(cwd)));
+	ck_assert_int_eq(tu_sh_out(out, sizeof(out), "'%s'/report/vmreport "
+	    "\"%s/a\" \"%s/b\" 2>&1", cwd, tu_dir, tu_dir), 0);
+	ck_assert_msg(strstr(out, "1.60e+308 1.02e+308 ( +36.00%)*") &&
+	    strstr(out, "verdict elapsed: changed* +36.0%"), "%s", out);
+}
+END_TEST
+
 Suite *
 rload_suite(void)
 {
@@ -454,6 +498,7 @@ rload_suite(void)
 	tcase_add_test(tc, broken_runs_left_out);
 	tcase_add_test(tc, runs_header);
 	tcase_add_test(tc, runs_keys_not_settings);
+	tcase_add_test(tc, huge_run_means);
 	suite_add_tcase(s, tc);
 	return s;
 }
