@@ -712,15 +712,31 @@ csv_field(const char *line, int n)
 	return strndup(p, strcspn(p, ",\n"));
 }
 
+/*
+ * The field of CSV line @line in the column named @name in the header,
+ * the first line of @csv (columns addressed by name, never by number:
+ * a new column moves the others).
+ */
 static void
-assert_field(const char *line, int n, const char *want)
+assert_field(const char *csv, const char *line, const char *name,
+    const char *want)
 {
+	size_t len = strlen(name);
+	const char *h = csv;
 	char *f;
+	int n = 1;
 
-	ck_assert_msg(line != NULL, "no such line (field %d)", n);
+	ck_assert_msg(line != NULL, "no such line (column %s)", name);
+	while (strncmp(h, name, len) || (h[len] != ',' && h[len] != '\n')) {
+		h += strcspn(h, ",\n");
+		ck_assert_msg(*h == ',', "no column %s in the header of %.*s",
+		    name, (int)strcspn(csv, "\n"), csv);
+		h++;
+		n++;
+	}
 	f = csv_field(line, n);
-	ck_assert_msg(!strcmp(f, want), "field %d of '%s' is '%s', want '%s'",
-	    n, line, f, want);
+	ck_assert_msg(!strcmp(f, want), "%s (field %d) of '%s' is '%s', want "
+	    "'%s'", name, n, line, f, want);
 	free(f);
 }
 
@@ -872,12 +888,12 @@ START_TEST(one_run)
 	ck_assert_int_eq(report(args), 0);
 	out = out_text("out");
 	l = line_of(out, "example-b,forkbomb,forks_per_s,");
-	assert_field(l, 18, "");		/* welch_df */
-	assert_field(l, 19, "");		/* significant */
-	assert_field(l, 20, "0.8");		/* ratio */
-	assert_field(l, 21, "");
-	assert_field(l, 22, "");
-	assert_field(l, 23, "");		/* ratio_unbounded */
+	assert_field(out, l, "welch_df", "");		/* welch_df */
+	assert_field(out, l, "significant", "");		/* significant */
+	assert_field(out, l, "ratio", "0.8");		/* ratio */
+	assert_field(out, l, "ratio_ci_low", "");
+	assert_field(out, l, "ratio_ci_high", "");
+	assert_field(out, l, "ratio_unbounded", "");		/* ratio_unbounded */
 	free(l);
 	free(out);
 	snprintf(args, sizeof(args), "--format json %s/a %s/b", tmp, tmp);
@@ -935,8 +951,8 @@ START_TEST(absent_and_zero_mean)
 	ck_assert_int_eq(report(args), 0);
 	out = out_text("out");
 	l = line_of(out, "example-a,forkbomb,delta,");
-	assert_field(l, 9, "1");		/* sd */
-	assert_field(l, 24, "1");		/* noisy */
+	assert_field(out, l, "sd", "1");		/* sd */
+	assert_field(out, l, "noisy", "1");		/* noisy */
 	free(l);
 	free(out);
 	snprintf(args, sizeof(args), "--format json %s/a %s/b", tmp, tmp);
@@ -1067,10 +1083,10 @@ START_TEST(no_run_on_a_side)
 	ck_assert_int_eq(report(args), 0);
 	out = out_text("out");
 	l = line_of(out, "example-b,forkbomb@gone,elapsed,");
-	assert_field(l, 24, "");		/* noisy */
+	assert_field(out, l, "noisy", "");		/* noisy */
 	free(l);
 	l = line_of(out, "example-a,forkbomb@gone,elapsed,");
-	assert_field(l, 24, "1");
+	assert_field(out, l, "noisy", "1");
 	free(l);
 	free(out);
 	snprintf(args, sizeof(args), "--format json %s/a %s/b", tmp, tmp);
@@ -1235,13 +1251,14 @@ START_TEST(settings_differ)
 	free(out);
 	ck_assert_int_eq(report("--format csv --what settings " AB), 0);
 	out = out_text("out");
-	ck_assert(starts(out, "kernel,setting,value\nx-A,ab_setting,"
-	    "thp=never\nx-B,ab_setting,thp=always\n"));
-	p = strstr(out, "\nx-A,thp_enabled,never\n");
-	ck_assert_msg(p && !strcmp(p, "\nx-A,thp_enabled,never\n"
-	    "x-B,thp_enabled,always\nx-A,machine,\"vm, AMD EPYC x 2, "
-	    "23.5 GiB RAM\"\nx-A,machine_no,1\nx-B,machine,\"vm, AMD EPYC "
-	    "x 2, 23.5 GiB RAM\"\nx-B,machine_no,1\n"), "%s", out);
+	ck_assert_msg(starts(out, "kernel,setting,value,format_version\n"
+	    "x-A,ab_setting,thp=never,1\nx-B,ab_setting,thp=always,1\n"),
+	    "%s", out);
+	p = strstr(out, "\nx-A,thp_enabled,never,1\n");
+	ck_assert_msg(p && !strcmp(p, "\nx-A,thp_enabled,never,1\n"
+	    "x-B,thp_enabled,always,1\nx-A,machine,\"vm, AMD EPYC x 2, "
+	    "23.5 GiB RAM\",1\nx-A,machine_no,1,1\nx-B,machine,\"vm, AMD "
+	    "EPYC x 2, 23.5 GiB RAM\",1\nx-B,machine_no,1,1\n"), "%s", out);
 	free(out);
 	/* the metrics table alone: its header first */
 	ck_assert_int_eq(report("--format csv " AB), 0);
@@ -1304,9 +1321,10 @@ START_TEST(settings_same)
 	    "/ab-A %s/a2", tmp);
 	ck_assert_int_eq(report(args), 0);
 	out = out_text("out");
-	ck_assert_str_eq(out, "kernel,setting,value\nx-A,machine,\"vm, AMD "
-	    "EPYC x 2, 23.5 GiB RAM\"\nx-A,machine_no,1\nx-A2,machine,\"vm, "
-	    "AMD EPYC x 2, 23.5 GiB RAM\"\nx-A2,machine_no,1\n");
+	ck_assert_str_eq(out, "kernel,setting,value,format_version\n"
+	    "x-A,machine,\"vm, AMD EPYC x 2, 23.5 GiB RAM\",1\n"
+	    "x-A,machine_no,1,1\nx-A2,machine,\"vm, AMD EPYC x 2, 23.5 GiB "
+	    "RAM\",1\nx-A2,machine_no,1,1\n");
 	free(out);
 	snprintf(args, sizeof(args), "--format json " FX "/ab-A %s/a2", tmp);
 	ck_assert_int_eq(report(args), 0);
@@ -1353,16 +1371,16 @@ START_TEST(min_change)
 	ck_assert_int_eq(report("--format csv " AB), 0);
 	out = out_text("out");
 	l = line_of(out, "x-B,memfill,minflt,");
-	assert_field(l, 19, "0");
+	assert_field(out, l, "significant", "0");
 	free(l);
 	l = line_of(out, "x-B,memfill,fill_s,");
-	assert_field(l, 19, "1");
+	assert_field(out, l, "significant", "1");
 	free(l);
 	free(out);
 	ck_assert_int_eq(report("--format csv --min-change 0 " AB), 0);
 	out = out_text("out");
 	l = line_of(out, "x-B,memfill,minflt,");
-	assert_field(l, 19, "0");
+	assert_field(out, l, "significant", "0");
 	free(l);
 	free(out);
 	/* JSON: x-B's entry of minflt */
@@ -1399,14 +1417,14 @@ START_TEST(info_never_marked)
 	ck_assert_int_eq(report("--format csv " AB), 0);
 	out = out_text("out");
 	l = line_of(out, "x-B,memfill,nvcsw,");
-	assert_field(l, 5, "info");
-	assert_field(l, 19, "0");
+	assert_field(out, l, "direction", "info");
+	assert_field(out, l, "significant", "0");
 	free(l);
 	free(out);
 	ck_assert_int_eq(report("--format csv --min-change 0 " AB), 0);
 	out = out_text("out");
 	l = line_of(out, "x-B,memfill,nvcsw,");
-	assert_field(l, 19, "0");
+	assert_field(out, l, "significant", "0");
 	free(l);
 	free(out);
 	ck_assert_int_eq(report("--format json --min-change 0 " AB), 0);
@@ -1496,10 +1514,10 @@ START_TEST(foreign_memory)
 	ck_assert_int_eq(report("--format csv " LIKE), 0);
 	out = out_text("out");
 	l = line_of(out, "b,memfill,fill_s,");
-	assert_field(l, 42, "0");
+	assert_field(out, l, "mem_quiet", "0");
 	free(l);
 	l = line_of(out, "c,memfill,fill_s,");
-	assert_field(l, 42, "1");
+	assert_field(out, l, "mem_quiet", "1");
 	free(l);
 	free(out);
 	ck_assert_int_eq(report("--format json " LIKE), 0);
@@ -1589,17 +1607,17 @@ START_TEST(other_work)
 	ck_assert_int_eq(report("--format csv " LIKE), 0);
 	out = out_text("out");
 	l = line_of(out, "b,memfill,fill_s,");
-	assert_field(l, 19, "0");
-	assert_field(l, 34, "other work");
-	assert_field(l, 44, "bytes");
+	assert_field(out, l, "significant", "0");
+	assert_field(out, l, "verdict", "other work");
+	assert_field(out, l, "work_differs", "bytes");
 	free(l);
 	l = line_of(out, "c,memfill,fill_s,");
-	assert_field(l, 19, "1");
-	assert_field(l, 34, "changed");
-	ck_assert_msg(l[strlen(l) - 1] == ',', "%s", l);
+	assert_field(out, l, "significant", "1");
+	assert_field(out, l, "verdict", "changed");
+	assert_field(out, l, "work_differs", "");
 	free(l);
 	l = line_of(out, "b,forkbomb,forks_per_s,");
-	assert_field(l, 34, "changed");
+	assert_field(out, l, "verdict", "changed");
 	free(l);
 	free(out);
 	ck_assert_int_eq(report("--format json --only memfill " LIKE_AB), 0);
@@ -1682,12 +1700,12 @@ START_TEST(quiet_machine)
 	ck_assert_ptr_nonnull(strstr(out, ",noisy,scope,quiet,foreign_cpu,"
 	    "runs,"));
 	l = line_of(out, "x-B,fileload@quick,mb_per_s,");
-	assert_field(l, 26, "0");
-	assert_field(l, 27, "97");
+	assert_field(out, l, "quiet", "0");
+	assert_field(out, l, "foreign_cpu", "97");
 	free(l);
 	l = line_of(out, "x-A,fileload@quick,mb_per_s,");
-	assert_field(l, 26, "1");
-	assert_field(l, 27, "0.5");
+	assert_field(out, l, "quiet", "1");
+	assert_field(out, l, "foreign_cpu", "0.5");
 	free(l);
 	free(out);
 	ck_assert_int_eq(report("--format json " AB), 0);
@@ -1758,13 +1776,13 @@ START_TEST(cgroup_labels)
 	ck_assert_int_eq(report("--format csv " AB), 0);
 	out = out_text("out");
 	l = line_of(out, "x-A,memfill,cg_pgfault,");
-	assert_field(l, 25, "cgroup");
+	assert_field(out, l, "scope", "cgroup");
 	free(l);
 	l = line_of(out, "x-A,memfill,pswpout,");
-	assert_field(l, 25, "system");
+	assert_field(out, l, "scope", "system");
 	free(l);
 	l = line_of(out, "x-A,memfill,fill_s,");
-	assert_field(l, 25, "benchmark");
+	assert_field(out, l, "scope", "benchmark");
 	free(l);
 	free(out);
 	ck_assert_int_eq(report("--format json " AB), 0);
@@ -2118,8 +2136,7 @@ END_TEST
  */
 START_TEST(noisy_per_metric)
 {
-	char args[512], *out, *l, *hdr, *f;
-	int col = 0, i;
+	char args[512], *out, *l;
 
 	mktmp();
 	edge_folders("iter 1 1.0 0 - 1 10 100\niter 2 1.0 0 - 1 12 110\n"
@@ -2134,28 +2151,14 @@ START_TEST(noisy_per_metric)
 	snprintf(args, sizeof(args), "--format csv %s/a %s/b", tmp, tmp);
 	ck_assert_int_eq(report(args), 0);
 	out = out_text("out");
-	/* the metrics table's header: the line naming noisy */
-	hdr = strstr(out, ",noisy,");
-	ck_assert_ptr_nonnull(hdr);
-	while (hdr > out && hdr[-1] != '\n')
-		hdr--;
-	for (i = 1; ; i++) {
-		f = csv_field(hdr, i);
-		if (!strcmp(f, "noisy"))
-			col = i;
-		free(f);
-		if (col)
-			break;
-		ck_assert_int_lt(i, 100);
-	}
 	l = line_of(out, "example-a,forkbomb,forks_per_s,");
-	assert_field(l, col, "1");
+	assert_field(out, l, "noisy", "1");
 	free(l);
 	l = line_of(out, "example-b,forkbomb,forks_per_s,");
-	assert_field(l, col, "1");
+	assert_field(out, l, "noisy", "1");
 	free(l);
 	l = line_of(out, "example-b,forkbomb,elapsed,");
-	assert_field(l, col, "0");
+	assert_field(out, l, "noisy", "0");
 	free(l);
 	free(out);
 	snprintf(args, sizeof(args), "--format json %s/a %s/b", tmp, tmp);
