@@ -411,6 +411,37 @@ START_TEST(tiny_values)
 }
 END_TEST
 
+/*
+ * Defect: -0 in the exports: a mean, min or median of -0 values, and
+ * --min-change -0, were printed "-0" (a number a reader takes as it
+ * is, but that no figure means).  Zero is 0 in CSV and JSON.
+ */
+START_TEST(no_negative_zero)
+{
+	static const char *const views[] = { "--format csv",
+		"--format csv --what summary", "--format json" };
+	static const char res[] = "vmbench-result 1\nbench nz\n"
+	    "variant default\ncmdline nz\nstatus complete\nstarted -\n"
+	    "ended -\nheadline ops\nmetric elapsed s lower\n"
+	    "metric ops ops/s higher\n"
+	    "iter 1 -0 -0\niter 2 -0 -0\niter 3 -0 -0\nend\n";
+	char *out, *err;
+	size_t i;
+
+	put("z1", "nz.res", res);
+	put("z2", "nz.res", res);
+	for (i = 0; i < sizeof(views) / sizeof(views[0]); i++) {
+		ck_assert_int_eq(report(&out, &err, "%s --min-change -0 z1 z2",
+		    views[i]), 0);
+		ck_assert_msg(!strstr(out, ",-0,") && !strstr(out, ",-0\n") &&
+		    !strstr(out, ": -0,") && !strstr(out, ": -0}"),
+		    "'%s': %s", views[i], out);
+		free(out);
+		free(err);
+	}
+}
+END_TEST
+
 START_TEST(json_utf8)
 {
 	char *out, *err;
@@ -574,6 +605,7 @@ robust_suite(void)
 	tcase_add_test(tc, missing_standard_metrics);
 	tcase_add_test(tc, huge_values);
 	tcase_add_test(tc, tiny_values);
+	tcase_add_test(tc, no_negative_zero);
 	tcase_add_test(tc, json_utf8);
 	tcase_add_test(tc, text_escaped);
 	tcase_add_test(tc, errors_escaped);

@@ -178,6 +178,16 @@ put_int(struct out *f, int v)
 	out_str(f, p);
 }
 
+/*
+ * A number as the exports print it: 10 significant digits, and zero
+ * as 0 (never -0, which a mean of -0 values or a rounding gives).
+ */
+static const char *
+xnum(char *b, double v)
+{
+	return fmt_g10(b, v == 0 ? 0 : v);
+}
+
 static void
 csv_num(struct out *f, double v)
 {
@@ -185,7 +195,7 @@ csv_num(struct out *f, double v)
 
 	out_chr(f, ',');
 	if (!isnan(v) && !isinf(v))
-		out_str(f, fmt_g10(b, v));
+		out_str(f, xnum(b, v));
 }
 
 /* The runs of kernel @k behind row @r (its iterations: make ab). */
@@ -387,7 +397,7 @@ json_num(struct out *f, const char *key, double v)
 	if (isnan(v) || isinf(v))
 		out_mem(f, "null", 4);
 	else
-		out_str(f, fmt_g10(b, v));
+		out_str(f, xnum(b, v));
 }
 
 /*
@@ -542,15 +552,6 @@ xval_null(enum xtype t, const struct xval *v)
 	    v->i < 0;
 }
 
-/*
- * A number as the exports print it: 10 significant digits, and zero
- * as 0 (never -0, which a mean of -0 values or a rounding gives).
- */
-static const char *
-xnum(char *b, double v)
-{
-	return fmt_g10(b, v);
-}
 
 /* Column @c's value in @x into the CSV row (no separator). */
 static void
@@ -822,9 +823,9 @@ export_json(FILE *file, const struct model *md, const struct report_opts *o)
 	    "\"mem_threshold_pct\": %.10g,\n  \"alpha\": "
 	    "%.10g,\n  \"useful_pct\": %.10g,\n  \"families\": "
 	    "{\"holm-headline\": %d, \"bh-secondary\": %d, "
-	    "\"bh-detail\": %d},\n", o->noisy, md->min_change, o->quiet,
-	    o->mem_quiet, md->alpha, md->useful, md->nhead, md->nkey,
-	    md->ndetail);
+	    "\"bh-detail\": %d},\n", o->noisy + 0.0, md->min_change + 0.0,
+	    o->quiet + 0.0, o->mem_quiet + 0.0, md->alpha, md->useful,
+	    md->nhead, md->nkey, md->ndetail);	/* + 0.0: never -0 */
 	json_settings(f, s);
 	json_machines(f, s);
 	json_summary(f, md);
