@@ -215,15 +215,22 @@ START_TEST(bad_options)
 	one_line_error("-x " EX "/example-a", 2,
 	    "vmreport: unknown option '-x' (see --help)");
 	one_line_error(EX "/example-a --only", 2,
-	    "vmreport: --only needs a value (see --help)");
+	    "vmreport: --only needs a value (LIST)");
+	/* whole names only, as every program on lib/opt */
+	one_line_error("--det " EX "/example-a", 2,
+	    "vmreport: unknown option '--det' (see --help)");
+	one_line_error("--detail=1 " EX "/example-a", 2,
+	    "vmreport: --detail takes no value");
+	one_line_error("--format xml " EX "/example-a", 2,
+	    "vmreport: --format: unknown value 'xml' (choose text|csv|json)");
 	one_line_error("--only '' " EX "/example-a", 2,
 	    "vmreport: --only: no benchmark named");
 	one_line_error("--only , " EX "/example-a", 2,
 	    "vmreport: --only: no benchmark named");
 	one_line_error("--noisy 0x10 " EX "/example-a", 2,
-	    "--noisy: bad value '0x10'");
+	    "--noisy: bad number '0x10': expected a decimal number");
 	one_line_error("--width 0x50 " EX "/example-a", 2,
-	    "--width: bad value '0x50'");
+	    "--width: bad number '0x50': expected a decimal number");
 	ck_assert_int_eq(report("--noisy 1e1 --width 8e1 --summary "
 	    EX "/example-a"), 0);
 	rmtmp();
@@ -1403,7 +1410,8 @@ START_TEST(min_change)
 	out = out_text("err");
 	ck_assert_ptr_null(strstr(out, "memfill minflt"));
 	free(out);
-	one_line_error("--min-change -1 " AB, 2, "--min-change: bad value");
+	one_line_error("--min-change -1 " AB, 2,
+	    "vmreport: --min-change: number '-1' out of range (0 to 1e+06)");
 	rmtmp();
 }
 END_TEST
@@ -1509,7 +1517,8 @@ START_TEST(foreign_memory)
 	ck_assert_ptr_nonnull(strstr(out, "Memory: other processes held at "
 	    "most 59% of it"));
 	free(out);
-	one_line_error("--mem-threshold 101 " LIKE, 2, "--mem-threshold");
+	one_line_error("--mem-threshold 101 " LIKE, 2,
+	    "vmreport: --mem-threshold: number '101' out of range (0 to 100)");
 	/* CSV: mem_quiet and foreign_mem_pct */
 	ck_assert_int_eq(report("--format csv " LIKE), 0);
 	out = out_text("out");
@@ -2196,6 +2205,79 @@ rank_of(const char *mod)
 	return -1;
 }
 
+/*
+ * The views table (VIEWS in src/report/vmreport.c): every view file
+ * views/NAME.c has its views/NAME.h, a row named NAME, and its
+ * #include in vmreport.c; every row's option is in --help with its
+ * help line; and nothing else in vmreport.c lists the views (no
+ * getopt table or switch, no usage text by hand): a view is its two
+ * files and one row.
+ */
+START_TEST(views_table)
+{
+	char *src = tu_slurp_ok("src/report/vmreport.c"), *help, *p, *end;
+	char name[64], opt[64], line[300], path[300];
+	glob_t g;
+	size_t i;
+	int rows = 0;
+
+	p = strstr(src, "#define VIEWS(X) \\\n");
+	ck_assert_msg(p != NULL, "vmreport.c: no VIEWS(X) table");
+	end = strstr(p, "\n\n");
+	ck_assert_ptr_nonnull(end);
+	help = malloc(1 << 16);
+	ck_assert_ptr_nonnull(help);
+	ck_assert_int_eq(tu_sh_out(help, 1 << 16, VMREPORT " --help"), 0);
+	for (p = strstr(p, "\nX("); p && p < end; p = strstr(p + 1,
+	    "\nX(")) {
+		const char *h;
+
+		ck_assert_int_eq(sscanf(p + 3, "%63[a-z_], %63[^,]", name,
+		    opt), 2);
+		rows++;
+		if (!strcmp(opt, "NULL"))
+			continue;		/* the default: no option */
+		/* "--OPT ..." in --help, with the row's help text */
+		snprintf(line, sizeof(line), "\n  --%.*s", (int)strlen(opt) - 2,
+		    opt + 1);
+		h = strstr(help, line);
+		ck_assert_msg(h != NULL, "row %s: no %s in --help:\n%s", name,
+		    line + 1, help);
+		/* the help text: the row's second line, "..." */
+		h = strstr(p, "\\\n    \"");
+		ck_assert_msg(h && h < end, "row %s: no help line", name);
+		snprintf(line, sizeof(line), "%.*s", (int)strcspn(h + 7, "\""),
+		    h + 7);
+		ck_assert_msg(strstr(help, line) != NULL, "row %s: '%s' not in "
+		    "--help:\n%s", name, line, help);
+	}
+	ck_assert_int_ge(rows, 7);
+	ck_assert_int_eq(glob("src/report/views/*.c", 0, NULL, &g), 0);
+	for (i = 0; i < g.gl_pathc; i++) {
+		struct stat st;
+
+		ck_assert_int_eq(sscanf(g.gl_pathv[i], "src/report/views/"
+		    "%63[a-z].c", name), 1);
+		snprintf(path, sizeof(path), "src/report/views/%s.h", name);
+		ck_assert_msg(stat(path, &st) == 0, "%s: no %s",
+		    g.gl_pathv[i], path);
+		snprintf(line, sizeof(line), "\nX(%s, ", name);
+		ck_assert_msg(strstr(src, line) != NULL, "views/%s.c: no row "
+		    "%s in VIEWS", name, line + 1);
+		snprintf(line, sizeof(line), "#include \"views/%s.h\"", name);
+		ck_assert_msg(strstr(src, line) != NULL, "vmreport.c: no %s",
+		    line);
+	}
+	globfree(&g);
+	/* no list of the views kept by hand beside the table */
+	ck_assert_msg(!strstr(src, "getopt") && !strstr(src, "case '") &&
+	    !strstr(src, "\"  --"), "vmreport.c: options kept by hand "
+	    "beside its tables");
+	free(help);
+	free(src);
+}
+END_TEST
+
 START_TEST(layers)
 {
 	static const char *const pat[] = { "src/report/*.[ch]",
@@ -2305,6 +2387,7 @@ vmreport_suite(void)
 	tcase_add_test(tc, absent_and_zero_mean);
 	tcase_add_test(tc, noise_n_and_mad0);
 	tcase_add_test(tc, layers);
+	tcase_add_test(tc, views_table);
 	tcase_add_test(tc, run_verdicts);
 	tcase_add_test(tc, detail_more_count);
 	tcase_add_test(tc, docs_system_list);
