@@ -483,6 +483,51 @@ START_TEST(huge_run_means)
 }
 END_TEST
 
+/*
+ * Defect: the notes called pooled iterations runs ("outliers ... o run
+ * 1" on a label of 3 runs, "run 9" for its ninth iteration), "first run
+ * slower" weighed one iteration against the eight others (5.0x where
+ * the run means say 2.3x), and --post's command line said "(9 runs)"
+ * for 3 runs of 3 iterations.  Now: "run 1 iteration 1", the first
+ * run's mean against the other runs' (a folder of one run: "first
+ * iteration"), and the runs line alone gives the counts.
+ */
+START_TEST(run_words)
+{
+	char dir[64], cwd[1024], out[16384];
+	int i;
+
+	for (i = 0; i < 3; i++) {
+		snprintf(dir, sizeof(dir), "o/run%d", i + 1);
+		meta(dir, "1 10", "1000000", "b1", "complete", dir);
+		res(dir, "forkbomb", FB, "complete", i ? "iter 1 10 1\n"
+		    "iter 2 10.1 1\niter 3 10 1\n" : "iter 1 50 1\n"
+		    "iter 2 10 1\niter 3 10 1\n");
+		snprintf(dir, sizeof(dir), "p/run%d", i + 1);
+		meta(dir, "1 10", "1000000", "b1", "complete", dir);
+		res(dir, "forkbomb", FB, "complete", "iter 1 10 1\n"
+		    "iter 2 10.1 1\niter 3 10 1\n");
+	}
+	meta("one", "1 10", "1000000", "b1", "complete", "one");
+	res("one", "forkbomb", FB, "complete", "iter 1 50 1\niter 2 10 1\n"
+	    "iter 3 10.1 1\niter 4 10 1\niter 5 10 1\n");
+	ck_assert_ptr_nonnull(getcwd(cwd, sizeof(cwd)));
+	ck_assert_int_eq(tu_sh_out(out, sizeof(out), "'%s'/report/vmreport "
+	    "\"%s/p\" \"%s/o\" \"%s/one\" 2>&1", cwd, tu_dir, tu_dir, tu_dir),
+	    0);
+	ck_assert_msg(strstr(out, "elapsed lab run 1 iteration 1 (7.1)") &&
+	    strstr(out, " lab iteration 1 (4.0)") &&
+	    strstr(out, "first run slower than the other runs' median (cold "
+	    "caches?): lab 2.3x") && strstr(out, "first iteration slower "
+	    "than the other iterations' median (cold caches?): lab\n    5.0x"),
+	    "%s", out);
+	ck_assert_int_eq(tu_sh_out(out, sizeof(out), "'%s'/report/vmreport "
+	    "--post \"%s/p\" \"%s/o\" 2>&1", cwd, tu_dir, tu_dir), 0);
+	ck_assert_msg(strstr(out, "\n$ " FB "\nruns: lab 3 on 1 boot (9 "
+	    "iterations), lab 3 on 1 boot (9 iterations)\n"), "%s", out);
+}
+END_TEST
+
 Suite *
 rload_suite(void)
 {
@@ -499,6 +544,7 @@ rload_suite(void)
 	tcase_add_test(tc, runs_header);
 	tcase_add_test(tc, runs_keys_not_settings);
 	tcase_add_test(tc, huge_run_means);
+	tcase_add_test(tc, run_words);
 	suite_add_tcase(s, tc);
 	return s;
 }

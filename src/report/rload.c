@@ -820,6 +820,29 @@ rl_run_means_col(const struct rl_kernel *k, const char *id,
 	return n;
 }
 
+int
+rl_iter_origin(const struct rl_kernel *k, const char *id, int i, int *run,
+    int *iter)
+{
+	int r;
+
+	for (r = 0; r < k->nruns && i >= 0; r++) {
+		const struct rl_run *rn = &k->runs[r];
+		const struct vb_res *res = find_sorted(rn->ids, rn->res,
+		    rn->nres, id);
+
+		if (!res)
+			continue;
+		if (i < res->niter) {
+			*run = rn->index;
+			*iter = i + 1;
+			return 0;
+		}
+		i -= res->niter;
+	}
+	return -1;
+}
+
 /* Print @text at @indent after the first line, wrapped at @width. */
 static void
 put_wrapped(FILE *f, const char *text, int width, int indent)
