@@ -539,9 +539,10 @@ unwrap(char *s)
 }
 
 /*
- * hyperfine's warnings: b's forkbomb gets runs 4 and 5 (copies of 2
- * and 3), run 5's elapsed times 10 (an outlier: with 5 runs the
- * modified Z-score applies) and run 1's times 3 (a cold first run).
+ * hyperfine's warnings: b's forkbomb (one run) gets iterations 4 and 5
+ * (copies of 2 and 3), iteration 5's elapsed times 10 (an outlier: with
+ * 5 the modified Z-score applies) and iteration 1's times 3 (a cold
+ * first iteration).
  */
 START_TEST(warnings)
 {
