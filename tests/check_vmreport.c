@@ -402,8 +402,17 @@ START_TEST(regression_gate)
 	    "%s/a %s/b", tmp, tmp);
 	ck_assert_int_eq(report(args), 0);
 	/* the same folder twice: nothing significant */
-	ck_assert_int_eq(report("--fail-on-regression 0 " EX "/example-a "
-	    EX "/example-a"), 0);
+	snprintf(args, sizeof(args), "--fail-on-regression 0 %s/a %s/a", tmp,
+	    tmp);
+	ck_assert_int_eq(report(args), 0);
+	/*
+	 * One run a side: no figure can be tested, so the gate cannot
+	 * pass anything: one line, exit 1 (it exited 0, a pass).
+	 */
+	one_line_error("--fail-on-regression 0 " EX "/example-a "
+	    EX "/example-a", 1, "vmreport: --fail-on-regression: no figure "
+	    "could be tested (one run a side, other work, only info "
+	    "figures): nothing to gate (exit 1)");
 	/*
 	 * A baseline of 0 (us_per_fork, the last column, in every run of
 	 * the copy): the change has no percentage but counts as large.
@@ -1655,10 +1664,12 @@ START_TEST(other_work)
 	free(out);
 	/*
 	 * The gate: a's memfill against b's is 335% slower, but on other
-	 * work: no regression; c's -20% on the same work is one.
+	 * work: no regression, and nothing else to test: one line, exit
+	 * 1; c's -20% on the same work is one.
 	 */
-	ck_assert_int_eq(report("--fail-on-regression 5 --only memfill "
-	    FX "/like-b " FX "/like-a"), 0);
+	one_line_error("--fail-on-regression 5 --only memfill " FX "/like-b "
+	    FX "/like-a", 1, "--fail-on-regression: no figure could be "
+	    "tested");
 	ck_assert_int_eq(report("--fail-on-regression 5 --only memfill "
 	    FX "/like-a " FX "/like-c"), 3);
 	rmtmp();

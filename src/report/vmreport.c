@@ -531,6 +531,18 @@ run_gate(struct vctx *c)
 	FILE *mem;
 	int nd;
 
+	/*
+	 * A gate that could test nothing (one run a side, other work, no
+	 * figure that can be worse) would pass whatever changed: said,
+	 * and exit 1.
+	 */
+	model_ready(c->m);
+	if ((c->o->detail ? c->m->ndetail : c->m->nhead + c->m->nkey) == 0) {
+		fprintf(stderr, "vmreport: --fail-on-regression: no figure "
+		    "could be tested (one run a side, other work, only info "
+		    "figures): nothing to gate (exit 1)\n");
+		return 1;
+	}
 	/* the lines name labels and ids: shown escaped */
 	if (!(mem = open_memstream(&text, &len)))
 		die_errno("cannot allocate the report");
@@ -610,7 +622,7 @@ main(int argc, char **argv)
 	struct rl_set s = { 0 };
 	struct model m;
 	struct vctx c = { .a = &a, .s = &s, .m = &m, .o = &o };
-	char **dirs;
+	char **dirs, name[64];
 	int i, nd, out_view = V_text, files = 0, rc = 0, r;
 
 	vb_set_progname("vmreport");
@@ -633,8 +645,11 @@ main(int argc, char **argv)
 			out_view = i;
 		files |= views[i].when == FILES;
 		/* a folder to write into: no control character */
-		if (views[i].opt.arg && !strcmp(views[i].opt.arg, "DIR"))
-			dir_arg(tab[i].name, a.v[i].s);
+		if (views[i].opt.arg && !strcmp(views[i].opt.arg, "DIR")) {
+			snprintf(name, sizeof(name), "--%s",
+			    views[i].opt.name);
+			dir_arg(name, a.v[i].s);
+		}
 	}
 	if (files && out_view == V_text)
 		out_view = -1;		/* files only: no text */
