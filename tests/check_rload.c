@@ -528,6 +528,42 @@ START_TEST(run_words)
 }
 END_TEST
 
+/*
+ * Folders whose runs cannot be pooled, end to end: a label none of
+ * whose runs has a complete iteration stops the report in one line
+ * (exit 1) naming each run's reason; a label with one run of another
+ * machine beside a good one is compared, the run left out said in
+ * one line on stderr.
+ */
+START_TEST(unpoolable_runs)
+{
+	char cwd[1024], out[4096];
+
+	meta("e/run1", "1 10", "1000000", "b1", "interrupted", "1");
+	res("e/run1", "forkbomb", FB, "interrupted", "");
+	meta("e/run2", "1 10", "1000000", "b1", "failed", "2");
+	res("e/run2", "forkbomb", FB, "failed", "");
+	meta("g/run1", "1 10", "1000000", "b1", "complete", "1");
+	res("g/run1", "forkbomb", FB, "complete", "iter 1 1 10\n");
+	meta("g/run2", "1 10", "2000000", "b1", "complete", "2");
+	res("g/run2", "forkbomb", FB, "complete", "iter 1 1 10\n");
+	ck_assert_ptr_nonnull(getcwd(cwd, sizeof(cwd)));
+	ck_assert_int_eq(tu_sh_out(out, sizeof(out), "'%s'/report/vmreport "
+	    "\"%s/e\" \"%s/e\" 2>&1 >/dev/null", cwd, tu_dir, tu_dir), 1);
+	ck_assert_msg(strstr(out, "/e: no run to compare: run1 left out: no "
+	    "complete iteration (interrupted); run2 left out: no complete "
+	    "iteration (failed)\n") && strchr(out, '\n') == out +
+	    strlen(out) - 1, "%s", out);
+	meta("h", "1 10", "1000000", "b1", "complete", "h");
+	res("h", "forkbomb", FB, "complete", "iter 1 1 10\n");
+	ck_assert_int_eq(tu_sh_out(out, sizeof(out), "'%s'/report/vmreport "
+	    "\"%s/h\" \"%s/g\" 2>&1 >/dev/null", cwd, tu_dir, tu_dir), 0);
+	ck_assert_msg(strstr(out, "/g: run2 left out: another machine ("
+	    "mem_total_kb '2000000' (run1 '1000000'))\n") && strchr(out,
+	    '\n') == out + strlen(out) - 1, "%s", out);
+}
+END_TEST
+
 Suite *
 rload_suite(void)
 {
@@ -545,6 +581,7 @@ rload_suite(void)
 	tcase_add_test(tc, runs_keys_not_settings);
 	tcase_add_test(tc, huge_run_means);
 	tcase_add_test(tc, run_words);
+	tcase_add_test(tc, unpoolable_runs);
 	suite_add_tcase(s, tc);
 	return s;
 }
