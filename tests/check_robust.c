@@ -18,6 +18,7 @@
 #include <unistd.h>
 
 #include "clock.h"
+#include "fmt.h"
 #include "meta.h"
 #include "rstats.h"
 #include "testutil.h"
@@ -372,6 +373,75 @@ static const char odd_label[] = "odd\033[31m\x7f\x80\xff\xc3\xa9\xc2\x9bz";
  * Defect: JSON carried the label's bytes 0x80-0xff as they were (not
  * UTF-8) and DEL and C1 controls raw.
  */
+/*
+ * Defect: values near 1e-300 printed as 0 beside a change of +49.02%
+ * ("0.0000 0.0000 (+49.02%)*"): a value that is not zero is shown as
+ * what it is, in every view; a CoV in percent keeps its two decimals.
+ */
+START_TEST(tiny_values)
+{
+	static const char *const views[] = { "", "--post", "--detail" };
+	char buf[64], *out, *err;
+	size_t i;
+
+	ck_assert_str_eq(fmt_value(buf, sizeof(buf), 1e-300, 4),
+	    "1.00e-300");
+	ck_assert_str_eq(fmt_value(buf, sizeof(buf), -1.5e-300, 4),
+	    "-1.5e-300");
+	ck_assert_str_eq(fmt_value(buf, sizeof(buf), 0.00004, 4),
+	    "4.000e-05");
+	ck_assert_str_eq(fmt_value(buf, sizeof(buf), 0.5, 4), "0.5000");
+	ck_assert_str_eq(fmt_value(buf, sizeof(buf), 0, 4), "0");
+	ck_assert_str_eq(fmt_fixed(buf, sizeof(buf), 0.0013, 2), "0.00");
+	put("t1", "tiny.res", "vmbench-result 1\nbench tiny\n"
+	    "variant default\ncmdline tiny\nstatus complete\nstarted -\n"
+	    "ended -\nheadline ops\nmetric ops ops/s higher\n"
+	    "iter 1 1.00e-300\niter 2 1.02e-300\niter 3 0.98e-300\nend\n");
+	put("t2", "tiny.res", "vmbench-result 1\nbench tiny\n"
+	    "variant default\ncmdline tiny\nstatus complete\nstarted -\n"
+	    "ended -\nheadline ops\nmetric ops ops/s higher\n"
+	    "iter 1 1.49e-300\niter 2 1.51e-300\niter 3 1.47e-300\nend\n");
+	for (i = 0; i < sizeof(views) / sizeof(views[0]); i++) {
+		ck_assert_int_eq(report(&out, &err, "%s t1 t2", views[i]), 0);
+		ck_assert_msg(!strstr(out, " 0.000") && strstr(out, "e-300"),
+		    "'%s': %s", views[i], out);
+		free(out);
+		free(err);
+	}
+}
+END_TEST
+
+/*
+ * Defect: -0 in the exports: a mean, min or median of -0 values, and
+ * --min-change -0, were printed "-0" (a number a reader takes as it
+ * is, but that no figure means).  Zero is 0 in CSV and JSON.
+ */
+START_TEST(no_negative_zero)
+{
+	static const char *const views[] = { "--format csv",
+		"--format csv --what summary", "--format json" };
+	static const char res[] = "vmbench-result 1\nbench nz\n"
+	    "variant default\ncmdline nz\nstatus complete\nstarted -\n"
+	    "ended -\nheadline ops\nmetric elapsed s lower\n"
+	    "metric ops ops/s higher\n"
+	    "iter 1 -0 -0\niter 2 -0 -0\niter 3 -0 -0\nend\n";
+	char *out, *err;
+	size_t i;
+
+	put("z1", "nz.res", res);
+	put("z2", "nz.res", res);
+	for (i = 0; i < sizeof(views) / sizeof(views[0]); i++) {
+		ck_assert_int_eq(report(&out, &err, "%s --min-change -0 z1 z2",
+		    views[i]), 0);
+		ck_assert_msg(!strstr(out, ",-0,") && !strstr(out, ",-0\n") &&
+		    !strstr(out, ": -0,") && !strstr(out, ": -0}"),
+		    "'%s': %s", views[i], out);
+		free(out);
+		free(err);
+	}
+}
+END_TEST
+
 START_TEST(json_utf8)
 {
 	char *out, *err;
@@ -534,6 +604,8 @@ robust_suite(void)
 	tcase_add_test(tc, meta_crlf);
 	tcase_add_test(tc, missing_standard_metrics);
 	tcase_add_test(tc, huge_values);
+	tcase_add_test(tc, tiny_values);
+	tcase_add_test(tc, no_negative_zero);
 	tcase_add_test(tc, json_utf8);
 	tcase_add_test(tc, text_escaped);
 	tcase_add_test(tc, errors_escaped);

@@ -1046,11 +1046,14 @@ START_TEST(g10_format)
 }
 END_TEST
 
-/* fmt_value() as it was written with snprintf() alone. */
+/*
+ * fmt_fixed() as it was written with snprintf() alone; with @tiny,
+ * fmt_value() (a value that is not 0 never shown as 0).
+ */
 static char *
-value_ref(char *buf, size_t len, double v, int dec)
+value_ref(char *buf, size_t len, double v, int dec, int tiny)
 {
-	int p;
+	int p, n;
 
 	if (!isfinite(v) || v == 0) {
 		snprintf(buf, len, "%s", v == 0 ? "0" : "-");
@@ -1058,26 +1061,33 @@ value_ref(char *buf, size_t len, double v, int dec)
 	}
 	while (dec > 0 && snprintf(buf, len, "%.*f", dec, v) > 9)
 		dec--;
-	if (snprintf(buf, len, "%.*f", dec, v) > 9)
+	n = snprintf(buf, len, "%.*f", dec, v);
+	if (n > 9 || (tiny && !strpbrk(buf, "123456789")))
 		for (p = 3; p >= 0; p--)
 			if (snprintf(buf, len, "%.*e", p, v) <= 9)
 				break;
 	return buf;
 }
 
-/* fmt_value(@v, @dec) is what value_ref() prints, and so is -@v's. */
+/*
+ * fmt_value(@v, @dec) and fmt_fixed() are what value_ref() prints, and
+ * so are -@v's.
+ */
 static void
 value_is_ref(double v, int dec)
 {
 	char want[64], got[64];
-	int s;
+	int s, tiny;
 
-	for (s = 0; s < 2; s++, v = -v) {
-		value_ref(want, sizeof(want), v, dec);
-		fmt_value(got, sizeof(got), v, dec);
-		ck_assert_msg(!strcmp(got, want), "%.17g, %d: '%s', want '%s'",
-		    v, dec, got, want);
-	}
+	for (s = 0; s < 2; s++, v = -v)
+		for (tiny = 0; tiny < 2; tiny++) {
+			value_ref(want, sizeof(want), v, dec, tiny);
+			(tiny ? fmt_value : fmt_fixed)(got, sizeof(got), v,
+			    dec);
+			ck_assert_msg(!strcmp(got, want), "%.17g, %d%s: '%s', "
+			    "want '%s'", v, dec, tiny ? "" : " (fixed)", got,
+			    want);
+		}
 }
 
 /*

@@ -1,5 +1,5 @@
 # Load report/vmreport's CSV tables with R's read.csv and no options, as
-# docs/report.md says (tests/check_rexport.c, csv_r):
+# docs/report.md says (tests/check_export.c, csv_r):
 #     Rscript --default-packages=utils tests/export-load.R DIR KERNEL \
 #         BENCH METRIC
 # (it needs no package but utils, read.csv's; R starts in half the time
@@ -18,6 +18,8 @@ load <- function(name, header) {
 		fail(paste0(name, ".csv: columns ", paste(names(t), collapse = ",")))
 	if (nrow(t) == 0)
 		fail(paste0(name, ".csv: no rows"))
+	if (!all(t$format_version == 1))
+		fail(paste0(name, ".csv: format_version not 1 in every row"))
 	t
 }
 m <- load("metrics", strsplit(paste0("kernel,benchmark,metric,unit,",
@@ -26,7 +28,8 @@ m <- load("metrics", strsplit(paste0("kernel,benchmark,metric,unit,",
     "ratio_ci_high,ratio_unbounded,noisy,scope,quiet,foreign_cpu,runs,",
     "boots,run_p,adjusted_p,family,family_size,verdict,same_bound_pct,",
     "tost_p,runs_needed,change_ci_low,change_ci_high,key,headline,",
-    "mem_quiet,foreign_mem_pct,work_differs,verdict_reason"),
+    "mem_quiet,foreign_mem_pct,work_differs,verdict_reason,",
+    "format_version"),
     ",")[[1]])
 if (anyDuplicated(m[, c("kernel", "benchmark", "metric")]))
 	fail("metrics.csv: a repeated row")
@@ -35,9 +38,11 @@ if (!is.numeric(m$mean) || !is.numeric(m$adjusted_p))
 hit <- m[m$kernel == a[2] & m$benchmark == a[3] & m$metric == a[4], ]
 if (nrow(hit) != 1)
 	fail(paste("metrics.csv:", nrow(hit), "rows of", a[2], a[3], a[4]))
-invisible(load("settings", c("kernel", "setting", "value")))
+invisible(load("settings", c("kernel", "setting", "value",
+    "format_version")))
 g <- load("summary", c("kernel", "baseline", "metrics", "runs_baseline",
-    "runs", "geomean_ratio", "geomean_ci_low", "geomean_ci_high"))
+    "runs", "geomean_ratio", "geomean_ci_low", "geomean_ci_high",
+    "format_version"))
 g <- g[g$kernel == a[2], ]
 if (nrow(g) != 1)
 	fail(paste("summary.csv:", nrow(g), "rows of", a[2]))

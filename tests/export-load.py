@@ -1,6 +1,6 @@
 #!/usr/bin/env python3
 """Load report/vmreport's exports with the readers a user has, as
-docs/report.md says, and check their shape (tests/check_rexport.c).
+docs/report.md says, and check their shape (tests/check_export.c).
 
     export-load.py DIR KERNEL BENCH METRIC READER...
 
@@ -31,22 +31,24 @@ METRICS = (
     "ratio,ratio_ci_low,ratio_ci_high,ratio_unbounded,noisy,scope,quiet,"
     "foreign_cpu,runs,boots,run_p,adjusted_p,family,family_size,verdict,"
     "same_bound_pct,tost_p,runs_needed,change_ci_low,change_ci_high,key,"
-    "headline,mem_quiet,foreign_mem_pct,work_differs,verdict_reason"
-    ).split(",")
-SETTINGS = ["kernel", "setting", "value"]
+    "headline,mem_quiet,foreign_mem_pct,work_differs,verdict_reason,"
+    "format_version").split(",")
+SETTINGS = ["kernel", "setting", "value", "format_version"]
 SUMMARY = ["kernel", "baseline", "metrics", "runs_baseline", "runs",
            "geomean_ratio", "geomean_ci_low", "geomean_ci_high"]
-TOP = ["baseline", "kernels", "noisy_cov", "min_change_pct",
+SUMMARY_CSV = SUMMARY + ["format_version"]
+FORMAT_VERSION = 1
+TOP = ["format_version", "baseline", "kernels", "noisy_cov", "min_change_pct",
        "quiet_threshold_pct", "mem_threshold_pct", "alpha", "useful_pct",
        "families", "settings_same", "settings_differ", "machines", "mixed_machines", "summary",
        "benchmarks"]
 ENTRY = ["kernel", "status", "n", "mean", "sd", "cov", "min", "median",
          "max", "ci_low", "ci_high", "noisy", "change_pct", "welch_p",
          "welch_df", "significant", "runs", "boots", "run_p", "adjusted_p",
-         "family", "family_size", "verdict", "verdict_reason",
-         "same_bound_pct", "tost_p",
+         "family", "family_size", "verdict", "same_bound_pct", "tost_p",
          "runs_needed", "change_ci_low", "change_ci_high", "ratio",
-         "ratio_ci_low", "ratio_ci_high", "ratio_unbounded", "work_differs"]
+         "ratio_ci_low", "ratio_ci_high", "ratio_unbounded", "work_differs",
+         "verdict_reason"]
 FAMILIES = ("holm-headline", "bh-secondary", "bh-detail", "none")
 
 
@@ -98,6 +100,9 @@ def with_csv(d, kernel, bench, metric):
             check(None not in row and None not in row.values(),
                   "%s.csv: a row of another width: %r" % (name, row))
         check(rows, "%s.csv: no rows" % name)
+        check(all(r["format_version"] == str(FORMAT_VERSION) for r in rows),
+              "%s.csv: format_version not %d in every row" %
+              (name, FORMAT_VERSION))
         return rows
 
     rows = load("metrics", METRICS)
@@ -110,7 +115,7 @@ def with_csv(d, kernel, bench, metric):
     check(len(hit) == 1, "metrics.csv: %d rows of %s %s %s" %
           (len(hit), kernel, bench, metric))
     load("settings", SETTINGS)
-    s = [r for r in load("summary", SUMMARY) if r["kernel"] == kernel]
+    s = [r for r in load("summary", SUMMARY_CSV) if r["kernel"] == kernel]
     check(len(s) == 1, "summary.csv: %d rows of %s" % (len(s), kernel))
     return [float(hit[0]["mean"])] + [float(s[0][c]) for c in SUMMARY[5:]]
 
@@ -126,6 +131,9 @@ def with_pandas(d, kernel, bench, metric):
         check(list(t.columns) == header, "%s.csv: columns %r" %
               (name, list(t.columns)))
         check(len(t) > 0, "%s.csv: no rows" % name)
+        check((t["format_version"] == FORMAT_VERSION).all(),
+              "%s.csv: format_version not %d in every row" %
+              (name, FORMAT_VERSION))
         return t
 
     t = load("metrics", METRICS)
@@ -143,7 +151,7 @@ def with_pandas(d, kernel, bench, metric):
     check(len(hit) == 1, "metrics.csv: %d rows of %s %s %s" %
           (len(hit), kernel, bench, metric))
     load("settings", SETTINGS)
-    s = load("summary", SUMMARY)
+    s = load("summary", SUMMARY_CSV)
     s = s[s.kernel == kernel]
     check(len(s) == 1, "summary.csv: %d rows of %s" % (len(s), kernel))
     return ([float(hit["mean"].iloc[0])] +
@@ -168,6 +176,8 @@ def with_json(d, kernel, bench, metric):
         doc = json.loads(f.read(), parse_constant=constant,
                          object_pairs_hook=pairs)
     check(list(doc) == TOP, "top-level keys %r" % list(doc))
+    check(doc["format_version"] == FORMAT_VERSION,
+          "format_version %r" % (doc["format_version"],))
     fams = []
     hit = []
     for b in doc["benchmarks"]:

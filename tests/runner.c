@@ -72,7 +72,7 @@ static double run_t0;
  * the run alone (the others follow in their order); only an order.
  */
 static const char *const slow_first[] = {
-	"fleet", "boots", "rhtml", "make", "rplot", "state", "vmreport",
+	"fleet", "boots", "html", "make", "plot", "state", "vmreport",
 	"scope",
 };
 

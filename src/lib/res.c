@@ -15,6 +15,7 @@
 
 #include "clock.h"
 #include "msg.h"
+#include "opt.h"
 #include "res.h"
 #include "safedir.h"
 #include "util.h"
@@ -568,8 +569,9 @@ split(char *s, char **w, int max)
  * plain decimal ([-+]digits[.digits][e[-+]digits]) whose digits make
  * an integer m <= 2^53 and whose power of ten p is within 1e22 is m *
  * p or m / p, one IEEE operation on exact operands and so rounded as
- * strtod() rounds it (Clinger's fast path); anything else goes to
- * strtod() itself.
+ * strtod() rounds it (Clinger's fast path); any other plain decimal
+ * (vb_opt_decimal()) goes to strtod() itself, and a word that is not
+ * one (a hex float, inf, nan) is no number: *@end = @s.
  */
 static double
 parse_num(const char *s, char **end)
@@ -601,8 +603,14 @@ parse_num(const char *s, char **end)
 			p = "?";	/* not a whole number: strtod's */
 	}
 	e = (eneg ? -e : e) - frac;
-	if (*p || !nd || nd > 19 || m > 1ULL << 53 || e < -22 || e > 22)
+	if (*p || !nd || nd > 19 || m > 1ULL << 53 || e < -22 || e > 22) {
+		/* decimal only: strtod() also reads 0x1p3 as 8, inf, nan */
+		if (!vb_opt_decimal(s)) {
+			*end = (char *)s;
+			return 0;
+		}
 		return strtod(s, end);
+	}
 	*end = (char *)p;
 	v = e < 0 ? (double)m / p10[-e] : (double)m * p10[e];
 	return neg ? -v : v;

@@ -38,7 +38,10 @@ cmp_bar_asc(const void *a, const void *b)
 	return (x->v > y->v) - (x->v < y->v);
 }
 
-/* A bar's value: 0 as every view prints it, else @fmt. */
+/*
+ * A bar's value: 0 as every view prints it, else @fmt; a value that
+ * @fmt rounds to zero (1e-300: "0.000") with three digits, as it is.
+ */
 static char *
 bar_num(char *buf, size_t len, const char *fmt, double v)
 {
@@ -46,7 +49,10 @@ bar_num(char *buf, size_t len, const char *fmt, double v)
 		snprintf(buf, len, "0");
 		return buf;
 	}
-	return fmt_num(buf, len, fmt, v);
+	fmt_num(buf, len, fmt, v);
+	if (isfinite(v) && !buf[strcspn(buf, "123456789")])
+		snprintf(buf, len, "%.3g", v);
+	return buf;
 }
 
 void

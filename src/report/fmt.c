@@ -65,8 +65,9 @@ fixed(char *buf, size_t len, int dec, double v)
 	return n;
 }
 
-char *
-fmt_value(char *buf, size_t len, double v, int dec)
+/* fmt_value() and fmt_fixed(); @tiny: a non-zero never shown as 0 */
+static char *
+value(char *buf, size_t len, double v, int dec, int tiny)
 {
 	int p, n;
 
@@ -78,11 +79,24 @@ fmt_value(char *buf, size_t len, double v, int dec)
 	n = fixed(buf, len, dec, v);
 	while (dec > 0 && n > 9)
 		n = fixed(buf, len, --dec, v);
-	if (n > 9)
+	/* not 0, so never shown as 0 ("0.0000" for 1e-300) */
+	if (n > 9 || (tiny && !buf[strcspn(buf, "123456789")]))
 		for (p = 3; p >= 0; p--)
 			if (snprintf(buf, len, "%.*e", p, v) <= 9)
 				break;
 	return buf;
+}
+
+char *
+fmt_value(char *buf, size_t len, double v, int dec)
+{
+	return value(buf, len, v, dec, 1);
+}
+
+char *
+fmt_fixed(char *buf, size_t len, double v, int dec)
+{
+	return value(buf, len, v, dec, 0);
 }
 
 char *

@@ -20,9 +20,16 @@ char *fmt_num(char *buf, size_t len, const char *fmt, double v);
 char *fmt_short(char *buf, size_t len, double v);
 /*
  * A table's value: @dec decimals, fewer (then an exponent) to stay
- * within 9 characters; "0" for zero, "-" when not finite.
+ * within 9 characters; "0" for zero, "-" when not finite; a value that
+ * is not zero is never shown as one (1e-300: "1.00e-300", not
+ * "0.0000").
  */
 char *fmt_value(char *buf, size_t len, double v, int dec);
+/*
+ * As fmt_value(), but a figure of a fixed precision (a CoV in percent,
+ * two decimals) rounds to zero as printf rounds it: "0.00".
+ */
+char *fmt_fixed(char *buf, size_t len, double v, int dec);
 /*
  * A change in at most 8 characters: "+3.02%", "+1234.5%", ">+9999%", or
  * "n/a" (NaN).

@@ -726,6 +726,32 @@ rl_run_means(const struct rl_kernel *k, const char *id, const char *metric,
 	return rl_run_means_col(k, id, metric, -1, out);
 }
 
+/*
+ * A power of two near the largest finite |value| of column @m of @res
+ * (1 when there is none): the run's sum is taken over values divided by
+ * it (exact), so that iterations near DBL_MAX (1.5e308 + 1.7e308) do
+ * not sum to inf, while ordinary figures come out bit for bit as
+ * without it.
+ */
+static double
+iter_scale(const struct vb_res *res, int m)
+{
+	double big = 0, sc;
+	int i, e;
+
+	for (i = 0; i < res->niter; i++) {
+		double v = vb_res_get(res, i, m);
+
+		if (isfinite(v))
+			big = fmax(big, fabs(v));
+	}
+	if (big == 0)
+		return 1;
+	frexp(big, &e);
+	sc = ldexp(1, e - 1);
+	return sc > 0 && isfinite(sc) ? sc : 1;
+}
+
 int
 rl_run_means_col(const struct rl_kernel *k, const char *id,
     const char *metric, int col, double *out)
@@ -735,7 +761,7 @@ rl_run_means_col(const struct rl_kernel *k, const char *id,
 	for (r = 0; r < k->nruns; r++) {
 		const struct rl_run *run = &k->runs[r];
 		const struct vb_res *res;
-		double sum = 0;
+		double sum = 0, sc;
 		int m = col, c = 0;
 
 		/* a run's ids are sorted (load_one(); run_drop() keeps
@@ -749,18 +775,42 @@ rl_run_means_col(const struct rl_kernel *k, const char *id,
 			m = vb_res_metric_index(res, metric);
 		if (m < 0)
 			continue;
+		sc = iter_scale(res, m);
 		for (i = 0; i < res->niter; i++) {
 			double v = vb_res_get(res, i, m);
 
 			if (!isnan(v)) {
-				sum += v;
+				sum += v / sc;
 				c++;
 			}
 		}
 		if (c)
-			out[n++] = sum / c;
+			out[n++] = sum / c * sc;
 	}
 	return n;
+}
+
+int
+rl_iter_origin(const struct rl_kernel *k, const char *id, int i, int *run,
+    int *iter)
+{
+	int r;
+
+	for (r = 0; r < k->nruns && i >= 0; r++) {
+		const struct rl_run *rn = &k->runs[r];
+		const struct vb_res *res = find_sorted(rn->ids, rn->res,
+		    rn->nres, id);
+
+		if (!res)
+			continue;
+		if (i < res->niter) {
+			*run = rn->index;
+			*iter = i + 1;
+			return 0;
+		}
+		i -= res->niter;
+	}
+	return -1;
 }
 
 /* Print @text at @indent after the first line, wrapped at @width. */

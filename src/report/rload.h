@@ -98,6 +98,13 @@ int rl_run_means(const struct rl_kernel *k, const char *id,
 int rl_run_means_col(const struct rl_kernel *k, const char *id,
     const char *metric, int col, double *out);
 /*
+ * Where iteration @i (0-based) of rl_find(@k, @id)'s pool comes from:
+ * its run's index (runN) into *@run and its iteration there (1-based)
+ * into *@iter.  0, or -1 when the pool has no such iteration.
+ */
+int rl_iter_origin(const struct rl_kernel *k, const char *id, int i,
+    int *run, int *iter);
+/*
  * The header's runs lines, one a label: "x: 3 runs on 2 boots", with
  * its note, wrapped at @width; nothing when no folder is a label of
  * runs (one-run folders print as before).

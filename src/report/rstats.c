@@ -289,14 +289,19 @@ rs_fieller(const struct rs_desc *a, const struct rs_desc *b, double df,
 double
 rs_pct_better(double a, double b, enum vb_dir dir)
 {
+	double d;
+
 	/* from a baseline of 0 (both 0 included) there is no percentage */
 	if (a == 0 || isnan(a) || isnan(b))
 		return NAN;
 	if (a == b)
 		return 0;
-	if (dir == VB_LOWER)
-		return (a - b) / fabs(a) * 100;
-	return (b - a) / fabs(a) * 100;
+	d = dir == VB_LOWER ? a - b : b - a;
+	/* of values of both signs near DBL_MAX: halved, exactly */
+	if (isinf(d))
+		return (dir == VB_LOWER ? a / 2 - b / 2 : b / 2 - a / 2) /
+		    fabs(a) * 200;
+	return d / fabs(a) * 100;
 }
 
 void
@@ -397,12 +402,15 @@ int
 rs_geo_add(struct rs_geo *g, const struct rs_desc *a,
     const struct rs_desc *b)
 {
-	double ua, ub, v, df;
+	double ua, ub, v, df, r;
 
 	if (!a->n || !b->n || !(a->mean > 0) || !(b->mean > 0))
 		return -1;
 	g->k++;
-	g->sum_log += log(b->mean / a->mean);
+	r = b->mean / a->mean;
+	/* 1e300 against 1e-300: the ratio overflows, its log does not */
+	g->sum_log += r > 0 && isfinite(r) ? log(r) :
+	    log(b->mean) - log(a->mean);
 	if (a->n < 2 || b->n < 2) {
 		g->sum_var = NAN;
 		return 0;

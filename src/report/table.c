@@ -170,29 +170,90 @@ table_print(FILE *f, const struct rl_set *s, const char *id,
 
 /* Notes under a table: omitted rows, noisy metrics, run status. */
 /*
- * hyperfine's two warnings, for the headline figure and elapsed: runs
- * whose modified Z-score exceeds 3.5 (an outlier: an interruption,
- * other load; needs 5 runs, see rs_modz()), and a first run over 1.5
- * times the median of the others (cold caches; only with 3 runs or
- * more).
+ * Where iteration @i of @k's pool of @id comes from, as the notes name
+ * it: "run 3" (make ab's side: its iterations are runs), "iteration 3"
+ * (a folder of one run), "run 2 iteration 1" (a label of runs).
+ */
+static void
+origin_words(struct vb_buf *b, const struct rl_kernel *k, const char *id,
+    int i)
+{
+	int run, it;
+
+	if (k->iter_is_run)
+		vb_buf_printf(b, "run %d", i + 1);
+	else if (k->nruns <= 1 || rl_iter_origin(k, id, i, &run, &it) < 0)
+		vb_buf_printf(b, "iteration %d", i + 1);
+	else
+		vb_buf_printf(b, "run %d iteration %d", run, it);
+}
+
+/*
+ * The first run, or iteration, against the others' median: its ratio
+ * to it, into *@ratio, and 'r' (runs: the run means of a label of 3
+ * runs or more, or make ab's iterations) or 'i' (the iterations of a
+ * folder of one run, 3 or more); 0 when there is no such comparison.
+ */
+static int
+first_vs_rest(const struct rl_kernel *k, const char *id, const char *name,
+    const struct vb_res *r, int m, double *ratio)
+{
+	double rest[256], *v = NULL, first;
+	struct rs_desc d;
+	int i, n, kind;
+
+	if (k->iter_is_run || k->nruns <= 1) {
+		if (r->niter < 3)
+			return 0;
+		first = vb_res_get(r, 0, m);
+		for (i = 1; i < r->niter; i++)
+			rest[i - 1] = vb_res_get(r, i, m);
+		rs_describe(rest, r->niter - 1, 1, &d);
+		kind = k->iter_is_run ? 'r' : 'i';
+	} else {
+		n = model_run_means(k, id, name, &v);
+		if (n < 3 || n > 256) {
+			free(v);
+			return 0;
+		}
+		first = v[0];
+		rs_describe(v + 1, n - 1, 1, &d);
+		free(v);
+		kind = 'r';
+	}
+	if (!d.n || !(first > 1.5 * d.median))
+		return 0;
+	*ratio = first / d.median;
+	return kind;
+}
+
+/*
+ * hyperfine's two warnings, for the headline figure and elapsed: the
+ * iterations whose modified Z-score exceeds 3.5 (an outlier: an
+ * interruption, other load; needs 5, see rs_modz()), named by their
+ * run and iteration, and a first run over 1.5 times the median of the
+ * other runs' means (a first iteration against the others' in a
+ * folder of one run; cold caches; 3 or more).
  */
 static void
 outlier_notes(FILE *f, const struct rl_set *s, const char *id,
     const struct model_row *rows, int nrows, const struct report_opts *o)
 {
-	struct vb_buf line = VB_BUF_INIT, cold = VB_BUF_INIT;
+	struct vb_buf line = VB_BUF_INIT, cold[2] = { VB_BUF_INIT,
+		VB_BUF_INIT };
 	const char *names[2] = { NULL, "elapsed" };
-	int h, k, i, pass, nout = 0, ncold = 0;
-	double z[256], rest[256];
+	int h, k, i, pass, nout = 0, ncold[2] = { 0, 0 }, kind, c;
+	double z[256], ratio;
 	char num[32];
-	struct rs_desc d;
 
 	h = model_headline(s, id, rows, nrows);
 	if (h >= 0 && strcmp(rows[h].name, "elapsed"))
 		names[0] = rows[h].name;
 	vb_buf_printf(&line, "outliers (modified Z-score > 3.5):");
-	vb_buf_printf(&cold, "first run slower than the others' median "
-	    "(cold caches?):");
+	vb_buf_printf(&cold[0], "first run slower than the other runs' "
+	    "median (cold caches?):");
+	vb_buf_printf(&cold[1], "first iteration slower than the other "
+	    "iterations' median (cold caches?):");
 	for (pass = 0; pass < 2; pass++) {
 		if (!names[pass] ||
 		    model_find_row(rows, nrows, names[pass]) < 0)
@@ -205,33 +266,34 @@ outlier_notes(FILE *f, const struct rl_set *s, const char *id,
 				continue;
 			if (rs_modz(r->vals + m, r->niter, r->nmetrics,
 			    z) == 0)
-				for (i = 0; i < r->niter; i++)
-					if (fabs(z[i]) > 3.5)
-						vb_buf_printf(&line,
-						    "%s %s %s run %d (%s)",
-						    nout++ ? "," : "",
-						    names[pass],
-						    s->k[k].label, i + 1,
-						    fmt_num(num, sizeof(num),
-						    "%.1f", z[i]));
-			if (pass != 1 || r->niter < 3)
+				for (i = 0; i < r->niter; i++) {
+					if (!(fabs(z[i]) > 3.5))
+						continue;
+					vb_buf_printf(&line, "%s %s %s ",
+					    nout++ ? "," : "", names[pass],
+					    s->k[k].label);
+					origin_words(&line, &s->k[k], id, i);
+					vb_buf_printf(&line, " (%s)",
+					    fmt_num(num, sizeof(num), "%.1f",
+					    z[i]));
+				}
+			if (pass != 1 || !(kind = first_vs_rest(&s->k[k], id,
+			    names[pass], r, m, &ratio)))
 				continue;
-			for (i = 1; i < r->niter; i++)
-				rest[i - 1] = vb_res_get(r, i, m);
-			rs_describe(rest, r->niter - 1, 1, &d);
-			if (d.n && vb_res_get(r, 0, m) > 1.5 * d.median)
-				vb_buf_printf(&cold, "%s %s %sx",
-				    ncold++ ? "," : "", s->k[k].label,
-				    fmt_num(num, sizeof(num), "%.1f",
-				    vb_res_get(r, 0, m) / d.median));
+			c = kind == 'i';
+			vb_buf_printf(&cold[c], "%s %s %sx", ncold[c]++ ? "," :
+			    "", s->k[k].label, fmt_num(num, sizeof(num),
+			    "%.1f", ratio));
 		}
 	}
 	if (nout)
 		fmt_wrap(f, vb_buf_str(&line), o->width, 4);
-	if (ncold)
-		fmt_wrap(f, vb_buf_str(&cold), o->width, 4);
+	for (c = 0; c < 2; c++) {
+		if (ncold[c])
+			fmt_wrap(f, vb_buf_str(&cold[c]), o->width, 4);
+		vb_buf_free(&cold[c]);
+	}
 	vb_buf_free(&line);
-	vb_buf_free(&cold);
 }
 
 /*

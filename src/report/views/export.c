@@ -5,7 +5,10 @@
  * the files round-trip.
  *
  * CSV is three tables, each one rectangular with a fixed header, one
- * a call (vmreport --format csv --what metrics|settings|summary):
+ * a call (vmreport --format csv --what metrics|settings|summary), each
+ * ending in the column format_version (EXPORT_FORMAT_VERSION, export.h;
+ * JSON: a top-level field).  The metrics table's columns, CSV's and
+ * JSON's, are one list (EXPORT_COLUMNS, below):
  * - metrics (the default): one row per kernel, benchmark and metric;
  * - settings: "kernel,setting,value", one row per kernel and setting
  *   that differs between the folders (rl_meta_diffs(); an empty value:
@@ -30,8 +33,9 @@
  * test (one run on a side, no spread and one value on both sides).
  * The run-level fields: runs and boots of that kernel's side (a folder
  * of make ab's: its iterations are its runs), run_p the raw p of the
- * test that decides (the moderated t on the run means), adjusted_p within family (holm-key, bh-detail; none: not
- * tested) of family_size tests, verdict (changed, same, can't tell),
+ * test that decides (the moderated t on the run means), adjusted_p
+ * within family (holm-key, bh-detail; none: not tested) of family_size
+ * tests, verdict (changed, same, can't tell),
  * same_bound_pct X of "same within +-X%", tost_p the larger p of the
  * two one-sided tests, runs_needed the runs a side a decision would
  * need at this spread, change_ci_low/high the change's 95% interval in
@@ -176,14 +180,14 @@ put_int(struct out *f, int v)
 	out_str(f, p);
 }
 
-/* ",@a,@b" (integers). */
-static void
-put_2int(struct out *f, int a, int b)
+/*
+ * A number as the exports print it: 10 significant digits, and zero
+ * as 0 (never -0, which a mean of -0 values or a rounding gives).
+ */
+static const char *
+xnum(char *b, double v)
 {
-	out_chr(f, ',');
-	put_int(f, a);
-	out_chr(f, ',');
-	put_int(f, b);
+	return fmt_g10(b, v == 0 ? 0 : v);
 }
 
 static void
@@ -193,7 +197,7 @@ csv_num(struct out *f, double v)
 
 	out_chr(f, ',');
 	if (!isnan(v) && !isinf(v))
-		out_str(f, fmt_g10(b, v));
+		out_str(f, xnum(b, v));
 }
 
 /* The runs of kernel @k behind row @r (its iterations: make ab). */
@@ -243,6 +247,8 @@ csv_setting(struct out *f, const char *kernel, const char *key, const char *val)
 	out_chr(f, ',');
 	if (val)
 		csv_str(f, val);
+	out_chr(f, ',');
+	put_int(f, EXPORT_FORMAT_VERSION);
 	out_chr(f, '\n');
 }
 
@@ -263,7 +269,7 @@ export_csv_settings(FILE *file, const struct model *md,
 	int n = rl_meta_diffs(s, &d), i, k;
 
 	(void)o;
-	out_str(f, "kernel,setting,value\n");
+	out_str(f, "kernel,setting,value,format_version\n");
 	for (i = 0; i < n; i++)
 		for (k = 0; k < s->nk; k++)
 			csv_setting(f, s->k[k].label, d[i].key, d[i].val[k]);
@@ -295,7 +301,7 @@ export_csv_summary(FILE *file, const struct model *md,
 
 	(void)o;
 	out_str(f, "kernel,baseline,metrics,runs_baseline,runs,geomean_ratio,"
-	    "geomean_ci_low,geomean_ci_high\n");
+	    "geomean_ci_low,geomean_ci_high,format_version\n");
 	for (k = 1; k < s->nk; k++) {
 		model_geo(md, k, &g);
 		csv_str(f, s->k[k].label);
@@ -309,39 +315,12 @@ export_csv_summary(FILE *file, const struct model *md,
 		csv_num(f, g.k ? g.g : NAN);
 		csv_num(f, g.k ? g.lo : NAN);
 		csv_num(f, g.k ? g.hi : NAN);
+		out_chr(f, ',');
+		put_int(f, EXPORT_FORMAT_VERSION);
 		out_chr(f, '\n');
 		rs_georun_free(&g);
 	}
 	out_flush(f);
-}
-
-/* The run-level fields of kernel @k's row of @r (see the top). */
-static void
-csv_verdict(struct out *f, const struct model *md, const struct model_row *r,
-    int k)
-{
-	const struct rv_verdict *v;
-	enum model_family fam;
-
-	put_2int(f, runs_of(md, r, k), md->s->k[k].nboots);
-	if (k == 0 || !r->d[k].n) {
-		out_str(f, ",,,,,,,,,,");
-		return;
-	}
-	v = model_verdict(md, r, k, &fam);
-	csv_num(f, v->p);
-	csv_num(f, fam == MODEL_FAM_NONE ? NAN : v->p_adj);
-	out_chr(f, ',');
-	out_str(f, model_family_name(md, fam));
-	out_chr(f, ',');
-	put_int(f, model_family_size(md, fam, k));
-	out_chr(f, ',');
-	out_str(f, rv_word_name(v->word));
-	csv_num(f, v->bound);
-	csv_num(f, v->tost_p);
-	csv_num(f, v->runs_needed);
-	csv_num(f, v->lo);
-	csv_num(f, v->hi);
 }
 
 /*
@@ -369,119 +348,6 @@ per_kernel_of(const struct rl_set *s, const char *id,
 		pk[k].work = model_work_of(s, id, k, &w) ? w.metric : NULL;
 	}
 	return pk;
-}
-
-/*
- * The like-with-like fields of kernel @k's rows: mem_quiet,
- * foreign_mem_pct, work_differs (see the top), from @pk.
- */
-static void
-csv_like(struct out *f, const struct per_kernel *pk)
-{
-	out_chr(f, ',');
-	if (pk->q.mem_quiet >= 0)
-		put_int(f, pk->q.mem_quiet);
-	csv_num(f, pk->q.mem_mean);
-	out_chr(f, ',');
-	if (pk->work)
-		csv_str(f, pk->work);
-}
-
-void
-export_csv(FILE *file, const struct model *md, const struct report_opts *o)
-{
-	struct out ob = { .f = file }, *f = &ob;
-	const struct rl_set *s = md->s;
-	struct model_row *rows;
-	int i, j, k, n, hl;
-
-	out_str(f, "kernel,benchmark,metric,unit,direction,status,n,mean,sd,"
-	    "cov,min,median,max,ci_low,ci_high,change_pct,welch_p,welch_df,"
-	    "significant,ratio,ratio_ci_low,ratio_ci_high,ratio_unbounded,"
-	    "noisy,scope,quiet,foreign_cpu,runs,boots,run_p,adjusted_p,"
-	    "family,family_size,verdict,same_bound_pct,tost_p,runs_needed,"
-	    "change_ci_low,change_ci_high,key,headline,mem_quiet,"
-	    "foreign_mem_pct,work_differs,verdict_reason\n");
-	for (i = 0; i < s->nids; i++) {
-		struct per_kernel *pk = per_kernel_of(s, s->ids[i], o);
-
-		n = model_rows(md, s->ids[i], &rows);
-		hl = model_headline(s, s->ids[i], rows, n);
-		for (j = 0; j < n; j++) {
-			int noisy = model_row_noisy(&rows[j], s->nk, o->noisy);
-
-			for (k = 0; k < s->nk; k++) {
-				const struct rs_desc *d = &rows[j].d[k];
-				const struct rs_cmp *c = &rows[j].c[k];
-				const struct setup_quiet *q = &pk[k].q;
-
-				if (k > 0)
-					rs_cmp_ratio(&rows[j].d[0], d,
-					    &rows[j].c[k]);
-
-				csv_str(f, s->k[k].label);
-				out_chr(f, ',');
-				csv_str(f, s->ids[i]);
-				/* names, units: tokens without a comma */
-				out_chr(f, ',');
-				out_str(f, rows[j].name);
-				out_chr(f, ',');
-				out_str(f, rows[j].unit);
-				out_chr(f, ',');
-				out_str(f, vb_dir_name(rows[j].dir));
-				out_chr(f, ',');
-				out_str(f, status_of(s, k, s->ids[i]));
-				out_chr(f, ',');
-				put_int(f, d->n);
-				csv_num(f, d->mean);
-				csv_num(f, d->sd);
-				csv_num(f, d->cov);
-				csv_num(f, d->min);
-				csv_num(f, d->median);
-				csv_num(f, d->max);
-				csv_num(f, d->ci_lo);
-				csv_num(f, d->ci_hi);
-				if (k == 0 || !d->n) {
-					out_str(f, ",,,,,,,,");
-				} else {
-					csv_num(f, c->pct);
-					csv_num(f, c->w.p);
-					csv_num(f, c->w.df);
-					/* no test (one run a side): empty */
-					out_chr(f, ',');
-					if (!isnan(model_verdict(md, &rows[j],
-					    k, NULL)->p))
-						put_int(f, c->sig);
-					csv_num(f, c->ratio.r);
-					csv_num(f, c->ratio.lo);
-					csv_num(f, c->ratio.hi);
-					out_chr(f, ',');
-					if (has_interval(&rows[j].d[0], d))
-						put_int(f,
-						    c->ratio.unbounded);
-				}
-				/* no runs: not known, empty */
-				out_chr(f, ',');
-				if (d->n)
-					put_int(f, noisy);
-				out_chr(f, ',');
-				out_str(f, model_scope_name(rows[j].scope));
-				out_chr(f, ',');
-				if (q->quiet >= 0)
-					put_int(f, q->quiet);
-				csv_num(f, q->mean);
-				csv_verdict(f, md, &rows[j], k);
-				put_2int(f, rows[j].key != 0, j == hl);
-				csv_like(f, &pk[k]);
-				/* why can't tell whatever the test */
-				out_str(f, k && model_verdict(md, &rows[j], k,
-				    NULL)->load ? ",different_loads\n" :
-				    ",\n");
-			}
-		}
-		free(pk);
-	}
-	out_flush(f);
 }
 
 static void
@@ -533,7 +399,242 @@ json_num(struct out *f, const char *key, double v)
 	if (isnan(v) || isinf(v))
 		out_mem(f, "null", 4);
 	else
-		out_str(f, fmt_g10(b, v));
+		out_str(f, xnum(b, v));
+}
+
+/*
+ * The metrics table's columns, one row each: the CSV's header and
+ * rows (in this order) and the JSON's metric and kernel entries come
+ * from it.  A row: the column's name, its JSON key (0: the same), its
+ * type, where JSON has it and in which place there, and its value for
+ * one kernel's row of one metric (struct xrow *x), null as NAN (NUM),
+ * -1 (INT, BOOL) or NULL (STR).  Where: K in each kernel's entry of a
+ * metric, M in the metric's object (the same for every kernel), N not
+ * in the metric's objects (the benchmark's "id"; the load figures,
+ * which JSON holds per benchmark in "load"; format_version, a
+ * top-level field).  A new column is one row: the CSV gains it at its
+ * place, the JSON's entry at its number.
+ */
+#define EXPORT_COLUMNS(X) \
+X(kernel, 0, STR, K, 0, x->s->k[x->k].label) \
+X(benchmark, 0, STR, N, 0, x->id) \
+X(metric, "name", STR, M, 0, x->r->name) \
+X(unit, 0, STR, M, 1, x->r->unit) \
+X(direction, 0, STR, M, 2, vb_dir_name(x->r->dir)) \
+X(status, 0, STR, K, 1, status_of(x->s, x->k, x->id)) \
+X(n, 0, INT, K, 2, x->d->n) \
+X(mean, 0, NUM, K, 3, x->d->mean) \
+X(sd, 0, NUM, K, 4, x->d->sd) \
+X(cov, 0, NUM, K, 5, x->d->cov) \
+X(min, 0, NUM, K, 6, x->d->min) \
+X(median, 0, NUM, K, 7, x->d->median) \
+X(max, 0, NUM, K, 8, x->d->max) \
+X(ci_low, 0, NUM, K, 9, x->d->ci_lo) \
+X(ci_high, 0, NUM, K, 10, x->d->ci_hi) \
+X(change_pct, 0, NUM, K, 12, x->c ? x->c->pct : NAN) \
+X(welch_p, 0, NUM, K, 13, x->c ? x->c->w.p : NAN) \
+X(welch_df, 0, NUM, K, 14, x->c ? x->c->w.df : NAN) \
+X(significant, 0, BOOL, K, 15, \
+    x->c && !isnan(x->v->p) ? x->c->sig : -1) \
+X(ratio, 0, NUM, K, 28, x->c ? x->c->ratio.r : NAN) \
+X(ratio_ci_low, 0, NUM, K, 29, x->c ? x->c->ratio.lo : NAN) \
+X(ratio_ci_high, 0, NUM, K, 30, x->c ? x->c->ratio.hi : NAN) \
+X(ratio_unbounded, 0, BOOL, K, 31, x->c && has_interval(&x->r->d[0], \
+    x->d) ? x->c->ratio.unbounded : -1) \
+X(noisy, 0, BOOL, K, 11, x->d->n ? x->noisy : -1) \
+X(scope, 0, STR, M, 3, model_scope_name(x->r->scope)) \
+X(quiet, 0, BOOL, N, 0, x->pk->q.quiet) \
+X(foreign_cpu, 0, NUM, N, 0, x->pk->q.mean) \
+X(runs, 0, INT, K, 16, runs_of(x->md, x->r, x->k)) \
+X(boots, 0, INT, K, 17, x->s->k[x->k].nboots) \
+X(run_p, 0, NUM, K, 18, x->v ? x->v->p : NAN) \
+X(adjusted_p, 0, NUM, K, 19, \
+    x->v && x->fam != MODEL_FAM_NONE ? x->v->p_adj : NAN) \
+X(family, 0, STR, K, 20, x->v ? model_family_name(x->md, x->fam) : NULL) \
+X(family_size, 0, INT, K, 21, \
+    x->v ? model_family_size(x->md, x->fam, x->k) : -1) \
+X(verdict, 0, STR, K, 22, x->v ? rv_word_name(x->v->word) : NULL) \
+X(same_bound_pct, 0, NUM, K, 23, x->v ? x->v->bound : NAN) \
+X(tost_p, 0, NUM, K, 24, x->v ? x->v->tost_p : NAN) \
+X(runs_needed, 0, NUM, K, 25, x->v ? x->v->runs_needed : NAN) \
+X(change_ci_low, 0, NUM, K, 26, x->v ? x->v->lo : NAN) \
+X(change_ci_high, 0, NUM, K, 27, x->v ? x->v->hi : NAN) \
+X(key, 0, BOOL, M, 4, x->r->key != 0) \
+X(headline, 0, BOOL, M, 5, x->headline) \
+X(mem_quiet, 0, BOOL, N, 0, x->pk->q.mem_quiet) \
+X(foreign_mem_pct, 0, NUM, N, 0, x->pk->q.mem_mean) \
+X(work_differs, 0, STR, K, 32, x->pk->work) \
+X(verdict_reason, 0, STR, K, 33, x->k && x->v && x->v->load ? \
+    "different_loads" : NULL) \
+X(format_version, 0, INT, N, 0, EXPORT_FORMAT_VERSION)
+
+/*
+ * One kernel's row of one metric, as the columns see it: @c, @v NULL
+ * for the baseline and a kernel with no run of it (nothing compared),
+ * @fam the family of @v.
+ */
+struct xrow {
+	const struct model *md;
+	const struct rl_set *s;
+	const char *id;
+	const struct model_row *r;
+	int k, headline, noisy;
+	const struct rs_desc *d;
+	const struct rs_cmp *c;
+	const struct rv_verdict *v;
+	enum model_family fam;
+	const struct per_kernel *pk;
+};
+
+/* A column's value: num (NUM), i (INT, BOOL) or s (STR). */
+struct xval {
+	double num;
+	long i;
+	const char *s;
+};
+
+enum xtype { XT_NUM, XT_INT, XT_BOOL, XT_STR };
+enum xwhere { XW_K, XW_M, XW_N };
+
+#define XV_NUM(e)	{ .num = (e) }
+#define XV_INT(e)	{ .i = (e) }
+#define XV_BOOL(e)	{ .i = (e) }
+#define XV_STR(e)	{ .s = (e) }
+
+#define X(name, jname, type, where, ord, expr) \
+static struct xval \
+get_##name(const struct xrow *x) \
+{ \
+	const struct xval v = XV_##type(expr); \
+ \
+	(void)x; \
+	return v; \
+}
+EXPORT_COLUMNS(X)
+#undef X
+
+struct xcol {
+	const char *name, *jname;
+	enum xtype type;
+	enum xwhere where;
+	int ord;			/* the place in JSON's object */
+	struct xval (*get)(const struct xrow *x);
+};
+
+#define X(name, jname, type, where, ord, expr) \
+	{ #name, jname ? jname : #name, XT_##type, XW_##where, ord, \
+	  get_##name },
+static const struct xcol xcols[] = { EXPORT_COLUMNS(X) };
+#undef X
+
+#define NXCOLS ((int)(sizeof(xcols) / sizeof(xcols[0])))
+
+int
+export_ncolumns(void)
+{
+	return NXCOLS;
+}
+
+const char *
+export_column(int i, const char **jname, int *in_json)
+{
+	if (i < 0 || i >= NXCOLS)
+		return NULL;
+	if (jname)
+		*jname = xcols[i].jname;
+	if (in_json)
+		*in_json = xcols[i].where == XW_K ? 'K' :
+		    xcols[i].where == XW_M ? 'M' : 0;
+	return xcols[i].name;
+}
+
+/* Is @v null as a value of type @t? */
+static int
+xval_null(enum xtype t, const struct xval *v)
+{
+	return t == XT_NUM ? !isfinite(v->num) : t == XT_STR ? !v->s :
+	    v->i < 0;
+}
+
+
+/* Column @c's value in @x into the CSV row (no separator). */
+static void
+csv_col(struct out *f, const struct xcol *c, const struct xrow *x)
+{
+	char b[FMT_G10_LEN];
+	struct xval v = c->get(x);
+
+	if (xval_null(c->type, &v))
+		return;
+	if (c->type == XT_NUM)
+		out_str(f, xnum(b, v.num));
+	else if (c->type == XT_STR)
+		csv_str(f, v.s);
+	else
+		put_int(f, (int)v.i);
+}
+
+/* @k's row of metric @r of @id into @x (the verdict once). */
+static void
+xrow_of(struct xrow *x, const struct model *md, const char *id,
+    struct model_row *r, int k)
+{
+	x->md = md;
+	x->s = md->s;
+	x->id = id;
+	x->r = r;
+	x->k = k;
+	x->d = &r->d[k];
+	x->c = NULL;
+	x->v = NULL;
+	x->fam = MODEL_FAM_NONE;
+	if (k > 0)
+		rs_cmp_ratio(&r->d[0], x->d, &r->c[k]);
+	if (k > 0 && x->d->n) {
+		x->c = &r->c[k];
+		x->v = model_verdict(md, r, k, &x->fam);
+	}
+}
+
+void
+export_csv(FILE *file, const struct model *md, const struct report_opts *o)
+{
+	struct out ob = { .f = file }, *f = &ob;
+	const struct rl_set *s = md->s;
+	struct model_row *rows;
+	struct xrow x;
+	int i, j, k, c, n, hl;
+
+	for (c = 0; c < NXCOLS; c++) {
+		if (c)
+			out_chr(f, ',');
+		out_str(f, xcols[c].name);
+	}
+	out_chr(f, '\n');
+	for (i = 0; i < s->nids; i++) {
+		struct per_kernel *pk = per_kernel_of(s, s->ids[i], o);
+
+		n = model_rows(md, s->ids[i], &rows);
+		hl = model_headline(s, s->ids[i], rows, n);
+		for (j = 0; j < n; j++) {
+			int noisy = model_row_noisy(&rows[j], s->nk, o->noisy);
+
+			for (k = 0; k < s->nk; k++) {
+				xrow_of(&x, md, s->ids[i], &rows[j], k);
+				x.headline = j == hl;
+				x.noisy = noisy;
+				x.pk = &pk[k];
+				for (c = 0; c < NXCOLS; c++) {
+					if (c)
+						out_chr(f, ',');
+					csv_col(f, &xcols[c], &x);
+				}
+				out_chr(f, '\n');
+			}
+		}
+		free(pk);
+	}
+	out_flush(f);
 }
 
 /* "settings_same" and "settings_differ": key -> { label: value } */
@@ -616,63 +717,6 @@ json_load(struct out *f, const struct rl_set *s, const char *id,
 	out_chr(f, ']');
 }
 
-/*
- * The comparison fields of one kernel's entry, the same set in every
- * entry: null where there is nothing to compare (the baseline, a side
- * with no run) or no test (one run a side: significant and
- * ratio_unbounded null too).
- */
-static void
-json_cmp(struct out *f, const struct model *md, const struct model_row *r,
-    int k, const struct rs_cmp *c, const struct rs_desc *a,
-    const struct rs_desc *b)
-{
-	const struct rv_verdict *v = c ? model_verdict(md, r, k, NULL) : NULL;
-	enum model_family fam = MODEL_FAM_NONE;
-
-	if (v)
-		model_verdict(md, r, k, &fam);
-	json_num(f, "change_pct", c ? c->pct : NAN);
-	json_num(f, "welch_p", c ? c->w.p : NAN);
-	json_num(f, "welch_df", c ? c->w.df : NAN);
-	out_str(f, ", \"significant\": ");
-	out_str(f, !c || !v || isnan(v->p) ? "null" : c->sig ? "true" :
-	    "false");
-	out_str(f, ", \"runs\": ");
-	put_int(f, runs_of(md, r, k));
-	out_str(f, ", \"boots\": ");
-	put_int(f, md->s->k[k].nboots);
-	json_num(f, "run_p", v ? v->p : NAN);
-	json_num(f, "adjusted_p", v && fam != MODEL_FAM_NONE ? v->p_adj : NAN);
-	out_str(f, ", \"family\": ");
-	if (v) {
-		out_chr(f, '"');
-		out_str(f, model_family_name(md, fam));
-		out_str(f, "\", \"family_size\": ");
-		put_int(f, model_family_size(md, fam, k));
-	} else {
-		out_str(f, "null, \"family_size\": null");
-	}
-	out_str(f, ", \"verdict\": ");
-	if (v)
-		json_str(f, rv_word_name(v->word));
-	else
-		out_str(f, "null");
-	out_str(f, ", \"verdict_reason\": ");
-	out_str(f, v && v->load ? "\"different_loads\"" : "null");
-	json_num(f, "same_bound_pct", v ? v->bound : NAN);
-	json_num(f, "tost_p", v ? v->tost_p : NAN);
-	json_num(f, "runs_needed", v ? v->runs_needed : NAN);
-	json_num(f, "change_ci_low", v ? v->lo : NAN);
-	json_num(f, "change_ci_high", v ? v->hi : NAN);
-	json_num(f, "ratio", c ? c->ratio.r : NAN);
-	json_num(f, "ratio_ci_low", c ? c->ratio.lo : NAN);
-	json_num(f, "ratio_ci_high", c ? c->ratio.hi : NAN);
-	out_str(f, ", \"ratio_unbounded\": ");
-	out_str(f, !c || !has_interval(a, b) ? "null" : c->ratio.unbounded ?
-	    "true" : "false");
-}
-
 /* "summary": the rows of --what summary (export_csv_summary()). */
 static void
 json_summary(struct out *f, const struct model *md)
@@ -703,15 +747,59 @@ json_summary(struct out *f, const struct model *md)
 	out_str(f, s->nk > 1 ? "\n  ]" : "]");
 }
 
-/* "work_differs": the work figure that differs (@pk), or null. */
+/* Column @c's value in @x as JSON ("key": value). */
 static void
-json_work(struct out *f, const struct per_kernel *pk)
+json_col(struct out *f, const struct xcol *c, const struct xrow *x)
 {
-	out_str(f, ", \"work_differs\": ");
-	if (pk->work)
-		json_str(f, pk->work);
+	char b[FMT_G10_LEN];
+	struct xval v = c->get(x);
+
+	out_chr(f, '"');
+	out_str(f, c->jname);
+	out_mem(f, "\": ", 3);
+	if (xval_null(c->type, &v))
+		out_mem(f, "null", 4);
+	else if (c->type == XT_NUM)
+		out_str(f, xnum(b, v.num));
+	else if (c->type == XT_STR)
+		json_str(f, v.s);
+	else if (c->type == XT_BOOL)
+		out_str(f, v.i ? "true" : "false");
 	else
-		out_str(f, "null");
+		put_int(f, (int)v.i);
+}
+
+/*
+ * The columns JSON has in @where, in their order there, into @idx;
+ * returns how many.
+ */
+static int
+json_cols(enum xwhere where, int *idx)
+{
+	int c, n = 0, i;
+
+	for (c = 0; c < NXCOLS; c++) {
+		if (xcols[c].where != where)
+			continue;
+		for (i = n++; i > 0 && xcols[idx[i - 1]].ord > xcols[c].ord;
+		    i--)
+			idx[i] = idx[i - 1];
+		idx[i] = c;
+	}
+	return n;
+}
+
+/* The fields @idx[0..@n) of @x, ", " between them. */
+static void
+json_fields(struct out *f, const int *idx, int n, const struct xrow *x)
+{
+	int i;
+
+	for (i = 0; i < n; i++) {
+		if (i)
+			out_mem(f, ", ", 2);
+		json_col(f, &xcols[idx[i]], x);
+	}
 }
 
 void
@@ -720,9 +808,13 @@ export_json(FILE *file, const struct model *md, const struct report_opts *o)
 	struct out ob = { .f = file }, *f = &ob;
 	const struct rl_set *s = md->s;
 	struct model_row *rows;
-	int i, j, k, n, hl;
+	struct xrow x;
+	int kc[NXCOLS], mc[NXCOLS], nkc, nmc, i, j, k, n, hl;
 
-	out_str(f, "{\n  \"baseline\": ");
+	nkc = json_cols(XW_K, kc);
+	nmc = json_cols(XW_M, mc);
+	out_printf(f, "{\n  \"format_version\": %d,\n  \"baseline\": ",
+	    EXPORT_FORMAT_VERSION);
 	json_str(f, s->k[0].label);
 	out_str(f, ",\n  \"kernels\": [");
 	for (k = 0; k < s->nk; k++) {
@@ -735,9 +827,9 @@ export_json(FILE *file, const struct model *md, const struct report_opts *o)
 	    "\"mem_threshold_pct\": %.10g,\n  \"alpha\": "
 	    "%.10g,\n  \"useful_pct\": %.10g,\n  \"families\": "
 	    "{\"holm-headline\": %d, \"bh-secondary\": %d, "
-	    "\"bh-detail\": %d},\n", o->noisy, md->min_change, o->quiet,
-	    o->mem_quiet, md->alpha, md->useful, md->nhead, md->nkey,
-	    md->ndetail);
+	    "\"bh-detail\": %d},\n", o->noisy + 0.0, md->min_change + 0.0,
+	    o->quiet + 0.0, o->mem_quiet + 0.0, md->alpha, md->useful,
+	    md->nhead, md->nkey, md->ndetail);	/* + 0.0: never -0 */
 	json_settings(f, s);
 	json_machines(f, s);
 	json_summary(f, md);
@@ -754,44 +846,20 @@ export_json(FILE *file, const struct model *md, const struct report_opts *o)
 		for (j = 0; j < n; j++) {
 			int noisy = model_row_noisy(&rows[j], s->nk, o->noisy);
 
-			out_printf(f, "%s\n      {\"name\": ", j ? "," : "");
-			json_str(f, rows[j].name);
-			out_str(f, ", \"unit\": ");
-			json_str(f, rows[j].unit);
-			out_printf(f, ", \"direction\": \"%s\", \"scope\": "
-			    "\"%s\", \"key\": %s, \"headline\": %s, "
-			    "\"kernels\": [", vb_dir_name(rows[j].dir),
-			    model_scope_name(rows[j].scope), rows[j].key ?
-			    "true" : "false", j == hl ? "true" : "false");
 			for (k = 0; k < s->nk; k++) {
-				const struct rs_desc *d = &rows[j].d[k];
-				const struct rs_cmp *c = &rows[j].c[k];
-
-				if (k > 0)
-					rs_cmp_ratio(&rows[j].d[0], d,
-					    &rows[j].c[k]);
-
-				out_str(f, k ? ",\n        {\"kernel\": " :
-				    "\n        {\"kernel\": ");
-				json_str(f, s->k[k].label);
-				out_str(f, ", \"status\": \"");
-				out_str(f, status_of(s, k, s->ids[i]));
-				out_str(f, "\", \"n\": ");
-				put_int(f, d->n);
-				json_num(f, "mean", d->mean);
-				json_num(f, "sd", d->sd);
-				json_num(f, "cov", d->cov);
-				json_num(f, "min", d->min);
-				json_num(f, "median", d->median);
-				json_num(f, "max", d->max);
-				json_num(f, "ci_low", d->ci_lo);
-				json_num(f, "ci_high", d->ci_hi);
-				out_str(f, ", \"noisy\": ");
-				out_str(f, !d->n ? "null" : noisy ? "true" :
-				    "false");
-				json_cmp(f, md, &rows[j], k, k > 0 && d->n ?
-				    c : NULL, &rows[j].d[0], d);
-				json_work(f, &pk[k]);
+				xrow_of(&x, md, s->ids[i], &rows[j], k);
+				x.headline = j == hl;
+				x.noisy = noisy;
+				x.pk = &pk[k];
+				if (k == 0) {
+					out_str(f, j ? ",\n      {" :
+					    "\n      {");
+					json_fields(f, mc, nmc, &x);
+					out_str(f, ", \"kernels\": [");
+				}
+				out_str(f, k ? ",\n        {" :
+				    "\n        {");
+				json_fields(f, kc, nkc, &x);
 				out_chr(f, '}');
 			}
 			out_str(f, "]}");

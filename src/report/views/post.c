@@ -313,7 +313,8 @@ command_line(FILE *f, const struct vb_res *r, int width)
 	fprintf(f, "$ %.*s", width - 2, r->cmdline);
 	if ((int)strlen(r->cmdline) > width - 2)
 		fprintf(f, "\n  %.*s", width - 4, r->cmdline + width - 2);
-	fprintf(f, "   (%d run%s)\n", r->niter, r->niter == 1 ? "" : "s");
+	/* the runs and iterations of each side: the runs line below */
+	fputc('\n', f);
 }
 
 /*

@@ -94,8 +94,10 @@ detail_cell(char *num, size_t len, int l, const struct model_row *r, int k,
 
 	if (l == 0)
 		snprintf(num, len, "%d", d->n);
+	else if (l == 3)
+		fmt_fixed(num, len, v[l], 2);
 	else if (l < 9)
-		fmt_value(num, len, v[l], l == 2 ? dec + 1 : l == 3 ? 2 : dec);
+		fmt_value(num, len, v[l], l == 2 ? dec + 1 : dec);
 	else if (l == 9 && k > 0 && r->other_work[k])
 		snprintf(num, len, "!work");	/* not compared */
 	else if (l == 9) {

@@ -1,13 +1,14 @@
 /*
- * The results page (src/report/views/html.c, vmreport --html DIR):
- * escaping of every string from a result folder, the figures taken from model_rows()
- * as the text report prints them, each run's warning that the machine
- * was not quiet once on the page, the HTML folder's rules (created,
- * or an earlier page replaced; anything else refused with one line and
- * nothing written), and the browser test (tests/html-browser.sh: 50
- * generated folders rendered under 2 s and checked in headless
- * Chromium; skipped with one line when chromium is not installed).
- * Fixtures are copies of results/examples/ in a temporary folder.
+ * check_html.c - the results page (src/report/views/html.c, vmreport
+ * --html DIR): escaping of every string from a result folder, the
+ * figures taken from model_rows() as the text report prints them, each
+ * run's warning that the machine was not quiet once on the page, the
+ * HTML folder's rules (created, or an earlier page replaced; anything
+ * else refused with one line and nothing written), and the browser test
+ * (tests/html-browser.sh: 50 generated folders rendered under 2 s and
+ * checked in headless Chromium; skipped with one line when chromium is
+ * not installed). Fixtures are copies of results/examples/ in a
+ * temporary folder.
  */
 #include <check.h>
 #include <fcntl.h>
@@ -576,10 +577,10 @@ START_TEST(browser_interrupt)
 END_TEST
 
 Suite *
-rhtml_suite(void)
+html_suite(void)
 {
-	Suite *s = suite_create("rhtml");
-	TCase *tc = tu_tcase_local("rhtml");
+	Suite *s = suite_create("html");
+	TCase *tc = tu_tcase_local("html");
 	TCase *br = tu_tcase_slow("browser");
 
 	tcase_add_unchecked_fixture(tc, tu_mktmp, tu_rmtmp);

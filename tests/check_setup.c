@@ -1,11 +1,11 @@
 /*
- * What the report's figures rest on (src/report/setup.c, rl_meta_diffs()
- * in src/report/rload.c): the meta keys that differ between folders, the
- * settings block and the charts' line made from them, whose counter a
- * metric is (src/report/model.c), and how quiet the machine was during
- * a run.  The folders
- * are built in memory; tests/check_vmreport.c runs the same through
- * report/vmreport on fixture folders.
+ * check_setup.c - what the report's figures rest on
+ * (src/report/setup.c, rl_meta_diffs() in src/report/rload.c): the meta
+ * keys that differ between folders, the settings block and the charts'
+ * line made from them, whose counter a metric is (src/report/model.c),
+ * and how quiet the machine was during a run.  The folders are built in
+ * memory; tests/check_vmreport.c runs the same through report/vmreport
+ * on fixture folders.
  */
 #include <check.h>
 #include <math.h>
@@ -342,9 +342,10 @@ START_TEST(machines_export)
 	fake_kernel(&f, 0, "a", a);
 	fake_kernel(&f, 1, "b", a);
 	text = export(&f, 0);
-	ck_assert_str_eq(text, "kernel,setting,value\na,machine,\"vm, AMD "
-	    "EPYC x 2, 23.5 GiB RAM\"\na,machine_no,1\nb,machine,\"vm, AMD "
-	    "EPYC x 2, 23.5 GiB RAM\"\nb,machine_no,1\n");
+	ck_assert_str_eq(text, "kernel,setting,value,format_version\n"
+	    "a,machine,\"vm, AMD EPYC x 2, 23.5 GiB RAM\",1\na,machine_no,1,1\n"
+	    "b,machine,\"vm, AMD EPYC x 2, 23.5 GiB RAM\",1\n"
+	    "b,machine_no,1,1\n");
 	free(text);
 	text = export(&f, 1);
 	ck_assert_msg(strstr(text, "\"machines\": [\n    {\"kernel\": \"a\", "
@@ -354,7 +355,7 @@ START_TEST(machines_export)
 	fake_kernel(&f, 2, "c", c);
 	text = export(&f, 0);
 	ck_assert_msg(strstr(text, "\nc,machine,\"box2, AMD EPYC x 2, "
-	    "23.5 GiB RAM\"\nc,machine_no,2\n"), "%s", text);
+	    "23.5 GiB RAM\",1\nc,machine_no,2,1\n"), "%s", text);
 	free(text);
 	text = export(&f, 1);
 	ck_assert_msg(strstr(text, "{\"kernel\": \"c\", \"machine\": 2, "
@@ -366,10 +367,10 @@ START_TEST(machines_export)
 END_TEST
 
 Suite *
-rsetup_suite(void)
+setup_suite(void)
 {
-	Suite *s = suite_create("rsetup");
-	TCase *tc = tcase_create("rsetup");
+	Suite *s = suite_create("setup");
+	TCase *tc = tcase_create("setup");
 
 	tcase_add_test(tc, meta_diffs);
 	tcase_add_test(tc, meta_same);

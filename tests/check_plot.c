@@ -1,11 +1,12 @@
 /*
- * Tests of the charts (src/report/views/plot.c through vmreport --plot):
- * which charts the default writes and which --detail adds (the default's
- * data and scripts the same bytes as --detail's), the summary
- * chart's data against the statistics code's ratios (rs_cmp_ratio()),
- * no message from gnuplot on the examples and on a metric equal in
- * every run, and one line when gnuplot fails.  Fixtures are copies of
- * results/examples/ in a temporary folder, changed with awk.
+ * check_plot.c - tests of the charts (src/report/views/plot.c through
+ * vmreport --plot): which charts the default writes and which --detail
+ * adds (the default's data and scripts the same bytes as --detail's),
+ * the summary chart's data against the statistics code's ratios
+ * (rs_cmp_ratio()), no message from gnuplot on the examples and on a
+ * metric equal in every run, and one line when gnuplot fails.  Fixtures
+ * are copies of results/examples/ in a temporary folder, changed with
+ * awk.
  */
 #include <check.h>
 #include <dirent.h>
@@ -737,9 +738,9 @@ START_TEST(inside_results_leaves_nothing)
 END_TEST
 
 Suite *
-rplot_suite(void)
+plot_suite(void)
 {
-	Suite *s = suite_create("rplot");
+	Suite *s = suite_create("plot");
 	TCase *tc = tu_tcase_local("charts"), *ex = tu_tcase_local("examples");
 
 	/* gnuplot draws a few dozen charts on a busy machine */

@@ -1,15 +1,16 @@
 /*
- * The exports as their users load them (docs/report.md): report/vmreport
- * --format csv (each --what table) read with Python's csv module, with
- * pandas and, where installed, with R's read.csv, and --format json
- * with json.loads refusing NaN, Infinity and repeated keys.
- * tests/export-load.py (and .R) check each table's columns and shape;
- * here the figures they read are compared with the text view's: a key
- * figure's mean in the default view and the summary's geometric mean
- * with its interval.  And --what's bad values.  The exports and the
- * text views are written once, in tu_dir/ex, and read by every test;
- * one python3 loads them with its three readers (csv, json, pandas:
- * pandas imported once), its lines read by the test of each.
+ * check_export.c - the exports as their users load them
+ * (docs/report.md): report/vmreport --format csv (each --what table)
+ * read with Python's csv module, with pandas and, where installed, with
+ * R's read.csv, and --format json with json.loads refusing NaN,
+ * Infinity and repeated keys.  tests/export-load.py (and .R) check each
+ * table's columns and shape; here the figures they read are compared
+ * with the text view's: a key figure's mean in the default view and the
+ * summary's geometric mean with its interval.  And --what's bad values.
+ * The exports and the text views are written once, in tu_dir/ex, and
+ * read by every test; one python3 loads them with its three readers
+ * (csv, json, pandas: pandas imported once), its lines read by the test
+ * of each.
  */
 #include <check.h>
 #include <stdio.h>
@@ -18,6 +19,8 @@
 #include <string.h>
 
 #include "testutil.h"
+#include "util.h"
+#include "views/export.h"
 
 #define VMREPORT "report/vmreport"
 #define LOADER "tests/export-load.py"
@@ -299,11 +302,11 @@ START_TEST(what_option)
 	ck_assert_ptr_nonnull(strstr(out, "\n  --what TABLE "));
 	ck_assert_int_eq(tu_sh_out(out, sizeof(out), "%s --format csv --what "
 	    "settings " AB " | head -1", VMREPORT), 0);
-	ck_assert_str_eq(out, "kernel,setting,value\n");
+	ck_assert_str_eq(out, "kernel,setting,value,format_version\n");
 	ck_assert_int_eq(tu_sh_out(out, sizeof(out), "%s --format csv --what "
 	    "summary results/examples/aa-1", VMREPORT), 0);
 	ck_assert_str_eq(out, "kernel,baseline,metrics,runs_baseline,runs,"
-	    "geomean_ratio,geomean_ci_low,geomean_ci_high\n");
+	    "geomean_ratio,geomean_ci_low,geomean_ci_high,format_version\n");
 	ck_assert_int_eq(tu_sh_out(out, sizeof(out), "%s --format csv --what "
 	    "metrics " AB " | head -1 | cut -d, -f1-3", VMREPORT), 0);
 	ck_assert_str_eq(out, "kernel,benchmark,metric\n");
@@ -319,11 +322,111 @@ START_TEST(what_option)
 }
 END_TEST
 
-Suite *
-rexport_suite(void)
+/*
+ * The metrics table's columns come from one table (export.c's
+ * EXPORT_COLUMNS, read through export_column()): the CSV's header is
+ * its names in its order, every JSON metric object has its 'M' keys
+ * (and "kernels"), every kernel entry its 'K' keys, docs/report.md's
+ * column table lists its names in its order, and each name is one
+ * row of the list in export.c, the only place that names it: a new
+ * column is one row there (and one in the docs, which this test asks
+ * for).  Each CSV table ends in format_version, JSON has it on top.
+ */
+START_TEST(columns_table)
 {
-	Suite *s = suite_create("rexport");
-	TCase *tc = tu_tcase_local("rexport");
+	struct vb_buf hdr = VB_BUF_INIT, doc = VB_BUF_INIT;
+	struct vb_buf kj = VB_BUF_INIT, mj = VB_BUF_INIT;
+	char dir[sizeof(tu_dir) + 8], out[4096], row[128];
+	const char *name, *jname, *py = python();
+	char *src, *md, *p, *end;
+	int i, where, n = export_ncolumns();
+
+	ck_assert_int_gt(n, 40);
+	for (i = 0; i < n; i++) {
+		name = export_column(i, &jname, &where);
+		vb_buf_printf(&hdr, "%s%s", i ? "," : "", name);
+		vb_buf_printf(&doc, "%s%s", i ? "," : "", name);
+		if (where)
+			vb_buf_printf(where == 'K' ? &kj : &mj, "%s%s",
+			    (where == 'K' ? kj.len : mj.len) ? "," : "",
+			    jname);
+	}
+	ck_assert_ptr_null(export_column(n, NULL, NULL));
+	ck_assert_str_eq(export_column(n - 1, NULL, NULL), "format_version");
+	exports(dir, sizeof(dir));
+	ck_assert_int_eq(tu_sh_out(out, sizeof(out), "head -1 '%s/metrics.csv'",
+	    dir), 0);
+	out[strcspn(out, "\n")] = '\0';
+	ck_assert_msg(!strcmp(out, vb_buf_str(&hdr)), "the header\n%s\nnot "
+	    "the table's\n%s", out, vb_buf_str(&hdr));
+	/* each name one row of the list, and no header kept by hand */
+	src = tu_slurp_ok("src/report/views/export.c");
+	for (i = 0; i < n; i++) {
+		name = export_column(i, NULL, NULL);
+		snprintf(row, sizeof(row), "\nX(%s, ", name);
+		p = strstr(src, row);
+		ck_assert_msg(p && !strstr(p + 1, row), "export.c: '%s' is "
+		    "not one row of EXPORT_COLUMNS", name);
+	}
+	ck_assert_msg(!strstr(src, "kernel,benchmark"), "export.c: a header "
+	    "kept by hand");
+	free(src);
+	/* the docs' column table: its first cells' names, in order */
+	md = tu_slurp_ok("docs/report.md");
+	p = strstr(md, "<!-- columns: metrics -->");
+	end = p ? strstr(p, "<!-- end columns -->") : NULL;
+	ck_assert_msg(p && end, "docs/report.md: no <!-- columns: metrics "
+	    "--> ... <!-- end columns -->");
+	vb_buf_free(&hdr);
+	for (; (p = strstr(p, "\n| `")) && p < end; p++) {
+		const char *cell = p + 3, *e = strchr(cell, '|');
+
+		while (cell < e && (cell = memchr(cell, '`', (size_t)(e -
+		    cell)))) {
+			const char *q = memchr(cell + 1, '`', (size_t)(e -
+			    cell - 1));
+
+			ck_assert_ptr_nonnull(q);
+			vb_buf_printf(&hdr, "%s%.*s", hdr.len ? "," : "",
+			    (int)(q - cell - 1), cell + 1);
+			cell = q + 1;
+		}
+	}
+	ck_assert_msg(!strcmp(vb_buf_str(&hdr), vb_buf_str(&doc)),
+	    "docs/report.md lists the columns\n%s\nthe table has\n%s",
+	    vb_buf_str(&hdr), vb_buf_str(&doc));
+	free(md);
+	/* the JSON's keys; its top-level format_version */
+	if (!py) {
+		tu_skip("no python3");
+	} else {
+		ck_assert_msg(tu_sh_out(out, sizeof(out), "%s -c '"
+		    "import json, sys\n"
+		    "d = json.load(open(sys.argv[1]))\n"
+		    "k, m = set(sys.argv[2].split(\",\")), "
+		    "set(sys.argv[3].split(\",\")) | {\"kernels\"}\n"
+		    "assert d[\"format_version\"] == 1, d[\"format_version\"]\n"
+		    "for b in d[\"benchmarks\"]:\n"
+		    " for x in b[\"metrics\"]:\n"
+		    "  assert set(x) == m, (sorted(x), sorted(m))\n"
+		    "  for e in x[\"kernels\"]:\n"
+		    "   assert set(e) == k, (sorted(e), sorted(k))\n"
+		    "print(\"ok\")' '%s/out.json' '%s' '%s' 2>&1", py, dir,
+		    vb_buf_str(&kj), vb_buf_str(&mj)) == 0 &&
+		    !strcmp(out, "ok\n"), "JSON keys: %s", out);
+	}
+	vb_buf_free(&hdr);
+	vb_buf_free(&doc);
+	vb_buf_free(&kj);
+	vb_buf_free(&mj);
+}
+END_TEST
+
+Suite *
+export_suite(void)
+{
+	Suite *s = suite_create("export");
+	TCase *tc = tu_tcase_local("export");
 
 	tcase_set_timeout(tc, 60);
 	tcase_add_unchecked_fixture(tc, tu_mktmp, tu_rmtmp);
@@ -332,6 +435,7 @@ rexport_suite(void)
 	tcase_add_test(tc, csv_r);
 	tcase_add_test(tc, json_strict);
 	tcase_add_test(tc, what_option);
+	tcase_add_test(tc, columns_table);
 	suite_add_tcase(s, tc);
 	return s;
 }
