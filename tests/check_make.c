@@ -380,6 +380,10 @@ START_TEST(bad_values_refused)
 		    "'forever': give a duration" },
 		{ "ab", "QUIET_WAIT", "0s", "vmrun: --quiet-wait '0s': give "
 		    "a duration" },
+		{ "boots", "QUIET", "abc", "vmboots: --quiet 'abc': give a "
+		    "percentage" },
+		{ "boots", "QUIET_WAIT", "forever", "vmboots: --quiet-wait "
+		    "'forever': give a duration" },
 		{ "plot", "PLOTS", "$T/a\nb", "vmreport: --plot '$T/a\\x0ab': "
 		    "a control character" },
 		{ "html", "HTML", "$T/a\tb", "vmreport: --html '$T/a\\x09b': "
