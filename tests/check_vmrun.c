@@ -1800,18 +1800,20 @@ START_TEST(quiet_wait_bounded)
 END_TEST
 
 /*
- * A SIGINT (Ctrl-C) during the first wait: vmrun stops with 130 and one
- * line, and nothing is made.
+ * A SIGINT (Ctrl-C) during the first wait (beside a CPU burner, once
+ * its progress line is out): vmrun stops with 130 and one line, and
+ * nothing is made.
  */
 START_TEST(quiet_wait_interrupted)
 {
 	char conf[512], res[512], outp[512], *out;
-	int status;
+	int status, i, said = 0;
 	pid_t busy, pid;
 
 	two_iter_conf(conf, sizeof(conf));
 	snprintf(res, sizeof(res), "%s/res", root);
 	snprintf(outp, sizeof(outp), "%s/out", root);
+	close(open(outp, O_WRONLY | O_CREAT | O_TRUNC, 0644));
 	busy = busy_loop();
 	pid = fork();
 	ck_assert_int_ge(pid, 0);
@@ -1824,11 +1826,20 @@ START_TEST(quiet_wait_interrupted)
 		    "--workdir", root, (char *)NULL);
 		_exit(127);
 	}
-	sleep(2);
+	/* in the wait: its progress line said so (at most 30 s) */
+	for (i = 0; i < 300; i++) {
+		out = tu_slurp_ok("%s", outp);
+		said = strstr(out, "vmrun: waiting for a quiet machine") != NULL;
+		free(out);
+		if (said)
+			break;
+		usleep(100000);
+	}
 	kill(pid, SIGINT);
 	ck_assert_int_eq(waitpid(pid, &status, 0), pid);
 	busy_stop(busy);
 	out = tu_slurp_ok("%s", outp);
+	ck_assert_msg(said, "no progress line: %s", out);
 	ck_assert_msg(WIFEXITED(status) && WEXITSTATUS(status) == 130 &&
 	    strstr(out, "vmrun: interrupted while waiting for a quiet "
 	    "machine: nothing ran\n"), "status %d: %s", status, out);
