@@ -4,6 +4,7 @@
 #              [A_LABEL=..] [B_LABEL=..] [VM_MEM=1G] [A_MEM=..] [B_MEM=..]
 #              [VM_CPUS=2] [BOOTS=3] [ORDER=ABBA] [CONFIG=..] [ACCEL=auto]
 #              [A_MODULES=dir] [B_MODULES=dir] [BOOT_TIMEOUT=s] [VM_DISK=4G]
+#              [QUIET=pct] [QUIET_WAIT=duration]
 #   make test-kernel [TEST_KERNEL=6.1.0-57-cloud-amd64]   Debian's kernel
 #              into ~/.cache/vmbench/kernels/ (src/boots/get-kernel.sh)
 #   make deps-boots   the Debian packages boots need (as root)
@@ -57,6 +58,8 @@ boots: all
 	    $${VB_BOOT_TIMEOUT:+--timeout "$$VB_BOOT_TIMEOUT"} \
 	    $${VB_VM_DISK:+--disk "$$VB_VM_DISK"} \
 	    $${VB_WORKDIR:+--workdir "$$VB_WORKDIR"} \
+	    $${VB_QUIET:+--quiet "$$VB_QUIET"} \
+	    $${VB_QUIET_WAIT:+--quiet-wait "$$VB_QUIET_WAIT"} \
 	    --config "$$VB_CONFIG" --results "$$VB_RESULTS"
 
 # a killed make boots: its QEMU and images (make clean-stale runs this)

@@ -14,7 +14,8 @@ RESULTS ?= results
 export VB_A_SET := $(if $(filter undefined,$(origin A)),,1)
 export VB_B_SET := $(if $(filter undefined,$(origin B)),,1)
 $(call vb_export,KERNEL CONFIG RESULTS ITERATIONS RUNS FORCE MEM SWAP WORKDIR \
-	CPUS A B A_LABEL B_LABEL ORDER WARMUP KERNELS REPORT_OPTS PLOTS)
+	CPUS A B A_LABEL B_LABEL ORDER WARMUP KERNELS REPORT_OPTS PLOTS \
+	QUIET QUIET_WAIT)
 # KERNEL left empty is uname -r (vmrun).
 
 # Each recipe execs its program, which is then make's own child: a
@@ -34,7 +35,9 @@ VMRUN_ARGS = --config "$$VB_CONFIG" --results "$$VB_RESULTS" \
 	    $${VB_ITERATIONS:+--iterations "$$VB_ITERATIONS"} \
 	    $${VB_MEM:+--mem "$$VB_MEM"} $${VB_SWAP:+--swap "$$VB_SWAP"} \
 	    $${VB_WORKDIR:+--workdir "$$VB_WORKDIR"} \
-	    $${VB_CPUS:+--cpus "$$VB_CPUS"}
+	    $${VB_CPUS:+--cpus "$$VB_CPUS"} \
+	    $${VB_QUIET:+--quiet "$$VB_QUIET"} \
+	    $${VB_QUIET_WAIT:+--quiet-wait "$$VB_QUIET_WAIT"}
 
 # make run: the runner does the work; see src/runner/vmrun.c and docs/running.md.
 run: all

@@ -370,6 +370,20 @@ START_TEST(bad_values_refused)
 		    "proc," },
 		{ "run", "WORKDIR", "/sys/kernel", "vmrun: work folder "
 		    "/sys/kernel: on sysfs," },
+		{ "run", "QUIET", "abc", "vmrun: --quiet 'abc': give a "
+		    "percentage" },
+		{ "run", "QUIET", "150", "vmrun: --quiet '150': give a "
+		    "percentage" },
+		{ "ab", "QUIET", "-5", "vmrun: --quiet '-5': give a "
+		    "percentage" },
+		{ "run", "QUIET_WAIT", "forever", "vmrun: --quiet-wait "
+		    "'forever': give a duration" },
+		{ "ab", "QUIET_WAIT", "0s", "vmrun: --quiet-wait '0s': give "
+		    "a duration" },
+		{ "boots", "QUIET", "abc", "vmboots: --quiet 'abc': give a "
+		    "percentage" },
+		{ "boots", "QUIET_WAIT", "forever", "vmboots: --quiet-wait "
+		    "'forever': give a duration" },
 		{ "plot", "PLOTS", "$T/a\nb", "vmreport: --plot '$T/a\\x0ab': "
 		    "a control character" },
 		{ "html", "HTML", "$T/a\tb", "vmreport: --html '$T/a\\x09b': "

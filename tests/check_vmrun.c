@@ -1693,6 +1693,161 @@ START_TEST(first_meta_unwritten)
 }
 END_TEST
 
+/* A CPU burner, `sh -c 'while :; do :; done'`, ended with this process. */
+static pid_t
+busy_loop(void)
+{
+	pid_t pid = fork();
+
+	ck_assert_int_ge(pid, 0);
+	if (pid == 0) {
+		prctl(PR_SET_PDEATHSIG, SIGKILL);
+		execl("/bin/sh", "sh", "-c", "while :; do :; done",
+		    (char *)NULL);
+		_exit(127);
+	}
+	return pid;
+}
+
+static void
+busy_stop(pid_t pid)
+{
+	kill(pid, SIGKILL);
+	waitpid(pid, NULL, 0);
+}
+
+/* Lines of @out that begin with @prefix. */
+static int
+count_lines(const char *out, const char *prefix)
+{
+	const char *l;
+	int n = 0;
+
+	for (l = out; *l; l = strchrnul(l, '\n'), l += *l == '\n')
+		n += strncmp(l, prefix, strlen(prefix)) == 0;
+	return n;
+}
+
+/*
+ * --quiet 100 (make run QUIET=100), two runs: each run's meta records
+ * its wait; a window under 100% of a CPU ends it, and on a machine
+ * other work keeps above that the bound (--quiet-wait) does, said in
+ * one line.  Either way what the meta says holds together.
+ */
+START_TEST(quiet_wait_recorded)
+{
+	char out[16384], conf[512], dir[512];
+	double waited, cpu;
+	int rc, r;
+
+	shape_conf(conf, sizeof(conf));
+	rc = tu_sh_out(out, sizeof(out), "bench/vmrun --kernel qw --quiet 100 "
+	    "--quiet-wait 10s --runs 2 --iterations 1 --config %s --results "
+	    "%s/res --workdir %s 2>&1", conf, root, root);
+	ck_assert_msg(rc == 0, "%s", out);
+	for (r = 1; r <= 2; r++) {
+		snprintf(dir, sizeof(dir), "%s/res/qw/run%d", root, r);
+		ck_assert_str_eq(meta_val(dir, "quiet_threshold"), "100");
+		waited = atof(meta_val(dir, "quiet_waited_s"));
+		cpu = atof(meta_val(dir, "quiet_cpu"));
+		ck_assert_msg(waited >= 0.9 && waited < 20, "run%d waited "
+		    "%g s: %s", r, waited, out);
+		if (strcmp(meta_val(dir, "quiet_timeout"), "0") == 0)
+			ck_assert_msg(cpu < 100, "run%d: quiet at %g%%", r,
+			    cpu);
+		else
+			ck_assert_msg(waited >= 10 && cpu >= 100 &&
+			    strstr(out, "vmrun: not quiet after "), "run%d: "
+			    "timed out after %g s at %g%%: %s", r, waited, cpu,
+			    out);
+	}
+}
+END_TEST
+
+/*
+ * --quiet 1 --quiet-wait 2s beside a CPU burner: the wait ends at its
+ * bound, about 2 s, with one progress line and one line saying the run
+ * goes on; the meta says quiet_timeout=1 and the burner's load.
+ */
+START_TEST(quiet_wait_bounded)
+{
+	char out[16384], conf[512], dir[512];
+	double waited, cpu;
+	pid_t busy;
+	int rc;
+
+	two_iter_conf(conf, sizeof(conf));
+	busy = busy_loop();
+	rc = tu_sh_out(out, sizeof(out), "bench/vmrun --kernel qb --quiet 1%% "
+	    "--quiet-wait 2s --config %s --results %s/res --workdir %s 2>&1",
+	    conf, root, root);
+	busy_stop(busy);
+	ck_assert_msg(rc == 0, "%s", out);
+	snprintf(dir, sizeof(dir), "%s/res/qb/run1", root);
+	ck_assert_str_eq(meta_val(dir, "quiet_threshold"), "1");
+	ck_assert_str_eq(meta_val(dir, "quiet_timeout"), "1");
+	waited = atof(meta_val(dir, "quiet_waited_s"));
+	cpu = atof(meta_val(dir, "quiet_cpu"));
+	ck_assert_msg(waited >= 1.9 && waited < 5, "waited %g s: %s", waited,
+	    out);
+	ck_assert_msg(cpu >= 1, "beside a burner: %g%%", cpu);
+	ck_assert_msg(count_lines(out, "vmrun: waiting for a quiet machine: "
+	    "other processes use ") == 1 && strstr(out, "(threshold 1%), "
+	    "1 s of at most 2 s\n"), "not one progress line: %s", out);
+	ck_assert_msg(count_lines(out, "vmrun: not quiet after 2 s (") == 1,
+	    "%s", out);
+}
+END_TEST
+
+/*
+ * A SIGINT (Ctrl-C) during the first wait (beside a CPU burner, once
+ * its progress line is out): vmrun stops with 130 and one line, and
+ * nothing is made.
+ */
+START_TEST(quiet_wait_interrupted)
+{
+	char conf[512], res[512], outp[512], *out;
+	int status, i, said = 0;
+	pid_t busy, pid;
+
+	two_iter_conf(conf, sizeof(conf));
+	snprintf(res, sizeof(res), "%s/res", root);
+	snprintf(outp, sizeof(outp), "%s/out", root);
+	close(open(outp, O_WRONLY | O_CREAT | O_TRUNC, 0644));
+	busy = busy_loop();
+	pid = fork();
+	ck_assert_int_ge(pid, 0);
+	if (pid == 0) {
+		int fd = open(outp, O_WRONLY | O_CREAT | O_TRUNC, 0644);
+
+		dup2(fd, 2);
+		execl("bench/vmrun", "vmrun", "--kernel", "qi", "--quiet", "1",
+		    "--quiet-wait", "1m", "--config", conf, "--results", res,
+		    "--workdir", root, (char *)NULL);
+		_exit(127);
+	}
+	/* in the wait: its progress line said so (at most 30 s) */
+	for (i = 0; i < 300; i++) {
+		out = tu_slurp_ok("%s", outp);
+		said = strstr(out, "vmrun: waiting for a quiet machine") != NULL;
+		free(out);
+		if (said)
+			break;
+		usleep(100000);
+	}
+	kill(pid, SIGINT);
+	ck_assert_int_eq(waitpid(pid, &status, 0), pid);
+	busy_stop(busy);
+	out = tu_slurp_ok("%s", outp);
+	ck_assert_msg(said, "no progress line: %s", out);
+	ck_assert_msg(WIFEXITED(status) && WEXITSTATUS(status) == 130 &&
+	    strstr(out, "vmrun: interrupted while waiting for a quiet "
+	    "machine: nothing ran\n"), "status %d: %s", status, out);
+	free(out);
+	ck_assert_int_ne(access(res, F_OK), 0);
+}
+END_TEST
+
 Suite *
 vmrun_suite(void)
 {
@@ -1701,6 +1856,9 @@ vmrun_suite(void)
 		{ "e2e", { run_writes_valid_folder, existing_label_adds_run,
 		    runs_three_ways, flat_moved_to_run1, other_config_refused,
 		    cpus_pinned_and_recorded, NULL } },
+		/* --quiet: the wait for a quiet machine */
+		{ "quiet", { quiet_wait_recorded, quiet_wait_bounded,
+		    quiet_wait_interrupted, NULL } },
 		/* signals, pipes and locks */
 		{ "signals", { interrupt_between_runs, interrupt_cleans_up,
 		    sigpipe_on_stderr, progress_pipe_closed,

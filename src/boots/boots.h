@@ -25,6 +25,7 @@ struct opts {
 	const char *kernel[2], *label[2], *cmdline[2], *mem[2], *modules[2];
 	const char *vm_mem, *config, *results, *workdir, *order, *accel;
 	const char *method, *qemu, *busybox, *disk, *initrd[2], *cont;
+	const char *quiet, *quiet_wait;
 	uint64_t cpus, boots;
 	double timeout;
 	int clean_stale, no_report, help;
@@ -62,6 +63,9 @@ struct boots_ctx {
 	struct boot *boots;
 	int nboots;
 	char order[2 * BT_BOOTS_MAX + 1];
+	/* --quiet: the wait before each boot, and its meta's values */
+	double quiet_pct, quiet_max_s;	/* quiet_pct 0: no wait */
+	char quiet_thr[32], quiet_waited[32], quiet_cpu[32], quiet_to[4];
 };
 
 #define BOOTS_CTX_INIT { .lk = { { .fd = -1 }, { .fd = -1 } } }

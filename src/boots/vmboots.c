@@ -15,6 +15,7 @@
  */
 
 #include <errno.h>
+#include <math.h>
 #include <fcntl.h>
 #include <dirent.h>
 #include <limits.h>
@@ -48,6 +49,7 @@
 #include "safedir.h"
 #include "util.h"
 #include "parentwatch.h"
+#include "quiet.h"
 #include "boots.h"
 
 static const struct vb_opt opt_tab[] = {
@@ -138,6 +140,14 @@ static const struct vb_opt opt_tab[] = {
 	{ .name = "busybox", .type = VB_OPT_STR, .arg = "PROGRAM",
 	  .off = offsetof(struct opts, busybox), .def = "busybox",
 	  .help = "the guest's shell and tools" },
+	{ .name = "quiet", .type = VB_OPT_STR, .arg = "PCT",
+	  .off = offsetof(struct opts, quiet),
+	  .help = "before each boot, wait until other processes use less "
+	    "than PCT% of a CPU; recorded in meta (quiet_*)" },
+	{ .name = "quiet-wait", .type = VB_OPT_STR, .arg = "DURATION",
+	  .off = offsetof(struct opts, quiet_wait),
+	  .help = "--quiet: wait at most this long (30s, 10m, 1h; default "
+	    "10m), then boot all the same" },
 	{ .name = "no-report", .type = VB_OPT_FLAG,
 	  .off = offsetof(struct opts, no_report),
 	  .help = "do not compare the two labels at the end" },
@@ -156,6 +166,59 @@ on_signal(int sig)
 {
 	stop_signal = sig;
 	nsignals++;
+}
+
+/* --quiet PCT, --quiet-wait DURATION (default 10 minutes). */
+static void
+parse_quiet(struct boots_ctx *ctx)
+{
+	char err[1024];
+
+	ctx->quiet_max_s = 600;
+	if (ctx->o.quiet_wait && vb_quiet_duration(ctx->o.quiet_wait,
+	    &ctx->quiet_max_s, err, sizeof(err)) < 0)
+		die("%s", err);
+	if (!ctx->o.quiet) {
+		if (ctx->o.quiet_wait)
+			die("--quiet-wait bounds the wait for a quiet machine: "
+			    "give --quiet PCT too (make QUIET=)");
+		return;
+	}
+	if (vb_quiet_pct(ctx->o.quiet, &ctx->quiet_pct, err,
+	    sizeof(err)) < 0)
+		die("%s", err);
+	snprintf(ctx->quiet_thr, sizeof(ctx->quiet_thr), "%g",
+	    ctx->quiet_pct);
+}
+
+/*
+ * Before a boot: wait for a quiet machine (src/lib/quiet.h), its
+ * figures for the boot's meta (bt_boot_one()).  A signal ends the wait.
+ */
+static void
+quiet_wait(struct boots_ctx *ctx)
+{
+	struct vb_quiet q = { .threshold = ctx->quiet_pct,
+	    .max_s = ctx->quiet_max_s };
+	char h[32];
+
+	if (!(ctx->quiet_pct > 0))
+		return;
+	if (vb_quiet_wait(&q, "/proc", "vmboots", &stop_signal) < 0)
+		die_errno("--quiet: cannot read /proc/stat");
+	snprintf(ctx->quiet_waited, sizeof(ctx->quiet_waited), "%.1f",
+	    q.waited_s);
+	if (isnan(q.cpu))
+		snprintf(ctx->quiet_cpu, sizeof(ctx->quiet_cpu), "unknown");
+	else
+		snprintf(ctx->quiet_cpu, sizeof(ctx->quiet_cpu), "%.1f",
+		    q.cpu);
+	snprintf(ctx->quiet_to, sizeof(ctx->quiet_to), "%d", q.timeout);
+	if (q.timeout)
+		fprintf(stderr, "vmboots: not quiet after %s (other processes "
+		    "use %.0f%% of a CPU, threshold %g%%): the boot goes on, "
+		    "marked quiet_timeout=1 in its meta\n", vb_quiet_human(
+		    q.waited_s, h, sizeof(h)), q.cpu, ctx->quiet_pct);
 }
 
 static void
@@ -571,6 +634,9 @@ run_boots(struct boots_ctx *ctx, uint64_t t0)
 		    "ETA %s\n", i + 1, ctx->nboots, 'A' + k, ctx->sd[k].label,
 		    bt_fmt_time(a, sizeof(a), vb_elapsed_s(t0)), i == 0 ? "-" :
 		    bt_fmt_time(b, sizeof(b), done_s / i * (ctx->nboots - i)));
+		quiet_wait(ctx);
+		if (stop_signal)
+			break;
 		bt_boot_one(ctx, i, k, x, limit);
 		done_s += x->total_s;
 		tried[k]++;
@@ -630,6 +696,10 @@ main(int argc, char **argv)
 		return bt_kexec_continue(ctx->o.cont) == 0 ? 0 : 1;
 	ctx->kexec = !strcmp(ctx->o.method, "qemu-kexec") ? 1 :
 	    !strcmp(ctx->o.method, "kexec") ? 2 : 0;
+	parse_quiet(ctx);
+	if (ctx->kexec && ctx->quiet_pct > 0)
+		die("--quiet waits before each boot in QEMU (--method qemu), "
+		    "not under --method %s", ctx->o.method);
 	/* mkfs.ext4 and friends live in sbin, not always in a user's PATH */
 	path = getenv("PATH");
 	if (asprintf(&path, "%s:/usr/sbin:/sbin", path && *path ? path :

@@ -49,6 +49,8 @@ struct opts {
 	const char *warmup;
 	const char *runs;
 	const char *cpus;
+	const char *quiet;
+	const char *quiet_wait;
 	int clean_stale;
 	int help;
 };
@@ -119,6 +121,9 @@ struct run_ctx {
 	char *now;			/* the cause of the program running */
 	char *appends;			/* per line: --append (1), or not (2) */
 	struct run_runs rn;		/* the runs of the label */
+	/* --quiet: the wait before each run, and its meta's values */
+	double quiet_pct, quiet_max_s;	/* quiet_pct 0: no wait */
+	char quiet_thr[32], quiet_waited[32], quiet_cpu[32], quiet_to[4];
 };
 
 #define RUN_CTX_INIT { .lk = { { .fd = -1 }, { .fd = -1 } }, \
@@ -173,6 +178,7 @@ void rn_runs_folder(struct run_ctx *ctx, struct side *sd, const struct opts *o);
 int rn_run_plain(struct run_ctx *ctx, const struct vb_conf *c,
     const struct opts *o, struct side *sd, uint64_t t0);
 void rn_runs_say(struct run_ctx *ctx, const struct side *sd);
+void rn_quiet_wait(struct run_ctx *ctx);
 
 /* machine.c */
 int rn_teardown(struct run_ctx *ctx);

@@ -38,6 +38,8 @@
 #include "label.h"
 #include "state.h"
 #include "ab.h"
+#include "proc.h"
+#include "quiet.h"
 #include "parentwatch.h"
 #include "proc.h"
 #include "runs.h"
@@ -309,6 +311,7 @@ run_next(struct run_ctx *ctx, const struct vb_conf *c, struct side *sd,
 	}
 	free(sd->settings);
 	sd->settings = rn_settings_now(ctx);
+	rn_quiet_wait(ctx);
 	vb_iso_time(ctx->start, sizeof(ctx->start));
 	run_dir(ctx, sd, idx);
 	if (rn_side_meta(ctx, sd, "running", 0, 1) < 0) {
@@ -428,4 +431,37 @@ rn_runs_say(struct run_ctx *ctx, const struct side *sd)
 	if (nbad)
 		fprintf(stderr, "%s%d not complete", i++ ? ", " : " (", nbad);
 	fputs(i ? ")\n" : "\n", stderr);
+}
+
+/*
+ * --quiet: before a run, wait until other processes use less than the
+ * threshold (src/lib/quiet.h), at most --quiet-wait; the wait's figures
+ * go into the run's meta (quiet_waited_s, quiet_cpu, quiet_timeout).  A
+ * signal during the wait sets stop_signal and ends it.
+ */
+void
+rn_quiet_wait(struct run_ctx *ctx)
+{
+	struct vb_quiet q = { .threshold = ctx->quiet_pct,
+	    .max_s = ctx->quiet_max_s };
+	char h[32];
+
+	if (!(ctx->quiet_pct > 0))
+		return;
+	vb_catch_signals(rn_on_signal);
+	if (vb_quiet_wait(&q, "/proc", "vmrun", &stop_signal) < 0)
+		die_errno("--quiet: cannot read /proc/stat");
+	snprintf(ctx->quiet_waited, sizeof(ctx->quiet_waited), "%.1f",
+	    q.waited_s);
+	if (isnan(q.cpu))
+		snprintf(ctx->quiet_cpu, sizeof(ctx->quiet_cpu), "unknown");
+	else
+		snprintf(ctx->quiet_cpu, sizeof(ctx->quiet_cpu), "%.1f",
+		    q.cpu);
+	snprintf(ctx->quiet_to, sizeof(ctx->quiet_to), "%d", q.timeout);
+	if (q.timeout)
+		fprintf(stderr, "vmrun: not quiet after %s (other processes "
+		    "use %.0f%% of a CPU, threshold %g%%): the run goes on, "
+		    "marked quiet_timeout=1 in its meta\n", vb_quiet_human(
+		    q.waited_s, h, sizeof(h)), q.cpu, ctx->quiet_pct);
 }

@@ -87,6 +87,7 @@
 #include "ab.h"
 #include "parentwatch.h"
 #include "proc.h"
+#include "quiet.h"
 #include "runs.h"
 #include "trace.h"
 #include <linux/magic.h>
@@ -146,6 +147,14 @@ static const struct vb_opt opt_tab[] = {
 	  .off = offsetof(struct opts, cpus),
 	  .help = "run every program on these CPUs only (0, 1, 0-1, 0,2: "
 	    "as taskset -c); recorded in meta as cpus" },
+	{ .name = "quiet", .type = VB_OPT_STR, .arg = "PCT",
+	  .off = offsetof(struct opts, quiet),
+	  .help = "before each run, wait until other processes use less "
+	    "than PCT% of a CPU; recorded in meta (quiet_*)" },
+	{ .name = "quiet-wait", .type = VB_OPT_STR, .arg = "DURATION",
+	  .off = offsetof(struct opts, quiet_wait),
+	  .help = "--quiet: wait at most this long (30s, 10m, 1h; default "
+	    "10m), then run all the same" },
 	{ .name = "clean-stale", .type = VB_OPT_FLAG,
 	  .off = offsetof(struct opts, clean_stale),
 	  .help = "undo what killed runs left behind, and exit" },
@@ -272,6 +281,35 @@ parse_limit(const struct opts *o, uint64_t *mem, uint64_t *swap)
 		if (*swap)
 			setenv("VMBENCH_SWAP_LIMIT", buf, 1);
 	}
+}
+
+/*
+ * --quiet PCT, --quiet-wait DURATION (default 10 minutes): the wait
+ * before each run and the pairs of its meta (rn_quiet_wait()).
+ */
+static void
+parse_quiet(struct run_ctx *ctx, const struct opts *o)
+{
+	char err[1024];
+
+	ctx->quiet_max_s = 600;
+	if (o->quiet_wait && vb_quiet_duration(o->quiet_wait,
+	    &ctx->quiet_max_s, err, sizeof(err)) < 0)
+		die("%s", err);
+	if (!o->quiet) {
+		if (o->quiet_wait)
+			die("--quiet-wait bounds the wait for a quiet machine: "
+			    "give --quiet PCT too (make QUIET=)");
+		return;
+	}
+	if (vb_quiet_pct(o->quiet, &ctx->quiet_pct, err, sizeof(err)) < 0)
+		die("%s", err);
+	snprintf(ctx->quiet_thr, sizeof(ctx->quiet_thr), "%g",
+	    ctx->quiet_pct);
+	rn_extra_add(ctx, "quiet_threshold", ctx->quiet_thr);
+	rn_extra_add(ctx, "quiet_waited_s", ctx->quiet_waited);
+	rn_extra_add(ctx, "quiet_cpu", ctx->quiet_cpu);
+	rn_extra_add(ctx, "quiet_timeout", ctx->quiet_to);
 }
 
 /*
@@ -781,6 +819,7 @@ main(int argc, char **argv)
 	check_path("--results", o.results);
 	parse_limit(&o, &mem, &swap);
 	set_cpus(ctx, o.cpus);
+	parse_quiet(ctx, &o);
 
 	/* programs live beside vmrun, wherever it was started from */
 	if (vb_bindir(ctx->bindir, sizeof(ctx->bindir)) < 0)
@@ -789,6 +828,13 @@ main(int argc, char **argv)
 	if (vb_conf_read(o.config, &conf, err, sizeof(err)) < 0)
 		die("%s", err);
 	rn_validate(ctx, &conf);
+	/* the first run's wait: nothing is made or changed yet */
+	rn_quiet_wait(ctx);
+	if (stop_signal) {
+		vb_die_status = 130;
+		die("interrupted while waiting for a quiet machine: nothing "
+		    "ran");
+	}
 
 	/* the work folder: a real filesystem, not tmpfs, by default */
 	find_workdir(ctx, &o, 1);
