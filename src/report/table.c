@@ -17,21 +17,21 @@
 #define CMPW 22		/* "   3398.52 (  +3.02%)*": a blank, 9, 12 */
 
 /*
- * A kernel label in a header cell of @w columns, right-aligned after a
- * space.  Labels often share a long prefix (a kernel's version) and
- * differ at the end, so a label too long for its cell keeps its end,
- * "..6-always".
+ * Kernel @k's label in a header cell of @w columns, right-aligned after
+ * a space, '!' after it when @bang.  Labels often share a long prefix
+ * (a kernel's version) and differ at the end, so a label too long for
+ * its cell keeps its start and its end (fmt_label()).
  */
 static void
-label_cell(FILE *f, const char *label, int w)
+label_cell(FILE *f, const struct rl_set *s, int k, int bang, int w)
 {
-	size_t n = strlen(label);
+	char buf[128];
 
 	fputc(' ', f);
-	if (w > 2 && n > (size_t)w)
-		fprintf(f, "..%s", label + n - (size_t)(w - 2));
-	else
-		fmt_cell(f, label, w, 0);
+	fmt_label(buf, sizeof(buf) - 1, s, k, bang ? w - 1 : w);
+	if (bang)
+		strcat(buf, "!");
+	fmt_cell(f, buf, w, 0);
 }
 
 /*
@@ -104,15 +104,13 @@ table_print(FILE *f, const struct rl_set *s, const char *id,
 		/* header: kernel labels, '!' marks an incomplete run */
 		fprintf(f, "%-*s", namew + 1 + unitw, o->title &&
 		    first == 1 ? o->title : "");
-		snprintf(buf, sizeof(buf), "%s%s", s->k[0].label,
-		    res[0] && strcmp(res[0]->status, "complete") ? "!" : "");
-		label_cell(f, buf, basew - 1);
+		label_cell(f, s, 0, res[0] && strcmp(res[0]->status,
+		    "complete"), basew - 1);
 		for (i = first; i < last; i++) {
 			const struct vb_res *r = res[i];
 
-			snprintf(buf, sizeof(buf), "%s%s", s->k[i].label,
-			    r && strcmp(r->status, "complete") ? "!" : "");
-			label_cell(f, buf, CMPW - 2);
+			label_cell(f, s, i, r && strcmp(r->status, "complete"),
+			    CMPW - 2);
 			fputc(' ', f);
 		}
 		fputc('\n', f);

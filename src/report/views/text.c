@@ -41,11 +41,14 @@ static void
 kernel_header(FILE *f, const struct rl_set *s, int labw, int first,
     int last)
 {
+	char buf[DETW + 1];
 	int i;
 
 	fprintf(f, "%-*s", labw, "");
+	/* a blank between the columns, always */
 	for (i = first; i < last; i++)
-		fmt_cell(f, s->k[i].label, DETW, 0);
+		fmt_cell(f, fmt_label(buf, sizeof(buf), s, i, DETW - 1), DETW,
+		    0);
 	fputc('\n', f);
 }
 
@@ -1014,7 +1017,7 @@ static void
 geo_table(FILE *f, const struct model *md, int labw, int lead)
 {
 	const struct rl_set *s = md->s;
-	char num[32];
+	char num[32], lab[32];
 	int i;
 
 	fprintf(f, "%sTime-like metrics (s, ms, us, ns; lower is better), "
@@ -1027,7 +1030,8 @@ geo_table(FILE *f, const struct model *md, int labw, int lead)
 		struct rs_georun g;
 
 		model_geo(md, i, &g);
-		fmt_cell(f, s->k[i].label, labw, 1);
+		fmt_cell(f, fmt_label(lab, sizeof(lab), s, i, labw - 1), labw,
+		    1);
 		if (!g.k) {
 			fprintf(f, " %7d %5s %8s\n", 0, "-", "-");
 			rs_georun_free(&g);
@@ -1057,7 +1061,7 @@ summary_tables(FILE *f, const struct model *md, const struct report_opts *o,
 	int *nrows = vb_xcalloc((size_t)s->nids, sizeof(int));
 	int *hl = vb_xcalloc((size_t)s->nids, sizeof(int));
 	int labw = 10, perblk, first, last, i, j, k, nwork;
-	char num[64];
+	char num[64], lab[32];
 
 	for (i = 0; i < s->nk; i++)
 		if ((int)strlen(s->k[i].label) + 1 > labw)
@@ -1086,7 +1090,8 @@ summary_tables(FILE *f, const struct model *md, const struct report_opts *o,
 			fprintf(f, " %.*s", SUMW - 1, "---------");
 		fputc('\n', f);
 		for (i = 0; i < s->nk; i++) {
-			fmt_cell(f, s->k[i].label, labw, 1);
+			fmt_cell(f, fmt_label(lab, sizeof(lab), s, i, labw -
+			    1), labw, 1);
 			for (j = first; j < last; j++) {
 				const struct model_row *r = hl[j] >= 0 ?
 				    &rows[j][hl[j]] : NULL;
