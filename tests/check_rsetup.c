@@ -151,6 +151,36 @@ END_TEST
  * line reduced to the words not in every folder's; the chart's line
  * falls back to the keys alone when the values do not fit.
  */
+/*
+ * The boots' timing figures (vmboots: boot_to_suite_s, suite_s,
+ * shutdown_s) differ from boot to boot: figures, not settings, so not
+ * in the settings that differ; a setting beside them still is.
+ */
+START_TEST(boot_timings)
+{
+	static const char *const a[] = { "vmbench_meta=1", "label=a",
+		"boot_to_suite_s=41.2", "suite_s=95.0", "shutdown_s=1.5",
+		"accel=tcg", "swappiness=60", NULL };
+	static const char *const b[] = { "vmbench_meta=1", "label=b",
+		"boot_to_suite_s=44.9", "suite_s=98.1", "shutdown_s=1.7",
+		"accel=tcg", "swappiness=10", NULL };
+	struct fake f = { 0 };
+	char *text = NULL;
+	size_t len = 0;
+	FILE *m;
+
+	fake_kernel(&f, 0, "a", a);
+	fake_kernel(&f, 1, "b", b);
+	ck_assert_ptr_nonnull(m = open_memstream(&text, &len));
+	setup_settings(m, &f.s, 80);
+	fclose(m);
+	ck_assert_msg(!strcmp(text, "Settings that differ between the "
+	    "folders:\n  swappiness: 60 in a; 10 in b\n"), "%s", text);
+	free(text);
+	fake_free(&f);
+}
+END_TEST
+
 START_TEST(settings_block)
 {
 	static const char *const c[] = { "vmbench_meta=1", "label=c",
@@ -374,6 +404,7 @@ rsetup_suite(void)
 	tcase_add_test(tc, meta_diffs);
 	tcase_add_test(tc, meta_same);
 	tcase_add_test(tc, settings_block);
+	tcase_add_test(tc, boot_timings);
 	tcase_add_test(tc, scope);
 	tcase_add_test(tc, quiet);
 	tcase_add_test(tc, machines);
