@@ -425,6 +425,71 @@ START_TEST(regression_gate)
 END_TEST
 
 /*
+ * A side that ran in an emulated guest (make boots under TCG: meta
+ * accel=tcg): every view says so once, whichever side it is; the
+ * charts' titles and the page too.  Neither side emulated: no view.
+ */
+START_TEST(accel_tcg)
+{
+	static const char *const views[] = { "", "--detail", "--post",
+		"--summary", "--vmstat forkbomb" };
+	static const char *const tcg = "emulated (TCG): compare only with "
+	    "other TCG runs";
+	char args[512], *out, *p;
+	size_t i;
+	int n;
+
+	mktmp();
+	ck_assert_int_eq(sh("for k in a b; do mkdir \"$T/$k\" && cp "
+	    EX "/example-$k/meta " EX "/example-$k/forkbomb.res "
+	    EX "/example-$k/forkbomb.vmstat \"$T/$k/\"; done && "
+	    "echo accel=tcg >> \"$T/b/meta\""), 0);
+	for (i = 0; i < sizeof(views) / sizeof(views[0]); i++) {
+		snprintf(args, sizeof(args), "%s %s/a %s/b", views[i], tmp,
+		    tmp);
+		ck_assert_int_eq(report(args), 0);
+		out = out_text("out");
+		for (n = 0, p = out; (p = strstr(p, tcg)); p++)
+			n++;
+		ck_assert_msg(n == 1, "vmreport %s: \"%s\" %d times:\n%s",
+		    views[i], tcg, n, out);
+		free(out);
+		/* the baseline emulated: the same */
+		snprintf(args, sizeof(args), "%s %s/b %s/a", views[i], tmp,
+		    tmp);
+		ck_assert_int_eq(report(args), 0);
+		out = out_text("out");
+		ck_assert_msg(strstr(out, tcg), "vmreport %s b a:\n%s",
+		    views[i], out);
+		free(out);
+	}
+	snprintf(args, sizeof(args), "--html %s/h %s/a %s/b", tmp, tmp, tmp);
+	ck_assert_int_eq(report(args), 0);
+	ck_assert_int_eq(sh("grep -c 'id=\"accel-warning\">warning: %s' "
+	    "\"$T/h/index.html\" > \"$T/n\"", tcg), 0);
+	out = out_text("n");
+	ck_assert_msg(!strcmp(out, "1\n"), "the page: %s", out);
+	free(out);
+	snprintf(args, sizeof(args), "--plot %s/ch %s/a %s/b", tmp, tmp, tmp);
+	ck_assert_int_eq(report(args), 0);
+	n = sh("for g in summary forkbomb-forks_per_s forkbomb-vmstat-free; "
+	    "do grep -q '%s' \"$T/ch/$g.gp\" || { echo $g; exit 1; }; "
+	    "done > \"$T/out\"", tcg);
+	out = out_text("out");
+	ck_assert_msg(n == 0, "no \"%s\" in the chart %s", tcg, out);
+	free(out);
+	/* no accel=tcg: nothing said */
+	ck_assert_int_eq(sh("sed -i /^accel=/d \"$T/b/meta\""), 0);
+	snprintf(args, sizeof(args), "--post %s/a %s/b", tmp, tmp);
+	ck_assert_int_eq(report(args), 0);
+	out = out_text("out");
+	ck_assert_msg(!strstr(out, "TCG"), "%s", out);
+	free(out);
+	rmtmp();
+}
+END_TEST
+
+/*
  * Labels longer than their column (a kernel's version, then what
  * differs): each header cell keeps a space before it, the label's
  * start and its end (where such labels differ), ".." between.
@@ -2284,6 +2349,7 @@ vmreport_suite(void)
 	tcase_add_test(tc, interrupted);
 	tcase_add_test(tc, regression_gate);
 	tcase_add_test(tc, long_labels);
+	tcase_add_test(tc, accel_tcg);
 	tcase_add_test(tc, probe_line);
 	tcase_add_test(tc, derived_vmstat);
 	tcase_add_test(tc, warnings);

@@ -132,6 +132,39 @@ key_title(const struct rl_mdiff *d)
 	    "cmdline (words not in every folder)";
 }
 
+const char *
+setup_accel(const struct rl_set *s)
+{
+	const char *a;
+	int k;
+
+	for (k = 0; k < s->nk; k++)
+		if ((a = rl_meta(&s->k[k], "accel")) && !strcmp(a, "tcg"))
+			return "emulated (TCG): compare only with other TCG "
+			    "runs";
+	return NULL;
+}
+
+/* The accelerator's warning line, with the folders that were emulated. */
+static void
+accel_line(FILE *f, const struct rl_set *s, int width)
+{
+	struct vb_buf b = VB_BUF_INIT;
+	const char *a;
+	int k, n = 0;
+
+	if (!setup_accel(s))
+		return;
+	vb_buf_printf(&b, "warning: %s (accel=tcg:", setup_accel(s));
+	for (k = 0; k < s->nk; k++)
+		if ((a = rl_meta(&s->k[k], "accel")) && !strcmp(a, "tcg"))
+			vb_buf_printf(&b, "%s %s", n++ ? "," : "",
+			    s->k[k].label);
+	vb_buf_printf(&b, ")");
+	fmt_wrap(f, vb_buf_str(&b), width, 4);
+	vb_buf_free(&b);
+}
+
 void
 setup_settings(FILE *f, const struct rl_set *s, int width)
 {
@@ -141,13 +174,16 @@ setup_settings(FILE *f, const struct rl_set *s, int width)
 	FILE *m;
 	int n, i;
 
-	if (s->nk < 2)
+	if (s->nk < 2) {
+		accel_line(f, s, width);
 		return;
+	}
 	n = rl_meta_diffs(s, &d);
 	if (!n) {
 		fprintf(f, "Settings: the same in every folder\n");
 		rl_free_mdiffs(d, n);
 		setup_machines(f, s, width);
+		accel_line(f, s, width);
 		return;
 	}
 	fprintf(f, "Settings that differ between the folders:\n");
@@ -165,6 +201,7 @@ setup_settings(FILE *f, const struct rl_set *s, int width)
 	}
 	rl_free_mdiffs(d, n);
 	setup_machines(f, s, width);
+	accel_line(f, s, width);
 }
 
 /*
@@ -184,11 +221,13 @@ setup_settings_line(char *buf, size_t len, const struct rl_set *s)
 	if (!len)
 		return buf;
 	buf[0] = '\0';
-	if (s->nk < 2)
+	used = setup_accel(s) ? (size_t)snprintf(buf, len, "%s%s",
+	    setup_accel(s), s->nk < 2 ? "" : "; ") : 0;
+	if (s->nk < 2 || used >= len)
 		return buf;
 	n = rl_meta_diffs(s, &d);
-	used = (size_t)snprintf(buf, len, "%s", n ? "settings differ:" :
-	    "settings: the same in every folder");
+	used += (size_t)snprintf(buf + used, len - used, "%s", n ?
+	    "settings differ:" : "settings: the same in every folder");
 	for (i = 0; i < n && used < len; i++) {
 		if (!(m = open_memstream(&vals, &vlen)))
 			die_errno("cannot build the settings");

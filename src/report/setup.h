@@ -17,11 +17,21 @@
 /*
  * The settings block at the top of every text view: the keys of
  * rl_meta_diffs() with each folder's value, or one line saying they
- * are the same.  Nothing with a single folder.
+ * are the same (nothing with a single folder); then the machines, and
+ * the accelerator's warning (setup_accel()).
  */
 void setup_settings(FILE *f, const struct rl_set *s, int width);
-/* The same as one line for chart titles, cut to @len. */
+/*
+ * The same as one line for chart titles, cut to @len; the
+ * accelerator's warning first.
+ */
 char *setup_settings_line(char *buf, size_t len, const struct rl_set *s);
+/*
+ * "emulated (TCG): compare only with other TCG runs" when some folder
+ * ran in an emulated guest (meta accel=tcg, make boots); NULL when none
+ * did.
+ */
+const char *setup_accel(const struct rl_set *s);
 /*
  * Folder @k's value of setting @d as the settings block shows it (for
  * cmdline: only the words not in every folder); allocated, NULL when

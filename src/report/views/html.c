@@ -361,6 +361,9 @@ settings(FILE *f, const struct rl_set *s, const struct report_opts *o)
 		    "these folders come from %d machines: a difference "
 		    "between folders of two machines may be the machine's, "
 		    "not the kernel's.</p>\n", m.n);
+	if (setup_accel(s))
+		fprintf(f, "<p class=\"warn\" id=\"accel-warning\">warning: "
+		    "%s.</p>\n", setup_accel(s));
 	suite_status(f, s);
 	fputs("<ul id=\"machines\">\n", f);
 	for (j = 0; j < m.n; j++) {
