@@ -576,64 +576,6 @@ listed(const char *const *list, const char *name)
 	return 0;
 }
 
-/* Is the row named @name one of @sel[n]? */
-static int
-selected(const struct model_row *sel, int n, const char *name)
-{
-	int i;
-
-	for (i = 0; i < n; i++)
-		if (!strcmp(sel[i].name, name))
-			return 1;
-	return 0;
-}
-
-/*
- * The second tier's stars on figures the table does not show, one line
- * a kernel: "also changed: minflt -99.7%*, thp_fault_alloc 0 -> 128*"
- * ("also changed in b:" with several kernels).
- */
-static void
-also_changed(FILE *f, const struct model *md, const char *id,
-    const struct model_row *rows, int nrows, const struct model_row *sel,
-    int n, const struct report_opts *o)
-{
-	const struct rl_set *s = md->s;
-	struct vb_buf line = VB_BUF_INIT;
-	char x[32], y[32];
-	int i, j, got;
-
-	(void)id;
-	for (i = 1; i < s->nk; i++) {
-		got = 0;
-		for (j = 0; j < nrows; j++) {
-			const struct model_row *r = &rows[j];
-			const struct rv_verdict *v = model_verdict(md, r, i,
-			    NULL);
-
-			if (!v->star || selected(sel, n, r->name))
-				continue;
-			if (!got++)
-				vb_buf_printf(&line, "also changed%s%s:",
-				    s->nk > 2 ? " in " : "", s->nk > 2 ?
-				    s->k[i].label : "");
-			else
-				vb_buf_printf(&line, ",");
-			if (isnan(v->change))
-				vb_buf_printf(&line, " %s %s -> %s*", r->name,
-				    table_mean(x, sizeof(x), r, s->nk, 0),
-				    table_mean(y, sizeof(y), r, s->nk, i));
-			else
-				vb_buf_printf(&line, " %s %s%%*", r->name,
-				    fmt_num(x, sizeof(x), "%+.1f", v->change));
-		}
-		if (got) {
-			fmt_wrap(f, vb_buf_str(&line), o->width, 4);
-			vb_buf_free(&line);
-		}
-	}
-}
-
 /*
  * The default view of @id: the table of the key rows (struct
  * model_row) under "== ID ==" (the command is --detail's), their notes,
@@ -704,7 +646,7 @@ key_section(FILE *f, const struct model *md, const char *id,
 	local_notes(f, s, id, o);
 	quiet_line(f, s, id, o);
 	setup_mem_line(f, s, id, o);
-	also_changed(f, md, id, rows, nrows, sel, n, o);
+	table_also_changed(f, md, rows, nrows, sel, n, o);
 	if (nmark) {
 		vb_buf_printf(&line, "--detail has %d more metric%s; marked * "
 		    "there (Benjamini-Hochberg)%s", more, more == 1 ? "" : "s",
