@@ -425,6 +425,32 @@ START_TEST(regression_gate)
 END_TEST
 
 /*
+ * The post carries the second tier's stars the default view prints
+ * under a benchmark's table (the THP pair: memfill's minflt and
+ * thp_fault_alloc), the same line from the same verdicts.
+ */
+START_TEST(post_also_changed)
+{
+	static const char *const want = "also changed: minflt +99.2%*, "
+	    "thp_fault_alloc 0 -> 591.6*\n";
+	char *out, *p;
+
+	mktmp();
+	ck_assert_int_eq(report(EX "/example-thp-A " EX "/example-thp-B"), 0);
+	out = out_text("out");
+	ck_assert_msg(strstr(out, want), "the text view:\n%s", out);
+	free(out);
+	ck_assert_int_eq(report("--post " EX "/example-thp-A "
+	    EX "/example-thp-B"), 0);
+	out = out_text("out");
+	p = strstr(out, "\nmemfill\n");
+	ck_assert_msg(p && strstr(p, want), "the post:\n%s", out);
+	free(out);
+	rmtmp();
+}
+END_TEST
+
+/*
  * A side that ran in an emulated guest (make boots under TCG: meta
  * accel=tcg): every view says so once, whichever side it is; the
  * charts' titles and the page too.  Neither side emulated: no view.
@@ -2350,6 +2376,7 @@ vmreport_suite(void)
 	tcase_add_test(tc, regression_gate);
 	tcase_add_test(tc, long_labels);
 	tcase_add_test(tc, accel_tcg);
+	tcase_add_test(tc, post_also_changed);
 	tcase_add_test(tc, probe_line);
 	tcase_add_test(tc, derived_vmstat);
 	tcase_add_test(tc, warnings);

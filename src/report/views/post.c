@@ -346,7 +346,10 @@ runs_line(FILE *f, const struct rl_set *s, const char *id, int width)
 	vb_buf_free(&line);
 }
 
-/* The short comparison table of @id. */
+/*
+ * The short comparison table of @id, its notes, and the figures it
+ * leaves out that changed (as the text view says them).
+ */
 static void
 short_table(FILE *f, const struct model *md, const char *id,
     const struct report_opts *o)
@@ -363,6 +366,7 @@ short_table(FILE *f, const struct model *md, const char *id,
 		table_print(f, s, id, sel, m, o);
 		table_verdict_line(f, md, id, rows, n, o);
 		table_notes(f, s, id, sel, m, o);
+		table_also_changed(f, md, rows, n, sel, m, o);
 	} else {
 		table_notes(f, s, id, sel, 0, o);
 	}
