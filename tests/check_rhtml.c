@@ -100,6 +100,45 @@ occurs(const char *hay, const char *needle)
  * once, in its benchmark's section; the top has one line for them all
  * when every run was loaded, the summary line when one was quiet.
  */
+/*
+ * The summary's best of each column is green only where the verdict
+ * says changed: example-a against example-b (every headline can't
+ * tell) has none; make ab's fixture pair has one, the baseline's where
+ * the other side changed (for the worse), none where both are the same.
+ */
+START_TEST(best_changed)
+{
+	static const struct {
+		const char *a, *b;
+		int best, in_base;
+	} c[] = {
+		{ EX "/example-a", EX "/example-b", 0, 0 },
+		{ "tests/fixtures/ab-A", "tests/fixtures/ab-B", 1, 1 },
+	};
+	char *page, *t, *end, *base;
+	size_t i;
+
+	for (i = 0; i < sizeof(c) / sizeof(c[0]); i++) {
+		ck_assert_int_eq(sh("rm -rf \"$T/h\" && report/vmreport --html "
+		    "\"$T/h\" %s %s > \"$T/out\" 2> \"$T/err\"", c[i].a,
+		    c[i].b), 0);
+		page = tu_slurp_ok("%s/h/index.html", tu_dir);
+		ck_assert_ptr_nonnull(t = strstr(page, "id=\"summary-table\""));
+		ck_assert_ptr_nonnull(end = strstr(t, "</table>"));
+		*end = '\0';
+		ck_assert_msg(occurs(t, "num best") == c[i].best, "%s %s: %d "
+		    "best cells, want %d:\n%s", c[i].a, c[i].b,
+		    occurs(t, "num best"), c[i].best, t);
+		ck_assert_ptr_nonnull(base = strstr(t, "<tr class=\"k base\""));
+		ck_assert_ptr_nonnull(end = strstr(base, "</tr>"));
+		*end = '\0';
+		ck_assert_msg(occurs(base, "num best") == c[i].in_base, "%s %s: "
+		    "the baseline's row: %s", c[i].a, c[i].b, base);
+		free(page);
+	}
+}
+END_TEST
+
 START_TEST(quiet_once)
 {
 	static const char *const ids[] = { "forkbomb", "memfill",
@@ -588,6 +627,7 @@ rhtml_suite(void)
 	tcase_add_test(tc, err_clipped);
 	tcase_add_test(tc, bad_dirs);
 	tcase_add_test(tc, leftover_tmp);
+	tcase_add_test(tc, best_changed);
 	tcase_set_timeout(tc, 30);
 	suite_add_tcase(s, tc);
 	tcase_add_unchecked_fixture(br, tu_mktmp, tu_rmtmp);

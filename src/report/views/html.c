@@ -435,12 +435,18 @@ settings(FILE *f, const struct rl_set *s, const struct report_opts *o)
 	setup_machines_free(&m);
 }
 
-/* Kernel @k's place among the others for row @r: is it the best? */
+/*
+ * Kernel @k's place among the others for row @r: is it the best, and
+ * does the verdict say so?  Kernel @k's verdict against the baseline
+ * is changed, or for the baseline every other kernel's is: the best of
+ * a column of can't tell and same is not marked.
+ */
 static int
-is_best(const struct rl_set *s, const char *id, const struct model_row *r,
+is_best(const struct model *md, const char *id, const struct model_row *r,
     int k)
 {
-	int i;
+	const struct rl_set *s = md->s;
+	int i, others = 0;
 
 	if (r->dir == VB_INFO || !rl_find(&s->k[k], id) || !r->d[k].n ||
 	    !isfinite(r->d[k].mean))
@@ -452,8 +458,14 @@ is_best(const struct rl_set *s, const char *id, const struct model_row *r,
 		if (r->dir == VB_LOWER ? r->d[i].mean < r->d[k].mean :
 		    r->d[i].mean > r->d[k].mean)
 			return 0;
+		if (i && (!k || i == k)) {
+			if (!r->d[0].n || model_verdict(md, r, i,
+			    NULL)->word != RV_CHANGED)
+				return 0;
+			others++;
+		}
 	}
-	return 1;
+	return others > 0;
 }
 
 /*
@@ -505,8 +517,9 @@ summary(FILE *f, const struct model *md, struct model_row **rows,
 	fputs("<section id=\"summary\"><h2>Summary</h2>\n<p>Each "
 	    "benchmark's headline figure, mean of runs; unit with + higher "
 	    "is better, - lower is better; the best of each column is "
-	    "marked (green); under each kernel's figure its verdict against "
-	    "the baseline on the run means, as the text report and the "
+	    "marked (green) where the verdict is changed; under each "
+	    "kernel's figure its verdict against the baseline on the run "
+	    "means, as the text report and the "
 	    "tables below give it: changed (* a test in the family, with "
 	    "the change, + = better), same within +-X%, or can't tell.  "
 	    "Click a column's header to sort by it.</p>\n"
@@ -545,7 +558,7 @@ summary(FILE *f, const struct model *md, struct model_row **rows,
 			    &rows[j][hl[j]] : NULL;
 			int has = r && rl_find(&s->k[i], s->ids[j]);
 
-			fprintf(f, "<td class=\"num%s\"", r && is_best(s,
+			fprintf(f, "<td class=\"num%s\"", r && is_best(md,
 			    s->ids[j], r, i) ? " best" : "");
 			if (r)
 				data_v(f, r, i, has);
