@@ -106,6 +106,27 @@ occurs(const char *hay, const char *needle)
  * tell) has none; make ab's fixture pair has one, the baseline's where
  * the other side changed (for the worse), none where both are the same.
  */
+/*
+ * Long lines of the notes and warnings (written 200 columns wide) wrap
+ * at the page's edge instead of running past it: the style of every
+ * <pre> wraps.
+ */
+START_TEST(pre_wraps)
+{
+	char *page, *st, *end;
+
+	ck_assert_int_eq(sh("report/vmreport --html \"$T/h\" " EX
+	    "/example-a " EX "/example-b > \"$T/out\" 2> \"$T/err\""), 0);
+	page = tu_slurp_ok("%s/h/index.html", tu_dir);
+	ck_assert_ptr_nonnull(st = strstr(page, "\npre{"));
+	ck_assert_ptr_nonnull(end = strchr(st + 1, '}'));
+	*end = '\0';
+	ck_assert_msg(strstr(st, "white-space:pre-wrap"), "the style of "
+	    "pre: %s}", st + 1);
+	free(page);
+}
+END_TEST
+
 START_TEST(best_changed)
 {
 	static const struct {
@@ -628,6 +649,7 @@ rhtml_suite(void)
 	tcase_add_test(tc, bad_dirs);
 	tcase_add_test(tc, leftover_tmp);
 	tcase_add_test(tc, best_changed);
+	tcase_add_test(tc, pre_wraps);
 	tcase_set_timeout(tc, 30);
 	suite_add_tcase(s, tc);
 	tcase_add_unchecked_fixture(br, tu_mktmp, tu_rmtmp);

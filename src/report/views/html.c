@@ -255,7 +255,9 @@ static const char style[] =
 "text.vw{fill:#8a6400}text.vw.same{fill:#555}text.vw.better{fill:#1e7a1e}"
 "text.vw.worse{fill:#b02020}\n"
 "th.sort{cursor:pointer}\n"
-"pre{background:#f7f7f7;padding:.5em;overflow-x:auto}\n"
+/* the notes' long lines wrap at the page's edge, not cut by it */
+"pre{background:#f7f7f7;padding:.5em;white-space:pre-wrap;"
+"overflow-wrap:anywhere}\n"
 "p.warn,pre.warn{color:#a40}\n"
 "svg.chart{display:block;margin:.5em 0}\n"
 "svg text{font:12px sans-serif}\n"
