@@ -236,6 +236,54 @@ START_TEST(scope)
 END_TEST
 
 /* foreign_cpu 97 96 98 (mean 97) is not quiet at 5%; 0.5 is. */
+/*
+ * A machine-wide counter moved by other processes: the run was not
+ * quiet, or the run's own cgroup counted less of it; not when it is
+ * zero, or quiet and the cgroup's agrees.
+ */
+START_TEST(others_moved)
+{
+	static const struct {
+		double sys, cg, cpu;	/* NAN: no such column */
+		int want;
+	} c[] = {
+		{ 3000, NAN, 0.5, 0 },	/* quiet, no cgroup: the benchmark's */
+		{ 3000, NAN, 97, 1 },	/* not quiet */
+		{ 3000, 1000, 0.5, 1 },	/* the cgroup saw a third of it */
+		{ 3000, 3000, 0.5, 0 },
+		{ 0, NAN, 97, 0 },	/* nothing moved */
+		{ NAN, NAN, 97, 0 },	/* no such counter */
+	};
+	struct vb_res r;
+	size_t i;
+	int s, g, u, it;
+
+	for (i = 0; i < sizeof(c) / sizeof(c[0]); i++) {
+		vb_res_init(&r, "memfill", "default");
+		s = isnan(c[i].sys) ? -1 : vb_res_add_metric(&r, "pswpout",
+		    "kB", VB_LOWER);
+		g = isnan(c[i].cg) ? -1 : vb_res_add_metric(&r, "cg_pswpout",
+		    "kB", VB_LOWER);
+		u = vb_res_add_metric(&r, "foreign_cpu", "%", VB_INFO);
+		for (it = 0; it < 3; it++) {
+			double *row = vb_res_add_iter(&r);
+
+			if (s >= 0)
+				row[s] = c[i].sys;
+			if (g >= 0)
+				row[g] = c[i].cg;
+			row[u] = c[i].cpu;
+		}
+		ck_assert_msg(setup_others_moved(&r, "pswpout", 5) ==
+		    c[i].want, "pswpout %g, cg_pswpout %g, foreign_cpu %g: "
+		    "%d, want %d", c[i].sys, c[i].cg, c[i].cpu,
+		    setup_others_moved(&r, "pswpout", 5), c[i].want);
+		vb_res_free(&r);
+	}
+	ck_assert_int_eq(setup_others_moved(NULL, "pswpout", 5), 0);
+}
+END_TEST
+
 START_TEST(quiet)
 {
 	static const double busy[] = { 97, 96, 98 }, idle[] = { 0.5, 0.4,
@@ -413,6 +461,7 @@ rsetup_suite(void)
 	tcase_add_test(tc, meta_same);
 	tcase_add_test(tc, settings_block);
 	tcase_add_test(tc, boot_timings);
+	tcase_add_test(tc, others_moved);
 	tcase_add_test(tc, scope);
 	tcase_add_test(tc, quiet);
 	tcase_add_test(tc, machines);

@@ -370,6 +370,39 @@ cpu_pct(char *buf, size_t len, double v)
 	return buf;
 }
 
+/* The mean of @metric over @r's iterations; NAN when it has none. */
+static double
+res_mean(const struct vb_res *r, const char *metric)
+{
+	double sum = 0;
+	int m = vb_res_metric_index(r, metric), i, n = 0;
+
+	for (i = 0; m >= 0 && i < r->niter; i++)
+		if (!isnan(vb_res_get(r, i, m))) {
+			sum += vb_res_get(r, i, m);
+			n++;
+		}
+	return n ? sum / n : NAN;
+}
+
+int
+setup_others_moved(const struct vb_res *r, const char *metric,
+    double threshold)
+{
+	struct setup_quiet q;
+	char cg[128];
+	double v, own;
+
+	if (!r || !(fabs(v = res_mean(r, metric)) > 0))
+		return 0;
+	snprintf(cg, sizeof(cg), "cg_%s", metric);
+	own = res_mean(r, cg);
+	if (!isnan(own) && own < v)
+		return 1;
+	setup_quiet_of(r, threshold, &q);
+	return q.quiet == 0;
+}
+
 int
 setup_quiet_warn(FILE *f, const struct rl_set *s, const char *id,
     const struct report_opts *o)

@@ -90,6 +90,14 @@ void setup_quiet_of(const struct vb_res *r, double threshold,
 void setup_mem_of(const struct vb_res *r, const struct report_opts *o,
     struct setup_quiet *q);
 /*
+ * Did other processes move the machine-wide counter @metric of @r
+ * (a [system] figure)?  Yes when it is not zero and the run was not
+ * quiet at @threshold % of a CPU, or when the run's own memory cgroup
+ * counted less of it (cg_@metric, MEM=).
+ */
+int setup_others_moved(const struct vb_res *r, const char *metric,
+    double threshold);
+/*
  * One warning line per kernel whose run of @id was not quiet, and one
  * per kernel whose other processes held more than o->mem_quiet % of
  * the memory.
