@@ -451,6 +451,50 @@ START_TEST(post_also_changed)
 END_TEST
 
 /*
+ * A machine-wide key figure (pswpout) whose cgroup counterpart the
+ * runs recorded (cg_pswpout, MEM=): the default view's table and the
+ * post's show the cgroup's and leave the machine's to --detail (and to
+ * "also changed").
+ */
+START_TEST(own_counter_key)
+{
+	char args[512], *out, *tab, *end;
+
+	mktmp();
+	ck_assert_int_eq(sh("for k in A B; do mkdir \"$T/$k\" && cp "
+	    "tests/fixtures/ab-$k/meta \"$T/$k/\" && awk '{ print } "
+	    "/^metric fill_s/ { print \"metric cg_pswpout kB lower\" }' "
+	    "tests/fixtures/ab-$k/memfill.res | sed '/^iter/s/$/ 900/' > "
+	    "\"$T/$k/memfill.res\"; done"), 0);
+	snprintf(args, sizeof(args), "%s/A %s/B", tmp, tmp);
+	ck_assert_int_eq(report(args), 0);
+	out = out_text("out");
+	ck_assert_ptr_nonnull(tab = strstr(out, "== memfill =="));
+	ck_assert_ptr_nonnull(end = strstr(tab, "verdict "));
+	*end = '\0';
+	ck_assert_msg(strstr(tab, "\ncg_pswpout") &&
+	    !strstr(tab, "\npswpout"), "the table:\n%s", tab);
+	free(out);
+	snprintf(args, sizeof(args), "--detail %s/A %s/B", tmp, tmp);
+	ck_assert_int_eq(report(args), 0);
+	out = out_text("out");
+	ck_assert_msg(strstr(out, "\npswpout"), "--detail:\n%s", out);
+	free(out);
+	/* the post's short table: the cgroup's in place of the machine's */
+	snprintf(args, sizeof(args), "--post %s/A %s/B", tmp, tmp);
+	ck_assert_int_eq(report(args), 0);
+	out = out_text("out");
+	ck_assert_ptr_nonnull(tab = strstr(out, "\nfill_s "));
+	ck_assert_ptr_nonnull(end = strstr(tab, "verdict "));
+	*end = '\0';
+	ck_assert_msg(strstr(tab, "\ncg_pswpout") &&
+	    !strstr(tab, "\npswpout"), "the post's table:\n%s", tab);
+	free(out);
+	rmtmp();
+}
+END_TEST
+
+/*
  * A side that ran in an emulated guest (make boots under TCG: meta
  * accel=tcg): every view says so once, whichever side it is; the
  * charts' titles and the page too.  Neither side emulated: no view.
@@ -2377,6 +2421,7 @@ vmreport_suite(void)
 	tcase_add_test(tc, long_labels);
 	tcase_add_test(tc, accel_tcg);
 	tcase_add_test(tc, post_also_changed);
+	tcase_add_test(tc, own_counter_key);
 	tcase_add_test(tc, probe_line);
 	tcase_add_test(tc, derived_vmstat);
 	tcase_add_test(tc, warnings);

@@ -157,9 +157,39 @@ time_lines(FILE *f, const struct rl_set *s, const char *id, double quiet,
 }
 
 /*
+ * Row @j of @rows into @out[@m], or for a machine-wide counter whose
+ * cgroup counterpart the runs recorded (MEM=), that one, once: the
+ * machine's includes other processes'.  Returns the new count.
+ */
+static int
+add_own(const struct rl_set *s, const struct model_row *rows, int n, int j,
+    struct model_row *out, int m)
+{
+	char cg[128];
+	int c, k, i;
+
+	snprintf(cg, sizeof(cg), "cg_%s", rows[j].name);
+	for (c = 0; rows[j].scope == MODEL_SYSTEM && c < n &&
+	    strcmp(rows[c].name, cg); c++)
+		;
+	for (k = 0; c < n && k < s->nk && !rows[c].d[k].n; k++)
+		;
+	if (rows[j].scope != MODEL_SYSTEM || c >= n || k >= s->nk) {
+		out[m++] = rows[j];
+		return m;
+	}
+	for (i = 0; i < m && strcmp(out[i].name, cg); i++)
+		;
+	if (i == m)
+		out[m++] = rows[c];
+	return m;
+}
+
+/*
  * Rows for the post's short table: the headline, the benchmark's first
  * four other own metrics, then elapsed, user, sys, major faults, swap
- * (the full table is `make compare`'s).
+ * (the cgroup's, when the runs recorded it) (the full table is `make
+ * compare`'s).
  */
 static int
 post_rows(const struct rl_set *s, const char *id, struct model_row *rows,
@@ -198,7 +228,7 @@ post_rows(const struct rl_set *s, const char *id, struct model_row *rows,
 		for (j = 0; j < n; j++)
 			if (!strcmp(rows[j].name, tail[i]) &&
 			    !(r0 && !strcmp(rows[j].name, r0->headline)))
-				out[m++] = rows[j];
+				m = add_own(s, rows, n, j, out, m);
 	return m;
 }
 
