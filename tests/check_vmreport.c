@@ -495,6 +495,42 @@ START_TEST(own_counter_key)
 END_TEST
 
 /*
+ * A machine-wide counter that other processes moved is said so under
+ * the table that shows it: make ab's fixture pair ran quiet, and its
+ * cgroup counted fewer faults (cg_pgfault 65601) than the machine
+ * (pgfault 90000): --detail names pgfault, not pswpout (quiet, no
+ * cgroup counterpart); the default view shows neither's note.
+ */
+START_TEST(system_moved_note)
+{
+	static const char *const want = "\n[system] counters other "
+	    "processes moved too: pgfault\n";
+	char *out;
+
+	mktmp();
+	ck_assert_int_eq(report("--detail --only memfill tests/fixtures/ab-A "
+	    "tests/fixtures/ab-B"), 0);
+	out = out_text("out");
+	ck_assert_msg(strstr(out, want), "--detail:\n%s", out);
+	free(out);
+	ck_assert_int_eq(report("--only memfill tests/fixtures/ab-A "
+	    "tests/fixtures/ab-B"), 0);
+	out = out_text("out");
+	ck_assert_msg(!strstr(out, "moved too"), "the default view:\n%s",
+	    out);
+	free(out);
+	ck_assert_int_eq(report("--only makesim@cacherun " EX "/example-a "
+	    EX "/example-b"), 0);
+	out = out_text("out");
+	ck_assert_msg(strstr(out, "\n[system] counters other processes "
+	    "moved too: pswpin (example-b), pswpout\n    (example-b)\n"),
+	    "a loaded pair:\n%s", out);
+	free(out);
+	rmtmp();
+}
+END_TEST
+
+/*
  * A side that ran in an emulated guest (make boots under TCG: meta
  * accel=tcg): every view says so once, whichever side it is; the
  * charts' titles and the page too.  Neither side emulated: no view.
@@ -2422,6 +2458,7 @@ vmreport_suite(void)
 	tcase_add_test(tc, accel_tcg);
 	tcase_add_test(tc, post_also_changed);
 	tcase_add_test(tc, own_counter_key);
+	tcase_add_test(tc, system_moved_note);
 	tcase_add_test(tc, probe_line);
 	tcase_add_test(tc, derived_vmstat);
 	tcase_add_test(tc, warnings);

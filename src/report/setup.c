@@ -24,6 +24,7 @@
 
 #include "msg.h"
 #include "fmt.h"
+#include "model.h"
 #include "rstats.h"
 #include "setup.h"
 #include "util.h"
@@ -401,6 +402,42 @@ setup_others_moved(const struct vb_res *r, const char *metric,
 		return 1;
 	setup_quiet_of(r, threshold, &q);
 	return q.quiet == 0;
+}
+
+void
+setup_others_note(FILE *f, const struct rl_set *s, const char *id,
+    const struct model_row *rows, int nrows, const struct report_opts *o)
+{
+	struct vb_buf line = VB_BUF_INIT;
+	int j, k, n = 0, moved, had;
+
+	for (j = 0; j < nrows; j++) {
+		const char *nm = rows[j].name;
+
+		if (rows[j].scope != MODEL_SYSTEM || !strcmp(nm, "runq") ||
+		    !strncmp(nm, "foreign_", 8) || !strncmp(nm, "mem_", 4))
+			continue;
+		for (k = moved = had = 0; k < s->nk; k++) {
+			had += rl_find(&s->k[k], id) != NULL;
+			moved += setup_others_moved(rl_find(&s->k[k], id), nm,
+			    o->quiet);
+		}
+		if (!moved)
+			continue;
+		vb_buf_printf(&line, "%s %s", n++ ? "," : "[system] counters "
+		    "other processes moved too:", nm);
+		if (moved == had)
+			continue;
+		for (k = moved = 0; k < s->nk; k++)
+			if (setup_others_moved(rl_find(&s->k[k], id), nm,
+			    o->quiet))
+				vb_buf_printf(&line, "%s%s", moved++ ? ", " :
+				    " (", s->k[k].label);
+		vb_buf_printf(&line, ")");
+	}
+	if (n)
+		fmt_wrap(f, vb_buf_str(&line), o->width, 4);
+	vb_buf_free(&line);
 }
 
 int

@@ -2,7 +2,7 @@
  * setup.h - what the figures rest on (setup.c): the settings that
  * differ between the folders, which machine each ran on, and how quiet
  * the machine was during each run, as blocks the views print.  Below
- * it: rload, rstats, fmt and the options.
+ * it: model, rload, rstats, fmt and the options.
  */
 #ifndef VB_SETUP_H
 #define VB_SETUP_H
@@ -97,6 +97,17 @@ void setup_mem_of(const struct vb_res *r, const struct report_opts *o,
  */
 int setup_others_moved(const struct vb_res *r, const char *metric,
     double threshold);
+/*
+ * The machine-wide counters among @rows (struct model_row) that other
+ * processes moved too (setup_others_moved()), in one line under a
+ * table, with the kernels where they did when not every kernel's:
+ * "[system] counters other processes moved too: pswpout, pgfault (b)".
+ * Not the load's own figures (foreign_cpu, runq, the memory's): they
+ * are the others' by design.
+ */
+struct model_row;
+void setup_others_note(FILE *f, const struct rl_set *s, const char *id,
+    const struct model_row *rows, int nrows, const struct report_opts *o);
 /*
  * One warning line per kernel whose run of @id was not quiet, and one
  * per kernel whose other processes held more than o->mem_quiet % of

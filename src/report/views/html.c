@@ -880,6 +880,7 @@ bench(FILE *f, const struct model *md, int i, struct model_row *rows,
 	if (!(mem = open_memstream(&text, &len)))
 		die_errno("cannot build the page");
 	table_notes(mem, s, id, rows, nrows, &wide);
+	setup_others_note(mem, s, id, rows, nrows, &wide);
 	if (fclose(mem) != 0)
 		die_errno("cannot build the page");
 	pre_of(f, "notes", text, len);

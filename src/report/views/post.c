@@ -426,6 +426,7 @@ short_table(FILE *f, const struct model *md, const char *id,
 		table_print(f, s, id, sel, m, o);
 		table_verdict_line(f, md, id, rows, n, o);
 		table_notes(f, s, id, sel, m, o);
+		setup_others_note(f, s, id, sel, m, o);
 		table_also_changed(f, md, rows, n, sel, m, o);
 	} else {
 		table_notes(f, s, id, sel, 0, o);

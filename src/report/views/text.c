@@ -643,6 +643,7 @@ key_section(FILE *f, const struct model *md, const char *id,
 	ko.short_notes = 1;
 	ko.notes_apart = 1;
 	table_notes(f, s, id, sel, n, &ko);
+	setup_others_note(f, s, id, sel, n, &ko);
 	local_notes(f, s, id, o);
 	quiet_line(f, s, id, o);
 	setup_mem_line(f, s, id, o);
@@ -694,6 +695,7 @@ section(FILE *f, const struct model *md, const char *id,
 	fputc('\n', f);
 	table_print(f, s, id, rows, nrows, o);
 	table_notes(f, s, id, rows, nrows, o);
+	setup_others_note(f, s, id, rows, nrows, o);
 	fputc('\n', f);
 	derived_table(f, s, id, o);
 	h = model_headline(s, id, rows, nrows);
