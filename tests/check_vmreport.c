@@ -531,6 +531,32 @@ START_TEST(system_moved_note)
 END_TEST
 
 /*
+ * A benchmark's bar chart draws runs as the unit, as the verdict: two
+ * labels of 3 runs of 3 iterations (aa-1, aa-2) give bars of 3 runs
+ * each, not 9 iterations, with the interval of the run means.
+ */
+START_TEST(bars_of_runs)
+{
+	char args[512], *out;
+
+	mktmp();
+	snprintf(args, sizeof(args), "--only memfill --plot %s/ch " EX
+	    "/aa-1 " EX "/aa-2", tmp);
+	ck_assert_int_eq(report(args), 0);
+	out = out_text("ch/memfill-fill_s.dat");
+	ck_assert_msg(out && strstr(out, "\n0 \"aa-1 (3 runs)\" ") &&
+	    strstr(out, "\n1 \"aa-2 (3 runs)\" ") && !strstr(out, "n=9"),
+	    "%s", out);
+	free(out);
+	out = out_text("ch/memfill-fill_s.gp");
+	ck_assert_msg(out && strstr(out, "95% CI of the run means"), "%s",
+	    out);
+	free(out);
+	rmtmp();
+}
+END_TEST
+
+/*
  * A side that ran in an emulated guest (make boots under TCG: meta
  * accel=tcg): every view says so once, whichever side it is; the
  * charts' titles and the page too.  Neither side emulated: no view.
@@ -1797,7 +1823,8 @@ START_TEST(other_work)
 	    "NaN 1 8 \"other work\" NaN 3 3 NaN NaN NaN\n"), "%s", out);
 	free(out);
 	out = out_text("ch/memfill-fill_s.dat");
-	ck_assert_ptr_nonnull(strstr(out, "\"b (n=3, !work: other work)\""));
+	ck_assert_msg(strstr(out, "\"b (3 runs, !work: other work)\""), "%s",
+	    out);
 	free(out);
 	/*
 	 * The gate: a's memfill against b's is 335% slower, but on other
@@ -2459,6 +2486,7 @@ vmreport_suite(void)
 	tcase_add_test(tc, post_also_changed);
 	tcase_add_test(tc, own_counter_key);
 	tcase_add_test(tc, system_moved_note);
+	tcase_add_test(tc, bars_of_runs);
 	tcase_add_test(tc, probe_line);
 	tcase_add_test(tc, derived_vmstat);
 	tcase_add_test(tc, warnings);
