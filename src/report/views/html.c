@@ -715,7 +715,7 @@ err_bar(FILE *f, const struct rs_desc *d, double lo, double hi, double x0)
 /*
  * The headline's bar chart: one row per kernel (the kernels' order;
  * the script reorders by value), a bar from 0 to the mean, the 95% CI
- * of the mean as an error bar (clipped at the axis), the value at the
+ * of the run means as an error bar (clipped at the axis), the value at the
  * right and after it the kernel's verdict against the baseline (the
  * text report's words).  The bar is green or red when the verdict is
  * changed*, better or worse.
@@ -725,12 +725,28 @@ chart(FILE *f, const struct model *md, const char *id,
     const struct model_row *r)
 {
 	const struct rl_set *s = md->s;
+	struct rs_desc *rd = vb_xcalloc((size_t)s->nk, sizeof(*rd));
 	double lo = 0, hi = 0, x0, x1;
 	char num[64];
 	int k, h = CH_TOP + CH_ROWH * s->nk + 8;
 
+	/* the table's mean; the interval and the count of the runs */
 	for (k = 0; k < s->nk; k++) {
-		const struct rs_desc *d = &r->d[k];
+		struct rs_desc run;
+		double *v = NULL;
+		int nv = model_run_means(&s->k[k], id, r->name, &v);
+
+		rs_describe(v, nv, 1, &run);
+		free(v);
+		rd[k] = r->d[k];
+		if (rd[k].n) {
+			rd[k].n = run.n;
+			rd[k].ci_lo = run.ci_lo;
+			rd[k].ci_hi = run.ci_hi;
+		}
+	}
+	for (k = 0; k < s->nk; k++) {
+		const struct rs_desc *d = &rd[k];
 
 		if (!d->n || !isfinite(d->mean))
 			continue;
@@ -764,7 +780,8 @@ chart(FILE *f, const struct model *md, const char *id,
 	fprintf(f, "<line x1=\"%.1f\" x2=\"%.1f\" y1=\"%d\" y2=\"%d\" "
 	    "stroke=\"#999\"/>\n", x0, x0, CH_TOP - 4, h - 4);
 	for (k = 0; k < s->nk; k++) {
-		const struct rs_desc *d = &r->d[k];
+		const struct rs_desc *d = &rd[k];
+		char cut[32];
 		int has = rl_find(&s->k[k], id) && d->n && isfinite(d->mean);
 
 		fprintf(f, "<g class=\"row%s\" data-k=\"%d\"", has ? "" :
@@ -785,7 +802,8 @@ chart(FILE *f, const struct model *md, const char *id,
 		fprintf(f, "</title><text x=\"%d\" y=\"13\" "
 		    "text-anchor=\"end\">", CH_LABW - 6);
 		/* long labels cut: the title above has them whole */
-		snprintf(num, sizeof(num), "%.24s", s->k[k].label);
+		snprintf(num, sizeof(num), "%s", fmt_label(cut, sizeof(cut),
+		    s, k, 24));
 		cut_utf8(num);
 		html_esc(f, num);
 		fputs("</text>", f);
@@ -818,6 +836,7 @@ chart(FILE *f, const struct model *md, const char *id,
 		fputs("</g>\n", f);
 	}
 	fputs("</svg>\n", f);
+	free(rd);
 }
 
 /* One benchmark's section. */
