@@ -557,6 +557,29 @@ START_TEST(bars_of_runs)
 END_TEST
 
 /*
+ * The forms' tables cut long labels as the report's own tables do:
+ * tworead's n-by-kernel header (11 columns a kernel) keeps both ends of
+ * labels that differ only in their last character, so they differ.
+ */
+START_TEST(form_labels)
+{
+	char args[512], *out;
+
+	mktmp();
+	ck_assert_int_eq(sh("for k in a b; do cp -r " EX "/example-$k "
+	    "\"$T/$k\" && sed -i \"s/^label=.*/label=6.1.0-57-cloud-amd64-"
+	    "$k/\" \"$T/$k/meta\"; done"), 0);
+	snprintf(args, sizeof(args), "--only tworead %s/a %s/b", tmp, tmp);
+	ck_assert_int_eq(report(args), 0);
+	out = out_text("out");
+	ck_assert_msg(strstr(out, "\n n       6.1.0..64-a 6.1.0..64-b\n"),
+	    "%s", out);
+	free(out);
+	rmtmp();
+}
+END_TEST
+
+/*
  * A side that ran in an emulated guest (make boots under TCG: meta
  * accel=tcg): every view says so once, whichever side it is; the
  * charts' titles and the page too.  Neither side emulated: no view.
@@ -2487,6 +2510,7 @@ vmreport_suite(void)
 	tcase_add_test(tc, own_counter_key);
 	tcase_add_test(tc, system_moved_note);
 	tcase_add_test(tc, bars_of_runs);
+	tcase_add_test(tc, form_labels);
 	tcase_add_test(tc, probe_line);
 	tcase_add_test(tc, derived_vmstat);
 	tcase_add_test(tc, warnings);
