@@ -101,6 +101,66 @@ occurs(const char *hay, const char *needle)
  * once, in its benchmark's section; the top has one line for them all
  * when every run was loaded, the summary line when one was quiet.
  */
+/*
+ * The summary's best of each column is green only where the verdict
+ * says changed: example-a against example-b (every headline can't
+ * tell) has none; make ab's fixture pair has one, the baseline's where
+ * the other side changed (for the worse), none where both are the same.
+ */
+/*
+ * Long lines of the notes and warnings (written 200 columns wide) wrap
+ * at the page's edge instead of running past it: the style of every
+ * <pre> wraps.
+ */
+START_TEST(pre_wraps)
+{
+	char *page, *st, *end;
+
+	ck_assert_int_eq(sh("report/vmreport --html \"$T/h\" " EX
+	    "/example-a " EX "/example-b > \"$T/out\" 2> \"$T/err\""), 0);
+	page = tu_slurp_ok("%s/h/index.html", tu_dir);
+	ck_assert_ptr_nonnull(st = strstr(page, "\npre{"));
+	ck_assert_ptr_nonnull(end = strchr(st + 1, '}'));
+	*end = '\0';
+	ck_assert_msg(strstr(st, "white-space:pre-wrap"), "the style of "
+	    "pre: %s}", st + 1);
+	free(page);
+}
+END_TEST
+
+START_TEST(best_changed)
+{
+	static const struct {
+		const char *a, *b;
+		int best, in_base;
+	} c[] = {
+		{ EX "/example-a", EX "/example-b", 0, 0 },
+		{ "tests/fixtures/ab-A", "tests/fixtures/ab-B", 1, 1 },
+	};
+	char *page, *t, *end, *base;
+	size_t i;
+
+	for (i = 0; i < sizeof(c) / sizeof(c[0]); i++) {
+		ck_assert_int_eq(sh("rm -rf \"$T/h\" && report/vmreport --html "
+		    "\"$T/h\" %s %s > \"$T/out\" 2> \"$T/err\"", c[i].a,
+		    c[i].b), 0);
+		page = tu_slurp_ok("%s/h/index.html", tu_dir);
+		ck_assert_ptr_nonnull(t = strstr(page, "id=\"summary-table\""));
+		ck_assert_ptr_nonnull(end = strstr(t, "</table>"));
+		*end = '\0';
+		ck_assert_msg(occurs(t, "num best") == c[i].best, "%s %s: %d "
+		    "best cells, want %d:\n%s", c[i].a, c[i].b,
+		    occurs(t, "num best"), c[i].best, t);
+		ck_assert_ptr_nonnull(base = strstr(t, "<tr class=\"k base\""));
+		ck_assert_ptr_nonnull(end = strstr(base, "</tr>"));
+		*end = '\0';
+		ck_assert_msg(occurs(base, "num best") == c[i].in_base, "%s %s: "
+		    "the baseline's row: %s", c[i].a, c[i].b, base);
+		free(page);
+	}
+}
+END_TEST
+
 START_TEST(quiet_once)
 {
 	static const char *const ids[] = { "forkbomb", "memfill",
@@ -352,7 +412,8 @@ END_TEST
 
 /*
  * An error bar whose interval reaches below zero stops at the chart's
- * axis: forkbomb's headline in one folder is 1, 1 and 1000 forks/s.
+ * axis: aa-1's runs of forkbomb (the interval of 3 run means, runs as
+ * the unit) reach below zero.
  */
 START_TEST(err_clipped)
 {
@@ -360,12 +421,8 @@ START_TEST(err_clipped)
 	double axis, a, b;
 	int bars = 0;
 
-	ck_assert_int_eq(sh("cp -r " EX "/example-a " EX "/example-b \"$T\"/ "
-	    "&& f=\"$T/example-b/forkbomb.res\" && awk '$1 == \"metric\" "
-	    "{ n++; if ($2 == \"forks_per_s\") c = n + 2 } $1 == \"iter\" "
-	    "{ $c = $2 == 3 ? 1000 : 1 } { print }' \"$f\" > \"$f.new\" && "
-	    "mv \"$f.new\" \"$f\" && report/vmreport --html \"$T/h\" "
-	    "\"$T/example-a\" \"$T/example-b\" > \"$T/out\""), 0);
+	ck_assert_int_eq(sh("report/vmreport --html \"$T/h\" " EX "/aa-1 "
+	    EX "/aa-2 > \"$T/out\""), 0);
 	page = tu_slurp_ok("%s/h/index.html", tu_dir);
 	ck_assert_ptr_nonnull(page);
 	svg = strstr(page, "<svg class=\"chart\"");
@@ -389,7 +446,8 @@ START_TEST(err_clipped)
 	}
 	ck_assert_int_gt(bars, 0);
 	/* forkbomb's interval does go below zero */
-	ck_assert_ptr_nonnull(strstr(page, "example-b: 334 forks/s, 95% CI [-"));
+	ck_assert_msg(strstr(page, "aa-1: 1652.51 forks/s, 95% CI [-") &&
+	    strstr(page, "], 3 runs</title>"), "%s", strstr(page, "<svg"));
 	free(page);
 }
 END_TEST
@@ -593,6 +651,8 @@ html_suite(void)
 	tcase_add_test(tc, err_clipped);
 	tcase_add_test(tc, bad_dirs);
 	tcase_add_test(tc, leftover_tmp);
+	tcase_add_test(tc, best_changed);
+	tcase_add_test(tc, pre_wraps);
 	tcase_set_timeout(tc, 30);
 	suite_add_tcase(s, tc);
 	tcase_add_unchecked_fixture(br, tu_mktmp, tu_rmtmp);

@@ -151,6 +151,44 @@ END_TEST
  * line reduced to the words not in every folder's; the chart's line
  * falls back to the keys alone when the values do not fit.
  */
+/*
+ * The boots' timing figures (vmboots: boot_to_suite_s, suite_s,
+ * shutdown_s) differ from boot to boot: figures, not settings, so not
+ * in the settings that differ; a setting beside them still is.  Both
+ * sides emulated (accel=tcg): one warning after the settings, and the
+ * charts' line starts with it.
+ */
+START_TEST(boot_timings)
+{
+	static const char *const a[] = { "vmbench_meta=1", "label=a",
+		"boot_to_suite_s=41.2", "suite_s=95.0", "shutdown_s=1.5",
+		"accel=tcg", "swappiness=60", NULL };
+	static const char *const b[] = { "vmbench_meta=1", "label=b",
+		"boot_to_suite_s=44.9", "suite_s=98.1", "shutdown_s=1.7",
+		"accel=tcg", "swappiness=10", NULL };
+	struct fake f = { 0 };
+	char *text = NULL, line[160];
+	size_t len = 0;
+	FILE *m;
+
+	fake_kernel(&f, 0, "a", a);
+	fake_kernel(&f, 1, "b", b);
+	ck_assert_ptr_nonnull(m = open_memstream(&text, &len));
+	setup_settings(m, &f.s, 80);
+	fclose(m);
+	ck_assert_msg(!strcmp(text, "Settings that differ between the "
+	    "folders:\n  swappiness: 60 in a; 10 in b\nwarning: emulated "
+	    "(TCG): compare only with other TCG runs (accel=tcg: a, b)\n"),
+	    "%s", text);
+	free(text);
+	/* the charts' line: the accelerator first */
+	ck_assert_str_eq(setup_settings_line(line, sizeof(line), &f.s),
+	    "emulated (TCG): compare only with other TCG runs; settings "
+	    "differ: swappiness (60 in a; 10 in b)");
+	fake_free(&f);
+}
+END_TEST
+
 START_TEST(settings_block)
 {
 	static const char *const c[] = { "vmbench_meta=1", "label=c",
@@ -198,6 +236,54 @@ START_TEST(scope)
 END_TEST
 
 /* foreign_cpu 97 96 98 (mean 97) is not quiet at 5%; 0.5 is. */
+/*
+ * A machine-wide counter moved by other processes: the run was not
+ * quiet, or the run's own cgroup counted less of it; not when it is
+ * zero, or quiet and the cgroup's agrees.
+ */
+START_TEST(others_moved)
+{
+	static const struct {
+		double sys, cg, cpu;	/* NAN: no such column */
+		int want;
+	} c[] = {
+		{ 3000, NAN, 0.5, 0 },	/* quiet, no cgroup: the benchmark's */
+		{ 3000, NAN, 97, 1 },	/* not quiet */
+		{ 3000, 1000, 0.5, 1 },	/* the cgroup saw a third of it */
+		{ 3000, 3000, 0.5, 0 },
+		{ 0, NAN, 97, 0 },	/* nothing moved */
+		{ NAN, NAN, 97, 0 },	/* no such counter */
+	};
+	struct vb_res r;
+	size_t i;
+	int s, g, u, it;
+
+	for (i = 0; i < sizeof(c) / sizeof(c[0]); i++) {
+		vb_res_init(&r, "memfill", "default");
+		s = isnan(c[i].sys) ? -1 : vb_res_add_metric(&r, "pswpout",
+		    "kB", VB_LOWER);
+		g = isnan(c[i].cg) ? -1 : vb_res_add_metric(&r, "cg_pswpout",
+		    "kB", VB_LOWER);
+		u = vb_res_add_metric(&r, "foreign_cpu", "%", VB_INFO);
+		for (it = 0; it < 3; it++) {
+			double *row = vb_res_add_iter(&r);
+
+			if (s >= 0)
+				row[s] = c[i].sys;
+			if (g >= 0)
+				row[g] = c[i].cg;
+			row[u] = c[i].cpu;
+		}
+		ck_assert_msg(setup_others_moved(&r, "pswpout", 5) ==
+		    c[i].want, "pswpout %g, cg_pswpout %g, foreign_cpu %g: "
+		    "%d, want %d", c[i].sys, c[i].cg, c[i].cpu,
+		    setup_others_moved(&r, "pswpout", 5), c[i].want);
+		vb_res_free(&r);
+	}
+	ck_assert_int_eq(setup_others_moved(NULL, "pswpout", 5), 0);
+}
+END_TEST
+
 START_TEST(quiet)
 {
 	static const double busy[] = { 97, 96, 98 }, idle[] = { 0.5, 0.4,
@@ -375,6 +461,8 @@ setup_suite(void)
 	tcase_add_test(tc, meta_diffs);
 	tcase_add_test(tc, meta_same);
 	tcase_add_test(tc, settings_block);
+	tcase_add_test(tc, boot_timings);
+	tcase_add_test(tc, others_moved);
 	tcase_add_test(tc, scope);
 	tcase_add_test(tc, quiet);
 	tcase_add_test(tc, machines);

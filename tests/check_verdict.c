@@ -1108,6 +1108,48 @@ value_is_ref(double v, int dec)
  * in either place) failed the 50000-round loop within its first 53 rounds,
  * and the edges alone catch all 6.
  */
+/*
+ * fmt_cut(): a label too long for its column keeps its start and its
+ * end with ".." between; labels that differ only near their end keep
+ * more of the end; labels apart only in their middle end in "#N"; no
+ * two different labels print alike, and none is wider than the column.
+ */
+START_TEST(label_cut)
+{
+	static const struct {
+		const char *l[3];
+		int n, w;
+		const char *want[3];
+	} c[] = {
+		{ { "6.1.0-57-cloud-amd64-A", "6.1.0-57-cloud-amd64-B" }, 2,
+		    13, { "6.1.0-..d64-A", "6.1.0-..d64-B" } },
+		{ { "linux-6.1-A-build", "linux-6.1-B-build" }, 2, 10,
+		    { "l..A-build", "l..B-build" } },
+		{ { "aaaaXaaaa", "aaaaYaaaa" }, 2, 6,
+		    { "aaaa#1", "aaaa#2" } },
+		{ { "short", "6.1.0-57-cloud-amd64-A", "short" }, 3, 8,
+		    { "short", "6.1..4-A", "short" } },
+	};
+	char got[3][64];
+	size_t i;
+	int k, j;
+
+	for (i = 0; i < sizeof(c) / sizeof(c[0]); i++)
+		for (k = 0; k < c[i].n; k++) {
+			fmt_cut(got[k], sizeof(got[k]), c[i].l, c[i].n, k,
+			    c[i].w);
+			ck_assert_msg(!strcmp(got[k], c[i].want[k]) &&
+			    (int)strlen(got[k]) <= c[i].w, "%s in %d: \"%s\", "
+			    "want \"%s\"", c[i].l[k], c[i].w, got[k],
+			    c[i].want[k]);
+			for (j = 0; j < k; j++)
+				ck_assert_msg(!strcmp(c[i].l[j], c[i].l[k]) ||
+				    strcmp(got[j], got[k]), "%s and %s both "
+				    "\"%s\"", c[i].l[j], c[i].l[k], got[k]);
+		}
+}
+END_TEST
+
 START_TEST(value_format)
 {
 	static const double whole[] = { 0, 1, 12, 99999, 1234567, 99999999,
@@ -1184,6 +1226,7 @@ verdict_suite(void)
 	tcase_add_test(tc, pct_format);
 	tcase_add_test(tc, g10_format);
 	tcase_add_test(tc, value_format);
+	tcase_add_test(tc, label_cut);
 	suite_add_tcase(s, tc);
 	return s;
 }

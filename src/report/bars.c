@@ -60,12 +60,12 @@ bars_print(FILE *f, const char *title, int n, const char *const *labels,
     const double *vals, const char *unit, int width, int ascending)
 {
 	struct bar *b = vb_xcalloc((size_t)n, sizeof(*b));
-	char num[64], fmt[8];
+	char num[64], fmt[8], (*cut)[32] = vb_xcalloc((size_t)(n ? n : 1),
+	    sizeof(*cut));
 	double max = 0;
 	int i, labw = 8, valw = 0, barw, dec;
 
 	for (i = 0; i < n; i++) {
-		b[i].label = labels[i];
 		b[i].v = vals[i];
 		if ((int)strlen(labels[i]) + 2 > labw)
 			labw = (int)strlen(labels[i]) + 2;
@@ -74,6 +74,9 @@ bars_print(FILE *f, const char *title, int n, const char *const *labels,
 	}
 	if (labw > 24)
 		labw = 24;
+	for (i = 0; i < n; i++)
+		b[i].label = fmt_cut(cut[i], sizeof(cut[i]), labels, n, i,
+		    labw - 1);
 	dec = max >= 10 ? 1 : max >= 1 ? 2 : 3;
 	snprintf(fmt, sizeof(fmt), "%%.%df", dec);
 	for (i = 0; i < n; i++) {
@@ -111,6 +114,7 @@ bars_print(FILE *f, const char *title, int n, const char *const *labels,
 		    unit);
 	}
 	free(b);
+	free(cut);
 }
 
 void

@@ -349,6 +349,81 @@ fmt_wrap(FILE *f, const char *text, int width, int ind)
 	fputc('\n', f);
 }
 
+/* @l in @w columns, keeping @tail characters of its end, into @out. */
+static void
+cut_at(char *out, size_t len, const char *l, int w, int tail)
+{
+	int n = (int)strlen(l), head = w - 2 - tail;
+
+	if (n <= w || w < 4 || head < 0)
+		snprintf(out, len, "%.*s", w < 0 ? 0 : w, l);
+	else
+		snprintf(out, len, "%.*s..%s", head, l, l + n - tail);
+}
+
+/* Whether cutting every label of @l at @tail keeps them all apart. */
+static int
+cuts_apart(const char *const *l, int n, int w, int tail)
+{
+	char a[256], b[256];
+	int i, j;
+
+	for (i = 0; i < n; i++) {
+		cut_at(a, sizeof(a), l[i], w, tail);
+		for (j = i + 1; j < n; j++) {
+			if (!strcmp(l[i], l[j]))
+				continue;
+			cut_at(b, sizeof(b), l[j], w, tail);
+			if (!strcmp(a, b))
+				return 0;
+		}
+	}
+	return 1;
+}
+
+const char *
+fmt_cut(char *buf, size_t len, const char *const *labels, int n, int k,
+    int w)
+{
+	int t0 = w > 4 ? (w - 2) / 2 : 0, t;
+
+	if ((int)strlen(labels[k]) <= w || w < 4 || w > 255) {
+		snprintf(buf, len, "%.*s", w < 0 ? 0 : w, labels[k]);
+		return buf;
+	}
+	/* the end tells labels apart more often than the start */
+	for (t = t0; t <= w - 2; t++)
+		if (cuts_apart(labels, n, w, t))
+			break;
+	if (t > w - 2)
+		for (t = t0 - 1; t >= 0; t--)
+			if (cuts_apart(labels, n, w, t))
+				break;
+	if (t >= 0) {
+		cut_at(buf, len, labels[k], w, t);
+		return buf;
+	}
+	/* apart only in the middle: its start, and which label it is */
+	snprintf(buf, len, "%.*s#%d", w - 2 - (k + 1 > 9) - (k + 1 > 99),
+	    labels[k], k + 1);
+	return buf;
+}
+
+const char *
+fmt_label(char *buf, size_t len, const struct rl_set *s, int k, int w)
+{
+	const char *l[64];
+	int i, n = s->nk < 64 ? s->nk : 64;
+
+	if (k >= n) {
+		snprintf(buf, len, "%.*s", w < 0 ? 0 : w, s->k[k].label);
+		return buf;
+	}
+	for (i = 0; i < n; i++)
+		l[i] = s->k[i].label;
+	return fmt_cut(buf, len, l, n, k, w);
+}
+
 int
 fmt_label_width(const struct rl_set *s, int min)
 {

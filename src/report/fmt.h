@@ -45,6 +45,19 @@ char *fmt_g10(char *buf, double v);
 void fmt_cell(FILE *f, const char *s, int w, int left);
 /* Print @text wrapped at @width, continuation lines indented by @ind. */
 void fmt_wrap(FILE *f, const char *text, int width, int ind);
+/*
+ * Label @k of @labels (@n of them) in at most @w columns, into @buf:
+ * as it is when it fits, else its start, "..", and its end.  Every
+ * label of the set is cut at the same place, the one that keeps the
+ * most of the end that still tells two different labels apart (more
+ * of the end, then more of the start); when none does, the cut ends
+ * in "#" and the label's place in the set.
+ */
+const char *fmt_cut(char *buf, size_t len, const char *const *labels, int n,
+    int k, int w);
+/* fmt_cut() of kernel @k's label among @s's. */
+const char *fmt_label(char *buf, size_t len, const struct rl_set *s, int k,
+    int w);
 /* A label column: the longest label + 2, at least @min, at most 24. */
 int fmt_label_width(const struct rl_set *s, int min);
 

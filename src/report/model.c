@@ -44,6 +44,32 @@ id_index(const struct rl_set *s, const char *id)
 	return -1;
 }
 
+/*
+ * A machine-wide key figure (pswpout) whose cgroup counterpart the runs
+ * recorded (cg_pswpout, MEM=): the cgroup's is the key figure, as the
+ * machine's includes other processes' paging.
+ */
+static void
+own_counters(const struct rl_set *s, struct model_row *rows, int n)
+{
+	char cg[128];
+	int j, c, k;
+
+	for (j = 0; j < n; j++) {
+		if (!rows[j].key || rows[j].scope != MODEL_SYSTEM)
+			continue;
+		snprintf(cg, sizeof(cg), "cg_%s", rows[j].name);
+		for (c = 0; c < n && strcmp(rows[c].name, cg); c++)
+			;
+		for (k = 0; c < n && k < s->nk && !rows[c].d[k].n; k++)
+			;
+		if (c < n && k < s->nk) {
+			rows[j].key = 0;
+			rows[c].key = 1;
+		}
+	}
+}
+
 /* A figure every benchmark's default view shows (see struct model_row). */
 static int
 common_figure(const char *name)
@@ -392,6 +418,7 @@ build_rows(struct model *md, const char *id, struct model_row **out)
 	free(b);
 	free(col);
 	free(res);
+	own_counters(s, rows, n);
 	if ((j = model_headline(s, id, rows, n)) >= 0)
 		rows[j].key = rows[j].head = 1;
 	*out = rows;

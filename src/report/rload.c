@@ -964,7 +964,9 @@ per_run_key(const char *key)
 		"label", "status", "start", "end", "workdir",
 		"mem_limit_peak_kb", "mem_limit_hits", "mem_limit_cgroup",
 		"swap_file", "ab_side", "ab_pair", "run", "runs", "boots",
-		"boot_id", "uptime_start", "unit", NULL,
+		"boot_id", "uptime_start", "unit",
+		/* vmboots' timings of a boot: figures, not settings */
+		"boot_to_suite_s", "suite_s", "shutdown_s", NULL,
 	};
 	int i;
 

@@ -132,9 +132,11 @@ struct rl_mdiff {
  * The settings and machine facts (meta keys) that differ between the
  * folders, ab_setting first, then in the order the folders list them;
  * keys that differ by nature (label, status, start, end, workdir, the
- * memory limit's and swap file's run figures, ab_side, ab_pair, and the
- * runs' run, runs, boots, boot_id, uptime_start, unit) are skipped, and config_cksum when config differs too.  Returns the count,
- * *@out allocated (rl_free_mdiffs()).
+ * memory limit's and swap file's run figures, ab_side, ab_pair, the
+ * runs' run, runs, boots, boot_id, uptime_start, unit, and vmboots'
+ * timings of a boot, boot_to_suite_s, suite_s, shutdown_s) are
+ * skipped, and config_cksum when config differs too.  Returns the
+ * count, *@out allocated (rl_free_mdiffs()).
  */
 int rl_meta_diffs(const struct rl_set *s, struct rl_mdiff **out);
 void rl_free_mdiffs(struct rl_mdiff *d, int n);

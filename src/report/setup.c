@@ -134,6 +134,39 @@ key_title(const struct rl_mdiff *d)
 	    "cmdline (words not in every folder)";
 }
 
+const char *
+setup_accel(const struct rl_set *s)
+{
+	const char *a;
+	int k;
+
+	for (k = 0; k < s->nk; k++)
+		if ((a = rl_meta(&s->k[k], "accel")) && !strcmp(a, "tcg"))
+			return "emulated (TCG): compare only with other TCG "
+			    "runs";
+	return NULL;
+}
+
+/* The accelerator's warning line, with the folders that were emulated. */
+static void
+accel_line(FILE *f, const struct rl_set *s, int width)
+{
+	struct vb_buf b = VB_BUF_INIT;
+	const char *a;
+	int k, n = 0;
+
+	if (!setup_accel(s))
+		return;
+	vb_buf_printf(&b, "warning: %s (accel=tcg:", setup_accel(s));
+	for (k = 0; k < s->nk; k++)
+		if ((a = rl_meta(&s->k[k], "accel")) && !strcmp(a, "tcg"))
+			vb_buf_printf(&b, "%s %s", n++ ? "," : "",
+			    s->k[k].label);
+	vb_buf_printf(&b, ")");
+	fmt_wrap(f, vb_buf_str(&b), width, 4);
+	vb_buf_free(&b);
+}
+
 void
 setup_settings(FILE *f, const struct rl_set *s, int width)
 {
@@ -143,13 +176,16 @@ setup_settings(FILE *f, const struct rl_set *s, int width)
 	FILE *m;
 	int n, i;
 
-	if (s->nk < 2)
+	if (s->nk < 2) {
+		accel_line(f, s, width);
 		return;
+	}
 	n = rl_meta_diffs(s, &d);
 	if (!n) {
 		fprintf(f, "Settings: the same in every folder\n");
 		rl_free_mdiffs(d, n);
 		setup_machines(f, s, width);
+		accel_line(f, s, width);
 		return;
 	}
 	fprintf(f, "Settings that differ between the folders:\n");
@@ -167,6 +203,7 @@ setup_settings(FILE *f, const struct rl_set *s, int width)
 	}
 	rl_free_mdiffs(d, n);
 	setup_machines(f, s, width);
+	accel_line(f, s, width);
 }
 
 /*
@@ -186,11 +223,13 @@ setup_settings_line(char *buf, size_t len, const struct rl_set *s)
 	if (!len)
 		return buf;
 	buf[0] = '\0';
-	if (s->nk < 2)
+	used = setup_accel(s) ? (size_t)snprintf(buf, len, "%s%s",
+	    setup_accel(s), s->nk < 2 ? "" : "; ") : 0;
+	if (s->nk < 2 || used >= len)
 		return buf;
 	n = rl_meta_diffs(s, &d);
-	used = (size_t)snprintf(buf, len, "%s", n ? "settings differ:" :
-	    "settings: the same in every folder");
+	used += (size_t)snprintf(buf + used, len - used, "%s", n ?
+	    "settings differ:" : "settings: the same in every folder");
 	for (i = 0; i < n && used < len; i++) {
 		if (!(m = open_memstream(&vals, &vlen)))
 			die_errno("cannot build the settings");
@@ -331,6 +370,75 @@ cpu_pct(char *buf, size_t len, double v)
 {
 	snprintf(buf, len, "%.*f%%", fabs(v) < 10 ? 1 : 0, v);
 	return buf;
+}
+
+/* The mean of @metric over @r's iterations; NAN when it has none. */
+static double
+res_mean(const struct vb_res *r, const char *metric)
+{
+	double sum = 0;
+	int m = vb_res_metric_index(r, metric), i, n = 0;
+
+	for (i = 0; m >= 0 && i < r->niter; i++)
+		if (!isnan(vb_res_get(r, i, m))) {
+			sum += vb_res_get(r, i, m);
+			n++;
+		}
+	return n ? sum / n : NAN;
+}
+
+int
+setup_others_moved(const struct vb_res *r, const char *metric,
+    double threshold)
+{
+	struct setup_quiet q;
+	char cg[128];
+	double v, own;
+
+	if (!r || !(fabs(v = res_mean(r, metric)) > 0))
+		return 0;
+	snprintf(cg, sizeof(cg), "cg_%s", metric);
+	own = res_mean(r, cg);
+	if (!isnan(own) && own < v)
+		return 1;
+	setup_quiet_of(r, threshold, &q);
+	return q.quiet == 0;
+}
+
+void
+setup_others_note(FILE *f, const struct rl_set *s, const char *id,
+    const struct model_row *rows, int nrows, const struct report_opts *o)
+{
+	struct vb_buf line = VB_BUF_INIT;
+	int j, k, n = 0, moved, had;
+
+	for (j = 0; j < nrows; j++) {
+		const char *nm = rows[j].name;
+
+		if (rows[j].scope != MODEL_SYSTEM || !strcmp(nm, "runq") ||
+		    !strncmp(nm, "foreign_", 8) || !strncmp(nm, "mem_", 4))
+			continue;
+		for (k = moved = had = 0; k < s->nk; k++) {
+			had += rl_find(&s->k[k], id) != NULL;
+			moved += setup_others_moved(rl_find(&s->k[k], id), nm,
+			    o->quiet);
+		}
+		if (!moved)
+			continue;
+		vb_buf_printf(&line, "%s %s", n++ ? "," : "[system] counters "
+		    "other processes moved too:", nm);
+		if (moved == had)
+			continue;
+		for (k = moved = 0; k < s->nk; k++)
+			if (setup_others_moved(rl_find(&s->k[k], id), nm,
+			    o->quiet))
+				vb_buf_printf(&line, "%s%s", moved++ ? ", " :
+				    " (", s->k[k].label);
+		vb_buf_printf(&line, ")");
+	}
+	if (n)
+		fmt_wrap(f, vb_buf_str(&line), o->width, 4);
+	vb_buf_free(&line);
 }
 
 int

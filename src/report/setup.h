@@ -2,7 +2,7 @@
  * setup.h - what the figures rest on (setup.c): the settings that
  * differ between the folders, which machine each ran on, and how quiet
  * the machine was during each run, as blocks the views print.  Below
- * it: rload, rstats, fmt and the options.
+ * it: model, rload, rstats, fmt and the options.
  */
 #ifndef VB_SETUP_H
 #define VB_SETUP_H
@@ -17,11 +17,21 @@
 /*
  * The settings block at the top of every text view: the keys of
  * rl_meta_diffs() with each folder's value, or one line saying they
- * are the same.  Nothing with a single folder.
+ * are the same (nothing with a single folder); then the machines, and
+ * the accelerator's warning (setup_accel()).
  */
 void setup_settings(FILE *f, const struct rl_set *s, int width);
-/* The same as one line for chart titles, cut to @len. */
+/*
+ * The same as one line for chart titles, cut to @len; the
+ * accelerator's warning first.
+ */
 char *setup_settings_line(char *buf, size_t len, const struct rl_set *s);
+/*
+ * "emulated (TCG): compare only with other TCG runs" when some folder
+ * ran in an emulated guest (meta accel=tcg, make boots); NULL when none
+ * did.
+ */
+const char *setup_accel(const struct rl_set *s);
 /*
  * Folder @k's value of setting @d as the settings block shows it (for
  * cmdline: only the words not in every folder); allocated, NULL when
@@ -79,6 +89,25 @@ void setup_quiet_of(const struct vb_res *r, double threshold,
 /* setup_quiet_of() and the memory figures against @mem_threshold %. */
 void setup_mem_of(const struct vb_res *r, const struct report_opts *o,
     struct setup_quiet *q);
+/*
+ * Did other processes move the machine-wide counter @metric of @r
+ * (a [system] figure)?  Yes when it is not zero and the run was not
+ * quiet at @threshold % of a CPU, or when the run's own memory cgroup
+ * counted less of it (cg_@metric, MEM=).
+ */
+int setup_others_moved(const struct vb_res *r, const char *metric,
+    double threshold);
+/*
+ * The machine-wide counters among @rows (struct model_row) that other
+ * processes moved too (setup_others_moved()), in one line under a
+ * table, with the kernels where they did when not every kernel's:
+ * "[system] counters other processes moved too: pswpout, pgfault (b)".
+ * Not the load's own figures (foreign_cpu, runq, the memory's): they
+ * are the others' by design.
+ */
+struct model_row;
+void setup_others_note(FILE *f, const struct rl_set *s, const char *id,
+    const struct model_row *rows, int nrows, const struct report_opts *o);
 /*
  * One warning line per kernel whose run of @id was not quiet, and one
  * per kernel whose other processes held more than o->mem_quiet % of

@@ -17,21 +17,21 @@
 #define CMPW 22		/* "   3398.52 (  +3.02%)*": a blank, 9, 12 */
 
 /*
- * A kernel label in a header cell of @w columns, right-aligned after a
- * space.  Labels often share a long prefix (a kernel's version) and
- * differ at the end, so a label too long for its cell keeps its end,
- * "..6-always".
+ * Kernel @k's label in a header cell of @w columns, right-aligned after
+ * a space, '!' after it when @bang.  Labels often share a long prefix
+ * (a kernel's version) and differ at the end, so a label too long for
+ * its cell keeps its start and its end (fmt_label()).
  */
 static void
-label_cell(FILE *f, const char *label, int w)
+label_cell(FILE *f, const struct rl_set *s, int k, int bang, int w)
 {
-	size_t n = strlen(label);
+	char buf[128];
 
 	fputc(' ', f);
-	if (w > 2 && n > (size_t)w)
-		fprintf(f, "..%s", label + n - (size_t)(w - 2));
-	else
-		fmt_cell(f, label, w, 0);
+	fmt_label(buf, sizeof(buf) - 1, s, k, bang ? w - 1 : w);
+	if (bang)
+		strcat(buf, "!");
+	fmt_cell(f, buf, w, 0);
 }
 
 /*
@@ -104,15 +104,13 @@ table_print(FILE *f, const struct rl_set *s, const char *id,
 		/* header: kernel labels, '!' marks an incomplete run */
 		fprintf(f, "%-*s", namew + 1 + unitw, o->title &&
 		    first == 1 ? o->title : "");
-		snprintf(buf, sizeof(buf), "%s%s", s->k[0].label,
-		    res[0] && strcmp(res[0]->status, "complete") ? "!" : "");
-		label_cell(f, buf, basew - 1);
+		label_cell(f, s, 0, res[0] && strcmp(res[0]->status,
+		    "complete"), basew - 1);
 		for (i = first; i < last; i++) {
 			const struct vb_res *r = res[i];
 
-			snprintf(buf, sizeof(buf), "%s%s", s->k[i].label,
-			    r && strcmp(r->status, "complete") ? "!" : "");
-			label_cell(f, buf, CMPW - 2);
+			label_cell(f, s, i, r && strcmp(r->status, "complete"),
+			    CMPW - 2);
 			fputc(' ', f);
 		}
 		fputc('\n', f);
@@ -650,4 +648,56 @@ char *
 table_mean(char *buf, size_t len, const struct model_row *r, int nk, int k)
 {
 	return fmt_value(buf, len, r->d[k].mean, model_decimals(r, nk));
+}
+
+/* Is the row named @name one of @sel[n]? */
+static int
+selected(const struct model_row *sel, int n, const char *name)
+{
+	int i;
+
+	for (i = 0; i < n; i++)
+		if (!strcmp(sel[i].name, name))
+			return 1;
+	return 0;
+}
+
+void
+table_also_changed(FILE *f, const struct model *md,
+    const struct model_row *rows, int nrows, const struct model_row *sel,
+    int n, const struct report_opts *o)
+{
+	const struct rl_set *s = md->s;
+	struct vb_buf line = VB_BUF_INIT;
+	char x[32], y[32];
+	int i, j, got;
+
+	for (i = 1; i < s->nk; i++) {
+		got = 0;
+		for (j = 0; j < nrows; j++) {
+			const struct model_row *r = &rows[j];
+			const struct rv_verdict *v = model_verdict(md, r, i,
+			    NULL);
+
+			if (!v->star || selected(sel, n, r->name))
+				continue;
+			if (!got++)
+				vb_buf_printf(&line, "also changed%s%s:",
+				    s->nk > 2 ? " in " : "", s->nk > 2 ?
+				    s->k[i].label : "");
+			else
+				vb_buf_printf(&line, ",");
+			if (isnan(v->change))
+				vb_buf_printf(&line, " %s %s -> %s*", r->name,
+				    table_mean(x, sizeof(x), r, s->nk, 0),
+				    table_mean(y, sizeof(y), r, s->nk, i));
+			else
+				vb_buf_printf(&line, " %s %s%%*", r->name,
+				    fmt_num(x, sizeof(x), "%+.1f", v->change));
+		}
+		if (got) {
+			fmt_wrap(f, vb_buf_str(&line), o->width, 4);
+			vb_buf_free(&line);
+		}
+	}
 }

@@ -47,6 +47,15 @@ void table_verdict_line(FILE *f, const struct model *md, const char *id,
  */
 void table_family_words(struct vb_buf *b, const struct model *md,
     int detail);
+/*
+ * The second tier's stars (model_verdict()) on figures of @rows that
+ * the table of @sel does not show, one line a kernel: "also changed:
+ * minflt -99.7%*, thp_fault_alloc 0 -> 128*" ("also changed in b:"
+ * with several kernels); the text view and the post.
+ */
+void table_also_changed(FILE *f, const struct model *md,
+    const struct model_row *rows, int nrows, const struct model_row *sel,
+    int n, const struct report_opts *o);
 /* Kernel @k's mean of @r as the table prints it. */
 char *table_mean(char *buf, size_t len, const struct model_row *r, int nk,
     int k);

@@ -65,7 +65,7 @@ static const char *const io_title[4] = {
 static void
 io_block(FILE *f, const struct rl_set *s, const char **ids, int n, int m0)
 {
-	char a[32], b[32], c[32];
+	char a[32], b[32], c[32], lab[24];
 	int i, k, m;
 
 	fprintf(f, "%-16s %3s", "", "Num");
@@ -82,8 +82,8 @@ io_block(FILE *f, const struct rl_set *s, const char **ids, int n, int m0)
 		for (k = 0; k < s->nk; k++) {
 			const struct vb_res *r = rl_find(&s->k[k], ids[i]);
 
-			fprintf(f, "%-16.16s %3ld", s->k[k].label,
-			    threads_of(s, ids[i]));
+			fprintf(f, "%-16s %3ld", fmt_label(lab, sizeof(lab),
+			    s, k, 16), threads_of(s, ids[i]));
 			if (!r) {
 				fprintf(f, "  missing\n");
 				continue;
@@ -165,7 +165,7 @@ static void
 create_block(FILE *f, const struct rl_set *s, const char *id, int rnd)
 {
 	static const char *const op[2] = { "create", "delete" };
-	char a[32], b[32], c[32], name[64];
+	char a[32], b[32], c[32], name[64], lab[24];
 	int k, j;
 
 	fprintf(f, "%-23s ", "");
@@ -181,7 +181,8 @@ create_block(FILE *f, const struct rl_set *s, const char *id, int rnd)
 	for (k = 0; k < s->nk; k++) {
 		const struct vb_res *r = rl_find(&s->k[k], id);
 
-		fprintf(f, "%-16.16s %6s", s->k[k].label, r &&
+		fprintf(f, "%-16s %6s", fmt_label(lab, sizeof(lab), s, k, 16),
+		    r &&
 		    vb_res_param(r, "files") ? vb_res_param(r, "files") : "-");
 		if (!r) {
 			fprintf(f, " missing\n");

@@ -40,7 +40,7 @@ is_sweep(const struct rl_set *s, const char *id)
 static int
 tworead_table(FILE *f, const struct rl_set *s, const char *bench, int width)
 {
-	char b[NAME_MAX + 1], num[64];
+	char b[NAME_MAX + 1], num[64], lab[16];
 	int i, k, first, last, perblk = (width - 8) / 12, rule, shown = 0;
 
 	if (perblk < 1)
@@ -58,7 +58,8 @@ tworead_table(FILE *f, const struct rl_set *s, const char *bench, int width)
 		shown++;
 		fprintf(f, "%-8s", " n");
 		for (k = first; k < last; k++)
-			fprintf(f, "%12.11s", s->k[k].label);
+			fprintf(f, "%12s", fmt_label(lab, sizeof(lab), s, k,
+			    11));
 		fputc('\n', f);
 		rule = 8 + 12 * (last - first);
 		while (rule-- > 0)

@@ -256,7 +256,9 @@ static const char style[] =
 "text.vw{fill:#8a6400}text.vw.same{fill:#555}text.vw.better{fill:#1e7a1e}"
 "text.vw.worse{fill:#b02020}\n"
 "th.sort{cursor:pointer}\n"
-"pre{background:#f7f7f7;padding:.5em;overflow-x:auto}\n"
+/* the notes' long lines wrap at the page's edge, not cut by it */
+"pre{background:#f7f7f7;padding:.5em;white-space:pre-wrap;"
+"overflow-wrap:anywhere}\n"
 "p.warn,pre.warn{color:#a40}\n"
 "svg.chart{display:block;margin:.5em 0}\n"
 "svg text{font:12px sans-serif}\n"
@@ -371,6 +373,9 @@ settings(FILE *f, const struct model *md, const struct report_opts *o)
 		    "these folders come from %d machines: a difference "
 		    "between folders of two machines may be the machine's, "
 		    "not the kernel's.</p>\n", m.n);
+	if (setup_accel(s))
+		fprintf(f, "<p class=\"warn\" id=\"accel-warning\">warning: "
+		    "%s.</p>\n", setup_accel(s));
 	suite_status(f, s);
 	fputs("<ul id=\"machines\">\n", f);
 	for (j = 0; j < m.n; j++) {
@@ -444,12 +449,18 @@ settings(FILE *f, const struct model *md, const struct report_opts *o)
 	setup_machines_free(&m);
 }
 
-/* Kernel @k's place among the others for row @r: is it the best? */
+/*
+ * Kernel @k's place among the others for row @r: is it the best, and
+ * does the verdict say so?  Kernel @k's verdict against the baseline
+ * is changed, or for the baseline every other kernel's is: the best of
+ * a column of can't tell and same is not marked.
+ */
 static int
-is_best(const struct rl_set *s, const char *id, const struct model_row *r,
+is_best(const struct model *md, const char *id, const struct model_row *r,
     int k)
 {
-	int i;
+	const struct rl_set *s = md->s;
+	int i, others = 0;
 
 	if (r->dir == VB_INFO || !rl_find(&s->k[k], id) || !r->d[k].n ||
 	    !isfinite(r->d[k].mean))
@@ -461,8 +472,14 @@ is_best(const struct rl_set *s, const char *id, const struct model_row *r,
 		if (r->dir == VB_LOWER ? r->d[i].mean < r->d[k].mean :
 		    r->d[i].mean > r->d[k].mean)
 			return 0;
+		if (i && (!k || i == k)) {
+			if (!r->d[0].n || model_verdict(md, r, i,
+			    NULL)->word != RV_CHANGED)
+				return 0;
+			others++;
+		}
 	}
-	return 1;
+	return others > 0;
 }
 
 /*
@@ -514,8 +531,9 @@ summary(FILE *f, const struct model *md, struct model_row **rows,
 	fputs("<section id=\"summary\"><h2>Summary</h2>\n<p>Each "
 	    "benchmark's headline figure, mean of runs; unit with + higher "
 	    "is better, - lower is better; the best of each column is "
-	    "marked (green); under each kernel's figure its verdict against "
-	    "the baseline on the run means, as the text report and the "
+	    "marked (green) where the verdict is changed; under each "
+	    "kernel's figure its verdict against the baseline on the run "
+	    "means, as the text report and the "
 	    "tables below give it: changed (* a test in the family, with "
 	    "the change, + = better), same within +-X%, or can't tell.  "
 	    "Click a column's header to sort by it.</p>\n"
@@ -554,7 +572,7 @@ summary(FILE *f, const struct model *md, struct model_row **rows,
 			    &rows[j][hl[j]] : NULL;
 			int has = r && rl_find(&s->k[i], s->ids[j]);
 
-			fprintf(f, "<td class=\"num%s\"", r && is_best(s,
+			fprintf(f, "<td class=\"num%s\"", r && is_best(md,
 			    s->ids[j], r, i) ? " best" : "");
 			if (r)
 				data_v(f, r, i, has);
@@ -709,7 +727,7 @@ err_bar(FILE *f, const struct rs_desc *d, double lo, double hi, double x0)
 /*
  * The headline's bar chart: one row per kernel (the kernels' order;
  * the script reorders by value), a bar from 0 to the mean, the 95% CI
- * of the mean as an error bar (clipped at the axis), the value at the
+ * of the run means as an error bar (clipped at the axis), the value at the
  * right and after it the kernel's verdict against the baseline (the
  * text report's words).  The bar is green or red when the verdict is
  * changed*, better or worse.
@@ -719,12 +737,28 @@ chart(FILE *f, const struct model *md, const char *id,
     const struct model_row *r)
 {
 	const struct rl_set *s = md->s;
+	struct rs_desc *rd = vb_xcalloc((size_t)s->nk, sizeof(*rd));
 	double lo = 0, hi = 0, x0, x1;
 	char num[64];
 	int k, h = CH_TOP + CH_ROWH * s->nk + 8;
 
+	/* the table's mean; the interval and the count of the runs */
 	for (k = 0; k < s->nk; k++) {
-		const struct rs_desc *d = &r->d[k];
+		struct rs_desc run;
+		double *v = NULL;
+		int nv = model_run_means(&s->k[k], id, r->name, &v);
+
+		rs_describe(v, nv, 1, &run);
+		free(v);
+		rd[k] = r->d[k];
+		if (rd[k].n) {
+			rd[k].n = run.n;
+			rd[k].ci_lo = run.ci_lo;
+			rd[k].ci_hi = run.ci_hi;
+		}
+	}
+	for (k = 0; k < s->nk; k++) {
+		const struct rs_desc *d = &rd[k];
 
 		if (!d->n || !isfinite(d->mean))
 			continue;
@@ -758,7 +792,8 @@ chart(FILE *f, const struct model *md, const char *id,
 	fprintf(f, "<line x1=\"%.1f\" x2=\"%.1f\" y1=\"%d\" y2=\"%d\" "
 	    "stroke=\"#999\"/>\n", x0, x0, CH_TOP - 4, h - 4);
 	for (k = 0; k < s->nk; k++) {
-		const struct rs_desc *d = &r->d[k];
+		const struct rs_desc *d = &rd[k];
+		char cut[32];
 		int has = rl_find(&s->k[k], id) && d->n && isfinite(d->mean);
 
 		fprintf(f, "<g class=\"row%s\" data-k=\"%d\"", has ? "" :
@@ -779,7 +814,8 @@ chart(FILE *f, const struct model *md, const char *id,
 		fprintf(f, "</title><text x=\"%d\" y=\"13\" "
 		    "text-anchor=\"end\">", CH_LABW - 6);
 		/* long labels cut: the title above has them whole */
-		snprintf(num, sizeof(num), "%.24s", s->k[k].label);
+		snprintf(num, sizeof(num), "%s", fmt_label(cut, sizeof(cut),
+		    s, k, 24));
 		cut_utf8(num);
 		html_esc(f, num);
 		fputs("</text>", f);
@@ -812,6 +848,7 @@ chart(FILE *f, const struct model *md, const char *id,
 		fputs("</g>\n", f);
 	}
 	fputs("</svg>\n", f);
+	free(rd);
 }
 
 /* One benchmark's section. */
@@ -875,6 +912,7 @@ bench(FILE *f, const struct model *md, int i, struct model_row *rows,
 	if (!(mem = open_memstream(&text, &len)))
 		die_errno("cannot build the page");
 	table_notes(mem, s, id, rows, nrows, &wide);
+	setup_others_note(mem, s, id, rows, nrows, &wide);
 	if (fclose(mem) != 0)
 		die_errno("cannot build the page");
 	pre_of(f, "notes", text, len);

@@ -297,11 +297,21 @@ bar_chart(const struct charts *ch, const char *id, const struct model_row *r)
 		return -1;
 	fputs("# ", f);
 	dat_str(f, id);
-	fprintf(f, " %s (%s): kernel index, label, mean, 95%% CI low, "
-	    "high (NaN: not defined, n < 2), n\n", r->name, r->unit);
+	fprintf(f, " %s (%s): kernel index, label, mean of the run means, "
+	    "their 95%% CI low, high (NaN: not defined, one run), runs\n",
+	    r->name, r->unit);
 	for (k = 0; k < s->nk; k++) {
-		const struct rs_desc *d = &r->d[k];
+		struct rs_desc rd;
+		const struct rs_desc *d = &rd;
+		double *v = NULL;
+		int nv;
 
+		if (!r->d[k].n)
+			continue;
+		/* the runs, as the verdict: a run's iterations are one */
+		nv = model_run_means(&s->k[k], id, r->name, &v);
+		rs_describe(v, nv, 1, &rd);
+		free(v);
 		if (!d->n)
 			continue;
 		bars++;
@@ -309,8 +319,9 @@ bar_chart(const struct charts *ch, const char *id, const struct model_row *r)
 		fprintf(f, "%d \"", k);
 		dat_str(f, s->k[k].label);
 		/* another amount of work: drawn, named, not compared */
-		fprintf(f, " (n=%d%s)\" %.10g ", d->n, r->other_work[k] ?
-		    ", !work: other work" : "", d->mean);
+		fprintf(f, " (%d run%s%s)\" %.10g ", d->n, d->n == 1 ? "" :
+		    "s", r->other_work[k] ? ", !work: other work" : "",
+		    d->mean);
 		/* gnuplot reads NaN, not inf: an infinite bound is "NaN" */
 		if (!isfinite(d->ci_lo) || !isfinite(d->ci_hi)) {
 			fprintf(f, "NaN NaN %d\n", d->n);
@@ -325,8 +336,8 @@ bar_chart(const struct charts *ch, const char *id, const struct model_row *r)
 		return -1;
 	snprintf(title, sizeof(title), "%s: %s (%s; %s)", id, r->name,
 	    r->dir == VB_LOWER ? "lower is better" : r->dir == VB_HIGHER ?
-	    "higher is better" : "information", cis ? "error bars: 95% CI" :
-	    "one run: no interval");
+	    "higher is better" : "information", cis ? "error bars: 95% CI "
+	    "of the run means" : "one run: no interval");
 	gp_head(f, name, title, ch->settings, "kernel", r->unit);
 	fprintf(f, "set style fill solid 0.5 border -1\nset boxwidth 0.6\n"
 	    "set xrange [-0.7:%d.7]\nset xtics noenhanced\nunset key\n",

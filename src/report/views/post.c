@@ -82,15 +82,44 @@ tcsh_line(char *buf, size_t len, double el, double user, double sys,
 	return buf;
 }
 
+/* What a machine-wide figure's words add when others moved it. */
+static const char *
+others(const struct vb_res *r, const char *metric, double quiet)
+{
+	return setup_others_moved(r, metric, quiet) ?
+	    ": includes other processes" : "";
+}
+
+/*
+ * "@what@v kB (system-wide@more)" at column @w, its parenthesis on the
+ * next line when the whole does not fit in @width.
+ */
+static void
+swap_line(FILE *f, int w, int width, const char *what, double v,
+    const char *more)
+{
+	char a[32], tail[96];
+	int n;
+
+	snprintf(tail, sizeof(tail), "(system-wide%s)", more);
+	n = w + (int)strlen(what) + (int)strlen(fmt_num(a, sizeof(a), "%.0f",
+	    v)) + 4 + (int)strlen(tail);
+	fprintf(f, "%*s%s%s kB%s%*s%s\n", w, "", what, a, n > width ? "\n" :
+	    " ", n > width ? w + 4 : 0, "", tail);
+}
+
 /*
  * tcsh time(1) line of the mean run, and the swap totals under it:
  *	2.5.23:   193.260u 17.540s 3:49.86 93.5%  0+0k 0+0io 223130pf+0w
- *	          Total kernel swapouts during test = 143992 kB
+ *	          Total kernel swapouts during test = 143992 kB (system-wide)
+ * ("system-wide: includes other processes" when others moved it,
+ * setup_others_moved(); on a line of its own when it does not fit).
  */
 static void
-time_lines(FILE *f, const struct rl_set *s, const char *id)
+time_lines(FILE *f, const struct rl_set *s, const char *id, double quiet,
+    int width)
 {
-	char buf[512], a[32], b[32];
+	char buf[512];
 	int k, w = fmt_label_width(s, 10);
 
 	for (k = 0; k < s->nk; k++) {
@@ -116,20 +145,51 @@ time_lines(FILE *f, const struct rl_set *s, const char *id)
 		si = model_mean(r, "pswpin");
 		so = model_mean(r, "pswpout");
 		shown = !isnan(so) && (so > 0 || si > 0);
-		if (shown)
-			fprintf(f, "%*sTotal kernel swapouts during test = "
-			    "%s kB (system-wide)\n%*sTotal kernel swapins "
-			    "during test  = %s kB (system-wide)\n", w, "",
-			    fmt_num(a, sizeof(a), "%.0f", so), w, "",
-			    fmt_num(b, sizeof(b), "%.0f", isnan(si) ? 0 : si));
+		if (shown) {
+			swap_line(f, w, width, "Total kernel swapouts during "
+			    "test = ", so, others(r, "pswpout", quiet));
+			swap_line(f, w, width, "Total kernel swapins during "
+			    "test  = ", isnan(si) ? 0 : si, others(r,
+			    "pswpin", quiet));
+		}
 		cgroup_swap_lines(f, r, w, shown);
 	}
 }
 
 /*
+ * Row @j of @rows into @out[@m], or for a machine-wide counter whose
+ * cgroup counterpart the runs recorded (MEM=), that one, once: the
+ * machine's includes other processes'.  Returns the new count.
+ */
+static int
+add_own(const struct rl_set *s, const struct model_row *rows, int n, int j,
+    struct model_row *out, int m)
+{
+	char cg[128];
+	int c, k, i;
+
+	snprintf(cg, sizeof(cg), "cg_%s", rows[j].name);
+	for (c = 0; rows[j].scope == MODEL_SYSTEM && c < n &&
+	    strcmp(rows[c].name, cg); c++)
+		;
+	for (k = 0; c < n && k < s->nk && !rows[c].d[k].n; k++)
+		;
+	if (rows[j].scope != MODEL_SYSTEM || c >= n || k >= s->nk) {
+		out[m++] = rows[j];
+		return m;
+	}
+	for (i = 0; i < m && strcmp(out[i].name, cg); i++)
+		;
+	if (i == m)
+		out[m++] = rows[c];
+	return m;
+}
+
+/*
  * Rows for the post's short table: the headline, the benchmark's first
  * four other own metrics, then elapsed, user, sys, major faults, swap
- * (the full table is `make compare`'s).
+ * (the cgroup's, when the runs recorded it) (the full table is `make
+ * compare`'s).
  */
 static int
 post_rows(const struct rl_set *s, const char *id, struct model_row *rows,
@@ -168,7 +228,7 @@ post_rows(const struct rl_set *s, const char *id, struct model_row *rows,
 		for (j = 0; j < n; j++)
 			if (!strcmp(rows[j].name, tail[i]) &&
 			    !(r0 && !strcmp(rows[j].name, r0->headline)))
-				out[m++] = rows[j];
+				m = add_own(s, rows, n, j, out, m);
 	return m;
 }
 
@@ -349,7 +409,10 @@ runs_line(FILE *f, const struct rl_set *s, const char *id, int width)
 	vb_buf_free(&line);
 }
 
-/* The short comparison table of @id. */
+/*
+ * The short comparison table of @id, its notes, and the figures it
+ * leaves out that changed (as the text view says them).
+ */
 static void
 short_table(FILE *f, const struct model *md, const char *id,
     const struct report_opts *o)
@@ -366,6 +429,8 @@ short_table(FILE *f, const struct model *md, const char *id,
 		table_print(f, s, id, sel, m, o);
 		table_verdict_line(f, md, id, rows, n, o);
 		table_notes(f, s, id, sel, m, o);
+		setup_others_note(f, s, id, sel, m, o);
+		table_also_changed(f, md, rows, n, sel, m, o);
 	} else {
 		table_notes(f, s, id, sel, 0, o);
 	}
@@ -411,7 +476,7 @@ form_section(FILE *f, const struct model *md, const struct form *fm, int i,
 		fprintf(f, "%s:\n", s->ids[j]);
 		runs_line(f, s, s->ids[j], o->width);
 		setup_quiet_warn(f, s, s->ids[j], o);
-		time_lines(f, s, s->ids[j]);
+		time_lines(f, s, s->ids[j], o->quiet, o->width);
 		form_beside(f, s, s->ids[j]);
 		short_table(f, md, s->ids[j], o);
 		fputc('\n', f);
@@ -443,7 +508,7 @@ post_print(FILE *f, const struct model *md, const struct report_opts *o)
 		runs_line(f, s, id, o->width);
 		setup_quiet_warn(f, s, id, o);
 		fputc('\n', f);
-		time_lines(f, s, id);
+		time_lines(f, s, id, o->quiet, o->width);
 		form_beside(f, s, id);
 		if ((fm = form_of(id, FORM_BESIDE)))
 			fm->lines(f, s, id);

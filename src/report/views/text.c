@@ -41,11 +41,14 @@ static void
 kernel_header(FILE *f, const struct rl_set *s, int labw, int first,
     int last)
 {
+	char buf[DETW + 1];
 	int i;
 
 	fprintf(f, "%-*s", labw, "");
+	/* a blank between the columns, always */
 	for (i = first; i < last; i++)
-		fmt_cell(f, s->k[i].label, DETW, 0);
+		fmt_cell(f, fmt_label(buf, sizeof(buf), s, i, DETW - 1), DETW,
+		    0);
 	fputc('\n', f);
 }
 
@@ -577,64 +580,6 @@ listed(const char *const *list, const char *name)
 	return 0;
 }
 
-/* Is the row named @name one of @sel[n]? */
-static int
-selected(const struct model_row *sel, int n, const char *name)
-{
-	int i;
-
-	for (i = 0; i < n; i++)
-		if (!strcmp(sel[i].name, name))
-			return 1;
-	return 0;
-}
-
-/*
- * The second tier's stars on figures the table does not show, one line
- * a kernel: "also changed: minflt -99.7%*, thp_fault_alloc 0 -> 128*"
- * ("also changed in b:" with several kernels).
- */
-static void
-also_changed(FILE *f, const struct model *md, const char *id,
-    const struct model_row *rows, int nrows, const struct model_row *sel,
-    int n, const struct report_opts *o)
-{
-	const struct rl_set *s = md->s;
-	struct vb_buf line = VB_BUF_INIT;
-	char x[32], y[32];
-	int i, j, got;
-
-	(void)id;
-	for (i = 1; i < s->nk; i++) {
-		got = 0;
-		for (j = 0; j < nrows; j++) {
-			const struct model_row *r = &rows[j];
-			const struct rv_verdict *v = model_verdict(md, r, i,
-			    NULL);
-
-			if (!v->star || selected(sel, n, r->name))
-				continue;
-			if (!got++)
-				vb_buf_printf(&line, "also changed%s%s:",
-				    s->nk > 2 ? " in " : "", s->nk > 2 ?
-				    s->k[i].label : "");
-			else
-				vb_buf_printf(&line, ",");
-			if (isnan(v->change))
-				vb_buf_printf(&line, " %s %s -> %s*", r->name,
-				    table_mean(x, sizeof(x), r, s->nk, 0),
-				    table_mean(y, sizeof(y), r, s->nk, i));
-			else
-				vb_buf_printf(&line, " %s %s%%*", r->name,
-				    fmt_num(x, sizeof(x), "%+.1f", v->change));
-		}
-		if (got) {
-			fmt_wrap(f, vb_buf_str(&line), o->width, 4);
-			vb_buf_free(&line);
-		}
-	}
-}
-
 /*
  * The default view of @id: the table of the key rows (struct
  * model_row) under "== ID ==" (the command is --detail's), their notes,
@@ -702,10 +647,11 @@ key_section(FILE *f, const struct model *md, const char *id,
 	ko.short_notes = 1;
 	ko.notes_apart = 1;
 	table_notes(f, s, id, sel, n, &ko);
+	setup_others_note(f, s, id, sel, n, &ko);
 	local_notes(f, s, id, o);
 	quiet_line(f, s, id, o);
 	setup_mem_line(f, s, id, o);
-	also_changed(f, md, id, rows, nrows, sel, n, o);
+	table_also_changed(f, md, rows, nrows, sel, n, o);
 	if (nmark) {
 		vb_buf_printf(&line, "--detail has %d more metric%s; marked * "
 		    "there (Benjamini-Hochberg)%s", more, more == 1 ? "" : "s",
@@ -754,6 +700,7 @@ section(FILE *f, const struct model *md, const char *id,
 	fputc('\n', f);
 	table_print(f, s, id, rows, nrows, o);
 	table_notes(f, s, id, rows, nrows, o);
+	setup_others_note(f, s, id, rows, nrows, o);
 	fputc('\n', f);
 	derived_table(f, s, id, o);
 	h = model_headline(s, id, rows, nrows);
@@ -1021,7 +968,7 @@ static void
 geo_table(FILE *f, const struct model *md, int labw, int lead)
 {
 	const struct rl_set *s = md->s;
-	char num[32];
+	char num[32], lab[32];
 	int i;
 
 	fprintf(f, "%sTime-like metrics (s, ms, us, ns; lower is better), "
@@ -1034,7 +981,8 @@ geo_table(FILE *f, const struct model *md, int labw, int lead)
 		struct rs_georun g;
 
 		model_geo(md, i, &g);
-		fmt_cell(f, s->k[i].label, labw, 1);
+		fmt_cell(f, fmt_label(lab, sizeof(lab), s, i, labw - 1), labw,
+		    1);
 		if (!g.k) {
 			fprintf(f, " %7d %5s %8s\n", 0, "-", "-");
 			rs_georun_free(&g);
@@ -1064,7 +1012,7 @@ summary_tables(FILE *f, const struct model *md, const struct report_opts *o,
 	int *nrows = vb_xcalloc((size_t)s->nids, sizeof(int));
 	int *hl = vb_xcalloc((size_t)s->nids, sizeof(int));
 	int labw = 10, perblk, first, last, i, j, k, nwork;
-	char num[64];
+	char num[64], lab[32];
 
 	for (i = 0; i < s->nk; i++)
 		if ((int)strlen(s->k[i].label) + 1 > labw)
@@ -1093,7 +1041,8 @@ summary_tables(FILE *f, const struct model *md, const struct report_opts *o,
 			fprintf(f, " %.*s", SUMW - 1, "---------");
 		fputc('\n', f);
 		for (i = 0; i < s->nk; i++) {
-			fmt_cell(f, s->k[i].label, labw, 1);
+			fmt_cell(f, fmt_label(lab, sizeof(lab), s, i, labw -
+			    1), labw, 1);
 			for (j = first; j < last; j++) {
 				const struct model_row *r = hl[j] >= 0 ?
 				    &rows[j][hl[j]] : NULL;
