@@ -19,6 +19,7 @@
 #include <sys/types.h>
 
 #include "label.h"
+#include "quiet.h"
 #include "plan.h"
 
 struct opts {
@@ -65,7 +66,7 @@ struct boots_ctx {
 	char order[2 * BT_BOOTS_MAX + 1];
 	/* --quiet: the wait before each boot, and its meta's values */
 	double quiet_pct, quiet_max_s;	/* quiet_pct 0: no wait */
-	char quiet_thr[32], quiet_waited[32], quiet_cpu[32], quiet_to[4];
+	struct vb_quiet_text quiet;	/* the wait's meta values */
 };
 
 #define BOOTS_CTX_INIT { .lk = { { .fd = -1 }, { .fd = -1 } } }

@@ -645,10 +645,10 @@ bt_boot_one(struct boots_ctx *ctx, int i, int k, struct boot *b, double limit)
 		KV("shutdown_s", ds);
 	}
 	if (ctx->quiet_pct > 0) {
-		KV("quiet_threshold", ctx->quiet_thr);
-		KV("quiet_waited_s", ctx->quiet_waited);
-		KV("quiet_cpu", ctx->quiet_cpu);
-		KV("quiet_timeout", ctx->quiet_to);
+		KV("quiet_threshold", ctx->quiet.thr);
+		KV("quiet_waited_s", ctx->quiet.waited);
+		KV("quiet_cpu", ctx->quiet.cpu);
+		KV("quiet_timeout", ctx->quiet.timeout);
 	}
 #undef KV
 	if (bt_collect(ctx->staging, ctx->sd[k].label, ctx->labeldir[k], b->run,

@@ -187,7 +187,7 @@ parse_quiet(struct boots_ctx *ctx)
 	if (vb_quiet_pct(ctx->o.quiet, &ctx->quiet_pct, err,
 	    sizeof(err)) < 0)
 		die("%s", err);
-	snprintf(ctx->quiet_thr, sizeof(ctx->quiet_thr), "%g",
+	snprintf(ctx->quiet.thr, sizeof(ctx->quiet.thr), "%g",
 	    ctx->quiet_pct);
 }
 
@@ -200,25 +200,12 @@ quiet_wait(struct boots_ctx *ctx)
 {
 	struct vb_quiet q = { .threshold = ctx->quiet_pct,
 	    .max_s = ctx->quiet_max_s };
-	char h[32];
 
 	if (!(ctx->quiet_pct > 0))
 		return;
-	if (vb_quiet_wait(&q, "/proc", "vmboots", &stop_signal) < 0)
+	if (vb_quiet_before(&q, &ctx->quiet, "vmboots", "boot",
+	    &stop_signal) < 0)
 		die_errno("--quiet: cannot read /proc/stat");
-	snprintf(ctx->quiet_waited, sizeof(ctx->quiet_waited), "%.1f",
-	    q.waited_s);
-	if (isnan(q.cpu))
-		snprintf(ctx->quiet_cpu, sizeof(ctx->quiet_cpu), "unknown");
-	else
-		snprintf(ctx->quiet_cpu, sizeof(ctx->quiet_cpu), "%.1f",
-		    q.cpu);
-	snprintf(ctx->quiet_to, sizeof(ctx->quiet_to), "%d", q.timeout);
-	if (q.timeout)
-		fprintf(stderr, "vmboots: not quiet after %s (other processes "
-		    "use %.0f%% of a CPU, threshold %g%%): the boot goes on, "
-		    "marked quiet_timeout=1 in its meta\n", vb_quiet_human(
-		    q.waited_s, h, sizeof(h)), q.cpu, ctx->quiet_pct);
 }
 
 static void

@@ -213,3 +213,27 @@ vb_quiet_wait(struct vb_quiet *q, const char *proc_root, const char *who,
 	vb_cpuown_free(&a.own);
 	return rc;
 }
+
+int
+vb_quiet_before(struct vb_quiet *q, struct vb_quiet_text *t,
+    const char *who, const char *what, volatile sig_atomic_t *stop)
+{
+	char h[32];
+	int rc = vb_quiet_wait(q, "/proc", who, stop);
+
+	snprintf(t->thr, sizeof(t->thr), "%g", q->threshold);
+	if (rc < 0)
+		return rc;
+	snprintf(t->waited, sizeof(t->waited), "%.1f", q->waited_s);
+	if (isnan(q->cpu))
+		snprintf(t->cpu, sizeof(t->cpu), "unknown");
+	else
+		snprintf(t->cpu, sizeof(t->cpu), "%.1f", q->cpu);
+	snprintf(t->timeout, sizeof(t->timeout), "%d", q->timeout);
+	if (q->timeout)
+		fprintf(stderr, "%s: not quiet after %s (other processes use "
+		    "%.0f%% of a CPU, threshold %g%%): the %s goes on, marked "
+		    "quiet_timeout=1 in its meta\n", who, vb_quiet_human(
+		    q->waited_s, h, sizeof(h)), q->cpu, q->threshold, what);
+	return rc;
+}

@@ -45,4 +45,17 @@ char *vb_quiet_human(double secs, char *buf, size_t len);
 int vb_quiet_wait(struct vb_quiet *q, const char *proc_root, const char *who,
     volatile sig_atomic_t *stop);
 
+/* The meta values of a wait: quiet_threshold, _waited_s, _cpu, _timeout. */
+struct vb_quiet_text {
+	char thr[32], waited[32], cpu[32], timeout[4];
+};
+/*
+ * Before a run or a boot (@what: "run", "boot"): vb_quiet_wait() on
+ * /proc, @t filled from what it found, and one line after @who when the
+ * bound passed (the @what goes on, marked quiet_timeout=1).  The
+ * return of vb_quiet_wait().
+ */
+int vb_quiet_before(struct vb_quiet *q, struct vb_quiet_text *t,
+    const char *who, const char *what, volatile sig_atomic_t *stop);
+
 #endif

@@ -23,6 +23,7 @@
 #include "config.h"
 #include "knob.h"
 #include "label.h"
+#include "quiet.h"
 #include "memlimit.h"
 #include "meta.h"
 #include "state.h"
@@ -123,7 +124,7 @@ struct run_ctx {
 	struct run_runs rn;		/* the runs of the label */
 	/* --quiet: the wait before each run, and its meta's values */
 	double quiet_pct, quiet_max_s;	/* quiet_pct 0: no wait */
-	char quiet_thr[32], quiet_waited[32], quiet_cpu[32], quiet_to[4];
+	struct vb_quiet_text quiet;	/* the wait's meta values */
 };
 
 #define RUN_CTX_INIT { .lk = { { .fd = -1 }, { .fd = -1 } }, \

@@ -444,24 +444,10 @@ rn_quiet_wait(struct run_ctx *ctx)
 {
 	struct vb_quiet q = { .threshold = ctx->quiet_pct,
 	    .max_s = ctx->quiet_max_s };
-	char h[32];
 
 	if (!(ctx->quiet_pct > 0))
 		return;
 	vb_catch_signals(rn_on_signal);
-	if (vb_quiet_wait(&q, "/proc", "vmrun", &stop_signal) < 0)
+	if (vb_quiet_before(&q, &ctx->quiet, "vmrun", "run", &stop_signal) < 0)
 		die_errno("--quiet: cannot read /proc/stat");
-	snprintf(ctx->quiet_waited, sizeof(ctx->quiet_waited), "%.1f",
-	    q.waited_s);
-	if (isnan(q.cpu))
-		snprintf(ctx->quiet_cpu, sizeof(ctx->quiet_cpu), "unknown");
-	else
-		snprintf(ctx->quiet_cpu, sizeof(ctx->quiet_cpu), "%.1f",
-		    q.cpu);
-	snprintf(ctx->quiet_to, sizeof(ctx->quiet_to), "%d", q.timeout);
-	if (q.timeout)
-		fprintf(stderr, "vmrun: not quiet after %s (other processes "
-		    "use %.0f%% of a CPU, threshold %g%%): the run goes on, "
-		    "marked quiet_timeout=1 in its meta\n", vb_quiet_human(
-		    q.waited_s, h, sizeof(h)), q.cpu, ctx->quiet_pct);
 }

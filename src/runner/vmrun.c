@@ -304,12 +304,12 @@ parse_quiet(struct run_ctx *ctx, const struct opts *o)
 	}
 	if (vb_quiet_pct(o->quiet, &ctx->quiet_pct, err, sizeof(err)) < 0)
 		die("%s", err);
-	snprintf(ctx->quiet_thr, sizeof(ctx->quiet_thr), "%g",
+	snprintf(ctx->quiet.thr, sizeof(ctx->quiet.thr), "%g",
 	    ctx->quiet_pct);
-	rn_extra_add(ctx, "quiet_threshold", ctx->quiet_thr);
-	rn_extra_add(ctx, "quiet_waited_s", ctx->quiet_waited);
-	rn_extra_add(ctx, "quiet_cpu", ctx->quiet_cpu);
-	rn_extra_add(ctx, "quiet_timeout", ctx->quiet_to);
+	rn_extra_add(ctx, "quiet_threshold", ctx->quiet.thr);
+	rn_extra_add(ctx, "quiet_waited_s", ctx->quiet.waited);
+	rn_extra_add(ctx, "quiet_cpu", ctx->quiet.cpu);
+	rn_extra_add(ctx, "quiet_timeout", ctx->quiet.timeout);
 }
 
 /*
