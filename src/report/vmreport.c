@@ -622,7 +622,9 @@ main(int argc, char **argv)
 	struct rl_set s = { 0 };
 	struct model m;
 	struct vctx c = { .a = &a, .s = &s, .m = &m, .o = &o };
-	char **dirs, name[64];
+	/* static: reachable until exit, also when an option dies (LSan) */
+	static char **dirs;
+	char name[64];
 	int i, nd, out_view = V_text, files = 0, rc = 0, r;
 
 	vb_set_progname("vmreport");
@@ -636,6 +638,7 @@ main(int argc, char **argv)
 	nd = parse_args(argc, argv, tab, &a, dirs);
 	if (a.help) {
 		usage(stdout, tab);
+		free(dirs);
 		return 0;
 	}
 	for (i = NVIEWS_ROWS - 1; i >= 0; i--) {
