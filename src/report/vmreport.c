@@ -409,10 +409,12 @@ static int
 parse_args(int argc, char **argv, const struct vb_opt *tab, struct args *a,
     char **dirs)
 {
-	char **opts = vb_xcalloc((size_t)argc + 1, sizeof(*opts));
+	/* static: reachable when an option dies (LeakSanitizer) */
+	static char **opts;
 	char err[1024];
 	int i, no = 0, nd = 0, dashes = 0;
 
+	opts = vb_xcalloc((size_t)argc + 1, sizeof(*opts));
 	for (i = 1; i < argc; i++) {
 		const struct vb_opt *o = NULL;
 		char name[64];
