@@ -52,23 +52,6 @@ need_root(void)
 	return 0;
 }
 
-/* tu_dir/@rel into @buf. */
-static char *
-at(char *buf, size_t len, const char *rel)
-{
-	return tu_path(buf, len, rel);
-}
-
-/* Root's folder tu_dir/@rel, @mode exactly. */
-static char *
-folder(char *buf, size_t len, const char *rel, mode_t mode)
-{
-	at(buf, len, rel);
-	ck_assert_msg(mkdir(buf, mode) == 0 || errno == EEXIST, "%s: %s", buf,
-	    strerror(errno));
-	ck_assert_int_eq(chmod(buf, mode), 0);
-	return buf;
-}
 
 /*
  * The scene: tu_dir reachable by nobody (0755), s/ a shared folder
@@ -84,10 +67,10 @@ scene(void)
 	/* nobody must reach the scene: the run's root folder is 0700 */
 	ck_assert_int_eq(chmod(tu_root(), 0711), 0);
 	ck_assert_int_eq(chmod(tu_dir, 0755), 0);
-	folder(p, sizeof(p), "s", 01777);
-	folder(p, sizeof(p), "v", 0755);
-	folder(p, sizeof(p), "v/keep", 0755);
-	folder(p, sizeof(p), "w", 0755);
+	tu_folder(p, sizeof(p), "s", 01777);
+	tu_folder(p, sizeof(p), "v", 0755);
+	tu_folder(p, sizeof(p), "v/keep", 0755);
+	tu_folder(p, sizeof(p), "w", 0755);
 	tu_write(p, sizeof(p), "v/victim", "original\n");
 	tu_write(p, sizeof(p), "one.conf",
 	    "iterations 1\nforkbomb@par --forks 4 --ints 10\n");
@@ -200,7 +183,7 @@ run_root(struct ran *r, const char *errname, int ms, char *const argv[])
 	int st, fd;
 
 	memset(r, 0, sizeof(*r));
-	at(r->err, sizeof(r->err), errname);
+	tu_path(r->err, sizeof(r->err), errname);
 	clock_gettime(CLOCK_MONOTONIC, &t0);
 	pid = fork();
 	ck_assert_int_ge(pid, 0);
@@ -313,7 +296,7 @@ assert_victim(const struct ran *r)
 {
 	char v[600], *text, *t;
 
-	at(v, sizeof(v), "v/victim");
+	tu_path(v, sizeof(v), "v/victim");
 	text = tu_slurp(v);
 	t = said(r);
 	ck_assert_msg(text && strcmp(text, "original\n") == 0, "%s was "
@@ -330,7 +313,7 @@ assert_keep(const struct ran *r, int n)
 	char k[600], *t = said(r);
 	int got;
 
-	at(k, sizeof(k), "v/keep");
+	tu_path(k, sizeof(k), "v/keep");
 	got = tu_count_except(k, "");
 	ck_assert_msg(got == n, "%s: %d entries, not %d (written into, or "
 	    "deleted from); exit %d, it said: %s", k, got, n, r->status, t);
@@ -601,8 +584,8 @@ START_TEST(plot_race)
 	if (!need_root())
 		return;
 	scene();
-	at(plots, sizeof(plots), "s/plots");
-	at(mark, sizeof(mark), "pwned");
+	tu_path(plots, sizeof(plots), "s/plots");
+	tu_path(mark, sizeof(mark), "pwned");
 	as_nobody(n_mkdir, plots);
 	snprintf(arg, sizeof(arg), "%s\t%s", plots, mark);
 	w = nobody_start(n_plot_race, arg);
@@ -625,8 +608,8 @@ START_TEST(plot_gp_symlink)
 	if (!need_root())
 		return;
 	scene();
-	at(plots, sizeof(plots), "s/plots");
-	at(v, sizeof(v), "v/victim");
+	tu_path(plots, sizeof(plots), "s/plots");
+	tu_path(v, sizeof(v), "v/victim");
 	as_nobody(n_mkdir, plots);
 	snprintf(link, sizeof(link), "%s/all.gp", plots);
 	as_nobody2(n_symlink, v, link);
@@ -646,8 +629,8 @@ START_TEST(plots_dir_symlink)
 	if (!need_root())
 		return;
 	scene();
-	at(plots, sizeof(plots), "s/plots");
-	at(keep, sizeof(keep), "v/keep");
+	tu_path(plots, sizeof(plots), "s/plots");
+	tu_path(keep, sizeof(keep), "v/keep");
 	as_nobody2(n_symlink, keep, plots);
 	run_root(&r, "err", RUN_MS, (char *const []){ "report/vmreport",
 	    "--plot", plots, EX "/example-a", EX "/example-b", NULL });
@@ -672,9 +655,9 @@ START_TEST(html_tmp_symlink)
 	if (!need_root())
 		return;
 	scene();
-	at(html, sizeof(html), "s/html");
-	at(v, sizeof(v), "v/victim");
-	at(empty, sizeof(empty), "s/empty");
+	tu_path(html, sizeof(html), "s/html");
+	tu_path(v, sizeof(v), "v/victim");
+	tu_path(empty, sizeof(empty), "s/empty");
 	as_nobody(n_mkdir, html);
 	as_nobody2(n_write, empty, "");
 	snprintf(link, sizeof(link), "%s/index.html.tmp", html);
@@ -709,9 +692,9 @@ vmrun_x(struct ran *r, const char *err, int force, int ms)
 {
 	char conf[600], res[600], w[600];
 
-	at(conf, sizeof(conf), "one.conf");
-	at(res, sizeof(res), "s");
-	at(w, sizeof(w), "w");
+	tu_path(conf, sizeof(conf), "one.conf");
+	tu_path(res, sizeof(res), "s");
+	tu_path(w, sizeof(w), "w");
 	run_root(r, err, ms, (char *const []){ "bench/vmrun", "--kernel",
 	    "x", "--config", conf, "--results", res, "--workdir", w,
 	    force ? "--force" : NULL, NULL });
@@ -731,10 +714,10 @@ START_TEST(label_run1_swap)
 	if (!need_root())
 		return;
 	scene();
-	at(x, sizeof(x), "s/x");
-	at(v, sizeof(v), "v/victim");
+	tu_path(x, sizeof(x), "s/x");
+	tu_path(v, sizeof(v), "v/victim");
 	as_nobody(n_mkdir, x);
-	at(evil, sizeof(evil), "s/evil");
+	tu_path(evil, sizeof(evil), "s/evil");
 	as_nobody(n_mkdir, evil);
 	snprintf(link, sizeof(link), "%s/forkbomb@par.log", evil);
 	as_nobody2(n_symlink, v, link);
@@ -757,7 +740,7 @@ START_TEST(label_folder_foreign)
 	if (!need_root())
 		return;
 	scene();
-	at(x, sizeof(x), "s/x");
+	tu_path(x, sizeof(x), "s/x");
 	as_nobody(n_mkdir, x);
 	vmrun_x(&r, "err", 0, RUN_MS);
 	assert_refused(&r, x, "vmrun into nobody's label folder");
@@ -776,8 +759,8 @@ START_TEST(label_folder_foreign_in_own)
 	if (!need_root())
 		return;
 	scene();
-	ck_assert_int_eq(chmod(at(s_, sizeof(s_), "s"), 0755), 0);
-	folder(x, sizeof(x), "s/x", 0755);
+	ck_assert_int_eq(chmod(tu_path(s_, sizeof(s_), "s"), 0755), 0);
+	tu_folder(x, sizeof(x), "s/x", 0755);
 	ck_assert_int_eq(chown(x, NOBODY, NOBODY), 0);
 	vmrun_x(&r, "err", 0, RUN_MS);
 	assert_refused(&r, x, "vmrun into nobody's label folder in root's "
@@ -805,8 +788,8 @@ START_TEST(workdir_foreign)
 	if (!need_root())
 		return;
 	scene();
-	ck_assert_int_eq(chmod(at(s_, sizeof(s_), "s"), 0755), 0);
-	at(w, sizeof(w), "w");
+	ck_assert_int_eq(chmod(tu_path(s_, sizeof(s_), "s"), 0755), 0);
+	tu_path(w, sizeof(w), "w");
 	ck_assert_int_eq(chown(w, NOBODY, NOBODY), 0);
 	vmrun_x(&r, "err", 0, RUN_MS);
 	assert_refused(&r, w, "vmrun with nobody's WORKDIR=");
@@ -834,15 +817,15 @@ force_swap(struct ran *r, int own, char *x, size_t xlen, char *run1,
 
 	scene();
 	if (own)
-		ck_assert_int_eq(chmod(at(p, sizeof(p), "s"), 0755), 0);
-	folder(x, xlen, "s/x", 0755);
+		ck_assert_int_eq(chmod(tu_path(p, sizeof(p), "s"), 0755), 0);
+	tu_folder(x, xlen, "s/x", 0755);
 	snprintf(run1, run1len, "%s/run1", x);
 	ck_assert_int_eq(mkdir(run1, 0755), 0);
 	ck_assert_int_eq(chown(run1, NOBODY, NOBODY), 0);
 	snprintf(d, sizeof(d), "%s/d", run1);
 	as_nobody(n_mkdir, d);
 	as_nobody(n_fill, d);
-	at(keep, sizeof(keep), "v/keep");
+	tu_path(keep, sizeof(keep), "v/keep");
 	for (i = 0; i < 10; i++) {
 		snprintf(rel, sizeof(rel), "v/keep/f%05d", 19999 - i * 2000);
 		tu_write(p, sizeof(p), rel, "root's\n");
@@ -907,8 +890,8 @@ START_TEST(flat_run1_symlink)
 	if (!need_root())
 		return;
 	scene();
-	at(x, sizeof(x), "s/x");
-	at(keep, sizeof(keep), "v/keep");
+	tu_path(x, sizeof(x), "s/x");
+	tu_path(keep, sizeof(keep), "v/keep");
 	as_nobody(n_mkdir, x);
 	snprintf(p, sizeof(p), "%s/meta", x);
 	as_nobody2(n_write, p, "vmbench_meta=1\nlabel=x\nstatus=complete\n");
@@ -937,7 +920,7 @@ START_TEST(vmrun_meta_fifo_zero)
 	if (!need_root())
 		return;
 	scene();
-	at(x, sizeof(x), "s/x");
+	tu_path(x, sizeof(x), "s/x");
 	as_nobody(n_mkdir, x);
 	snprintf(p, sizeof(p), "%s/meta", x);
 	as_nobody(n_mkfifo, p);
@@ -969,8 +952,8 @@ START_TEST(vmrun_meta_fifo_own)
 		return;
 	scene();
 	/* RESULTS= root's own too, not the shared folder of the others */
-	ck_assert_int_eq(chmod(at(p, sizeof(p), "s"), 0755), 0);
-	folder(x, sizeof(x), "s/x", 0755);
+	ck_assert_int_eq(chmod(tu_path(p, sizeof(p), "s"), 0755), 0);
+	tu_folder(x, sizeof(x), "s/x", 0755);
 	snprintf(p, sizeof(p), "%s/meta", x);
 	for (k = 0; k < 2; k++) {
 		unlink(p);
@@ -1006,7 +989,7 @@ report_view(struct ran *r, size_t v, const char *dir, int ms)
 	int n = 0, i;
 
 	snprintf(name, sizeof(name), "out%zu", v);
-	at(out, sizeof(out), name);
+	tu_path(out, sizeof(out), name);
 	argv[n++] = "report/vmreport";
 	for (i = 0; i < 2 && views[v][i]; i++)
 		argv[n++] = strcmp(views[v][i], "$OUT") ? (char *)views[v][i] :
@@ -1040,7 +1023,7 @@ foreign_label(char *k, size_t len, const char *file, int how)
 {
 	char p[700];
 
-	at(k, len, "s/k");
+	tu_path(k, len, "s/k");
 	ck_assert_int_eq(sh("rm -rf '%s' && cp -r " EX "/example-b '%s' && "
 	    "rm -f '%s/%s' && chown -R %d:%d '%s'", k, k, k, file, NOBODY,
 	    NOBODY, k), 0);
@@ -1122,7 +1105,7 @@ START_TEST(report_bounded_reads)
 	if (!need_root())
 		return;
 	scene();
-	at(k, sizeof(k), "own");
+	tu_path(k, sizeof(k), "own");
 	for (c = 0; c < sizeof(cases) / sizeof(cases[0]); c++) {
 		ck_assert_int_eq(sh("rm -rf '%s' && cp -r " EX "/example-b "
 		    "'%s' && F='%s/%s' && rm -f \"$F\" && %s", k, k, k,

@@ -181,8 +181,9 @@ assert_text(const char *dir, const struct figs *f)
 	free(text);
 }
 
-/* Python's csv module, no options: every table, then the figures. */
-START_TEST(csv_module)
+/* The loader's @reader (python3's) on the exports, its figures checked. */
+static void
+python_reader(const char *reader)
 {
 	const char *py = python();
 	char dir[sizeof(tu_dir) + 8], *text;
@@ -194,9 +195,15 @@ START_TEST(csv_module)
 	}
 	exports(dir, sizeof(dir));
 	text = loaded(py, dir);
-	reader_figs(text, "csv", &f);
+	reader_figs(text, reader, &f);
 	free(text);
 	assert_text(dir, &f);
+}
+
+/* Python's csv module, no options: every table, then the figures. */
+START_TEST(csv_module)
+{
+	python_reader("csv");
 }
 END_TEST
 
@@ -264,19 +271,7 @@ END_TEST
 /* json.loads refusing NaN, Infinity and repeated keys. */
 START_TEST(json_strict)
 {
-	const char *py = python();
-	char dir[sizeof(tu_dir) + 8], *text;
-	struct figs f;
-
-	if (!py) {
-		tu_skip("no python3");
-		return;
-	}
-	exports(dir, sizeof(dir));
-	text = loaded(py, dir);
-	reader_figs(text, "json", &f);
-	free(text);
-	assert_text(dir, &f);
+	python_reader("json");
 }
 END_TEST
 

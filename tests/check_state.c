@@ -43,23 +43,6 @@ need_root(const char *test)
 	return 0;
 }
 
-/* tu_dir/@rel into @buf. */
-static char *
-at(char *buf, size_t len, const char *rel)
-{
-	return tu_path(buf, len, rel);
-}
-
-/* A folder tu_dir/@rel with @mode (not cut by the umask). */
-static char *
-folder(char *buf, size_t len, const char *rel, mode_t mode)
-{
-	at(buf, len, rel);
-	ck_assert_msg(mkdir(buf, mode) == 0 || errno == EEXIST, "%s: %s", buf,
-	    strerror(errno));
-	ck_assert_int_eq(chmod(buf, mode), 0);
-	return buf;
-}
 
 /* FNV-1a of @path's bytes; 0 when it cannot be read. */
 static unsigned long long
@@ -136,17 +119,17 @@ scene(void)
 	/* nobody must reach the scene: the run's root folder is 0700 */
 	ck_assert_int_eq(chmod(tu_root(), 0711), 0);
 	ck_assert_int_eq(chmod(tu_dir, 0755), 0);
-	folder(p, sizeof(p), "v", 0755);
+	tu_folder(p, sizeof(p), "v", 0755);
 	tu_write(p, sizeof(p), "v/victim", "original\n");
 	tu_write(p, sizeof(p), "v/victim2", "keep\n");
-	folder(p, sizeof(p), "proc", 0755);
-	folder(p, sizeof(p), "proc/sys", 0755);
-	folder(p, sizeof(p), "proc/sys/vm", 0755);
+	tu_folder(p, sizeof(p), "proc", 0755);
+	tu_folder(p, sizeof(p), "proc/sys", 0755);
+	tu_folder(p, sizeof(p), "proc/sys/vm", 0755);
 	tu_write(p, sizeof(p), "proc/sys/vm/swappiness", "60\n");
-	folder(p, sizeof(p), "sys", 0755);
-	folder(p, sizeof(p), "sys/kernel", 0755);
-	folder(p, sizeof(p), "sys/kernel/mm", 0755);
-	folder(p, sizeof(p), "sys/kernel/mm/transparent_hugepage", 0755);
+	tu_folder(p, sizeof(p), "sys", 0755);
+	tu_folder(p, sizeof(p), "sys/kernel", 0755);
+	tu_folder(p, sizeof(p), "sys/kernel/mm", 0755);
+	tu_folder(p, sizeof(p), "sys/kernel/mm/transparent_hugepage", 0755);
 	tu_write(p, sizeof(p), "sys/kernel/mm/transparent_hugepage/enabled",
 	    "always [madvise] never\n");
 	tu_write(p, sizeof(p), "quick.conf",
@@ -183,7 +166,7 @@ start_held(const char *log, char *const argv[])
 		if (read(gate[0], &c, 1) != 1)
 			_exit(126);
 		close(gate[0]);
-		at(path, sizeof(path), log);
+		tu_path(path, sizeof(path), log);
 		fd = open(path, O_WRONLY | O_CREAT | O_TRUNC, 0644);
 		dup2(fd, 1);
 		dup2(fd, 2);
@@ -229,7 +212,7 @@ wait_text(const char *rel, const char *want)
 	char p[600], v[256];
 	int i;
 
-	at(p, sizeof(p), rel);
+	tu_path(p, sizeof(p), rel);
 	for (i = 0; i < 2000; i++) {
 		if (strcmp(first_line(p, v, sizeof(v)), want) == 0)
 			return 1;
@@ -257,7 +240,7 @@ wait_file(const char *rel)
 	char p[600];
 	int i;
 
-	at(p, sizeof(p), rel);
+	tu_path(p, sizeof(p), rel);
 	for (i = 0; i < 2000 && !matches(p); i++)
 		nanosleep(&(struct timespec){ 0, 10000000 }, NULL);
 	return matches(p);
@@ -276,9 +259,9 @@ START_TEST(planted_state_ignored)
 	if (!need_root("planted_state_ignored"))
 		return;
 	scene();
-	folder(w, sizeof(w), "w", 01777);
-	at(v1, sizeof(v1), "v/victim");
-	at(v2, sizeof(v2), "v/victim2");
+	tu_folder(w, sizeof(w), "w", 01777);
+	tu_path(v1, sizeof(v1), "v/victim");
+	tu_path(v2, sizeof(v2), "v/victim2");
 	s1 = checksum(v1);
 	s2 = checksum(v2);
 	snprintf(st, sizeof(st), "%s/vmrun.999999.state", w);
@@ -308,8 +291,8 @@ START_TEST(bad_items_refused)
 	if (!need_root("bad_items_refused"))
 		return;
 	scene();
-	folder(w, sizeof(w), "w", 0755);
-	at(v1, sizeof(v1), "v/victim");
+	tu_folder(w, sizeof(w), "w", 0755);
+	tu_path(v1, sizeof(v1), "v/victim");
 	/* named as vmrun names them, but not the file it made */
 	tu_write(swp, sizeof(swp), "w/vmbench-swap.999998", "not swap\n");
 	s1 = checksum(v1);
@@ -349,9 +332,9 @@ START_TEST(state_trust_rules)
 	if (!need_root("state_trust_rules"))
 		return;
 	scene();
-	folder(dir, sizeof(dir), "st", 0755);
-	folder(w, sizeof(w), "w", 01777);
-	at(v1, sizeof(v1), "v/victim");
+	tu_folder(dir, sizeof(dir), "st", 0755);
+	tu_folder(w, sizeof(w), "w", 01777);
+	tu_path(v1, sizeof(v1), "v/victim");
 	s1 = checksum(v1);
 	snprintf(text, sizeof(text), "vmbench-state 1\npid 999997\nstart 1\n"
 	    "knob %s/proc/sys/vm/swappiness 33\n", tu_dir);
@@ -418,11 +401,11 @@ START_TEST(symlinks_not_followed)
 	if (!need_root("symlinks_not_followed"))
 		return;
 	scene();
-	folder(w, sizeof(w), "w", 01777);
-	folder(o, sizeof(o), "o", 01777);
-	folder(r, sizeof(r), "r", 01777);
-	at(v1, sizeof(v1), "v/victim");
-	at(conf, sizeof(conf), "quick.conf");
+	tu_folder(w, sizeof(w), "w", 01777);
+	tu_folder(o, sizeof(o), "o", 01777);
+	tu_folder(r, sizeof(r), "r", 01777);
+	tu_path(v1, sizeof(v1), "v/victim");
+	tu_path(conf, sizeof(conf), "quick.conf");
 	s1 = checksum(v1);
 
 	/* the case: an A/B run refused before anything ran */
@@ -503,11 +486,11 @@ START_TEST(create_helpers)
 	if (!need_root("create_helpers"))
 		return;
 	scene();
-	folder(p, sizeof(p), "o", 01777);
-	at(v1, sizeof(v1), "v/victim");
+	tu_folder(p, sizeof(p), "o", 01777);
+	tu_path(v1, sizeof(v1), "v/victim");
 	s1 = checksum(v1);
 	/* vb_create(): the symlink is replaced, its target untouched */
-	at(p, sizeof(p), "o/new");
+	tu_path(p, sizeof(p), "o/new");
 	ck_assert_int_eq(as_nobody('s', v1, p), 0);
 	fd = vb_create(p, O_WRONLY, 0644);
 	ck_assert_int_ge(fd, 0);
@@ -516,29 +499,29 @@ START_TEST(create_helpers)
 	ck_assert_msg(checksum(v1) == s1, "victim changed");
 	ck_assert_str_eq(first_line(p, buf, sizeof(buf)), "mine");
 	/* vb_open_own(): a symlink, nobody's file, a hard link: refused */
-	at(p, sizeof(p), "o/app");
+	tu_path(p, sizeof(p), "o/app");
 	ck_assert_int_eq(as_nobody('s', v1, p), 0);
 	ck_assert_int_lt(vb_open_own(p, O_WRONLY | O_APPEND, 0644), 0);
 	ck_assert_int_eq(errno, ELOOP);
-	at(p, sizeof(p), "o/theirs");
+	tu_path(p, sizeof(p), "o/theirs");
 	ck_assert_int_eq(as_nobody('w', p, "theirs\n"), 0);
 	ck_assert_int_lt(vb_open_own(p, O_WRONLY | O_TRUNC, 0644), 0);
 	ck_assert_int_eq(errno, EPERM);
 	ck_assert_str_eq(first_line(p, buf, sizeof(buf)), "theirs");
-	at(q, sizeof(q), "o/hard");
+	tu_path(q, sizeof(q), "o/hard");
 	ck_assert_int_eq(link(v1, q), 0);
 	ck_assert_int_lt(vb_open_own(q, O_WRONLY | O_TRUNC, 0644), 0);
 	ck_assert_int_eq(errno, EPERM);
 	ck_assert_msg(checksum(v1) == s1, "victim changed");
 	/* our own: appended to; a new one: made */
-	at(p, sizeof(p), "o/new");
+	tu_path(p, sizeof(p), "o/new");
 	fd = vb_open_own(p, O_WRONLY | O_APPEND, 0644);
 	ck_assert_int_ge(fd, 0);
 	ck_assert_int_eq(write(fd, "more\n", 5), 5);
 	close(fd);
 	ck_assert_int_eq(sh("test \"$(cat %s)\" = \"$(printf 'mine\\nmore')\"",
 	    p), 0);
-	at(p, sizeof(p), "o/fresh");
+	tu_path(p, sizeof(p), "o/fresh");
 	fd = vb_open_own(p, O_WRONLY | O_TRUNC, 0644);
 	ck_assert_int_ge(fd, 0);
 	close(fd);
@@ -570,8 +553,8 @@ START_TEST(one_changer_at_a_time)
 	    "iterations 1\nprobe --duration 0.5 --cpu 1 --buffer 64K\n");
 	tu_write(conf2, sizeof(conf2), "ab2.conf",
 	    "iterations 1\nforkbomb --forks 10 --ints 10\n");
-	folder(r, sizeof(r), "r", 0755);
-	folder(w, sizeof(w), "w", 0755);
+	tu_folder(r, sizeof(r), "r", 0755);
+	tu_folder(w, sizeof(w), "w", 0755);
 	a1[0] = "bench/vmrun";
 	a1[1] = "--kernel";
 	a1[2] = "one";
@@ -598,11 +581,11 @@ START_TEST(one_changer_at_a_time)
 	ck_assert_int_eq(kill(p1, SIGSTOP), 0);
 	ck_assert_int_eq(waitpid(p1, &st, WUNTRACED), p1);
 	ck_assert_msg(WIFSTOPPED(st), "the first run ended: 0x%x", st);
-	at(p, sizeof(p), "proc/sys/vm/swappiness");
+	tu_path(p, sizeof(p), "proc/sys/vm/swappiness");
 	ck_assert_msg(strcmp(first_line(p, want, sizeof(want)), "7") == 0,
 	    "the first run was past A when stopped: swappiness %s", want);
 	p2 = start("err-two", a2);
-	at(p, sizeof(p), "err-two");
+	tu_path(p, sizeof(p), "err-two");
 	for (i = 0; i < 2000 && !waits; i++) {
 		if ((text = tu_slurp(p))) {
 			waits = strstr(text, "vmrun: waiting for pid ") != NULL;
@@ -640,10 +623,10 @@ START_TEST(plain_beside_changer)
 	if (!need_root("plain_beside_changer"))
 		return;
 	scene();
-	at(conf, sizeof(conf), "quick.conf");
+	tu_path(conf, sizeof(conf), "quick.conf");
 	tu_write(long_conf, sizeof(long_conf), "long.conf", LONG_CONF);
-	folder(r, sizeof(r), "r", 0755);
-	folder(w, sizeof(w), "w", 0755);
+	tu_folder(r, sizeof(r), "r", 0755);
+	tu_folder(w, sizeof(w), "w", 0755);
 	ab[0] = "bench/vmrun";
 	ab[1] = "--kernel";
 	ab[2] = "ch";
@@ -726,8 +709,8 @@ START_TEST(beside_every_run)
 	tu_write(conf, sizeof(conf), "three.conf", "probe --duration 3 --cpu "
 	    "1 --buffer 64K\n");
 	tu_write(long_conf, sizeof(long_conf), "long.conf", LONG_CONF);
-	folder(r, sizeof(r), "r", 0755);
-	folder(w, sizeof(w), "w", 0755);
+	tu_folder(r, sizeof(r), "r", 0755);
+	tu_folder(w, sizeof(w), "w", 0755);
 	pl[0] = "bench/vmrun";
 	pl[1] = "--kernel";
 	pl[2] = "pr";
@@ -762,12 +745,12 @@ START_TEST(beside_every_run)
 	pa = start("err-cx", ab);
 	ck_assert_msg(wait_text("proc/sys/vm/swappiness", "7"),
 	    "A never applied");
-	at(p, sizeof(p), "r/pr/run2");
+	tu_path(p, sizeof(p), "r/pr/run2");
 	ck_assert_msg(access(p, F_OK) < 0, "make ab began after run 1");
 	ck_assert_msg(wait_file("r/pr/run2/probe.res"), "run 2 never began");
 	kill(pa, SIGINT);
 	ck_assert_int_eq(finish(pa), 130);
-	at(p, sizeof(p), "r/pr/run3");
+	tu_path(p, sizeof(p), "r/pr/run3");
 	ck_assert_msg(access(p, F_OK) < 0, "make ab ended after run 2");
 	ck_assert_int_eq(finish(pp), 0);
 	err = tu_slurp_ok("%s/err-pr", tu_dir);
@@ -800,8 +783,8 @@ START_TEST(dot_labels_refused)
 
 	scene();
 	tu_write(conf, sizeof(conf), "long.conf", LONG_CONF);
-	folder(r, sizeof(r), "r", 0755);
-	folder(w, sizeof(w), "w", 0755);
+	tu_folder(r, sizeof(r), "r", 0755);
+	tu_folder(w, sizeof(w), "w", 0755);
 	cy[0] = "bench/vmrun";
 	cy[1] = "--kernel";
 	cy[2] = "cy";
@@ -845,8 +828,8 @@ START_TEST(stale_locks_removed)
 
 	scene();
 	tu_write(conf, sizeof(conf), "long.conf", LONG_CONF);
-	folder(r, sizeof(r), "r", 0755);
-	folder(w, sizeof(w), "w", 0755);
+	tu_folder(r, sizeof(r), "r", 0755);
+	tu_folder(w, sizeof(w), "w", 0755);
 	run[0] = "bench/vmrun";
 	run[1] = "--kernel";
 	run[2] = "live";

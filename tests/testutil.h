@@ -321,6 +321,20 @@ tu_path(char *buf, size_t len, const char *name)
 	return buf;
 }
 
+/*
+ * The folder tu_dir/@rel, made if missing, with @mode exactly (not cut
+ * by the umask); its path into @buf.
+ */
+static inline char *
+tu_folder(char *buf, size_t len, const char *rel, mode_t mode)
+{
+	tu_path(buf, len, rel);
+	ck_assert_msg(mkdir(buf, mode) == 0 || errno == EEXIST, "%s: %s", buf,
+	    strerror(errno));
+	ck_assert_int_eq(chmod(buf, mode), 0);
+	return buf;
+}
+
 /* Write @text to tu_dir/@name (creating it); the full path into @buf. */
 static inline char *
 tu_write(char *buf, size_t len, const char *name, const char *text)
