@@ -18,6 +18,7 @@
 #include <unistd.h>
 
 #include "parentwatch.h"
+#include "proc.h"
 #include "testutil.h"
 
 /* as in check_make.c: make builds nothing, as the tree was built */
@@ -49,6 +50,54 @@ START_TEST(masks)
 	/* without VB_FROM_MAKE: nothing */
 	unsetenv("VB_FROM_MAKE");
 	ck_assert_int_eq(vb_parent_watch(), 0);
+}
+END_TEST
+
+static volatile sig_atomic_t caught;
+
+static void
+on_term(int sig)
+{
+	caught = sig;
+}
+
+/*
+ * The runner's fork (vb_fork_held(), proc.h): a SIGTERM sent to the
+ * child while it is still between fork() and exec() (here 300 ms
+ * there, as a slow child under load) ends it; the copy of the
+ * parent's handler a plain fork() leaves there would catch it and
+ * the run would go on.  The parent's own SIGTERM, held until
+ * vb_fork_release(), reaches its handler then.
+ */
+START_TEST(stop_before_exec)
+{
+	struct sigaction sa = { .sa_handler = on_term };
+	sigset_t old;
+	pid_t pid;
+	int st;
+
+	sigemptyset(&sa.sa_mask);
+	sigaction(SIGTERM, &sa, NULL);
+	caught = 0;
+	pid = vb_fork_held(&old);
+	ck_assert_int_ge(pid, 0);
+	if (pid == 0) {
+		sleep_ms(300);
+		execlp("true", "true", (char *)NULL);
+		_exit(127);
+	}
+	ck_assert_int_eq(kill(pid, SIGTERM), 0);
+	raise(SIGTERM);
+	ck_assert_msg(caught == 0, "the parent's SIGTERM was not held");
+	vb_fork_release(&old);
+	ck_assert_msg(caught == SIGTERM, "the parent's SIGTERM never came "
+	    "after vb_fork_release()");
+	ck_assert_int_eq(waitpid(pid, &st, 0), pid);
+	ck_assert_msg(WIFSIGNALED(st) && WTERMSIG(st) == SIGTERM,
+	    "a SIGTERM before exec() did not end the child: %s %d",
+	    WIFSIGNALED(st) ? "killed by signal" : "exit status",
+	    WIFSIGNALED(st) ? WTERMSIG(st) : WEXITSTATUS(st));
+	signal(SIGTERM, SIG_DFL);
 }
 END_TEST
 
@@ -332,6 +381,7 @@ parentwatch_suite(void)
 
 	tc = tu_tcase_local("masks");
 	tcase_add_test(tc, masks);
+	tcase_add_test(tc, stop_before_exec);
 	suite_add_tcase(s, tc);
 
 	/* on the fake tree: their own state folder and machine lock */

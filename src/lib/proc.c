@@ -53,19 +53,54 @@ child(char *const argv[], const char *cwd, const char *log, int outfd,
 	_exit(127);
 }
 
+pid_t
+vb_fork_held(sigset_t *old)
+{
+	static const int stops[] = { SIGINT, SIGTERM, SIGHUP };
+	sigset_t set;
+	pid_t pid;
+	size_t i;
+	int e;
+
+	sigemptyset(&set);
+	for (i = 0; i < sizeof(stops) / sizeof(stops[0]); i++)
+		sigaddset(&set, stops[i]);
+	sigprocmask(SIG_BLOCK, &set, old);
+	pid = fork();
+	if (pid == 0) {
+		for (i = 0; i < sizeof(stops) / sizeof(stops[0]); i++)
+			signal(stops[i], SIG_DFL);
+		sigprocmask(SIG_SETMASK, old, NULL);
+	} else if (pid < 0) {
+		e = errno;
+		sigprocmask(SIG_SETMASK, old, NULL);
+		errno = e;
+	}
+	return pid;
+}
+
+void
+vb_fork_release(const sigset_t *old)
+{
+	sigprocmask(SIG_SETMASK, old, NULL);
+}
+
 /* vb_spawn() with the child's stdout (and stderr: @both) on @outfd. */
 static pid_t
 spawn(char *const argv[], const char *cwd, const char *log, int outfd,
     int both)
 {
 	pid_t parent = getpid(), pid;
+	sigset_t old;
 
 	fflush(NULL);
-	pid = fork();
+	pid = vb_fork_held(&old);
 	if (pid == 0)
 		child(argv, cwd, log, outfd, both, parent);
-	if (pid > 0)
+	if (pid > 0) {
 		setpgid(pid, pid);	/* both sides: no race with kill() */
+		vb_fork_release(&old);
+	}
 	return pid;
 }
 
@@ -159,19 +194,22 @@ int
 vb_run_report(const char *bindir, const char *a, const char *b)
 {
 	char prog[PATH_MAX + 32];
+	sigset_t old;
 	pid_t pid;
 
 	snprintf(prog, sizeof(prog), "%s/../report/vmreport", bindir);
 	if (access(prog, X_OK) < 0)
 		return -1;
 	fflush(NULL);
-	pid = fork();
+	pid = vb_fork_held(&old);
 	if (pid == 0) {
 		signal(SIGPIPE, SIG_DFL);
 		execl(prog, prog, a, b, (char *)NULL);
 		fprintf(stderr, "cannot run %s: %s\n", prog, strerror(errno));
 		_exit(127);
 	}
+	if (pid > 0)
+		vb_fork_release(&old);
 	return pid < 0 ? 127 : vb_wait(pid);
 }
 

@@ -8,6 +8,7 @@
 #ifndef VB_PROC_H
 #define VB_PROC_H
 
+#include <signal.h>
 #include <stddef.h>
 #include <sys/types.h>
 
@@ -32,6 +33,19 @@ int vb_run_both(char *const argv[], const char *cwd, char **out);
  * ends a blocking call with EINTR): how the programs stop on Ctrl-C.
  */
 void vb_catch_signals(void (*handler)(int));
+/*
+ * fork() with SIGINT, SIGTERM and SIGHUP held: in the child they are
+ * back at their default action, then released, so a stop signal sent
+ * to the child before it calls exec() ends it instead of running a
+ * copy of the parent's handler (which exec() forgets, and the run
+ * would go on).  In the parent they stay held, the mask before the
+ * call in *@old, until vb_fork_release(): the caller first records
+ * the child where its handler forwards signals.  The pid, or -1
+ * (errno; nothing held).
+ */
+pid_t vb_fork_held(sigset_t *old);
+/* In the parent, after vb_fork_held(): the signals held come now. */
+void vb_fork_release(const sigset_t *old);
 /* In a child after fork(): stdin from /dev/null, stdout and stderr @fd. */
 void vb_child_stdio(int fd);
 /* Is @name a program in PATH (or a path to one)? */

@@ -86,6 +86,7 @@ rn_start_probe(struct run_ctx *ctx, const char *dir, const char *label,
 	int n = 0, logfd, ready[2];
 	struct pollfd pfd;
 	pid_t pid, runner = getpid();
+	sigset_t held;
 
 	rn_prog_path(ctx, "probe", prog, sizeof(prog));
 	/* A/B: each run of the probe is added to its side's result after */
@@ -112,7 +113,8 @@ rn_start_probe(struct run_ctx *ctx, const char *dir, const char *label,
 		die_errno("cannot create %s", logp);
 	if (pipe2(ready, O_CLOEXEC) < 0)
 		die_errno("cannot create a pipe");
-	pid = fork();
+	/* a stop signal before its exec() ends it (proc.h) */
+	pid = vb_fork_held(&held);
 	if (pid < 0)
 		die_errno("cannot fork");
 	if (pid == 0) {
@@ -131,6 +133,7 @@ rn_start_probe(struct run_ctx *ctx, const char *dir, const char *label,
 	close(logfd);
 	close(ready[1]);
 	probe_pid = pid;
+	vb_fork_release(&held);
 	snprintf(ctx->ours, sizeof(ctx->ours), "%ld,%ld", (long)getpid(),
 	    (long)pid);
 	pfd.fd = ready[0];

@@ -372,6 +372,7 @@ rn_run_line(struct run_ctx *ctx, const char *dir, const struct vb_conf *c,
 	const char *profile = rn_probe_profile(ctx, c, l);
 	int pfd[2], logfd, status, n = 0, i, probe_failed = 0, self_slot;
 	pid_t pid, runner = getpid();
+	sigset_t held;
 
 	vb_conf_label(l, label, sizeof(label));
 	snprintf(with, sizeof(with), ", with the %s", rn_companion());
@@ -418,7 +419,8 @@ rn_run_line(struct run_ctx *ctx, const char *dir, const struct vb_conf *c,
 	snprintf(ctx->ours, sizeof(ctx->ours), "%ld", (long)getpid());
 	if (profile)
 		rn_start_probe(ctx, dir, label, profile);
-	pid = fork();
+	/* a stop signal before its exec() ends it (proc.h) */
+	pid = vb_fork_held(&held);
 	if (pid < 0)
 		die_errno("cannot fork");
 	if (pid == 0) {
@@ -435,6 +437,7 @@ rn_run_line(struct run_ctx *ctx, const char *dir, const struct vb_conf *c,
 		_exit(127);
 	}
 	running_pid = pid;
+	vb_fork_release(&held);
 	if (stop_signal)
 		kill(pid, SIGTERM);
 	close(pfd[1]);
