@@ -245,8 +245,9 @@ END_TEST
 /*
  * No spread within either side (a count that repeats exactly): the
  * permutation p, in the family like any p; 4 runs a side of 39
- * against 38 (p 2/70) is a change, 3 a side (p 0.1) is not yet, and a
- * difference below the bound with no spread is the same.
+ * against 38 (p 2/70) is a change, 3 a side (p 0.1) is not yet (but
+ * is when their iterations repeat it exactly too), and a difference
+ * below the bound with no spread is the same.
  */
 START_TEST(no_spread)
 {
@@ -271,6 +272,21 @@ START_TEST(no_spread)
 	rv_verdict(&c, c.w.p, &o, &v);
 	ck_assert_int_eq(v.word, RV_CANT_TELL);
 	near(v.runs_needed, 4, 0);
+	/*
+	 * ... unless the iterations have no spread either (3 of 3 a
+	 * side, all alike): their exact permutation p, 2 / C(18, 9)
+	 */
+	rv_no_spread_iters(&c, 9, 0, 9, 0);
+	near(c.w.p, 2 / 48620.0, 1e-15);
+	near(c.m.p, 2 / 48620.0, 1e-15);
+	rv_verdict(&c, c.w.p, &o, &v);
+	ck_assert_int_eq(v.word, RV_CHANGED);
+	/* iterations that vary, or one a run: the runs' p stays */
+	rv_compare(x, 3, y, 3, VB_HIGHER, &c);
+	rv_no_spread_iters(&c, 9, 0.5, 9, 0);
+	near(c.w.p, 0.1, 1e-15);
+	rv_no_spread_iters(&c, 3, 0, 3, 0);
+	near(c.w.p, 0.1, 1e-15);
 	rv_compare(x, 3, z, 3, VB_HIGHER, &c);
 	rv_verdict(&c, c.w.p, &o, &v);
 	ck_assert_int_eq(v.word, RV_SAME);

@@ -410,6 +410,8 @@ build_rows(struct model *md, const char *id, struct model_row **out)
 			/* the star is the verdict's (model_families()) */
 			rows[j].c[i].sig = 0;
 			rv_compare(a, na, b, nb, rows[j].dir, &rows[j].rc[i]);
+			rv_no_spread_iters(&rows[j].rc[i], rows[j].d[0].n,
+			    rows[j].d[0].sd, rows[j].d[i].n, rows[j].d[i].sd);
 			/* one change figure: the run-level one, everywhere */
 			rows[j].c[i].pct = rows[j].rc[i].change;
 		}

@@ -289,6 +289,22 @@ rv_compare(const double *a, int na, const double *b, int nb,
 	c->pi_outside = lone->mean < c->pi_lo || lone->mean > c->pi_hi;
 }
 
+void
+rv_no_spread_iters(struct rv_cmp *c, int ni_a, double sd_a, int ni_b,
+    double sd_b)
+{
+	double p;
+
+	if (c->why != RV_NO_SPREAD || c->a.mean == c->b.mean ||
+	    sd_a != 0 || sd_b != 0 || ni_a <= c->a.n || ni_b <= c->b.n)
+		return;
+	p = rs_perm_p(ni_a, ni_b);
+	if (isnan(p))
+		return;
+	c->w.p = p;
+	c->m.p = p;
+}
+
 const char *
 rv_why_note(enum rv_why why)
 {

@@ -119,6 +119,19 @@ struct rv_cmp {
 };
 
 /*
+ * The two-level model's exact case: no spread between the runs of
+ * either side (RV_NO_SPREAD, different values) and none between the
+ * iterations either (@ni_a and @ni_b iterations a side, all alike):
+ * the iterations are exchangeable, so p is the exact permutation p of
+ * the iterations, 1 / C(ni_a + ni_b, ni_a) (twice that for equal
+ * counts), for the plain and the moderated test alike.  A counter at
+ * 0 in every iteration of 3 runs of 3 against 256 in every one is
+ * decided at 3 runs a side (p 4e-5), where the runs' own permutation
+ * p cannot fall below 0.1.  Anything else: nothing changes.
+ */
+void rv_no_spread_iters(struct rv_cmp *c, int ni_a, double sd_a, int ni_b,
+    double sd_b);
+/*
  * Compare the run means @a (@na of them, the baseline) and @b (@nb) of
  * one metric whose direction is @dir.  NAN run means (a run that did
  * not measure the metric) are skipped.
