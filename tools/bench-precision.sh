@@ -55,7 +55,7 @@ D=$R/precision
 tools/precision "$D" > "$T/desc"
 # BENCH RUNS_NEEDED FOREIGN_CPU of each headline at min-change $1
 need() {
-	report/vmreport --format csv --min-change "$1" "$D" "$D" 2>/dev/null |
+	report/vmreport --format csv --useful "$1" "$D" "$D" 2>/dev/null |
 	awk -F, 'NR == 1 { for (i = 1; i <= NF; i++) c[$i] = i; next }
 	    $(c["headline"]) == 1 && $(c["verdict"]) != "" {
 		print $(c["benchmark"]), $(c["runs_needed"]),
@@ -107,5 +107,5 @@ END {
 	for (i = 1; i <= nh; i++) print "  " means[i]
 }' "$T/desc"
 echo "bench-precision: runs a side from vmreport --format csv" \
-    "--min-change 5 and 10 (runs_needed); min: those runs x the" \
+    "--useful 5 and 10 (runs_needed); min: those runs x the" \
     "benchmark's time a run"

@@ -1,6 +1,6 @@
 #!/bin/sh
-# make bench-truth: does the report's verdict tell the truth?  Three
-# parts (TRUTH_PARTS="aa ab hand", default all three), each on this
+# make bench-truth: does the report's verdict tell the truth?  Four
+# parts (TRUTH_PARTS="aa ab hand load", default all four), each on this
 # kernel, into a temporary results folder removed on exit:
 #
 # aa    A/A false alarms.  Two labels, 3 runs each of TRUTH_CONFIG
@@ -45,7 +45,15 @@
 #       setting written by hand between runs (never, always, never, ...
 #       3 runs each; swappiness and zswap under the same MEM= and SWAP=
 #       as make ab); this script restores every setting it wrote on
-#       every exit (a trap).
+#       every exit (a trap).  Each figure must be starred in --detail
+#       and changed in the default view too (starred in its table or
+#       on its "also changed" line), where a reader of that view sees
+#       it.
+# load  An A/A pair where one side ran beside a busy loop: two labels
+#       of 3 runs of configs/truth-load.conf (forkbomb, memfill),
+#       alternating, every run of the second beside `sh -c 'while :;
+#       do :; done'`.  Target: no changed figure in either view, and
+#       the default view names the different loads.
 #
 # TRUTH_SETTINGS (default "thp swap zswap") picks the real changes the
 # ab and hand parts check: TRUTH_SETTINGS=swap checks swappiness alone.
@@ -70,7 +78,7 @@
 set -u
 cd "$(dirname "$0")/.."
 cfg=${VB_TRUTH_CONFIG:-configs/quick.conf}
-parts=${VB_TRUTH_PARTS:-aa ab hand}
+parts=${VB_TRUTH_PARTS:-aa ab hand load}
 settings=${VB_TRUTH_SETTINGS:-thp swap zswap}
 old=${VB_TRUTH_OLD:-eb923a2}
 [ "$old" = none ] && old=
@@ -86,8 +94,9 @@ rep=report/vmreport
 [ -r "$cfg" ] || { echo "bench-truth: TRUTH_CONFIG=$cfg: no such file" >&2; exit 2; }
 for p in $parts; do
 	case $p in
-	aa|ab|hand) ;;
-	*) echo "bench-truth: TRUTH_PARTS: $p is not one of aa ab hand" >&2
+	aa|ab|hand|load) ;;
+	*) echo "bench-truth: TRUTH_PARTS: $p is not one of aa ab hand" \
+	   "load" >&2
 	   exit 2 ;;
 	esac
 done
@@ -567,9 +576,40 @@ hand() {
 	echo "$hand_saved" > "$file"
 	hand_saved=
 	echo "make run, $name by hand: $(($(date +%s) - s)) s"
+	# check() sets name, a and b (the shell has no locals)
+	da=$T/hand/truth-$name-$va db=$T/hand/truth-$name-$vb
 	check "make run, $file by hand${mem:+, MEM=$mem SWAP=$swap}" \
-	    "$T/hand/truth-$name-$va" "$T/hand/truth-$name-$vb" "$bench" \
-	    "$key" "$@"
+	    "$da" "$db" "$bench" "$key" "$@"
+	shown "$da" "$db" "$bench" "$@"
+}
+
+# shown A B BENCH METRIC...: is each METRIC of BENCH changed in the
+# default view of A against B (starred in its table, or named with a
+# star on its "also changed" line), as a reader of that view sees it
+shown() {
+	a=$1 b=$2 bench=$3
+	shift 3
+	"$rep" --width 1000 "$a" "$b" > "$T/c.d" 2>&1
+	for m; do
+		v=$(awk -v b="$bench" -v m="$m" '
+		    /^== / { sec = ($2 == b); next }
+		    !sec { next }
+		    { n = $1; sub(/[~!]+$/, "", n) }
+		    n == m && /[)][*]/ { print "starred in its table"; exit }
+		    /^ *also changed/ {
+			l = $0; sub(/^[^:]*: */, "", l)
+			k = split(l, it, /, /)
+			for (i = 1; i <= k; i++) {
+				split(it[i], w, " ")
+				if (w[1] == m && it[i] ~ /[*]$/) {
+					print "on its also-changed line: " it[i]
+					exit
+				}
+			}
+		    }' "$T/c.d")
+		[ -n "$v" ] || { v="NOT changed there"; fail=1; }
+		say "  default view, $bench $m: $v"
+	done
 }
 
 part_hand() {
@@ -580,6 +620,51 @@ part_hand() {
 	    configs/truth-swap.conf 256M 1G swappiness tworead@anon pswpout
 	want zswap && hand zswap /sys/module/zswap/parameters/enabled N Y \
 	    configs/truth-zswap.conf 256M 1G zswap_enabled memfill pswpout
+	return 0
+}
+
+# part_load: an A/A pair of configs/truth-load.conf, two labels of 3
+# runs alternating a b a b a b, every run of b beside a busy loop
+# (sh -c 'while :; do :; done', killed when the run ends): nothing
+# differs but the load, so a changed figure in either view is false;
+# the report must name the different loads (its "ran under different
+# loads" line)
+part_load() {
+	say "== A/A beside a busy loop: b's 3 runs beside one, a's without"
+	c=configs/truth-load.conf
+	s=$(date +%s)
+	for n in 1 2 3; do
+		mk run KERNEL=truth-quiet CONFIG="$c" RESULTS="$T/load" ||
+		    { fail=1; return 1; }
+		sh -c 'while :; do :; done' &
+		hog=$!
+		mk run KERNEL=truth-loud CONFIG="$c" RESULTS="$T/load"
+		rc=$?
+		kill "$hog" 2> /dev/null
+		wait "$hog" 2> /dev/null
+		[ $rc = 0 ] || { fail=1; return 1; }
+	done
+	echo "make run, A/A beside a busy loop: $(($(date +%s) - s)) s"
+	a=$T/load/truth-quiet b=$T/load/truth-loud
+	nd=$(report "$rep" "$T/l.d" --width 1000 "$a" "$b")
+	nx=$(report "$rep" "$T/l.x" --width 1000 --detail "$a" "$b")
+	# the default view's second tier: "also changed: minflt -9%*"
+	na=$(grep -c '^ *also changed' "$T/l.d")
+	nd=$((nd + na))
+	ok=held
+	[ "$nd" = 0 ] && [ "$nx" = 0 ] || { ok=MISSED; fail=1; }
+	say "A/A beside a busy loop: changed figures: default view $nd," \
+	    "--detail $nx (target: 0 and 0): $ok"
+	if grep -q 'ran under different loads' "$T/l.d"; then
+		say "  the different loads named: $(grep -m1 \
+		    'ran under different loads' "$T/l.d" | tr -s ' ' |
+		    cut -c1-160)"
+	else
+		say "  the different loads NOT named in the default view"
+		fail=1
+	fi
+	grep -m2 'loud' "$T/l.d" | tr -s ' ' | cut -c1-160 |
+	    while read -r l; do say "  $l"; done
 	return 0
 }
 
@@ -663,7 +748,7 @@ block() {
 	fi
 }
 block "$begin" "$end" aa
-block "$begin_ab" "$end_ab" ab hand
+block "$begin_ab" "$end_ab" ab hand load
 echo
 for p in $parts; do
 	cat "$T/summary.$p"
