@@ -12,7 +12,7 @@
 #              and the machine time they take a side (minutes: runs x
 #              the benchmark's time a run)
 # The first three are descriptive (tools/precision.c).  The runs a side
-# are the report's own: vmreport --format csv --min-change P of the
+# are the report's own: vmreport --format csv --useful P of the
 # folder against itself, its runs_needed column (the runs a side its
 # verdict needs to say changed or same within P% at this spread), so
 # that when the report's test changes this follows.  The figures depend
