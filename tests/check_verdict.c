@@ -819,10 +819,10 @@ START_TEST(examples_runs)
 		snprintf(args, sizeof(args), "%s %s", aa[i][0], aa[i][1]);
 		out = vmreport_out(args);
 		ck_assert_msg(!strstr(out, ")*"), "%s: starred", args);
-		ck_assert_ptr_nonnull(strstr(out, "-1: 3 runs on 1 boot"));
-		ck_assert_ptr_nonnull(strstr(out, "-2: 3 runs on 1 boot"));
-		ck_assert_ptr_nonnull(strstr(out, "\nverdict "));
-		ck_assert_ptr_null(strstr(out, "One run a side"));
+		tu_assert_has(out, "-1: 3 runs on 1 boot");
+		tu_assert_has(out, "-2: 3 runs on 1 boot");
+		tu_assert_has(out, "\nverdict ");
+		tu_assert_lacks(out, "One run a side");
 		free(out);
 		ck_assert_msg(summary_geo_covers(args, &ratio) == 1, "%s: the "
 		    "geometric mean (%g) excludes 1", args, ratio);

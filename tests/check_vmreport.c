@@ -271,7 +271,7 @@ START_TEST(vmstat_name_checked)
 	    "%s/r/a/b/c/example-a", tmp);
 	ck_assert_int_eq(report(args), 0);
 	out = out_text("out");
-	ck_assert_ptr_nonnull(strstr(out, "example-a: forkbomb, iteration 1"));
+	tu_assert_has(out, "example-a: forkbomb, iteration 1");
 	free(out);
 	rmtmp();
 }
@@ -306,21 +306,21 @@ START_TEST(missing_benchmark_and_single)
 	snprintf(args, sizeof(args), EX "/example-a %s/b", tmp);
 	ck_assert_int_eq(report(args), 0);
 	out = out_text("out");
-	ck_assert_ptr_nonnull(strstr(out, "example-b: no memfill results "
-	    "(missing)"));
-	ck_assert_ptr_nonnull(strstr(out, "missing"));
+	tu_assert_has(out, "example-b: no memfill results "
+	    "(missing)");
+	tu_assert_has(out, "missing");
 	free(out);
 	/* the baseline lacks it: still shown, as missing */
 	snprintf(args, sizeof(args), "%s/b " EX "/example-a", tmp);
 	ck_assert_int_eq(report(args), 0);
 	out = out_text("out");
-	ck_assert_ptr_nonnull(strstr(out, "== memfill =="));
+	tu_assert_has(out, "== memfill ==");
 	free(out);
 	/* one folder: statistics, no comparison */
 	ck_assert_int_eq(report("--detail " EX "/example-a"), 0);
 	out = out_text("out");
-	ck_assert_ptr_nonnull(strstr(out, "95% CI low"));
-	ck_assert_ptr_nonnull(strstr(out, "1 kernel, baseline example-a"));
+	tu_assert_has(out, "95% CI low");
+	tu_assert_has(out, "1 kernel, baseline example-a");
 	free(out);
 	rmtmp();
 }
@@ -337,15 +337,15 @@ START_TEST(different_params)
 	snprintf(args, sizeof(args), EX "/example-a %s/b", tmp);
 	ck_assert_int_eq(report(args), 1);
 	err = out_text("err");
-	ck_assert_ptr_nonnull(strstr(err, "forkbomb: parameter forks is "
-	    "3000 in example-a but 4000 in example-b"));
-	ck_assert_ptr_nonnull(strstr(err, "--allow-different-params"));
+	tu_assert_has(err, "forkbomb: parameter forks is "
+	    "3000 in example-a but 4000 in example-b");
+	tu_assert_has(err, "--allow-different-params");
 	free(err);
 	snprintf(args, sizeof(args), "--allow-different-params "
 	    EX "/example-a %s/b", tmp);
 	ck_assert_int_eq(report(args), 0);
 	out = out_text("out");
-	ck_assert_ptr_nonnull(strstr(out, "parameters differ"));
+	tu_assert_has(out, "parameters differ");
 	free(out);
 	rmtmp();
 }
@@ -364,16 +364,16 @@ START_TEST(interrupted)
 	snprintf(args, sizeof(args), EX "/example-a %s/b", tmp);
 	ck_assert_int_eq(report(args), 0);
 	out = out_text("out");
-	ck_assert_ptr_nonnull(strstr(out, "example-b!"));
-	ck_assert_ptr_nonnull(strstr(out, "! example-b: run interrupted, 2 "
-	    "iterations kept"));
-	ck_assert_ptr_nonnull(strstr(out, "! example-b: suite run "
-	    "interrupted"));
+	tu_assert_has(out, "example-b!");
+	tu_assert_has(out, "! example-b: run interrupted, 2 "
+	    "iterations kept");
+	tu_assert_has(out, "! example-b: suite run "
+	    "interrupted");
 	free(out);
 	snprintf(args, sizeof(args), "--post " EX "/example-a %s/b", tmp);
 	ck_assert_int_eq(report(args), 0);
 	out = out_text("out");
-	ck_assert_ptr_nonnull(strstr(out, "[interrupted]"));
+	tu_assert_has(out, "[interrupted]");
 	free(out);
 	rmtmp();
 }
@@ -399,9 +399,9 @@ START_TEST(regression_gate)
 	    "%s/a %s/b", tmp, tmp);
 	ck_assert_int_eq(report(args), 3);
 	err = out_text("err");
-	ck_assert_ptr_nonnull(strstr(err, "regression: halved forkbomb "
-	    "forks_per_s: -50.00%"));
-	ck_assert_ptr_null(strstr(err, "us_per_fork"));
+	tu_assert_has(err, "regression: halved forkbomb "
+	    "forks_per_s: -50.00%");
+	tu_assert_lacks(err, "us_per_fork");
 	free(err);
 	/* a threshold above the change: passes */
 	snprintf(args, sizeof(args), "--fail-on-regression 60 "
@@ -700,10 +700,10 @@ START_TEST(probe_line)
 	snprintf(args, sizeof(args), "--post %s/a " EX "/example-b", tmp);
 	ck_assert_int_eq(report(args), 0);
 	out = out_text("out");
-	ck_assert_ptr_nonnull(strstr(out, "example-a  played 720 of 728 "
-	    "seconds (99%)"));
+	tu_assert_has(out, "example-a  played 720 of 728 "
+	    "seconds (99%)");
 	/* shown with memfill, not as a test of its own */
-	ck_assert_ptr_null(strstr(out, "\nprobe@memfill\n"));
+	tu_assert_lacks(out, "\nprobe@memfill\n");
 	free(out);
 	rmtmp();
 }
@@ -736,20 +736,20 @@ START_TEST(derived_vmstat)
 	ck_assert_int_eq(report(args), 0);
 	out = out_text("out");
 	ck_assert_ptr_nonnull(p = strstr(out, "vmstat (derived)"));
-	ck_assert_ptr_nonnull(strstr(p, "swapin kB/run               0"
-	    "            40\n"));
-	ck_assert_ptr_nonnull(strstr(p, "swapout kB/run              0"
-	    "          4000\n"));
-	ck_assert_ptr_nonnull(strstr(p, "kswapd eff %                -"
-	    "         80.00\n"));
-	ck_assert_ptr_nonnull(strstr(p, "direct eff %                -"
-	    "         40.00\n"));
-	ck_assert_ptr_nonnull(strstr(p, "reclaim eff %               -"
-	    "         72.00\n"));
-	ck_assert_ptr_nonnull(strstr(p, "scan pages/s                0"
-	    "           500\n"));
-	ck_assert_ptr_nonnull(strstr(p, "direct scan %               -"
-	    "         20.00\n"));
+	tu_assert_has(p, "swapin kB/run               0"
+	    "            40\n");
+	tu_assert_has(p, "swapout kB/run              0"
+	    "          4000\n");
+	tu_assert_has(p, "kswapd eff %                -"
+	    "         80.00\n");
+	tu_assert_has(p, "direct eff %                -"
+	    "         40.00\n");
+	tu_assert_has(p, "reclaim eff %               -"
+	    "         72.00\n");
+	tu_assert_has(p, "scan pages/s                0"
+	    "           500\n");
+	tu_assert_has(p, "direct scan %               -"
+	    "         20.00\n");
 	free(out);
 	rmtmp();
 }
@@ -814,9 +814,9 @@ START_TEST(only)
 	ck_assert_int_eq(report("--only tworead,forkbomb --summary "
 	    EX "/example-a " EX "/example-b"), 0);
 	out = out_text("out");
-	ck_assert_ptr_nonnull(strstr(out, "@n500"));
-	ck_assert_ptr_nonnull(strstr(out, "forkbomb"));
-	ck_assert_ptr_null(strstr(out, "memfill"));
+	tu_assert_has(out, "@n500");
+	tu_assert_has(out, "forkbomb");
+	tu_assert_lacks(out, "memfill");
 	free(out);
 	one_line_error("--only nosuch " EX "/example-a", 1,
 	    "--only: no benchmark 'nosuch'");
@@ -862,8 +862,8 @@ START_TEST(charts)
 	    tmp);
 	ck_assert_ptr_nonnull(svg = tu_slurp(path));
 	ck_assert(strncmp(svg, "<?xml", 5) == 0);
-	ck_assert_ptr_nonnull(strstr(svg, "<svg"));
-	ck_assert_ptr_nonnull(strstr(svg, "</svg>"));
+	tu_assert_has(svg, "<svg");
+	tu_assert_has(svg, "</svg>");
 	free(svg);
 	/* the data and the script stay beside the image */
 	snprintf(path, sizeof(path), "%s/charts/forkbomb-forks_per_s.gp", tmp);
@@ -883,7 +883,7 @@ START_TEST(charts)
 	ck_assert_int_eq(sh("GNUPLOT=/nonexistent/gnuplot %s %s >/dev/null "
 	    "2>\"$T/err\"", VMREPORT, args), 1);
 	svg = out_text("err");
-	ck_assert_ptr_nonnull(strstr(svg, "apt-get install gnuplot-nox"));
+	tu_assert_has(svg, "apt-get install gnuplot-nox");
 	ck_assert(strchr(svg, '\n') == svg + strlen(svg) - 1);
 	free(svg);
 	rmtmp();
@@ -1011,20 +1011,20 @@ START_TEST(default_view)
 		ck_assert_msg(l != NULL, "no %s row", key[i]);
 		free(l);
 	}
-	ck_assert_ptr_null(strstr(out, "\nntcreatex_count"));
-	ck_assert_ptr_nonnull(strstr(sec, "\nops_per_s"));
-	ck_assert_ptr_null(strstr(out, "\nmb_per_s (MB/s, higher"));
-	ck_assert_ptr_null(strstr(out, "vmstat (derived)"));
+	tu_assert_lacks(out, "\nntcreatex_count");
+	tu_assert_has(sec, "\nops_per_s");
+	tu_assert_lacks(out, "\nmb_per_s (MB/s, higher");
+	tu_assert_lacks(out, "vmstat (derived)");
 	/* rows zero in every run: left out, said once in the legend */
-	ck_assert_ptr_null(strstr(out, "\nzero in every run:"));
-	ck_assert_ptr_nonnull(strstr(out, "Key figures not zero in every "
-	    "run"));
+	tu_assert_lacks(out, "\nzero in every run:");
+	tu_assert_has(out, "Key figures not zero in every "
+	    "run");
 	/* one run a side: nothing starred, not in --detail either */
-	ck_assert_ptr_null(strstr(out, "marked * there"));
+	tu_assert_lacks(out, "marked * there");
 	/* probes beside their benchmark: a line, not a section */
-	ck_assert_ptr_null(strstr(out, "== probe@memfill =="));
-	ck_assert_ptr_nonnull(strstr(after(out, "== memfill =="),
-	    "example-b  played 0.6 of 0.6 seconds (100%)"));
+	tu_assert_lacks(out, "== probe@memfill ==");
+	tu_assert_has(after(out, "== memfill =="),
+	    "example-b  played 0.6 of 0.6 seconds (100%)");
 	/* contest's and tworead's tables, then the summary */
 	sec = after(out, "makesim under contest's loads");
 	sec = after(sec, "cacherun:\nKernel [runs]      Time   CPU%  Loads  "
@@ -1032,16 +1032,16 @@ START_TEST(default_view)
 	sec = after(sec, "tworead: two files read over ranges n and 1100-n");
 	sec = after(sec, "100           803828      900346\n");
 	/* two folders: the headlines are in the tables, not summed up */
-	ck_assert_ptr_null(strstr(sec, "Summary: each benchmark's headline"));
+	tu_assert_lacks(sec, "Summary: each benchmark's headline");
 	after(sec, "Time-like metrics");
 	free(out);
 	ck_assert_int_eq(report("--detail " EX "/example-a " EX "/example-b"),
 	    0);
 	out = out_text("out");
-	ck_assert_ptr_nonnull(strstr(out, "\nntcreatex_count"));
-	ck_assert_ptr_nonnull(strstr(out, "\nmb_per_s (MB/s, higher"));
-	ck_assert_ptr_nonnull(strstr(out, "== probe@memfill =="));
-	ck_assert_ptr_null(strstr(out, "--detail has"));
+	tu_assert_has(out, "\nntcreatex_count");
+	tu_assert_has(out, "\nmb_per_s (MB/s, higher");
+	tu_assert_has(out, "== probe@memfill ==");
+	tu_assert_lacks(out, "--detail has");
 	free(out);
 	/* a key line adds its metrics to the default view */
 	ck_assert_int_eq(sh("for k in a b; do mkdir \"$T/$k\" && cp " EX
@@ -1056,9 +1056,9 @@ START_TEST(default_view)
 	ck_assert_msg(l && strstr(l, "22747     15188 ( -33.23%)"), "%s", l);
 	free(l);
 	/* the headline stays; what the key line leaves out goes */
-	ck_assert_ptr_nonnull(strstr(out, "\nmb_per_s~"));
-	ck_assert_ptr_null(strstr(out, "\nmax_latency_ms"));
-	ck_assert_ptr_null(strstr(out, "\nntcreatex_count"));
+	tu_assert_has(out, "\nmb_per_s~");
+	tu_assert_lacks(out, "\nmax_latency_ms");
+	tu_assert_lacks(out, "\nntcreatex_count");
 	free(out);
 	rmtmp();
 }
@@ -1365,12 +1365,12 @@ START_TEST(short_notes)
 	ck_assert_msg(strstr(out, "warning: the machine was not quiet in all "
 	    "18 benchmark runs that recorded it:\n    other "
 	    "processes used "), "%.300s", out);
-	ck_assert_ptr_null(strstr(out, "! not quiet"));
+	tu_assert_lacks(out, "! not quiet");
 	/* one run a side (of 3 iterations): no change is detectable */
-	ck_assert_ptr_null(strstr(out, "\n~ detectable"));
+	tu_assert_lacks(out, "\n~ detectable");
 	/* nor a verdict line: the legend's can't tell covers every one */
-	ck_assert_ptr_null(strstr(out, "\nverdict "));
-	ck_assert_ptr_nonnull(strstr(out, "cannot measure (can't tell);"));
+	tu_assert_lacks(out, "\nverdict ");
+	tu_assert_has(out, "cannot measure (can't tell);");
 	/* every noise note is one line */
 	for (p = out; (p = strstr(p, "\n~ ")); p = e) {
 		e = strchr(p + 1, '\n');
@@ -1381,9 +1381,9 @@ START_TEST(short_notes)
 	    0);
 	out = out_text("out");
 	unwrap(out);
-	ck_assert_ptr_nonnull(strstr(out, "warning: forkbomb on example-a: "
-	    "the machine was not quiet"));
-	ck_assert_ptr_nonnull(strstr(out, "elapsed 11.7%: -, sys 9.3%: -,"));
+	tu_assert_has(out, "warning: forkbomb on example-a: "
+	    "the machine was not quiet");
+	tu_assert_has(out, "elapsed 11.7%: -, sys 9.3%: -,");
 	free(out);
 	rmtmp();
 }
@@ -1479,10 +1479,10 @@ START_TEST(settings_differ)
 		    "transparent_hugepage=always in x-B\n"), "'%s': cmdline",
 		    views[i]);
 		/* differ by nature: never shown */
-		ck_assert_ptr_null(strstr(out, "workdir:"));
-		ck_assert_ptr_null(strstr(out, "mem_limit_peak_kb"));
-		ck_assert_ptr_null(strstr(out, "ab_pair"));
-		ck_assert_ptr_null(strstr(out, "start:"));
+		tu_assert_lacks(out, "workdir:");
+		tu_assert_lacks(out, "mem_limit_peak_kb");
+		tu_assert_lacks(out, "ab_pair");
+		tu_assert_lacks(out, "start:");
 		/* at the top: before the first benchmark */
 		p = strstr(out, "fileload");
 		ck_assert(p && strstr(out, "thp_enabled") < p);
@@ -1491,9 +1491,9 @@ START_TEST(settings_differ)
 	/* the post no longer presents the baseline's THP as everyone's */
 	ck_assert_int_eq(report("--post " AB), 0);
 	out = out_text("out");
-	ck_assert_ptr_nonnull(strstr(out, "Setup: THP differs, swappiness "
-	    "60,"));
-	ck_assert_ptr_null(strstr(out, "THP never"));
+	tu_assert_has(out, "Setup: THP differs, swappiness "
+	    "60,");
+	tu_assert_lacks(out, "THP never");
 	free(out);
 	ck_assert_int_eq(report("--format csv --what settings " AB), 0);
 	out = out_text("out");
@@ -1510,13 +1510,13 @@ START_TEST(settings_differ)
 	ck_assert_int_eq(report("--format csv " AB), 0);
 	out = out_text("out");
 	ck_assert(starts(out, "kernel,benchmark,metric,"));
-	ck_assert_ptr_null(strstr(out, "thp_enabled"));
+	tu_assert_lacks(out, "thp_enabled");
 	free(out);
 	ck_assert_int_eq(report("--format json " AB), 0);
 	out = out_text("out");
-	ck_assert_ptr_nonnull(strstr(out, "\"settings_same\": false"));
-	ck_assert_ptr_nonnull(strstr(out, "\"thp_enabled\": {\"x-A\": "
-	    "\"never\", \"x-B\": \"always\"}"));
+	tu_assert_has(out, "\"settings_same\": false");
+	tu_assert_has(out, "\"thp_enabled\": {\"x-A\": "
+	    "\"never\", \"x-B\": \"always\"}");
 	free(out);
 	/* the charts' titles */
 	snprintf(args, sizeof(args), "--only memfill --plot %s/ch " AB, tmp);
@@ -1524,8 +1524,8 @@ START_TEST(settings_differ)
 	    "2>&1", VMREPORT, args), 1);
 	snprintf(args, sizeof(args), "%s/ch/memfill-fill_s.gp", tmp);
 	ck_assert_ptr_nonnull(out = tu_slurp(args));
-	ck_assert_ptr_nonnull(strstr(out, "'settings differ: ab_setting "
-	    "(thp=never in x-A; thp=always in x-B), cmdline, thp_enabled'"));
+	tu_assert_has(out, "'settings differ: ab_setting "
+	    "(thp=never in x-A; thp=always in x-B), cmdline, thp_enabled'");
 	free(out);
 	rmtmp();
 }
@@ -1546,16 +1546,16 @@ START_TEST(settings_same)
 	snprintf(args, sizeof(args), FX "/ab-A %s/a2", tmp);
 	ck_assert_int_eq(report(args), 0);
 	out = out_text("out");
-	ck_assert_ptr_nonnull(strstr(out, "\nSettings: the same in every "
-	    "folder\n"));
-	ck_assert_ptr_null(strstr(out, "differ between"));
+	tu_assert_has(out, "\nSettings: the same in every "
+	    "folder\n");
+	tu_assert_lacks(out, "differ between");
 	free(out);
 	snprintf(args, sizeof(args), "--post " FX "/ab-A %s/a2", tmp);
 	ck_assert_int_eq(report(args), 0);
 	out = out_text("out");
-	ck_assert_ptr_nonnull(strstr(out, "\nSettings: the same in every "
-	    "folder\n"));
-	ck_assert_ptr_nonnull(strstr(out, "Setup: THP never,"));
+	tu_assert_has(out, "\nSettings: the same in every "
+	    "folder\n");
+	tu_assert_has(out, "Setup: THP never,");
 	free(out);
 	snprintf(args, sizeof(args), "--format csv " FX "/ab-A %s/a2", tmp);
 	ck_assert_int_eq(report(args), 0);
@@ -1575,8 +1575,8 @@ START_TEST(settings_same)
 	snprintf(args, sizeof(args), "--format json " FX "/ab-A %s/a2", tmp);
 	ck_assert_int_eq(report(args), 0);
 	out = out_text("out");
-	ck_assert_ptr_nonnull(strstr(out, "\"settings_same\": true,\n  "
-	    "\"settings_differ\": {},"));
+	tu_assert_has(out, "\"settings_same\": true,\n  "
+	    "\"settings_differ\": {},");
 	free(out);
 	rmtmp();
 }
@@ -1604,8 +1604,8 @@ START_TEST(min_change)
 	ck_assert_ptr_nonnull(l = line_of(sec, "fill_s "));
 	ck_assert_msg(l[strlen(l) - 1] == '*', "not starred: %s", l);
 	free(l);
-	ck_assert_ptr_nonnull(strstr(out, "* changed (below) by at\nleast "
-	    "1%"));
+	tu_assert_has(out, "* changed (below) by at\nleast "
+	    "1%");
 	free(out);
 	ck_assert_int_eq(report("--detail --min-change 0 " AB), 0);
 	out = out_text("out");
@@ -1635,19 +1635,19 @@ START_TEST(min_change)
 	sec = after(after(out, "\"name\": \"minflt\""), "\"kernel\": \"x-B\"");
 	ck_assert_ptr_nonnull(l = line_of(sec, "\"kernel\": \"x-B\""));
 	ck_assert_msg(strstr(l, "\"significant\": false"), "%s", l);
-	ck_assert_ptr_nonnull(strstr(out, "\"min_change_pct\": 1,"));
+	tu_assert_has(out, "\"min_change_pct\": 1,");
 	free(l);
 	free(out);
 	/* the gate: fill_s counts, minflt does not */
 	ck_assert_int_eq(report("--fail-on-regression 0 " AB), 3);
 	out = out_text("err");
-	ck_assert_ptr_nonnull(strstr(out, "memfill fill_s"));
-	ck_assert_ptr_null(strstr(out, "minflt"));
+	tu_assert_has(out, "memfill fill_s");
+	tu_assert_lacks(out, "minflt");
 	free(out);
 	ck_assert_int_eq(report("--fail-on-regression 0 --min-change 0 " AB),
 	    3);
 	out = out_text("err");
-	ck_assert_ptr_null(strstr(out, "memfill minflt"));
+	tu_assert_lacks(out, "memfill minflt");
 	free(out);
 	one_line_error("--min-change -1 " AB, 2,
 	    "vmreport: --min-change: number '-1' out of range (0 to 1e+06)");
@@ -1716,46 +1716,46 @@ START_TEST(foreign_memory)
 	/* make ab's shape: each iteration of each benchmark a run */
 	ck_assert_msg(strstr(out, "warning: other processes held more than "
 	    "25% of the memory in 6 of 18 benchmark runs"), "%s", out);
-	ck_assert_ptr_nonnull(strstr(after(out, "== memfill =="), "! memory "
+	tu_assert_has(after(out, "== memfill =="), "! memory "
 	    "held by others (mean at an iteration's start): 14.0 GiB (59%) "
-	    "in b\n"));
+	    "in b\n");
 	/* c's 20% is below the threshold, a's 3% too */
-	ck_assert_ptr_null(strstr(out, "in c\n"));
-	ck_assert_ptr_null(strstr(out, "(20%)"));
+	tu_assert_lacks(out, "in c\n");
+	tu_assert_lacks(out, "(20%)");
 	free(out);
 	ck_assert_int_eq(report("--detail " LIKE), 0);
 	out = out_text("out");
 	unwrap(out);
-	ck_assert_ptr_nonnull(strstr(out, warn_b));
-	ck_assert_ptr_null(strstr(out, "memfill on c:"));
-	ck_assert_ptr_null(strstr(out, "memfill on a:"));
+	tu_assert_has(out, warn_b);
+	tu_assert_lacks(out, "memfill on c:");
+	tu_assert_lacks(out, "memfill on a:");
 	free(out);
 	ck_assert_int_eq(report("--post " LIKE), 0);
 	out = out_text("out");
 	unwrap(out);
-	ck_assert_ptr_nonnull(strstr(out, warn_b));
-	ck_assert_ptr_null(strstr(out, "on c: other processes held"));
+	tu_assert_has(out, warn_b);
+	tu_assert_lacks(out, "on c: other processes held");
 	free(out);
 	ck_assert_int_eq(report("--summary " LIKE), 0);
 	out = out_text("out");
 	unwrap(out);
-	ck_assert_ptr_nonnull(strstr(out, warn_b));
+	tu_assert_has(out, warn_b);
 	free(out);
 	/* a lower threshold warns about c too; a higher one about none */
 	ck_assert_int_eq(report("--detail --mem-threshold 15 " LIKE), 0);
 	out = out_text("out");
 	unwrap(out);
-	ck_assert_ptr_nonnull(strstr(out, "warning: memfill on c: other "
-	    "processes held 4.7 GiB of the memory, 20% of MemTotal"));
-	ck_assert_ptr_null(strstr(out, "memfill on a:"));
+	tu_assert_has(out, "warning: memfill on c: other "
+	    "processes held 4.7 GiB of the memory, 20% of MemTotal");
+	tu_assert_lacks(out, "memfill on a:");
 	free(out);
 	ck_assert_int_eq(report("--mem-threshold 60 " LIKE), 0);
 	out = out_text("out");
 	unwrap(out);
-	ck_assert_ptr_null(strstr(out, "warning: other processes held"));
-	ck_assert_ptr_null(strstr(out, "! memory held by others"));
-	ck_assert_ptr_nonnull(strstr(out, "Memory: other processes held at "
-	    "most 59% of it"));
+	tu_assert_lacks(out, "warning: other processes held");
+	tu_assert_lacks(out, "! memory held by others");
+	tu_assert_has(out, "Memory: other processes held at "
+	    "most 59% of it");
 	free(out);
 	one_line_error("--mem-threshold 101 " LIKE, 2,
 	    "vmreport: --mem-threshold: number '101' out of range (0 to 100)");
@@ -1771,15 +1771,15 @@ START_TEST(foreign_memory)
 	free(out);
 	ck_assert_int_eq(report("--format json " LIKE), 0);
 	out = out_text("out");
-	ck_assert_ptr_nonnull(strstr(out, "\"foreign_mem_pct_mean\": "
-	    "59.47176019"));
-	ck_assert_ptr_nonnull(strstr(out, "\"mem_quiet\": false"));
+	tu_assert_has(out, "\"foreign_mem_pct_mean\": "
+	    "59.47176019");
+	tu_assert_has(out, "\"mem_quiet\": false");
 	free(out);
 	/* folders that did not record it: no memory line at all */
 	ck_assert_int_eq(report(AB), 0);
 	out = out_text("out");
-	ck_assert_ptr_null(strstr(out, "Memory:"));
-	ck_assert_ptr_null(strstr(out, "held"));
+	tu_assert_lacks(out, "Memory:");
+	tu_assert_lacks(out, "held");
 	free(out);
 	rmtmp();
 }
@@ -1831,7 +1831,7 @@ START_TEST(other_work)
 			free(l);
 		}
 		/* c is the same work: not named */
-		ck_assert_ptr_null(strstr(out, "in c, 1.807e+10"));
+		tu_assert_lacks(out, "in c, 1.807e+10");
 		/*
 		 * forkbomb: the same work, compared; not starred: b ran
 		 * beside 59% of the memory held by others, a beside 3%
@@ -1846,8 +1846,8 @@ START_TEST(other_work)
 	}
 	ck_assert_int_eq(report(LIKE), 0);
 	out = out_text("out");
-	ck_assert_ptr_nonnull(strstr(out, "verdict fill_s: b other work, c "
-	    "changed* -20.0%"));
+	tu_assert_has(out, "verdict fill_s: b other work, c "
+	    "changed* -20.0%");
 	/*
 	 * the summary marks it; the geometric mean leaves b's memfill out,
 	 * and its forkbomb, which ran under another memory load
@@ -1933,34 +1933,34 @@ START_TEST(quiet_machine)
 	    "12 benchmark runs: other processes used 96% to 98% of a CPU (a "
 	    "run's mean; threshold 5%; --detail: each run) in "
 	    "fileload@quick\n"), "%s", out);
-	ck_assert_ptr_null(strstr(out, "! not quiet"));
-	ck_assert_ptr_null(strstr(out, "% in x-A"));
+	tu_assert_lacks(out, "! not quiet");
+	tu_assert_lacks(out, "% in x-A");
 	free(out);
 	ck_assert_int_eq(report("--detail " AB), 0);
 	out = out_text("out");
 	unwrap(out);
-	ck_assert_ptr_nonnull(strstr(out, warn97));
+	tu_assert_has(out, warn97);
 	ck_assert_msg(strstr(out, "warning: the machine was not quiet in 3 "
 	    "of 12 benchmark runs"), "%s", out);
 	/* 0.5% of a CPU: quiet */
-	ck_assert_ptr_null(strstr(out, "on x-A: the machine"));
-	ck_assert_ptr_null(strstr(out, "memfill on x-"));
+	tu_assert_lacks(out, "on x-A: the machine");
+	tu_assert_lacks(out, "memfill on x-");
 	free(out);
 	ck_assert_int_eq(report("--post " AB), 0);
 	out = out_text("out");
 	unwrap(out);
-	ck_assert_ptr_nonnull(strstr(out, warn97));
+	tu_assert_has(out, warn97);
 	free(out);
 	ck_assert_int_eq(report("--summary " AB), 0);
 	out = out_text("out");
 	unwrap(out);
-	ck_assert_ptr_nonnull(strstr(out, warn97));
+	tu_assert_has(out, warn97);
 	free(out);
 	/* CSV: quiet and foreign_cpu end each row */
 	ck_assert_int_eq(report("--format csv " AB), 0);
 	out = out_text("out");
-	ck_assert_ptr_nonnull(strstr(out, ",noisy,scope,quiet,foreign_cpu,"
-	    "runs,"));
+	tu_assert_has(out, ",noisy,scope,quiet,foreign_cpu,"
+	    "runs,");
 	l = line_of(out, "x-B,fileload@quick,mb_per_s,");
 	assert_field(out, l, "quiet", "0");
 	assert_field(out, l, "foreign_cpu", "97");
@@ -1972,17 +1972,17 @@ START_TEST(quiet_machine)
 	free(out);
 	ck_assert_int_eq(report("--format json " AB), 0);
 	out = out_text("out");
-	ck_assert_ptr_nonnull(strstr(out, "{\"kernel\": \"x-B\", \"n\": 3, "
+	tu_assert_has(out, "{\"kernel\": \"x-B\", \"n\": 3, "
 	    "\"foreign_cpu_mean\": 97, \"foreign_cpu_max\": 98, \"quiet\": "
-	    "false, "));
-	ck_assert_ptr_nonnull(strstr(out, "{\"kernel\": \"x-A\", \"n\": 3, "
+	    "false, ");
+	tu_assert_has(out, "{\"kernel\": \"x-A\", \"n\": 3, "
 	    "\"foreign_cpu_mean\": 0.5, \"foreign_cpu_max\": 0.6, \"quiet\": "
-	    "true, "));
+	    "true, ");
 	free(out);
 	/* a higher threshold: quiet */
 	ck_assert_int_eq(report("--quiet-threshold 98 " AB), 0);
 	out = out_text("out");
-	ck_assert_ptr_null(strstr(out, "not quiet"));
+	tu_assert_lacks(out, "not quiet");
 	/* the loudest run (make ab's: an iteration) */
 	ck_assert_msg(strstr(out, "Machine load: quiet; other processes used "
 	    "at most 98% of a CPU"), "%s", out);
@@ -1999,7 +1999,7 @@ START_TEST(quiet_machine)
 	snprintf(args, sizeof(args), "%s/na %s/nb", tmp, tmp);
 	ck_assert_int_eq(report(args), 0);
 	out = out_text("out");
-	ck_assert_ptr_nonnull(strstr(out, "Machine load: not recorded"));
+	tu_assert_has(out, "Machine load: not recorded");
 	free(out);
 	rmtmp();
 }
@@ -2024,17 +2024,17 @@ START_TEST(cgroup_labels)
 	l = line_of(sec, "minflt ");
 	ck_assert_msg(l && !strchr(l, '['), "%s", l);
 	free(l);
-	ck_assert_ptr_nonnull(strstr(out, "[system]\na counter of the whole "
-	    "machine, [cgroup] of the benchmark's memory cgroup"));
+	tu_assert_has(out, "[system]\na counter of the whole "
+	    "machine, [cgroup] of the benchmark's memory cgroup");
 	free(out);
 	ck_assert_int_eq(report("--post " AB), 0);
 	out = out_text("out");
 	sec = after(out, "\nmemfill\n");
-	ck_assert_ptr_nonnull(strstr(sec, "x-B:      0.150u 0.900s 0:01.50"));
-	ck_assert_ptr_nonnull(strstr(sec, "\n          Total kernel swapouts "
-	    "during test = 3000 kB (system-wide)\n"));
-	ck_assert_ptr_nonnull(strstr(sec, "\n          Cgroup swap peak "
-	    "during test      = 0 kB (memory cgroup)\n"));
+	tu_assert_has(sec, "x-B:      0.150u 0.900s 0:01.50");
+	tu_assert_has(sec, "\n          Total kernel swapouts "
+	    "during test = 3000 kB (system-wide)\n");
+	tu_assert_has(sec, "\n          Cgroup swap peak "
+	    "during test      = 0 kB (memory cgroup)\n");
 	free(out);
 	ck_assert_int_eq(report("--format csv " AB), 0);
 	out = out_text("out");
@@ -2050,9 +2050,9 @@ START_TEST(cgroup_labels)
 	free(out);
 	ck_assert_int_eq(report("--format json " AB), 0);
 	out = out_text("out");
-	ck_assert_ptr_nonnull(strstr(out, "{\"name\": \"cg_swap_peak_kb\", "
+	tu_assert_has(out, "{\"name\": \"cg_swap_peak_kb\", "
 	    "\"unit\": \"kB\", \"direction\": \"lower\", \"scope\": "
-	    "\"cgroup\""));
+	    "\"cgroup\"");
 	free(out);
 	rmtmp();
 }
@@ -2104,11 +2104,11 @@ START_TEST(run_verdicts)
 			ck_assert_int_eq(report(args), 0);
 			out = out_text("out");
 			ck_assert_msg(!strstr(out, ")*"), "%s: starred", args);
-			ck_assert_ptr_nonnull(strstr(out, "One run a side: "
-			    "nothing is starred."));
+			tu_assert_has(out, "One run a side: "
+			    "nothing is starred.");
 			p = strstr(out, "One run a side");
-			ck_assert_ptr_null(strstr(p + 1, "One run a side"));
-			ck_assert_ptr_nonnull(strstr(out, "can't tell"));
+			tu_assert_lacks(p + 1, "One run a side");
+			tu_assert_has(out, "can't tell");
 			free(out);
 			snprintf(args, sizeof(args), "--detail " EX
 			    "/example-%c " EX "/example-%c", ex[i], ex[j]);
@@ -2137,7 +2137,7 @@ START_TEST(run_verdicts)
 	ck_assert_int_eq(report(args), 0);
 	out = out_text("out");
 	ck_assert_msg(!strstr(out, ")*"), "A/A 3 runs vs 2: starred");
-	ck_assert_ptr_nonnull(strstr(out, "example-a: 3 runs on 1 boot"));
+	tu_assert_has(out, "example-a: 3 runs on 1 boot");
 	for (p = out; *p; p++)
 		if (*p == '\n')
 			*p = ' ';	/* the legend wraps at column 0 */
@@ -2145,7 +2145,7 @@ START_TEST(run_verdicts)
 	    "the headlines Holm-adjusted p < 0.032 over %d (one a benchmark, "
 	    "each kernel against the baseline)", nkey);
 	ck_assert_msg(strstr(out, want), "no legend: %s", want);
-	ck_assert_ptr_null(strstr(out, "One run a side"));
+	tu_assert_lacks(out, "One run a side");
 	free(out);
 	/* a real shift, 5 runs a side */
 	ck_assert_int_eq(sh("cp -r \"$T/a/run1\" \"$T/a/run2\" "
@@ -2161,9 +2161,9 @@ START_TEST(run_verdicts)
 	out = out_text("out");
 	p = strstr(out, "\nforks_per_s~ ");
 	ck_assert_ptr_nonnull(p);
-	ck_assert_ptr_nonnull(strstr(p, "( -50.00%)*\n"));
-	ck_assert_ptr_nonnull(strstr(out, "verdict forks_per_s: changed* "
-	    "-50.0% ["));
+	tu_assert_has(p, "( -50.00%)*\n");
+	tu_assert_has(out, "verdict forks_per_s: changed* "
+	    "-50.0% [");
 	free(out);
 	rmtmp();
 }
@@ -2198,9 +2198,9 @@ START_TEST(detail_more_count)
 	snprintf(args, sizeof(args), "--detail %s/a %s/b", tmp, tmp);
 	ck_assert_int_eq(report(args), 0);
 	out = out_text("out");
-	ck_assert_ptr_null(strstr(out, "\npgscan_total"));
-	ck_assert_ptr_nonnull(strstr(out, "\ndelta"));
-	ck_assert_ptr_nonnull(strstr(out, "\nspread"));
+	tu_assert_lacks(out, "\npgscan_total");
+	tu_assert_has(out, "\ndelta");
+	tu_assert_has(out, "\nspread");
 	free(out);
 	rmtmp();
 }
@@ -2456,7 +2456,7 @@ START_TEST(run_level_notes)
 	    "runs a side would decide); example-b's run is outside "
 	    "example-a's 95% prediction interval [0.6, 199.4]\n"), "%s",
 	    out);
-	ck_assert_ptr_null(strstr(out, "~ detectable"));
+	tu_assert_lacks(out, "~ detectable");
 	free(out);
 	rmtmp();
 }
@@ -2493,8 +2493,8 @@ START_TEST(quick_suite_budget)
 	for (n = 0, p = out; (p = strstr(p, ext4)); p++)
 		n++;
 	ck_assert_int_eq(n, 1);
-	ck_assert_ptr_nonnull(strstr(out, "\n! tv-a, tv-b (tio@creates_quick, "
-	    "vmlat@quick): the work folder is on ext4"));
+	tu_assert_has(out, "\n! tv-a, tv-b (tio@creates_quick, "
+	    "vmlat@quick): the work folder is on ext4");
 	for (n = 0, p = out; (p = strstr(p, "ran beside another run")); p++)
 		n++;
 	ck_assert_int_eq(n, 1);		/* in the settings */
@@ -2516,7 +2516,7 @@ START_TEST(quick_suite_budget)
 	out = out_text("out");
 	p = strstr(out, every);
 	ck_assert_msg(p && p < strstr(out, "\n== "), "%s", out);
-	ck_assert_ptr_null(strstr(p + strlen(every), "the same note on"));
+	tu_assert_lacks(p + strlen(every), "the same note on");
 	free(out);
 	snprintf(args, sizeof(args), "--detail %s/quick-a %s/quick-b", tmp,
 	    tmp);
@@ -2552,8 +2552,8 @@ START_TEST(noisy_per_metric)
 	snprintf(args, sizeof(args), "%s/a %s/b", tmp, tmp);
 	ck_assert_int_eq(report(args), 0);
 	out = out_text("out");
-	ck_assert_ptr_nonnull(strstr(out, "\nforks_per_s~ "));
-	ck_assert_ptr_nonnull(strstr(out, "\nelapsed "));
+	tu_assert_has(out, "\nforks_per_s~ ");
+	tu_assert_has(out, "\nelapsed ");
 	free(out);
 	snprintf(args, sizeof(args), "--format csv %s/a %s/b", tmp, tmp);
 	ck_assert_int_eq(report(args), 0);
