@@ -306,7 +306,7 @@ START_TEST(letters)
 	ck_assert_int_eq(vb_opt_parse(lt, &c, 1, bad3, NULL, err, 256), -1);
 	ck_assert_str_eq(err, "unexpected argument '-k3'");
 	ck_assert_int_eq(vb_opt_parse(lt, &c, 2, bad4, NULL, err, 256), -1);
-	tu_assert_has(err, "--jobs: ");
+	ck_assert_str_eq(err, "--jobs: number '0' out of range (1 to 64)");
 	ck_assert_ptr_eq(vb_opt_find_letter(lt, 'j'), &lt[0]);
 	ck_assert_ptr_null(vb_opt_find_letter(tab, 'n'));
 	f = open_memstream(&buf, &len);
@@ -331,8 +331,8 @@ START_TEST(bad_default)
 
 	ck_assert_int_eq(vb_opt_parse(bad, &n, 0, NULL, NULL, err,
 	    sizeof(err)), -1);
-	tu_assert_has(err, "--n: ");
-	tu_assert_has(err, "lots");
+	ck_assert_str_eq(err,
+	    "--n: bad number 'lots': expected a whole number");
 }
 END_TEST
 

@@ -203,7 +203,8 @@ START_TEST(bad_folders)
 	snprintf(args, sizeof(args), "%s/notres/notes.txt", tmp);
 	one_line_error(args, 1, "notes.txt: not a folder");
 	one_line_error("", 2, "no result folder given");
-	one_line_error("--format xml " EX "/example-a", 2, "xml");
+	one_line_error("--format xml " EX "/example-a", 2,
+	    "vmreport: --format: unknown value 'xml' (choose text|csv|json)");
 	rmtmp();
 }
 END_TEST
@@ -2127,11 +2128,14 @@ START_TEST(run_verdicts)
 	    "cp -r " EX "/example-e \"$T/b/run2\""), 0);
 	snprintf(args, sizeof(args), "--format json %s/a %s/b", tmp, tmp);
 	ck_assert_int_eq(report(args), 0);
+	/*
+	 * Ten headlines, one a benchmark line of the examples (probe@memfill
+	 * has none in the family): a number known here, not read from the
+	 * output, so the JSON and the legend are both held to it.
+	 */
+	nkey = 10;
 	out = out_text("out");
-	p = strstr(out, "\"holm-headline\": ");
-	ck_assert_ptr_nonnull(p);
-	nkey = atoi(p + strlen("\"holm-headline\": "));
-	ck_assert_int_ge(nkey, 10);
+	tu_assert_has(out, "\"holm-headline\": 10,");
 	free(out);
 	snprintf(args, sizeof(args), "%s/a %s/b", tmp, tmp);
 	ck_assert_int_eq(report(args), 0);
