@@ -132,24 +132,6 @@ inf_or_nan(const char *s)
 	return strstr(s, "nan") != NULL;
 }
 
-/* Remove "\n" and the indent of wrapped note lines. */
-static void
-unwrap(char *s)
-{
-	char *d = s;
-
-	for (; *s; s++) {
-		if (*s == '\n' && s[1] == ' ') {
-			while (s[1] == ' ')
-				s++;
-			*d++ = ' ';
-			continue;
-		}
-		*d++ = *s;
-	}
-	*d = '\0';
-}
-
 /*
  * Defect: "zero in every run" was appended into a 4096-byte line with
  * no bound; 200 all-zero metrics overflowed it (SIGSEGV).
@@ -181,7 +163,7 @@ START_TEST(many_zero_metrics)
 	put("z2", "zeros.res", text);
 	free(text);
 	ck_assert_int_eq(report(&out, &err, "--detail z1 z2"), 0);
-	unwrap(out);
+	tu_unwrap(out);
 	ck_assert_ptr_nonnull(p = strstr(out, "zero in every run:"));
 	for (i = 0; i < 200; i++) {
 		snprintf(name, sizeof(name), " zero_in_every_run_metric_%03d",

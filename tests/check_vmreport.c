@@ -67,6 +67,16 @@ report(const char *args)
 	return sh("%s %s >\"$T/out\" 2>\"$T/err\"", VMREPORT, args);
 }
 
+/*
+ * vmreport ARGS, which must exit 0: its output (malloc'd), as
+ * tu_view() reads it; its errors stay in T/err.
+ */
+static char *
+view(const char *args)
+{
+	return tu_view(tmp, "%s", args);
+}
+
 static char *
 out_text(const char *which)
 {
@@ -169,8 +179,7 @@ START_TEST(width)
 		snprintf(args, sizeof(args), "%s " EX "/example-a "
 		    EX "/example-b " EX "/example-c " EX "/example-d "
 		    EX "/example-e", views[i]);
-		ck_assert_int_eq(report(args), 0);
-		out = out_text("out");
+		out = view(args);
 		for (p = out; *p; ) {
 			size_t n = strcspn(p, "\n");
 
@@ -270,8 +279,7 @@ START_TEST(vmstat_name_checked)
 	/* a benchmark of the folder: its dump */
 	snprintf(args, sizeof(args), "--vmstat forkbomb --iter 1 "
 	    "%s/r/a/b/c/example-a", tmp);
-	ck_assert_int_eq(report(args), 0);
-	out = out_text("out");
+	out = view(args);
 	tu_assert_has(out, "example-a: forkbomb, iteration 1");
 	free(out);
 	rmtmp();
@@ -305,21 +313,18 @@ START_TEST(missing_benchmark_and_single)
 	ck_assert_int_eq(sh("cp -r " EX "/example-b \"$T/b\" && rm "
 	    "\"$T/b/memfill.res\""), 0);
 	snprintf(args, sizeof(args), EX "/example-a %s/b", tmp);
-	ck_assert_int_eq(report(args), 0);
-	out = out_text("out");
+	out = view(args);
 	tu_assert_has(out, "example-b: no memfill results "
 	    "(missing)");
 	tu_assert_has(out, "missing");
 	free(out);
 	/* the baseline lacks it: still shown, as missing */
 	snprintf(args, sizeof(args), "%s/b " EX "/example-a", tmp);
-	ck_assert_int_eq(report(args), 0);
-	out = out_text("out");
+	out = view(args);
 	tu_assert_has(out, "== memfill ==");
 	free(out);
 	/* one folder: statistics, no comparison */
-	ck_assert_int_eq(report("--detail " EX "/example-a"), 0);
-	out = out_text("out");
+	out = view("--detail " EX "/example-a");
 	tu_assert_has(out, "95% CI low");
 	tu_assert_has(out, "1 kernel, baseline example-a");
 	free(out);
@@ -344,8 +349,7 @@ START_TEST(different_params)
 	free(err);
 	snprintf(args, sizeof(args), "--allow-different-params "
 	    EX "/example-a %s/b", tmp);
-	ck_assert_int_eq(report(args), 0);
-	out = out_text("out");
+	out = view(args);
 	tu_assert_has(out, "parameters differ");
 	free(out);
 	rmtmp();
@@ -363,8 +367,7 @@ START_TEST(interrupted)
 	    "\"$T/b/forkbomb.res\" && sed -i 's/^status=complete/"
 	    "status=interrupted/' \"$T/b/meta\""), 0);
 	snprintf(args, sizeof(args), EX "/example-a %s/b", tmp);
-	ck_assert_int_eq(report(args), 0);
-	out = out_text("out");
+	out = view(args);
 	tu_assert_has(out, "example-b!");
 	tu_assert_has(out, "! example-b: run interrupted, 2 "
 	    "iterations kept");
@@ -372,8 +375,7 @@ START_TEST(interrupted)
 	    "interrupted");
 	free(out);
 	snprintf(args, sizeof(args), "--post " EX "/example-a %s/b", tmp);
-	ck_assert_int_eq(report(args), 0);
-	out = out_text("out");
+	out = view(args);
 	tu_assert_has(out, "[interrupted]");
 	free(out);
 	rmtmp();
@@ -453,13 +455,11 @@ START_TEST(post_also_changed)
 	char *out, *p;
 
 	mktmp();
-	ck_assert_int_eq(report(EX "/example-thp-A " EX "/example-thp-B"), 0);
-	out = out_text("out");
+	out = view(EX "/example-thp-A " EX "/example-thp-B");
 	ck_assert_msg(strstr(out, want), "the text view:\n%s", out);
 	free(out);
-	ck_assert_int_eq(report("--post " EX "/example-thp-A "
-	    EX "/example-thp-B"), 0);
-	out = out_text("out");
+	out = view("--post " EX "/example-thp-A "
+	    EX "/example-thp-B");
 	p = strstr(out, "\nmemfill\n");
 	ck_assert_msg(p && strstr(p, want), "the post:\n%s", out);
 	free(out);
@@ -484,8 +484,7 @@ START_TEST(own_counter_key)
 	    "tests/fixtures/ab-$k/memfill.res | sed '/^iter/s/$/ 900/' > "
 	    "\"$T/$k/memfill.res\"; done"), 0);
 	snprintf(args, sizeof(args), "%s/A %s/B", tmp, tmp);
-	ck_assert_int_eq(report(args), 0);
-	out = out_text("out");
+	out = view(args);
 	ck_assert_ptr_nonnull(tab = strstr(out, "== memfill =="));
 	ck_assert_ptr_nonnull(end = strstr(tab, "verdict "));
 	*end = '\0';
@@ -493,14 +492,12 @@ START_TEST(own_counter_key)
 	    !strstr(tab, "\npswpout"), "the table:\n%s", tab);
 	free(out);
 	snprintf(args, sizeof(args), "--detail %s/A %s/B", tmp, tmp);
-	ck_assert_int_eq(report(args), 0);
-	out = out_text("out");
+	out = view(args);
 	ck_assert_msg(strstr(out, "\npswpout"), "--detail:\n%s", out);
 	free(out);
 	/* the post's short table: the cgroup's in place of the machine's */
 	snprintf(args, sizeof(args), "--post %s/A %s/B", tmp, tmp);
-	ck_assert_int_eq(report(args), 0);
-	out = out_text("out");
+	out = view(args);
 	ck_assert_ptr_nonnull(tab = strstr(out, "\nfill_s "));
 	ck_assert_ptr_nonnull(end = strstr(tab, "verdict "));
 	*end = '\0';
@@ -525,20 +522,17 @@ START_TEST(system_moved_note)
 	char *out;
 
 	mktmp();
-	ck_assert_int_eq(report("--detail --only memfill tests/fixtures/ab-A "
-	    "tests/fixtures/ab-B"), 0);
-	out = out_text("out");
+	out = view("--detail --only memfill tests/fixtures/ab-A "
+	    "tests/fixtures/ab-B");
 	ck_assert_msg(strstr(out, want), "--detail:\n%s", out);
 	free(out);
-	ck_assert_int_eq(report("--only memfill tests/fixtures/ab-A "
-	    "tests/fixtures/ab-B"), 0);
-	out = out_text("out");
+	out = view("--only memfill tests/fixtures/ab-A "
+	    "tests/fixtures/ab-B");
 	ck_assert_msg(!strstr(out, "moved too"), "the default view:\n%s",
 	    out);
 	free(out);
-	ck_assert_int_eq(report("--only makesim@cacherun " EX "/example-a "
-	    EX "/example-b"), 0);
-	out = out_text("out");
+	out = view("--only makesim@cacherun " EX "/example-a "
+	    EX "/example-b");
 	ck_assert_msg(strstr(out, "\n[system] counters other processes "
 	    "moved too: pswpin (example-b), pswpout\n    (example-b)\n"),
 	    "a loaded pair:\n%s", out);
@@ -587,8 +581,7 @@ START_TEST(form_labels)
 	    "\"$T/$k\" && sed -i \"s/^label=.*/label=6.1.0-57-cloud-amd64-"
 	    "$k/\" \"$T/$k/meta\"; done"), 0);
 	snprintf(args, sizeof(args), "--only tworead %s/a %s/b", tmp, tmp);
-	ck_assert_int_eq(report(args), 0);
-	out = out_text("out");
+	out = view(args);
 	ck_assert_msg(strstr(out, "\n n       6.1.0..64-a 6.1.0..64-b\n"),
 	    "%s", out);
 	free(out);
@@ -619,8 +612,7 @@ START_TEST(accel_tcg)
 	for (i = 0; i < sizeof(views) / sizeof(views[0]); i++) {
 		snprintf(args, sizeof(args), "%s %s/a %s/b", views[i], tmp,
 		    tmp);
-		ck_assert_int_eq(report(args), 0);
-		out = out_text("out");
+		out = view(args);
 		for (n = 0, p = out; (p = strstr(p, tcg)); p++)
 			n++;
 		ck_assert_msg(n == 1, "vmreport %s: \"%s\" %d times:\n%s",
@@ -629,8 +621,7 @@ START_TEST(accel_tcg)
 		/* the baseline emulated: the same */
 		snprintf(args, sizeof(args), "%s %s/b %s/a", views[i], tmp,
 		    tmp);
-		ck_assert_int_eq(report(args), 0);
-		out = out_text("out");
+		out = view(args);
 		ck_assert_msg(strstr(out, tcg), "vmreport %s b a:\n%s",
 		    views[i], out);
 		free(out);
@@ -653,8 +644,7 @@ START_TEST(accel_tcg)
 	/* no accel=tcg: nothing said */
 	ck_assert_int_eq(sh("sed -i /^accel=/d \"$T/b/meta\""), 0);
 	snprintf(args, sizeof(args), "--post %s/a %s/b", tmp, tmp);
-	ck_assert_int_eq(report(args), 0);
-	out = out_text("out");
+	out = view(args);
 	ck_assert_msg(!strstr(out, "TCG"), "%s", out);
 	free(out);
 	rmtmp();
@@ -677,8 +667,7 @@ START_TEST(long_labels)
 	    0);
 	snprintf(args, sizeof(args), "--only forkbomb %s/never %s/always",
 	    tmp, tmp);
-	ck_assert_int_eq(report(args), 0);
-	out = out_text("out");
+	out = view(args);
 	ck_assert_msg(strstr(out, "== forkbomb ==      6.1.0-57-c..age-never "
 	    "6.1.0-57-..ge-always\n"), "%s", out);
 	free(out);
@@ -699,8 +688,7 @@ START_TEST(probe_line)
 	ck_assert_int_eq(sh("cp -r " EX "/example-a \"$T/a\" && cp "
 	    "tests/fixtures/probe@memfill.res \"$T/a/\""), 0);
 	snprintf(args, sizeof(args), "--post %s/a " EX "/example-b", tmp);
-	ck_assert_int_eq(report(args), 0);
-	out = out_text("out");
+	out = view(args);
 	tu_assert_has(out, "example-a  played 720 of 728 "
 	    "seconds (99%)");
 	/* shown with memfill, not as a test of its own */
@@ -734,8 +722,7 @@ START_TEST(derived_vmstat)
 	    EX "/example-b/forkbomb.res > \"$T/b/forkbomb.res\""), 0);
 	snprintf(args, sizeof(args), "--detail --only forkbomb " EX
 	    "/example-a %s/b", tmp);
-	ck_assert_int_eq(report(args), 0);
-	out = out_text("out");
+	out = view(args);
 	ck_assert_ptr_nonnull(p = strstr(out, "vmstat (derived)"));
 	tu_assert_has(p, "swapin kB/run               0"
 	    "            40\n");
@@ -756,23 +743,6 @@ START_TEST(derived_vmstat)
 }
 END_TEST
 
-/* Join wrapped note lines: "\n    " becomes one blank. */
-static void
-unwrap(char *s)
-{
-	char *d = s;
-
-	for (; *s; s++) {
-		if (*s == '\n' && s[1] == ' ') {
-			while (s[1] == ' ')
-				s++;
-			*d++ = ' ';
-			continue;
-		}
-		*d++ = *s;
-	}
-	*d = '\0';
-}
 
 /*
  * hyperfine's warnings: b's forkbomb (one run) gets iterations 4 and 5
@@ -793,9 +763,7 @@ START_TEST(warnings)
 	    EX "/example-b/forkbomb.res > \"$T/b/forkbomb.res\""), 0);
 	snprintf(args, sizeof(args), "--only forkbomb " EX "/example-a %s/b",
 	    tmp);
-	ck_assert_int_eq(report(args), 0);
-	out = out_text("out");
-	unwrap(out);
+	out = tu_unwrap(view(args));
 	/* one run of 5 iterations: iterations, not runs */
 	ck_assert_msg(strstr(out, "elapsed example-b iteration 5"), "no "
 	    "outlier: %s", out);
@@ -812,9 +780,8 @@ START_TEST(only)
 	char *out;
 
 	mktmp();
-	ck_assert_int_eq(report("--only tworead,forkbomb --summary "
-	    EX "/example-a " EX "/example-b"), 0);
-	out = out_text("out");
+	out = view("--only tworead,forkbomb --summary "
+	    EX "/example-a " EX "/example-b");
 	tu_assert_has(out, "@n500");
 	tu_assert_has(out, "forkbomb");
 	tu_assert_lacks(out, "memfill");
@@ -1004,8 +971,7 @@ START_TEST(default_view)
 	size_t i;
 
 	mktmp();
-	ck_assert_int_eq(report(EX "/example-a " EX "/example-b"), 0);
-	out = out_text("out");
+	out = view(EX "/example-a " EX "/example-b");
 	sec = after(out, "== fileload@c2 ==");
 	for (i = 0; i < sizeof(key) / sizeof(key[0]); i++) {
 		l = line_of(sec, key[i]);
@@ -1036,9 +1002,7 @@ START_TEST(default_view)
 	tu_assert_lacks(sec, "Summary: each benchmark's headline");
 	after(sec, "Time-like metrics");
 	free(out);
-	ck_assert_int_eq(report("--detail " EX "/example-a " EX "/example-b"),
-	    0);
-	out = out_text("out");
+	out = view("--detail " EX "/example-a " EX "/example-b");
 	tu_assert_has(out, "\nntcreatex_count");
 	tu_assert_has(out, "\nmb_per_s (MB/s, higher");
 	tu_assert_has(out, "== probe@memfill ==");
@@ -1051,8 +1015,7 @@ START_TEST(default_view)
 	    EX "/example-$k/fileload@c2.res > \"$T/$k/fileload@c2.res\"; "
 	    "done"), 0);
 	snprintf(args, sizeof(args), "%s/a %s/b", tmp, tmp);
-	ck_assert_int_eq(report(args), 0);
-	out = out_text("out");
+	out = view(args);
 	l = line_of(out, "ops_per_s~");
 	ck_assert_msg(l && strstr(l, "22747     15188 ( -33.23%)"), "%s", l);
 	free(l);
@@ -1119,21 +1082,19 @@ START_TEST(one_run)
 	edge_folders("iter 1 1.0 0 - -1 10 100\niter 2 1.1 0 - 1 12 110\n"
 	    "iter 3 1.0 0 - 0 11 90\n", "iter 1 1.3 0 - 2 20 80\n");
 	snprintf(args, sizeof(args), "--detail %s/a %s/b", tmp, tmp);
-	ck_assert_int_eq(report(args), 0);
-	out = out_text("out");
+	out = view(args);
 	ck_assert_msg(!strstr(out, "unbounded"), "unbounded shown");
 	l = line_of(after(out, "forks_per_s (forks/s"), "ratio CI low");
 	ck_assert_msg(l && !strcmp(l + strlen(l) - 2, " -"), "%s", l);
 	free(l);
 	/* a noisy metric with one run on a side: nothing detectable */
-	unwrap(out);
+	tu_unwrap(out);
 	ck_assert_msg(strstr(out, "(largest CoV: smallest change detectable "
 	    "with 1 run a side): elapsed 5.6%: -, delta mean 0, SD 1: -, "
 	    "spread 9.1%: -,"), "no such note");
 	free(out);
 	snprintf(args, sizeof(args), "--format csv %s/a %s/b", tmp, tmp);
-	ck_assert_int_eq(report(args), 0);
-	out = out_text("out");
+	out = view(args);
 	l = line_of(out, "example-b,forkbomb,forks_per_s,");
 	assert_field(out, l, "welch_df", "");		/* welch_df */
 	assert_field(out, l, "significant", "");		/* significant */
@@ -1144,8 +1105,7 @@ START_TEST(one_run)
 	free(l);
 	free(out);
 	snprintf(args, sizeof(args), "--format json %s/a %s/b", tmp, tmp);
-	ck_assert_int_eq(report(args), 0);
-	out = out_text("out");
+	out = view(args);
 	l = line_of(after(after(out, "\"name\": \"forks_per_s\""),
 	    "\"kernel\": \"example-b\""), "\"kernel\": \"example-b\"");
 	ck_assert_msg(l && strstr(l, "\"significant\": null") &&
@@ -1179,9 +1139,7 @@ START_TEST(absent_and_zero_mean)
 	    "iter 3 1.0 0 - 0 11 90\n", "iter 1 1.3 0 - 2 20 80\n"
 	    "iter 2 1.2 0 - 1 21 85\niter 3 1.3 0 - 3 22 82\n");
 	snprintf(args, sizeof(args), "--detail %s/a %s/b", tmp, tmp);
-	ck_assert_int_eq(report(args), 0);
-	out = out_text("out");
-	unwrap(out);
+	out = tu_unwrap(view(args));
 	l = line_of(out, "zero in every run:");
 	ck_assert_msg(l && !strcmp(l, "zero in every run: majflt"), "%s", l);
 	free(l);
@@ -1195,16 +1153,14 @@ START_TEST(absent_and_zero_mean)
 	free(l);
 	free(out);
 	snprintf(args, sizeof(args), "--format csv %s/a %s/b", tmp, tmp);
-	ck_assert_int_eq(report(args), 0);
-	out = out_text("out");
+	out = view(args);
 	l = line_of(out, "example-a,forkbomb,delta,");
 	assert_field(out, l, "sd", "1");		/* sd */
 	assert_field(out, l, "noisy", "1");		/* noisy */
 	free(l);
 	free(out);
 	snprintf(args, sizeof(args), "--format json %s/a %s/b", tmp, tmp);
-	ck_assert_int_eq(report(args), 0);
-	out = out_text("out");
+	out = view(args);
 	p = after(out, "\"name\": \"pgscan_total\"");
 	for (k = 0; k < 2; k++) {
 		p = after(p, "{\"kernel\": ");
@@ -1246,9 +1202,7 @@ START_TEST(noise_n_and_mad0)
 	    "iter 3 1.0 0 - 1 22 82\niter 4 1.0 0 - 1 20 84\n"
 	    "iter 5 1.5 0 - 1 22 83\n");
 	snprintf(args, sizeof(args), "--detail %s/a %s/b", tmp, tmp);
-	ck_assert_int_eq(report(args), 0);
-	out = out_text("out");
-	unwrap(out);
+	out = tu_unwrap(view(args));
 	ck_assert_msg(strstr(out, "(largest CoV: smallest change detectable "
 	    "with n runs a side): elapsed 20.3%: 37% (n 5), spread 11.2%: 23% "
 	    "(n 4)"), "no such note");
@@ -1282,8 +1236,7 @@ START_TEST(geo_mean_two_runs)
 	put("a/forkbomb@one.res", text);
 	put("b/forkbomb@one.res", text);
 	snprintf(args, sizeof(args), "--summary %s/a %s/b", tmp, tmp);
-	ck_assert_int_eq(report(args), 0);
-	out = out_text("out");
+	out = view(args);
 	ck_assert_msg(strstr(out, "2 runs a side or more"), "%.300s", out);
 	l = line_of(after(out, "95% CI"), "example-b ");
 	ck_assert_msg(l && strstr(l, "  2   3/3   1.5315  ["), "%s", l);
@@ -1312,23 +1265,19 @@ START_TEST(no_run_on_a_side)
 	    strstr(EDGE_HEAD, "cmdline"));
 	put("a/forkbomb@gone.res", text);
 	snprintf(args, sizeof(args), "--detail %s/a %s/b", tmp, tmp);
-	ck_assert_int_eq(report(args), 0);
-	out = out_text("out");
-	unwrap(out);
+	out = tu_unwrap(view(args));
 	ck_assert_msg(strstr(after(out, "== forkbomb@gone =="), "(largest "
 	    "CoV: smallest change detectable with 0 runs a side): elapsed "
 	    "5.6%: -, delta mean 0, SD 1: -, spread 9.1%: -, forks_per_s "
 	    "10.0%: -\n"), "no such note");
 	free(out);
 	snprintf(args, sizeof(args), "%s/a %s/b", tmp, tmp);
-	ck_assert_int_eq(report(args), 0);
-	out = out_text("out");
+	out = view(args);
 	ck_assert_msg(strstr(out, "\n~ detectable with 0 runs a side: "
 	    "headline forks_per_s -\n"), "no such note");
 	free(out);
 	snprintf(args, sizeof(args), "--format csv %s/a %s/b", tmp, tmp);
-	ck_assert_int_eq(report(args), 0);
-	out = out_text("out");
+	out = view(args);
 	l = line_of(out, "example-b,forkbomb@gone,elapsed,");
 	assert_field(out, l, "noisy", "");		/* noisy */
 	free(l);
@@ -1337,8 +1286,7 @@ START_TEST(no_run_on_a_side)
 	free(l);
 	free(out);
 	snprintf(args, sizeof(args), "--format json %s/a %s/b", tmp, tmp);
-	ck_assert_int_eq(report(args), 0);
-	out = out_text("out");
+	out = view(args);
 	l = line_of(after(after(out, "\"id\": \"forkbomb@gone\""),
 	    "{\"kernel\": \"example-b\", \"status\""),
 	    "{\"kernel\": \"example-b\"");
@@ -1361,8 +1309,7 @@ START_TEST(short_notes)
 	char *out, *p, *e;
 
 	mktmp();
-	ck_assert_int_eq(report(EX "/example-a " EX "/example-b"), 0);
-	out = out_text("out");
+	out = view(EX "/example-a " EX "/example-b");
 	ck_assert_msg(strstr(out, "warning: the machine was not quiet in all "
 	    "18 benchmark runs that recorded it:\n    other "
 	    "processes used "), "%.300s", out);
@@ -1378,10 +1325,7 @@ START_TEST(short_notes)
 		ck_assert_msg(e && strncmp(e, "\n    ", 5), "%.80s", p);
 	}
 	free(out);
-	ck_assert_int_eq(report("--detail " EX "/example-a " EX "/example-b"),
-	    0);
-	out = out_text("out");
-	unwrap(out);
+	out = tu_unwrap(view("--detail " EX "/example-a " EX "/example-b"));
 	tu_assert_has(out, "warning: forkbomb on example-a: "
 	    "the machine was not quiet");
 	tu_assert_has(out, "elapsed 11.7%: -, sys 9.3%: -,");
@@ -1403,8 +1347,7 @@ START_TEST(zero_one_form)
 	    "iter 3 1.0 0 - 0 11 90\n", "iter 1 1.0 0 - -1 10 0\n"
 	    "iter 2 1.1 0 - 1 12 0\niter 3 1.0 0 - 0 11 0\n");
 	snprintf(args, sizeof(args), "--detail %s/a %s/b", tmp, tmp);
-	ck_assert_int_eq(report(args), 0);
-	out = out_text("out");
+	out = view(args);
 	l = line_of(out, "forks_per_s~ ");
 	ck_assert_msg(l && strstr(l, " 100.0         0 (-100.00%)*"), "%s",
 	    l);
@@ -1417,8 +1360,7 @@ START_TEST(zero_one_form)
 	free(l);
 	free(out);
 	snprintf(args, sizeof(args), "--summary %s/a %s/b", tmp, tmp);
-	ck_assert_int_eq(report(args), 0);
-	out = out_text("out");
+	out = view(args);
 	l = line_of(out, "example-b  ");
 	ck_assert_msg(l && !strcmp(l + strlen(l) - 2, " 0"), "%s", l);
 	free(l);
@@ -1438,9 +1380,8 @@ START_TEST(summary_headers_apart)
 	int run = 0;
 
 	mktmp();
-	ck_assert_int_eq(report("--summary " EX "/example-a " EX
-	    "/example-b"), 0);
-	out = out_text("out");
+	out = view("--summary " EX "/example-a " EX
+	    "/example-b");
 	p = strstr(out, "\nSummary:");
 	ck_assert_ptr_nonnull(p);
 	p = strstr(p, "\n\nKernel");
@@ -1468,8 +1409,7 @@ START_TEST(settings_differ)
 	mktmp();
 	for (i = 0; i < sizeof(views) / sizeof(views[0]); i++) {
 		snprintf(args, sizeof(args), "%s " AB, views[i]);
-		ck_assert_int_eq(report(args), 0);
-		out = out_text("out");
+		out = view(args);
 		ck_assert_msg(strstr(out, "Settings that differ between the "
 		    "folders:\n  ab_setting: thp=never in x-A; thp=always in "
 		    "x-B\n"), "'%s': no ab_setting line", views[i]);
@@ -1490,14 +1430,12 @@ START_TEST(settings_differ)
 		free(out);
 	}
 	/* the post no longer presents the baseline's THP as everyone's */
-	ck_assert_int_eq(report("--post " AB), 0);
-	out = out_text("out");
+	out = view("--post " AB);
 	tu_assert_has(out, "Setup: THP differs, swappiness "
 	    "60,");
 	tu_assert_lacks(out, "THP never");
 	free(out);
-	ck_assert_int_eq(report("--format csv --what settings " AB), 0);
-	out = out_text("out");
+	out = view("--format csv --what settings " AB);
 	ck_assert_msg(starts(out, "kernel,setting,value,format_version\n"
 	    "x-A,ab_setting,thp=never,1\nx-B,ab_setting,thp=always,1\n"),
 	    "%s", out);
@@ -1508,13 +1446,11 @@ START_TEST(settings_differ)
 	    "EPYC x 2, 23.5 GiB RAM\",1\nx-B,machine_no,1,1\n"), "%s", out);
 	free(out);
 	/* the metrics table alone: its header first */
-	ck_assert_int_eq(report("--format csv " AB), 0);
-	out = out_text("out");
+	out = view("--format csv " AB);
 	ck_assert(starts(out, "kernel,benchmark,metric,"));
 	tu_assert_lacks(out, "thp_enabled");
 	free(out);
-	ck_assert_int_eq(report("--format json " AB), 0);
-	out = out_text("out");
+	out = view("--format json " AB);
 	tu_assert_has(out, "\"settings_same\": false");
 	tu_assert_has(out, "\"thp_enabled\": {\"x-A\": "
 	    "\"never\", \"x-B\": \"always\"}");
@@ -1545,37 +1481,32 @@ START_TEST(settings_same)
 	    ".*/mem_limit_peak_kb=1/' -e 's/^ab_side=.*/ab_side=B/' "
 	    "\"$T/a2/meta\""), 0);
 	snprintf(args, sizeof(args), FX "/ab-A %s/a2", tmp);
-	ck_assert_int_eq(report(args), 0);
-	out = out_text("out");
+	out = view(args);
 	tu_assert_has(out, "\nSettings: the same in every "
 	    "folder\n");
 	tu_assert_lacks(out, "differ between");
 	free(out);
 	snprintf(args, sizeof(args), "--post " FX "/ab-A %s/a2", tmp);
-	ck_assert_int_eq(report(args), 0);
-	out = out_text("out");
+	out = view(args);
 	tu_assert_has(out, "\nSettings: the same in every "
 	    "folder\n");
 	tu_assert_has(out, "Setup: THP never,");
 	free(out);
 	snprintf(args, sizeof(args), "--format csv " FX "/ab-A %s/a2", tmp);
-	ck_assert_int_eq(report(args), 0);
-	out = out_text("out");
+	out = view(args);
 	ck_assert(starts(out, "kernel,benchmark,metric,"));
 	free(out);
 	/* no setting differs: the machines only */
 	snprintf(args, sizeof(args), "--format csv --what settings " FX
 	    "/ab-A %s/a2", tmp);
-	ck_assert_int_eq(report(args), 0);
-	out = out_text("out");
+	out = view(args);
 	ck_assert_str_eq(out, "kernel,setting,value,format_version\n"
 	    "x-A,machine,\"vm, AMD EPYC x 2, 23.5 GiB RAM\",1\n"
 	    "x-A,machine_no,1,1\nx-A2,machine,\"vm, AMD EPYC x 2, 23.5 GiB "
 	    "RAM\",1\nx-A2,machine_no,1,1\n");
 	free(out);
 	snprintf(args, sizeof(args), "--format json " FX "/ab-A %s/a2", tmp);
-	ck_assert_int_eq(report(args), 0);
-	out = out_text("out");
+	out = view(args);
 	tu_assert_has(out, "\"settings_same\": true,\n  "
 	    "\"settings_differ\": {},");
 	free(out);
@@ -1595,8 +1526,7 @@ START_TEST(min_change)
 	const char *sec;
 
 	mktmp();
-	ck_assert_int_eq(report("--detail " AB), 0);
-	out = out_text("out");
+	out = view("--detail " AB);
 	sec = after(out, "== memfill ==");
 	ck_assert_ptr_nonnull(l = line_of(sec, "minflt "));
 	ck_assert_msg(l[strlen(l) - 1] != '*', "starred: %s", l);
@@ -1608,15 +1538,13 @@ START_TEST(min_change)
 	tu_assert_has(out, "* changed (below) by at\nleast "
 	    "1%");
 	free(out);
-	ck_assert_int_eq(report("--detail --min-change 0 " AB), 0);
-	out = out_text("out");
+	out = view("--detail --min-change 0 " AB);
 	l = line_of(after(out, "== memfill =="), "minflt ");
 	ck_assert_msg(l && l[strlen(l) - 1] != '*', "--min-change 0: %s", l);
 	free(l);
 	free(out);
 	/* CSV: field 19 is significant */
-	ck_assert_int_eq(report("--format csv " AB), 0);
-	out = out_text("out");
+	out = view("--format csv " AB);
 	l = line_of(out, "x-B,memfill,minflt,");
 	assert_field(out, l, "significant", "0");
 	free(l);
@@ -1624,15 +1552,13 @@ START_TEST(min_change)
 	assert_field(out, l, "significant", "1");
 	free(l);
 	free(out);
-	ck_assert_int_eq(report("--format csv --min-change 0 " AB), 0);
-	out = out_text("out");
+	out = view("--format csv --min-change 0 " AB);
 	l = line_of(out, "x-B,memfill,minflt,");
 	assert_field(out, l, "significant", "0");
 	free(l);
 	free(out);
 	/* JSON: x-B's entry of minflt */
-	ck_assert_int_eq(report("--format json " AB), 0);
-	out = out_text("out");
+	out = view("--format json " AB);
 	sec = after(after(out, "\"name\": \"minflt\""), "\"kernel\": \"x-B\"");
 	ck_assert_ptr_nonnull(l = line_of(sec, "\"kernel\": \"x-B\""));
 	ck_assert_msg(strstr(l, "\"significant\": false"), "%s", l);
@@ -1662,28 +1588,24 @@ START_TEST(info_never_marked)
 	char *out, *l;
 
 	mktmp();
-	ck_assert_int_eq(report("--format csv " AB), 0);
-	out = out_text("out");
+	out = view("--format csv " AB);
 	l = line_of(out, "x-B,memfill,nvcsw,");
 	assert_field(out, l, "direction", "info");
 	assert_field(out, l, "significant", "0");
 	free(l);
 	free(out);
-	ck_assert_int_eq(report("--format csv --min-change 0 " AB), 0);
-	out = out_text("out");
+	out = view("--format csv --min-change 0 " AB);
 	l = line_of(out, "x-B,memfill,nvcsw,");
 	assert_field(out, l, "significant", "0");
 	free(l);
 	free(out);
-	ck_assert_int_eq(report("--format json --min-change 0 " AB), 0);
-	out = out_text("out");
+	out = view("--format json --min-change 0 " AB);
 	l = line_of(after(after(out, "\"name\": \"nvcsw\""),
 	    "\"kernel\": \"x-B\""), "\"kernel\": \"x-B\"");
 	ck_assert_msg(l && strstr(l, "\"significant\": false"), "%s", l);
 	free(l);
 	free(out);
-	ck_assert_int_eq(report("--detail --min-change 0 " AB), 0);
-	out = out_text("out");
+	out = view("--detail --min-change 0 " AB);
 	l = line_of(after(out, "== memfill =="), "nvcsw");
 	ck_assert_msg(l && l[strlen(l) - 1] != '*', "starred: %s", l);
 	free(l);
@@ -1711,9 +1633,7 @@ START_TEST(foreign_memory)
 	char *out, *l;
 
 	mktmp();
-	ck_assert_int_eq(report(LIKE), 0);
-	out = out_text("out");
-	unwrap(out);
+	out = tu_unwrap(view(LIKE));
 	/* make ab's shape: each iteration of each benchmark a run */
 	ck_assert_msg(strstr(out, "warning: other processes held more than "
 	    "25% of the memory in 6 of 18 benchmark runs"), "%s", out);
@@ -1724,35 +1644,25 @@ START_TEST(foreign_memory)
 	tu_assert_lacks(out, "in c\n");
 	tu_assert_lacks(out, "(20%)");
 	free(out);
-	ck_assert_int_eq(report("--detail " LIKE), 0);
-	out = out_text("out");
-	unwrap(out);
+	out = tu_unwrap(view("--detail " LIKE));
 	tu_assert_has(out, warn_b);
 	tu_assert_lacks(out, "memfill on c:");
 	tu_assert_lacks(out, "memfill on a:");
 	free(out);
-	ck_assert_int_eq(report("--post " LIKE), 0);
-	out = out_text("out");
-	unwrap(out);
+	out = tu_unwrap(view("--post " LIKE));
 	tu_assert_has(out, warn_b);
 	tu_assert_lacks(out, "on c: other processes held");
 	free(out);
-	ck_assert_int_eq(report("--summary " LIKE), 0);
-	out = out_text("out");
-	unwrap(out);
+	out = tu_unwrap(view("--summary " LIKE));
 	tu_assert_has(out, warn_b);
 	free(out);
 	/* a lower threshold warns about c too; a higher one about none */
-	ck_assert_int_eq(report("--detail --mem-threshold 15 " LIKE), 0);
-	out = out_text("out");
-	unwrap(out);
+	out = tu_unwrap(view("--detail --mem-threshold 15 " LIKE));
 	tu_assert_has(out, "warning: memfill on c: other "
 	    "processes held 4.7 GiB of the memory, 20% of MemTotal");
 	tu_assert_lacks(out, "memfill on a:");
 	free(out);
-	ck_assert_int_eq(report("--mem-threshold 60 " LIKE), 0);
-	out = out_text("out");
-	unwrap(out);
+	out = tu_unwrap(view("--mem-threshold 60 " LIKE));
 	tu_assert_lacks(out, "warning: other processes held");
 	tu_assert_lacks(out, "! memory held by others");
 	tu_assert_has(out, "Memory: other processes held at "
@@ -1761,8 +1671,7 @@ START_TEST(foreign_memory)
 	one_line_error("--mem-threshold 101 " LIKE, 2,
 	    "vmreport: --mem-threshold: number '101' out of range (0 to 100)");
 	/* CSV: mem_quiet and foreign_mem_pct */
-	ck_assert_int_eq(report("--format csv " LIKE), 0);
-	out = out_text("out");
+	out = view("--format csv " LIKE);
 	l = line_of(out, "b,memfill,fill_s,");
 	assert_field(out, l, "mem_quiet", "0");
 	free(l);
@@ -1770,15 +1679,13 @@ START_TEST(foreign_memory)
 	assert_field(out, l, "mem_quiet", "1");
 	free(l);
 	free(out);
-	ck_assert_int_eq(report("--format json " LIKE), 0);
-	out = out_text("out");
+	out = view("--format json " LIKE);
 	tu_assert_has(out, "\"foreign_mem_pct_mean\": "
 	    "59.47176019");
 	tu_assert_has(out, "\"mem_quiet\": false");
 	free(out);
 	/* folders that did not record it: no memory line at all */
-	ck_assert_int_eq(report(AB), 0);
-	out = out_text("out");
+	out = view(AB);
 	tu_assert_lacks(out, "Memory:");
 	tu_assert_lacks(out, "held");
 	free(out);
@@ -1803,10 +1710,8 @@ START_TEST(other_work)
 
 	mktmp();
 	for (views = 0; views < 3; views++) {
-		ck_assert_int_eq(report(views == 0 ? LIKE : views == 1 ?
-		    "--detail " LIKE : "--post " LIKE), 0);
-		out = out_text("out");
-		unwrap(out);
+		out = tu_unwrap(view(views == 0 ? LIKE : views == 1 ?
+		    "--detail " LIKE : "--post " LIKE));
 		sec = after(out, views == 1 ? "== memfill ==" : views == 2 ?
 		    "\nmemfill\n" : "== memfill ==");
 		ck_assert_msg(strstr(sec, line_b), "view %d: no work line",
@@ -1845,8 +1750,7 @@ START_TEST(other_work)
 		free(l);
 		free(out);
 	}
-	ck_assert_int_eq(report(LIKE), 0);
-	out = out_text("out");
+	out = view(LIKE);
 	tu_assert_has(out, "verdict fill_s: b other work, c "
 	    "changed* -20.0%");
 	/*
@@ -1861,8 +1765,7 @@ START_TEST(other_work)
 	free(l);
 	free(out);
 	/* CSV: the verdict and the work figure; no star */
-	ck_assert_int_eq(report("--format csv " LIKE), 0);
-	out = out_text("out");
+	out = view("--format csv " LIKE);
 	l = line_of(out, "b,memfill,fill_s,");
 	assert_field(out, l, "significant", "0");
 	assert_field(out, l, "verdict", "other work");
@@ -1879,8 +1782,7 @@ START_TEST(other_work)
 	assert_field(out, l, "verdict_reason", "different_loads");
 	free(l);
 	free(out);
-	ck_assert_int_eq(report("--format json --only memfill " LIKE_AB), 0);
-	out = out_text("out");
+	out = view("--format json --only memfill " LIKE_AB);
 	l = line_of(after(after(out, "\"name\": \"fill_s\""),
 	    "\"kernel\": \"b\""), "\"kernel\": \"b\"");
 	ck_assert_msg(l && strstr(l, "\"verdict\": \"other work\"") &&
@@ -1926,9 +1828,7 @@ START_TEST(quiet_machine)
 	 * the default view: one warning at the top naming the benchmark,
 	 * no line under its table
 	 */
-	ck_assert_int_eq(report(AB), 0);
-	out = out_text("out");
-	unwrap(out);
+	out = tu_unwrap(view(AB));
 	/* make ab's sides: each iteration of each benchmark a run */
 	ck_assert_msg(strstr(out, "warning: the machine was not quiet in 3 of "
 	    "12 benchmark runs: other processes used 96% to 98% of a CPU (a "
@@ -1937,9 +1837,7 @@ START_TEST(quiet_machine)
 	tu_assert_lacks(out, "! not quiet");
 	tu_assert_lacks(out, "% in x-A");
 	free(out);
-	ck_assert_int_eq(report("--detail " AB), 0);
-	out = out_text("out");
-	unwrap(out);
+	out = tu_unwrap(view("--detail " AB));
 	tu_assert_has(out, warn97);
 	ck_assert_msg(strstr(out, "warning: the machine was not quiet in 3 "
 	    "of 12 benchmark runs"), "%s", out);
@@ -1947,19 +1845,14 @@ START_TEST(quiet_machine)
 	tu_assert_lacks(out, "on x-A: the machine");
 	tu_assert_lacks(out, "memfill on x-");
 	free(out);
-	ck_assert_int_eq(report("--post " AB), 0);
-	out = out_text("out");
-	unwrap(out);
+	out = tu_unwrap(view("--post " AB));
 	tu_assert_has(out, warn97);
 	free(out);
-	ck_assert_int_eq(report("--summary " AB), 0);
-	out = out_text("out");
-	unwrap(out);
+	out = tu_unwrap(view("--summary " AB));
 	tu_assert_has(out, warn97);
 	free(out);
 	/* CSV: quiet and foreign_cpu end each row */
-	ck_assert_int_eq(report("--format csv " AB), 0);
-	out = out_text("out");
+	out = view("--format csv " AB);
 	tu_assert_has(out, ",noisy,scope,quiet,foreign_cpu,"
 	    "runs,");
 	l = line_of(out, "x-B,fileload@quick,mb_per_s,");
@@ -1971,8 +1864,7 @@ START_TEST(quiet_machine)
 	assert_field(out, l, "foreign_cpu", "0.5");
 	free(l);
 	free(out);
-	ck_assert_int_eq(report("--format json " AB), 0);
-	out = out_text("out");
+	out = view("--format json " AB);
 	tu_assert_has(out, "{\"kernel\": \"x-B\", \"n\": 3, "
 	    "\"foreign_cpu_mean\": 97, \"foreign_cpu_max\": 98, \"quiet\": "
 	    "false, ");
@@ -1981,8 +1873,7 @@ START_TEST(quiet_machine)
 	    "true, ");
 	free(out);
 	/* a higher threshold: quiet */
-	ck_assert_int_eq(report("--quiet-threshold 98 " AB), 0);
-	out = out_text("out");
+	out = view("--quiet-threshold 98 " AB);
 	tu_assert_lacks(out, "not quiet");
 	/* the loudest run (make ab's: an iteration) */
 	ck_assert_msg(strstr(out, "Machine load: quiet; other processes used "
@@ -1998,8 +1889,7 @@ START_TEST(quiet_machine)
 	    EX "/example-$k/forkbomb.res > \"$T/n$k/forkbomb.res\" || "
 	    "exit 1; done && ! grep -q foreign \"$T/na/forkbomb.res\""), 0);
 	snprintf(args, sizeof(args), "%s/na %s/nb", tmp, tmp);
-	ck_assert_int_eq(report(args), 0);
-	out = out_text("out");
+	out = view(args);
 	tu_assert_has(out, "Machine load: not recorded");
 	free(out);
 	rmtmp();
@@ -2013,8 +1903,7 @@ START_TEST(cgroup_labels)
 	const char *sec;
 
 	mktmp();
-	ck_assert_int_eq(report("--detail " AB), 0);
-	out = out_text("out");
+	out = view("--detail " AB);
 	sec = after(out, "== memfill ==");
 	l = line_of(sec, "cg_pgfault ");
 	ck_assert_msg(l && strstr(l, " [cgroup] faults"), "%s", l);
@@ -2028,8 +1917,7 @@ START_TEST(cgroup_labels)
 	tu_assert_has(out, "[system]\na counter of the whole "
 	    "machine, [cgroup] of the benchmark's memory cgroup");
 	free(out);
-	ck_assert_int_eq(report("--post " AB), 0);
-	out = out_text("out");
+	out = view("--post " AB);
 	sec = after(out, "\nmemfill\n");
 	tu_assert_has(sec, "x-B:      0.150u 0.900s 0:01.50");
 	tu_assert_has(sec, "\n          Total kernel swapouts "
@@ -2037,8 +1925,7 @@ START_TEST(cgroup_labels)
 	tu_assert_has(sec, "\n          Cgroup swap peak "
 	    "during test      = 0 kB (memory cgroup)\n");
 	free(out);
-	ck_assert_int_eq(report("--format csv " AB), 0);
-	out = out_text("out");
+	out = view("--format csv " AB);
 	l = line_of(out, "x-A,memfill,cg_pgfault,");
 	assert_field(out, l, "scope", "cgroup");
 	free(l);
@@ -2049,8 +1936,7 @@ START_TEST(cgroup_labels)
 	assert_field(out, l, "scope", "benchmark");
 	free(l);
 	free(out);
-	ck_assert_int_eq(report("--format json " AB), 0);
-	out = out_text("out");
+	out = view("--format json " AB);
 	tu_assert_has(out, "{\"name\": \"cg_swap_peak_kb\", "
 	    "\"unit\": \"kB\", \"direction\": \"lower\", \"scope\": "
 	    "\"cgroup\"");
@@ -2102,8 +1988,7 @@ START_TEST(run_verdicts)
 		for (j = i + 1; ex[j]; j++) {
 			snprintf(args, sizeof(args), EX "/example-%c "
 			    EX "/example-%c", ex[i], ex[j]);
-			ck_assert_int_eq(report(args), 0);
-			out = out_text("out");
+			out = view(args);
 			ck_assert_msg(!strstr(out, ")*"), "%s: starred", args);
 			tu_assert_has(out, "One run a side: "
 			    "nothing is starred.");
@@ -2113,8 +1998,7 @@ START_TEST(run_verdicts)
 			free(out);
 			snprintf(args, sizeof(args), "--detail " EX
 			    "/example-%c " EX "/example-%c", ex[i], ex[j]);
-			ck_assert_int_eq(report(args), 0);
-			out = out_text("out");
+			out = view(args);
 			ck_assert_msg(!strstr(out, ")*") && !strstr(out, "%*"),
 			    "%s: starred", args);
 			free(out);
@@ -2138,8 +2022,7 @@ START_TEST(run_verdicts)
 	tu_assert_has(out, "\"holm-headline\": 10,");
 	free(out);
 	snprintf(args, sizeof(args), "%s/a %s/b", tmp, tmp);
-	ck_assert_int_eq(report(args), 0);
-	out = out_text("out");
+	out = view(args);
 	ck_assert_msg(!strstr(out, ")*"), "A/A 3 runs vs 2: starred");
 	tu_assert_has(out, "example-a: 3 runs on 1 boot");
 	for (p = out; *p; p++)
@@ -2161,8 +2044,7 @@ START_TEST(run_verdicts)
 	    "\"$T/h/run$r/forkbomb.res\" && sed -i 's/^label=.*/label=halved/' "
 	    "\"$T/h/run$r/meta\" || exit 1; done"), 0);
 	snprintf(args, sizeof(args), "%s/a %s/h", tmp, tmp);
-	ck_assert_int_eq(report(args), 0);
-	out = out_text("out");
+	out = view(args);
 	p = strstr(out, "\nforks_per_s~ ");
 	ck_assert_ptr_nonnull(p);
 	tu_assert_has(p, "( -50.00%)*\n");
@@ -2192,16 +2074,13 @@ START_TEST(detail_more_count)
 	    "iter 3 1.0 0 0 0 98 92\niter 4 1.05 0 0 1 101 96\n"
 	    "iter 5 1.0 0 0 0 99 104\n");
 	snprintf(args, sizeof(args), "%s/a %s/b", tmp, tmp);
-	ck_assert_int_eq(report(args), 0);
-	out = out_text("out");
-	unwrap(out);
+	out = tu_unwrap(view(args));
 	/* starred in the second tier: named under the benchmark */
 	ck_assert_msg(strstr(out, "\nalso changed: spread -809.1%*\n"), "%s",
 	    out);
 	free(out);
 	snprintf(args, sizeof(args), "--detail %s/a %s/b", tmp, tmp);
-	ck_assert_int_eq(report(args), 0);
-	out = out_text("out");
+	out = view(args);
 	tu_assert_lacks(out, "\npgscan_total");
 	tu_assert_has(out, "\ndelta");
 	tu_assert_has(out, "\nspread");
@@ -2337,9 +2216,7 @@ START_TEST(load_sides)
 	load_folder("l", fw, qb, 3);
 	load_folder("q", fa, qw, 3);
 	snprintf(args, sizeof(args), "%s/a %s/b %s/c", tmp, tmp, tmp);
-	ck_assert_int_eq(report(args), 0);
-	out = out_text("out");
-	unwrap(out);
+	out = tu_unwrap(view(args));
 	ck_assert_msg(strstr(out, "\na: 1 of 3 runs loud, 95% of a CPU; b: 3 "
 	    "of 3 runs, 150-170%; c: 3 of 3 runs, 150-170% (loud: "), "%s",
 	    out);
@@ -2354,9 +2231,7 @@ START_TEST(load_sides)
 	free(out);
 	/* --detail: each run's load, and the verdict cell */
 	snprintf(args, sizeof(args), "--detail %s/a %s/c", tmp, tmp);
-	ck_assert_int_eq(report(args), 0);
-	out = out_text("out");
-	unwrap(out);
+	out = tu_unwrap(view(args));
 	ck_assert_msg(strstr(out, "load by run (other processes' CPU, % of a "
 	    "CPU, a run's mean over its iterations): a run 1 1.0%, run 2 "
 	    "2.0%, run 3 95%; c run 1 150%, run 2 160%, run 3 170%\n"), "%s",
@@ -2365,8 +2240,7 @@ START_TEST(load_sides)
 	free(out);
 	/* CSV and JSON: the reason; minflt, a count, is not held */
 	snprintf(args, sizeof(args), "--format csv %s/a %s/c", tmp, tmp);
-	ck_assert_int_eq(report(args), 0);
-	out = out_text("out");
+	out = view(args);
 	l = line_of(out, "c,forkbomb,forks_per_s,");
 	assert_field(out, l, "verdict", "can't tell");
 	assert_field(out, l, "verdict_reason", "different_loads");
@@ -2379,17 +2253,14 @@ START_TEST(load_sides)
 	free(l);
 	free(out);
 	snprintf(args, sizeof(args), "--format json %s/a %s/c", tmp, tmp);
-	ck_assert_int_eq(report(args), 0);
-	out = out_text("out");
+	out = view(args);
 	ck_assert_msg(strstr(out, "\"verdict\": \"can't tell\"") &&
 	    strstr(out, "\"verdict_reason\": \"different_loads\""), "%s",
 	    out);
 	free(out);
 	/* the post, the charts' summary and the page */
 	snprintf(args, sizeof(args), "--post %s/a %s/c", tmp, tmp);
-	ck_assert_int_eq(report(args), 0);
-	out = out_text("out");
-	unwrap(out);
+	out = tu_unwrap(view(args));
 	ck_assert_msg(strstr(out, "can't tell: the sides ran under different "
 	    "loads") && !strstr(out, ")*"), "%s", out);
 	free(out);
@@ -2446,15 +2317,12 @@ START_TEST(run_level_notes)
 	run_folder("b", "example-b", a, 3);
 	run_folder("c", "example-b", lone, 1);
 	snprintf(args, sizeof(args), "%s/a %s/b", tmp, tmp);
-	ck_assert_int_eq(report(args), 0);
-	out = out_text("out");
+	out = view(args);
 	ck_assert_msg(strstr(out, "\n~ detectable with 3 runs a side: "
 	    "headline forks_per_s 93%\n"), "%s", out);
 	free(out);
 	snprintf(args, sizeof(args), "%s/a %s/c", tmp, tmp);
-	ck_assert_int_eq(report(args), 0);
-	out = out_text("out");
-	unwrap(out);
+	out = tu_unwrap(view(args));
 	/* never fewer runs a side than the comparison has */
 	ck_assert_msg(strstr(out, "\nverdict forks_per_s: can't tell (4 "
 	    "runs a side would decide); example-b's run is outside "
@@ -2488,12 +2356,11 @@ START_TEST(quick_suite_budget)
 	int lines = 0, n;
 
 	mktmp();
-	ck_assert_int_eq(report(FX "/quick-a " FX "/quick-b"), 0);
-	out = out_text("out");
+	out = view(FX "/quick-a " FX "/quick-b");
 	for (p = out; *p; p++)
 		lines += *p == '\n';
 	ck_assert_msg(lines <= 130, "%d lines", lines);
-	unwrap(out);
+	tu_unwrap(out);
 	for (n = 0, p = out; (p = strstr(p, ext4)); p++)
 		n++;
 	ck_assert_int_eq(n, 1);
@@ -2516,17 +2383,14 @@ START_TEST(quick_suite_budget)
 	    "\"$f\" > \"$f.new\" && mv \"$f.new\" \"$f\" || exit 1; "
 	    "done"), 0);
 	snprintf(args, sizeof(args), "%s/quick-a %s/quick-b", tmp, tmp);
-	ck_assert_int_eq(report(args), 0);
-	out = out_text("out");
+	out = view(args);
 	p = strstr(out, every);
 	ck_assert_msg(p && p < strstr(out, "\n== "), "%s", out);
 	tu_assert_lacks(p + strlen(every), "the same note on");
 	free(out);
 	snprintf(args, sizeof(args), "--detail %s/quick-a %s/quick-b", tmp,
 	    tmp);
-	ck_assert_int_eq(report(args), 0);
-	out = out_text("out");
-	unwrap(out);
+	out = tu_unwrap(view(args));
 	/* 14 results a folder, each note under its benchmark */
 	for (n = 0, p = out; (p = strstr(p, "the same note on every")); p++)
 		n++;
@@ -2554,14 +2418,12 @@ START_TEST(noisy_per_metric)
 	    "iter 3 1.0 0 - 1 11 90\n", "iter 1 1.0 0 - 1 11 100\n"
 	    "iter 2 1.0 0 - 1 11 100.5\niter 3 1.0 0 - 1 11 99.5\n");
 	snprintf(args, sizeof(args), "%s/a %s/b", tmp, tmp);
-	ck_assert_int_eq(report(args), 0);
-	out = out_text("out");
+	out = view(args);
 	tu_assert_has(out, "\nforks_per_s~ ");
 	tu_assert_has(out, "\nelapsed ");
 	free(out);
 	snprintf(args, sizeof(args), "--format csv %s/a %s/b", tmp, tmp);
-	ck_assert_int_eq(report(args), 0);
-	out = out_text("out");
+	out = view(args);
 	l = line_of(out, "example-a,forkbomb,forks_per_s,");
 	assert_field(out, l, "noisy", "1");
 	free(l);
@@ -2573,8 +2435,7 @@ START_TEST(noisy_per_metric)
 	free(l);
 	free(out);
 	snprintf(args, sizeof(args), "--format json %s/a %s/b", tmp, tmp);
-	ck_assert_int_eq(report(args), 0);
-	out = out_text("out");
+	out = view(args);
 	l = line_of(after(after(out, "\"name\": \"forks_per_s\""),
 	    "{\"kernel\": \"example-b\""), "{\"kernel\": \"example-b\"");
 	ck_assert_msg(l && strstr(l, "\"noisy\": true"), "%s", l);
