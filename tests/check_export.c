@@ -294,7 +294,7 @@ START_TEST(what_option)
 
 	ck_assert_int_eq(tu_sh_out(out, sizeof(out), "%s --help", VMREPORT),
 	    0);
-	ck_assert_ptr_nonnull(strstr(out, "\n  --what TABLE "));
+	tu_assert_has(out, "\n  --what TABLE ");
 	ck_assert_int_eq(tu_sh_out(out, sizeof(out), "%s --format csv --what "
 	    "settings " AB " | head -1", VMREPORT), 0);
 	ck_assert_str_eq(out, "kernel,setting,value,format_version\n");

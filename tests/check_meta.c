@@ -6,15 +6,16 @@
 #include <string.h>
 
 #include "meta.h"
+#include "testutil.h"
 
 START_TEST(meta_settings)
 {
 	char *s = vb_meta_settings();
 
-	ck_assert_ptr_nonnull(strstr(s, "thp_enabled="));
-	ck_assert_ptr_nonnull(strstr(s, "\nswappiness="));
-	ck_assert_ptr_nonnull(strstr(s, "\nzswap_enabled="));
-	ck_assert_ptr_nonnull(strstr(s, "\nmin_free_kbytes="));
+	tu_assert_has(s, "thp_enabled=");
+	tu_assert_has(s, "\nswappiness=");
+	tu_assert_has(s, "\nzswap_enabled=");
+	tu_assert_has(s, "\nmin_free_kbytes=");
 	free(s);
 }
 END_TEST
@@ -23,7 +24,7 @@ Suite *
 meta_suite(void)
 {
 	Suite *s = suite_create("meta");
-	TCase *tc = tcase_create("meta");
+	TCase *tc = tu_tcase_local("meta");
 
 	tcase_add_test(tc, meta_settings);
 	suite_add_tcase(s, tc);

@@ -177,7 +177,7 @@ START_TEST(key_line)
 	n = fread(buf, 1, sizeof(buf) - 1, f);
 	buf[n] = '\0';
 	fclose(f);
-	ck_assert_ptr_null(strstr(buf, "\nkey"));
+	tu_assert_lacks(buf, "\nkey");
 	/* one key: the line lists it, after the metrics, before iter */
 	vb_res_set_key(&r, 1, 1);
 	ck_assert_int_eq(vb_res_write(path, &r), 0);
@@ -187,8 +187,8 @@ START_TEST(key_line)
 	n = fread(buf, 1, sizeof(buf) - 1, f);
 	buf[n] = '\0';
 	fclose(f);
-	ck_assert_ptr_nonnull(strstr(buf, "metric forks_per_s forks/s higher\n"
-	    "key forks_per_s\niter 1 1 2\n"));
+	tu_assert_has(buf, "metric forks_per_s forks/s higher\n"
+	    "key forks_per_s\niter 1 1 2\n");
 	ck_assert_msg(vb_res_read(path, &r, err, sizeof(err)) == 0, "%s", err);
 	ck_assert_int_eq(r.metrics[0].key, 0);
 	ck_assert_int_eq(r.metrics[1].key, 1);
@@ -224,8 +224,8 @@ START_TEST(work_line)
 	n = fread(buf, 1, sizeof(buf) - 1, f);
 	buf[n] = '\0';
 	fclose(f);
-	ck_assert_ptr_nonnull(strstr(buf, "key fill_s\nwork bytes 1.5\n"
-	    "iter 1 4096 2\n"));
+	tu_assert_has(buf, "key fill_s\nwork bytes 1.5\n"
+	    "iter 1 4096 2\n");
 	ck_assert_msg(vb_res_read(path, &r, err, sizeof(err)) == 0, "%s", err);
 	ck_assert_int_eq(r.metrics[0].work, 1);
 	ck_assert_double_eq(r.metrics[0].work_tol, 1.5);
@@ -576,8 +576,8 @@ START_TEST(missing_file)
 
 	tu_path(path, sizeof(path), "absent.res");
 	ck_assert_int_eq(vb_res_read(path, &r, err, sizeof(err)), -1);
-	ck_assert_ptr_nonnull(strstr(err, path));
-	ck_assert_ptr_nonnull(strstr(err, "No such file or directory"));
+	tu_assert_has(err, path);
+	tu_assert_has(err, "No such file or directory");
 }
 END_TEST
 

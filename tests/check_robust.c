@@ -132,24 +132,6 @@ inf_or_nan(const char *s)
 	return strstr(s, "nan") != NULL;
 }
 
-/* Remove "\n" and the indent of wrapped note lines. */
-static void
-unwrap(char *s)
-{
-	char *d = s;
-
-	for (; *s; s++) {
-		if (*s == '\n' && s[1] == ' ') {
-			while (s[1] == ' ')
-				s++;
-			*d++ = ' ';
-			continue;
-		}
-		*d++ = *s;
-	}
-	*d = '\0';
-}
-
 /*
  * Defect: "zero in every run" was appended into a 4096-byte line with
  * no bound; 200 all-zero metrics overflowed it (SIGSEGV).
@@ -181,7 +163,7 @@ START_TEST(many_zero_metrics)
 	put("z2", "zeros.res", text);
 	free(text);
 	ck_assert_int_eq(report(&out, &err, "--detail z1 z2"), 0);
-	unwrap(out);
+	tu_unwrap(out);
 	ck_assert_ptr_nonnull(p = strstr(out, "zero in every run:"));
 	for (i = 0; i < 200; i++) {
 		snprintf(name, sizeof(name), " zero_in_every_run_metric_%03d",
@@ -192,7 +174,7 @@ START_TEST(many_zero_metrics)
 	free(err);
 	/* the same note under --post's short table */
 	ck_assert_int_eq(report(&out, &err, "--post z1 z2"), 0);
-	ck_assert_ptr_nonnull(strstr(out, "zero in every run:"));
+	tu_assert_has(out, "zero in every run:");
 	free(out);
 	free(err);
 }
@@ -238,7 +220,7 @@ START_TEST(many_long_labels)
 	    getcwd(cwd, sizeof(cwd)), VMREPORT, args), 1);
 	ck_assert_ptr_nonnull(out = tu_slurp(tu_path(args, sizeof(args),
 	    "charts/forkbomb-vmstat-free.gp")));
-	ck_assert_ptr_nonnull(strstr(out, "-0000033'"));
+	tu_assert_has(out, "-0000033'");
 	free(out);
 }
 END_TEST
@@ -266,14 +248,14 @@ START_TEST(meta_crlf)
 	    "\"$T/crlf/meta0\""), 0);
 	snprintf(path, sizeof(path), "%s/crlf/meta0", tu_dir);
 	ck_assert_int_eq(vb_meta_read(path, &kv, &n, err, sizeof(err)), -1);
-	ck_assert_ptr_nonnull(strstr(err, "meta0:2: NUL byte in line"));
+	tu_assert_has(err, "meta0:2: NUL byte in line");
 	/* the report: complete, not "suite run complete\r" or interrupted */
 	ck_assert_int_eq(sh("cp " EX "/example-a/forkbomb.res \"$T/crlf/\""),
 	    0);
 	ck_assert_int_eq(report(&out, &serr, "--post crlf crlf"), 0);
-	ck_assert_ptr_null(strstr(out, "interrupted"));
+	tu_assert_lacks(out, "interrupted");
 	ck_assert_ptr_null(strchr(out, '\r'));
-	ck_assert_ptr_nonnull(strstr(out, "crlf-kernel "));
+	tu_assert_has(out, "crlf-kernel ");
 	free(out);
 	free(serr);
 }
@@ -296,8 +278,8 @@ START_TEST(missing_standard_metrics)
 	ck_assert_int_eq(report(&out, &err, "--post m1 m2"), 0);
 	ck_assert_msg(strstr(out, "m1:       -u -s 0:01.55 -% 0+0k -+-io "
 	    "-pf+0w\n"), "%s", out);
-	ck_assert_ptr_null(strstr(out, "nan"));
-	ck_assert_ptr_null(strstr(out, "9223372036854775808"));
+	tu_assert_lacks(out, "nan");
+	tu_assert_lacks(out, "9223372036854775808");
 	free(out);
 	free(err);
 }
@@ -360,7 +342,7 @@ START_TEST(huge_values)
 		free(err);
 	}
 	ck_assert_int_eq(report(&out, &err, "b1 b2"), 0);
-	ck_assert_ptr_nonnull(strstr(out, "1.67e+308"));
+	tu_assert_has(out, "1.67e+308");
 	free(out);
 	free(err);
 }
@@ -453,15 +435,15 @@ START_TEST(json_utf8)
 	    EX "/example-a/forkbomb.res \"$T/a/\""), 0);
 	ck_assert_int_eq(report(&out, &err, "--format json a odd"), 0);
 	assert_clean("json", out);
-	ck_assert_ptr_nonnull(strstr(out, "\"odd\\u001b[31m\\u007f\\ufffd"
-	    "\\ufffd\xc3\xa9\\u009bz\""));
+	tu_assert_has(out, "\"odd\\u001b[31m\\u007f\\ufffd"
+	    "\\ufffd\xc3\xa9\\u009bz\"");
 	free(out);
 	free(err);
 	/* CSV: the label quoted when it holds a CR */
 	put_meta("cr", "x\ry");
 	ck_assert_int_eq(sh("cp " EX "/example-b/forkbomb.res \"$T/cr/\""), 0);
 	ck_assert_int_eq(report(&out, &err, "--format csv a cr"), 0);
-	ck_assert_ptr_nonnull(strstr(out, "\n\"x\ry\",forkbomb,"));
+	tu_assert_has(out, "\n\"x\ry\",forkbomb,");
 	free(out);
 	free(err);
 }
@@ -512,8 +494,8 @@ START_TEST(errors_escaped)
 	    "> \"$T/p2/forkbomb.res\""), 0);
 	ck_assert_int_eq(report(&out, &err, "p1 p2"), 1);
 	ck_assert_ptr_null(strchr(err, '\033'));
-	ck_assert_ptr_nonnull(strstr(err, "forkbomb: parameter forks is 3000 "
-	    "in p1 but 3000\\x1b[2J in p2\n"));
+	tu_assert_has(err, "forkbomb: parameter forks is 3000 "
+	    "in p1 but 3000\\x1b[2J in p2\n");
 	free(out);
 	free(err);
 	/* the regression gate's lines name the label */
@@ -528,8 +510,8 @@ START_TEST(errors_escaped)
 	ck_assert_int_eq(report(&out, &err, "--fail-on-regression 10 p1 r"),
 	    3);
 	ck_assert_ptr_null(strchr(err, '\033'));
-	ck_assert_ptr_nonnull(strstr(err, "regression: bad\\x1b[2Jlabel "
-	    "forkbomb forks_per_s: -50.00%"));
+	tu_assert_has(err, "regression: bad\\x1b[2Jlabel "
+	    "forkbomb forks_per_s: -50.00%");
 	free(out);
 	free(err);
 }
@@ -553,11 +535,11 @@ START_TEST(gnuplot_quotes)
 	free(err);
 	gp = tu_slurp(tu_path(path, sizeof(path), "ch/forkbomb-vmstat-swap.gp"));
 	ck_assert_ptr_nonnull(gp);
-	ck_assert_ptr_nonnull(strstr(gp, "title 'it''s si'"));
+	tu_assert_has(gp, "title 'it''s si'");
 	free(gp);
 	gp = tu_slurp(tu_path(path, sizeof(path), "ch/forkbomb-vmstat-free.gp"));
 	ck_assert_ptr_nonnull(gp);
-	ck_assert_ptr_nonnull(strstr(gp, "title 'it''s'"));
+	tu_assert_has(gp, "title 'it''s'");
 	free(gp);
 }
 END_TEST
@@ -578,14 +560,14 @@ START_TEST(vmstat_odd_samples)
 	    "\"$T/v/forkbomb.vmstat\""), 0);
 	ck_assert_int_eq(report(&out, &err, "--vmstat forkbomb --iter 1 v"),
 	    0);
-	ck_assert_ptr_nonnull(strstr(out, "\n 1  0      0    100 "));
-	ck_assert_ptr_null(strstr(out, "nan"));
+	tu_assert_has(out, "\n 1  0      0    100 ");
+	tu_assert_lacks(out, "nan");
 	free(out);
 	free(err);
 	ck_assert_int_eq(report(&out, &err, "--vmstat forkbomb v"), 0);
-	ck_assert_ptr_null(strstr(out, "nan"));
-	ck_assert_ptr_nonnull(strstr(out, "     - "));
-	ck_assert_ptr_nonnull(strstr(out, " 1e+300 "));
+	tu_assert_lacks(out, "nan");
+	tu_assert_has(out, "     - ");
+	tu_assert_has(out, " 1e+300 ");
 	free(out);
 	free(err);
 }

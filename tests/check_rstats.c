@@ -41,6 +41,7 @@
 #include <math.h>
 
 #include "rstats.h"
+#include "testutil.h"
 
 static const double A[] = { 10.1, 10.4, 9.8, 10.0, 10.3 };
 static const double B[] = { 10.9, 11.2, 10.7, 11.0 };
@@ -584,7 +585,7 @@ Suite *
 rstats_suite(void)
 {
 	Suite *s = suite_create("rstats");
-	TCase *tc = tcase_create("rstats");
+	TCase *tc = tu_tcase_local("rstats");
 
 	tcase_add_test(tc, t_quantiles);
 	tcase_add_test(tc, t_pvalues);

@@ -14,6 +14,7 @@
 
 #include "clock.h"
 #include "rusage.h"
+#include "testutil.h"
 
 /* `time make -j2 bzImage` on 2.4.19-rmap (Kulesa, 2002) */
 static void
@@ -146,18 +147,18 @@ START_TEST(verbose)
 	vb_rusage_from(&u, &ru, 1258.40);
 	vb_rusage_print_verbose(f, &u);
 	fclose(f);
-	ck_assert_ptr_nonnull(strstr(buf, "\tUser time (seconds): 1145.45\n"));
-	ck_assert_ptr_nonnull(strstr(buf, "\tSystem time (seconds): 74.29\n"));
-	ck_assert_ptr_nonnull(strstr(buf,
-	    "\tPercent of CPU this job got: 97%\n"));
-	ck_assert_ptr_nonnull(strstr(buf, "\tElapsed (wall clock) time "
-	    "(h:mm:ss or m:ss): 20:58.40\n"));
-	ck_assert_ptr_nonnull(strstr(buf,
-	    "\tMajor (requiring I/O) page faults: 1270393\n"));
-	ck_assert_ptr_nonnull(strstr(buf,
-	    "\tMinor (reclaiming a frame) page faults: 42\n"));
-	ck_assert_ptr_nonnull(strstr(buf,
-	    "\tMaximum resident set size (kbytes): 65536\n"));
+	tu_assert_has(buf, "\tUser time (seconds): 1145.45\n");
+	tu_assert_has(buf, "\tSystem time (seconds): 74.29\n");
+	tu_assert_has(buf,
+	    "\tPercent of CPU this job got: 97%\n");
+	tu_assert_has(buf, "\tElapsed (wall clock) time "
+	    "(h:mm:ss or m:ss): 20:58.40\n");
+	tu_assert_has(buf,
+	    "\tMajor (requiring I/O) page faults: 1270393\n");
+	tu_assert_has(buf,
+	    "\tMinor (reclaiming a frame) page faults: 42\n");
+	tu_assert_has(buf,
+	    "\tMaximum resident set size (kbytes): 65536\n");
 	free(buf);
 }
 END_TEST
@@ -236,7 +237,7 @@ Suite *
 rusage_suite(void)
 {
 	Suite *s = suite_create("rusage");
-	TCase *tc = tcase_create("rusage");
+	TCase *tc = tu_tcase("rusage");
 
 	tcase_add_test(tc, from_struct);
 	tcase_add_test(tc, diff);

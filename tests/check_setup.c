@@ -16,6 +16,7 @@
 #include "model.h"
 #include "setup.h"
 #include "views/export.h"
+#include "testutil.h"
 
 #define MAXKV 16
 
@@ -456,7 +457,7 @@ Suite *
 setup_suite(void)
 {
 	Suite *s = suite_create("setup");
-	TCase *tc = tcase_create("setup");
+	TCase *tc = tu_tcase_local("setup");
 
 	tcase_add_test(tc, meta_diffs);
 	tcase_add_test(tc, meta_same);

@@ -7,6 +7,7 @@
 #include <string.h>
 
 #include "stats.h"
+#include "testutil.h"
 
 START_TEST(textbook)
 {
@@ -108,7 +109,7 @@ Suite *
 stats_suite(void)
 {
 	Suite *s = suite_create("stats");
-	TCase *tc = tcase_create("stats");
+	TCase *tc = tu_tcase_local("stats");
 
 	tcase_add_test(tc, textbook);
 	tcase_add_test(tc, nan_and_stride);

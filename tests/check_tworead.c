@@ -118,7 +118,8 @@ START_TEST(plan_given_and_errors)
 	p = plan(1008 * MiB, 4096);
 	p.range_a = MiB;
 	ck_assert_int_lt(tr_plan_make(&p, 200, err, sizeof(err)), 0);
-	tu_assert_has(err, "--sweep 200");
+	ck_assert_str_eq(err, "--sweep 200 sets both ranges: give either "
+	    "--sweep or --range-a/--range-b");
 	p = plan(1008 * MiB, 4096);
 	p.range_a = 2048 * MiB;
 	p.size_a = 1024 * MiB;
@@ -131,7 +132,7 @@ START_TEST(plan_given_and_errors)
 	    "--block");
 	p = plan(1008 * MiB, 4096);
 	ck_assert_int_lt(tr_plan_make(&p, 1100, err, sizeof(err)), 0);
-	tu_assert_has(err, "--sweep 1100");
+	ck_assert_str_eq(err, "--sweep 1100: n must be between 1 and 1099");
 	/* a memory too small for one block per range */
 	p = plan(1008 * 4, 4096);
 	ck_assert_int_lt(tr_plan_make(&p, 100, err, sizeof(err)), 0);

@@ -11,6 +11,7 @@
 #include <unistd.h>
 
 #include "util.h"
+#include "testutil.h"
 
 START_TEST(buf_grows)
 {
@@ -107,16 +108,9 @@ END_TEST
 /* A small file whole, one cut at the buffer, a missing one. */
 START_TEST(read_small)
 {
-	char path[] = "/tmp/vmbench-util.XXXXXX", buf[8];
-	FILE *f;
-	int fd;
+	char path[1024], buf[8];
 
-	fd = mkstemp(path);
-	ck_assert_int_ge(fd, 0);
-	f = fdopen(fd, "w");
-	ck_assert_ptr_nonnull(f);
-	fputs("abc\n", f);
-	fclose(f);
+	tu_write(path, sizeof(path), "small", "abc\n");
 	ck_assert_int_eq(vb_read_small(path, buf, sizeof(buf)), 4);
 	ck_assert_str_eq(buf, "abc\n");
 	ck_assert_int_eq(vb_read_small(path, buf, 3), 2);
@@ -132,8 +126,9 @@ Suite *
 util_suite(void)
 {
 	Suite *s = suite_create("util");
-	TCase *tc = tcase_create("util");
+	TCase *tc = tu_tcase_local("util");
 
+	tcase_add_unchecked_fixture(tc, tu_mktmp, tu_rmtmp);
 	tcase_add_test(tc, buf_grows);
 	tcase_add_test(tc, utf8);
 	tcase_add_test(tc, esc);

@@ -67,6 +67,16 @@ report(const char *args)
 	return sh("%s %s >\"$T/out\" 2>\"$T/err\"", VMREPORT, args);
 }
 
+/*
+ * vmreport ARGS, which must exit 0: its output (malloc'd), as
+ * tu_view() reads it; its errors stay in T/err.
+ */
+static char *
+view(const char *args)
+{
+	return tu_view(tmp, "%s", args);
+}
+
 static char *
 out_text(const char *which)
 {
@@ -169,8 +179,7 @@ START_TEST(width)
 		snprintf(args, sizeof(args), "%s " EX "/example-a "
 		    EX "/example-b " EX "/example-c " EX "/example-d "
 		    EX "/example-e", views[i]);
-		ck_assert_int_eq(report(args), 0);
-		out = out_text("out");
+		out = view(args);
 		for (p = out; *p; ) {
 			size_t n = strcspn(p, "\n");
 
@@ -203,7 +212,8 @@ START_TEST(bad_folders)
 	snprintf(args, sizeof(args), "%s/notres/notes.txt", tmp);
 	one_line_error(args, 1, "notes.txt: not a folder");
 	one_line_error("", 2, "no result folder given");
-	one_line_error("--format xml " EX "/example-a", 2, "xml");
+	one_line_error("--format xml " EX "/example-a", 2,
+	    "vmreport: --format: unknown value 'xml' (choose text|csv|json)");
 	rmtmp();
 }
 END_TEST
@@ -269,9 +279,8 @@ START_TEST(vmstat_name_checked)
 	/* a benchmark of the folder: its dump */
 	snprintf(args, sizeof(args), "--vmstat forkbomb --iter 1 "
 	    "%s/r/a/b/c/example-a", tmp);
-	ck_assert_int_eq(report(args), 0);
-	out = out_text("out");
-	ck_assert_ptr_nonnull(strstr(out, "example-a: forkbomb, iteration 1"));
+	out = view(args);
+	tu_assert_has(out, "example-a: forkbomb, iteration 1");
 	free(out);
 	rmtmp();
 }
@@ -304,23 +313,20 @@ START_TEST(missing_benchmark_and_single)
 	ck_assert_int_eq(sh("cp -r " EX "/example-b \"$T/b\" && rm "
 	    "\"$T/b/memfill.res\""), 0);
 	snprintf(args, sizeof(args), EX "/example-a %s/b", tmp);
-	ck_assert_int_eq(report(args), 0);
-	out = out_text("out");
-	ck_assert_ptr_nonnull(strstr(out, "example-b: no memfill results "
-	    "(missing)"));
-	ck_assert_ptr_nonnull(strstr(out, "missing"));
+	out = view(args);
+	tu_assert_has(out, "example-b: no memfill results "
+	    "(missing)");
+	tu_assert_has(out, "missing");
 	free(out);
 	/* the baseline lacks it: still shown, as missing */
 	snprintf(args, sizeof(args), "%s/b " EX "/example-a", tmp);
-	ck_assert_int_eq(report(args), 0);
-	out = out_text("out");
-	ck_assert_ptr_nonnull(strstr(out, "== memfill =="));
+	out = view(args);
+	tu_assert_has(out, "== memfill ==");
 	free(out);
 	/* one folder: statistics, no comparison */
-	ck_assert_int_eq(report("--detail " EX "/example-a"), 0);
-	out = out_text("out");
-	ck_assert_ptr_nonnull(strstr(out, "95% CI low"));
-	ck_assert_ptr_nonnull(strstr(out, "1 kernel, baseline example-a"));
+	out = view("--detail " EX "/example-a");
+	tu_assert_has(out, "95% CI low");
+	tu_assert_has(out, "1 kernel, baseline example-a");
 	free(out);
 	rmtmp();
 }
@@ -337,15 +343,14 @@ START_TEST(different_params)
 	snprintf(args, sizeof(args), EX "/example-a %s/b", tmp);
 	ck_assert_int_eq(report(args), 1);
 	err = out_text("err");
-	ck_assert_ptr_nonnull(strstr(err, "forkbomb: parameter forks is "
-	    "3000 in example-a but 4000 in example-b"));
-	ck_assert_ptr_nonnull(strstr(err, "--allow-different-params"));
+	tu_assert_has(err, "forkbomb: parameter forks is "
+	    "3000 in example-a but 4000 in example-b");
+	tu_assert_has(err, "--allow-different-params");
 	free(err);
 	snprintf(args, sizeof(args), "--allow-different-params "
 	    EX "/example-a %s/b", tmp);
-	ck_assert_int_eq(report(args), 0);
-	out = out_text("out");
-	ck_assert_ptr_nonnull(strstr(out, "parameters differ"));
+	out = view(args);
+	tu_assert_has(out, "parameters differ");
 	free(out);
 	rmtmp();
 }
@@ -362,18 +367,16 @@ START_TEST(interrupted)
 	    "\"$T/b/forkbomb.res\" && sed -i 's/^status=complete/"
 	    "status=interrupted/' \"$T/b/meta\""), 0);
 	snprintf(args, sizeof(args), EX "/example-a %s/b", tmp);
-	ck_assert_int_eq(report(args), 0);
-	out = out_text("out");
-	ck_assert_ptr_nonnull(strstr(out, "example-b!"));
-	ck_assert_ptr_nonnull(strstr(out, "! example-b: run interrupted, 2 "
-	    "iterations kept"));
-	ck_assert_ptr_nonnull(strstr(out, "! example-b: suite run "
-	    "interrupted"));
+	out = view(args);
+	tu_assert_has(out, "example-b!");
+	tu_assert_has(out, "! example-b: run interrupted, 2 "
+	    "iterations kept");
+	tu_assert_has(out, "! example-b: suite run "
+	    "interrupted");
 	free(out);
 	snprintf(args, sizeof(args), "--post " EX "/example-a %s/b", tmp);
-	ck_assert_int_eq(report(args), 0);
-	out = out_text("out");
-	ck_assert_ptr_nonnull(strstr(out, "[interrupted]"));
+	out = view(args);
+	tu_assert_has(out, "[interrupted]");
 	free(out);
 	rmtmp();
 }
@@ -399,9 +402,9 @@ START_TEST(regression_gate)
 	    "%s/a %s/b", tmp, tmp);
 	ck_assert_int_eq(report(args), 3);
 	err = out_text("err");
-	ck_assert_ptr_nonnull(strstr(err, "regression: halved forkbomb "
-	    "forks_per_s: -50.00%"));
-	ck_assert_ptr_null(strstr(err, "us_per_fork"));
+	tu_assert_has(err, "regression: halved forkbomb "
+	    "forks_per_s: -50.00%");
+	tu_assert_lacks(err, "us_per_fork");
 	free(err);
 	/* a threshold above the change: passes */
 	snprintf(args, sizeof(args), "--fail-on-regression 60 "
@@ -452,13 +455,11 @@ START_TEST(post_also_changed)
 	char *out, *p;
 
 	mktmp();
-	ck_assert_int_eq(report(EX "/example-thp-A " EX "/example-thp-B"), 0);
-	out = out_text("out");
+	out = view(EX "/example-thp-A " EX "/example-thp-B");
 	ck_assert_msg(strstr(out, want), "the text view:\n%s", out);
 	free(out);
-	ck_assert_int_eq(report("--post " EX "/example-thp-A "
-	    EX "/example-thp-B"), 0);
-	out = out_text("out");
+	out = view("--post " EX "/example-thp-A "
+	    EX "/example-thp-B");
 	p = strstr(out, "\nmemfill\n");
 	ck_assert_msg(p && strstr(p, want), "the post:\n%s", out);
 	free(out);
@@ -483,8 +484,7 @@ START_TEST(own_counter_key)
 	    "tests/fixtures/ab-$k/memfill.res | sed '/^iter/s/$/ 900/' > "
 	    "\"$T/$k/memfill.res\"; done"), 0);
 	snprintf(args, sizeof(args), "%s/A %s/B", tmp, tmp);
-	ck_assert_int_eq(report(args), 0);
-	out = out_text("out");
+	out = view(args);
 	ck_assert_ptr_nonnull(tab = strstr(out, "== memfill =="));
 	ck_assert_ptr_nonnull(end = strstr(tab, "verdict "));
 	*end = '\0';
@@ -492,14 +492,12 @@ START_TEST(own_counter_key)
 	    !strstr(tab, "\npswpout"), "the table:\n%s", tab);
 	free(out);
 	snprintf(args, sizeof(args), "--detail %s/A %s/B", tmp, tmp);
-	ck_assert_int_eq(report(args), 0);
-	out = out_text("out");
+	out = view(args);
 	ck_assert_msg(strstr(out, "\npswpout"), "--detail:\n%s", out);
 	free(out);
 	/* the post's short table: the cgroup's in place of the machine's */
 	snprintf(args, sizeof(args), "--post %s/A %s/B", tmp, tmp);
-	ck_assert_int_eq(report(args), 0);
-	out = out_text("out");
+	out = view(args);
 	ck_assert_ptr_nonnull(tab = strstr(out, "\nfill_s "));
 	ck_assert_ptr_nonnull(end = strstr(tab, "verdict "));
 	*end = '\0';
@@ -524,20 +522,17 @@ START_TEST(system_moved_note)
 	char *out;
 
 	mktmp();
-	ck_assert_int_eq(report("--detail --only memfill tests/fixtures/ab-A "
-	    "tests/fixtures/ab-B"), 0);
-	out = out_text("out");
+	out = view("--detail --only memfill tests/fixtures/ab-A "
+	    "tests/fixtures/ab-B");
 	ck_assert_msg(strstr(out, want), "--detail:\n%s", out);
 	free(out);
-	ck_assert_int_eq(report("--only memfill tests/fixtures/ab-A "
-	    "tests/fixtures/ab-B"), 0);
-	out = out_text("out");
+	out = view("--only memfill tests/fixtures/ab-A "
+	    "tests/fixtures/ab-B");
 	ck_assert_msg(!strstr(out, "moved too"), "the default view:\n%s",
 	    out);
 	free(out);
-	ck_assert_int_eq(report("--only makesim@cacherun " EX "/example-a "
-	    EX "/example-b"), 0);
-	out = out_text("out");
+	out = view("--only makesim@cacherun " EX "/example-a "
+	    EX "/example-b");
 	ck_assert_msg(strstr(out, "\n[system] counters other processes "
 	    "moved too: pswpin (example-b), pswpout\n    (example-b)\n"),
 	    "a loaded pair:\n%s", out);
@@ -586,8 +581,7 @@ START_TEST(form_labels)
 	    "\"$T/$k\" && sed -i \"s/^label=.*/label=6.1.0-57-cloud-amd64-"
 	    "$k/\" \"$T/$k/meta\"; done"), 0);
 	snprintf(args, sizeof(args), "--only tworead %s/a %s/b", tmp, tmp);
-	ck_assert_int_eq(report(args), 0);
-	out = out_text("out");
+	out = view(args);
 	ck_assert_msg(strstr(out, "\n n       6.1.0..64-a 6.1.0..64-b\n"),
 	    "%s", out);
 	free(out);
@@ -618,8 +612,7 @@ START_TEST(accel_tcg)
 	for (i = 0; i < sizeof(views) / sizeof(views[0]); i++) {
 		snprintf(args, sizeof(args), "%s %s/a %s/b", views[i], tmp,
 		    tmp);
-		ck_assert_int_eq(report(args), 0);
-		out = out_text("out");
+		out = view(args);
 		for (n = 0, p = out; (p = strstr(p, tcg)); p++)
 			n++;
 		ck_assert_msg(n == 1, "vmreport %s: \"%s\" %d times:\n%s",
@@ -628,8 +621,7 @@ START_TEST(accel_tcg)
 		/* the baseline emulated: the same */
 		snprintf(args, sizeof(args), "%s %s/b %s/a", views[i], tmp,
 		    tmp);
-		ck_assert_int_eq(report(args), 0);
-		out = out_text("out");
+		out = view(args);
 		ck_assert_msg(strstr(out, tcg), "vmreport %s b a:\n%s",
 		    views[i], out);
 		free(out);
@@ -652,8 +644,7 @@ START_TEST(accel_tcg)
 	/* no accel=tcg: nothing said */
 	ck_assert_int_eq(sh("sed -i /^accel=/d \"$T/b/meta\""), 0);
 	snprintf(args, sizeof(args), "--post %s/a %s/b", tmp, tmp);
-	ck_assert_int_eq(report(args), 0);
-	out = out_text("out");
+	out = view(args);
 	ck_assert_msg(!strstr(out, "TCG"), "%s", out);
 	free(out);
 	rmtmp();
@@ -676,8 +667,7 @@ START_TEST(long_labels)
 	    0);
 	snprintf(args, sizeof(args), "--only forkbomb %s/never %s/always",
 	    tmp, tmp);
-	ck_assert_int_eq(report(args), 0);
-	out = out_text("out");
+	out = view(args);
 	ck_assert_msg(strstr(out, "== forkbomb ==      6.1.0-57-c..age-never "
 	    "6.1.0-57-..ge-always\n"), "%s", out);
 	free(out);
@@ -698,12 +688,11 @@ START_TEST(probe_line)
 	ck_assert_int_eq(sh("cp -r " EX "/example-a \"$T/a\" && cp "
 	    "tests/fixtures/probe@memfill.res \"$T/a/\""), 0);
 	snprintf(args, sizeof(args), "--post %s/a " EX "/example-b", tmp);
-	ck_assert_int_eq(report(args), 0);
-	out = out_text("out");
-	ck_assert_ptr_nonnull(strstr(out, "example-a  played 720 of 728 "
-	    "seconds (99%)"));
+	out = view(args);
+	tu_assert_has(out, "example-a  played 720 of 728 "
+	    "seconds (99%)");
 	/* shown with memfill, not as a test of its own */
-	ck_assert_ptr_null(strstr(out, "\nprobe@memfill\n"));
+	tu_assert_lacks(out, "\nprobe@memfill\n");
 	free(out);
 	rmtmp();
 }
@@ -733,45 +722,27 @@ START_TEST(derived_vmstat)
 	    EX "/example-b/forkbomb.res > \"$T/b/forkbomb.res\""), 0);
 	snprintf(args, sizeof(args), "--detail --only forkbomb " EX
 	    "/example-a %s/b", tmp);
-	ck_assert_int_eq(report(args), 0);
-	out = out_text("out");
+	out = view(args);
 	ck_assert_ptr_nonnull(p = strstr(out, "vmstat (derived)"));
-	ck_assert_ptr_nonnull(strstr(p, "swapin kB/run               0"
-	    "            40\n"));
-	ck_assert_ptr_nonnull(strstr(p, "swapout kB/run              0"
-	    "          4000\n"));
-	ck_assert_ptr_nonnull(strstr(p, "kswapd eff %                -"
-	    "         80.00\n"));
-	ck_assert_ptr_nonnull(strstr(p, "direct eff %                -"
-	    "         40.00\n"));
-	ck_assert_ptr_nonnull(strstr(p, "reclaim eff %               -"
-	    "         72.00\n"));
-	ck_assert_ptr_nonnull(strstr(p, "scan pages/s                0"
-	    "           500\n"));
-	ck_assert_ptr_nonnull(strstr(p, "direct scan %               -"
-	    "         20.00\n"));
+	tu_assert_has(p, "swapin kB/run               0"
+	    "            40\n");
+	tu_assert_has(p, "swapout kB/run              0"
+	    "          4000\n");
+	tu_assert_has(p, "kswapd eff %                -"
+	    "         80.00\n");
+	tu_assert_has(p, "direct eff %                -"
+	    "         40.00\n");
+	tu_assert_has(p, "reclaim eff %               -"
+	    "         72.00\n");
+	tu_assert_has(p, "scan pages/s                0"
+	    "           500\n");
+	tu_assert_has(p, "direct scan %               -"
+	    "         20.00\n");
 	free(out);
 	rmtmp();
 }
 END_TEST
 
-/* Join wrapped note lines: "\n    " becomes one blank. */
-static void
-unwrap(char *s)
-{
-	char *d = s;
-
-	for (; *s; s++) {
-		if (*s == '\n' && s[1] == ' ') {
-			while (s[1] == ' ')
-				s++;
-			*d++ = ' ';
-			continue;
-		}
-		*d++ = *s;
-	}
-	*d = '\0';
-}
 
 /*
  * hyperfine's warnings: b's forkbomb (one run) gets iterations 4 and 5
@@ -792,9 +763,7 @@ START_TEST(warnings)
 	    EX "/example-b/forkbomb.res > \"$T/b/forkbomb.res\""), 0);
 	snprintf(args, sizeof(args), "--only forkbomb " EX "/example-a %s/b",
 	    tmp);
-	ck_assert_int_eq(report(args), 0);
-	out = out_text("out");
-	unwrap(out);
+	out = tu_unwrap(view(args));
 	/* one run of 5 iterations: iterations, not runs */
 	ck_assert_msg(strstr(out, "elapsed example-b iteration 5"), "no "
 	    "outlier: %s", out);
@@ -811,12 +780,11 @@ START_TEST(only)
 	char *out;
 
 	mktmp();
-	ck_assert_int_eq(report("--only tworead,forkbomb --summary "
-	    EX "/example-a " EX "/example-b"), 0);
-	out = out_text("out");
-	ck_assert_ptr_nonnull(strstr(out, "@n500"));
-	ck_assert_ptr_nonnull(strstr(out, "forkbomb"));
-	ck_assert_ptr_null(strstr(out, "memfill"));
+	out = view("--only tworead,forkbomb --summary "
+	    EX "/example-a " EX "/example-b");
+	tu_assert_has(out, "@n500");
+	tu_assert_has(out, "forkbomb");
+	tu_assert_lacks(out, "memfill");
 	free(out);
 	one_line_error("--only nosuch " EX "/example-a", 1,
 	    "--only: no benchmark 'nosuch'");
@@ -862,8 +830,8 @@ START_TEST(charts)
 	    tmp);
 	ck_assert_ptr_nonnull(svg = tu_slurp(path));
 	ck_assert(strncmp(svg, "<?xml", 5) == 0);
-	ck_assert_ptr_nonnull(strstr(svg, "<svg"));
-	ck_assert_ptr_nonnull(strstr(svg, "</svg>"));
+	tu_assert_has(svg, "<svg");
+	tu_assert_has(svg, "</svg>");
 	free(svg);
 	/* the data and the script stay beside the image */
 	snprintf(path, sizeof(path), "%s/charts/forkbomb-forks_per_s.gp", tmp);
@@ -883,7 +851,7 @@ START_TEST(charts)
 	ck_assert_int_eq(sh("GNUPLOT=/nonexistent/gnuplot %s %s >/dev/null "
 	    "2>\"$T/err\"", VMREPORT, args), 1);
 	svg = out_text("err");
-	ck_assert_ptr_nonnull(strstr(svg, "apt-get install gnuplot-nox"));
+	tu_assert_has(svg, "apt-get install gnuplot-nox");
 	ck_assert(strchr(svg, '\n') == svg + strlen(svg) - 1);
 	free(svg);
 	rmtmp();
@@ -1003,28 +971,27 @@ START_TEST(default_view)
 	size_t i;
 
 	mktmp();
-	ck_assert_int_eq(report(EX "/example-a " EX "/example-b"), 0);
-	out = out_text("out");
+	out = view(EX "/example-a " EX "/example-b");
 	sec = after(out, "== fileload@c2 ==");
 	for (i = 0; i < sizeof(key) / sizeof(key[0]); i++) {
 		l = line_of(sec, key[i]);
 		ck_assert_msg(l != NULL, "no %s row", key[i]);
 		free(l);
 	}
-	ck_assert_ptr_null(strstr(out, "\nntcreatex_count"));
-	ck_assert_ptr_nonnull(strstr(sec, "\nops_per_s"));
-	ck_assert_ptr_null(strstr(out, "\nmb_per_s (MB/s, higher"));
-	ck_assert_ptr_null(strstr(out, "vmstat (derived)"));
+	tu_assert_lacks(out, "\nntcreatex_count");
+	tu_assert_has(sec, "\nops_per_s");
+	tu_assert_lacks(out, "\nmb_per_s (MB/s, higher");
+	tu_assert_lacks(out, "vmstat (derived)");
 	/* rows zero in every run: left out, said once in the legend */
-	ck_assert_ptr_null(strstr(out, "\nzero in every run:"));
-	ck_assert_ptr_nonnull(strstr(out, "Key figures not zero in every "
-	    "run"));
+	tu_assert_lacks(out, "\nzero in every run:");
+	tu_assert_has(out, "Key figures not zero in every "
+	    "run");
 	/* one run a side: nothing starred, not in --detail either */
-	ck_assert_ptr_null(strstr(out, "marked * there"));
+	tu_assert_lacks(out, "marked * there");
 	/* probes beside their benchmark: a line, not a section */
-	ck_assert_ptr_null(strstr(out, "== probe@memfill =="));
-	ck_assert_ptr_nonnull(strstr(after(out, "== memfill =="),
-	    "example-b  played 0.6 of 0.6 seconds (100%)"));
+	tu_assert_lacks(out, "== probe@memfill ==");
+	tu_assert_has(after(out, "== memfill =="),
+	    "example-b  played 0.6 of 0.6 seconds (100%)");
 	/* contest's and tworead's tables, then the summary */
 	sec = after(out, "makesim under contest's loads");
 	sec = after(sec, "cacherun:\nKernel [runs]      Time   CPU%  Loads  "
@@ -1032,16 +999,14 @@ START_TEST(default_view)
 	sec = after(sec, "tworead: two files read over ranges n and 1100-n");
 	sec = after(sec, "100           803828      900346\n");
 	/* two folders: the headlines are in the tables, not summed up */
-	ck_assert_ptr_null(strstr(sec, "Summary: each benchmark's headline"));
+	tu_assert_lacks(sec, "Summary: each benchmark's headline");
 	after(sec, "Time-like metrics");
 	free(out);
-	ck_assert_int_eq(report("--detail " EX "/example-a " EX "/example-b"),
-	    0);
-	out = out_text("out");
-	ck_assert_ptr_nonnull(strstr(out, "\nntcreatex_count"));
-	ck_assert_ptr_nonnull(strstr(out, "\nmb_per_s (MB/s, higher"));
-	ck_assert_ptr_nonnull(strstr(out, "== probe@memfill =="));
-	ck_assert_ptr_null(strstr(out, "--detail has"));
+	out = view("--detail " EX "/example-a " EX "/example-b");
+	tu_assert_has(out, "\nntcreatex_count");
+	tu_assert_has(out, "\nmb_per_s (MB/s, higher");
+	tu_assert_has(out, "== probe@memfill ==");
+	tu_assert_lacks(out, "--detail has");
 	free(out);
 	/* a key line adds its metrics to the default view */
 	ck_assert_int_eq(sh("for k in a b; do mkdir \"$T/$k\" && cp " EX
@@ -1050,15 +1015,14 @@ START_TEST(default_view)
 	    EX "/example-$k/fileload@c2.res > \"$T/$k/fileload@c2.res\"; "
 	    "done"), 0);
 	snprintf(args, sizeof(args), "%s/a %s/b", tmp, tmp);
-	ck_assert_int_eq(report(args), 0);
-	out = out_text("out");
+	out = view(args);
 	l = line_of(out, "ops_per_s~");
 	ck_assert_msg(l && strstr(l, "22747     15188 ( -33.23%)"), "%s", l);
 	free(l);
 	/* the headline stays; what the key line leaves out goes */
-	ck_assert_ptr_nonnull(strstr(out, "\nmb_per_s~"));
-	ck_assert_ptr_null(strstr(out, "\nmax_latency_ms"));
-	ck_assert_ptr_null(strstr(out, "\nntcreatex_count"));
+	tu_assert_has(out, "\nmb_per_s~");
+	tu_assert_lacks(out, "\nmax_latency_ms");
+	tu_assert_lacks(out, "\nntcreatex_count");
 	free(out);
 	rmtmp();
 }
@@ -1118,21 +1082,19 @@ START_TEST(one_run)
 	edge_folders("iter 1 1.0 0 - -1 10 100\niter 2 1.1 0 - 1 12 110\n"
 	    "iter 3 1.0 0 - 0 11 90\n", "iter 1 1.3 0 - 2 20 80\n");
 	snprintf(args, sizeof(args), "--detail %s/a %s/b", tmp, tmp);
-	ck_assert_int_eq(report(args), 0);
-	out = out_text("out");
+	out = view(args);
 	ck_assert_msg(!strstr(out, "unbounded"), "unbounded shown");
 	l = line_of(after(out, "forks_per_s (forks/s"), "ratio CI low");
 	ck_assert_msg(l && !strcmp(l + strlen(l) - 2, " -"), "%s", l);
 	free(l);
 	/* a noisy metric with one run on a side: nothing detectable */
-	unwrap(out);
+	tu_unwrap(out);
 	ck_assert_msg(strstr(out, "(largest CoV: smallest change detectable "
 	    "with 1 run a side): elapsed 5.6%: -, delta mean 0, SD 1: -, "
 	    "spread 9.1%: -,"), "no such note");
 	free(out);
 	snprintf(args, sizeof(args), "--format csv %s/a %s/b", tmp, tmp);
-	ck_assert_int_eq(report(args), 0);
-	out = out_text("out");
+	out = view(args);
 	l = line_of(out, "example-b,forkbomb,forks_per_s,");
 	assert_field(out, l, "welch_df", "");		/* welch_df */
 	assert_field(out, l, "significant", "");		/* significant */
@@ -1143,8 +1105,7 @@ START_TEST(one_run)
 	free(l);
 	free(out);
 	snprintf(args, sizeof(args), "--format json %s/a %s/b", tmp, tmp);
-	ck_assert_int_eq(report(args), 0);
-	out = out_text("out");
+	out = view(args);
 	l = line_of(after(after(out, "\"name\": \"forks_per_s\""),
 	    "\"kernel\": \"example-b\""), "\"kernel\": \"example-b\"");
 	ck_assert_msg(l && strstr(l, "\"significant\": null") &&
@@ -1178,9 +1139,7 @@ START_TEST(absent_and_zero_mean)
 	    "iter 3 1.0 0 - 0 11 90\n", "iter 1 1.3 0 - 2 20 80\n"
 	    "iter 2 1.2 0 - 1 21 85\niter 3 1.3 0 - 3 22 82\n");
 	snprintf(args, sizeof(args), "--detail %s/a %s/b", tmp, tmp);
-	ck_assert_int_eq(report(args), 0);
-	out = out_text("out");
-	unwrap(out);
+	out = tu_unwrap(view(args));
 	l = line_of(out, "zero in every run:");
 	ck_assert_msg(l && !strcmp(l, "zero in every run: majflt"), "%s", l);
 	free(l);
@@ -1194,16 +1153,14 @@ START_TEST(absent_and_zero_mean)
 	free(l);
 	free(out);
 	snprintf(args, sizeof(args), "--format csv %s/a %s/b", tmp, tmp);
-	ck_assert_int_eq(report(args), 0);
-	out = out_text("out");
+	out = view(args);
 	l = line_of(out, "example-a,forkbomb,delta,");
 	assert_field(out, l, "sd", "1");		/* sd */
 	assert_field(out, l, "noisy", "1");		/* noisy */
 	free(l);
 	free(out);
 	snprintf(args, sizeof(args), "--format json %s/a %s/b", tmp, tmp);
-	ck_assert_int_eq(report(args), 0);
-	out = out_text("out");
+	out = view(args);
 	p = after(out, "\"name\": \"pgscan_total\"");
 	for (k = 0; k < 2; k++) {
 		p = after(p, "{\"kernel\": ");
@@ -1245,9 +1202,7 @@ START_TEST(noise_n_and_mad0)
 	    "iter 3 1.0 0 - 1 22 82\niter 4 1.0 0 - 1 20 84\n"
 	    "iter 5 1.5 0 - 1 22 83\n");
 	snprintf(args, sizeof(args), "--detail %s/a %s/b", tmp, tmp);
-	ck_assert_int_eq(report(args), 0);
-	out = out_text("out");
-	unwrap(out);
+	out = tu_unwrap(view(args));
 	ck_assert_msg(strstr(out, "(largest CoV: smallest change detectable "
 	    "with n runs a side): elapsed 20.3%: 37% (n 5), spread 11.2%: 23% "
 	    "(n 4)"), "no such note");
@@ -1281,8 +1236,7 @@ START_TEST(geo_mean_two_runs)
 	put("a/forkbomb@one.res", text);
 	put("b/forkbomb@one.res", text);
 	snprintf(args, sizeof(args), "--summary %s/a %s/b", tmp, tmp);
-	ck_assert_int_eq(report(args), 0);
-	out = out_text("out");
+	out = view(args);
 	ck_assert_msg(strstr(out, "2 runs a side or more"), "%.300s", out);
 	l = line_of(after(out, "95% CI"), "example-b ");
 	ck_assert_msg(l && strstr(l, "  2   3/3   1.5315  ["), "%s", l);
@@ -1311,23 +1265,19 @@ START_TEST(no_run_on_a_side)
 	    strstr(EDGE_HEAD, "cmdline"));
 	put("a/forkbomb@gone.res", text);
 	snprintf(args, sizeof(args), "--detail %s/a %s/b", tmp, tmp);
-	ck_assert_int_eq(report(args), 0);
-	out = out_text("out");
-	unwrap(out);
+	out = tu_unwrap(view(args));
 	ck_assert_msg(strstr(after(out, "== forkbomb@gone =="), "(largest "
 	    "CoV: smallest change detectable with 0 runs a side): elapsed "
 	    "5.6%: -, delta mean 0, SD 1: -, spread 9.1%: -, forks_per_s "
 	    "10.0%: -\n"), "no such note");
 	free(out);
 	snprintf(args, sizeof(args), "%s/a %s/b", tmp, tmp);
-	ck_assert_int_eq(report(args), 0);
-	out = out_text("out");
+	out = view(args);
 	ck_assert_msg(strstr(out, "\n~ detectable with 0 runs a side: "
 	    "headline forks_per_s -\n"), "no such note");
 	free(out);
 	snprintf(args, sizeof(args), "--format csv %s/a %s/b", tmp, tmp);
-	ck_assert_int_eq(report(args), 0);
-	out = out_text("out");
+	out = view(args);
 	l = line_of(out, "example-b,forkbomb@gone,elapsed,");
 	assert_field(out, l, "noisy", "");		/* noisy */
 	free(l);
@@ -1336,8 +1286,7 @@ START_TEST(no_run_on_a_side)
 	free(l);
 	free(out);
 	snprintf(args, sizeof(args), "--format json %s/a %s/b", tmp, tmp);
-	ck_assert_int_eq(report(args), 0);
-	out = out_text("out");
+	out = view(args);
 	l = line_of(after(after(out, "\"id\": \"forkbomb@gone\""),
 	    "{\"kernel\": \"example-b\", \"status\""),
 	    "{\"kernel\": \"example-b\"");
@@ -1360,30 +1309,26 @@ START_TEST(short_notes)
 	char *out, *p, *e;
 
 	mktmp();
-	ck_assert_int_eq(report(EX "/example-a " EX "/example-b"), 0);
-	out = out_text("out");
+	out = view(EX "/example-a " EX "/example-b");
 	ck_assert_msg(strstr(out, "warning: the machine was not quiet in all "
 	    "18 benchmark runs that recorded it:\n    other "
 	    "processes used "), "%.300s", out);
-	ck_assert_ptr_null(strstr(out, "! not quiet"));
+	tu_assert_lacks(out, "! not quiet");
 	/* one run a side (of 3 iterations): no change is detectable */
-	ck_assert_ptr_null(strstr(out, "\n~ detectable"));
+	tu_assert_lacks(out, "\n~ detectable");
 	/* nor a verdict line: the legend's can't tell covers every one */
-	ck_assert_ptr_null(strstr(out, "\nverdict "));
-	ck_assert_ptr_nonnull(strstr(out, "cannot measure (can't tell);"));
+	tu_assert_lacks(out, "\nverdict ");
+	tu_assert_has(out, "cannot measure (can't tell);");
 	/* every noise note is one line */
 	for (p = out; (p = strstr(p, "\n~ ")); p = e) {
 		e = strchr(p + 1, '\n');
 		ck_assert_msg(e && strncmp(e, "\n    ", 5), "%.80s", p);
 	}
 	free(out);
-	ck_assert_int_eq(report("--detail " EX "/example-a " EX "/example-b"),
-	    0);
-	out = out_text("out");
-	unwrap(out);
-	ck_assert_ptr_nonnull(strstr(out, "warning: forkbomb on example-a: "
-	    "the machine was not quiet"));
-	ck_assert_ptr_nonnull(strstr(out, "elapsed 11.7%: -, sys 9.3%: -,"));
+	out = tu_unwrap(view("--detail " EX "/example-a " EX "/example-b"));
+	tu_assert_has(out, "warning: forkbomb on example-a: "
+	    "the machine was not quiet");
+	tu_assert_has(out, "elapsed 11.7%: -, sys 9.3%: -,");
 	free(out);
 	rmtmp();
 }
@@ -1402,8 +1347,7 @@ START_TEST(zero_one_form)
 	    "iter 3 1.0 0 - 0 11 90\n", "iter 1 1.0 0 - -1 10 0\n"
 	    "iter 2 1.1 0 - 1 12 0\niter 3 1.0 0 - 0 11 0\n");
 	snprintf(args, sizeof(args), "--detail %s/a %s/b", tmp, tmp);
-	ck_assert_int_eq(report(args), 0);
-	out = out_text("out");
+	out = view(args);
 	l = line_of(out, "forks_per_s~ ");
 	ck_assert_msg(l && strstr(l, " 100.0         0 (-100.00%)*"), "%s",
 	    l);
@@ -1416,8 +1360,7 @@ START_TEST(zero_one_form)
 	free(l);
 	free(out);
 	snprintf(args, sizeof(args), "--summary %s/a %s/b", tmp, tmp);
-	ck_assert_int_eq(report(args), 0);
-	out = out_text("out");
+	out = view(args);
 	l = line_of(out, "example-b  ");
 	ck_assert_msg(l && !strcmp(l + strlen(l) - 2, " 0"), "%s", l);
 	free(l);
@@ -1437,9 +1380,8 @@ START_TEST(summary_headers_apart)
 	int run = 0;
 
 	mktmp();
-	ck_assert_int_eq(report("--summary " EX "/example-a " EX
-	    "/example-b"), 0);
-	out = out_text("out");
+	out = view("--summary " EX "/example-a " EX
+	    "/example-b");
 	p = strstr(out, "\nSummary:");
 	ck_assert_ptr_nonnull(p);
 	p = strstr(p, "\n\nKernel");
@@ -1467,8 +1409,7 @@ START_TEST(settings_differ)
 	mktmp();
 	for (i = 0; i < sizeof(views) / sizeof(views[0]); i++) {
 		snprintf(args, sizeof(args), "%s " AB, views[i]);
-		ck_assert_int_eq(report(args), 0);
-		out = out_text("out");
+		out = view(args);
 		ck_assert_msg(strstr(out, "Settings that differ between the "
 		    "folders:\n  ab_setting: thp=never in x-A; thp=always in "
 		    "x-B\n"), "'%s': no ab_setting line", views[i]);
@@ -1479,24 +1420,22 @@ START_TEST(settings_differ)
 		    "transparent_hugepage=always in x-B\n"), "'%s': cmdline",
 		    views[i]);
 		/* differ by nature: never shown */
-		ck_assert_ptr_null(strstr(out, "workdir:"));
-		ck_assert_ptr_null(strstr(out, "mem_limit_peak_kb"));
-		ck_assert_ptr_null(strstr(out, "ab_pair"));
-		ck_assert_ptr_null(strstr(out, "start:"));
+		tu_assert_lacks(out, "workdir:");
+		tu_assert_lacks(out, "mem_limit_peak_kb");
+		tu_assert_lacks(out, "ab_pair");
+		tu_assert_lacks(out, "start:");
 		/* at the top: before the first benchmark */
 		p = strstr(out, "fileload");
 		ck_assert(p && strstr(out, "thp_enabled") < p);
 		free(out);
 	}
 	/* the post no longer presents the baseline's THP as everyone's */
-	ck_assert_int_eq(report("--post " AB), 0);
-	out = out_text("out");
-	ck_assert_ptr_nonnull(strstr(out, "Setup: THP differs, swappiness "
-	    "60,"));
-	ck_assert_ptr_null(strstr(out, "THP never"));
+	out = view("--post " AB);
+	tu_assert_has(out, "Setup: THP differs, swappiness "
+	    "60,");
+	tu_assert_lacks(out, "THP never");
 	free(out);
-	ck_assert_int_eq(report("--format csv --what settings " AB), 0);
-	out = out_text("out");
+	out = view("--format csv --what settings " AB);
 	ck_assert_msg(starts(out, "kernel,setting,value,format_version\n"
 	    "x-A,ab_setting,thp=never,1\nx-B,ab_setting,thp=always,1\n"),
 	    "%s", out);
@@ -1507,16 +1446,14 @@ START_TEST(settings_differ)
 	    "EPYC x 2, 23.5 GiB RAM\",1\nx-B,machine_no,1,1\n"), "%s", out);
 	free(out);
 	/* the metrics table alone: its header first */
-	ck_assert_int_eq(report("--format csv " AB), 0);
-	out = out_text("out");
+	out = view("--format csv " AB);
 	ck_assert(starts(out, "kernel,benchmark,metric,"));
-	ck_assert_ptr_null(strstr(out, "thp_enabled"));
+	tu_assert_lacks(out, "thp_enabled");
 	free(out);
-	ck_assert_int_eq(report("--format json " AB), 0);
-	out = out_text("out");
-	ck_assert_ptr_nonnull(strstr(out, "\"settings_same\": false"));
-	ck_assert_ptr_nonnull(strstr(out, "\"thp_enabled\": {\"x-A\": "
-	    "\"never\", \"x-B\": \"always\"}"));
+	out = view("--format json " AB);
+	tu_assert_has(out, "\"settings_same\": false");
+	tu_assert_has(out, "\"thp_enabled\": {\"x-A\": "
+	    "\"never\", \"x-B\": \"always\"}");
 	free(out);
 	/* the charts' titles */
 	snprintf(args, sizeof(args), "--only memfill --plot %s/ch " AB, tmp);
@@ -1524,8 +1461,8 @@ START_TEST(settings_differ)
 	    "2>&1", VMREPORT, args), 1);
 	snprintf(args, sizeof(args), "%s/ch/memfill-fill_s.gp", tmp);
 	ck_assert_ptr_nonnull(out = tu_slurp(args));
-	ck_assert_ptr_nonnull(strstr(out, "'settings differ: ab_setting "
-	    "(thp=never in x-A; thp=always in x-B), cmdline, thp_enabled'"));
+	tu_assert_has(out, "'settings differ: ab_setting "
+	    "(thp=never in x-A; thp=always in x-B), cmdline, thp_enabled'");
 	free(out);
 	rmtmp();
 }
@@ -1544,39 +1481,34 @@ START_TEST(settings_same)
 	    ".*/mem_limit_peak_kb=1/' -e 's/^ab_side=.*/ab_side=B/' "
 	    "\"$T/a2/meta\""), 0);
 	snprintf(args, sizeof(args), FX "/ab-A %s/a2", tmp);
-	ck_assert_int_eq(report(args), 0);
-	out = out_text("out");
-	ck_assert_ptr_nonnull(strstr(out, "\nSettings: the same in every "
-	    "folder\n"));
-	ck_assert_ptr_null(strstr(out, "differ between"));
+	out = view(args);
+	tu_assert_has(out, "\nSettings: the same in every "
+	    "folder\n");
+	tu_assert_lacks(out, "differ between");
 	free(out);
 	snprintf(args, sizeof(args), "--post " FX "/ab-A %s/a2", tmp);
-	ck_assert_int_eq(report(args), 0);
-	out = out_text("out");
-	ck_assert_ptr_nonnull(strstr(out, "\nSettings: the same in every "
-	    "folder\n"));
-	ck_assert_ptr_nonnull(strstr(out, "Setup: THP never,"));
+	out = view(args);
+	tu_assert_has(out, "\nSettings: the same in every "
+	    "folder\n");
+	tu_assert_has(out, "Setup: THP never,");
 	free(out);
 	snprintf(args, sizeof(args), "--format csv " FX "/ab-A %s/a2", tmp);
-	ck_assert_int_eq(report(args), 0);
-	out = out_text("out");
+	out = view(args);
 	ck_assert(starts(out, "kernel,benchmark,metric,"));
 	free(out);
 	/* no setting differs: the machines only */
 	snprintf(args, sizeof(args), "--format csv --what settings " FX
 	    "/ab-A %s/a2", tmp);
-	ck_assert_int_eq(report(args), 0);
-	out = out_text("out");
+	out = view(args);
 	ck_assert_str_eq(out, "kernel,setting,value,format_version\n"
 	    "x-A,machine,\"vm, AMD EPYC x 2, 23.5 GiB RAM\",1\n"
 	    "x-A,machine_no,1,1\nx-A2,machine,\"vm, AMD EPYC x 2, 23.5 GiB "
 	    "RAM\",1\nx-A2,machine_no,1,1\n");
 	free(out);
 	snprintf(args, sizeof(args), "--format json " FX "/ab-A %s/a2", tmp);
-	ck_assert_int_eq(report(args), 0);
-	out = out_text("out");
-	ck_assert_ptr_nonnull(strstr(out, "\"settings_same\": true,\n  "
-	    "\"settings_differ\": {},"));
+	out = view(args);
+	tu_assert_has(out, "\"settings_same\": true,\n  "
+	    "\"settings_differ\": {},");
 	free(out);
 	rmtmp();
 }
@@ -1594,8 +1526,7 @@ START_TEST(min_change)
 	const char *sec;
 
 	mktmp();
-	ck_assert_int_eq(report("--detail " AB), 0);
-	out = out_text("out");
+	out = view("--detail " AB);
 	sec = after(out, "== memfill ==");
 	ck_assert_ptr_nonnull(l = line_of(sec, "minflt "));
 	ck_assert_msg(l[strlen(l) - 1] != '*', "starred: %s", l);
@@ -1604,18 +1535,16 @@ START_TEST(min_change)
 	ck_assert_ptr_nonnull(l = line_of(sec, "fill_s "));
 	ck_assert_msg(l[strlen(l) - 1] == '*', "not starred: %s", l);
 	free(l);
-	ck_assert_ptr_nonnull(strstr(out, "* changed (below) by at\nleast "
-	    "1%"));
+	tu_assert_has(out, "* changed (below) by at\nleast "
+	    "1%");
 	free(out);
-	ck_assert_int_eq(report("--detail --min-change 0 " AB), 0);
-	out = out_text("out");
+	out = view("--detail --min-change 0 " AB);
 	l = line_of(after(out, "== memfill =="), "minflt ");
 	ck_assert_msg(l && l[strlen(l) - 1] != '*', "--min-change 0: %s", l);
 	free(l);
 	free(out);
 	/* CSV: field 19 is significant */
-	ck_assert_int_eq(report("--format csv " AB), 0);
-	out = out_text("out");
+	out = view("--format csv " AB);
 	l = line_of(out, "x-B,memfill,minflt,");
 	assert_field(out, l, "significant", "0");
 	free(l);
@@ -1623,31 +1552,29 @@ START_TEST(min_change)
 	assert_field(out, l, "significant", "1");
 	free(l);
 	free(out);
-	ck_assert_int_eq(report("--format csv --min-change 0 " AB), 0);
-	out = out_text("out");
+	out = view("--format csv --min-change 0 " AB);
 	l = line_of(out, "x-B,memfill,minflt,");
 	assert_field(out, l, "significant", "0");
 	free(l);
 	free(out);
 	/* JSON: x-B's entry of minflt */
-	ck_assert_int_eq(report("--format json " AB), 0);
-	out = out_text("out");
+	out = view("--format json " AB);
 	sec = after(after(out, "\"name\": \"minflt\""), "\"kernel\": \"x-B\"");
 	ck_assert_ptr_nonnull(l = line_of(sec, "\"kernel\": \"x-B\""));
 	ck_assert_msg(strstr(l, "\"significant\": false"), "%s", l);
-	ck_assert_ptr_nonnull(strstr(out, "\"min_change_pct\": 1,"));
+	tu_assert_has(out, "\"min_change_pct\": 1,");
 	free(l);
 	free(out);
 	/* the gate: fill_s counts, minflt does not */
 	ck_assert_int_eq(report("--fail-on-regression 0 " AB), 3);
 	out = out_text("err");
-	ck_assert_ptr_nonnull(strstr(out, "memfill fill_s"));
-	ck_assert_ptr_null(strstr(out, "minflt"));
+	tu_assert_has(out, "memfill fill_s");
+	tu_assert_lacks(out, "minflt");
 	free(out);
 	ck_assert_int_eq(report("--fail-on-regression 0 --min-change 0 " AB),
 	    3);
 	out = out_text("err");
-	ck_assert_ptr_null(strstr(out, "memfill minflt"));
+	tu_assert_lacks(out, "memfill minflt");
 	free(out);
 	one_line_error("--min-change -1 " AB, 2,
 	    "vmreport: --min-change: number '-1' out of range (0 to 1e+06)");
@@ -1661,28 +1588,24 @@ START_TEST(info_never_marked)
 	char *out, *l;
 
 	mktmp();
-	ck_assert_int_eq(report("--format csv " AB), 0);
-	out = out_text("out");
+	out = view("--format csv " AB);
 	l = line_of(out, "x-B,memfill,nvcsw,");
 	assert_field(out, l, "direction", "info");
 	assert_field(out, l, "significant", "0");
 	free(l);
 	free(out);
-	ck_assert_int_eq(report("--format csv --min-change 0 " AB), 0);
-	out = out_text("out");
+	out = view("--format csv --min-change 0 " AB);
 	l = line_of(out, "x-B,memfill,nvcsw,");
 	assert_field(out, l, "significant", "0");
 	free(l);
 	free(out);
-	ck_assert_int_eq(report("--format json --min-change 0 " AB), 0);
-	out = out_text("out");
+	out = view("--format json --min-change 0 " AB);
 	l = line_of(after(after(out, "\"name\": \"nvcsw\""),
 	    "\"kernel\": \"x-B\""), "\"kernel\": \"x-B\"");
 	ck_assert_msg(l && strstr(l, "\"significant\": false"), "%s", l);
 	free(l);
 	free(out);
-	ck_assert_int_eq(report("--detail --min-change 0 " AB), 0);
-	out = out_text("out");
+	out = view("--detail --min-change 0 " AB);
 	l = line_of(after(out, "== memfill =="), "nvcsw");
 	ck_assert_msg(l && l[strlen(l) - 1] != '*', "starred: %s", l);
 	free(l);
@@ -1710,58 +1633,45 @@ START_TEST(foreign_memory)
 	char *out, *l;
 
 	mktmp();
-	ck_assert_int_eq(report(LIKE), 0);
-	out = out_text("out");
-	unwrap(out);
+	out = tu_unwrap(view(LIKE));
 	/* make ab's shape: each iteration of each benchmark a run */
 	ck_assert_msg(strstr(out, "warning: other processes held more than "
 	    "25% of the memory in 6 of 18 benchmark runs"), "%s", out);
-	ck_assert_ptr_nonnull(strstr(after(out, "== memfill =="), "! memory "
+	tu_assert_has(after(out, "== memfill =="), "! memory "
 	    "held by others (mean at an iteration's start): 14.0 GiB (59%) "
-	    "in b\n"));
+	    "in b\n");
 	/* c's 20% is below the threshold, a's 3% too */
-	ck_assert_ptr_null(strstr(out, "in c\n"));
-	ck_assert_ptr_null(strstr(out, "(20%)"));
+	tu_assert_lacks(out, "in c\n");
+	tu_assert_lacks(out, "(20%)");
 	free(out);
-	ck_assert_int_eq(report("--detail " LIKE), 0);
-	out = out_text("out");
-	unwrap(out);
-	ck_assert_ptr_nonnull(strstr(out, warn_b));
-	ck_assert_ptr_null(strstr(out, "memfill on c:"));
-	ck_assert_ptr_null(strstr(out, "memfill on a:"));
+	out = tu_unwrap(view("--detail " LIKE));
+	tu_assert_has(out, warn_b);
+	tu_assert_lacks(out, "memfill on c:");
+	tu_assert_lacks(out, "memfill on a:");
 	free(out);
-	ck_assert_int_eq(report("--post " LIKE), 0);
-	out = out_text("out");
-	unwrap(out);
-	ck_assert_ptr_nonnull(strstr(out, warn_b));
-	ck_assert_ptr_null(strstr(out, "on c: other processes held"));
+	out = tu_unwrap(view("--post " LIKE));
+	tu_assert_has(out, warn_b);
+	tu_assert_lacks(out, "on c: other processes held");
 	free(out);
-	ck_assert_int_eq(report("--summary " LIKE), 0);
-	out = out_text("out");
-	unwrap(out);
-	ck_assert_ptr_nonnull(strstr(out, warn_b));
+	out = tu_unwrap(view("--summary " LIKE));
+	tu_assert_has(out, warn_b);
 	free(out);
 	/* a lower threshold warns about c too; a higher one about none */
-	ck_assert_int_eq(report("--detail --mem-threshold 15 " LIKE), 0);
-	out = out_text("out");
-	unwrap(out);
-	ck_assert_ptr_nonnull(strstr(out, "warning: memfill on c: other "
-	    "processes held 4.7 GiB of the memory, 20% of MemTotal"));
-	ck_assert_ptr_null(strstr(out, "memfill on a:"));
+	out = tu_unwrap(view("--detail --mem-threshold 15 " LIKE));
+	tu_assert_has(out, "warning: memfill on c: other "
+	    "processes held 4.7 GiB of the memory, 20% of MemTotal");
+	tu_assert_lacks(out, "memfill on a:");
 	free(out);
-	ck_assert_int_eq(report("--mem-threshold 60 " LIKE), 0);
-	out = out_text("out");
-	unwrap(out);
-	ck_assert_ptr_null(strstr(out, "warning: other processes held"));
-	ck_assert_ptr_null(strstr(out, "! memory held by others"));
-	ck_assert_ptr_nonnull(strstr(out, "Memory: other processes held at "
-	    "most 59% of it"));
+	out = tu_unwrap(view("--mem-threshold 60 " LIKE));
+	tu_assert_lacks(out, "warning: other processes held");
+	tu_assert_lacks(out, "! memory held by others");
+	tu_assert_has(out, "Memory: other processes held at "
+	    "most 59% of it");
 	free(out);
 	one_line_error("--mem-threshold 101 " LIKE, 2,
 	    "vmreport: --mem-threshold: number '101' out of range (0 to 100)");
 	/* CSV: mem_quiet and foreign_mem_pct */
-	ck_assert_int_eq(report("--format csv " LIKE), 0);
-	out = out_text("out");
+	out = view("--format csv " LIKE);
 	l = line_of(out, "b,memfill,fill_s,");
 	assert_field(out, l, "mem_quiet", "0");
 	free(l);
@@ -1769,17 +1679,15 @@ START_TEST(foreign_memory)
 	assert_field(out, l, "mem_quiet", "1");
 	free(l);
 	free(out);
-	ck_assert_int_eq(report("--format json " LIKE), 0);
-	out = out_text("out");
-	ck_assert_ptr_nonnull(strstr(out, "\"foreign_mem_pct_mean\": "
-	    "59.47176019"));
-	ck_assert_ptr_nonnull(strstr(out, "\"mem_quiet\": false"));
+	out = view("--format json " LIKE);
+	tu_assert_has(out, "\"foreign_mem_pct_mean\": "
+	    "59.47176019");
+	tu_assert_has(out, "\"mem_quiet\": false");
 	free(out);
 	/* folders that did not record it: no memory line at all */
-	ck_assert_int_eq(report(AB), 0);
-	out = out_text("out");
-	ck_assert_ptr_null(strstr(out, "Memory:"));
-	ck_assert_ptr_null(strstr(out, "held"));
+	out = view(AB);
+	tu_assert_lacks(out, "Memory:");
+	tu_assert_lacks(out, "held");
 	free(out);
 	rmtmp();
 }
@@ -1802,10 +1710,8 @@ START_TEST(other_work)
 
 	mktmp();
 	for (views = 0; views < 3; views++) {
-		ck_assert_int_eq(report(views == 0 ? LIKE : views == 1 ?
-		    "--detail " LIKE : "--post " LIKE), 0);
-		out = out_text("out");
-		unwrap(out);
+		out = tu_unwrap(view(views == 0 ? LIKE : views == 1 ?
+		    "--detail " LIKE : "--post " LIKE));
 		sec = after(out, views == 1 ? "== memfill ==" : views == 2 ?
 		    "\nmemfill\n" : "== memfill ==");
 		ck_assert_msg(strstr(sec, line_b), "view %d: no work line",
@@ -1831,7 +1737,7 @@ START_TEST(other_work)
 			free(l);
 		}
 		/* c is the same work: not named */
-		ck_assert_ptr_null(strstr(out, "in c, 1.807e+10"));
+		tu_assert_lacks(out, "in c, 1.807e+10");
 		/*
 		 * forkbomb: the same work, compared; not starred: b ran
 		 * beside 59% of the memory held by others, a beside 3%
@@ -1844,10 +1750,9 @@ START_TEST(other_work)
 		free(l);
 		free(out);
 	}
-	ck_assert_int_eq(report(LIKE), 0);
-	out = out_text("out");
-	ck_assert_ptr_nonnull(strstr(out, "verdict fill_s: b other work, c "
-	    "changed* -20.0%"));
+	out = view(LIKE);
+	tu_assert_has(out, "verdict fill_s: b other work, c "
+	    "changed* -20.0%");
 	/*
 	 * the summary marks it; the geometric mean leaves b's memfill out,
 	 * and its forkbomb, which ran under another memory load
@@ -1860,8 +1765,7 @@ START_TEST(other_work)
 	free(l);
 	free(out);
 	/* CSV: the verdict and the work figure; no star */
-	ck_assert_int_eq(report("--format csv " LIKE), 0);
-	out = out_text("out");
+	out = view("--format csv " LIKE);
 	l = line_of(out, "b,memfill,fill_s,");
 	assert_field(out, l, "significant", "0");
 	assert_field(out, l, "verdict", "other work");
@@ -1878,8 +1782,7 @@ START_TEST(other_work)
 	assert_field(out, l, "verdict_reason", "different_loads");
 	free(l);
 	free(out);
-	ck_assert_int_eq(report("--format json --only memfill " LIKE_AB), 0);
-	out = out_text("out");
+	out = view("--format json --only memfill " LIKE_AB);
 	l = line_of(after(after(out, "\"name\": \"fill_s\""),
 	    "\"kernel\": \"b\""), "\"kernel\": \"b\"");
 	ck_assert_msg(l && strstr(l, "\"verdict\": \"other work\"") &&
@@ -1925,42 +1828,33 @@ START_TEST(quiet_machine)
 	 * the default view: one warning at the top naming the benchmark,
 	 * no line under its table
 	 */
-	ck_assert_int_eq(report(AB), 0);
-	out = out_text("out");
-	unwrap(out);
+	out = tu_unwrap(view(AB));
 	/* make ab's sides: each iteration of each benchmark a run */
 	ck_assert_msg(strstr(out, "warning: the machine was not quiet in 3 of "
 	    "12 benchmark runs: other processes used 96% to 98% of a CPU (a "
 	    "run's mean; threshold 5%; --detail: each run) in "
 	    "fileload@quick\n"), "%s", out);
-	ck_assert_ptr_null(strstr(out, "! not quiet"));
-	ck_assert_ptr_null(strstr(out, "% in x-A"));
+	tu_assert_lacks(out, "! not quiet");
+	tu_assert_lacks(out, "% in x-A");
 	free(out);
-	ck_assert_int_eq(report("--detail " AB), 0);
-	out = out_text("out");
-	unwrap(out);
-	ck_assert_ptr_nonnull(strstr(out, warn97));
+	out = tu_unwrap(view("--detail " AB));
+	tu_assert_has(out, warn97);
 	ck_assert_msg(strstr(out, "warning: the machine was not quiet in 3 "
 	    "of 12 benchmark runs"), "%s", out);
 	/* 0.5% of a CPU: quiet */
-	ck_assert_ptr_null(strstr(out, "on x-A: the machine"));
-	ck_assert_ptr_null(strstr(out, "memfill on x-"));
+	tu_assert_lacks(out, "on x-A: the machine");
+	tu_assert_lacks(out, "memfill on x-");
 	free(out);
-	ck_assert_int_eq(report("--post " AB), 0);
-	out = out_text("out");
-	unwrap(out);
-	ck_assert_ptr_nonnull(strstr(out, warn97));
+	out = tu_unwrap(view("--post " AB));
+	tu_assert_has(out, warn97);
 	free(out);
-	ck_assert_int_eq(report("--summary " AB), 0);
-	out = out_text("out");
-	unwrap(out);
-	ck_assert_ptr_nonnull(strstr(out, warn97));
+	out = tu_unwrap(view("--summary " AB));
+	tu_assert_has(out, warn97);
 	free(out);
 	/* CSV: quiet and foreign_cpu end each row */
-	ck_assert_int_eq(report("--format csv " AB), 0);
-	out = out_text("out");
-	ck_assert_ptr_nonnull(strstr(out, ",noisy,scope,quiet,foreign_cpu,"
-	    "runs,"));
+	out = view("--format csv " AB);
+	tu_assert_has(out, ",noisy,scope,quiet,foreign_cpu,"
+	    "runs,");
 	l = line_of(out, "x-B,fileload@quick,mb_per_s,");
 	assert_field(out, l, "quiet", "0");
 	assert_field(out, l, "foreign_cpu", "97");
@@ -1970,19 +1864,17 @@ START_TEST(quiet_machine)
 	assert_field(out, l, "foreign_cpu", "0.5");
 	free(l);
 	free(out);
-	ck_assert_int_eq(report("--format json " AB), 0);
-	out = out_text("out");
-	ck_assert_ptr_nonnull(strstr(out, "{\"kernel\": \"x-B\", \"n\": 3, "
+	out = view("--format json " AB);
+	tu_assert_has(out, "{\"kernel\": \"x-B\", \"n\": 3, "
 	    "\"foreign_cpu_mean\": 97, \"foreign_cpu_max\": 98, \"quiet\": "
-	    "false, "));
-	ck_assert_ptr_nonnull(strstr(out, "{\"kernel\": \"x-A\", \"n\": 3, "
+	    "false, ");
+	tu_assert_has(out, "{\"kernel\": \"x-A\", \"n\": 3, "
 	    "\"foreign_cpu_mean\": 0.5, \"foreign_cpu_max\": 0.6, \"quiet\": "
-	    "true, "));
+	    "true, ");
 	free(out);
 	/* a higher threshold: quiet */
-	ck_assert_int_eq(report("--quiet-threshold 98 " AB), 0);
-	out = out_text("out");
-	ck_assert_ptr_null(strstr(out, "not quiet"));
+	out = view("--quiet-threshold 98 " AB);
+	tu_assert_lacks(out, "not quiet");
 	/* the loudest run (make ab's: an iteration) */
 	ck_assert_msg(strstr(out, "Machine load: quiet; other processes used "
 	    "at most 98% of a CPU"), "%s", out);
@@ -1997,9 +1889,8 @@ START_TEST(quiet_machine)
 	    EX "/example-$k/forkbomb.res > \"$T/n$k/forkbomb.res\" || "
 	    "exit 1; done && ! grep -q foreign \"$T/na/forkbomb.res\""), 0);
 	snprintf(args, sizeof(args), "%s/na %s/nb", tmp, tmp);
-	ck_assert_int_eq(report(args), 0);
-	out = out_text("out");
-	ck_assert_ptr_nonnull(strstr(out, "Machine load: not recorded"));
+	out = view(args);
+	tu_assert_has(out, "Machine load: not recorded");
 	free(out);
 	rmtmp();
 }
@@ -2012,8 +1903,7 @@ START_TEST(cgroup_labels)
 	const char *sec;
 
 	mktmp();
-	ck_assert_int_eq(report("--detail " AB), 0);
-	out = out_text("out");
+	out = view("--detail " AB);
 	sec = after(out, "== memfill ==");
 	l = line_of(sec, "cg_pgfault ");
 	ck_assert_msg(l && strstr(l, " [cgroup] faults"), "%s", l);
@@ -2024,20 +1914,18 @@ START_TEST(cgroup_labels)
 	l = line_of(sec, "minflt ");
 	ck_assert_msg(l && !strchr(l, '['), "%s", l);
 	free(l);
-	ck_assert_ptr_nonnull(strstr(out, "[system]\na counter of the whole "
-	    "machine, [cgroup] of the benchmark's memory cgroup"));
+	tu_assert_has(out, "[system]\na counter of the whole "
+	    "machine, [cgroup] of the benchmark's memory cgroup");
 	free(out);
-	ck_assert_int_eq(report("--post " AB), 0);
-	out = out_text("out");
+	out = view("--post " AB);
 	sec = after(out, "\nmemfill\n");
-	ck_assert_ptr_nonnull(strstr(sec, "x-B:      0.150u 0.900s 0:01.50"));
-	ck_assert_ptr_nonnull(strstr(sec, "\n          Total kernel swapouts "
-	    "during test = 3000 kB (system-wide)\n"));
-	ck_assert_ptr_nonnull(strstr(sec, "\n          Cgroup swap peak "
-	    "during test      = 0 kB (memory cgroup)\n"));
+	tu_assert_has(sec, "x-B:      0.150u 0.900s 0:01.50");
+	tu_assert_has(sec, "\n          Total kernel swapouts "
+	    "during test = 3000 kB (system-wide)\n");
+	tu_assert_has(sec, "\n          Cgroup swap peak "
+	    "during test      = 0 kB (memory cgroup)\n");
 	free(out);
-	ck_assert_int_eq(report("--format csv " AB), 0);
-	out = out_text("out");
+	out = view("--format csv " AB);
 	l = line_of(out, "x-A,memfill,cg_pgfault,");
 	assert_field(out, l, "scope", "cgroup");
 	free(l);
@@ -2048,11 +1936,10 @@ START_TEST(cgroup_labels)
 	assert_field(out, l, "scope", "benchmark");
 	free(l);
 	free(out);
-	ck_assert_int_eq(report("--format json " AB), 0);
-	out = out_text("out");
-	ck_assert_ptr_nonnull(strstr(out, "{\"name\": \"cg_swap_peak_kb\", "
+	out = view("--format json " AB);
+	tu_assert_has(out, "{\"name\": \"cg_swap_peak_kb\", "
 	    "\"unit\": \"kB\", \"direction\": \"lower\", \"scope\": "
-	    "\"cgroup\""));
+	    "\"cgroup\"");
 	free(out);
 	rmtmp();
 }
@@ -2101,19 +1988,17 @@ START_TEST(run_verdicts)
 		for (j = i + 1; ex[j]; j++) {
 			snprintf(args, sizeof(args), EX "/example-%c "
 			    EX "/example-%c", ex[i], ex[j]);
-			ck_assert_int_eq(report(args), 0);
-			out = out_text("out");
+			out = view(args);
 			ck_assert_msg(!strstr(out, ")*"), "%s: starred", args);
-			ck_assert_ptr_nonnull(strstr(out, "One run a side: "
-			    "nothing is starred."));
+			tu_assert_has(out, "One run a side: "
+			    "nothing is starred.");
 			p = strstr(out, "One run a side");
-			ck_assert_ptr_null(strstr(p + 1, "One run a side"));
-			ck_assert_ptr_nonnull(strstr(out, "can't tell"));
+			tu_assert_lacks(p + 1, "One run a side");
+			tu_assert_has(out, "can't tell");
 			free(out);
 			snprintf(args, sizeof(args), "--detail " EX
 			    "/example-%c " EX "/example-%c", ex[i], ex[j]);
-			ck_assert_int_eq(report(args), 0);
-			out = out_text("out");
+			out = view(args);
 			ck_assert_msg(!strstr(out, ")*") && !strstr(out, "%*"),
 			    "%s: starred", args);
 			free(out);
@@ -2127,17 +2012,19 @@ START_TEST(run_verdicts)
 	    "cp -r " EX "/example-e \"$T/b/run2\""), 0);
 	snprintf(args, sizeof(args), "--format json %s/a %s/b", tmp, tmp);
 	ck_assert_int_eq(report(args), 0);
+	/*
+	 * Ten headlines, one a benchmark line of the examples (probe@memfill
+	 * has none in the family): a number known here, not read from the
+	 * output, so the JSON and the legend are both held to it.
+	 */
+	nkey = 10;
 	out = out_text("out");
-	p = strstr(out, "\"holm-headline\": ");
-	ck_assert_ptr_nonnull(p);
-	nkey = atoi(p + strlen("\"holm-headline\": "));
-	ck_assert_int_ge(nkey, 10);
+	tu_assert_has(out, "\"holm-headline\": 10,");
 	free(out);
 	snprintf(args, sizeof(args), "%s/a %s/b", tmp, tmp);
-	ck_assert_int_eq(report(args), 0);
-	out = out_text("out");
+	out = view(args);
 	ck_assert_msg(!strstr(out, ")*"), "A/A 3 runs vs 2: starred");
-	ck_assert_ptr_nonnull(strstr(out, "example-a: 3 runs on 1 boot"));
+	tu_assert_has(out, "example-a: 3 runs on 1 boot");
 	for (p = out; *p; p++)
 		if (*p == '\n')
 			*p = ' ';	/* the legend wraps at column 0 */
@@ -2145,7 +2032,7 @@ START_TEST(run_verdicts)
 	    "the headlines Holm-adjusted p < 0.032 over %d (one a benchmark, "
 	    "each kernel against the baseline)", nkey);
 	ck_assert_msg(strstr(out, want), "no legend: %s", want);
-	ck_assert_ptr_null(strstr(out, "One run a side"));
+	tu_assert_lacks(out, "One run a side");
 	free(out);
 	/* a real shift, 5 runs a side */
 	ck_assert_int_eq(sh("cp -r \"$T/a/run1\" \"$T/a/run2\" "
@@ -2157,13 +2044,12 @@ START_TEST(run_verdicts)
 	    "\"$T/h/run$r/forkbomb.res\" && sed -i 's/^label=.*/label=halved/' "
 	    "\"$T/h/run$r/meta\" || exit 1; done"), 0);
 	snprintf(args, sizeof(args), "%s/a %s/h", tmp, tmp);
-	ck_assert_int_eq(report(args), 0);
-	out = out_text("out");
+	out = view(args);
 	p = strstr(out, "\nforks_per_s~ ");
 	ck_assert_ptr_nonnull(p);
-	ck_assert_ptr_nonnull(strstr(p, "( -50.00%)*\n"));
-	ck_assert_ptr_nonnull(strstr(out, "verdict forks_per_s: changed* "
-	    "-50.0% ["));
+	tu_assert_has(p, "( -50.00%)*\n");
+	tu_assert_has(out, "verdict forks_per_s: changed* "
+	    "-50.0% [");
 	free(out);
 	rmtmp();
 }
@@ -2188,19 +2074,16 @@ START_TEST(detail_more_count)
 	    "iter 3 1.0 0 0 0 98 92\niter 4 1.05 0 0 1 101 96\n"
 	    "iter 5 1.0 0 0 0 99 104\n");
 	snprintf(args, sizeof(args), "%s/a %s/b", tmp, tmp);
-	ck_assert_int_eq(report(args), 0);
-	out = out_text("out");
-	unwrap(out);
+	out = tu_unwrap(view(args));
 	/* starred in the second tier: named under the benchmark */
 	ck_assert_msg(strstr(out, "\nalso changed: spread -809.1%*\n"), "%s",
 	    out);
 	free(out);
 	snprintf(args, sizeof(args), "--detail %s/a %s/b", tmp, tmp);
-	ck_assert_int_eq(report(args), 0);
-	out = out_text("out");
-	ck_assert_ptr_null(strstr(out, "\npgscan_total"));
-	ck_assert_ptr_nonnull(strstr(out, "\ndelta"));
-	ck_assert_ptr_nonnull(strstr(out, "\nspread"));
+	out = view(args);
+	tu_assert_lacks(out, "\npgscan_total");
+	tu_assert_has(out, "\ndelta");
+	tu_assert_has(out, "\nspread");
 	free(out);
 	rmtmp();
 }
@@ -2333,9 +2216,7 @@ START_TEST(load_sides)
 	load_folder("l", fw, qb, 3);
 	load_folder("q", fa, qw, 3);
 	snprintf(args, sizeof(args), "%s/a %s/b %s/c", tmp, tmp, tmp);
-	ck_assert_int_eq(report(args), 0);
-	out = out_text("out");
-	unwrap(out);
+	out = tu_unwrap(view(args));
 	ck_assert_msg(strstr(out, "\na: 1 of 3 runs loud, 95% of a CPU; b: 3 "
 	    "of 3 runs, 150-170%; c: 3 of 3 runs, 150-170% (loud: "), "%s",
 	    out);
@@ -2350,9 +2231,7 @@ START_TEST(load_sides)
 	free(out);
 	/* --detail: each run's load, and the verdict cell */
 	snprintf(args, sizeof(args), "--detail %s/a %s/c", tmp, tmp);
-	ck_assert_int_eq(report(args), 0);
-	out = out_text("out");
-	unwrap(out);
+	out = tu_unwrap(view(args));
 	ck_assert_msg(strstr(out, "load by run (other processes' CPU, % of a "
 	    "CPU, a run's mean over its iterations): a run 1 1.0%, run 2 "
 	    "2.0%, run 3 95%; c run 1 150%, run 2 160%, run 3 170%\n"), "%s",
@@ -2361,8 +2240,7 @@ START_TEST(load_sides)
 	free(out);
 	/* CSV and JSON: the reason; minflt, a count, is not held */
 	snprintf(args, sizeof(args), "--format csv %s/a %s/c", tmp, tmp);
-	ck_assert_int_eq(report(args), 0);
-	out = out_text("out");
+	out = view(args);
 	l = line_of(out, "c,forkbomb,forks_per_s,");
 	assert_field(out, l, "verdict", "can't tell");
 	assert_field(out, l, "verdict_reason", "different_loads");
@@ -2375,17 +2253,14 @@ START_TEST(load_sides)
 	free(l);
 	free(out);
 	snprintf(args, sizeof(args), "--format json %s/a %s/c", tmp, tmp);
-	ck_assert_int_eq(report(args), 0);
-	out = out_text("out");
+	out = view(args);
 	ck_assert_msg(strstr(out, "\"verdict\": \"can't tell\"") &&
 	    strstr(out, "\"verdict_reason\": \"different_loads\""), "%s",
 	    out);
 	free(out);
 	/* the post, the charts' summary and the page */
 	snprintf(args, sizeof(args), "--post %s/a %s/c", tmp, tmp);
-	ck_assert_int_eq(report(args), 0);
-	out = out_text("out");
-	unwrap(out);
+	out = tu_unwrap(view(args));
 	ck_assert_msg(strstr(out, "can't tell: the sides ran under different "
 	    "loads") && !strstr(out, ")*"), "%s", out);
 	free(out);
@@ -2442,21 +2317,18 @@ START_TEST(run_level_notes)
 	run_folder("b", "example-b", a, 3);
 	run_folder("c", "example-b", lone, 1);
 	snprintf(args, sizeof(args), "%s/a %s/b", tmp, tmp);
-	ck_assert_int_eq(report(args), 0);
-	out = out_text("out");
+	out = view(args);
 	ck_assert_msg(strstr(out, "\n~ detectable with 3 runs a side: "
 	    "headline forks_per_s 93%\n"), "%s", out);
 	free(out);
 	snprintf(args, sizeof(args), "%s/a %s/c", tmp, tmp);
-	ck_assert_int_eq(report(args), 0);
-	out = out_text("out");
-	unwrap(out);
+	out = tu_unwrap(view(args));
 	/* never fewer runs a side than the comparison has */
 	ck_assert_msg(strstr(out, "\nverdict forks_per_s: can't tell (4 "
 	    "runs a side would decide); example-b's run is outside "
 	    "example-a's 95% prediction interval [0.6, 199.4]\n"), "%s",
 	    out);
-	ck_assert_ptr_null(strstr(out, "~ detectable"));
+	tu_assert_lacks(out, "~ detectable");
 	free(out);
 	rmtmp();
 }
@@ -2484,17 +2356,16 @@ START_TEST(quick_suite_budget)
 	int lines = 0, n;
 
 	mktmp();
-	ck_assert_int_eq(report(FX "/quick-a " FX "/quick-b"), 0);
-	out = out_text("out");
+	out = view(FX "/quick-a " FX "/quick-b");
 	for (p = out; *p; p++)
 		lines += *p == '\n';
 	ck_assert_msg(lines <= 130, "%d lines", lines);
-	unwrap(out);
+	tu_unwrap(out);
 	for (n = 0, p = out; (p = strstr(p, ext4)); p++)
 		n++;
 	ck_assert_int_eq(n, 1);
-	ck_assert_ptr_nonnull(strstr(out, "\n! tv-a, tv-b (tio@creates_quick, "
-	    "vmlat@quick): the work folder is on ext4"));
+	tu_assert_has(out, "\n! tv-a, tv-b (tio@creates_quick, "
+	    "vmlat@quick): the work folder is on ext4");
 	for (n = 0, p = out; (p = strstr(p, "ran beside another run")); p++)
 		n++;
 	ck_assert_int_eq(n, 1);		/* in the settings */
@@ -2512,17 +2383,14 @@ START_TEST(quick_suite_budget)
 	    "\"$f\" > \"$f.new\" && mv \"$f.new\" \"$f\" || exit 1; "
 	    "done"), 0);
 	snprintf(args, sizeof(args), "%s/quick-a %s/quick-b", tmp, tmp);
-	ck_assert_int_eq(report(args), 0);
-	out = out_text("out");
+	out = view(args);
 	p = strstr(out, every);
 	ck_assert_msg(p && p < strstr(out, "\n== "), "%s", out);
-	ck_assert_ptr_null(strstr(p + strlen(every), "the same note on"));
+	tu_assert_lacks(p + strlen(every), "the same note on");
 	free(out);
 	snprintf(args, sizeof(args), "--detail %s/quick-a %s/quick-b", tmp,
 	    tmp);
-	ck_assert_int_eq(report(args), 0);
-	out = out_text("out");
-	unwrap(out);
+	out = tu_unwrap(view(args));
 	/* 14 results a folder, each note under its benchmark */
 	for (n = 0, p = out; (p = strstr(p, "the same note on every")); p++)
 		n++;
@@ -2550,14 +2418,12 @@ START_TEST(noisy_per_metric)
 	    "iter 3 1.0 0 - 1 11 90\n", "iter 1 1.0 0 - 1 11 100\n"
 	    "iter 2 1.0 0 - 1 11 100.5\niter 3 1.0 0 - 1 11 99.5\n");
 	snprintf(args, sizeof(args), "%s/a %s/b", tmp, tmp);
-	ck_assert_int_eq(report(args), 0);
-	out = out_text("out");
-	ck_assert_ptr_nonnull(strstr(out, "\nforks_per_s~ "));
-	ck_assert_ptr_nonnull(strstr(out, "\nelapsed "));
+	out = view(args);
+	tu_assert_has(out, "\nforks_per_s~ ");
+	tu_assert_has(out, "\nelapsed ");
 	free(out);
 	snprintf(args, sizeof(args), "--format csv %s/a %s/b", tmp, tmp);
-	ck_assert_int_eq(report(args), 0);
-	out = out_text("out");
+	out = view(args);
 	l = line_of(out, "example-a,forkbomb,forks_per_s,");
 	assert_field(out, l, "noisy", "1");
 	free(l);
@@ -2569,8 +2435,7 @@ START_TEST(noisy_per_metric)
 	free(l);
 	free(out);
 	snprintf(args, sizeof(args), "--format json %s/a %s/b", tmp, tmp);
-	ck_assert_int_eq(report(args), 0);
-	out = out_text("out");
+	out = view(args);
 	l = line_of(after(after(out, "\"name\": \"forks_per_s\""),
 	    "{\"kernel\": \"example-b\""), "{\"kernel\": \"example-b\"");
 	ck_assert_msg(l && strstr(l, "\"noisy\": true"), "%s", l);

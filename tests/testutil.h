@@ -604,6 +604,59 @@ tu_tree_size(pid_t pid)
 	return n;
 }
 
+static inline char *
+tu_view(const char *t, const char *fmt, ...)
+    __attribute__((format(printf, 2, 3)));
+
+/*
+ * A view of the report: report/vmreport run with the arguments @fmt
+ * (printf-style shell words, T set to the folder @t), its output into
+ * @t/out and its errors into @t/err.  It must exit 0 (the test fails,
+ * showing the status and the errors, when it does not); its output,
+ * malloc'd.
+ */
+static inline char *
+tu_view(const char *t, const char *fmt, ...)
+{
+	char *args, *err;
+	va_list ap;
+	int rc;
+
+	va_start(ap, fmt);
+	ck_assert_int_ge(vasprintf(&args, fmt, ap), 0);
+	va_end(ap);
+	rc = tu_sh_in(t, "report/vmreport %s >\"$T/out\" 2>\"$T/err\"", args);
+	if (rc != 0) {
+		err = tu_slurp_ok("%s/err", t);
+		ck_assert_msg(rc == 0, "vmreport %s: exit %d; it said:\n%.2000s",
+		    args, rc, err);
+	}
+	free(args);
+	return tu_slurp_ok("%s/out", t);
+}
+
+/*
+ * Join the report's wrapped lines in @s, in place: a newline and the
+ * indent after it become one blank.  Returns @s.
+ */
+static inline char *
+tu_unwrap(char *s)
+{
+	char *d = s, *r = s;
+
+	for (; *s; s++) {
+		if (*s == '\n' && s[1] == ' ') {
+			while (s[1] == ' ')
+				s++;
+			*d++ = ' ';
+			continue;
+		}
+		*d++ = *s;
+	}
+	*d = '\0';
+	return r;
+}
+
 /* Is @cmd a command the shell finds in PATH? */
 static inline int
 tu_have(const char *cmd)
