@@ -2170,6 +2170,39 @@ START_TEST(run_verdicts)
 END_TEST
 
 /*
+ * A run of a label made with other iterations (ITERATIONS=) or on other
+ * CPUs cannot be pooled with the label's first run: it is left out, said
+ * in one line on stderr naming the run, the setting and both values, and
+ * the comparison goes on with the runs that pool.
+ */
+START_TEST(unpoolable_run_named)
+{
+	char args[512], *err, *out;
+
+	mktmp();
+	ck_assert_int_eq(sh("mkdir \"$T/m\" && "
+	    "cp -r " EX "/example-a \"$T/m/run1\" && "
+	    "cp -r " EX "/example-b \"$T/m/run2\" && "
+	    "cp -r " EX "/example-c \"$T/m/run3\" && "
+	    "sed -i 's/^iterations=.*/iterations=1/' \"$T/m/run2/meta\" && "
+	    "echo cpus=0 >> \"$T/m/run3/meta\""), 0);
+	snprintf(args, sizeof(args), EX "/example-d %s/m", tmp);
+	ck_assert_int_eq(report(args), 0);
+	err = out_text("err");
+	ck_assert_msg(strstr(err, "run2 left out: other settings (iterations "
+	    "1 (run1: 2-3)); run3 left out: other settings (cpus 0 (run1: "
+	    "all))\n"), "%s", err);
+	ck_assert_msg(strchr(err, '\n') == err + strlen(err) - 1, "not one "
+	    "line: %s", err);
+	out = out_text("out");
+	ck_assert_msg(strstr(out, "1 run") != NULL, "%s", out);
+	free(out);
+	free(err);
+	rmtmp();
+}
+END_TEST
+
+/*
  * The default view's "--detail has N more metrics" counts what --detail
  * shows beyond it: of forkbomb's three metrics that are not key,
  * pgscan_total is zero in every run (a note, not a row, in --detail)
@@ -2794,6 +2827,7 @@ vmreport_suite(void)
 	tcase_add_test(tc, views_table);
 	tcase_add_test(tc, run_verdicts);
 	tcase_add_test(tc, detail_more_count);
+	tcase_add_test(tc, unpoolable_run_named);
 	tcase_add_test(tc, docs_system_list);
 	tcase_add_test(tc, run_level_notes);
 	tcase_add_test(tc, load_sides);
