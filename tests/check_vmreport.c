@@ -1261,9 +1261,9 @@ END_TEST
 /*
  * The summary's geometric mean takes runs as the unit (here make ab's
  * folders: each iteration a run): each run's score is the mean log of
- * its figures, and only metrics with the first metric's runs a side
- * count, so one short benchmark (forkbomb@one, one run) does not void
- * its interval: forkbomb's elapsed (1.0 1.1 1.0 -> 1.3 1.2 1.3) and
+ * its figures, and only the metrics of the run counts most metrics share
+ * (of those with an interval) count, so one short benchmark
+ * (forkbomb@one, one run) does not void its interval: forkbomb's elapsed (1.0 1.1 1.0 -> 1.3 1.2 1.3) and
  * spread (10 12 11 -> 20 21 22) remain (delta's baseline mean is 0):
  * exp(mean_b - mean_a) of the scores (log e + log s) / 2 = 1.5315.
  */
@@ -2169,6 +2169,68 @@ START_TEST(run_verdicts)
 }
 END_TEST
 
+/* The summary's geometric-mean line of @out (a copy), or NULL. */
+static char *
+geo_line(const char *out)
+{
+	const char *p = strstr(out, " ratio  95% CI\n"), *e;
+
+	if (!p)
+		return NULL;
+	p += strlen(" ratio  95% CI\n");
+	e = strchr(p, '\n') ? strchr(p, '\n') : p + strlen(p);
+	return strndup(p, (size_t)(e - p));
+}
+
+/*
+ * The geometric mean's members do not depend on the order of names:
+ * one benchmark (fileload@c2, first by name) has a run more on one
+ * side than every other; renamed to sort last (zfileload@c2), the
+ * summary's line is the same, and its metrics are the many of the run
+ * counts most share, not the few of the first name (38 of 2/3 runs).
+ */
+START_TEST(geo_order_free)
+{
+	char args[512], *out, *l1, *l2;
+	int nmet = 0;
+
+	mktmp();
+	ck_assert_int_eq(sh("mkdir \"$T/a\" \"$T/b\" && "
+	    "cp -r " EX "/example-a \"$T/a/run1\" && "
+	    "cp -r " EX "/example-b \"$T/a/run2\" && "
+	    "cp -r " EX "/example-c \"$T/b/run1\" && "
+	    "cp -r " EX "/example-d \"$T/b/run2\" && "
+	    "cp -r " EX "/example-e \"$T/b/run3\" && "
+	    "cd \"$T/b/run3\" && for f in *; do case $f in meta|fileload@c2.*)"
+	    " ;; *) rm -f \"$f\";; esac; done"), 0);
+	snprintf(args, sizeof(args), "--summary %s/a %s/b", tmp, tmp);
+	ck_assert_int_eq(report(args), 0);
+	out = out_text("out");
+	l1 = geo_line(out);
+	ck_assert_msg(l1 != NULL, "no geometric mean: %s", out);
+	free(out);
+	ck_assert_int_eq(sh("for d in \"$T\"/a/run* \"$T\"/b/run*; do "
+	    "for f in \"$d\"/fileload@c2.*; do mv \"$f\" "
+	    "\"$d/zfileload@c2.${f##*.}\" || exit 1; done; "
+	    "sed -i 's/^bench fileload$/bench zfileload/' "
+	    "\"$d/zfileload@c2.res\" || exit 1; done"), 0);
+	ck_assert_int_eq(report(args), 0);
+	out = out_text("out");
+	l2 = geo_line(out);
+	ck_assert_msg(l2 != NULL, "no geometric mean: %s", out);
+	ck_assert_msg(strstr(out, "zfileload") != NULL, "not renamed: %s",
+	    out);
+	free(out);
+	ck_assert_msg(!strcmp(l1, l2), "fileload@c2: '%s', zfileload@c2: "
+	    "'%s'", l1, l2);
+	ck_assert_msg(sscanf(l1, "%*s %d", &nmet) == 1 && nmet >= 50,
+	    "%d metrics: %s", nmet, l1);
+	free(l1);
+	free(l2);
+	rmtmp();
+}
+END_TEST
+
 /*
  * A run of a label made with other iterations (ITERATIONS=) or on other
  * CPUs cannot be pooled with the label's first run: it is left out, said
@@ -2828,6 +2890,7 @@ vmreport_suite(void)
 	tcase_add_test(tc, run_verdicts);
 	tcase_add_test(tc, detail_more_count);
 	tcase_add_test(tc, unpoolable_run_named);
+	tcase_add_test(tc, geo_order_free);
 	tcase_add_test(tc, docs_system_list);
 	tcase_add_test(tc, run_level_notes);
 	tcase_add_test(tc, load_sides);
