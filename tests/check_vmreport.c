@@ -2169,6 +2169,28 @@ START_TEST(run_verdicts)
 }
 END_TEST
 
+/*
+ * One run a side: no family has a figure to test, and the legend says
+ * so in words ("no headline tested"), never "Holm over 0".
+ */
+START_TEST(empty_family_plain)
+{
+	char *out, *p;
+
+	mktmp();
+	ck_assert_int_eq(report("--post " EX "/example-a " EX "/example-b"), 0);
+	out = out_text("out");
+	for (p = out; *p; p++)
+		if (*p == '\n')
+			*p = ' ';	/* the post wraps at column 0 */
+	tu_assert_has(out, "on the run means: no headline tested, no other "
+	    "figure tested; --detail: no figure tested;");
+	tu_assert_lacks(out, " over 0");
+	free(out);
+	rmtmp();
+}
+END_TEST
+
 /* The summary's geometric-mean line of @out (a copy), or NULL. */
 static char *
 geo_line(const char *out)
@@ -2891,6 +2913,7 @@ vmreport_suite(void)
 	tcase_add_test(tc, detail_more_count);
 	tcase_add_test(tc, unpoolable_run_named);
 	tcase_add_test(tc, geo_order_free);
+	tcase_add_test(tc, empty_family_plain);
 	tcase_add_test(tc, docs_system_list);
 	tcase_add_test(tc, run_level_notes);
 	tcase_add_test(tc, load_sides);

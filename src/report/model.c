@@ -531,6 +531,7 @@ family(struct model *m, enum model_family f, int k0, int k1, double alpha)
 	o.useful = m->useful;
 	o.min_change = m->min_change;
 	o.family = size;
+	o.memo = &m->memo;
 	for (i = 0, t = 0; i < s->nids; i++)
 		for (j = 0; j < m->nrows[i]; j++)
 			for (k = k0; k <= k1; k++, t++) {
@@ -915,6 +916,7 @@ model_free(struct model *m)
 	for (i = 0; m->rows && i < m->s->nids; i++)
 		free(m->rows[i]);
 	arena_free(m);
+	rv_memo_free(&m->memo);
 	free(m->rows);
 	free(m->nrows);
 	free(m->fsize);
