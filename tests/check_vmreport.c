@@ -2191,6 +2191,55 @@ START_TEST(empty_family_plain)
 }
 END_TEST
 
+/*
+ * A probe beside a benchmark has no section of its own in the default
+ * view, but its figures are tested: one that is starred (significant in
+ * CSV, counted by the gate) is shown under the benchmark it ran beside.
+ * Three runs a side, the same but for probe@memfill's lat_mean times
+ * 100 on one side.
+ */
+START_TEST(probe_star_shown)
+{
+	char args[512], *out, *p;
+	int stars = 0;
+
+	mktmp();
+	ck_assert_int_eq(sh("mkdir \"$T/a\" \"$T/b\" && r=0 && "
+	    "for l in a b c; do r=$((r + 1)); "
+	    "cp -r " EX "/example-$l \"$T/a/run$r\" && "
+	    "cp -r " EX "/example-$l \"$T/b/run$r\" && "
+	    "sed -i 's/^label=.*/label=slow/' \"$T/b/run$r/meta\" && "
+	    "awk '$1 == \"metric\" { n++; if ($2 == \"lat_mean\") c = n + 2 }"
+	    " $1 == \"iter\" && c { $c = $c * 100 } { print }' "
+	    EX "/example-$l/probe@memfill.res > "
+	    "\"$T/b/run$r/probe@memfill.res\" || exit 1; done"), 0);
+	snprintf(args, sizeof(args), "--format csv %s/a %s/b", tmp, tmp);
+	ck_assert_int_eq(report(args), 0);
+	out = out_text("out");
+	/* slow,probe@memfill,lat_mean,...: significant is the 19th field */
+	for (p = out; (p = strstr(p, "\nslow,probe@")); p++) {
+		const char *q = p + 1;
+		int f;
+
+		for (f = 1; f < 19 && (q = strchr(q, ',')); f++)
+			q++;
+		stars += q && *q == '1';
+	}
+	ck_assert_msg(stars == 1, "%d probe figures significant in CSV",
+	    stars);
+	free(out);
+	snprintf(args, sizeof(args), "%s/a %s/b", tmp, tmp);
+	ck_assert_int_eq(report(args), 0);
+	out = out_text("out");
+	p = strstr(out, "== memfill ==");
+	ck_assert_msg(p != NULL, "%s", out);
+	tu_assert_has(p, "\nslow       played 0.6 of 0.6 seconds (100%)\n"
+	    "probe@memfill: lat_mean -9900.0%*\n");
+	free(out);
+	rmtmp();
+}
+END_TEST
+
 /* The summary's geometric-mean line of @out (a copy), or NULL. */
 static char *
 geo_line(const char *out)
@@ -2914,6 +2963,7 @@ vmreport_suite(void)
 	tcase_add_test(tc, unpoolable_run_named);
 	tcase_add_test(tc, geo_order_free);
 	tcase_add_test(tc, empty_family_plain);
+	tcase_add_test(tc, probe_star_shown);
 	tcase_add_test(tc, docs_system_list);
 	tcase_add_test(tc, run_level_notes);
 	tcase_add_test(tc, load_sides);

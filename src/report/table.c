@@ -690,10 +690,15 @@ selected(const struct model_row *sel, int n, const char *name)
 	return 0;
 }
 
-void
-table_also_changed(FILE *f, const struct model *md,
-    const struct model_row *rows, int nrows, const struct model_row *sel,
-    int n, const struct report_opts *o)
+/*
+ * The stars (model_verdict()) on the figures of @rows the table of
+ * @sel does not show, one line a kernel, each begun "@head:" ("@head in
+ * LABEL:" with several kernels).
+ */
+static void
+changed_lines(FILE *f, const struct model *md, const struct model_row *rows,
+    int nrows, const struct model_row *sel, int n, const char *head,
+    const struct report_opts *o)
 {
 	const struct rl_set *s = md->s;
 	struct vb_buf line = VB_BUF_INIT;
@@ -710,7 +715,7 @@ table_also_changed(FILE *f, const struct model *md,
 			if (!v->star || selected(sel, n, r->name))
 				continue;
 			if (!got++)
-				vb_buf_printf(&line, "also changed%s%s:",
+				vb_buf_printf(&line, "%s%s%s:", head,
 				    s->nk > 2 ? " in " : "", s->nk > 2 ?
 				    s->k[i].label : "");
 			else
@@ -728,4 +733,22 @@ table_also_changed(FILE *f, const struct model *md,
 			vb_buf_free(&line);
 		}
 	}
+}
+
+void
+table_also_changed(FILE *f, const struct model *md,
+    const struct model_row *rows, int nrows, const struct model_row *sel,
+    int n, const struct report_opts *o)
+{
+	changed_lines(f, md, rows, nrows, sel, n, "also changed", o);
+}
+
+void
+table_beside_changed(FILE *f, const struct model *md, const char *bid,
+    const struct report_opts *o)
+{
+	struct model_row *rows;
+	int n = model_rows(md, bid, &rows);
+
+	changed_lines(f, md, rows, n, NULL, 0, bid, o);
 }
