@@ -967,8 +967,8 @@ load_label(int l, char *dir, size_t len)
 	for (r = 0; r < 3; r++) {
 		snprintf(rel, sizeof(rel), "aa%d/run%d", l + 1, r + 1);
 		tu_folder(path, sizeof(path), rel, 0755);
-		ck_assert_int_eq(tu_sh_in(tu_dir, "sed 's/^label=.*/label=aa%d/' "
-		    EXD "example-a/meta > \"$T/%s/meta\" && echo run=%d >> "
+		ck_assert_int_eq(tu_sh_in(tu_dir, "sed "
+		    "'s/^label=.*/label=aa%d/' " EXD "example-a/meta > \"$T/%s/meta\" && echo run=%d >> "
 		    "\"$T/%s/meta\"", l + 1, rel, r + 1, rel), 0);
 		for (b = 0; b < 2; b++) {
 			snprintf(text, sizeof(text), "vmbench-result 1\nbench "
@@ -980,8 +980,8 @@ load_label(int l, char *dir, size_t len)
 			for (i = 0; i < 3; i++)
 				snprintf(text + strlen(text), sizeof(text) -
 				    strlen(text), "iter %d %.2f %.17g %.1f\n",
-				    i + 1, 1.0 + 0.01 * (r + i), LOADS[l][b][r][i],
-				    1000.0 + 10 * (r + i));
+				    i + 1, 1.0 + 0.01 * (r + i),
+				    LOADS[l][b][r][i], 1000.0 + 10 * (r + i));
 			strcat(text, "end\n");
 			snprintf(rel, sizeof(rel), "aa%d/run%d/%s.res", l + 1,
 			    r + 1, ids[b]);

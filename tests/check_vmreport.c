@@ -1261,11 +1261,12 @@ END_TEST
 /*
  * The summary's geometric mean takes runs as the unit (here make ab's
  * folders: each iteration a run): each run's score is the mean log of
- * its figures, and only the metrics of the run counts most metrics share
- * (of those with an interval) count, so one short benchmark
- * (forkbomb@one, one run) does not void its interval: forkbomb's elapsed (1.0 1.1 1.0 -> 1.3 1.2 1.3) and
- * spread (10 12 11 -> 20 21 22) remain (delta's baseline mean is 0):
- * exp(mean_b - mean_a) of the scores (log e + log s) / 2 = 1.5315.
+ * its figures, and only the metrics of the run counts most metrics
+ * share, of those with an interval, count, so one short benchmark
+ * (forkbomb@one, one run, three metrics) does not void its interval:
+ * forkbomb's elapsed (1.0 1.1 1.0 -> 1.3 1.2 1.3) and spread (10 12 11
+ * -> 20 21 22) remain (delta's baseline mean is 0): exp(mean_b -
+ * mean_a) of the scores (log e + log s) / 2 = 1.5315.
  */
 START_TEST(geo_mean_two_runs)
 {

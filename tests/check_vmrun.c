@@ -1912,7 +1912,8 @@ vmrun_suite(void)
 		/* runs and labels */
 		{ "e2e", { run_writes_valid_folder, existing_label_adds_run,
 		    runs_three_ways, flat_moved_to_run1, other_config_refused,
-		    other_iterations_refused, cpus_pinned_and_recorded, NULL } },
+		    other_iterations_refused, cpus_pinned_and_recorded,
+		    NULL } },
 		/* --quiet: the wait for a quiet machine */
 		{ "quiet", { quiet_wait_recorded, quiet_wait_bounded,
 		    quiet_wait_interrupted, NULL } },
