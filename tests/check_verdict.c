@@ -968,8 +968,9 @@ load_label(int l, char *dir, size_t len)
 		snprintf(rel, sizeof(rel), "aa%d/run%d", l + 1, r + 1);
 		tu_folder(path, sizeof(path), rel, 0755);
 		ck_assert_int_eq(tu_sh_in(tu_dir, "sed "
-		    "'s/^label=.*/label=aa%d/' " EXD "example-a/meta > \"$T/%s/meta\" && echo run=%d >> "
-		    "\"$T/%s/meta\"", l + 1, rel, r + 1, rel), 0);
+		    "'s/^label=.*/label=aa%d/' " EXD "example-a/meta > "
+		    "\"$T/%s/meta\" && echo run=%d >> \"$T/%s/meta\"", l + 1,
+		    rel, r + 1, rel), 0);
 		for (b = 0; b < 2; b++) {
 			snprintf(text, sizeof(text), "vmbench-result 1\nbench "
 			    "forkbomb\nvariant %s\ncmdline forkbomb\nstatus "
