@@ -37,6 +37,7 @@
  *   change)
  */
 #include <check.h>
+#include <limits.h>
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -934,6 +935,140 @@ START_TEST(worked_example)
 END_TEST
 
 /*
+ * The load beside the runs against tests/verdict-ref.py ("loads"): the
+ * same foreign_cpu figures, each iteration's, of forkbomb and
+ * forkbomb@b in three runs of aa1 (the baseline), aa2 and aa3, written
+ * as make run writes them.  The script's output, quoted:
+ *
+ *   aa1 run loads 146.0 160.0 174.0 loud 3 of 3 range 146.0 174.0
+ *   aa2 run loads 73.25 75.25 65.7 loud 3 of 3 range 65.7 75.25
+ *   aa3 run loads 3.0 2.0 95.0 loud 1 of 3 range 95.0 95.0
+ *   forkbomb aa1 n loud mean lo hi 3 3 160 146 174
+ *   forkbomb aa2 n loud mean lo hi 3 3 141.666666666667 130 150 same load
+ *   forkbomb aa3 n loud mean lo hi 3 1 33.3333333333333 2 95 differs
+ *   forkbomb@b aa2 n loud mean lo hi 3 0 1.13333333333333 0.5 1.5 differs
+ *   forkbomb@b aa3 n loud mean lo hi 3 1 33.3333333333333 2 95 differs
+ *
+ * (aa2's forkbomb: 18.3 points apart, more than the threshold but less
+ * than a quarter of 160: the same load.)
+ */
+static const double LOADS[3][2][3][3] = {
+	{ { { 150, 146, 142 }, { 160, 158, 162 }, { 170, 175, 177 } },
+	  { { 140, 148, 150 }, { 161, 159, 160 }, { 172, 174, 176 } } },
+	{ { { 140, 150, 145 }, { 150, 152, 148 }, { 130, 128, 132 } },
+	  { { 1, 2, 1.5 }, { 0.5, 0.4, 0.6 }, { 2, 1, 1.2 } } },
+	{ { { 3, 4, 2 }, { 1, 2, 3 }, { 90, 100, 95 } },
+	  { { 2, 3, 4 }, { 2, 2, 2 }, { 95, 96, 94 } } },
+};
+
+/* Label @l (aa1..aa3) of LOADS under tu_dir, its path into @dir. */
+static void
+load_label(int l, char *dir, size_t len)
+{
+	static const char *const ids[] = { "forkbomb", "forkbomb@b" };
+	char path[PATH_MAX], text[2048], rel[64];
+	int r, b, i;
+
+	snprintf(rel, sizeof(rel), "aa%d", l + 1);
+	tu_folder(dir, len, rel, 0755);
+	for (r = 0; r < 3; r++) {
+		snprintf(rel, sizeof(rel), "aa%d/run%d", l + 1, r + 1);
+		tu_folder(path, sizeof(path), rel, 0755);
+		ck_assert_int_eq(tu_sh_in(tu_dir, "sed "
+		    "'s/^label=.*/label=aa%d/' " EXD "example-a/meta > "
+		    "\"$T/%s/meta\" && echo run=%d >> \"$T/%s/meta\"", l + 1,
+		    rel, r + 1, rel), 0);
+		for (b = 0; b < 2; b++) {
+			snprintf(text, sizeof(text), "vmbench-result 1\nbench "
+			    "forkbomb\nvariant %s\ncmdline forkbomb\nstatus "
+			    "complete\nstarted -\nended -\nheadline "
+			    "forks_per_s\nmetric elapsed s lower\nmetric "
+			    "foreign_cpu %% info\nmetric forks_per_s forks/s "
+			    "higher\n", b ? "b" : "default");
+			for (i = 0; i < 3; i++)
+				snprintf(text + strlen(text), sizeof(text) -
+				    strlen(text), "iter %d %.2f %.17g %.1f\n",
+				    i + 1, 1.0 + 0.01 * (r + i),
+				    LOADS[l][b][r][i], 1000.0 + 10 * (r + i));
+			strcat(text, "end\n");
+			snprintf(rel, sizeof(rel), "aa%d/run%d/%s.res", l + 1,
+			    r + 1, ids[b]);
+			tu_write(path, sizeof(path), rel, text);
+		}
+	}
+}
+
+START_TEST(loads)
+{
+	static const struct {
+		const char *id;
+		int k, loud, differs;
+		double mean, lo, hi;
+	} want[] = {
+		{ "forkbomb", 0, 3, 0, 160, 146, 174 },
+		{ "forkbomb", 1, 3, 0, 141.666666666667, 130, 150 },
+		{ "forkbomb", 2, 1, MODEL_LOAD_CPU, 33.3333333333333, 2, 95 },
+		{ "forkbomb@b", 1, 0, MODEL_LOAD_CPU, 1.13333333333333, 0.5,
+		  1.5 },
+		{ "forkbomb@b", 2, 1, MODEL_LOAD_CPU, 33.3333333333333, 2, 95 },
+	};
+	struct model_loadcmp c;
+	struct rl_set s;
+	struct model m;
+	char dir[3][512], err[256], args[2048], *out, *p, *d;
+	size_t i;
+	int l;
+
+	tu_mktmp();
+	memset(&s, 0, sizeof(s));
+	s.nk = 3;
+	ck_assert_ptr_nonnull(s.k = calloc(3, sizeof(*s.k)));
+	for (l = 0; l < 3; l++) {
+		load_label(l, dir[l], sizeof(dir[l]));
+		ck_assert_msg(rl_load_kernel(dir[l], &s.k[l], err,
+		    sizeof(err)) == 0, "%s", err);
+	}
+	rl_index(&s);
+	model_init(&m, &s, 1);
+	for (i = 0; i < sizeof(want) / sizeof(want[0]); i++) {
+		int side = want[i].k ? 1 : 0;
+
+		model_load_cmp(&m, want[i].id, want[i].k ? want[i].k : 1, &c);
+		ck_assert_msg(c.n[side] == 3 && c.loud[side] == want[i].loud &&
+		    fabs(c.cpu[side] - want[i].mean) < 1e-9 &&
+		    c.lo[side] == want[i].lo && c.hi[side] == want[i].hi,
+		    "%s aa%d: n %d loud %d mean %.15g lo %g hi %g", want[i].id,
+		    want[i].k + 1, c.n[side], c.loud[side], c.cpu[side],
+		    c.lo[side], c.hi[side]);
+		if (want[i].k)
+			ck_assert_msg(c.differs == want[i].differs, "%s aa%d: "
+			    "differs %d, want %d", want[i].id, want[i].k + 1,
+			    c.differs, want[i].differs);
+	}
+	model_free(&m);
+	rl_free(&s);
+	/* the header's loud runs of each label */
+	snprintf(args, sizeof(args), "%s %s %s", dir[0], dir[1], dir[2]);
+	out = vmreport_out(args);
+	for (p = d = out; *p; p++) {
+		if (*p == '\n' && p[1] == ' ') {
+			while (p[1] == ' ')
+				p++;
+			*d++ = ' ';
+		} else {
+			*d++ = *p;
+		}
+	}
+	*d = '\0';
+	tu_assert_has(out, "aa1: 3 of 3 runs loud, 146-174% of a CPU; aa2: 3 "
+	    "of 3 runs, 66-75%; aa3: 1 of 3 runs, 95%");
+	tu_assert_has(out, "aa3 and aa1 ran under different loads");
+	free(out);
+	ck_assert_int_eq(tu_rmtree(tu_dir), 0);
+}
+END_TEST
+
+/*
  * A change keeps decimals up to 9999.9% (one from 1000%, where two
  * would not fit the tables' 8 characters), and no rounding at a bound
  * makes it wider than 8.
@@ -1230,6 +1365,7 @@ verdict_suite(void)
 	tcase_add_test(tc, examples_aa);
 	tcase_add_test(tc, examples_runs);
 	tcase_add_test(tc, worked_example);
+	tcase_add_test(tc, loads);
 	tcase_add_test(tc, pct_format);
 	tcase_add_test(tc, g10_format);
 	tcase_add_test(tc, value_format);

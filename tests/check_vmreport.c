@@ -1216,11 +1216,12 @@ END_TEST
 /*
  * The summary's geometric mean takes runs as the unit (here make ab's
  * folders: each iteration a run): each run's score is the mean log of
- * its figures, and only metrics with the first metric's runs a side
- * count, so one short benchmark (forkbomb@one, one run) does not void
- * its interval: forkbomb's elapsed (1.0 1.1 1.0 -> 1.3 1.2 1.3) and
- * spread (10 12 11 -> 20 21 22) remain (delta's baseline mean is 0):
- * exp(mean_b - mean_a) of the scores (log e + log s) / 2 = 1.5315.
+ * its figures, and only the metrics of the run counts most metrics
+ * share, of those with an interval, count, so one short benchmark
+ * (forkbomb@one, one run, three metrics) does not void its interval:
+ * forkbomb's elapsed (1.0 1.1 1.0 -> 1.3 1.2 1.3) and spread (10 12 11
+ * -> 20 21 22) remain (delta's baseline mean is 0): exp(mean_b -
+ * mean_a) of the scores (log e + log s) / 2 = 1.5315.
  */
 START_TEST(geo_mean_two_runs)
 {
@@ -2056,6 +2057,172 @@ START_TEST(run_verdicts)
 END_TEST
 
 /*
+ * One run a side: no family has a figure to test, and the legend says
+ * so in words ("no headline tested"), never "Holm over 0".
+ */
+START_TEST(empty_family_plain)
+{
+	char *out, *p;
+
+	mktmp();
+	ck_assert_int_eq(report("--post " EX "/example-a " EX "/example-b"), 0);
+	out = out_text("out");
+	for (p = out; *p; p++)
+		if (*p == '\n')
+			*p = ' ';	/* the post wraps at column 0 */
+	tu_assert_has(out, "on the run means: no headline tested, no other "
+	    "figure tested; --detail: no figure tested;");
+	tu_assert_lacks(out, " over 0");
+	free(out);
+	rmtmp();
+}
+END_TEST
+
+/*
+ * A probe beside a benchmark has no section of its own in the default
+ * view, but its figures are tested: one that is starred (significant in
+ * CSV, counted by the gate) is shown under the benchmark it ran beside.
+ * Three runs a side, the same but for probe@memfill's lat_mean times
+ * 100 on one side.
+ */
+START_TEST(probe_star_shown)
+{
+	char args[512], *out, *p;
+	int stars = 0;
+
+	mktmp();
+	ck_assert_int_eq(sh("mkdir \"$T/a\" \"$T/b\" && r=0 && "
+	    "for l in a b c; do r=$((r + 1)); "
+	    "cp -r " EX "/example-$l \"$T/a/run$r\" && "
+	    "cp -r " EX "/example-$l \"$T/b/run$r\" && "
+	    "sed -i 's/^label=.*/label=slow/' \"$T/b/run$r/meta\" && "
+	    "awk '$1 == \"metric\" { n++; if ($2 == \"lat_mean\") c = n + 2 }"
+	    " $1 == \"iter\" && c { $c = $c * 100 } { print }' "
+	    EX "/example-$l/probe@memfill.res > "
+	    "\"$T/b/run$r/probe@memfill.res\" || exit 1; done"), 0);
+	snprintf(args, sizeof(args), "--format csv %s/a %s/b", tmp, tmp);
+	ck_assert_int_eq(report(args), 0);
+	out = out_text("out");
+	/* slow,probe@memfill,lat_mean,...: significant is the 19th field */
+	for (p = out; (p = strstr(p, "\nslow,probe@")); p++) {
+		const char *q = p + 1;
+		int f;
+
+		for (f = 1; f < 19 && (q = strchr(q, ',')); f++)
+			q++;
+		stars += q && *q == '1';
+	}
+	ck_assert_msg(stars == 1, "%d probe figures significant in CSV",
+	    stars);
+	free(out);
+	snprintf(args, sizeof(args), "%s/a %s/b", tmp, tmp);
+	ck_assert_int_eq(report(args), 0);
+	out = out_text("out");
+	p = strstr(out, "== memfill ==");
+	ck_assert_msg(p != NULL, "%s", out);
+	tu_assert_has(p, "\nslow       played 0.6 of 0.6 seconds (100%)\n"
+	    "probe@memfill: lat_mean -9900.0%*\n");
+	free(out);
+	rmtmp();
+}
+END_TEST
+
+/* The summary's geometric-mean line of @out (a copy), or NULL. */
+static char *
+geo_line(const char *out)
+{
+	const char *p = strstr(out, " ratio  95% CI\n"), *e;
+
+	if (!p)
+		return NULL;
+	p += strlen(" ratio  95% CI\n");
+	e = strchr(p, '\n') ? strchr(p, '\n') : p + strlen(p);
+	return strndup(p, (size_t)(e - p));
+}
+
+/*
+ * The geometric mean's members do not depend on the order of names:
+ * one benchmark (fileload@c2, first by name) has a run more on one
+ * side than every other; renamed to sort last (zfileload@c2), the
+ * summary's line is the same, and its metrics are the many of the run
+ * counts most share, not the few of the first name (38 of 2/3 runs).
+ */
+START_TEST(geo_order_free)
+{
+	char args[512], *out, *l1, *l2;
+	int nmet = 0;
+
+	mktmp();
+	ck_assert_int_eq(sh("mkdir \"$T/a\" \"$T/b\" && "
+	    "cp -r " EX "/example-a \"$T/a/run1\" && "
+	    "cp -r " EX "/example-b \"$T/a/run2\" && "
+	    "cp -r " EX "/example-c \"$T/b/run1\" && "
+	    "cp -r " EX "/example-d \"$T/b/run2\" && "
+	    "cp -r " EX "/example-e \"$T/b/run3\" && "
+	    "cd \"$T/b/run3\" && for f in *; do case $f in meta|fileload@c2.*)"
+	    " ;; *) rm -f \"$f\";; esac; done"), 0);
+	snprintf(args, sizeof(args), "--summary %s/a %s/b", tmp, tmp);
+	ck_assert_int_eq(report(args), 0);
+	out = out_text("out");
+	l1 = geo_line(out);
+	ck_assert_msg(l1 != NULL, "no geometric mean: %s", out);
+	free(out);
+	ck_assert_int_eq(sh("for d in \"$T\"/a/run* \"$T\"/b/run*; do "
+	    "for f in \"$d\"/fileload@c2.*; do mv \"$f\" "
+	    "\"$d/zfileload@c2.${f##*.}\" || exit 1; done; "
+	    "sed -i 's/^bench fileload$/bench zfileload/' "
+	    "\"$d/zfileload@c2.res\" || exit 1; done"), 0);
+	ck_assert_int_eq(report(args), 0);
+	out = out_text("out");
+	l2 = geo_line(out);
+	ck_assert_msg(l2 != NULL, "no geometric mean: %s", out);
+	ck_assert_msg(strstr(out, "zfileload") != NULL, "not renamed: %s",
+	    out);
+	free(out);
+	ck_assert_msg(!strcmp(l1, l2), "fileload@c2: '%s', zfileload@c2: "
+	    "'%s'", l1, l2);
+	ck_assert_msg(sscanf(l1, "%*s %d", &nmet) == 1 && nmet >= 50,
+	    "%d metrics: %s", nmet, l1);
+	free(l1);
+	free(l2);
+	rmtmp();
+}
+END_TEST
+
+/*
+ * A run of a label made with other iterations (ITERATIONS=) or on other
+ * CPUs cannot be pooled with the label's first run: it is left out, said
+ * in one line on stderr naming the run, the setting and both values, and
+ * the comparison goes on with the runs that pool.
+ */
+START_TEST(unpoolable_run_named)
+{
+	char args[512], *err, *out;
+
+	mktmp();
+	ck_assert_int_eq(sh("mkdir \"$T/m\" && "
+	    "cp -r " EX "/example-a \"$T/m/run1\" && "
+	    "cp -r " EX "/example-b \"$T/m/run2\" && "
+	    "cp -r " EX "/example-c \"$T/m/run3\" && "
+	    "sed -i 's/^iterations=.*/iterations=1/' \"$T/m/run2/meta\" && "
+	    "echo cpus=0 >> \"$T/m/run3/meta\""), 0);
+	snprintf(args, sizeof(args), EX "/example-d %s/m", tmp);
+	ck_assert_int_eq(report(args), 0);
+	err = out_text("err");
+	ck_assert_msg(strstr(err, "run2 left out: other settings (iterations "
+	    "1 (run1: 2-3)); run3 left out: other settings (cpus 0 (run1: "
+	    "all))\n"), "%s", err);
+	ck_assert_msg(strchr(err, '\n') == err + strlen(err) - 1, "not one "
+	    "line: %s", err);
+	out = out_text("out");
+	ck_assert_msg(strstr(out, "1 run") != NULL, "%s", out);
+	free(out);
+	free(err);
+	rmtmp();
+}
+END_TEST
+
+/*
  * The default view's "--detail has N more metrics" counts what --detail
  * shows beyond it: of forkbomb's three metrics that are not key,
  * pgscan_total is zero in every run (a note, not a row, in --detail)
@@ -2659,6 +2826,10 @@ vmreport_suite(void)
 	tcase_add_test(tc, views_table);
 	tcase_add_test(tc, run_verdicts);
 	tcase_add_test(tc, detail_more_count);
+	tcase_add_test(tc, unpoolable_run_named);
+	tcase_add_test(tc, geo_order_free);
+	tcase_add_test(tc, empty_family_plain);
+	tcase_add_test(tc, probe_star_shown);
 	tcase_add_test(tc, docs_system_list);
 	tcase_add_test(tc, run_level_notes);
 	tcase_add_test(tc, load_sides);

@@ -578,6 +578,63 @@ START_TEST(other_config_refused)
 END_TEST
 
 /*
+ * A run of the label's config with other iterations (ITERATIONS=) or
+ * on other CPUs (CPUS=) is refused like a run of another config: one
+ * line naming the label, the old and the new value and FORCE=1; nothing
+ * of the label changes.  The same settings add a run.
+ */
+START_TEST(other_iterations_refused)
+{
+	char out[8192], conf[512], want[2048], dir[512], r1[600];
+	struct stat a, b;
+	int rc;
+
+	two_iter_conf(conf, sizeof(conf));
+	rc = tu_sh_out(out, sizeof(out), "bench/vmrun --kernel it --config "
+	    "%s --results %s --workdir %s 2>&1", conf, root, root);
+	ck_assert_msg(rc == 0, "%s", out);
+	snprintf(dir, sizeof(dir), "%s/it", root);
+	snprintf(r1, sizeof(r1), "%s/run1/meta", dir);
+	ck_assert_int_eq(stat(r1, &a), 0);
+	rc = tu_sh_out(out, sizeof(out), "bench/vmrun --kernel it --config "
+	    "%s --iterations 1 --results %s --workdir %s 2>&1", conf, root,
+	    root);
+	snprintf(want, sizeof(want), "vmrun: %s: run1 differs from this run "
+	    "in iterations 2 (this run 1): use another label, or FORCE=1 to "
+	    "start the label over\n", dir);
+	ck_assert_msg(rc == 1, "exit %d: %s", rc, out);
+	ck_assert_str_eq(out, want);
+	ck_assert_int_eq(tu_count_except(dir, "run1"), 0);
+	ck_assert_int_eq(stat(r1, &b), 0);
+	ck_assert(a.st_mtime == b.st_mtime && a.st_size == b.st_size);
+	/* two settings at once: both named, in one line */
+	rc = tu_sh_out(out, sizeof(out), "bench/vmrun --kernel it --config "
+	    "%s --iterations 1 --cpus 0 --results %s --workdir %s 2>&1", conf,
+	    root, root);
+	snprintf(want, sizeof(want), "vmrun: %s: run1 differs from this run "
+	    "in iterations 2 (this run 1), cpus all (this run 0): use another "
+	    "label, or FORCE=1 to start the label over\n", dir);
+	ck_assert_msg(rc == 1, "exit %d: %s", rc, out);
+	ck_assert_str_eq(out, want);
+	ck_assert_int_eq(tu_count_except(dir, "run1"), 0);
+	/* ITERATIONS= equal to the config's is the same run */
+	rc = tu_sh_out(out, sizeof(out), "bench/vmrun --kernel it --config "
+	    "%s --iterations 2 --results %s --workdir %s 2>&1", conf, root,
+	    root);
+	ck_assert_msg(rc == 0, "%s", out);
+	ck_assert_int_eq(tu_count_except(dir, "run1"), 1);
+	/* FORCE=1 starts over with the new iterations */
+	rc = tu_sh_out(out, sizeof(out), "bench/vmrun --kernel it --config "
+	    "%s --iterations 1 --force --results %s --workdir %s 2>&1", conf,
+	    root, root);
+	ck_assert_msg(rc == 0, "%s", out);
+	ck_assert_int_eq(tu_count_except(dir, "run1"), 0);
+	snprintf(r1, sizeof(r1), "%s/run1", dir);
+	ck_assert_str_eq(meta_val(r1, "iterations"), "1");
+}
+END_TEST
+
+/*
  * Ctrl-C during RUNS=3, once run 1 has ended: run 1 stays complete, run
  * 2 is marked interrupted, run 3 never starts; nothing is left running
  * or in the work folder.
@@ -1855,7 +1912,8 @@ vmrun_suite(void)
 		/* runs and labels */
 		{ "e2e", { run_writes_valid_folder, existing_label_adds_run,
 		    runs_three_ways, flat_moved_to_run1, other_config_refused,
-		    cpus_pinned_and_recorded, NULL } },
+		    other_iterations_refused, cpus_pinned_and_recorded,
+		    NULL } },
 		/* --quiet: the wait for a quiet machine */
 		{ "quiet", { quiet_wait_recorded, quiet_wait_bounded,
 		    quiet_wait_interrupted, NULL } },

@@ -1,6 +1,9 @@
 #!/usr/bin/env python3
-# Reference values for tests/check_verdict.c and the Holm, Benjamini-
-# Hochberg and run-level geometric-mean tests of tests/check_rstats.c,
+# Reference values for tests/check_verdict.c (its verdicts, the
+# moderated t and the load beside the runs: each run's other processes'
+# CPU, the loud runs of each label, the different-loads rule) and the
+# Holm, Benjamini-Hochberg and run-level geometric-mean tests of
+# tests/check_rstats.c,
 # computed from the textbook definitions, independently of the C code
 # and of GSL: the t distribution from mpmath's regularised incomplete
 # beta, P(T > t) = I_{df/(df+t^2)}(df/2, 1/2) / 2, its quantiles by
@@ -361,3 +364,59 @@ S0, D0 = fit_prior(S2, [4] * 5)
 show("s0sq d0", S0, D0)
 show("figure 0: t df p", *moderated(MODA[0], MODB[0], S0, D0))
 show("figure 3: t df p", *moderated(MODA[3], MODB[3], S0, D0))
+
+
+# ---- the load beside the runs, for check_verdict.c's "loads"
+# Other processes' CPU (foreign_cpu, % of a CPU) at each iteration of
+# two benchmarks in three runs of three labels, aa1 the baseline.  A
+# benchmark run's load is the mean over its iterations; a label's run's
+# load (the header's loud runs) the mean over all the iterations of
+# every benchmark in it; loud: above the quiet threshold, 5%.  A side's
+# load for a benchmark is the mean of its runs' loads; the sides of a
+# benchmark ran under different loads when some run of either side is
+# loud and the side loads differ by more than the threshold and by more
+# than a quarter of the larger (docs/report.md, "Sides under different
+# loads").
+LOADS = {
+    "aa1": {"forkbomb": [[150, 146, 142], [160, 158, 162], [170, 175, 177]],
+            "forkbomb@b": [[140, 148, 150], [161, 159, 160],
+                           [172, 174, 176]]},
+    "aa2": {"forkbomb": [[140, 150, 145], [150, 152, 148], [130, 128, 132]],
+            "forkbomb@b": [[1, 2, 1.5], [0.5, 0.4, 0.6], [2, 1, 1.2]]},
+    "aa3": {"forkbomb": [[3, 4, 2], [1, 2, 3], [90, 100, 95]],
+            "forkbomb@b": [[2, 3, 4], [2, 2, 2], [95, 96, 94]]},
+}
+QUIET = 5
+
+
+def mean(v):
+    return mp.fsum(v) / len(v)
+
+
+def side(runs):
+    """n, loud, mean, lowest, highest of the runs' loads."""
+    m = [mean(r) for r in runs]
+    return len(m), sum(1 for x in m if x > QUIET), mean(m), min(m), max(m)
+
+
+def differ(a, b):
+    if not (a[1] + b[1]):
+        return False
+    d = abs(b[2] - a[2])
+    return d > QUIET and d > mp.mpf(1) / 4 * max(a[2], b[2])
+
+
+print("== loads: foreign_cpu by iteration, threshold", QUIET)
+for lab in sorted(LOADS):
+    runs = [mean(sum((LOADS[lab][i][r] for i in sorted(LOADS[lab])), []))
+            for r in range(3)]
+    loud = [x for x in runs if x > QUIET]
+    show(lab, "run loads", *runs, "loud", str(len(loud)), "of",
+         str(len(runs)), "range", min(loud), max(loud))
+for bid in ("forkbomb", "forkbomb@b"):
+    base = side(LOADS["aa1"][bid])
+    show(bid, "aa1 n loud mean lo hi", *[mp.mpf(x) for x in base])
+    for lab in ("aa2", "aa3"):
+        s = side(LOADS[lab][bid])
+        show(bid, lab, "n loud mean lo hi", *[mp.mpf(x) for x in s],
+             "differs" if differ(base, s) else "same load")

@@ -533,6 +533,7 @@ family(struct model *m, enum model_family f, int k0, int k1, double alpha)
 	o.useful = m->useful;
 	o.min_change = m->min_change;
 	o.family = size;
+	o.memo = &m->memo;
 	for (i = 0, t = 0; i < s->nids; i++)
 		for (j = 0; j < m->nrows[i]; j++)
 			for (k = k0; k <= k1; k++, t++) {
@@ -917,6 +918,7 @@ model_free(struct model *m)
 	for (i = 0; m->rows && i < m->s->nids; i++)
 		free(m->rows[i]);
 	arena_free(m);
+	rv_memo_free(&m->memo);
 	free(m->rows);
 	free(m->nrows);
 	free(m->fsize);
@@ -1338,18 +1340,70 @@ model_time_like(const struct model_row *r)
 	return r->dir == VB_LOWER && time_unit(r->unit);
 }
 
+/* A metric the geometric mean may take: an id's index and its row. */
+struct geo_member {
+	int id;
+	const char *name;
+	int na, nb;
+};
+
+/* By id, then by name: the order members are added in. */
+static int
+cmp_member(const void *x, const void *y)
+{
+	const struct geo_member *a = x, *b = y;
+
+	return a->id != b->id ? (a->id > b->id) - (a->id < b->id) :
+	    strcmp(a->name, b->name);
+}
+
+/* Every value of @v[0..n-1] positive and finite (a log can be taken). */
+static int
+all_positive(const double *v, int n)
+{
+	int i;
+
+	for (i = 0; i < n; i++)
+		if (!(v[i] > 0) || isinf(v[i]))
+			return 0;
+	return n > 0;
+}
+
 /*
- * Over every id's time-like rows, runs as the unit: the metrics whose
- * run counts are those of the first one used (na, nb), the others left
- * out, as one score a run needs every metric of that run.
+ * Run counts @x, shared by @cx members, before @y's (@cy members): an
+ * interval first (2 runs a side or more), then more members, then more
+ * runs, then more of the baseline's.
+ */
+static int
+geo_better(const struct geo_member *x, int cx, const struct geo_member *y,
+    int cy)
+{
+	int ix = x->na > 1 && x->nb > 1, iy = y->na > 1 && y->nb > 1;
+
+	if (ix != iy)
+		return ix > iy;
+	if (cx != cy)
+		return cx > cy;
+	if (x->na + x->nb != y->na + y->nb)
+		return x->na + x->nb > y->na + y->nb;
+	return x->na > y->na;
+}
+
+/*
+ * Over every id's time-like rows, runs as the unit: a score a run needs
+ * every metric of that run, so the members are the metrics of the run
+ * counts (na, nb) most of them share, of those that give an interval
+ * (geo_better()), the others left out.  Membership and the order of
+ * the sums depend on the metrics, never on the order of their names.
  */
 void
 model_geo(const struct model *m, int k, struct rs_georun *g)
 {
 	const struct rl_set *s = m->s;
 	struct model_row *rows;
+	struct geo_member *mem = NULL;
 	double *a, *b;
-	int i, j, n, na, nb, init = 0;
+	int i, j, n, na, nb, nm = 0, best = -1, bn = 0, c;
 
 	memset(g, 0, sizeof(*g));
 	g->g = g->lo = g->hi = g->df = NAN;
@@ -1364,15 +1418,41 @@ model_geo(const struct model *m, int k, struct rs_georun *g)
 			    rows[j].name, &a);
 			nb = model_run_means(&s->k[k], s->ids[i],
 			    rows[j].name, &b);
-			if (!init && na && nb && rs_georun_init(g, na,
-			    nb) == 0)
-				init = 1;
-			if (init && na == g->na && nb == g->nb)
-				rs_georun_add(g, a, b);
+			if (all_positive(a, na) && all_positive(b, nb)) {
+				mem = vb_xrealloc(mem, (size_t)(nm + 1) *
+				    sizeof(*mem));
+				mem[nm].id = i;
+				mem[nm].name = rows[j].name;
+				mem[nm].na = na;
+				mem[nm++].nb = nb;
+			}
 			free(a);
 			free(b);
 		}
 	}
-	if (init)
-		rs_georun_finish(g);
+	/* the run counts most members share, of those with an interval */
+	for (i = 0; i < nm; i++) {
+		for (c = 0, j = 0; j < nm; j++)
+			c += mem[j].na == mem[i].na && mem[j].nb == mem[i].nb;
+		if (best < 0 || geo_better(&mem[i], c, &mem[best], bn)) {
+			best = i;
+			bn = c;
+		}
+	}
+	if (best < 0 || rs_georun_init(g, mem[best].na, mem[best].nb) < 0) {
+		free(mem);
+		return;
+	}
+	qsort(mem, (size_t)nm, sizeof(*mem), cmp_member);
+	for (i = 0; i < nm; i++) {
+		if (mem[i].na != g->na || mem[i].nb != g->nb)
+			continue;
+		model_run_means(&s->k[0], s->ids[mem[i].id], mem[i].name, &a);
+		model_run_means(&s->k[k], s->ids[mem[i].id], mem[i].name, &b);
+		rs_georun_add(g, a, b);
+		free(a);
+		free(b);
+	}
+	free(mem);
+	rs_georun_finish(g);
 }

@@ -215,6 +215,7 @@ struct model {
 	int nhidden;			/* --detail stars the default view
 					   does not show */
 	void *arena;			/* the rows' arrays (model.c) */
+	struct rv_memo memo;		/* the verdicts' planning sums */
 };
 
 /*

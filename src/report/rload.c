@@ -303,6 +303,51 @@ run_drop(struct rl_run *r, const char *id)
 }
 
 /*
+ * What run @r did differently from the reference run @ref, as vmrun
+ * refuses it (src/runner/runs.c): the iterations, --cpus, --mem,
+ * --swap, "iterations 1 (run1: 3)" into @why; 0 when nothing.  A meta
+ * without a setting had none (all CPUs, no limit); one without
+ * iterations is not asked them.
+ */
+static int
+settings_diff(const struct rl_run *ref, const struct rl_run *r, char *why,
+    size_t len)
+{
+	static const struct {
+		const char *key, *what, *none;
+	} set[] = {
+		{ "iterations", "iterations", NULL },
+		{ "cpus", "cpus", "all" },
+		{ "mem_limit", "mem limit", "none" },
+		{ "swap_file", "swap file", "none" },
+	};
+	size_t i, l = 0;
+	const char *a, *b;
+
+	why[0] = '\0';
+	for (i = 0; i < sizeof(set) / sizeof(set[0]) && l < len; i++) {
+		a = vb_meta_get(ref->meta, ref->nmeta, set[i].key);
+		b = vb_meta_get(r->meta, r->nmeta, set[i].key);
+		if (!set[i].none && (!a || !b || !strcmp(a, "-") ||
+		    !strcmp(b, "-")))
+			continue;
+		a = a ? a : set[i].none;
+		b = b ? b : set[i].none;
+		/* swap_file: "PATH SIZE", the size is the setting */
+		if (!strcmp(set[i].key, "swap_file")) {
+			a = strrchr(a, ' ') ? strrchr(a, ' ') + 1 : a;
+			b = strrchr(b, ' ') ? strrchr(b, ' ') + 1 : b;
+		}
+		if (!strcmp(a, b))
+			continue;
+		snprintf(why + l, len - l, "%s%s %s (run%d: %s)", l ? ", " :
+		    "", set[i].what, b, ref->index, a);
+		l = strlen(why);
+	}
+	return why[0] != '\0';
+}
+
+/*
  * Why run @r cannot be pooled with the reference run @ref (the first
  * with meta and an iteration; NULL: there is none), into @why; 0 when
  * it can.
@@ -335,6 +380,10 @@ run_mismatch(const struct rl_run *ref, const struct rl_run *r, char *why,
 		snprintf(why, len, "another config (%s, cksum %s; run%d: %s, "
 		    "cksum %s)", cb ? cb : "?", b, ref->index, ca ? ca : "?",
 		    a);
+		return 1;
+	}
+	if (settings_diff(ref, r, diff, sizeof(diff))) {
+		snprintf(why, len, "other settings (%s)", diff);
 		return 1;
 	}
 	snprintf(name, sizeof(name), "run%d", ref->index);

@@ -615,30 +615,58 @@ table_verdict_line(FILE *f, const struct model *md, const char *id,
 void
 table_family_words(struct vb_buf *b, const struct model *md, int detail)
 {
+	/* an empty family is said so, never "over 0" */
 	if (md->legacy) {
-		if (detail)
+		if (detail && md->ndetail)
 			vb_buf_printf(b, "Benjamini-Hochberg-adjusted p < %g "
-			    "over %d tests; default view: Holm over %d key "
-			    "figures", md->alpha, md->ndetail, md->nkey);
-		else
+			    "over %d tests", md->alpha, md->ndetail);
+		else if (detail)
+			vb_buf_printf(b, "no figure tested");
+		if (detail && md->nkey)
+			vb_buf_printf(b, "; default view: Holm over %d key "
+			    "figures", md->nkey);
+		else if (detail)
+			vb_buf_printf(b, "; default view: no key figure "
+			    "tested");
+		if (!detail && md->nkey)
 			vb_buf_printf(b, "Holm-adjusted p < %g over %d key "
-			    "figures; --detail: Benjamini-Hochberg over %d",
-			    md->alpha, md->nkey, md->ndetail);
+			    "figures", md->alpha, md->nkey);
+		else if (!detail)
+			vb_buf_printf(b, "no key figure tested");
+		if (!detail && md->ndetail)
+			vb_buf_printf(b, "; --detail: Benjamini-Hochberg over "
+			    "%d", md->ndetail);
+		else if (!detail)
+			vb_buf_printf(b, "; --detail: no figure tested");
 		vb_buf_printf(b, ". same +-X%%: two one-sided tests at X = "
 		    "--min-change; can't tell: neither.");
 		return;
 	}
-	if (detail)
+	if (detail && md->ndetail)
 		vb_buf_printf(b, "Benjamini-Hochberg-adjusted p < %g over %d "
 		    "figures of each kernel against the baseline", md->alpha,
 		    md->ndetail);
-	else
-		vb_buf_printf(b, "the headlines Holm-adjusted p < %g over %d "
-		    "(one a benchmark, each kernel against the baseline), "
-		    "the other figures Benjamini-Hochberg at %g over %d "
-		    "(\"also changed\"); --detail: Benjamini-Hochberg over "
-		    "%d", md->alpha_head, md->nhead, md->alpha_key, md->nkey,
-		    md->ndetail);
+	else if (detail)
+		vb_buf_printf(b, "no figure tested");
+	if (!detail) {
+		if (md->nhead)
+			vb_buf_printf(b, "the headlines Holm-adjusted p < %g "
+			    "over %d (one a benchmark, each kernel against "
+			    "the baseline), ", md->alpha_head, md->nhead);
+		else
+			vb_buf_printf(b, "no headline tested, ");
+		if (md->nkey)
+			vb_buf_printf(b, "the other figures Benjamini-Hochberg "
+			    "at %g over %d (\"also changed\"); ",
+			    md->alpha_key, md->nkey);
+		else
+			vb_buf_printf(b, "no other figure tested; ");
+		if (md->ndetail)
+			vb_buf_printf(b, "--detail: Benjamini-Hochberg over "
+			    "%d", md->ndetail);
+		else
+			vb_buf_printf(b, "--detail: no figure tested");
+	}
 	vb_buf_printf(b, "; moderated t on the log run means (Smyth 2004). "
 	    "same +-X%%: the smallest X two one-sided tests confirm, up to "
 	    "--useful %g%%; can't tell: a wider X.", md->useful);
@@ -662,10 +690,15 @@ selected(const struct model_row *sel, int n, const char *name)
 	return 0;
 }
 
-void
-table_also_changed(FILE *f, const struct model *md,
-    const struct model_row *rows, int nrows, const struct model_row *sel,
-    int n, const struct report_opts *o)
+/*
+ * The stars (model_verdict()) on the figures of @rows the table of
+ * @sel does not show, one line a kernel, each begun "@head:" ("@head in
+ * LABEL:" with several kernels).
+ */
+static void
+changed_lines(FILE *f, const struct model *md, const struct model_row *rows,
+    int nrows, const struct model_row *sel, int n, const char *head,
+    const struct report_opts *o)
 {
 	const struct rl_set *s = md->s;
 	struct vb_buf line = VB_BUF_INIT;
@@ -682,7 +715,7 @@ table_also_changed(FILE *f, const struct model *md,
 			if (!v->star || selected(sel, n, r->name))
 				continue;
 			if (!got++)
-				vb_buf_printf(&line, "also changed%s%s:",
+				vb_buf_printf(&line, "%s%s%s:", head,
 				    s->nk > 2 ? " in " : "", s->nk > 2 ?
 				    s->k[i].label : "");
 			else
@@ -700,4 +733,22 @@ table_also_changed(FILE *f, const struct model *md,
 			vb_buf_free(&line);
 		}
 	}
+}
+
+void
+table_also_changed(FILE *f, const struct model *md,
+    const struct model_row *rows, int nrows, const struct model_row *sel,
+    int n, const struct report_opts *o)
+{
+	changed_lines(f, md, rows, nrows, sel, n, "also changed", o);
+}
+
+void
+table_beside_changed(FILE *f, const struct model *md, const char *bid,
+    const struct report_opts *o)
+{
+	struct model_row *rows;
+	int n = model_rows(md, bid, &rows);
+
+	changed_lines(f, md, rows, n, NULL, 0, bid, o);
 }

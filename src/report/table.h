@@ -56,6 +56,14 @@ void table_family_words(struct vb_buf *b, const struct model *md,
 void table_also_changed(FILE *f, const struct model *md,
     const struct model_row *rows, int nrows, const struct model_row *sel,
     int n, const struct report_opts *o);
+/*
+ * The stars on the figures of result @bid, which has no section of its
+ * own in the default view (a result that ran beside a benchmark,
+ * form_rides()), one line a kernel: "BENCH@ID: NAME -3.1%*".  Every
+ * figure the gate and the exports count as starred is so shown.
+ */
+void table_beside_changed(FILE *f, const struct model *md, const char *bid,
+    const struct report_opts *o);
 /* Kernel @k's mean of @r as the table prints it. */
 char *table_mean(char *buf, size_t len, const struct model_row *r, int nk,
     int k);

@@ -332,6 +332,7 @@ rv_opts_default(struct rv_opts *o)
 	o->min_change = 1;
 	o->equiv = 0;
 	o->family = 0;
+	o->memo = NULL;
 }
 
 const char *
@@ -351,53 +352,52 @@ rv_word_name(enum rv_word w)
 	}
 }
 
-/*
- * The sums of quantiles runs_t() asks for, remembered: a report asks
- * for the same few pairs (q1, q2) (a family's level and the power) at
- * the same runs a side for thousands of rows, and gsl_cdf_tdist_Pinv
- * is slow.  Each pair keeps z, the normal quantiles' sum, and t[n],
- * the t quantiles' sum at df 2n - 2 for n < QSUM_N (NAN: not yet).
- */
-#define QSUM_PAIRS 8
-#define QSUM_N 4096
-
-static struct qsum {
-	double q1, q2, z;
-	double *t;
-} qsums[QSUM_PAIRS];
-static int nqsums;
-
-/* The pair (@q1, @q2)'s memo, or NULL when the table is full. */
-static struct qsum *
-qsum_of(double q1, double q2)
+void
+rv_memo_free(struct rv_memo *m)
 {
-	struct qsum *m;
 	int i;
 
-	for (i = 0; i < nqsums; i++)
-		if (qsums[i].q1 == q1 && qsums[i].q2 == q2)
-			return &qsums[i];
-	if (nqsums == QSUM_PAIRS)
+	for (i = 0; i < m->n; i++)
+		free(m->q[i].t);
+	memset(m, 0, sizeof(*m));
+}
+
+/*
+ * The pair (@q1, @q2)'s sums in @memo (struct rv_memo), or NULL when
+ * there is no memo, it is full or out of memory.
+ */
+static struct rv_qsum *
+qsum_of(struct rv_memo *memo, double q1, double q2)
+{
+	struct rv_qsum *m;
+	int i;
+
+	if (!memo)
 		return NULL;
-	m = &qsums[nqsums];
-	if (!(m->t = malloc(QSUM_N * sizeof(double))))
+	for (i = 0; i < memo->n; i++)
+		if (memo->q[i].q1 == q1 && memo->q[i].q2 == q2)
+			return &memo->q[i];
+	if (memo->n == RV_MEMO_PAIRS)
 		return NULL;
-	for (i = 0; i < QSUM_N; i++)
+	m = &memo->q[memo->n];
+	if (!(m->t = malloc(RV_MEMO_N * sizeof(double))))
+		return NULL;
+	for (i = 0; i < RV_MEMO_N; i++)
 		m->t[i] = NAN;
 	m->q1 = q1;
 	m->q2 = q2;
 	m->z = gsl_cdf_ugaussian_Pinv(q1) + gsl_cdf_ugaussian_Pinv(q2);
-	nqsums++;
+	memo->n++;
 	return m;
 }
 
 /* t(@q1, 2n - 2) + t(@q2, 2n - 2), from @m when it holds it. */
 static double
-qsum_t(struct qsum *m, double q1, double q2, double n)
+qsum_t(struct rv_qsum *m, double q1, double q2, double n)
 {
 	double t;
 
-	if (!m || n >= QSUM_N)
+	if (!m || n >= RV_MEMO_N)
 		return gsl_cdf_tdist_Pinv(q1, 2 * n - 2) +
 		    gsl_cdf_tdist_Pinv(q2, 2 * n - 2);
 	t = m->t[(int)n];
@@ -413,12 +413,14 @@ qsum_t(struct qsum *m, double q1, double q2, double n)
  * prior's df of the moderated test): the normal formula's n with the
  * t quantiles it stands for, since at a few runs a side t is much
  * wider than z (3 runs: t(0.975, 4) 2.78 against 1.96).  Starts at the
- * normal formula's n, a lower bound.
+ * normal formula's n, a lower bound.  @memo: the sums remembered
+ * (NULL: none).
  */
 static double
-runs_t(double q1, double q2, double r, double d0, double nmin)
+runs_t(struct rv_memo *memo, double q1, double q2, double r, double d0,
+    double nmin)
 {
-	struct qsum *m = d0 == 0 ? qsum_of(q1, q2) : NULL;
+	struct rv_qsum *m = d0 == 0 ? qsum_of(memo, q1, q2) : NULL;
 	double z, n, t;
 
 	z = m ? m->z : gsl_cdf_ugaussian_Pinv(q1) +
@@ -440,11 +442,12 @@ runs_t(double q1, double q2, double r, double d0, double nmin)
 /*
  * The runs a side for one test at run CoV @cov and bound @delta: the
  * detection formula, and with @same the two one-sided tests' too (the
- * larger of the two); @d0 the prior's df, at least @nmin runs.
+ * larger of the two); @d0 the prior's df, at least @nmin runs; @memo
+ * as runs_t()'s.
  */
 static double
-runs_for_df(double cov, double delta, double alpha, int same, double d0,
-    double nmin)
+runs_for_df(struct rv_memo *memo, double cov, double delta, double alpha,
+    int same, double d0, double nmin)
 {
 	double r, n;
 	int k;
@@ -459,33 +462,42 @@ runs_for_df(double cov, double delta, double alpha, int same, double d0,
 		return NAN;
 	}
 	r = (cov / delta) * (cov / delta);
-	n = runs_t(1 - alpha / 2, RV_POWER, r, d0, nmin);
+	n = runs_t(memo, 1 - alpha / 2, RV_POWER, r, d0, nmin);
 	if (same)
-		n = fmax(n, runs_t(1 - alpha, 1 - (1 - RV_POWER) / 2, r, d0,
-		    nmin));
+		n = fmax(n, runs_t(memo, 1 - alpha, 1 - (1 - RV_POWER) / 2, r,
+		    d0, nmin));
 	return n;
 }
 
 /* runs_for_df() with no prior, from 2 runs a side. */
 static double
-runs_for(double cov, double delta, double alpha, int same)
+runs_for(struct rv_memo *memo, double cov, double delta, double alpha,
+    int same)
 {
-	return runs_for_df(cov, delta, alpha, same, 0, 2);
+	return runs_for_df(memo, cov, delta, alpha, same, 0, 2);
 }
 
 double
 rv_runs_needed(double cov, double delta, double alpha)
 {
-	return runs_for(cov, delta, alpha, 1);
+	return runs_for(NULL, cov, delta, alpha, 1);
+}
+
+/* rv_runs_to_decide(), the sums remembered in @memo (NULL: none). */
+static double
+runs_to_decide(struct rv_memo *memo, double cov, double change,
+    double bound, double alpha)
+{
+	change = fabs(change);
+	if (isfinite(change) && change > bound)
+		return runs_for(memo, cov, change, alpha, 0);
+	return runs_for(memo, cov, bound, alpha, 1);
 }
 
 double
 rv_runs_to_decide(double cov, double change, double bound, double alpha)
 {
-	change = fabs(change);
-	if (isfinite(change) && change > bound)
-		return runs_for(cov, change, alpha, 0);
-	return runs_for(cov, bound, alpha, 1);
+	return runs_to_decide(NULL, cov, change, bound, alpha);
 }
 
 /*
@@ -605,8 +617,8 @@ verdict_mod(const struct rv_cmp *c, double p_adj, const struct rv_opts *o,
 	cov = m->scale == RV_LOG && !isnan(m->s2_mod) ? sqrt(m->s2_mod) :
 	    c->run_cov;
 	if (c->why == RV_ONE_RUN || isnan(m->diff)) {
-		v->runs_needed = rv_runs_to_decide(c->run_cov, c->change /
-		    100, o->useful / 100, al);
+		v->runs_needed = runs_to_decide(o->memo, c->run_cov,
+		    c->change / 100, o->useful / 100, al);
 		if (!isnan(v->runs_needed))
 			v->runs_needed = fmax(v->runs_needed, nmin);
 		return;
@@ -655,11 +667,11 @@ verdict_mod(const struct rv_cmp *c, double p_adj, const struct rv_opts *o,
 	}
 	chg = isnan(c->change) ? NAN : c->change / 100;
 	if (!isnan(chg) && fabs(chg) > o->useful / 100)
-		v->runs_needed = runs_for_df(cov, fabs(chg), al, 0, m->d0,
-		    nmin);
-	else
-		v->runs_needed = runs_for_df(cov, o->useful / 100, al, 1,
+		v->runs_needed = runs_for_df(o->memo, cov, fabs(chg), al, 0,
 		    m->d0, nmin);
+	else
+		v->runs_needed = runs_for_df(o->memo, cov, o->useful / 100,
+		    al, 1, m->d0, nmin);
 }
 
 void
@@ -683,8 +695,8 @@ rv_verdict(const struct rv_cmp *c, double p_adj, const struct rv_opts *o,
 		verdict_mod(c, p_adj, o, v);
 		return;
 	}
-	v->runs_needed = rv_runs_to_decide(c->run_cov, c->change / 100,
-	    x / 100, o->family > 1 ? o->alpha / o->family : o->alpha);
+	v->runs_needed = runs_to_decide(o->memo, c->run_cov, c->change /
+	    100, x / 100, o->family > 1 ? o->alpha / o->family : o->alpha);
 	if (c->why == RV_ONE_RUN) {
 		v->word = RV_CANT_TELL;
 		return;

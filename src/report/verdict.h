@@ -184,6 +184,29 @@ enum rv_model {
 				   +-X" at the smallest X it confirms */
 };
 
+/*
+ * The sums of quantiles the planning figures ask for (runs_t() in
+ * verdict.c), remembered for one report: it asks for the same few pairs
+ * (q1, q2) (a family's level and the power) at the same runs a side for
+ * thousands of rows, and gsl_cdf_tdist_Pinv is slow.  Each pair keeps
+ * z, the normal quantiles' sum, and t[n], the t quantiles' sum at df
+ * 2n - 2 for n < RV_MEMO_N (NAN: not yet).  All zero: empty; freed by
+ * rv_memo_free().
+ */
+#define RV_MEMO_PAIRS 8
+#define RV_MEMO_N 4096
+
+struct rv_memo {
+	struct rv_qsum {
+		double q1, q2, z;
+		double *t;
+	} q[RV_MEMO_PAIRS];
+	int n;
+};
+
+/* Free what @m holds and empty it. */
+void rv_memo_free(struct rv_memo *m);
+
 struct rv_opts {
 	enum rv_model model;	/* RV_WELCH */
 	double alpha;		/* the family's level (0.05) */
@@ -196,11 +219,13 @@ struct rv_opts {
 	int family;		/* the family's size: runs_needed plans
 				   at alpha / family (Bonferroni, Holm's
 				   first step); 0 or 1: alpha */
+	struct rv_memo *memo;	/* the caller's, kept between calls;
+				   NULL: nothing remembered */
 };
 
 /*
  * RV_WELCH, alpha 0.05, min_change 1, equiv 0 (= min_change), family
- * 0; alpha_same 0.05 and useful 10 for RV_MODERATED.
+ * 0, no memo; alpha_same 0.05 and useful 10 for RV_MODERATED.
  */
 void rv_opts_default(struct rv_opts *o);
 

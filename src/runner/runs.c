@@ -31,6 +31,7 @@
 #include "opt.h"
 #include "res.h"
 #include "safedir.h"
+#include "size.h"
 #include "stats.h"
 #include "util.h"
 #include "swapfile.h"
@@ -57,15 +58,65 @@ rn_run_facts(struct run_ctx *ctx)
 }
 
 /*
- * A run already in the label must have been made with this config and
- * on this machine, and not by make ab: the runs of a label are
- * repetitions of one thing.  @meta is its meta file, @idx its index (a
- * run at the top: 1).
+ * Append "what (old, this run new)" to @why when a run's @old value of
+ * a setting that changes what the benchmarks do is not this run's @now.
  */
 static void
-run_same(struct run_ctx *ctx, const char *meta, int idx, const char *config,
-    const char *cks)
+differs(char *why, size_t len, const char *what, const char *old,
+    const char *now)
 {
+	size_t l = strlen(why);
+
+	if (!strcmp(old, now) || l >= len)
+		return;
+	snprintf(why + l, len - l, "%s%s %s (this run %s)", l ? ", " : "",
+	    what, old, now);
+}
+
+/*
+ * What this run does differently from a run whose meta is @kv (@n
+ * pairs): the iterations (ITERATIONS= or the config's), --cpus, --mem
+ * and --swap, each "what old (this run new)" into @why ("" when none).
+ * A run made before its meta recorded iterations is not asked them.
+ */
+static void
+run_settings_diff(const struct run_ctx *ctx, const struct opts *o,
+    struct vb_kv *kv, int n, char *why, size_t len)
+{
+	char mem[32] = "none", swap[32] = "none", err[VB_ERRLEN];
+	const char *v, *sp;
+	uint64_t sz;
+
+	why[0] = '\0';
+	v = vb_meta_get(kv, n, "iterations");
+	if (v && strcmp(v, "-") && ctx->meta.iterations)
+		differs(why, len, "iterations", v, ctx->meta.iterations);
+	v = vb_meta_get(kv, n, "cpus");
+	differs(why, len, "cpus", v ? v : "all", o->cpus ? o->cpus : "all");
+	if (o->mem && vb_parse_size(o->mem, 0, UINT64_MAX, &sz, err) == 0)
+		vb_fmt_size(mem, sizeof(mem), sz);
+	v = vb_meta_get(kv, n, "mem_limit");
+	differs(why, len, "mem limit", v ? v : "none", mem);
+	if (o->swap && vb_parse_size(o->swap, 0, UINT64_MAX, &sz, err) == 0)
+		vb_fmt_size(swap, sizeof(swap), sz);
+	/* swap_file: "PATH SIZE" */
+	v = vb_meta_get(kv, n, "swap_file");
+	sp = v ? strrchr(v, ' ') : NULL;
+	differs(why, len, "swap file", sp ? sp + 1 : v ? v : "none", swap);
+}
+
+/*
+ * A run already in the label must have been made with this config and
+ * on this machine, and not by make ab: the runs of a label are
+ * repetitions of one thing, so also with the same iterations, CPUs,
+ * memory limit and swap file (run_settings_diff()).  @meta is its meta
+ * file, @idx its index (a run at the top: 1).
+ */
+static void
+run_same(struct run_ctx *ctx, const char *meta, int idx,
+    const struct opts *o, const char *cks)
+{
+	const char *config = o->config;
 	char err[1024], why[4096];
 	struct vb_kv *kv;
 	const char *v;
@@ -96,6 +147,11 @@ run_same(struct run_ctx *ctx, const char *meta, int idx, const char *config,
 	    sizeof(why)) > 0)
 		die("%s: run%d ran on another machine: %s: use another label "
 		    "or FORCE=1", ctx->rn.dir, idx, why);
+	run_settings_diff(ctx, o, kv, n, why, sizeof(why));
+	if (why[0])
+		die("%s: run%d differs from this run in %s: use another label, "
+		    "or FORCE=1 to start the label over", ctx->rn.dir, idx,
+		    why);
 	vb_meta_free(kv, n);
 }
 
@@ -141,12 +197,12 @@ rn_runs_check(struct run_ctx *ctx, const struct side *sd, const struct opts *o)
 	vb_meta_cksum(o->config, cks, sizeof(cks));
 	if (ctx->rn.flat) {
 		snprintf(path, sizeof(path), "%s/meta", ctx->rn.dir);
-		run_same(ctx, path, 1, o->config, cks);
+		run_same(ctx, path, 1, o, cks);
 	}
 	for (n = 1; !ctx->rn.flat && n <= ctx->rn.last; n++) {
 		vb_run_path(path, sizeof(path) - 5, ctx->rn.dir, n);
 		strcat(path, "/meta");
-		run_same(ctx, path, n, o->config, cks);
+		run_same(ctx, path, n, o, cks);
 	}
 }
 

@@ -588,6 +588,30 @@ ab_folders(struct run_ctx *ctx, struct side *sd)
 }
 
 /*
+ * The iterations of every meta of the run, @buf: "3", or "5-10" when
+ * lines differ (iterations=N); set before the label is checked, whose
+ * runs must have had the same (rn_runs_check()).
+ */
+static void
+iterations_desc(struct run_ctx *ctx, const struct vb_conf *c,
+    const struct opts *o, char *buf, size_t len)
+{
+	int k, lo = 0, hi = 0;
+
+	for (k = 0; k < c->nlines; k++) {
+		int n = rn_line_iterations(c, k, o);
+
+		lo = k == 0 || n < lo ? n : lo;
+		hi = n > hi ? n : hi;
+	}
+	if (lo == hi)
+		snprintf(buf, len, "%d", lo);
+	else
+		snprintf(buf, len, "%d-%d", lo, hi);
+	ctx->meta.iterations = buf;
+}
+
+/*
  * What every meta of the run says (start, work folder, config, the
  * iterations), the causes of failure kept a line, an A/B side's own
  * pairs; then each side's first meta, "running".
@@ -601,23 +625,6 @@ sides_begin(struct run_ctx *ctx, const struct vb_conf *c,
 	ctx->meta.start = vb_iso_time(ctx->start, sizeof(ctx->start));
 	ctx->meta.workdir = ctx->workdir;
 	ctx->meta.config = o->config;
-	{
-		/* "3", or "5-10" when lines differ (iterations=N) */
-		static char itbuf[32];
-		int lo = 0, hi = 0;
-
-		for (k = 0; k < c->nlines; k++) {
-			int n = rn_line_iterations(c, k, o);
-
-			lo = k == 0 || n < lo ? n : lo;
-			hi = n > hi ? n : hi;
-		}
-		if (lo == hi)
-			snprintf(itbuf, sizeof(itbuf), "%d", lo);
-		else
-			snprintf(itbuf, sizeof(itbuf), "%d-%d", lo, hi);
-		ctx->meta.iterations = itbuf;
-	}
 	for (k = 0; k < 2; k++)
 		if (!(ctx->causes[k] = calloc((size_t)c->nlines,
 		    sizeof(*ctx->causes[k]))))
@@ -789,7 +796,7 @@ main(int argc, char **argv)
 	struct opts o;
 	struct vb_conf conf;
 	struct side sd[2];
-	char err[1024];
+	char err[1024], itbuf[32];
 	uint64_t t0, mem, swap;
 	int i, k, rc = 0, failed = 0, ab, nside, td_failed;
 
@@ -848,6 +855,7 @@ main(int argc, char **argv)
 	ctx->sd = sd;
 	ctx->nside = nside;
 	rn_die_hook(ctx);
+	iterations_desc(ctx, &conf, &o, itbuf, sizeof(itbuf));
 	open_labels(ctx, &o, sd, nside, ab);
 	begin_changes(ctx, &o, sd, nside, ab, mem, swap);
 	if (!ab)

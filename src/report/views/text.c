@@ -668,6 +668,13 @@ key_section(FILE *f, const struct model *md, const char *id,
 	fclose(m);
 	fputs(buf[0] == '\n' ? buf + 1 : buf, f);
 	free(buf);
+	/* their starred figures: counted by the gate, so shown */
+	for (i = 0; i < s->nids; i++) {
+		const char *at = strchr(s->ids[i], '@');
+
+		if (at && !strcmp(at + 1, id) && form_rides(s, s->ids[i]))
+			table_beside_changed(f, md, s->ids[i], o);
+	}
 	fputc('\n', f);
 	free(sel);
 }
