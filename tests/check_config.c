@@ -121,6 +121,12 @@ static const struct bad {
 	int line;		/* 0: the message has no line */
 	const char *msg;
 } bads[] = {
+	/* the runner gives these after the line's: it would override them */
+	{ "forkbomb --forks 2 --iterations 3\n", 1, "'--iterations' is the "
+	  "runner's to give (it would be overridden): use iterations=N on "
+	  "the line" },
+	{ "memfill --out=/tmp/x\n", 1, "'--out=/tmp/x' is the runner's" },
+	{ "memfill --variant v\n", 1, "use NAME@VARIANT" },
 	{ "forkbomb\n# x\nforkbomb --forks 1\n", 3, "'forkbomb' repeats "
 	  "line 1; give one of them a variant (forkbomb@NAME)" },
 	{ "a@x\na\na@x --n 2\n", 3, "'a@x' repeats line 1" },

@@ -40,6 +40,31 @@ good_name(const char *s)
 	return 1;
 }
 
+
+/*
+ * Is @w one of the options the runner gives every benchmark (after the
+ * line's own, so that a line's copy would be silently overridden)?
+ * The hint to show, or NULL.
+ */
+static const char *
+runner_option(const char *w)
+{
+	static const struct { const char *opt, *hint; } own[] = {
+		{ "--iterations", ": use iterations=N on the line" },
+		{ "--out", "" }, { "--variant", ": use NAME@VARIANT" },
+		{ "--workdir", ": use WORKDIR=" }, { "--append", "" },
+	};
+	size_t i, n;
+
+	for (i = 0; i < sizeof(own) / sizeof(own[0]); i++) {
+		n = strlen(own[i].opt);
+		if (strncmp(w, own[i].opt, n) == 0 && (w[n] == '\0' ||
+		    w[n] == '='))
+			return own[i].hint;
+	}
+	return NULL;
+}
+
 /* Is @w a directive ("key=value" with a lower-case key)? */
 static int
 is_directive(const char *w)
@@ -170,6 +195,14 @@ parse_line(struct vb_conf *c, const char *line, int lineno, char *err,
 		char *eq;
 
 		if (!is_directive(w[i])) {
+			const char *own = runner_option(w[i]);
+
+			if (own) {
+				rc = bad(err, errlen, where, "'%s' is the "
+				    "runner's to give (it would be "
+				    "overridden)%s", w[i], own);
+				goto out;
+			}
 			l->argv[l->argc++] = vb_xstrndup(w[i], strlen(w[i]));
 			continue;
 		}
