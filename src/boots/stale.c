@@ -40,9 +40,6 @@
 #include "parentwatch.h"
 #include "boots.h"
 
-/* The run that die() ends: vb_set_die_hook() passes no argument. */
-static struct boots_ctx *die_ctx;
-
 /* The start time of process @pid (/proc/PID/stat field 22), 0: gone. */
 static unsigned long long
 proc_start(pid_t pid)
@@ -139,17 +136,16 @@ bt_cleanup(struct boots_ctx *ctx)
 
 /* die()'s hook: cleanup() of the run under way. */
 static void
-die_cleanup(void)
+die_cleanup(void *ctx)
 {
-	bt_cleanup(die_ctx);
+	bt_cleanup(ctx);
 }
 
 /* die() from now on cleans up what @ctx holds. */
 void
 bt_die_hook(struct boots_ctx *ctx)
 {
-	die_ctx = ctx;
-	vb_set_die_hook(die_cleanup);
+	vb_set_die_hook(die_cleanup, ctx);
 }
 
 /* Is the boot @id already a run of the label folder @dir? */

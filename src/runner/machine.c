@@ -45,9 +45,6 @@
 #include <linux/magic.h>
 #include "run.h"
 
-/* The run that die() ends: vb_set_die_hook() passes no argument. */
-static struct run_ctx *die_ctx;
-
 /*
  * Remove the memory limit and the swap file (in that order: the cgroup's
  * processes are killed first, so nothing is using the swap any more);
@@ -166,9 +163,9 @@ rn_unlock_label(struct run_ctx *ctx)
  * meta failed (it would stay "running") and give up the label.
  */
 static void
-die_teardown(void)
+die_teardown(void *arg)
 {
-	struct run_ctx *ctx = die_ctx;
+	struct run_ctx *ctx = arg;
 	int k;
 
 	rn_teardown(ctx);
@@ -210,8 +207,7 @@ rn_ab_add(struct side *sd, const char *key, const char *val)
 void
 rn_die_hook(struct run_ctx *ctx)
 {
-	die_ctx = ctx;
-	vb_set_die_hook(die_teardown);
+	vb_set_die_hook(die_teardown, ctx);
 }
 
 /*

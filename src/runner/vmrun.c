@@ -163,6 +163,11 @@ static const struct vb_opt opt_tab[] = {
 	{ 0 },
 };
 
+/*
+ * The runner's one file-scope mutable state, by exception: what
+ * rn_on_signal() must reach (a handler gets no argument).  Everything
+ * else goes through struct run_ctx.
+ */
 volatile sig_atomic_t stop_signal;
 volatile pid_t running_pid;
 volatile pid_t probe_pid;		/* the with=probe companion */
@@ -872,7 +877,7 @@ main(int argc, char **argv)
 		rc = rn_run_plain(ctx, &conf, &o, sd, t0);
 		failed = rc == 130 ? 0 : rc;
 	}
-	vb_set_die_hook(NULL);
+	vb_set_die_hook(NULL, NULL);
 	td_failed = rn_teardown(ctx) < 0;
 	failed += td_failed;
 	rn_machine_end(ctx, sd, nside);
