@@ -478,7 +478,7 @@ make_job(struct boots_ctx *ctx, int k, const char *job, int probe)
 	if (mkdir(job, 0755) < 0 || mkdir(p, 0755) < 0)
 		die_errno("cannot create %s", p);
 	if (probe) {
-		put_file(p, "probe", "");
+		put_file(p, "kvmcheck", "");
 		return;
 	}
 	put_file(p, "label", ctx->sd[k].label);
@@ -486,7 +486,7 @@ make_job(struct boots_ctx *ctx, int k, const char *job, int probe)
 }
 
 /*
- * ACCEL=auto: KVM when /dev/kvm opens and a probe boot of side A's
+ * ACCEL=auto: KVM when /dev/kvm opens and a check boot of side A's
  * kernel under it reaches init and writes to its disk within 30 s; else
  * TCG, saying why.
  */
@@ -505,17 +505,17 @@ bt_probe_kvm(struct boots_ctx *ctx)
 		return 0;
 	}
 	close(fd);
-	snprintf(job, sizeof(job), "%s/probe-job", ctx->tmp);
-	snprintf(disk, sizeof(disk), "%s/probe.img", ctx->tmp);
-	snprintf(con, sizeof(con), "%s/probe.console", ctx->tmp);
-	snprintf(qlog, sizeof(qlog), "%s/probe.qemu", ctx->tmp);
-	snprintf(got, sizeof(got), "%s/probe-got", ctx->tmp);
+	snprintf(job, sizeof(job), "%s/kvmcheck-job", ctx->tmp);
+	snprintf(disk, sizeof(disk), "%s/kvmcheck.img", ctx->tmp);
+	snprintf(con, sizeof(con), "%s/kvmcheck.console", ctx->tmp);
+	snprintf(qlog, sizeof(qlog), "%s/kvmcheck.qemu", ctx->tmp);
+	snprintf(got, sizeof(got), "%s/kvmcheck-got", ctx->tmp);
 	make_job(ctx, 0, job, 1);
 	if (bt_disk_make(disk, 64 << 20, job, ctx->toollog, err,
 	    sizeof(err)) < 0)
 		die("%s", err);
 	rc = bt_run_vm(ctx, 0, disk, con, qlog, 1, 30, t, &total);
-	snprintf(p, sizeof(p), "%s/vmboots/probe", got);
+	snprintf(p, sizeof(p), "%s/vmboots/kvmcheck", got);
 	if (rc >= 0 && bt_disk_read(disk, got, ctx->toollog, err,
 	    sizeof(err)) == 0 && vb_last_line(p, v, sizeof(v)) &&
 	    strcmp(v, "ok") == 0)
@@ -528,7 +528,7 @@ bt_probe_kvm(struct boots_ctx *ctx)
 			    "init in 30 s");
 		else if (!grep_line(qlog, "error:", why, sizeof(why)) &&
 		    !vb_last_line(qlog, why, sizeof(why)))
-			snprintf(why, sizeof(why), "the probe boot failed");
+			snprintf(why, sizeof(why), "the KVM check boot failed");
 		fprintf(stderr, "vmboots: KVM does not run a guest here "
 		    "(%.200s); using TCG\n", why);
 	}

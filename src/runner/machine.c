@@ -56,10 +56,10 @@ rn_teardown(struct run_ctx *ctx)
 	char err[1024];
 	int rc = 0;
 
-	if (probe_pid > 0) {
-		kill(probe_pid, SIGINT);
-		waitpid(probe_pid, NULL, 0);
-		probe_pid = 0;
+	if (companion_pid > 0) {
+		kill(companion_pid, SIGINT);
+		waitpid(companion_pid, NULL, 0);
+		companion_pid = 0;
 	}
 
 	if (vb_memlimit_remove(&ctx->lim, err, sizeof(err)) < 0) {

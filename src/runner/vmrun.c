@@ -170,7 +170,7 @@ static const struct vb_opt opt_tab[] = {
  */
 volatile sig_atomic_t stop_signal;
 volatile pid_t running_pid;
-volatile pid_t probe_pid;		/* the with=probe companion */
+volatile pid_t companion_pid;		/* the with= companion */
 
 void
 rn_on_signal(int sig)
@@ -180,9 +180,9 @@ rn_on_signal(int sig)
 	stop_signal = sig;
 	if (p > 0)
 		kill(p, sig == SIGHUP ? SIGTERM : sig);
-	/* the probe keeps what it measured, marked interrupted */
-	if (probe_pid > 0)
-		kill(probe_pid, SIGINT);
+	/* the companion keeps what it measured, marked interrupted */
+	if (companion_pid > 0)
+		kill(companion_pid, SIGINT);
 }
 
 static void
