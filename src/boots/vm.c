@@ -407,8 +407,8 @@ bt_find_cause(struct boots_ctx *ctx, int vmrc, const char *got,
 	snprintf(p, sizeof(p), "%s/vmboots/guest", got);
 	if (bt_kv_get(p, "vmrun_exit", v, sizeof(v))) {
 		/* vmrun's own one-line error, when it stopped on one */
-		if (vb_grep_file(console, "vmrun: ", VB_GREP_LAST | VB_GREP_START,
-		    line, sizeof(line)))
+		if (vb_grep_file(console, "vmrun: ", VB_GREP_LAST |
+		    VB_GREP_START, line, sizeof(line)))
 			snprintf(cause, len, "the suite failed in the guest "
 			    "(vmrun exit %.20s): %.180s", v, line);
 		else
