@@ -24,6 +24,7 @@
 #include "knob.h"
 #include "label.h"
 #include "quiet.h"
+#include "res.h"
 #include "memlimit.h"
 #include "meta.h"
 #include "state.h"
