@@ -86,22 +86,36 @@ known_companions(struct run_ctx *ctx, char *buf, size_t len)
 /*
  * The companion of line @l: its name (the with= value up to ':') into
  * @name, and its profile: NULL when the line has none, "" for
- * with=NAME, PROFILE for with=NAME:PROFILE.  Dies when NAME is no
- * companion built here or it refuses --profile PROFILE (its --check).
+ * with=NAME, PROFILE for with=NAME:PROFILE.
  */
 const char *
-rn_companion_of(struct run_ctx *ctx, const struct vb_conf *c,
-    const struct vb_conf_line *l, char *name, size_t len)
+rn_companion_of(const struct vb_conf_line *l, char *name, size_t len)
 {
 	const char *w = vb_conf_dir(l, "with"), *colon;
-	char prog[PATH_MAX], known[1024], *out;
-	char *argv[] = { prog, "--profile", NULL, "--check", NULL };
 
 	if (!w)
 		return NULL;
 	colon = strchr(w, ':');
 	snprintf(name, len, "%.*s", colon ? (int)(colon - w) : (int)strlen(w),
 	    w);
+	return colon ? colon + 1 : "";
+}
+
+/*
+ * Before anything runs: die when line @l's with=NAME[:PROFILE] names no
+ * companion built here or NAME refuses --profile PROFILE (its --check).
+ */
+void
+rn_companion_check(struct run_ctx *ctx, const struct vb_conf *c,
+    const struct vb_conf_line *l)
+{
+	const char *w = vb_conf_dir(l, "with"), *profile;
+	char prog[PATH_MAX], known[1024], name[VB_NAMELEN + 1], *out;
+	char *argv[] = { prog, "--profile", NULL, "--check", NULL };
+
+	profile = rn_companion_of(l, name, sizeof(name));
+	if (!profile)
+		return;
 	rn_prog_path(ctx, name, prog, sizeof(prog));
 	if (!vb_is_bench(name) || help_has(prog, "\nCompanion: ") != 1) {
 		if (vb_is_bench(name) && access(prog, X_OK) < 0)
@@ -111,9 +125,9 @@ rn_companion_of(struct run_ctx *ctx, const struct vb_conf *c,
 		die("%s:%d: with=%s: unknown companion (known: %s)", c->path,
 		    l->lineno, w, known[0] ? known : "none");
 	}
-	if (!colon)
-		return "";
-	argv[2] = (char *)colon + 1;
+	if (!*profile)
+		return;
+	argv[2] = (char *)profile;
 	if (vb_run_both(argv, NULL, &out) != 0) {
 		char msg[512];
 
@@ -123,7 +137,6 @@ rn_companion_of(struct run_ctx *ctx, const struct vb_conf *c,
 		die("%s:%d: with=%s: %s", c->path, l->lineno, w, msg);
 	}
 	free(out);
-	return colon + 1;
 }
 
 /* In the companion's child: its ready pipe as descriptor 3, and no other. */

@@ -209,7 +209,7 @@ unique_outputs(const struct vb_conf *c)
 void
 rn_validate(struct run_ctx *ctx, const struct vb_conf *c)
 {
-	char prog[PATH_MAX], msg[1024], name[VB_NAMELEN + 1];
+	char prog[PATH_MAX], msg[1024];
 	int i, j;
 
 	if (vb_conf_check_benches(c, msg, sizeof(msg)) < 0)
@@ -226,7 +226,7 @@ rn_validate(struct run_ctx *ctx, const struct vb_conf *c)
 				die("%s:%d: unknown directive '%s=' (known: "
 				    "iterations=, with=)", c->path, l->lineno,
 				    l->dirs[j].key);
-		rn_companion_of(ctx, c, l, name, sizeof(name));
+		rn_companion_check(ctx, c, l);
 		if (check_line(prog, l, msg, sizeof(msg)) < 0)
 			die("%s:%d: %s", c->path, l->lineno, msg);
 	}
@@ -441,7 +441,7 @@ rn_run_line(struct run_ctx *ctx, const char *dir, const struct vb_conf *c,
 	char logp[PATH_MAX + 256], nit[16], with[VB_NAMELEN + 16];
 	char comp[VB_NAMELEN + 1];
 	char **argv;
-	const char *profile = rn_companion_of(ctx, c, l, comp, sizeof(comp));
+	const char *profile = rn_companion_of(l, comp, sizeof(comp));
 	int pfd[2], status, n = 0, i, probe_failed = 0, self_slot;
 	struct line_child lc = { ctx, pfd };
 	pid_t pid;

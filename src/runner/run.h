@@ -162,11 +162,13 @@ pid_t rn_spawn(struct run_ctx *ctx, char **argv, const char *logp, int sig,
 /* companion.c */
 /*
  * Line @l's companion (with=NAME[:PROFILE]): NAME into @name, and its
- * profile ("" without one), or NULL when the line has none; dies when
- * NAME's --help does not declare it a companion.
+ * profile ("" without one), or NULL when the line has none.
  */
-const char *rn_companion_of(struct run_ctx *ctx, const struct vb_conf *c,
-    const struct vb_conf_line *l, char *name, size_t len);
+const char *rn_companion_of(const struct vb_conf_line *l, char *name,
+    size_t len);
+/* Dies unless NAME's --help declares it a companion taking PROFILE. */
+void rn_companion_check(struct run_ctx *ctx, const struct vb_conf *c,
+    const struct vb_conf_line *l);
 /* Its results' name beside line @label: "NAME@LABEL" into @buf. */
 char *rn_companion_name(const struct vb_conf_line *l, char *buf, size_t len,
     const char *label);
