@@ -1047,6 +1047,44 @@ START_TEST(duplicate_outputs_refused)
 }
 END_TEST
 
+/*
+ * with=NAME takes what NAME's --help declares a companion, its
+ * :PROFILE as NAME's own --check takes it: a benchmark that is none and
+ * a profile the probe refuses are each refused in one line, before
+ * anything runs.
+ */
+START_TEST(companion_declared)
+{
+	static const char *const bad[][2] = {
+		{ "forkbomb --forks 100 with=memfill\n",
+		  "c.conf:1: with=memfill: unknown companion (known: probe)" },
+		{ "forkbomb --forks 100 with=probe:radio\n",
+		  "c.conf:1: with=probe:radio: probe: --profile" },
+	};
+	char out[4096], conf[512], dir[512];
+	FILE *f;
+	size_t i;
+	int rc;
+
+	snprintf(conf, sizeof(conf), "%s/c.conf", root);
+	for (i = 0; i < sizeof(bad) / sizeof(bad[0]); i++) {
+		f = fopen(conf, "w");
+		ck_assert_ptr_nonnull(f);
+		fputs(bad[i][0], f);
+		fclose(f);
+		rc = tu_sh_out(out, sizeof(out), "bench/vmrun --kernel c "
+		    "--config %s --results %s/res --workdir %s 2>&1", conf,
+		    root, root);
+		ck_assert_msg(rc != 0, "accepted: %s", out);
+		tu_assert_has(out, bad[i][1]);
+		ck_assert_msg(strchr(out, '\n') == out + strlen(out) - 1,
+		    "not one line: '%s'", out);
+	}
+	snprintf(dir, sizeof(dir), "%s/res/c", root);
+	ck_assert_int_ne(access(dir, F_OK), 0);
+}
+END_TEST
+
 /* A second run of a label in use is refused and changes nothing. */
 START_TEST(concurrent_label_refused)
 {
@@ -1924,8 +1962,9 @@ vmrun_suite(void)
 		    probe_killed_marked, NULL } },
 		/* refused input, full disks */
 		{ "refused", { bad_runs_refused, bad_input_refused,
-		    duplicate_outputs_refused, full_disk_fails,
-		    full_workdir_named, paths_refused, NULL } },
+		    duplicate_outputs_refused, companion_declared,
+		    full_disk_fails, full_workdir_named, paths_refused,
+		    NULL } },
 		/* a results folder that cannot hold a run's first meta */
 		{ "unwritten", { first_meta_unwritten, NULL } },
 	};

@@ -77,9 +77,9 @@ while [ ! -b /dev/vda ]; do
 	usleep 100000
 done
 mount -t ext4 /dev/vda /mnt || fail "cannot mount the result disk as ext4"
-if [ -e /mnt/vmboots/probe ]; then
-	say "probe: the guest runs"
-	echo ok > /mnt/vmboots/probe
+if [ -e /mnt/vmboots/kvmcheck ]; then
+	say "kvmcheck: the guest runs"
+	echo ok > /mnt/vmboots/kvmcheck
 	off
 fi
 watch_stop &

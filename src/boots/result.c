@@ -80,18 +80,11 @@ bt_meta_set(const char *path, const struct vb_kv *kv, int n, char *err,
 static const char *
 log_tail(const char *log, char *buf, size_t len)
 {
-	FILE *f = log ? fopen(log, "re") : NULL;
 	char line[300];
 
 	buf[0] = '\0';
-	if (!f)
-		return buf;
-	while (fgets(line, sizeof(line), f)) {
-		line[strcspn(line, "\n")] = '\0';
-		if (line[0])
-			snprintf(buf, len, ": %s", line);
-	}
-	fclose(f);
+	if (log && vb_last_line(log, line, sizeof(line)))
+		snprintf(buf, len, ": %s", line);
 	return buf;
 }
 
@@ -165,22 +158,14 @@ bt_disk_read(const char *img, const char *dest, const char *log,
 char *
 bt_kv_get(const char *path, const char *key, char *buf, size_t len)
 {
-	FILE *f = fopen(path, "re");
-	char line[1024];
-	size_t k = strlen(key);
-	char *found = NULL;
+	char want[128], line[1024];
 
-	if (!f)
+	snprintf(want, sizeof(want), "%s=", key);
+	if (!vb_grep_file(path, want, VB_GREP_LAST | VB_GREP_START, line,
+	    sizeof(line)))
 		return NULL;
-	while (fgets(line, sizeof(line), f)) {
-		line[strcspn(line, "\n")] = '\0';
-		if (strncmp(line, key, k) == 0 && line[k] == '=') {
-			snprintf(buf, len, "%s", line + k + 1);
-			found = buf;
-		}
-	}
-	fclose(f);
-	return found;
+	snprintf(buf, len, "%s", line + strlen(want));
+	return buf;
 }
 
 /* Does @name end with @suffix? */
@@ -318,4 +303,36 @@ bt_collect(const char *got, const char *label, const char *dir, int run,
 	free(all);
 	vb_buf_free(&lost);
 	return rc;
+}
+
+/*
+ * The pairs every boot's meta starts with, added to @kv from @n: run,
+ * method, boot_status, boot_failure (when @failure), boot_side (when
+ * @side: else the caller's, later) and the guest's own boot_id,
+ * uptime_start and boot_release from its record @guest, kept in @ids.
+ * The new count.
+ */
+int
+bt_boot_pairs(struct vb_kv *kv, int n, struct bt_boot_ids *ids, int run,
+    const char *status, const char *failure, const char *side,
+    const char *guest)
+{
+#define KV(k_, v_) do { kv[n].key = (k_); kv[n].val = (char *)(v_); n++; \
+	} while (0)
+	snprintf(ids->run, sizeof(ids->run), "%d", run);
+	KV("run", ids->run);
+	KV("method", "qemu");
+	KV("boot_status", status);
+	if (failure)
+		KV("boot_failure", failure);
+	if (side)
+		KV("boot_side", side);
+	if (bt_kv_get(guest, "boot_id", ids->id, sizeof(ids->id)))
+		KV("boot_id", ids->id);
+	if (bt_kv_get(guest, "uptime_start", ids->up, sizeof(ids->up)))
+		KV("uptime_start", ids->up);
+	if (bt_kv_get(guest, "guest_release", ids->rel, sizeof(ids->rel)))
+		KV("boot_release", ids->rel);
+#undef KV
+	return n;
 }

@@ -62,4 +62,12 @@ int bt_collect(const char *got, const char *label, const char *dir, int run,
  */
 char *bt_kv_get(const char *path, const char *key, char *buf, size_t len);
 
+/* What bt_boot_pairs() points its pairs at. */
+struct bt_boot_ids {
+	char run[16], id[64], up[32], rel[80];
+};
+int bt_boot_pairs(struct vb_kv *kv, int n, struct bt_boot_ids *ids, int run,
+    const char *status, const char *failure, const char *side,
+    const char *guest);
+
 #endif

@@ -40,9 +40,6 @@
 #include "parentwatch.h"
 #include "boots.h"
 
-/* The run that die() ends: vb_set_die_hook() passes no argument. */
-static struct boots_ctx *die_ctx;
-
 /* The start time of process @pid (/proc/PID/stat field 22), 0: gone. */
 static unsigned long long
 proc_start(pid_t pid)
@@ -139,17 +136,16 @@ bt_cleanup(struct boots_ctx *ctx)
 
 /* die()'s hook: cleanup() of the run under way. */
 static void
-die_cleanup(void)
+die_cleanup(void *ctx)
 {
-	bt_cleanup(die_ctx);
+	bt_cleanup(ctx);
 }
 
 /* die() from now on cleans up what @ctx holds. */
 void
 bt_die_hook(struct boots_ctx *ctx)
 {
-	die_ctx = ctx;
-	vb_set_die_hook(die_cleanup);
+	vb_set_die_hook(die_cleanup, ctx);
 }
 
 /* Is the boot @id already a run of the label folder @dir? */
@@ -184,8 +180,8 @@ record_killed_boot(const char *dir, const char *st, long pid)
 {
 	char label[BT_LABEL_MAX + 1], res[PATH_MAX], v[64], side[8];
 	char bdir[2 * PATH_MAX], stage[2 * PATH_MAX + 32], p[3 * PATH_MAX];
-	char disk[PATH_MAX + 300], err[1024], run[16], id[64], why[160];
-	char up[32], rel[80];
+	char disk[PATH_MAX + 300], err[1024], id[64], why[160];
+	struct bt_boot_ids ids;
 	struct vb_kv kv[12];
 	int n = 0, r, fd;
 
@@ -227,23 +223,9 @@ record_killed_boot(const char *dir, const char *st, long pid)
 		vb_rmtree(stage);
 		goto out;	/* it died after recording the boot */
 	}
-	snprintf(run, sizeof(run), "%d", r);
 	snprintf(why, sizeof(why), "vmboots (pid %ld) was killed during this "
 	    "boot; recorded by the next run", pid);
-#define KV(k_, v_) do { kv[n].key = (k_); kv[n].val = (char *)(v_); n++; \
-	} while (0)
-	KV("run", run);
-	KV("method", "qemu");
-	KV("boot_status", "interrupted");
-	KV("boot_failure", why);
-	KV("boot_side", side);
-	if (bt_kv_get(p, "boot_id", id, sizeof(id)))
-		KV("boot_id", id);
-	if (bt_kv_get(p, "uptime_start", up, sizeof(up)))
-		KV("uptime_start", up);
-	if (bt_kv_get(p, "guest_release", rel, sizeof(rel)))
-		KV("boot_release", rel);
-#undef KV
+	n = bt_boot_pairs(kv, 0, &ids, r, "interrupted", why, side, p);
 	if (bt_collect(stage, label, bdir, r, "interrupted", kv, n, err,
 	    sizeof(err)) < 0) {
 		fprintf(stderr, "vmboots: a killed run (pid %ld) lost its boot "

@@ -252,50 +252,6 @@ bt_copy_file(const char *src, const char *dst)
 	return rc;
 }
 
-/* The line of @path that holds @needle, from it to its end, in @out. */
-static int
-grep_line(const char *path, const char *needle, char *out, size_t len)
-{
-	FILE *f = fopen(path, "re");
-	char line[1024];
-	int found = 0;
-
-	if (!f)
-		return 0;
-	while (!found && fgets(line, sizeof(line), f)) {
-		char *p = strstr(line, needle);
-
-		if (p) {
-			p[strcspn(p, "\r\n")] = '\0';
-			snprintf(out, len, "%s", p);
-			found = 1;
-		}
-	}
-	fclose(f);
-	return found;
-}
-
-/* The last line of @path that starts with @prefix, into @out. */
-static int
-last_match(const char *path, const char *prefix, char *out, size_t len)
-{
-	FILE *f = fopen(path, "re");
-	char line[512];
-	int found = 0;
-
-	if (!f)
-		return 0;
-	while (fgets(line, sizeof(line), f)) {
-		line[strcspn(line, "\r\n")] = '\0';
-		if (strncmp(line, prefix, strlen(prefix)) == 0) {
-			snprintf(out, len, "%s", line);
-			found = 1;
-		}
-	}
-	fclose(f);
-	return found;
-}
-
 /*
  * The guest's control line: FIFOs @ctl.in (host to guest) and @ctl.out,
  * which QEMU opens read-write (so no open blocks).  0 or -1.
@@ -427,14 +383,14 @@ bt_find_cause(struct boots_ctx *ctx, int vmrc, const char *got,
 		snprintf(cause, len, "%.200s", v);
 		return;
 	}
-	if (grep_line(console, "Kernel panic - not syncing", line,
-	    sizeof(line))) {
+	if (vb_grep_file(console, "Kernel panic - not syncing", 0,
+	    line, sizeof(line))) {
 		snprintf(cause, len, "kernel panic: %.200s", line + 28);
 		return;
 	}
-	if (grep_line(console, "Out of memory: Killed process", line,
-	    sizeof(line)) || grep_line(console, "invoked oom-killer", line,
-	    sizeof(line))) {
+	if (vb_grep_file(console, "Out of memory: Killed process", 0, line,
+	    sizeof(line)) || vb_grep_file(console, "invoked oom-killer", 0,
+	    line, sizeof(line))) {
 		snprintf(cause, len, "the guest ran out of memory (%.200s)",
 		    line);
 		return;
@@ -451,7 +407,8 @@ bt_find_cause(struct boots_ctx *ctx, int vmrc, const char *got,
 	snprintf(p, sizeof(p), "%s/vmboots/guest", got);
 	if (bt_kv_get(p, "vmrun_exit", v, sizeof(v))) {
 		/* vmrun's own one-line error, when it stopped on one */
-		if (last_match(console, "vmrun: ", line, sizeof(line)))
+		if (vb_grep_file(console, "vmrun: ", VB_GREP_LAST |
+		    VB_GREP_START, line, sizeof(line)))
 			snprintf(cause, len, "the suite failed in the guest "
 			    "(vmrun exit %.20s): %.180s", v, line);
 		else
@@ -478,7 +435,7 @@ make_job(struct boots_ctx *ctx, int k, const char *job, int probe)
 	if (mkdir(job, 0755) < 0 || mkdir(p, 0755) < 0)
 		die_errno("cannot create %s", p);
 	if (probe) {
-		put_file(p, "probe", "");
+		put_file(p, "kvmcheck", "");
 		return;
 	}
 	put_file(p, "label", ctx->sd[k].label);
@@ -486,7 +443,7 @@ make_job(struct boots_ctx *ctx, int k, const char *job, int probe)
 }
 
 /*
- * ACCEL=auto: KVM when /dev/kvm opens and a probe boot of side A's
+ * ACCEL=auto: KVM when /dev/kvm opens and a check boot of side A's
  * kernel under it reaches init and writes to its disk within 30 s; else
  * TCG, saying why.
  */
@@ -505,17 +462,17 @@ bt_probe_kvm(struct boots_ctx *ctx)
 		return 0;
 	}
 	close(fd);
-	snprintf(job, sizeof(job), "%s/probe-job", ctx->tmp);
-	snprintf(disk, sizeof(disk), "%s/probe.img", ctx->tmp);
-	snprintf(con, sizeof(con), "%s/probe.console", ctx->tmp);
-	snprintf(qlog, sizeof(qlog), "%s/probe.qemu", ctx->tmp);
-	snprintf(got, sizeof(got), "%s/probe-got", ctx->tmp);
+	snprintf(job, sizeof(job), "%s/kvmcheck-job", ctx->tmp);
+	snprintf(disk, sizeof(disk), "%s/kvmcheck.img", ctx->tmp);
+	snprintf(con, sizeof(con), "%s/kvmcheck.console", ctx->tmp);
+	snprintf(qlog, sizeof(qlog), "%s/kvmcheck.qemu", ctx->tmp);
+	snprintf(got, sizeof(got), "%s/kvmcheck-got", ctx->tmp);
 	make_job(ctx, 0, job, 1);
 	if (bt_disk_make(disk, 64 << 20, job, ctx->toollog, err,
 	    sizeof(err)) < 0)
 		die("%s", err);
 	rc = bt_run_vm(ctx, 0, disk, con, qlog, 1, 30, t, &total);
-	snprintf(p, sizeof(p), "%s/vmboots/probe", got);
+	snprintf(p, sizeof(p), "%s/vmboots/kvmcheck", got);
 	if (rc >= 0 && bt_disk_read(disk, got, ctx->toollog, err,
 	    sizeof(err)) == 0 && vb_last_line(p, v, sizeof(v)) &&
 	    strcmp(v, "ok") == 0)
@@ -526,9 +483,9 @@ bt_probe_kvm(struct boots_ctx *ctx)
 		if (rc == -1)
 			snprintf(why, sizeof(why), "a guest did not reach "
 			    "init in 30 s");
-		else if (!grep_line(qlog, "error:", why, sizeof(why)) &&
+		else if (!vb_grep_file(qlog, "error:", 0, why, sizeof(why)) &&
 		    !vb_last_line(qlog, why, sizeof(why)))
-			snprintf(why, sizeof(why), "the probe boot failed");
+			snprintf(why, sizeof(why), "the KVM check boot failed");
 		fprintf(stderr, "vmboots: KVM does not run a guest here "
 		    "(%.200s); using TCG\n", why);
 	}
@@ -546,8 +503,8 @@ bt_boot_one(struct boots_ctx *ctx, int i, int k, struct boot *b, double limit)
 {
 	char job[PATH_MAX + 96], disk[PATH_MAX + 96], con[PATH_MAX + 96];
 	char qlog[PATH_MAX + 96], p[2 * PATH_MAX], err[1024], v[256];
-	char vm_mem[32], cpus[16], run[16], bs[32], ss[32], ds[32];
-	char id[64], up[32], rel[80], ikb[32];
+	char vm_mem[32], cpus[16], bs[32], ss[32], ds[32], ikb[32];
+	struct bt_boot_ids ids;
 	struct stat ist;
 	const char *status;
 	double t[2], total;
@@ -604,22 +561,12 @@ bt_boot_one(struct boots_ctx *ctx, int i, int k, struct boot *b, double limit)
 
 	if (vb_runs_next(ctx->labeldir[k], &b->run, err, sizeof(err)) < 0)
 		die("%s", err);
-	snprintf(run, sizeof(run), "%d", b->run);
+	n = bt_boot_pairs(kv, 0, &ids, b->run, status, b->cause[0] ? b->cause :
+	    NULL, NULL, p);
 	vb_fmt_size(vm_mem, sizeof(vm_mem), ctx->sd[k].mem);
 	snprintf(cpus, sizeof(cpus), "%llu", (unsigned long long)ctx->o.cpus);
 #define KV(k_, v_) do { kv[n].key = (k_); kv[n].val = (char *)(v_); n++; \
 	} while (0)
-	KV("run", run);
-	KV("method", "qemu");
-	KV("boot_status", status);
-	if (b->cause[0])
-		KV("boot_failure", b->cause);
-	if (bt_kv_get(p, "boot_id", id, sizeof(id)))
-		KV("boot_id", id);
-	if (bt_kv_get(p, "uptime_start", up, sizeof(up)))
-		KV("uptime_start", up);
-	if (bt_kv_get(p, "guest_release", rel, sizeof(rel)))
-		KV("boot_release", rel);
 	KV("boot_image", ctx->sd[k].image);
 	KV("boot_cmdline", ctx->sd[k].cmdline);
 	KV("boot_side", k ? "B" : "A");

@@ -159,6 +159,11 @@ static const struct vb_opt opt_tab[] = {
 	{ 0 },
 };
 
+/*
+ * Boots' one file-scope mutable state, by exception: what on_signal()
+ * must reach (a handler gets no argument).  Everything else goes
+ * through struct boots_ctx.
+ */
 volatile sig_atomic_t stop_signal, nsignals;
 
 static void
@@ -728,7 +733,7 @@ main(int argc, char **argv)
 	nok = run_boots(ctx, t0);
 	summary(ctx, vb_elapsed_s(t0));
 	bt_cleanup(ctx);
-	vb_set_die_hook(NULL);
+	vb_set_die_hook(NULL, NULL);
 	if (stop_signal) {
 		fprintf(stderr, "vmboots: interrupted; the boots that ended "
 		    "are kept in %s/ and %s/\n", ctx->labeldir[0],

@@ -267,8 +267,9 @@ check_sampler(int iter)
 
 /* die() from the parent: keep what was measured, marked failed. */
 static void
-die_hook(void)
+die_hook(void *unused)
 {
+	(void)unused;
 	cleanup();
 	if (R.res.nmetrics)
 		save("failed");
@@ -906,7 +907,7 @@ iterate(int num, struct vb_proc *proc, int keep)
 		 * so does the iteration, for the output it shares.
 		 */
 		iteration_sigpipe();
-		vb_set_die_hook(NULL);
+		vb_set_die_hook(NULL, NULL);
 		munlockall();
 		close(fds[0]);
 		if (R.exec_run)
@@ -1213,7 +1214,7 @@ vb_main(const struct vb_bench *b, int argc, char **argv)
 	if (c.append && R.res_path[0] && access(R.res_path, F_OK) == 0)
 		append_to(R.res_path);
 
-	vb_set_die_hook(die_hook);
+	vb_set_die_hook(die_hook, NULL);
 	/* orphans of an iteration come back to us, to be killed and reaped */
 	prctl(PR_SET_CHILD_SUBREAPER, 1);
 	memset(&sa, 0, sizeof(sa));
@@ -1304,7 +1305,7 @@ vb_main(const struct vb_bench *b, int argc, char **argv)
 			break;
 	}
 	vb_proc_close(&proc);
-	vb_set_die_hook(NULL);
+	vb_set_die_hook(NULL, NULL);
 	check_sampler(i > (int)c.iterations ? (int)c.iterations : i);
 	cleanup();
 	if (R.sampler.err && !R.write_failed) {

@@ -13,7 +13,8 @@
 
 const char *vb_progname = "vmbench";
 int vb_die_status = 1;
-static void (*die_hook)(void);
+static void (*die_hook)(void *);
+static void *die_arg;
 static int copy_fd = -1;
 
 void
@@ -25,9 +26,10 @@ vb_set_progname(const char *argv0)
 }
 
 void
-vb_set_die_hook(void (*hook)(void))
+vb_set_die_hook(void (*hook)(void *), void *arg)
 {
 	die_hook = hook;
+	die_arg = hook ? arg : NULL;
 }
 
 void
@@ -108,11 +110,11 @@ vreport(int errnum, const char *fmt, va_list ap)
 static void VB_NORETURN
 finish(void)
 {
-	void (*hook)(void) = die_hook;
+	void (*hook)(void *) = die_hook;
 
 	die_hook = NULL;	/* a failing hook must not loop */
 	if (hook)
-		hook();
+		hook(die_arg);
 	exit(vb_die_status);
 }
 

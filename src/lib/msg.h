@@ -31,9 +31,10 @@ void vb_warn_errno(const char *fmt, ...) VB_PRINTF(1, 2);
 
 /*
  * Cleanup hook run by die*() before exiting (the harness uses it to kill
- * children and remove its work folder).  Only one; NULL to remove.
+ * children and remove its work folder), called with @arg (the runner's
+ * and boots' context).  Only one; NULL to remove.
  */
-void vb_set_die_hook(void (*hook)(void));
+void vb_set_die_hook(void (*hook)(void *), void *arg);
 
 /*
  * Also send every error and warning line, as "error LINE\n", to @fd (the

@@ -10,33 +10,30 @@
 #include "psi.h"
 #include "util.h"
 
-const struct vb_metric vb_psi_metrics[] = {
-	{ "psi_mem_some_us", "us", VB_LOWER, "time some task stalled on "
-	    "memory (PSI, system-wide)", 0 },
-	{ "psi_mem_full_us", "us", VB_LOWER, "time every task stalled on "
-	    "memory (PSI, system-wide)", 0 },
-	{ "psi_io_some_us", "us", VB_LOWER, "time some task stalled on I/O "
-	    "(PSI, system-wide)", 0 },
-	{ "psi_io_full_us", "us", VB_LOWER, "time every task stalled on I/O "
-	    "(PSI, system-wide)", 0 },
-	{ NULL, NULL, VB_INFO, NULL, 0 },
-};
+/*
+ * The four figures of one source of PSI: @pre "psi_mem_some_us" and so
+ * on, said to be "(PSI, @where)"; @key: is memory "some" a key figure.
+ */
+#define PSI_METRICS(pre, where, key) {					\
+	{ pre "psi_mem_some_us", "us", VB_LOWER, "time some task stalled " \
+	    "on memory (PSI, " where ")", key },			\
+	{ pre "psi_mem_full_us", "us", VB_LOWER, "time every task stalled " \
+	    "on memory (PSI, " where ")", 0 },				\
+	{ pre "psi_io_some_us", "us", VB_LOWER, "time some task stalled " \
+	    "on I/O (PSI, " where ")", 0 },				\
+	{ pre "psi_io_full_us", "us", VB_LOWER, "time every task stalled " \
+	    "on I/O (PSI, " where ")", 0 },				\
+	{ NULL, NULL, VB_INFO, NULL, 0 },				\
+}
+
+const struct vb_metric vb_psi_metrics[] = PSI_METRICS("", "system-wide", 0);
 
 /*
  * Under MEM= the cgroup's memory stall is the figure a reclaim patch is
  * judged by: a key figure (its own, unlike the system-wide one).
  */
-const struct vb_metric vb_cg_psi_metrics[] = {
-	{ "cg_psi_mem_some_us", "us", VB_LOWER, "time some task stalled on "
-	    "memory (PSI, memory cgroup)", 1 },
-	{ "cg_psi_mem_full_us", "us", VB_LOWER, "time every task stalled "
-	    "on memory (PSI, memory cgroup)", 0 },
-	{ "cg_psi_io_some_us", "us", VB_LOWER, "time some task stalled on "
-	    "I/O (PSI, memory cgroup)", 0 },
-	{ "cg_psi_io_full_us", "us", VB_LOWER, "time every task stalled on "
-	    "I/O (PSI, memory cgroup)", 0 },
-	{ NULL, NULL, VB_INFO, NULL, 0 },
-};
+const struct vb_metric vb_cg_psi_metrics[] = PSI_METRICS("cg_",
+    "memory cgroup", 1);
 
 void
 vb_psi_system(struct vb_psi *p, const char *proc_root)
@@ -83,18 +80,6 @@ vb_psi_parse(const char *text, double *some, double *full)
 	*full = total_of(text, "full");
 }
 
-int
-vb_psi_present(const struct vb_psi *p)
-{
-	char buf[512];
-	double s, f;
-
-	if (vb_read_small(p->mem, buf, sizeof(buf)) < 0)
-		return 0;
-	vb_psi_parse(buf, &s, &f);
-	return !isnan(s);
-}
-
 /* One file into @some and @full; both NAN when it cannot be read. */
 static void
 read_one(const char *path, double *some, double *full)
@@ -107,6 +92,15 @@ read_one(const char *path, double *some, double *full)
 		return;
 	}
 	vb_psi_parse(buf, some, full);
+}
+
+int
+vb_psi_present(const struct vb_psi *p)
+{
+	double s, f;
+
+	read_one(p->mem, &s, &f);
+	return !isnan(s);
 }
 
 void

@@ -383,27 +383,41 @@ vb_read_setting(const char *path, char *val, size_t len)
 }
 
 int
-vb_last_line(const char *path, char *buf, size_t len)
+vb_grep_file(const char *path, const char *needle, int flags, char *buf,
+    size_t len)
 {
-	char line[1024], err[64];
+	char line[1024], err[64], *p;
 	FILE *f = vb_fopen_read(path, VB_MAX_SERIES, err, sizeof(err));
 	int found = 0;
 	size_t n;
 
 	if (!f)
 		return 0;
-	while (fgets(line, sizeof(line), f)) {
+	while ((!found || (flags & VB_GREP_LAST)) && fgets(line, sizeof(line),
+	    f)) {
 		n = strcspn(line, "\n");
 		if (n > 0 && line[n - 1] == '\r')
 			n--;
 		line[n] = '\0';
-		if (line[0]) {
-			snprintf(buf, len, "%s", line);
+		if (!needle)
+			p = line[0] ? line : NULL;
+		else if (flags & VB_GREP_START)
+			p = strncmp(line, needle, strlen(needle)) ? NULL : line;
+		else
+			p = strstr(line, needle);
+		if (p) {
+			snprintf(buf, len, "%s", p);
 			found = 1;
 		}
 	}
 	fclose(f);
 	return found;
+}
+
+int
+vb_last_line(const char *path, char *buf, size_t len)
+{
+	return vb_grep_file(path, NULL, VB_GREP_LAST, buf, len);
 }
 
 int

@@ -101,6 +101,15 @@ int vb_read_setting(const char *path, char *val, size_t len);
  */
 int vb_last_line(const char *path, char *buf, size_t len);
 /*
+ * As vb_last_line(), the line of @path holding @needle: the first
+ * (from @needle on), or with VB_GREP_LAST the last, or with
+ * VB_GREP_START only a line that starts with @needle (all of it).
+ */
+#define VB_GREP_LAST	1
+#define VB_GREP_START	2
+int vb_grep_file(const char *path, const char *needle, int flags, char *buf,
+    size_t len);
+/*
  * Read @fd to its end a line at a time: @fn(@arg, LINE) for each, the
  * line NUL-terminated without its newline; a line of @cap bytes or more
  * is dropped.  EINTR reads again, or ends the reading when @stop is set

@@ -905,7 +905,7 @@ sampler_child(struct vb_sampler *s, pid_t parent)
 	prctl(PR_SET_PDEATHSIG, SIGKILL);
 	if (getppid() != parent)
 		_exit(0);
-	vb_set_die_hook(NULL);
+	vb_set_die_hook(NULL, NULL);
 	memset(&sa, 0, sizeof(sa));
 	sa.sa_handler = SIG_IGN;
 	sigaction(SIGINT, &sa, NULL);

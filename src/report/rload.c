@@ -386,7 +386,7 @@ run_mismatch(const struct rl_run *ref, const struct rl_run *r, char *why,
 		snprintf(why, len, "other settings (%s)", diff);
 		return 1;
 	}
-	snprintf(name, sizeof(name), "run%d", ref->index);
+	vb_run_name(name, sizeof(name), ref->index);
 	if (vb_meta_machine_diff(r->meta, r->nmeta, ref->meta, ref->nmeta,
 	    name, diff, sizeof(diff)) > 0) {
 		snprintf(why, len, "another machine (%s)", diff);
@@ -576,8 +576,8 @@ load_runs(const char *dir, const int *idx, int n, struct rl_kernel *k,
 	keep = vb_xcalloc((size_t)n, sizeof(*keep));
 	skip = vb_xcalloc((size_t)n, sizeof(*skip));
 	for (i = 0; i < n; i++) {
-		snprintf(path, sizeof(path), "%s/run%d", dir, idx[i]);
-		snprintf(who, sizeof(who), "run%d", idx[i]);
+		vb_run_path(path, sizeof(path), dir, idx[i]);
+		vb_run_name(who, sizeof(who), idx[i]);
 		if (load_one(path, &one, why, sizeof(why), &skip[i],
 		    who) == 0) {
 			run_take(&runs[i], &one, idx[i]);

@@ -1,6 +1,7 @@
 /*
- * companion.c - the program beside a benchmark (with=probe): started
- * with it, stopped when it ends, its result kept.
+ * companion.c - the program beside a benchmark (with=NAME): started
+ * with it, stopped when it ends, its result kept; what it is its
+ * --help declares.
  */
 
 #include <dirent.h>
@@ -44,56 +45,140 @@
 #include <linux/magic.h>
 #include "run.h"
 
-/* The one companion program: with=probe (docs/benchmarks.md). */
-static const char companion[] = "probe";
-
 /*
- * The profile of a with= directive: NULL when the line has none, "" for
- * with=probe, "audio" or "video" for with=probe:PROFILE; dies on
- * anything else.
+ * A companion is a program built here whose --help says so in a line
+ * "Companion: ..." (docs/benchmarks.md): it runs beside a benchmark for
+ * the benchmark's whole run, says on VMBENCH_READY_FD that it is in its
+ * loop, ends its result complete on SIGUSR1 and interrupted on SIGINT
+ * or SIGHUP.  Whether it can add to a result (--append) its --help says
+ * too.  The runner names none: a line's with=NAME[:PROFILE] does.
  */
-const char *
-rn_probe_profile(struct run_ctx *ctx, const struct vb_conf *c,
-    const struct vb_conf_line *l)
-{
-	const char *w = vb_conf_dir(l, "with");
-	char prog[PATH_MAX];
 
-	if (!w)
-		return NULL;
-	if (strcmp(w, "probe") && strcmp(w, "probe:audio") &&
-	    strcmp(w, "probe:video"))
-		die("%s:%d: with=%s: unknown companion (known: probe, "
-		    "probe:audio, probe:video)", c->path, l->lineno, w);
-	if (access(rn_prog_path(ctx, "probe", prog, sizeof(prog)), X_OK) < 0)
-		die("%s:%d: with=probe: no program %s", c->path, l->lineno,
-		    prog);
-	return w[5] ? w + 6 : "";
+/* Does the program @prog's --help hold @needle?  -1: it cannot run. */
+static int
+help_has(const char *prog, const char *needle)
+{
+	char *argv[] = { (char *)prog, "--help", NULL }, *out;
+	int rc;
+
+	rc = vb_run(argv, NULL, NULL, &out) == 0 ? strstr(out, needle) !=
+	    NULL : -1;
+	free(out);
+	return rc;
+}
+
+/* The companions built here, ", "-separated into @buf (the error's list). */
+static void
+known_companions(struct run_ctx *ctx, char *buf, size_t len)
+{
+	const char *const *b;
+	char prog[PATH_MAX];
+	size_t n = 0;
+
+	buf[0] = '\0';
+	for (b = vb_benches; *b && n < len; b++)
+		if (help_has(rn_prog_path(ctx, *b, prog, sizeof(prog)),
+		    "\nCompanion: ") == 1)
+			n += (size_t)snprintf(buf + n, len - n, "%s%s",
+			    n ? ", " : "", *b);
 }
 
 /*
- * Start the probe beside benchmark @label: probe@<label>.res and .log,
- * until SIGUSR1 (stop_probe()).  Waits (at most 10 s) until the probe
- * says on VMBENCH_READY_FD that it is calibrated and in its loop, so that
- * it covers the benchmark's whole run.
+ * The companion of line @l: its name (the with= value up to ':') into
+ * @name, and its profile: NULL when the line has none, "" for
+ * with=NAME, PROFILE for with=NAME:PROFILE.
+ */
+const char *
+rn_companion_of(const struct vb_conf_line *l, char *name, size_t len)
+{
+	const char *w = vb_conf_dir(l, "with"), *colon;
+
+	if (!w)
+		return NULL;
+	colon = strchr(w, ':');
+	snprintf(name, len, "%.*s", colon ? (int)(colon - w) : (int)strlen(w),
+	    w);
+	return colon ? colon + 1 : "";
+}
+
+/*
+ * Before anything runs: die when line @l's with=NAME[:PROFILE] names no
+ * companion built here or NAME refuses --profile PROFILE (its --check).
+ */
+void
+rn_companion_check(struct run_ctx *ctx, const struct vb_conf *c,
+    const struct vb_conf_line *l)
+{
+	const char *w = vb_conf_dir(l, "with"), *profile;
+	char prog[PATH_MAX], known[1024], name[VB_NAMELEN + 1], *out;
+	char *argv[] = { prog, "--profile", NULL, "--check", NULL };
+
+	profile = rn_companion_of(l, name, sizeof(name));
+	if (!profile)
+		return;
+	rn_prog_path(ctx, name, prog, sizeof(prog));
+	if (!vb_is_bench(name) || help_has(prog, "\nCompanion: ") != 1) {
+		if (vb_is_bench(name) && access(prog, X_OK) < 0)
+			die("%s:%d: with=%s: no program %s", c->path,
+			    l->lineno, name, prog);
+		known_companions(ctx, known, sizeof(known));
+		die("%s:%d: with=%s: unknown companion (known: %s)", c->path,
+		    l->lineno, w, known[0] ? known : "none");
+	}
+	if (!*profile)
+		return;
+	argv[2] = (char *)profile;
+	if (vb_run_both(argv, NULL, &out) != 0) {
+		char msg[512];
+
+		snprintf(msg, sizeof(msg), "%.*s", (int)strcspn(out, "\n"),
+		    out);
+		free(out);
+		die("%s:%d: with=%s: %s", c->path, l->lineno, w, msg);
+	}
+	free(out);
+}
+
+/* In the companion's child: its ready pipe as descriptor 3, and no other. */
+static void
+companion_child(void *arg)
+{
+	int *ready = arg, n;
+
+	dup2(ready[1], 3);
+	/* not the benchmark's progress pipe, or it never ends */
+	for (n = 4; n < 1024; n++)
+		close(n);
+	setenv("VMBENCH_READY_FD", "3", 1);
+}
+
+/*
+ * Start companion @name beside benchmark @label: NAME@<label>.res and
+ * .log, until SIGUSR1 (rn_stop_companion()).  Waits (at most 10 s) until
+ * it says on VMBENCH_READY_FD that it is in its loop, so that it covers
+ * the benchmark's whole run.
  */
 pid_t
-rn_start_probe(struct run_ctx *ctx, const char *dir, const char *label,
-    const char *profile)
+rn_start_companion(struct run_ctx *ctx, const char *dir, const char *name,
+    const char *label, const char *profile)
 {
 	char prog[PATH_MAX], out[PATH_MAX + 256], logp[PATH_MAX + 256];
 	char *argv[16], c;
-	int n = 0, logfd, ready[2];
+	int n = 0, ready[2];
 	struct pollfd pfd;
-	pid_t pid, runner = getpid();
+	pid_t pid;
 	sigset_t held;
 
-	rn_prog_path(ctx, "probe", prog, sizeof(prog));
-	/* A/B: each run of the probe is added to its side's result after */
-	snprintf(out, sizeof(out), "%s/%sprobe@%s", dir, ctx->append ?
-	    ".slot-" : "", label);
-	snprintf(logp, sizeof(logp), "%s/probe@%s.log", dir, label);
-	snprintf(ctx->probe_res, sizeof(ctx->probe_res), "%s.res", out);
+	rn_prog_path(ctx, name, prog, sizeof(prog));
+	/* A/B, a companion without --append: its run into a slot, merged */
+	ctx->companion_slot = ctx->append && help_has(prog, "\n  --append ")
+	    != 1;
+	snprintf(out, sizeof(out), "%s/%s%s@%s", dir, ctx->companion_slot ?
+	    ".slot-" : "", name, label);
+	snprintf(logp, sizeof(logp), "%s/%s@%s.log", dir, name, label);
+	snprintf(ctx->companion_res, sizeof(ctx->companion_res), "%s.res",
+	    out);
+	snprintf(ctx->companion, sizeof(ctx->companion), "%s", name);
 	argv[n++] = prog;
 	if (*profile) {
 		argv[n++] = "--profile";
@@ -105,34 +190,15 @@ rn_start_probe(struct run_ctx *ctx, const char *dir, const char *label,
 	argv[n++] = (char *)label;
 	argv[n++] = "--workdir";
 	argv[n++] = ctx->workdir;
+	if (ctx->append && !ctx->companion_slot)
+		argv[n++] = "--append";
 	argv[n] = NULL;
-	/* never through a symlink, never another user's file */
-	logfd = ctx->append ? vb_open_own(logp, O_WRONLY | O_APPEND, 0644) :
-	    vb_create(logp, O_WRONLY, 0644);
-	if (logfd < 0)
-		die_errno("cannot create %s", logp);
 	if (pipe2(ready, O_CLOEXEC) < 0)
 		die_errno("cannot create a pipe");
-	/* a stop signal before its exec() ends it (proc.h) */
-	pid = vb_fork_held(&held);
-	if (pid < 0)
-		die_errno("cannot fork");
-	if (pid == 0) {
-		vb_child_stdio(logfd);
-		dup2(ready[1], 3);
-		/* not the benchmark's progress pipe, or it never ends */
-		for (n = 4; n < 1024; n++)
-			close(n);
-		setenv("VMBENCH_READY_FD", "3", 1);
-		rn_enter_limit(ctx, runner, SIGHUP);
-		execv(prog, argv);
-		fprintf(stderr, "vmrun: cannot run %s: %s\n", prog,
-		    strerror(errno));
-		_exit(127);
-	}
-	close(logfd);
+	pid = rn_spawn(ctx, argv, logp, SIGHUP, companion_child, ready,
+	    &held);
 	close(ready[1]);
-	probe_pid = pid;
+	companion_pid = pid;
 	vb_fork_release(&held);
 	snprintf(ctx->ours, sizeof(ctx->ours), "%ld,%ld", (long)getpid(),
 	    (long)pid);
@@ -141,18 +207,24 @@ rn_start_probe(struct run_ctx *ctx, const char *dir, const char *label,
 	while (poll(&pfd, 1, 10000) < 0 && errno == EINTR && !stop_signal)
 		;
 	if (!(pfd.revents & POLLIN) || read(ready[0], &c, 1) != 1)
-		vb_warn("the probe beside %s did not start in time; see %s",
-		    label, logp);
+		vb_warn("the %s beside %s did not start in time; see %s",
+		    name, label, logp);
 	close(ready[0]);
 	return pid;
 }
 
-/* Stop the probe (SIGUSR1: its result is complete) and reap it. */
+/*
+ * Stop the companion (SIGUSR1: its result is complete), reap it and,
+ * A/B, add its slot to its side's result.  0, or 1 (said) when it
+ * failed.
+ */
 int
-rn_stop_probe(struct run_ctx *ctx, const char *dir, const char *label)
+rn_stop_companion(struct run_ctx *ctx, const char *dir, const char *label)
 {
-	pid_t pid = probe_pid;
-	int status;
+	pid_t pid = companion_pid;
+	const char *name = ctx->companion;
+	char stem[3 * VB_NAMELEN];
+	int status, rc = 1;
 
 	if (pid <= 0)
 		return 0;
@@ -160,21 +232,24 @@ rn_stop_probe(struct run_ctx *ctx, const char *dir, const char *label)
 	while (waitpid(pid, &status, 0) < 0)
 		if (errno != EINTR)
 			die_errno("waitpid");
-	probe_pid = 0;
+	companion_pid = 0;
 	if (WIFEXITED(status) && (WEXITSTATUS(status) == 0 ||
 	    (stop_signal && WEXITSTATUS(status) == 130)))
-		return 0;
+		rc = 0;
 	/* killed (kill -9, the OOM killer): it could not mark its result */
-	if (WIFSIGNALED(status)) {
-		rn_mark_status(ctx->probe_res, "interrupted", 0);
-		vb_warn("the probe beside %s was killed (signal %d): %s is "
-		    "marked interrupted; see %s/probe@%s.log", label,
-		    WTERMSIG(status), ctx->probe_res, dir, label);
-		return 1;
+	else if (WIFSIGNALED(status)) {
+		rn_mark_status(ctx->companion_res, "interrupted", 0);
+		vb_warn("the %s beside %s was killed (signal %d): %s is "
+		    "marked interrupted; see %s/%s@%s.log", name, label,
+		    WTERMSIG(status), ctx->companion_res, dir, name, label);
+	} else
+		vb_warn("the %s beside %s failed; see %s/%s@%s.log", name,
+		    label, dir, name, label);
+	if (ctx->companion_slot) {
+		snprintf(stem, sizeof(stem), "%s@%s", name, label);
+		rc |= rn_merge_slot(dir, stem);
 	}
-	vb_warn("the probe beside %s failed; see %s/probe@%s.log", label,
-	    dir, label);
-	return 1;
+	return rc;
 }
 
 /*
@@ -211,8 +286,8 @@ rn_merge_slot(const char *dir, const char *name)
 		return 1;
 	}
 	if (vb_res_append(&a, &b) < 0) {
-		vb_warn("%s: the probe's parameters or figures changed between "
-		    "runs", dst);
+		vb_warn("%s: the parameters or figures of %s changed between "
+		    "runs", dst, name);
 		rc = 1;
 	} else {
 		/* the side is as complete as its least complete run */
@@ -230,38 +305,13 @@ rn_merge_slot(const char *dir, const char *name)
 	return rc;
 }
 
-const char *
-rn_companion(void)
-{
-	return companion;
-}
-
+/* The results' name of line @l's companion beside @label into @buf. */
 char *
-rn_companion_name(char *buf, size_t len, const char *label)
+rn_companion_name(const struct vb_conf_line *l, char *buf, size_t len,
+    const char *label)
 {
-	snprintf(buf, len, "%s@%s", companion, label);
+	const char *w = vb_conf_dir(l, "with");
+
+	snprintf(buf, len, "%.*s@%s", (int)strcspn(w, ":"), w, label);
 	return buf;
-}
-
-void
-rn_companion_summary(const char *dir, const char *label)
-{
-	char path[PATH_MAX + 300], err[512];
-	struct vb_res r;
-
-	snprintf(path, sizeof(path), "%s/%s@%s.res", dir, companion, label);
-	if (vb_res_read(path, &r, err, sizeof(err)) == 0) {
-		int p = vb_res_metric_index(&r, "played_s");
-		int t = vb_res_metric_index(&r, "total_s");
-
-		if (p >= 0 && t >= 0 && r.niter > 0 &&
-		    vb_res_get(&r, 0, t) > 0)
-			fprintf(stderr, "  probe: played %.*f of %.*f "
-			    "seconds (%.0f%%), %s\n",
-			    vb_res_get(&r, 0, t) < 100, vb_res_get(&r,
-			    0, p), vb_res_get(&r, 0, t) < 100,
-			    vb_res_get(&r, 0, t), 100 * vb_res_get(&r,
-			    0, p) / vb_res_get(&r, 0, t), r.status);
-		vb_res_free(&r);
-	}
 }

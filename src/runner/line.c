@@ -141,6 +141,13 @@ rn_mark_status(const char *path, const char *status, int complete)
 	vb_res_free(&r);
 }
 
+/* " (its with=NAME)" for the companion's output stem NAME@LABEL. */
+static void
+with_of(const char *stem, char *buf, size_t len)
+{
+	snprintf(buf, len, " (its with=%.*s)", (int)strcspn(stem, "@"), stem);
+}
+
 /*
  * Every output a line makes is named after a stem, <label>.res, .vmstat
  * and .log, and probe@<label>.res and .log for with=probe: no two may
@@ -150,10 +157,8 @@ static void
 unique_outputs(const struct vb_conf *c)
 {
 	char (*stem)[2 * VB_NAMELEN + 8];
-	char msg[PATH_MAX + 4 * VB_NAMELEN + 200], with[64];
+	char msg[PATH_MAX + 4 * VB_NAMELEN + 200];
 	int *line, *probe, n = 0, i, j;
-
-	snprintf(with, sizeof(with), " (its with=%s)", rn_companion());
 
 	msg[0] = '\0';
 
@@ -171,19 +176,27 @@ unique_outputs(const struct vb_conf *c)
 		line[n] = l->lineno;
 		probe[n++] = 0;
 		if (vb_conf_dir(l, "with")) {
-			rn_companion_name(stem[n], sizeof(stem[n]), label);
+			rn_companion_name(l, stem[n], sizeof(stem[n]),
+			    label);
 			line[n] = l->lineno;
 			probe[n++] = 1;
 		}
 	}
 	for (i = 0; i < n && !msg[0]; i++)
 		for (j = 0; j < i && !msg[0]; j++)
-			if (strcmp(stem[i], stem[j]) == 0)
+			if (strcmp(stem[i], stem[j]) == 0) {
+				char wi[VB_NAMELEN + 16] = "";
+				char wj[VB_NAMELEN + 16] = "";
+
+				if (probe[i])
+					with_of(stem[i], wi, sizeof(wi));
+				if (probe[j])
+					with_of(stem[j], wj, sizeof(wj));
 				snprintf(msg, sizeof(msg), "%s:%d: %s.res "
 				    "would be written twice: by line %d%s and "
 				    "by line %d%s", c->path, line[i], stem[i],
-				    line[j], probe[j] ? with : "", line[i],
-				    probe[i] ? with : "");
+				    line[j], wj, line[i], wi);
+			}
 	free(stem);
 	free(line);
 	free(probe);
@@ -213,7 +226,7 @@ rn_validate(struct run_ctx *ctx, const struct vb_conf *c)
 				die("%s:%d: unknown directive '%s=' (known: "
 				    "iterations=, with=)", c->path, l->lineno,
 				    l->dirs[j].key);
-		rn_probe_profile(ctx, c, l);
+		rn_companion_check(ctx, c, l);
 		if (check_line(prog, l, msg, sizeof(msg)) < 0)
 			die("%s:%d: %s", c->path, l->lineno, msg);
 	}
@@ -360,6 +373,64 @@ line_cause(struct run_ctx *ctx, int idx, int status, const char *label,
 	    ctx->cause[idx] ? ctx->cause[idx] : "(no output)", logp);
 }
 
+/*
+ * Open the log @logp (A/B: added to), fork with the stop signals held
+ * (@held: a stop signal before its exec() ends it, proc.h) and, in the
+ * child: stdout and stderr to the log, @setup(@arg) (descriptors,
+ * environment), the memory limit, death with the runner by @sig, and
+ * exec @argv.  The parent gets the pid, the signals still held: it
+ * records the pid where rn_on_signal() reaches it, then
+ * vb_fork_release(@held).
+ */
+pid_t
+rn_spawn(struct run_ctx *ctx, char **argv, const char *logp, int sig,
+    void (*setup)(void *), void *arg, sigset_t *held)
+{
+	pid_t pid, runner = getpid();
+	int logfd;
+
+	/* never through a symlink, never another user's file */
+	logfd = ctx->append ? vb_open_own(logp, O_WRONLY | O_APPEND, 0644) :
+	    vb_create(logp, O_WRONLY, 0644);
+	if (logfd < 0)
+		die_errno("cannot create %s", logp);
+	pid = vb_fork_held(held);
+	if (pid < 0)
+		die_errno("cannot fork");
+	if (pid == 0) {
+		vb_child_stdio(logfd);
+		setup(arg);
+		rn_enter_limit(ctx, runner, sig);
+		execv(argv[0], argv);
+		fprintf(stderr, "vmrun: cannot run %s: %s\n", argv[0],
+		    strerror(errno));
+		_exit(127);
+	}
+	close(logfd);
+	return pid;
+}
+
+/* What a benchmark's child is set up with: line_child()'s argument. */
+struct line_child {
+	struct run_ctx *ctx;
+	int *pfd;			/* the progress pipe */
+};
+
+/* In a benchmark's child: the progress pipe and the runner's variables. */
+static void
+line_child(void *arg)
+{
+	struct line_child *lc = arg;
+	struct run_ctx *ctx = lc->ctx;
+	char fdbuf[16];
+
+	close(lc->pfd[0]);
+	snprintf(fdbuf, sizeof(fdbuf), "%d", lc->pfd[1]);
+	setenv("VMBENCH_PROGRESS_FD", fdbuf, 1);
+	setenv("VMBENCH_WORKDIR", ctx->workdir, 1);
+	setenv("VMBENCH_OURS", ctx->ours, 1);
+}
+
 /* Run one config line; returns the program's exit status. */
 int
 rn_run_line(struct run_ctx *ctx, const char *dir, const struct vb_conf *c,
@@ -367,15 +438,18 @@ rn_run_line(struct run_ctx *ctx, const char *dir, const struct vb_conf *c,
 {
 	const struct vb_conf_line *l = &c->lines[idx];
 	char label[2 * VB_NAMELEN], prog[PATH_MAX], out[PATH_MAX + 256];
-	char logp[PATH_MAX + 256], nit[16], fdbuf[16], with[64];
+	char logp[PATH_MAX + 256], nit[16], with[VB_NAMELEN + 16];
+	char comp[VB_NAMELEN + 1];
 	char **argv;
-	const char *profile = rn_probe_profile(ctx, c, l);
-	int pfd[2], logfd, status, n = 0, i, probe_failed = 0, self_slot;
-	pid_t pid, runner = getpid();
+	const char *profile = rn_companion_of(l, comp, sizeof(comp));
+	int pfd[2], status, n = 0, i, probe_failed = 0, self_slot;
+	struct line_child lc = { ctx, pfd };
+	pid_t pid;
 	sigset_t held;
 
 	vb_conf_label(l, label, sizeof(label));
-	snprintf(with, sizeof(with), ", with the %s", rn_companion());
+	if (profile)
+		snprintf(with, sizeof(with), ", with the %s", comp);
 	rn_prog_path(ctx, l->bench, prog, sizeof(prog));
 	free(ctx->now);
 	ctx->now = NULL;
@@ -405,11 +479,6 @@ rn_run_line(struct run_ctx *ctx, const char *dir, const struct vb_conf *c,
 	}
 	argv[n] = NULL;
 
-	/* never through a symlink, never another user's file */
-	logfd = ctx->append ? vb_open_own(logp, O_WRONLY | O_APPEND, 0644) :
-	    vb_create(logp, O_WRONLY, 0644);
-	if (logfd < 0)
-		die_errno("cannot create %s", logp);
 	if (pipe(pfd) < 0)
 		die_errno("cannot create a pipe");
 	if (!ctx->append)
@@ -418,30 +487,13 @@ rn_run_line(struct run_ctx *ctx, const char *dir, const struct vb_conf *c,
 		    profile ? with : "");
 	snprintf(ctx->ours, sizeof(ctx->ours), "%ld", (long)getpid());
 	if (profile)
-		rn_start_probe(ctx, dir, label, profile);
-	/* a stop signal before its exec() ends it (proc.h) */
-	pid = vb_fork_held(&held);
-	if (pid < 0)
-		die_errno("cannot fork");
-	if (pid == 0) {
-		vb_child_stdio(logfd);
-		close(pfd[0]);
-		snprintf(fdbuf, sizeof(fdbuf), "%d", pfd[1]);
-		setenv("VMBENCH_PROGRESS_FD", fdbuf, 1);
-		setenv("VMBENCH_WORKDIR", ctx->workdir, 1);
-		setenv("VMBENCH_OURS", ctx->ours, 1);
-		rn_enter_limit(ctx, runner, SIGTERM);
-		execv(prog, argv);
-		fprintf(stderr, "vmrun: cannot run %s: %s\n", prog,
-		    strerror(errno));
-		_exit(127);
-	}
+		rn_start_companion(ctx, dir, comp, label, profile);
+	pid = rn_spawn(ctx, argv, logp, SIGTERM, line_child, &lc, &held);
 	running_pid = pid;
 	vb_fork_release(&held);
 	if (stop_signal)
 		kill(pid, SIGTERM);
 	close(pfd[1]);
-	close(logfd);
 	follow(ctx, pfd[0], idx + 1, c->nlines, label, t0);
 	close(pfd[0]);
 	while (waitpid(pid, &status, 0) < 0)
@@ -449,13 +501,7 @@ rn_run_line(struct run_ctx *ctx, const char *dir, const struct vb_conf *c,
 			die_errno("waitpid");
 	running_pid = 0;
 	free(argv);
-	probe_failed = rn_stop_probe(ctx, dir, label);
-	if (profile && ctx->append) {
-		char name[3 * VB_NAMELEN];
-
-		rn_companion_name(name, sizeof(name), label);
-		probe_failed |= rn_merge_slot(dir, name);
-	}
+	probe_failed = rn_stop_companion(ctx, dir, label);
 	if (self_slot && WIFEXITED(status) && WEXITSTATUS(status) == 0)
 		probe_failed |= rn_merge_slot(dir, label);
 	if (WIFEXITED(status) && WEXITSTATUS(status) == 0)
@@ -487,7 +533,8 @@ rn_line_status(struct run_ctx *ctx, const struct vb_conf *c, int i, int k,
 	for (p = 0; p < 1 + (vb_conf_dir(&c->lines[i], "with") != NULL);
 	    p++) {
 		if (p)
-			rn_companion_name(name, sizeof(name), label);
+			rn_companion_name(&c->lines[i], name,
+			    sizeof(name), label);
 		snprintf(path, sizeof(path), "%s/%s.res", ctx->sd[k].dir, p ?
 		    name : label);
 		if (vb_res_read(path, &r, err, sizeof(err)) < 0)
@@ -528,7 +575,54 @@ rn_line_iterations(const struct vb_conf *c, int i, const struct opts *o)
 	    l->iterations : c->iterations ? c->iterations : 1;
 }
 
-/* The closing summary: each benchmark's headline figure and spread. */
+/*
+ * One row of the closing summary: the result @path of @label, its
+ * headline figure and spread, through the harness's vb_describe();
+ * @cause: why its program failed, or NULL.
+ */
+static void
+summary_row(const char *label, const char *path, const char *cause)
+{
+	char err[512];
+	struct vb_res r;
+	struct vb_desc d;
+	int m;
+
+	if (access(path, F_OK) < 0) {
+		fprintf(stderr, "%-18s (%s)\n", label, cause ? cause :
+		    "not run");
+		return;
+	}
+	if (vb_res_read(path, &r, err, sizeof(err)) < 0) {
+		fprintf(stderr, "%-18s %s\n", label, err);
+		if (cause)
+			fprintf(stderr, "  cause: %s\n", cause);
+		return;
+	}
+	m = vb_res_metric_index(&r, r.headline[0] ? r.headline : "elapsed");
+	if (m < 0)
+		m = 0;
+	vb_describe(r.vals + m, (size_t)r.niter, (size_t)r.nmetrics, &d);
+	if (d.n == 0)	/* nothing to describe: no nan */
+		fprintf(stderr, "%-18s %-18s %11s %10s %6s %3zu  %s (%s)\n",
+		    label, r.metrics[m].name, "-", "-", "-", d.n, r.status,
+		    r.metrics[m].unit);
+	else
+		fprintf(stderr, "%-18s %-18s %11.6g %10.4g %6.2f %3zu  %s "
+		    "(%s)\n", label, r.metrics[m].name, d.mean, d.sd,
+		    isnan(d.cov) ? 0.0 : d.cov * 100, d.n, r.status,
+		    r.metrics[m].unit);
+	if (r.note)
+		fprintf(stderr, "  note: %s\n", r.note);
+	if (cause && strcmp(r.status, "complete") != 0)
+		fprintf(stderr, "  cause: %s\n", cause);
+	vb_res_free(&r);
+}
+
+/*
+ * The closing summary: each benchmark's headline figure and spread,
+ * and its companion's (with=) in a row of its own.
+ */
 void
 rn_summary(struct run_ctx *ctx, const char *dir, const struct vb_conf *c)
 {
@@ -537,47 +631,18 @@ rn_summary(struct run_ctx *ctx, const char *dir, const struct vb_conf *c)
 	fprintf(stderr, "\n%-18s %-18s %11s %10s %6s %3s  %s\n", "benchmark",
 	    "figure", "mean", "sd", "cov%", "n", "status");
 	for (i = 0; i < c->nlines; i++) {
-		char label[2 * VB_NAMELEN], path[PATH_MAX + 256], err[512];
-		struct vb_res r;
-		struct vb_desc d;
-		int m;
+		char label[2 * VB_NAMELEN], path[PATH_MAX + 256];
+		char name[3 * VB_NAMELEN];
 
 		vb_conf_label(&c->lines[i], label, sizeof(label));
 		snprintf(path, sizeof(path), "%s/%s.res", dir, label);
-		if (access(path, F_OK) < 0) {
-			fprintf(stderr, "%-18s (%s)\n", label, ctx->cause[i] ?
-			    ctx->cause[i] : "not run");
+		summary_row(label, path, ctx->cause[i]);
+		if (!vb_conf_dir(&c->lines[i], "with"))
 			continue;
-		}
-		if (vb_res_read(path, &r, err, sizeof(err)) < 0) {
-			fprintf(stderr, "%-18s %s\n", label, err);
-			if (ctx->cause[i])
-				fprintf(stderr, "  cause: %s\n", ctx->cause[i]);
-			continue;
-		}
-		m = vb_res_metric_index(&r, r.headline[0] ? r.headline :
-		    "elapsed");
-		if (m < 0)
-			m = 0;
-		vb_describe(r.vals + m, (size_t)r.niter, (size_t)r.nmetrics,
-		    &d);
-		if (d.n == 0)	/* nothing to describe: no nan */
-			fprintf(stderr, "%-18s %-18s %11s %10s %6s %3zu  %s "
-			    "(%s)\n", label, r.metrics[m].name, "-", "-", "-",
-			    d.n, r.status, r.metrics[m].unit);
-		else
-			fprintf(stderr, "%-18s %-18s %11.6g %10.4g %6.2f %3zu  "
-			    "%s (%s)\n", label, r.metrics[m].name, d.mean,
-			    d.sd, isnan(d.cov) ? 0.0 : d.cov * 100, d.n,
-			    r.status, r.metrics[m].unit);
-		if (r.note)
-			fprintf(stderr, "  note: %s\n", r.note);
-		if (ctx->cause[i] && strcmp(r.status, "complete") != 0)
-			fprintf(stderr, "  cause: %s\n", ctx->cause[i]);
-		vb_res_free(&r);
-		/* the companion beside it: its own line */
-		if (vb_conf_dir(&c->lines[i], "with"))
-			rn_companion_summary(dir, label);
+		rn_companion_name(&c->lines[i], name, sizeof(name), label);
+		snprintf(path, sizeof(path), "%s/%s.res", dir, name);
+		if (access(path, F_OK) == 0)
+			summary_row(name, path, NULL);
 	}
 	fprintf(stderr, "\nresults in %s/\n", dir);
 }

@@ -45,9 +45,6 @@
 #include <linux/magic.h>
 #include "run.h"
 
-/* The run that die() ends: vb_set_die_hook() passes no argument. */
-static struct run_ctx *die_ctx;
-
 /*
  * Remove the memory limit and the swap file (in that order: the cgroup's
  * processes are killed first, so nothing is using the swap any more);
@@ -59,10 +56,10 @@ rn_teardown(struct run_ctx *ctx)
 	char err[1024];
 	int rc = 0;
 
-	if (probe_pid > 0) {
-		kill(probe_pid, SIGINT);
-		waitpid(probe_pid, NULL, 0);
-		probe_pid = 0;
+	if (companion_pid > 0) {
+		kill(companion_pid, SIGINT);
+		waitpid(companion_pid, NULL, 0);
+		companion_pid = 0;
 	}
 
 	if (vb_memlimit_remove(&ctx->lim, err, sizeof(err)) < 0) {
@@ -166,9 +163,9 @@ rn_unlock_label(struct run_ctx *ctx)
  * meta failed (it would stay "running") and give up the label.
  */
 static void
-die_teardown(void)
+die_teardown(void *arg)
 {
-	struct run_ctx *ctx = die_ctx;
+	struct run_ctx *ctx = arg;
 	int k;
 
 	rn_teardown(ctx);
@@ -210,8 +207,7 @@ rn_ab_add(struct side *sd, const char *key, const char *val)
 void
 rn_die_hook(struct run_ctx *ctx)
 {
-	die_ctx = ctx;
-	vb_set_die_hook(die_teardown);
+	vb_set_die_hook(die_teardown, ctx);
 }
 
 /*

@@ -6,7 +6,7 @@
  *
  *	vmrun.c      main: options, checks, the plan
  *	line.c       one config line: the program, its log, its cause
- *	companion.c  the probe beside a benchmark (with=probe)
+ *	companion.c  the program beside a benchmark (with=NAME)
  *	abrun.c      make ab: two settings, interleaved
  *	runs.c       the runs of a label (RESULTS/LABEL/runN/)
  *	machine.c    locks, the machine record, the limit, teardown
@@ -24,6 +24,7 @@
 #include "knob.h"
 #include "label.h"
 #include "quiet.h"
+#include "res.h"
 #include "memlimit.h"
 #include "meta.h"
 #include "state.h"
@@ -103,8 +104,11 @@ struct run_ctx {
 	struct vb_state state;		/* what to undo after a SIGKILL */
 	struct vb_knobs knobs;		/* make ab's settings */
 	int append;			/* A/B: add to the side's results */
-	char ours[64];			/* VMBENCH_OURS: vmrun and the probe */
-	char probe_res[PATH_MAX + 300];	/* the probe's .res, while it runs */
+	char ours[64];			/* VMBENCH_OURS: vmrun, companion */
+	/* the with= companion while it runs: its name, .res, slot or not */
+	char companion[VB_NAMELEN + 1];
+	char companion_res[PATH_MAX + 300];
+	int companion_slot;
 	char slot[1200];		/* A/B: "A 1/6 (thp=never)" */
 	int ab_line;			/* A/B: the line under way, or -1 */
 	int warmup;			/* A/B: a discarded run of each line */
@@ -133,7 +137,7 @@ struct run_ctx {
 /* Set by the signal handler (vmrun.c), read by every module. */
 extern volatile sig_atomic_t stop_signal;
 extern volatile pid_t running_pid;	/* the benchmark under way */
-extern volatile pid_t probe_pid;	/* the with=probe companion */
+extern volatile pid_t companion_pid;	/* the with= companion */
 
 /* vmrun.c */
 void rn_on_signal(int sig);
@@ -152,19 +156,25 @@ void rn_cut_short(struct run_ctx *ctx, const struct vb_conf *c, int i,
     const char *status);
 int rn_line_iterations(const struct vb_conf *c, int i, const struct opts *o);
 void rn_summary(struct run_ctx *ctx, const char *dir, const struct vb_conf *c);
+pid_t rn_spawn(struct run_ctx *ctx, char **argv, const char *logp, int sig,
+    void (*setup)(void *), void *arg, sigset_t *held);
 
 /* companion.c */
-/* The companion's name, "probe": the one program the runner names. */
-const char *rn_companion(void);
-/* Its results' name beside line @label: "probe@LABEL" into @buf. */
-char *rn_companion_name(char *buf, size_t len, const char *label);
-/* The closing summary's line of the companion beside @label in @dir. */
-void rn_companion_summary(const char *dir, const char *label);
-const char *rn_probe_profile(struct run_ctx *ctx, const struct vb_conf *c,
+/*
+ * Line @l's companion (with=NAME[:PROFILE]): NAME into @name, and its
+ * profile ("" without one), or NULL when the line has none.
+ */
+const char *rn_companion_of(const struct vb_conf_line *l, char *name,
+    size_t len);
+/* Dies unless NAME's --help declares it a companion taking PROFILE. */
+void rn_companion_check(struct run_ctx *ctx, const struct vb_conf *c,
     const struct vb_conf_line *l);
-pid_t rn_start_probe(struct run_ctx *ctx, const char *dir, const char *label,
-    const char *profile);
-int rn_stop_probe(struct run_ctx *ctx, const char *dir, const char *label);
+/* Its results' name beside line @label: "NAME@LABEL" into @buf. */
+char *rn_companion_name(const struct vb_conf_line *l, char *buf, size_t len,
+    const char *label);
+pid_t rn_start_companion(struct run_ctx *ctx, const char *dir,
+    const char *name, const char *label, const char *profile);
+int rn_stop_companion(struct run_ctx *ctx, const char *dir, const char *label);
 int rn_merge_slot(const char *dir, const char *name);
 
 /* abrun.c */

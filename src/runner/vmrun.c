@@ -163,9 +163,14 @@ static const struct vb_opt opt_tab[] = {
 	{ 0 },
 };
 
+/*
+ * The runner's one file-scope mutable state, by exception: what
+ * rn_on_signal() must reach (a handler gets no argument).  Everything
+ * else goes through struct run_ctx.
+ */
 volatile sig_atomic_t stop_signal;
 volatile pid_t running_pid;
-volatile pid_t probe_pid;		/* the with=probe companion */
+volatile pid_t companion_pid;		/* the with= companion */
 
 void
 rn_on_signal(int sig)
@@ -175,9 +180,9 @@ rn_on_signal(int sig)
 	stop_signal = sig;
 	if (p > 0)
 		kill(p, sig == SIGHUP ? SIGTERM : sig);
-	/* the probe keeps what it measured, marked interrupted */
-	if (probe_pid > 0)
-		kill(probe_pid, SIGINT);
+	/* the companion keeps what it measured, marked interrupted */
+	if (companion_pid > 0)
+		kill(companion_pid, SIGINT);
 }
 
 static void
@@ -880,7 +885,7 @@ main(int argc, char **argv)
 		rc = rn_run_plain(ctx, &conf, &o, sd, t0);
 		failed = rc == 130 ? 0 : rc;
 	}
-	vb_set_die_hook(NULL);
+	vb_set_die_hook(NULL, NULL);
 	td_failed = rn_teardown(ctx) < 0;
 	failed += td_failed;
 	rn_machine_end(ctx, sd, nside);

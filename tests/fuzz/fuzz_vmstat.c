@@ -17,8 +17,9 @@
 static jmp_buf fz_jump;
 
 static void
-fz_died(void)
+fz_died(void *unused)
 {
+	(void)unused;
 	longjmp(fz_jump, 1);
 }
 
@@ -28,10 +29,10 @@ dump(FILE *out, const struct rl_set *s, int iter)
 {
 	if (setjmp(fz_jump))
 		return 1;
-	vb_set_die_hook(fz_died);
+	vb_set_die_hook(fz_died, NULL);
 	if (dump_vmstat(out, s, "in", iter, 80) < 0)
 		fz_fail("the .vmstat file was not found");
-	vb_set_die_hook(NULL);
+	vb_set_die_hook(NULL, NULL);
 	return 0;
 }
 

@@ -273,6 +273,10 @@ usage(void)
 	    "deadline task (interbench audio/video) that runs beside a "
 	    "benchmark.\n\nOptions:\n");
 	vb_opt_usage(stdout, opts);
+	/* what the runner reads: a companion, without --append */
+	printf("\nCompanion: with=probe[:PROFILE] in a config runs it "
+	    "beside the line's\nbenchmark; it says it is ready on "
+	    "VMBENCH_READY_FD and ends complete\non SIGUSR1.\n");
 	printf("\nFigures (besides time, rusage and vmstat deltas):\n");
 	for (m = metrics; m->name; m++)
 		printf("  %-22s %s (%s, %s)\n", m->name, m->desc, m->unit,
