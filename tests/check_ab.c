@@ -105,13 +105,17 @@ END_TEST
  * vmrun --a/--b on the fake tree: two folders, each with its iterations
  * in ABBA order, meta naming the setting, the fake knobs restored.
  */
+static const char *res_status(const char *path, char *buf, size_t len,
+    int *niter);
+
 START_TEST(ab_end_to_end_fake)
 {
 	char v[256], path[700], dir[600];
 	int n;
 
 	tu_fake_settings();
-	tu_fake("ab.conf", "iterations 2\nforkbomb --forks 2 --ints 10\n");
+	tu_fake("ab.conf", "iterations 2\nforkbomb --forks 2 --ints 10 "
+	    "with=probe\n");
 	ck_assert_int_eq(sh("VMBENCH_SYSROOT=%s bench/vmrun --kernel t "
 	    "--a 'vm.swappiness=7' --b 'vm.swappiness=9,thp=never' "
 	    "--config %s/ab.conf --results %s/r --workdir %s/w "
@@ -134,6 +138,16 @@ START_TEST(ab_end_to_end_fake)
 	snprintf(path, sizeof(path), "%s/forkbomb.res", dir);
 	tu_res_mean(path, "elapsed", &n);
 	ck_assert_int_eq(n, 2);
+	/* the probe's runs, merged a slot at a time, end complete too */
+	for (n = 0; n < 2; n++) {
+		int ni;
+
+		snprintf(path, sizeof(path), "%s/r/t-%c/probe@forkbomb.res",
+		    tu_dir, n ? 'B' : 'A');
+		ck_assert_str_eq(res_status(path, v, sizeof(v), &ni),
+		    "complete");
+		ck_assert_int_eq(ni, 2);
+	}
 	snprintf(dir, sizeof(dir), "%s/r/t-B", tu_dir);
 	ck_assert_str_eq(tu_meta_val(dir, "ab_setting", v, sizeof(v)),
 	    "vm.swappiness=9,thp=never");

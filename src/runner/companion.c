@@ -290,8 +290,13 @@ rn_merge_slot(const char *dir, const char *name)
 		    "runs", dst, name);
 		rc = 1;
 	} else {
-		/* the side is as complete as its least complete run */
-		if (strcmp(b.status, "complete") != 0)
+		/*
+		 * The side is as complete as its least complete run;
+		 * "running" only said that more runs were to come
+		 * (abrun.c), so this run's status replaces it.
+		 */
+		if (strcmp(b.status, "complete") != 0 ||
+		    strcmp(a.status, "running") == 0)
 			snprintf(a.status, sizeof(a.status), "%s", b.status);
 		snprintf(a.ended, sizeof(a.ended), "%s", b.ended);
 		if (vb_res_write(dst, &a) < 0) {
