@@ -649,7 +649,8 @@ srow_ratio(struct srow *row, const struct rv_cmp *c)
  * Why a can't tell is one, after its words: the runs a side that would
  * decide at the measured spread, as the text report's verdict line
  * says it, or that the spread was not measured (assumed: a side of one
- * run) or is unknown.
+ * run) or is unknown.  (The load's can't tell says its reason in its
+ * word, table_verdict_word().)
  */
 static void
 cant_reason(struct srow *row, const struct rv_verdict *v,
@@ -693,13 +694,7 @@ srow_text(struct srow *row, const struct rl_set *s)
 	}
 	table_verdict_word(w, sizeof(w), v);
 	if (v->load) {
-		if (isnan(v->change))
-			snprintf(row->text + n, sizeof(row->text) - n, "%s",
-			    w);
-		else
-			snprintf(row->text + n, sizeof(row->text) - n, "%s "
-			    "(%s%%)", w, fmt_num(p, sizeof(p), "%+.1f",
-			    v->change));
+		snprintf(row->text + n, sizeof(row->text) - n, "%s", w);
 		return;
 	}
 	if (v->word == RV_OTHER_WORK) {
