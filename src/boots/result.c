@@ -327,7 +327,7 @@ int
 bt_label_plan_check(const char *dir, const char *label, const char *pair,
     int side, char *err, size_t errlen)
 {
-	char p[PATH_MAX], e[256], other[BT_PAIR_MAX] = "";
+	char p[PATH_MAX], e[256], other[BT_PAIR_MAX] = "", run[NAME_MAX + 1];
 	struct vb_kv *kv;
 	struct dirent *d;
 	const char *v;
@@ -347,14 +347,15 @@ bt_label_plan_check(const char *dir, const char *label, const char *pair,
 		if (v && strcmp(v, pair) && (!first || i < first)) {
 			first = i;
 			snprintf(other, sizeof(other), "%s", v);
+			snprintf(run, sizeof(run), "%s", d->d_name);
 		}
 		vb_meta_free(kv, n);
 	}
 	closedir(dp);
 	if (!first)
 		return 0;
-	snprintf(err, errlen, "%s holds runs of another plan (run%d: %s "
+	snprintf(err, errlen, "%s holds runs of another plan (%s: %s "
 	    "against %s, not %s): give %c_LABEL= a label of its own, or "
-	    "remove %s", dir, first, label, other, pair, side, dir);
+	    "remove %s", dir, run, label, other, pair, side, dir);
 	return -1;
 }
