@@ -21,7 +21,7 @@ BENCH_NAMES := overhead report fileload makesim memfill probe tio html vmlat \
 # The harness's own cost: tools/overhead.c; then what tracing costs
 # forkbomb and memfill (tools/bench-trace.sh; 77: no tracefs, skipped).
 bench_run_overhead = tools/overhead && { sh tools/bench-trace.sh \
-	"$${VB_TRACE_ROUNDS:-5}"; rc=$$?; [ $$rc = 77 ] || exit $$rc; }
+	"$${VB_TRACE_ROUNDS:-6}"; rc=$$?; [ $$rc = 77 ] || exit $$rc; }
 bench_vars_overhead = TRACE_ROUNDS
 bench_needs_overhead = tools/overhead tools/sampler_phases
 

@@ -15,7 +15,7 @@ export VB_A_SET := $(if $(filter undefined,$(origin A)),,1)
 export VB_B_SET := $(if $(filter undefined,$(origin B)),,1)
 $(call vb_export,KERNEL CONFIG RESULTS ITERATIONS RUNS FORCE MEM SWAP WORKDIR \
 	CPUS A B A_LABEL B_LABEL ORDER WARMUP KERNELS REPORT_OPTS PLOTS \
-	QUIET QUIET_WAIT)
+	QUIET QUIET_WAIT TRACE)
 # KERNEL left empty is uname -r (vmrun).
 
 # Each recipe execs its program, which is then make's own child: a
@@ -30,6 +30,13 @@ VB_FORCE_ARGS = case "$$VB_FORCE" in 1) set -- --force;; 0|'') set --;; \
 	    *) echo 'make: FORCE= takes 1 (replace the label) or 0 (add a' \
 	    'run, the default), nothing else' >&2; exit 2;; esac
 
+# TRACE=1 records reclaim and compaction latency from tracepoints, TRACE=0
+# does not, none leaves it to the programs (on under MEM=): it reaches
+# them as VMBENCH_TRACE (src/lib/trace.h); any other value is refused
+VB_TRACE_ENV = case "$$VB_TRACE" in 0|1) export VMBENCH_TRACE="$$VB_TRACE";; \
+	    '') ;; *) echo 'make: TRACE= takes 1 (record tracepoints) or 0' \
+	    '(do not), nothing else' >&2; exit 2;; esac
+
 # the options every vmrun target shares, as shell words from VB_*
 VMRUN_ARGS = --config "$$VB_CONFIG" --results "$$VB_RESULTS" \
 	    $${VB_ITERATIONS:+--iterations "$$VB_ITERATIONS"} \
@@ -41,7 +48,7 @@ VMRUN_ARGS = --config "$$VB_CONFIG" --results "$$VB_RESULTS" \
 
 # make run: the runner does the work; see src/runner/vmrun.c and docs/running.md.
 run: all
-	$(Q)$(VB_FORCE_ARGS); \
+	$(Q)$(VB_TRACE_ENV); $(VB_FORCE_ARGS); \
 	exec bench/vmrun --kernel "$$VB_KERNEL" $${VB_RUNS:+--runs "$$VB_RUNS"} \
 	    $(VMRUN_ARGS) "$$@"
 
@@ -53,7 +60,7 @@ ab: all
 	$(Q)[ -n "$$VB_A_SET$$VB_B_SET" ] || { echo 'make ab: give both' \
 	    'sides: A="name=value,..." B="name=value,..." (B= alone: the' \
 	    'settings as found)' >&2; exit 2; }; \
-	$(VB_FORCE_ARGS); \
+	$(VB_TRACE_ENV); $(VB_FORCE_ARGS); \
 	exec bench/vmrun --kernel "$$VB_KERNEL" \
 	    $${VB_A_SET:+--a "$$VB_A"} $${VB_B_SET:+--b "$$VB_B"} \
 	    $${VB_A_LABEL:+--label-a "$$VB_A_LABEL"} \

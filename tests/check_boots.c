@@ -738,6 +738,82 @@ START_TEST(bad_input)
 }
 END_TEST
 
+/* @n runs of label folder @rel (under tu_dir), their meta pairing @pair. */
+static void
+runs_paired(const char *rel, int n, const char *pair)
+{
+	ck_assert_int_eq(sh("for i in $(seq %d); do mkdir -p \"$T/%s/run$i\" "
+	    "&& printf 'vmbench_meta=1\\nlabel=x\\nboot_side=B\\n"
+	    "boot_pair=%s\\n' > \"$T/%s/run$i/meta\" || exit 1; done", n,
+	    rel, pair, rel), 0);
+}
+
+/*
+ * A label folder another plan made: make boots' default label of the
+ * side without a command line is the bare release, which a second plan
+ * (mitigations=off against none) shares with a first one (56 against
+ * 57).  bt_label_plan_check() refuses runs paired with another label,
+ * in one line naming the run, the pairings and the way out; accepts
+ * this pairing's runs, make run's (no boot_pair) and no folder.  Then
+ * vmboots itself, on fake images and a fake QEMU: refused before
+ * anything boots, QEMU never started, no run added.
+ */
+START_TEST(label_of_another_plan)
+{
+	char err[1024], a[512], b[512], *out, *p;
+
+	runs_paired("lp/res/57", 3, "56");
+	tu_path(a, sizeof(a), "lp/res/57");
+	ck_assert_int_eq(bt_label_plan_check(a, "57", "57-mitigations-off",
+	    'B', err, sizeof(err)), -1);
+	tu_assert_has(err, "lp/res/57 holds runs of another plan (run1: 57 "
+	    "against 56, not 57-mitigations-off): give B_LABEL= a label of "
+	    "its own, or remove ");
+	ck_assert_ptr_null(strchr(err, '\n'));
+	/* the same pairing, make run's runs, no folder: fine */
+	ck_assert_int_eq(bt_label_plan_check(a, "57", "56", 'B', err,
+	    sizeof(err)), 0);
+	ck_assert_int_eq(sh("mkdir -p \"$T/lp/res/mr/run1\" && echo "
+	    "vmbench_meta=1 > \"$T/lp/res/mr/run1/meta\""), 0);
+	tu_path(b, sizeof(b), "lp/res/mr");
+	ck_assert_int_eq(bt_label_plan_check(b, "mr", "56", 'A', err,
+	    sizeof(err)), 0);
+	tu_path(b, sizeof(b), "lp/res/none");
+	ck_assert_int_eq(bt_label_plan_check(b, "none", "56", 'A', err,
+	    sizeof(err)), 0);
+	/* vmboots: mitigations=off against none into the 56-57 plan's 57 */
+	if (!vb_have("mkfs.ext4") || !vb_have("e2fsck") ||
+	    !vb_have("debugfs") || !vb_have("busybox")) {
+		tu_skip("label_of_another_plan in part: no e2fsprogs or "
+		    "busybox (make deps-boots)");
+		return;
+	}
+	fake_image(a, sizeof(a), "lp-vmlinuz", "6.1.0-57-plan (fake) #1", 1);
+	runs_paired("lp/r2/6.1.0-57-plan", 3, "6.1.0-56-plan");
+	ck_assert_int_eq(sh("printf '#!/bin/sh\\ncase \"$1\" in --version) "
+	    "echo QEMU emulator version 0;; *) touch \"$T/lp/qemu-ran\";; "
+	    "esac\\n' > \"$T/lp/fakeqemu\" && chmod +x \"$T/lp/fakeqemu\""),
+	    0);
+	ck_assert_int_ne(sh("bench/vmboots --results \"$T/lp/r2\" --workdir "
+	    "\"$T/lp/w\" --a-kernel '%s' --b-kernel '%s' --a-cmdline "
+	    "mitigations=off --qemu \"$T/lp/fakeqemu\" --config "
+	    "configs/test.conf --accel tcg > \"$T/lp/out\" 2>&1", a, a), 0);
+	out = tu_slurp(tu_path(b, sizeof(b), "lp/out"));
+	tu_assert_has(out, "6.1.0-57-plan holds runs of another plan (run1: "
+	    "6.1.0-57-plan against 6.1.0-56-plan, not "
+	    "6.1.0-57-plan-mitigations-off): give B_LABEL=");
+	/* the refusal is the last line, whole (the fake images have no
+	 * modules folder: said before it) */
+	p = strstr(out, "holds runs of another plan");
+	ck_assert_msg(p && strchr(p, '\n') == out + strlen(out) - 1,
+	    "not the one last line: %s", out);
+	free(out);
+	ck_assert(!exists("lp/qemu-ran"));
+	ck_assert(!exists("lp/r2/6.1.0-57-plan/run4"));
+	ck_assert(!exists("lp/r2/6.1.0-57-plan-mitigations-off/run1"));
+}
+END_TEST
+
 /* Skip unless QEMU and a test kernel are here; the kernel into $K. */
 static int
 can_boot(const char *test)
@@ -1244,6 +1320,7 @@ boots_suite(void)
 	tcase_add_test(tc, collect_keeps_whole);
 	tcase_add_test(tc, modules_of_test_kernel);
 	tcase_add_test(tc, bad_input);
+	tcase_add_test(tc, label_of_another_plan);
 	tcase_add_test(tc, kexec_plan);
 	suite_add_tcase(s, tc);
 	/* a fresh folder each: checked fixtures run in the test's child */

@@ -390,6 +390,10 @@ START_TEST(columns_table)
 	ck_assert_msg(!strcmp(vb_buf_str(&hdr), vb_buf_str(&doc)),
 	    "docs/report.md lists the columns\n%s\nthe table has\n%s",
 	    vb_buf_str(&hdr), vb_buf_str(&doc));
+	/* the count the docs give */
+	snprintf(row, sizeof(row), "**metrics** (the default), %d columns ",
+	    n);
+	tu_assert_has(md, row);
 	free(md);
 	/* the JSON's keys; its top-level format_version */
 	if (!py) {

@@ -597,6 +597,56 @@ START_TEST(summary_orientation)
 END_TEST
 
 /*
+ * The summary chart says why: make ab's fixture pair, x-B's three runs
+ * loud and x-A's quiet, gets a load note under its title naming the
+ * loud runs of each side and the verdicts the load made can't tell,
+ * and that verdict beside its row; two labels of runs
+ * (aa-1, aa-2) have each can't tell's runs a side that would decide
+ * beside it, as the text report's verdict line; a pair of quiet sides
+ * (every foreign_cpu and mem_ set to 0) has no note.  gnuplot is not
+ * run (true): the script is written before.
+ */
+START_TEST(summary_reasons)
+{
+	char *gp;
+
+	use_dir("summary_reasons");
+	ck_assert_int_eq(sh("GNUPLOT=true " VMREPORT " --plot \"$T/ab\" "
+	    "tests/fixtures/ab-A tests/fixtures/ab-B >/dev/null "
+	    "2>\"$T/err\""), 0);
+	ck_assert_ptr_nonnull(gp = tu_slurp_ok("%s/ab/summary.gp", tdir));
+	tu_assert_has(gp, "set label 104 'loud runs: x-A 0 of 3, x-B 3 of 3 "
+	    "(make ab: each iteration a run) (other processes above 5% of a "
+	    "CPU or 25% of the memory); 1 verdict can''t tell: the sides ran "
+	    "under different loads' at screen 0, screen 1 offset 1,-3.6");
+	tu_assert_has(gp, "\nset tmargin 6\n");
+	tu_assert_has(gp, "'can''t tell: the sides ran under different loads' "
+	    "at graph 1");
+	free(gp);
+	ck_assert_int_eq(sh("GNUPLOT=true " VMREPORT " --plot \"$T/aa\" " EX
+	    "/aa-1 " EX "/aa-2 >/dev/null 2>\"$T/err\""), 0);
+	ck_assert_ptr_nonnull(gp = tu_slurp_ok("%s/aa/summary.gp", tdir));
+	tu_assert_has(gp, "'can''t tell -29.8% [-75.4, +174.7] (96 runs a "
+	    "side would decide)' at graph 1");
+	tu_assert_has(gp, "'loud runs: aa-1 3 of 3, aa-2 3 of 3 (other");
+	free(gp);
+	/* quiet sides: no note, the usual margin */
+	ck_assert_int_eq(sh("for k in A B; do mkdir -p \"$T/q$k\" && cp "
+	    "tests/fixtures/ab-$k/meta \"$T/q$k/\" && awk '$1 == \"metric\" "
+	    "{ m++; if ($2 ~ /^(foreign_|mem_)/) z[m + 2] = 1 } $1 == "
+	    "\"iter\" { for (c in z) $c = 0 } { print }' "
+	    "tests/fixtures/ab-$k/memfill.res > \"$T/q$k/memfill.res\" || "
+	    "exit 1; done && GNUPLOT=true " VMREPORT " --plot \"$T/q\" "
+	    "\"$T/qA\" \"$T/qB\" >/dev/null 2>\"$T/err\""), 0);
+	ck_assert_ptr_nonnull(gp = tu_slurp_ok("%s/q/summary.gp", tdir));
+	tu_assert_lacks(gp, "set label 104");
+	tu_assert_lacks(gp, "different loads");
+	tu_assert_has(gp, "\nset tmargin 5\n");
+	free(gp);
+}
+END_TEST
+
+/*
  * gnuplot says nothing (no warning on stderr, no gnuplot.log) on the
  * examples with every chart, and on folders where a metric and the
  * headline are the same in every run of both, the vmstat series are
@@ -748,6 +798,7 @@ plot_suite(void)
 	tcase_add_unchecked_fixture(tc, tu_mktmp, tu_rmtmp);
 	tcase_add_test(tc, default_and_detail);
 	tcase_add_test(tc, summary_orientation);
+	tcase_add_test(tc, summary_reasons);
 	tcase_add_test(tc, gnuplot_fails);
 	tcase_add_test(tc, inside_results_leaves_nothing);
 	tcase_add_test(tc, interrupted_gnuplot);

@@ -370,6 +370,47 @@ START_TEST(fake_busy)
 }
 END_TEST
 
+/*
+ * A benchmark under a tracefs half there (a fake whose instance comes
+ * up empty, as no real one does) with tracing asked for: it runs to the
+ * end (exit 0), says so in one line, and its .res has the tracepoint
+ * columns with every value absent ("-"), not 0; the other tracer's
+ * top-level buffer is as it was, and no instance or record is left.
+ */
+START_TEST(fake_half_there_run_goes_on)
+{
+	char out[4096];
+	int rc;
+
+	fake_tracefs(0, 0);
+	rc = tu_sh_in(tu_dir, "VMBENCH_TRACE=1 VMBENCH_SYSROOT=\"$T\" "
+	    "bench/forkbomb --forks 20 --iterations 2 --out \"$T/fb\" "
+	    "--workdir \"$T\" > \"$T/fb.out\" 2> \"$T/fb.err\"");
+	ck_assert_int_eq(tu_sh_out(out, sizeof(out), "cat '%s/fb.err'",
+	    tu_dir), 0);
+	ck_assert_msg(rc == 0, "forkbomb: status %d: %s", rc, out);
+	tu_assert_has(out, "half there): no reclaim or compaction latency "
+	    "recorded\n");
+	ck_assert_int_eq(tu_sh_out(out, sizeof(out), "grep -c 'tracefs' "
+	    "'%s/fb.err'", tu_dir), 0);
+	ck_assert_msg(atoi(out) == 1, "%s lines name tracefs", out);
+	/* each tracepoint column: "-" in every iteration */
+	ck_assert_int_eq(tu_sh_out(out, sizeof(out), "awk '$1 == \"metric\" "
+	    "{ m++; if ($2 ~ /^(reclaim_|compaction_|kswapd_wake_n|"
+	    "trace_lost)/) c[m + 2] = $2 } $1 == \"iter\" { for (i in c) "
+	    "print c[i], $i }' '%s/fb.res' | sort -u", tu_dir), 0);
+	tu_assert_has(out, "reclaim_direct_n -\n");
+	tu_assert_has(out, "reclaim_memcg_p99_us -\n");
+	tu_assert_has(out, "compaction_n -\n");
+	tu_assert_has(out, "kswapd_wake_n -\n");
+	tu_assert_lacks(out, " 0\n");
+	top_untouched();
+	ck_assert_int_ne(tu_sh_in(tu_dir, "ls \"$T/" TFS "/instances\" | "
+	    "grep -q vmbench- || ls \"$T/run/vmbench\" 2>/dev/null | grep -q "
+	    "'^trace\\.'"), 0);
+}
+END_TEST
+
 START_TEST(fake_read_only)
 {
 	char why[8192], tfs[700];
@@ -662,6 +703,7 @@ pressure_suite(void)
 	tcase_add_test(tc, fake_no_compaction);
 	tcase_add_test(tc, fake_half_there);
 	tcase_add_test(tc, fake_busy);
+	tcase_add_test(tc, fake_half_there_run_goes_on);
 	tcase_add_test(tc, fake_read_only);
 	tcase_add_test(tc, fake_killed_recovered);
 	suite_add_tcase(s, tc);

@@ -24,7 +24,8 @@ load <- function(name, header) {
 }
 m <- load("metrics", strsplit(paste0("kernel,benchmark,metric,unit,",
     "direction,status,n,mean,sd,cov,min,median,max,ci_low,ci_high,",
-    "change_pct,welch_p,welch_df,significant,ratio,ratio_ci_low,",
+    "change_pct,welch_p,welch_df,significant,significant_default,",
+    "significant_detail,ratio,ratio_ci_low,",
     "ratio_ci_high,ratio_unbounded,noisy,scope,quiet,foreign_cpu,runs,",
     "boots,run_p,adjusted_p,family,family_size,verdict,same_bound_pct,",
     "tost_p,runs_needed,change_ci_low,change_ci_high,key,headline,",

@@ -28,7 +28,7 @@ import sys
 METRICS = (
     "kernel,benchmark,metric,unit,direction,status,n,mean,sd,cov,min,"
     "median,max,ci_low,ci_high,change_pct,welch_p,welch_df,significant,"
-    "ratio,ratio_ci_low,ratio_ci_high,ratio_unbounded,noisy,scope,quiet,"
+    "significant_default,significant_detail,ratio,ratio_ci_low,ratio_ci_high,ratio_unbounded,noisy,scope,quiet,"
     "foreign_cpu,runs,boots,run_p,adjusted_p,family,family_size,verdict,"
     "same_bound_pct,tost_p,runs_needed,change_ci_low,change_ci_high,key,"
     "headline,mem_quiet,foreign_mem_pct,work_differs,verdict_reason,"
@@ -48,7 +48,7 @@ ENTRY = ["kernel", "status", "n", "mean", "sd", "cov", "min", "median",
          "family", "family_size", "verdict", "same_bound_pct", "tost_p",
          "runs_needed", "change_ci_low", "change_ci_high", "ratio",
          "ratio_ci_low", "ratio_ci_high", "ratio_unbounded", "work_differs",
-         "verdict_reason"]
+         "verdict_reason", "significant_default", "significant_detail"]
 FAMILIES = ("holm-headline", "bh-secondary", "bh-detail", "none")
 
 

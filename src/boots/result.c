@@ -18,6 +18,9 @@
 #include "runs.h"
 #include "util.h"
 
+/* A label, as boot_pair holds it, and room to say it is too long. */
+#define BT_PAIR_MAX	300
+
 /* Is @key one of @kv's keys? */
 static int
 has_key(const struct vb_kv *kv, int n, const char *key, size_t len)
@@ -335,4 +338,42 @@ bt_boot_pairs(struct vb_kv *kv, int n, struct bt_boot_ids *ids, int run,
 		KV("boot_release", ids->rel);
 #undef KV
 	return n;
+}
+
+/* A label folder whose runs another plan made (result.h). */
+int
+bt_label_plan_check(const char *dir, const char *label, const char *pair,
+    int side, char *err, size_t errlen)
+{
+	char p[PATH_MAX], e[256], other[BT_PAIR_MAX] = "", run[NAME_MAX + 1];
+	struct vb_kv *kv;
+	struct dirent *d;
+	const char *v;
+	DIR *dp;
+	int n, i, first = 0;
+
+	if (!(dp = opendir(dir)))
+		return 0;
+	while ((d = readdir(dp))) {
+		if ((i = vb_run_index(d->d_name)) <= 0 ||
+		    (size_t)snprintf(p, sizeof(p), "%s/%s/meta", dir,
+		    d->d_name) >= sizeof(p) || vb_meta_read(p, &kv, &n, e,
+		    sizeof(e)) < 0)
+			continue;
+		v = vb_meta_get(kv, n, "boot_pair");
+		/* the lowest run paired elsewhere, to name it */
+		if (v && strcmp(v, pair) && (!first || i < first)) {
+			first = i;
+			snprintf(other, sizeof(other), "%s", v);
+			snprintf(run, sizeof(run), "%s", d->d_name);
+		}
+		vb_meta_free(kv, n);
+	}
+	closedir(dp);
+	if (!first)
+		return 0;
+	snprintf(err, errlen, "%s holds runs of another plan (%s: %s "
+	    "against %s, not %s): give %c_LABEL= a label of its own, or "
+	    "remove %s", dir, run, label, other, pair, side, dir);
+	return -1;
 }

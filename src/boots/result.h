@@ -57,6 +57,17 @@ int bt_collect(const char *got, const char *label, const char *dir, int run,
     const char *status, const struct vb_kv *kv, int n, char *err,
     size_t errlen);
 /*
+ * May side @side ('A' or 'B') of a plan that pairs @label with @pair
+ * add runs to the label folder @dir?  Each boot's meta names the other
+ * label of its plan (boot_pair); a run paired with another label was
+ * made by another plan (make boots' default label of a side without a
+ * command line is the bare release, which a second plan can share):
+ * then -1 with the one line in @err.  0 when every run is this pairing's,
+ * has no boot_pair (make run's), or there is no run.
+ */
+int bt_label_plan_check(const char *dir, const char *label, const char *pair,
+    int side, char *err, size_t errlen);
+/*
  * Value of @key in the small key=value file @path into @buf; NULL when
  * the file or the key is missing.
  */

@@ -317,6 +317,11 @@ bt_kexec_here(struct boots_ctx *ctx)
 	if (geteuid() != 0)
 		die("METHOD=kexec boots this machine into each kernel: it "
 		    "needs root (METHOD=qemu-kexec tries it in QEMU)");
+	/* a label folder another plan made is refused, as under QEMU */
+	for (k = 0; k < 2; k++)
+		if (bt_label_plan_check(ctx->labeldir[k], ctx->sd[k].label,
+		    ctx->sd[!k].label, 'A' + k, text, sizeof(text)) < 0)
+			die("%s", text);
 	if (access("/run/systemd/system", F_OK) < 0)
 		die("METHOD=kexec: no systemd here to carry the plan on at "
 		    "each boot");

@@ -541,7 +541,8 @@ prepare(struct boots_ctx *ctx)
 
 /*
  * The plan's start: the signals caught (a signal ends the plan and
- * cleans up), both labels locked and checked, the temporary folder and
+ * cleans up), both labels locked and checked (a folder of one run, or
+ * one whose runs another plan made, is refused), the temporary folder and
  * its state file made, the guest prepared, the accelerator chosen; the
  * line that says what will boot.
  */
@@ -558,6 +559,8 @@ begin(struct boots_ctx *ctx)
 
 		bt_lock_label(ctx, k);
 		if (vb_runs_next(ctx->labeldir[k], &next, err,
+		    sizeof(err)) < 0 || bt_label_plan_check(ctx->labeldir[k],
+		    ctx->sd[k].label, ctx->sd[!k].label, 'A' + k, err,
 		    sizeof(err)) < 0) {
 			bt_cleanup(ctx);
 			die("%s", err);

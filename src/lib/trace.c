@@ -78,6 +78,12 @@ static const char *const fam_names[VB_NTPFAM] = {
 	"direct reclaim", "memcg reclaim", "compaction", "kswapd wake-ups",
 };
 
+const char *
+vb_trace_family(int fam)
+{
+	return fam >= 0 && fam < VB_NTPFAM ? fam_names[fam] : NULL;
+}
+
 /* ---- the arithmetic ---- */
 
 void

@@ -62,6 +62,12 @@ enum { VB_TPF_N, VB_TPF_US, VB_TPF_P50, VB_TPF_P99, VB_TPF_MAX, VB_NTPF };
  */
 extern const struct vb_metric vb_trace_metrics[];
 #define VB_TRACE_NCOL	(3 * VB_NTPF + 2)
+/* Column of kswapd_wake_n and of trace_lost in vb_trace_metrics. */
+#define VB_TRACE_KSWAPD	(3 * VB_NTPF)
+#define VB_TRACE_LOST	(3 * VB_NTPF + 1)
+
+/* A family's name in words ("direct reclaim"), NULL out of range. */
+const char *vb_trace_family(int fam);
 
 /* The stalls of one iteration, as read from the trace. */
 struct vb_tpacc {

@@ -822,6 +822,15 @@ build_all(struct model *m)
 }
 
 const struct rv_verdict *
+model_verdict_of(const struct model *m, const struct model_row *r, int k,
+    int detail)
+{
+	if (detail)
+		return &r->vd[k];
+	return in_vk(tier_of(m, r)) ? &r->vk[k] : NULL;
+}
+
+const struct rv_verdict *
 model_verdict(const struct model *m, const struct model_row *r, int k,
     enum model_family *fam)
 {

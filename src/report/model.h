@@ -245,6 +245,14 @@ int model_run_means(const struct rl_kernel *k, const char *id,
  */
 void model_ready(const struct model *m);
 /*
+ * The verdicts of kernel @k (>= 1) on @r by view, whatever --detail:
+ * @detail 0 the default view's (vk, its tier: the headlines' Holm or
+ * the others' Benjamini-Hochberg), NULL when the default view tests
+ * no such figure (the load's); @detail 1 --detail's (vd).
+ */
+const struct rv_verdict *model_verdict_of(const struct model *m,
+    const struct model_row *r, int k, int detail);
+/*
  * The verdict of kernel @k (>= 1) on @r the report shows, and its
  * family in *@fam (may be NULL): with --detail the detail family's,
  * else a key row's Holm verdict and another row's detail verdict.

@@ -27,10 +27,15 @@
  * pooled over a folder's runs (welch_p, welch_df and the ratio: the
  * iteration-level test, never starred); ratio_unbounded and the ratio's
  * interval are empty/null with one iteration on a side.  significant is
- * the star of the text view: the run-level verdict's (model_verdict():
- * the Holm family of the key figures, every other metric and --detail
- * the Benjamini-Hochberg family), empty/null when there is no run-level
- * test (one run on a side, no spread and one value on both sides).
+ * the star of the view asked for, from the row's own tier (model_verdict():
+ * without --detail a headline's Holm family, every other figure but the
+ * load's the secondary Benjamini-Hochberg family, the load's figures
+ * --detail's; with --detail every figure the detail family: the family
+ * column names it); significant_default is always the default view's
+ * star (empty for the load's figures, which it does not test) and
+ * significant_detail always --detail's; each is empty/null when there is
+ * no run-level test (one run on a side, no spread and one value on both
+ * sides).
  * The run-level fields: runs and boots of that kernel's side (a folder
  * of make ab's: its iterations are its runs), run_p the raw p of the
  * test that decides (the moderated t on the run means), adjusted_p
@@ -402,6 +407,9 @@ json_num(struct out *f, const char *key, double v)
 		out_str(f, xnum(b, v));
 }
 
+struct xrow;
+static long star_in(const struct xrow *x, int detail);
+
 /*
  * The metrics table's columns, one row each: the CSV's header and
  * rows (in this order) and the JSON's metric and kernel entries come
@@ -436,6 +444,8 @@ X(welch_p, 0, NUM, K, 13, x->c ? x->c->w.p : NAN) \
 X(welch_df, 0, NUM, K, 14, x->c ? x->c->w.df : NAN) \
 X(significant, 0, BOOL, K, 15, \
     x->c && !isnan(x->v->p) ? x->c->sig : -1) \
+X(significant_default, 0, BOOL, K, 34, star_in(x, 0)) \
+X(significant_detail, 0, BOOL, K, 35, star_in(x, 1)) \
 X(ratio, 0, NUM, K, 28, x->c ? x->c->ratio.r : NAN) \
 X(ratio_ci_low, 0, NUM, K, 29, x->c ? x->c->ratio.lo : NAN) \
 X(ratio_ci_high, 0, NUM, K, 30, x->c ? x->c->ratio.hi : NAN) \
@@ -485,6 +495,22 @@ struct xrow {
 	enum model_family fam;
 	const struct per_kernel *pk;
 };
+
+/*
+ * The star of the default view (@detail 0: its tier's verdict) or of
+ * --detail's (1) on @x, whichever view the report was asked for; -1
+ * (empty) for the baseline, a kernel with no run, a figure that view
+ * does not test, and no run-level test (one run on a side).
+ */
+static long
+star_in(const struct xrow *x, int detail)
+{
+	const struct rv_verdict *v;
+
+	if (!x->c || !(v = model_verdict_of(x->md, x->r, x->k, detail)))
+		return -1;
+	return isnan(v->p) ? -1 : v->star;
+}
 
 /* A column's value: num (NUM), i (INT, BOOL) or s (STR). */
 struct xval {

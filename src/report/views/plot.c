@@ -646,6 +646,30 @@ srow_ratio(struct srow *row, const struct rv_cmp *c)
 }
 
 /*
+ * Why a can't tell is one, after its words: the runs a side that would
+ * decide at the measured spread, as the text report's verdict line
+ * says it, or that the spread was not measured (assumed: a side of one
+ * run) or is unknown.  (The load's can't tell says its reason in its
+ * word, table_verdict_word().)
+ */
+static void
+cant_reason(struct srow *row, const struct rv_verdict *v,
+    const struct rv_cmp *c)
+{
+	size_t n = strlen(row->text);
+
+	if (!isnan(v->runs_needed) && !c->run_cov_assumed)
+		snprintf(row->text + n, sizeof(row->text) - n, " (%.0f runs "
+		    "a side would decide)", v->runs_needed);
+	else if (c->run_cov_assumed)
+		snprintf(row->text + n, sizeof(row->text) - n, " (too few "
+		    "runs to measure the spread)");
+	else
+		snprintf(row->text + n, sizeof(row->text) - n, " (spread "
+		    "unknown)");
+}
+
+/*
  * The text beside a row, as the text report's verdict line words it
  * (table_verdict_word()): "changed* -50.9% [-53.7, -46.4]", the
  * label first when several kernels are compared.
@@ -699,6 +723,8 @@ srow_text(struct srow *row, const struct rl_set *s)
 		snprintf(row->text + n, sizeof(row->text) - n, "%s %s%% [%s, "
 		    "%s]", w, p, fmt_num(a, sizeof(a), "%+.1f", v->lo),
 		    fmt_num(b, sizeof(b), "%+.1f", v->hi));
+	if (v->word == RV_CANT_TELL && c->why != RV_ONE_RUN)
+		cant_reason(row, v, c);
 }
 
 /* The point of @v's word. */
@@ -772,6 +798,74 @@ axis_tics(FILE *f, double h)
 }
 
 /*
+ * The load note of the summary chart, when some run of some side was
+ * loud (other processes above the model's quiet thresholds of CPU or
+ * memory, a run's mean over a benchmark's iterations; a run counts
+ * once, loud in any benchmark charted): "loud runs: aa1 3 of 3, aa2 0
+ * of 3 (other processes above 5% of a CPU or 10% of the memory); 4
+ * verdicts can't tell: the sides ran under different loads".  1 with
+ * the note in @buf, else 0.
+ */
+static int
+load_note(const struct charts *ch, const struct srow *rows, int nrows,
+    char *buf, size_t len)
+{
+	const struct rl_set *s = ch->s;
+	const struct model *m = ch->m;
+	struct model_runload l;
+	struct vb_buf b = VB_BUF_INIT;
+	int k, j, i, any = 0, nload = 0, room, rec, loud, ab = 0;
+	char *seen;
+
+	vb_buf_printf(&b, "loud runs:");
+	for (k = 0; k < s->nk; k++) {
+		room = 1;
+		for (j = 0; j < nrows; j += s->nk - 1) {
+			model_run_loads(&s->k[k], rows[j].id, &l);
+			for (i = 0; i < l.n; i++)
+				if (l.index[i] >= room)
+					room = l.index[i] + 1;
+			model_runload_free(&l);
+		}
+		/* per run: 1 recorded, 2 loud */
+		seen = vb_xcalloc((size_t)room, 1);
+		for (j = 0; j < nrows; j += s->nk - 1) {
+			model_run_loads(&s->k[k], rows[j].id, &l);
+			for (i = 0; i < l.n; i++) {
+				if (l.index[i] < 0 || (isnan(l.cpu[i]) &&
+				    isnan(l.mem[i])))
+					continue;
+				seen[l.index[i]] |= l.cpu[i] > m->quiet ||
+				    l.mem[i] > m->mem_quiet ? 3 : 1;
+			}
+			model_runload_free(&l);
+		}
+		for (i = rec = loud = 0; i < room; i++) {
+			rec += seen[i] & 1;
+			loud += (seen[i] & 2) != 0;
+		}
+		free(seen);
+		any |= loud > 0;
+		if (rec)
+			vb_buf_printf(&b, "%s %s %d of %d", b.len > 10 ?
+			    "," : "", s->k[k].label, loud, rec);
+		ab |= s->k[k].iter_is_run;
+	}
+	if (ab)
+		vb_buf_printf(&b, " (make ab: each iteration a run)");
+	for (j = 0; j < nrows; j++)
+		nload += rows[j].v->load != 0;
+	vb_buf_printf(&b, " (other processes above %g%% of a CPU or %g%% of "
+	    "the memory)", m->quiet, m->mem_quiet);
+	if (nload)
+		vb_buf_printf(&b, "; %d verdict%s can't tell: the sides ran "
+		    "under different loads", nload, nload == 1 ? "" : "s");
+	snprintf(buf, len, "%s", vb_buf_str(&b));
+	vb_buf_free(&b);
+	return any;
+}
+
+/*
  * The summary chart: one row per benchmark's headline figure (with
  * several kernels, one row per kernel in each benchmark's band), the
  * ratio kernel / baseline of the run means oriented so that right of
@@ -796,7 +890,8 @@ summary_chart(const struct charts *ch)
 	int *kpts, *kivs, i, k, j, n = 0, nb = 0, ret = -1, pts = 0, hl, nr;
 	int longest = 0, longtext = 0, rowpx, w, hgt;
 	double gap = s->nk > 2 ? 0.8 : 0, h, lo, hi, ymax = 0;
-	char title[512], settings[200];
+	char title[512], settings[200], note[400];
+	int loud;
 	FILE *f;
 
 	if (s->nk < 2)
@@ -916,6 +1011,7 @@ summary_chart(const struct charts *ch)
 		    "against %s (run means, 95%% interval)", s->nk - 1,
 		    s->k[0].label);
 	setup_settings_line(settings, sizeof(settings), s);
+	loud = load_note(ch, rows, n, note, sizeof(note));
 	/*
 	 * The title, the settings and the key to the marks as labels from
 	 * the left edge: a title centred on the plot would be cut where
@@ -931,6 +1027,13 @@ summary_chart(const struct charts *ch)
 	    "set label 102 '%s' at screen 0, screen 0 offset 1,%.1f left\n"
 	    "set label 103 '%s' at screen 0, screen 0 offset 1,%.1f left\n",
 	    EXPLAIN1, 2.4, EXPLAIN2, 1.2);
+	/* a side that was loud: said under the settings, in can't tell's */
+	if (loud) {
+		fputs("set label 104 ", f);
+		gp_str(f, note);
+		fprintf(f, " at screen 0, screen 1 offset 1,-3.6 left "
+		    "noenhanced tc rgb '%s'\n", C_CANT);
+	}
 	/* the headlines down the left, the first at the top */
 	for (j = 0; j < n; j += s->nk - 1) {
 		lab.len = 0;
@@ -944,9 +1047,9 @@ summary_chart(const struct charts *ch)
 	}
 	fprintf(f, "set logscale x\nset xrange [%.10g:%.10g]\n"
 	    "set yrange [%g:%g]\nset ytics scale 0 noenhanced (%s)\n"
-	    "set tmargin 5\nset bmargin 5\nset lmargin %d\nset rmargin %d\n"
+	    "set tmargin %d\nset bmargin 5\nset lmargin %d\nset rmargin %d\n"
 	    "unset key\n", exp(-h * 1.04), exp(h * 1.04), ymax + 0.7, -0.7,
-	    tics.s ? tics.s : "", longest + 3, longtext + 3);
+	    tics.s ? tics.s : "", loud ? 6 : 5, longest + 3, longtext + 3);
 	axis_tics(f, h);
 	/* which side is which: shaded, and named above the plot */
 	fprintf(f, "set object 1 rect from graph 0, graph 0 to first 1, "
@@ -1009,8 +1112,9 @@ summary_chart(const struct charts *ch)
 	rowpx = s->nk > 2 ? 16 : 24;
 	w = 660 + 7 * longest + 7 * longtext;
 	/* the title and settings lines whole */
-	w = (int)fmax(w, 7.2 * fmax(strlen(title), strlen(settings)) + 30);
-	hgt = 190 + rowpx * (int)ceil(ymax + 1.4);
+	w = (int)fmax(w, 7.2 * fmax(strlen(title), fmax(strlen(settings),
+	    loud ? strlen(note) : 0)) + 30);
+	hgt = 190 + (loud ? 18 : 0) + rowpx * (int)ceil(ymax + 1.4);
 	gp_tail(f, name, plot.s, w < 900 ? 900 : w, hgt < 320 ? 320 : hgt);
 	if (pts)
 		fprintf(ch->all, "load '%s.gp'\n", name);

@@ -19,6 +19,7 @@
 #include "model.h"
 #include "setup.h"
 #include "table.h"
+#include "trace.h"
 #include "util.h"
 
 #define VR_VIEW_POST		/* its own header */
@@ -55,6 +56,89 @@ cgroup_swap_lines(FILE *f, const struct vb_res *r, int w, int shown)
 	else if (!isnan(pk) && (shown || pk > 0))
 		fprintf(f, "%*s%-33s = %s kB (memory cgroup)\n", w, "",
 		    what, fmt_num(a, sizeof(a), "%.0f", pk));
+}
+
+/* A mean count as the post prints it: "1,204", "0.3". */
+static char *
+count_words(char *buf, size_t len, double v)
+{
+	char digits[32];
+	size_t n, i, o = 0;
+
+	if (!isfinite(v) || v < 0 || v >= 1e15)
+		return fmt_num(buf, len, "%.4g", v);
+	if (v < 100 && v != floor(v))
+		return fmt_num(buf, len, "%.1f", v);
+	snprintf(digits, sizeof(digits), "%.0f", v);
+	n = strlen(digits);
+	for (i = 0; i < n && o + 2 < len; i++) {
+		if (i && (n - i) % 3 == 0)
+			buf[o++] = ',';
+		buf[o++] = digits[i];
+	}
+	buf[o] = '\0';
+	return buf;
+}
+
+/* A time in us as the post prints it: "850 us", "3.1 ms", "1.25 s". */
+static char *
+us_words(char *buf, size_t len, double us)
+{
+	if (us >= 1e6)
+		snprintf(buf, len, "%.2f s", us / 1e6);
+	else if (us >= 1e4)
+		snprintf(buf, len, "%.0f ms", us / 1e3);
+	else if (us >= 1e3)
+		snprintf(buf, len, "%.1f ms", us / 1e3);
+	else
+		snprintf(buf, len, "%.0f us", us);
+	return buf;
+}
+
+/*
+ * The tracepoint figures of a result (trace.h's columns, where its .res
+ * has them), one line a family at column @w, e.g.
+ *	direct reclaim: 1,204 stalls, p99 3.1 ms (system-wide)
+ *	kswapd wake-ups: 12 (system-wide)
+ * and the events the buffer lost, when it lost any; the parenthesis
+ * goes to a line of its own when the whole does not fit in @width.
+ */
+static void
+trace_lines(FILE *f, const struct vb_res *r, int w, int width)
+{
+	const struct vb_metric *m = vb_trace_metrics;
+	char line[256], c[32], t[32];
+	double n, p99, lost;
+	int fam, col;
+
+	for (fam = 0; vb_trace_family(fam); fam++) {
+		col = fam < VB_TRACE_KSWAPD / VB_NTPF ? fam * VB_NTPF +
+		    VB_TPF_N : VB_TRACE_KSWAPD;
+		if (isnan(n = model_mean(r, m[col].name)))
+			continue;
+		count_words(c, sizeof(c), n);
+		if (col == VB_TRACE_KSWAPD) {
+			snprintf(line, sizeof(line), "%s: %s",
+			    vb_trace_family(fam), c);
+		} else {
+			p99 = model_mean(r, m[col - VB_TPF_N +
+			    VB_TPF_P99].name);
+			snprintf(line, sizeof(line), "%s: %s %s%s%s",
+			    vb_trace_family(fam), c, m[col].unit,
+			    isnan(p99) ? "" : ", p99 ", isnan(p99) ? "" :
+			    us_words(t, sizeof(t), p99));
+		}
+		if (w + (int)strlen(line) + 14 > width)
+			fprintf(f, "%*s%s\n%*s(system-wide)\n", w, "", line,
+			    w + 4, "");
+		else
+			fprintf(f, "%*s%s (system-wide)\n", w, "", line);
+	}
+	lost = model_mean(r, m[VB_TRACE_LOST].name);
+	if (!isnan(lost) && lost > 0)
+		fprintf(f, "%*s%s trace %s lost: the figures above "
+		    "undercount\n", w, "", count_words(c, sizeof(c), lost),
+		    m[VB_TRACE_LOST].unit);
 }
 
 /*
@@ -113,7 +197,8 @@ swap_line(FILE *f, int w, int width, const char *what, double v,
  *	2.5.23:   193.260u 17.540s 3:49.86 93.5%  0+0k 0+0io 223130pf+0w
  *	          Total kernel swapouts during test = 143992 kB (system-wide)
  * ("system-wide: includes other processes" when others moved it,
- * setup_others_moved(); on a line of its own when it does not fit).
+ * setup_others_moved(); on a line of its own when it does not fit),
+ * then the tracepoint figures where the result has them (trace_lines).
  */
 static void
 time_lines(FILE *f, const struct rl_set *s, const char *id, double quiet,
@@ -153,6 +238,7 @@ time_lines(FILE *f, const struct rl_set *s, const char *id, double quiet,
 			    "pswpin", quiet));
 		}
 		cgroup_swap_lines(f, r, w, shown);
+		trace_lines(f, r, w, width);
 	}
 }
 
@@ -185,11 +271,24 @@ add_own(const struct rl_set *s, const struct model_row *rows, int n, int j,
 	return m;
 }
 
+/* Is @name one of the tracepoint figures (trace.h), not a benchmark's? */
+static int
+trace_figure(const char *name)
+{
+	const struct vb_metric *m;
+
+	for (m = vb_trace_metrics; m->name; m++)
+		if (!strcmp(m->name, name))
+			return 1;
+	return 0;
+}
+
 /*
  * Rows for the post's short table: the headline, the benchmark's first
- * four other own metrics, then elapsed, user, sys, major faults, swap
- * (the cgroup's, when the runs recorded it) (the full table is `make
- * compare`'s).
+ * four other own metrics (not the tracepoint figures: the lines under
+ * the time lines say those), then elapsed, user, sys, major
+ * faults, swap (the cgroup's, when the runs recorded it) (the full
+ * table is `make compare`'s).
  */
 static int
 post_rows(const struct rl_set *s, const char *id, struct model_row *rows,
@@ -219,6 +318,7 @@ post_rows(const struct rl_set *s, const char *id, struct model_row *rows,
 				own = 0;
 		/* at most four: fileload has three per operation */
 		if (own && rows[j].dir != VB_INFO && nown < 4 &&
+		    !trace_figure(rows[j].name) &&
 		    !(r0 && !strcmp(rows[j].name, r0->headline))) {
 			out[m++] = rows[j];
 			nown++;
