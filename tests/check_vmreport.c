@@ -2123,6 +2123,12 @@ START_TEST(probe_star_shown)
 	tu_assert_has(p, "\nslow       played 0.6 of 0.6 seconds (100%)\n"
 	    "probe@memfill: lat_mean -9900.0%*\n");
 	free(out);
+	/* and the post, under the same benchmark */
+	snprintf(args, sizeof(args), "--post %s/a %s/b", tmp, tmp);
+	ck_assert_int_eq(report(args), 0);
+	out = out_text("out");
+	tu_assert_has(out, "probe@memfill: lat_mean -9900.0%*");
+	free(out);
 	rmtmp();
 }
 END_TEST

@@ -519,7 +519,7 @@ short_table(FILE *f, const struct model *md, const char *id,
 {
 	const struct rl_set *s = md->s;
 	struct model_row *rows, *sel;
-	int n, m;
+	int n, m, i;
 
 	n = model_rows(md, id, &rows);
 	sel = vb_xcalloc((size_t)n, sizeof(*sel));
@@ -534,6 +534,15 @@ short_table(FILE *f, const struct model *md, const char *id,
 	} else {
 		table_notes(f, s, id, sel, 0, o);
 	}
+	/* what ran beside it: its stars count for the gate, so shown */
+	if (s->nk > 1)
+		for (i = 0; i < s->nids; i++) {
+			const char *at = strchr(s->ids[i], '@');
+
+			if (at && !strcmp(at + 1, id) &&
+			    form_rides(s, s->ids[i]))
+				table_beside_changed(f, md, s->ids[i], o);
+		}
 	free(sel);
 }
 
