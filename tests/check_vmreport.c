@@ -60,6 +60,29 @@ rmtmp(void)
 /* A shell command, T set to the test's folder: tests/testutil.h. */
 #define sh(...)	tu_sh_in(tmp, __VA_ARGS__)
 
+/* T/@rel into @buf, of 256 bytes. */
+static char *
+at(char *buf, const char *rel)
+{
+	int n = snprintf(buf, 256, "%s/%s", tmp, rel);
+
+	ck_assert_msg(n > 0 && n < 256, "path too long: %s/%s", tmp, rel);
+	return buf;
+}
+
+/*
+ * Copy result folder @src to T/@rel, and give it make ab's unit
+ * (unit=run-per-iteration: its iterations are runs).
+ */
+static void
+copy_ab(const char *src, const char *rel)
+{
+	char p[256];
+
+	tu_copy_tree(src, at(p, rel));
+	tu_meta_set(p, "unit", "run-per-iteration");
+}
+
 /* vmreport ARGS > T/out 2> T/err; returns the exit status. */
 static int
 report(const char *args)
@@ -384,20 +407,21 @@ END_TEST
 
 START_TEST(regression_gate)
 {
-	char args[512], *err;
+	struct vb_res r;
+	char args[512], p[256], *err;
 
 	mktmp();
-	/* halve every forks_per_s of b (the column before us_per_fork) */
+	/* halve every forks_per_s of b */
 	/*
 	 * Folders of make ab's (unit=run-per-iteration): their iterations
 	 * are runs, so the runs are the unit and a change can be starred.
 	 */
-	ck_assert_int_eq(sh("cp -r " EX "/example-a \"$T/a\" && cp -r "
-	    EX "/example-a \"$T/b\" && awk "
-	    "'$1 == \"iter\" { $(NF-1) = $(NF-1) / 2 } { print }' "
-	    EX "/example-a/forkbomb.res > \"$T/b/forkbomb.res\" && sed -i "
-	    "'s/^label=.*/label=halved/' \"$T/b/meta\" && for d in a b; do "
-	    "echo unit=run-per-iteration >> \"$T/$d/meta\"; done"), 0);
+	copy_ab(EX "/example-a", "a");
+	copy_ab(EX "/example-a", "b");
+	tu_res_load(EX "/example-a/forkbomb.res", &r);
+	tu_res_scale(&r, "forks_per_s", 0.5);
+	tu_res_store(at(p, "b/forkbomb.res"), &r);
+	tu_meta_set(at(p, "b"), "label", "halved");
 	snprintf(args, sizeof(args), "--fail-on-regression 10 "
 	    "%s/a %s/b", tmp, tmp);
 	ck_assert_int_eq(report(args), 3);
@@ -426,11 +450,11 @@ START_TEST(regression_gate)
 	 * A baseline of 0 (us_per_fork, the last column, in every run of
 	 * the copy): the change has no percentage but counts as large.
 	 */
-	ck_assert_int_eq(sh("cp -r " EX "/example-a \"$T/z\" && awk "
-	    "'$1 == \"iter\" { $NF = 0 } { print }' " EX "/example-a/"
-	    "forkbomb.res > \"$T/z/forkbomb.res\" && cp -r " EX "/example-b "
-	    "\"$T/eb\" && for d in z eb; do echo unit=run-per-iteration >> "
-	    "\"$T/$d/meta\"; done"), 0);
+	copy_ab(EX "/example-a", "z");
+	tu_res_load(EX "/example-a/forkbomb.res", &r);
+	tu_res_set(&r, "us_per_fork", 0);
+	tu_res_store(at(p, "z/forkbomb.res"), &r);
+	copy_ab(EX "/example-b", "eb");
 	/* not a headline: --detail's family, at the full alpha */
 	snprintf(args, sizeof(args), "--detail --fail-on-regression 5 "
 	    "--only forkbomb %s/z %s/eb", tmp, tmp);
@@ -475,14 +499,24 @@ END_TEST
  */
 START_TEST(own_counter_key)
 {
-	char args[512], *out, *tab, *end;
+	struct vb_res r;
+	char args[512], p[256], src[64], *out, *tab, *end;
+	int k;
 
 	mktmp();
-	ck_assert_int_eq(sh("for k in A B; do mkdir \"$T/$k\" && cp "
-	    "tests/fixtures/ab-$k/meta \"$T/$k/\" && awk '{ print } "
-	    "/^metric fill_s/ { print \"metric cg_pswpout kB lower\" }' "
-	    "tests/fixtures/ab-$k/memfill.res | sed '/^iter/s/$/ 900/' > "
-	    "\"$T/$k/memfill.res\"; done"), 0);
+	/* ab-A's and ab-B's memfill, with a cgroup pswpout of 900 kB */
+	for (k = 0; k < 2; k++) {
+		snprintf(src, sizeof(src), "%c", "AB"[k]);
+		ck_assert_int_eq(mkdir(at(p, src), 0755), 0);
+		snprintf(src, sizeof(src), "tests/fixtures/ab-%c/meta", "AB"[k]);
+		tu_copy_file(src, strcat(p, "/meta"));
+		snprintf(src, sizeof(src), "tests/fixtures/ab-%c/memfill.res",
+		    "AB"[k]);
+		tu_res_load(src, &r);
+		tu_res_add_col(&r, "cg_pswpout", "kB", VB_LOWER, 900);
+		snprintf(src, sizeof(src), "%c/memfill.res", "AB"[k]);
+		tu_res_store(at(p, src), &r);
+	}
 	snprintf(args, sizeof(args), "%s/A %s/B", tmp, tmp);
 	out = view(args);
 	ck_assert_ptr_nonnull(tab = strstr(out, "== memfill =="));
@@ -708,18 +742,22 @@ END_TEST
  */
 START_TEST(derived_vmstat)
 {
-	char args[512], *out, *p;
+	static const struct { const char *name; double v; } set[] = {
+		{ "pgscan_kswapd", 1000 }, { "pgsteal_kswapd", 800 },
+		{ "pgscan_direct", 250 }, { "pgsteal_direct", 100 },
+		{ "elapsed", 2.5 }, { "pswpin", 40 }, { "pswpout", 4000 },
+		{ "pgscan_total", 1250 }, { "pgsteal_total", 900 },
+	};
+	struct vb_res r;
+	char args[512], path[256], *out, *p;
+	size_t i;
 
 	mktmp();
-	ck_assert_int_eq(sh("cp -r " EX "/example-b \"$T/b\" && awk '"
-	    "$1 == \"metric\" { col[$2] = ++n + 2 } "
-	    "$1 == \"iter\" { $col[\"pgscan_kswapd\"] = 1000; "
-	    "$col[\"pgsteal_kswapd\"] = 800; $col[\"pgscan_direct\"] = 250; "
-	    "$col[\"pgsteal_direct\"] = 100; $col[\"elapsed\"] = 2.5; "
-	    "$col[\"pswpin\"] = 40; $col[\"pswpout\"] = 4000; "
-	    "$col[\"pgscan_total\"] = 1250; $col[\"pgsteal_total\"] = 900 } "
-	    "{ print }' "
-	    EX "/example-b/forkbomb.res > \"$T/b/forkbomb.res\""), 0);
+	tu_copy_tree(EX "/example-b", at(path, "b"));
+	tu_res_load(EX "/example-b/forkbomb.res", &r);
+	for (i = 0; i < sizeof(set) / sizeof(set[0]); i++)
+		tu_res_set(&r, set[i].name, set[i].v);
+	tu_res_store(at(path, "b/forkbomb.res"), &r);
 	snprintf(args, sizeof(args), "--detail --only forkbomb " EX
 	    "/example-a %s/b", tmp);
 	out = view(args);
@@ -752,15 +790,19 @@ END_TEST
  */
 START_TEST(warnings)
 {
-	char args[512], *out;
+	struct vb_res r;
+	char args[512], p[256], *out;
+	int m;
 
 	mktmp();
-	ck_assert_int_eq(sh("cp -r " EX "/example-b \"$T/b\" && awk '"
-	    "$1 == \"iter\" && $2 == 1 { $3 *= 3 } "
-	    "$1 == \"iter\" && $2 >= 2 { keep[$2] = $0 } "
-	    "$1 == \"end\" { $0 = keep[2]; $2 = 4; print; $0 = keep[3]; "
-	    "$2 = 5; $3 *= 10; print; $0 = \"end\" } { print }' "
-	    EX "/example-b/forkbomb.res > \"$T/b/forkbomb.res\""), 0);
+	tu_copy_tree(EX "/example-b", at(p, "b"));
+	tu_res_load(EX "/example-b/forkbomb.res", &r);
+	m = tu_res_col(&r, "elapsed");
+	ck_assert_int_eq(r.niter, 3);
+	r.vals[m] *= 3;
+	tu_res_dup_iter(&r, 1);
+	tu_res_dup_iter(&r, 2)[m] *= 10;
+	tu_res_store(at(p, "b/forkbomb.res"), &r);
 	snprintf(args, sizeof(args), "--only forkbomb " EX "/example-a %s/b",
 	    tmp);
 	out = tu_unwrap(view(args));
@@ -966,9 +1008,11 @@ START_TEST(default_view)
 {
 	static const char *const key[] = { "elapsed ", "user", "sys",
 		"pswpin", "pswpout", "mb_per_s" };
-	char args[512], *out, *l;
+	struct vb_res r;
+	char args[512], p[256], *out, *l;
 	const char *sec;
 	size_t i;
+	int k, m;
 
 	mktmp();
 	out = view(EX "/example-a " EX "/example-b");
@@ -1009,11 +1053,20 @@ START_TEST(default_view)
 	tu_assert_lacks(out, "--detail has");
 	free(out);
 	/* a key line adds its metrics to the default view */
-	ck_assert_int_eq(sh("for k in a b; do mkdir \"$T/$k\" && cp " EX
-	    "/example-$k/meta \"$T/$k/\" && awk '$1 == \"key\" { "
-	    "print \"key ops_per_s\"; next } { print }' "
-	    EX "/example-$k/fileload@c2.res > \"$T/$k/fileload@c2.res\"; "
-	    "done"), 0);
+	for (k = 0; k < 2; k++) {
+		snprintf(args, sizeof(args), "%c", "ab"[k]);
+		ck_assert_int_eq(mkdir(at(p, args), 0755), 0);
+		snprintf(args, sizeof(args), EX "/example-%c/meta", "ab"[k]);
+		tu_copy_file(args, strcat(p, "/meta"));
+		snprintf(args, sizeof(args), EX "/example-%c/fileload@c2.res",
+		    "ab"[k]);
+		tu_res_load(args, &r);
+		for (m = 0; m < r.nmetrics; m++)
+			vb_res_set_key(&r, m, 0);
+		vb_res_set_key(&r, tu_res_col(&r, "ops_per_s"), 1);
+		snprintf(args, sizeof(args), "%c/fileload@c2.res", "ab"[k]);
+		tu_res_store(at(p, args), &r);
+	}
 	snprintf(args, sizeof(args), "%s/a %s/b", tmp, tmp);
 	out = view(args);
 	l = line_of(out, "ops_per_s~");
@@ -1821,7 +1874,9 @@ START_TEST(quiet_machine)
 	static const char warn97[] = "warning: fileload@quick on x-B: the "
 	    "machine was not quiet: other processes used 97% of a CPU (mean "
 	    "over 3 iterations, highest 98%; threshold 5%)";
-	char args[512], *out, *l;
+	struct vb_res r;
+	char args[512], p[256], *out, *l;
+	int k;
 
 	mktmp();
 	/*
@@ -1880,14 +1935,21 @@ START_TEST(quiet_machine)
 	    "at most 98% of a CPU"), "%s", out);
 	free(out);
 	/* folders without foreign_cpu: said, not guessed */
-	ck_assert_int_eq(sh("for k in a b; do mkdir \"$T/n$k\" && "
-	    "cp " EX "/example-$k/meta \"$T/n$k/\" && awk '"
-	    "$1 == \"metric\" && $2 == \"foreign_cpu\" { c = n + 3; next } "
-	    "$1 == \"metric\" { n++ } "
-	    "$1 == \"iter\" && c { l = $1; for (i = 2; i <= NF; i++) "
-	    "if (i != c) l = l \" \" $i; print l; next } { print }' "
-	    EX "/example-$k/forkbomb.res > \"$T/n$k/forkbomb.res\" || "
-	    "exit 1; done && ! grep -q foreign \"$T/na/forkbomb.res\""), 0);
+	for (k = 0; k < 2; k++) {
+		snprintf(args, sizeof(args), "n%c", "ab"[k]);
+		ck_assert_int_eq(mkdir(at(p, args), 0755), 0);
+		snprintf(args, sizeof(args), EX "/example-%c/meta", "ab"[k]);
+		tu_copy_file(args, strcat(p, "/meta"));
+		snprintf(args, sizeof(args), EX "/example-%c/forkbomb.res",
+		    "ab"[k]);
+		tu_res_load(args, &r);
+		tu_res_drop(&r, "foreign_cpu");
+		snprintf(args, sizeof(args), "n%c/forkbomb.res", "ab"[k]);
+		tu_res_store(at(p, args), &r);
+	}
+	l = tu_slurp_ok("%s/na/forkbomb.res", tmp);
+	tu_assert_lacks(l, "foreign");
+	free(l);
 	snprintf(args, sizeof(args), "%s/na %s/nb", tmp, tmp);
 	out = view(args);
 	tu_assert_has(out, "Machine load: not recorded");
@@ -1980,7 +2042,8 @@ static const struct {
 START_TEST(run_verdicts)
 {
 	static const char ex[] = "abcde";
-	char args[512], want[256], *out, *p;
+	struct vb_res r;
+	char args[512], want[256], path[256], *out, *p;
 	int i, j, nkey;
 
 	mktmp();
@@ -2035,14 +2098,22 @@ START_TEST(run_verdicts)
 	tu_assert_lacks(out, "One run a side");
 	free(out);
 	/* a real shift, 5 runs a side */
-	ck_assert_int_eq(sh("cp -r \"$T/a/run1\" \"$T/a/run2\" "
-	    "\"$T/a/run3\" \"$T/h/\" && cp -r \"$T/b/run1\" \"$T/h/run4\" && "
-	    "cp -r \"$T/b/run2\" \"$T/h/run5\" && cp -r \"$T/b/run1\" "
-	    "\"$T/a/run4\" && cp -r \"$T/b/run2\" \"$T/a/run5\" && "
-	    "for r in 1 2 3 4 5; do awk '$1 == \"iter\" { $(NF-1) = "
-	    "$(NF-1) / 2 } { print }' \"$T/a/run$r/forkbomb.res\" > "
-	    "\"$T/h/run$r/forkbomb.res\" && sed -i 's/^label=.*/label=halved/' "
-	    "\"$T/h/run$r/meta\" || exit 1; done"), 0);
+	/* a: example-a to -e; h: the same with forks_per_s halved */
+	for (i = 4; i <= 5; i++) {
+		snprintf(args, sizeof(args), "%s/b/run%d", tmp, i - 3);
+		snprintf(want, sizeof(want), "a/run%d", i);
+		tu_copy_tree(args, at(path, want));
+	}
+	for (i = 1; i <= 5; i++) {
+		snprintf(args, sizeof(args), "%s/a/run%d", tmp, i);
+		snprintf(want, sizeof(want), "h/run%d", i);
+		tu_copy_tree(args, at(path, want));
+		tu_meta_set(path, "label", "halved");
+		strcat(args, "/forkbomb.res");
+		tu_res_load(args, &r);
+		tu_res_scale(&r, "forks_per_s", 0.5);
+		tu_res_store(strcat(path, "/forkbomb.res"), &r);
+	}
 	snprintf(args, sizeof(args), "%s/a %s/h", tmp, tmp);
 	out = view(args);
 	p = strstr(out, "\nforks_per_s~ ");
@@ -2352,8 +2423,11 @@ START_TEST(quick_suite_budget)
 	    "journal";
 	static const char every[] = "! tv-a, tv-b: the same note on every "
 	    "benchmark\n";
+	struct vb_res r;
 	char args[512], *out, *p;
 	int lines = 0, n;
+	glob_t g;
+	size_t i;
 
 	mktmp();
 	out = view(FX "/quick-a " FX "/quick-b");
@@ -2377,11 +2451,18 @@ START_TEST(quick_suite_budget)
 	ck_assert_msg(!strncmp(strchr(p, '\n'), "\nseq_write_mbs", 14),
 	    "%.80s", p);
 	free(out);
-	ck_assert_int_eq(sh("cp -r " FX "/quick-a " FX "/quick-b \"$T/\" && "
-	    "for f in \"$T\"/quick-?/*.res; do awk '$1 == \"note\" { $0 = "
-	    "$0 \"; the same note on every benchmark\" } { print }' "
-	    "\"$f\" > \"$f.new\" && mv \"$f.new\" \"$f\" || exit 1; "
-	    "done"), 0);
+	tu_copy_tree(FX "/quick-a", at(args, "quick-a"));
+	tu_copy_tree(FX "/quick-b", at(args, "quick-b"));
+	snprintf(args, sizeof(args), "%s/quick-?/*.res", tmp);
+	ck_assert_int_eq(glob(args, 0, NULL, &g), 0);
+	for (i = 0; i < g.gl_pathc; i++) {
+		tu_res_load(g.gl_pathv[i], &r);
+		if (r.note)
+			vb_res_add_note(&r, "the same note on every "
+			    "benchmark");
+		tu_res_store(g.gl_pathv[i], &r);
+	}
+	globfree(&g);
 	snprintf(args, sizeof(args), "%s/quick-a %s/quick-b", tmp, tmp);
 	out = view(args);
 	p = strstr(out, every);
