@@ -165,13 +165,16 @@ START_TEST(quiet_once)
 {
 	static const char *const ids[] = { "forkbomb", "memfill",
 		"makesim@no_load" };
-	char w[256], *page, *top;
+	struct vb_res r;
+	char w[512], label[16], *page, *top;
 	size_t i;
 	int k;
 
-	ck_assert_int_eq(sh("for k in k1 k2 k3; do cp -r " EX "/example-a "
-	    "\"$T/$k\" && sed -i \"s/^label=.*/label=$k/\" \"$T/$k/meta\"; "
-	    "done"), 0);
+	for (k = 1; k <= 3; k++) {
+		snprintf(label, sizeof(label), "k%d", k);
+		tu_fixture_copy(EX "/example-a", tu_path(w, sizeof(w), label),
+		    label);
+	}
 	ck_assert_int_eq(sh("report/vmreport --html \"$T/h\" \"$T/k1\" "
 	    "\"$T/k2\" \"$T/k3\" > \"$T/out\" 2> \"$T/err\""), 0);
 	page = tu_slurp_ok("%s/h/index.html", tu_dir);
@@ -193,11 +196,10 @@ START_TEST(quiet_once)
 		}
 	free(page);
 	/* k2's forkbomb quiet: the summary line (33 runs with the probes) */
-	ck_assert_int_eq(sh("f=\"$T/k2/forkbomb.res\" && awk '"
-	    "$1 == \"metric\" { m++ } "
-	    "$1 == \"metric\" && $2 == \"foreign_cpu\" { c = m + 2 } "
-	    "$1 == \"iter\" && c { $c = 1 } { print }' \"$f\" > \"$f.new\" "
-	    "&& mv \"$f.new\" \"$f\""), 0);
+	tu_path(w, sizeof(w), "k2/forkbomb.res");
+	tu_res_load(w, &r);
+	tu_res_set(&r, "foreign_cpu", 1);
+	tu_res_store(w, &r);
 	ck_assert_int_eq(sh("report/vmreport --html \"$T/h\" \"$T/k1\" "
 	    "\"$T/k2\" \"$T/k3\" > \"$T/out\" 2> \"$T/err\""), 0);
 	page = tu_slurp_ok("%s/h/index.html", tu_dir);
@@ -309,20 +311,10 @@ START_TEST(verdict_words)
 	for (k = 0; k < 4; k++)
 		for (r = 1; r <= (k == 3 ? 1 : 3); r++)
 			for (j = 0; j < 2; j++)
-				ck_assert_int_eq(sh("mkdir -p \"$T/v/%c/run%d\" && "
-				    "sed 's/^label=.*/label=%c/; s/^run=.*/"
-				    "run=%d/' " EX "/aa-1/run1/meta > "
-				    "\"$T/v/%c/run%d/meta\" && awk -v f=%.6f "
-				    "'$1 == \"metric\" { m++; if ($2 ~ "
-				    "/^(foreign_|runq|mem_)/) keep[m + 2] = 1 "
-				    "} $1 == \"iter\" { for (c = 3; c <= NF; "
-				    "c++) if ($c != \"-\" && !keep[c]) $c = "
-				    "sprintf(\"%%.10g\", $c * f) } { print }' "
-				    EX
-				    "/aa-1/run1/%s.res > \"$T/v/%c/run%d/%s.res\"",
-				    "abcd"[k], r, "abcd"[k], r, "abcd"[k], r,
-				    f[k] * (1 + 0.001 * (r - 2)), ids[j],
-				    "abcd"[k], r, ids[j]), 0);
+				tu_fixture_run(tu_path(dir, sizeof(dir), "v"),
+				    (char[]){ "abcd"[k], '\0' }, r,
+				    EX "/aa-1/run1", ids[j],
+				    f[k] * (1 + 0.001 * (r - 2)));
 	s.nk = 4;
 	s.k = calloc(4, sizeof(*s.k));
 	for (k = 0; k < 4; k++) {

@@ -691,6 +691,53 @@ tu_meta_set(const char *dir, const char *key, const char *val)
 }
 
 /*
+ * Copy result folder @src to @dst, its meta's label set to @label (NULL:
+ * kept).
+ */
+static inline void
+tu_fixture_copy(const char *src, const char *dst, const char *label)
+{
+	tu_copy_tree(src, dst);
+	if (label)
+		tu_meta_set(dst, "label", label);
+}
+
+/*
+ * Run @run of label @label under @dir, made from the run folder @src:
+ * @dir/@label/run@run/meta is @src's meta with that label and run, and
+ * @bench.res there @src's with every measured value times @f but the
+ * load beside the run (tu_res_scale_all()).  Folders made as needed;
+ * a meta already there is rewritten.
+ */
+static inline void
+tu_fixture_run(const char *dir, const char *label, int run, const char *src,
+    const char *bench, double f)
+{
+	struct vb_res r;
+	char d[1024], path[1100], to[1100], num[16];
+
+	ck_assert_msg(mkdir(dir, 0755) == 0 || errno == EEXIST, "mkdir %s: %s",
+	    dir, strerror(errno));
+	snprintf(d, sizeof(d), "%s/%s", dir, label);
+	ck_assert_msg(mkdir(d, 0755) == 0 || errno == EEXIST, "mkdir %s: %s",
+	    d, strerror(errno));
+	snprintf(d, sizeof(d), "%s/%s/run%d", dir, label, run);
+	ck_assert_msg(mkdir(d, 0755) == 0 || errno == EEXIST, "mkdir %s: %s",
+	    d, strerror(errno));
+	snprintf(path, sizeof(path), "%s/meta", src);
+	snprintf(num, sizeof(num), "%d", run);
+	snprintf(to, sizeof(to), "%s/meta", d);
+	tu_copy_file(path, to);
+	tu_meta_set(d, "label", label);
+	tu_meta_set(d, "run", num);
+	snprintf(path, sizeof(path), "%s/%s.res", src, bench);
+	tu_res_load(path, &r);
+	tu_res_scale_all(&r, f);
+	snprintf(path, sizeof(path), "%s/%s.res", d, bench);
+	tu_res_store(path, &r);
+}
+
+/*
  * The first line of tu_dir/@rel, without its newline, into @buf (""
  * when the file is empty); the test fails when it cannot be opened.
  */
