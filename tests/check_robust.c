@@ -479,7 +479,9 @@ END_TEST
  */
 START_TEST(errors_escaped)
 {
-	char *out, *err;
+	struct vb_res r;
+	char path[512], *out, *err;
+	int i;
 
 	ck_assert_int_eq(report(&out, &err, "\"$(printf 'no\\033[2Jsuch\\n"
 	    "dir')\""), 1);
@@ -488,10 +490,18 @@ START_TEST(errors_escaped)
 	free(out);
 	free(err);
 	/* parameters that differ: one line each, the value escaped */
-	ck_assert_int_eq(sh("mkdir -p \"$T/p1\" \"$T/p2\" && cp "
-	    EX "/example-a/forkbomb.res \"$T/p1/\" && sed 's/^param forks "
-	    "3000$/param forks 3000\\x1b[2J/' " EX "/example-a/forkbomb.res "
-	    "> \"$T/p2/forkbomb.res\""), 0);
+	ck_assert_int_eq(mkdir(tu_path(path, sizeof(path), "p1"), 0777), 0);
+	tu_copy_file(EX "/example-a/forkbomb.res", strcat(path,
+	    "/forkbomb.res"));
+	ck_assert_int_eq(mkdir(tu_path(path, sizeof(path), "p2"), 0777), 0);
+	tu_res_load(EX "/example-a/forkbomb.res", &r);
+	for (i = 0; i < r.nparams; i++)
+		if (!strcmp(r.params[i].key, "forks")) {
+			ck_assert_str_eq(r.params[i].val, "3000");
+			free(r.params[i].val);
+			r.params[i].val = strdup("3000\033[2J");
+		}
+	tu_res_store(tu_path(path, sizeof(path), "p2/forkbomb.res"), &r);
 	ck_assert_int_eq(report(&out, &err, "p1 p2"), 1);
 	ck_assert_ptr_null(strchr(err, '\033'));
 	tu_assert_has(err, "forkbomb: parameter forks is 3000 "
@@ -500,13 +510,15 @@ START_TEST(errors_escaped)
 	free(err);
 	/* the regression gate's lines name the label */
 	put_meta("r", "bad\033[2Jlabel");
-	ck_assert_int_eq(sh("awk '$1 == \"iter\" { $(NF-1) = $(NF-1) / 2 } "
-	    "{ print }' " EX "/example-a/forkbomb.res > \"$T/r/forkbomb.res\""),
-	    0);
+	tu_res_load(EX "/example-a/forkbomb.res", &r);
+	tu_res_scale(&r, "forks_per_s", 0.5);
+	tu_res_store(tu_path(path, sizeof(path), "r/forkbomb.res"), &r);
 	/* make ab's unit, iterations as runs: a change can be starred */
-	ck_assert_int_eq(sh("echo unit=run-per-iteration >> \"$T/r/meta\" && "
-	    "printf 'vmbench_meta=1\\nlabel=p1\\nstatus=complete\\n"
-	    "unit=run-per-iteration\\n' > \"$T/p1/meta\""), 0);
+	tu_meta_set(tu_path(path, sizeof(path), "r"), "unit",
+	    "run-per-iteration");
+	put_meta("p1", "p1");
+	tu_meta_set(tu_path(path, sizeof(path), "p1"), "unit",
+	    "run-per-iteration");
 	ck_assert_int_eq(report(&out, &err, "--fail-on-regression 10 p1 r"),
 	    3);
 	ck_assert_ptr_null(strchr(err, '\033'));
