@@ -481,7 +481,6 @@ START_TEST(errors_escaped)
 {
 	struct vb_res r;
 	char path[512], *out, *err;
-	int i;
 
 	ck_assert_int_eq(report(&out, &err, "\"$(printf 'no\\033[2Jsuch\\n"
 	    "dir')\""), 1);
@@ -495,12 +494,8 @@ START_TEST(errors_escaped)
 	    "/forkbomb.res"));
 	ck_assert_int_eq(mkdir(tu_path(path, sizeof(path), "p2"), 0777), 0);
 	tu_res_load(EX "/example-a/forkbomb.res", &r);
-	for (i = 0; i < r.nparams; i++)
-		if (!strcmp(r.params[i].key, "forks")) {
-			ck_assert_str_eq(r.params[i].val, "3000");
-			free(r.params[i].val);
-			r.params[i].val = strdup("3000\033[2J");
-		}
+	ck_assert_str_eq(vb_res_param(&r, "forks"), "3000");
+	tu_res_set_param(&r, "forks", "3000\033[2J");
 	tu_res_store(tu_path(path, sizeof(path), "p2/forkbomb.res"), &r);
 	ck_assert_int_eq(report(&out, &err, "p1 p2"), 1);
 	ck_assert_ptr_null(strchr(err, '\033'));

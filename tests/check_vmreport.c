@@ -357,12 +357,15 @@ END_TEST
 
 START_TEST(different_params)
 {
-	char args[512], *out, *err;
+	struct vb_res r;
+	char args[512], p[256], *out, *err;
 
 	mktmp();
-	ck_assert_int_eq(sh("cp -r " EX "/example-b \"$T/b\" && sed -i "
-	    "'s/^param forks 3000$/param forks 4000/' "
-	    "\"$T/b/forkbomb.res\""), 0);
+	tu_copy_tree(EX "/example-b", at(p, "b"));
+	tu_res_load(EX "/example-b/forkbomb.res", &r);
+	ck_assert_str_eq(vb_res_param(&r, "forks"), "3000");
+	tu_res_set_param(&r, "forks", "4000");
+	tu_res_store(at(p, "b/forkbomb.res"), &r);
 	snprintf(args, sizeof(args), EX "/example-a %s/b", tmp);
 	ck_assert_int_eq(report(args), 1);
 	err = out_text("err");
@@ -381,14 +384,19 @@ END_TEST
 
 START_TEST(interrupted)
 {
-	char args[512], *out;
+	struct vb_res r;
+	char args[512], p[256], *out;
 
 	mktmp();
 	/* what a Ctrl-C leaves: status interrupted, the whole iterations */
-	ck_assert_int_eq(sh("cp -r " EX "/example-b \"$T/b\" && sed -i "
-	    "-e 's/^status complete/status interrupted/' -e '/^iter 3 /d' "
-	    "\"$T/b/forkbomb.res\" && sed -i 's/^status=complete/"
-	    "status=interrupted/' \"$T/b/meta\""), 0);
+	tu_copy_tree(EX "/example-b", at(p, "b"));
+	tu_meta_set(p, "status", "interrupted");
+	tu_res_load(EX "/example-b/forkbomb.res", &r);
+	ck_assert_str_eq(r.status, "complete");
+	ck_assert_int_eq(r.niter, 3);
+	snprintf(r.status, sizeof(r.status), "interrupted");
+	r.niter = 2;
+	tu_res_store(at(p, "b/forkbomb.res"), &r);
 	snprintf(args, sizeof(args), EX "/example-a %s/b", tmp);
 	out = view(args);
 	tu_assert_has(out, "example-b!");
@@ -608,12 +616,13 @@ END_TEST
  */
 START_TEST(form_labels)
 {
-	char args[512], *out;
+	char args[512], p[256], *out;
 
 	mktmp();
-	ck_assert_int_eq(sh("for k in a b; do cp -r " EX "/example-$k "
-	    "\"$T/$k\" && sed -i \"s/^label=.*/label=6.1.0-57-cloud-amd64-"
-	    "$k/\" \"$T/$k/meta\"; done"), 0);
+	tu_fixture_copy(EX "/example-a", at(p, "a"),
+	    "6.1.0-57-cloud-amd64-a");
+	tu_fixture_copy(EX "/example-b", at(p, "b"),
+	    "6.1.0-57-cloud-amd64-b");
 	snprintf(args, sizeof(args), "--only tworead %s/a %s/b", tmp, tmp);
 	out = view(args);
 	ck_assert_msg(strstr(out, "\n n       6.1.0..64-a 6.1.0..64-b\n"),
@@ -634,15 +643,23 @@ START_TEST(accel_tcg)
 		"--summary", "--vmstat forkbomb" };
 	static const char *const tcg = "emulated (TCG): compare only with "
 	    "other TCG runs";
-	char args[512], *out, *p;
+	static const char *const files[] = { "meta", "forkbomb.res",
+		"forkbomb.vmstat" };
+	char args[512], src[64], path[256], *out, *p;
 	size_t i;
 	int n;
 
 	mktmp();
-	ck_assert_int_eq(sh("for k in a b; do mkdir \"$T/$k\" && cp "
-	    EX "/example-$k/meta " EX "/example-$k/forkbomb.res "
-	    EX "/example-$k/forkbomb.vmstat \"$T/$k/\"; done && "
-	    "echo accel=tcg >> \"$T/b/meta\""), 0);
+	for (i = 0; i < 2; i++)
+		for (n = 0; n < 3; n++) {
+			snprintf(args, sizeof(args), EX "/example-%c/%s",
+			    "ab"[i], files[n]);
+			snprintf(src, sizeof(src), "%c", "ab"[i]);
+			mkdir(at(path, src), 0755);
+			snprintf(src, sizeof(src), "%c/%s", "ab"[i], files[n]);
+			tu_copy_file(args, at(path, src));
+		}
+	tu_meta_set(at(path, "b"), "accel", "tcg");
 	for (i = 0; i < sizeof(views) / sizeof(views[0]); i++) {
 		snprintf(args, sizeof(args), "%s %s/a %s/b", views[i], tmp,
 		    tmp);
@@ -676,7 +693,7 @@ START_TEST(accel_tcg)
 	ck_assert_msg(n == 0, "no \"%s\" in the chart %s", tcg, out);
 	free(out);
 	/* no accel=tcg: nothing said */
-	ck_assert_int_eq(sh("sed -i /^accel=/d \"$T/b/meta\""), 0);
+	tu_meta_set(at(path, "b"), "accel", NULL);
 	snprintf(args, sizeof(args), "--post %s/a %s/b", tmp, tmp);
 	out = view(args);
 	ck_assert_msg(!strstr(out, "TCG"), "%s", out);
@@ -692,13 +709,13 @@ END_TEST
  */
 START_TEST(long_labels)
 {
-	char args[512], *out;
+	char args[512], p[256], *out;
 
 	mktmp();
-	ck_assert_int_eq(sh("for s in never always; do cp -r " EX
-	    "/example-a \"$T/$s\" && sed -i \"s/^label=.*/label=6.1.0-57-"
-	    "cloud-amd64-transparent_hugepage-$s/\" \"$T/$s/meta\"; done"),
-	    0);
+	tu_fixture_copy(EX "/example-a", at(p, "never"),
+	    "6.1.0-57-cloud-amd64-transparent_hugepage-never");
+	tu_fixture_copy(EX "/example-a", at(p, "always"),
+	    "6.1.0-57-cloud-amd64-transparent_hugepage-always");
 	snprintf(args, sizeof(args), "--only forkbomb %s/never %s/always",
 	    tmp, tmp);
 	out = view(args);
@@ -1109,13 +1126,15 @@ put(const char *rel, const char *text)
 static void
 edge_folders(const char *ita, const char *itb)
 {
-	char text[2048];
+	char text[2048], p[256];
 
 	/* iterations as runs (make ab's unit): the tests on iterations */
-	ck_assert_int_eq(sh("mkdir \"$T/a\" \"$T/b\" && cp " EX "/example-a/"
-	    "meta \"$T/a/\" && cp " EX "/example-b/meta \"$T/b/\" && "
-	    "echo unit=run-per-iteration >> \"$T/a/meta\" && "
-	    "echo unit=run-per-iteration >> \"$T/b/meta\""), 0);
+	ck_assert_int_eq(mkdir(at(p, "a"), 0755), 0);
+	tu_copy_file(EX "/example-a/meta", at(p, "a/meta"));
+	tu_meta_set(at(p, "a"), "unit", "run-per-iteration");
+	ck_assert_int_eq(mkdir(at(p, "b"), 0755), 0);
+	tu_copy_file(EX "/example-b/meta", at(p, "b/meta"));
+	tu_meta_set(at(p, "b"), "unit", "run-per-iteration");
 	snprintf(text, sizeof(text), "%s%send\n", EDGE_HEAD, ita);
 	put("a/forkbomb.res", text);
 	snprintf(text, sizeof(text), "%s%send\n", EDGE_HEAD, itb);
@@ -1524,15 +1543,15 @@ END_TEST
 /* Folders that differ only in per-run keys: one line says so. */
 START_TEST(settings_same)
 {
-	char args[512], *out;
+	char args[512], p[256], *out;
 
 	mktmp();
-	ck_assert_int_eq(sh("cp -r " FX "/ab-A \"$T/a2\" && sed -i -e "
-	    "'s/^label=.*/label=x-A2/' -e 's/^start=.*/start=2026-12-02T"
-	    "00:00:00Z/' -e 's/^end=.*/end=2026-12-02T00:04:00Z/' -e "
-	    "'s|^workdir=.*|workdir=/w/run.999|' -e 's/^mem_limit_peak_kb="
-	    ".*/mem_limit_peak_kb=1/' -e 's/^ab_side=.*/ab_side=B/' "
-	    "\"$T/a2/meta\""), 0);
+	tu_fixture_copy(FX "/ab-A", at(p, "a2"), "x-A2");
+	tu_meta_set(p, "start", "2026-12-02T00:00:00Z");
+	tu_meta_set(p, "end", "2026-12-02T00:04:00Z");
+	tu_meta_set(p, "workdir", "/w/run.999");
+	tu_meta_set(p, "mem_limit_peak_kb", "1");
+	tu_meta_set(p, "ab_side", "B");
 	snprintf(args, sizeof(args), FX "/ab-A %s/a2", tmp);
 	out = view(args);
 	tu_assert_has(out, "\nSettings: the same in every "
@@ -2067,12 +2086,15 @@ START_TEST(run_verdicts)
 			free(out);
 		}
 	/* A/A: 3 runs against 2 */
-	ck_assert_int_eq(sh("mkdir \"$T/a\" \"$T/b\" \"$T/h\" && "
-	    "cp -r " EX "/example-a \"$T/a/run1\" && "
-	    "cp -r " EX "/example-b \"$T/a/run2\" && "
-	    "cp -r " EX "/example-c \"$T/a/run3\" && "
-	    "cp -r " EX "/example-d \"$T/b/run1\" && "
-	    "cp -r " EX "/example-e \"$T/b/run2\""), 0);
+	for (i = 0; i < 5; i++) {
+		snprintf(args, sizeof(args), EX "/example-%c", ex[i]);
+		snprintf(want, sizeof(want), "%c", i < 3 ? 'a' : 'b');
+		mkdir(at(path, want), 0755);
+		snprintf(want, sizeof(want), "%c/run%d", i < 3 ? 'a' : 'b',
+		    i < 3 ? i + 1 : i - 2);
+		tu_copy_tree(args, at(path, want));
+	}
+	ck_assert_int_eq(mkdir(at(path, "h"), 0755), 0);
 	snprintf(args, sizeof(args), "--format json %s/a %s/b", tmp, tmp);
 	ck_assert_int_eq(report(args), 0);
 	/*

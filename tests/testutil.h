@@ -508,6 +508,22 @@ tu_res_col(const struct vb_res *r, const char *name)
 	return m;
 }
 
+/* Set parameter @key of @r to @val; the test fails when it has none. */
+static inline void
+tu_res_set_param(struct vb_res *r, const char *key, const char *val)
+{
+	int i;
+
+	for (i = 0; i < r->nparams; i++)
+		if (!strcmp(r->params[i].key, key)) {
+			free(r->params[i].val);
+			r->params[i].val = strdup(val);
+			ck_assert_ptr_nonnull(r->params[i].val);
+			return;
+		}
+	ck_abort_msg("%s: no parameter %s", r->bench, key);
+}
+
 /* Set metric @name to @v in every iteration of @r. */
 static inline void
 tu_res_set(struct vb_res *r, const char *name, double v)
@@ -657,8 +673,9 @@ tu_copy_tree(const char *src, const char *dst)
 
 /*
  * Set @key to @val in @dir/meta (read with vb_meta_read(); a key it
- * lacks is added at the end), written back atomically as key=value
- * lines (vb_file_replace()).  @dir/meta missing: a new one.
+ * lacks is added at the end; @val NULL: the key removed), written back
+ * atomically as key=value lines (vb_file_replace()).  @dir/meta
+ * missing: a new one.
  */
 static inline void
 tu_meta_set(const char *dir, const char *key, const char *val)
@@ -676,12 +693,12 @@ tu_meta_set(const char *dir, const char *key, const char *val)
 	f = open_memstream(&buf, &len);
 	ck_assert_ptr_nonnull(f);
 	for (i = 0; i < n; i++) {
-		if (!strcmp(kv[i].key, key) && !done++)
-			fprintf(f, "%s=%s\n", key, val);
-		else
+		if (strcmp(kv[i].key, key))
 			fprintf(f, "%s=%s\n", kv[i].key, kv[i].val);
+		else if (val && !done++)
+			fprintf(f, "%s=%s\n", key, val);
 	}
-	if (!done)
+	if (val && !done)
 		fprintf(f, "%s=%s\n", key, val);
 	ck_assert_int_eq(fclose(f), 0);
 	ck_assert_msg(vb_file_replace(path, buf, len) == 0,
