@@ -56,13 +56,22 @@ END_TEST
  */
 START_TEST(escaped_page)
 {
-	char *page;
+	struct vb_res r;
+	char path[512], src[64], *page;
+	int k;
 
-	ck_assert_int_eq(sh("cp -r " EX "/example-a " EX "/example-b \"$T\"/ "
-	    "&& sed -i -e 's/^label=.*/label=<script>alert(1)<\\/script>/' "
-	    "-e 's/^swappiness=.*/swappiness=<i>9<\\/i>/' "
-	    "\"$T/example-b/meta\" && sed -i 's/^cmdline .*/cmdline "
-	    "forkbomb <x>/' \"$T\"/example-*/forkbomb.res"), 0);
+	for (k = 0; k < 2; k++) {
+		snprintf(src, sizeof(src), EX "/example-%c", "ab"[k]);
+		tu_copy_tree(src, tu_path(path, sizeof(path),
+		    src + strlen(EX "/")));
+		strcat(path, "/forkbomb.res");
+		tu_res_load(path, &r);
+		vb_res_set_cmdline(&r, "forkbomb <x>");
+		tu_res_store(path, &r);
+	}
+	tu_path(path, sizeof(path), "example-b");
+	tu_meta_set(path, "label", "<script>alert(1)</script>");
+	tu_meta_set(path, "swappiness", "<i>9</i>");
 	ck_assert_int_eq(sh("report/vmreport --html \"$T/h\" \"$T/example-a\" "
 	    "\"$T/example-b\" > \"$T/out\" 2> \"$T/err\""), 0);
 	page = tu_slurp_ok("%s/h/index.html", tu_dir);
@@ -382,11 +391,13 @@ END_TEST
  */
 START_TEST(suite_status)
 {
-	char *page;
+	char path[512], *page;
 
-	ck_assert_int_eq(sh("cp -r " EX "/example-a " EX "/example-b \"$T\"/ "
-	    "&& sed -i -e 's/^status=.*/status=interrupted/' "
-	    "-e 's/^label=.*/label=inc2/' \"$T/example-b/meta\""), 0);
+	tu_copy_tree(EX "/example-a", tu_path(path, sizeof(path),
+	    "example-a"));
+	tu_fixture_copy(EX "/example-b", tu_path(path, sizeof(path),
+	    "example-b"), "inc2");
+	tu_meta_set(path, "status", "interrupted");
 	ck_assert_int_eq(sh("report/vmreport --html \"$T/h\" \"$T/example-a\" "
 	    "\"$T/example-b\" > \"$T/out\" 2> \"$T/err\" && "
 	    "report/vmreport --html \"$T/h2\" \"$T/example-a\" " EX
