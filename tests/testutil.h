@@ -1,7 +1,8 @@
 /*
  * testutil.h - the helpers every Check suite shares: temporary folders
  * under the run's one root, a skip that the runner counts, reading
- * files, and running commands.
+ * files, running commands, and result folders built and edited through
+ * the library's own writers (res.h, meta.h).
  *
  * The runner (tests/runner.c) makes one folder for the whole run,
  * $TMPDIR/vmbench-check.<pid>.XXXXXX (TMPDIR unset: /var/tmp, which is
