@@ -54,12 +54,19 @@ err_one_line(const char *want)
 	free(err);
 }
 
-/* Copy @files (shell words) of example-@k into T/@k. */
+/* Copy meta and @files (names between blanks) of example-@k into T/@k. */
 static void
 copy_example(char k, const char *files)
 {
-	ck_assert_int_eq(sh("mkdir -p \"$T/%c\" && cd " EX "/example-%c && "
-	    "cp meta %s \"$T/%c/\"", k, k, files, k), 0);
+	char src[64], dst[600], list[512], *name, *save = NULL;
+
+	snprintf(src, sizeof(src), EX "/example-%c", k);
+	snprintf(dst, sizeof(dst), "%s/%c", tdir, k);
+	tu_copy_files(src, dst, "meta", NULL);
+	snprintf(list, sizeof(list), "%s", files);
+	for (name = strtok_r(list, " ", &save); name;
+	    name = strtok_r(NULL, " ", &save))
+		tu_copy_files(src, dst, name, NULL);
 }
 
 /*

@@ -187,7 +187,8 @@ END_TEST
  */
 START_TEST(many_long_labels)
 {
-	char label[160], dir[16], args[512], cwd[1024], *out, *err, *p;
+	char label[160], dir[16], args[512], cwd[1024], path[512], *out, *err;
+	char *p;
 	size_t used = 0;
 	int i;
 
@@ -197,13 +198,11 @@ START_TEST(many_long_labels)
 		snprintf(label + 120, sizeof(label) - 120, "-%07d", i);
 		ck_assert_int_eq(strlen(label), 128);
 		put_meta(dir, label);
+		tu_copy_files(EX "/example-a", tu_path(path, sizeof(path), dir),
+		    "forkbomb.res", "forkbomb.vmstat", NULL);
 		used += (size_t)snprintf(args + used, sizeof(args) - used,
 		    " %s", dir);
 	}
-	/* the results copied into the 34 folders by one shell */
-	ck_assert_int_eq(sh("for d in %s; do cp " EX "/example-a/"
-	    "forkbomb.res " EX "/example-a/forkbomb.vmstat \"$T/$d/\" || "
-	    "exit 1; done", args), 0);
 	ck_assert_int_eq(report(&out, &err, "--post %s", args), 0);
 	ck_assert_int_eq(strncmp(out, "vmbench results: aaaa", 21), 0);
 	p = strchr(out, '\n');
@@ -454,14 +453,14 @@ START_TEST(text_escaped)
 {
 	static const char *const views[] = { "", "--post", "--summary",
 		"--detail", "--vmstat forkbomb" };
-	char *out, *err;
+	char path[512], *out, *err;
 	size_t i;
 
 	put_meta("odd", odd_label);
-	ck_assert_int_eq(sh("cp " EX "/example-b/forkbomb.res "
-	    EX "/example-b/forkbomb.vmstat \"$T/odd/\" && mkdir -p \"$T/a\" "
-	    "&& cp " EX "/example-a/meta " EX "/example-a/forkbomb.res "
-	    EX "/example-a/forkbomb.vmstat \"$T/a/\""), 0);
+	tu_copy_files(EX "/example-b", tu_path(path, sizeof(path), "odd"),
+	    "forkbomb.res", "forkbomb.vmstat", NULL);
+	tu_copy_files(EX "/example-a", tu_path(path, sizeof(path), "a"),
+	    "meta", "forkbomb.res", "forkbomb.vmstat", NULL);
 	for (i = 0; i < sizeof(views) / sizeof(views[0]); i++) {
 		ck_assert_int_eq(report(&out, &err, "%s a odd", views[i]), 0);
 		assert_clean(views[i], out);
@@ -533,10 +532,10 @@ START_TEST(gnuplot_quotes)
 	char path[512], *gp, *out, *err;
 
 	put_meta("q", "it's");
-	ck_assert_int_eq(sh("cp " EX "/example-b/forkbomb.res "
-	    EX "/example-b/forkbomb.vmstat \"$T/q/\" && mkdir -p \"$T/a\" "
-	    "&& cp " EX "/example-a/meta " EX "/example-a/forkbomb.res "
-	    EX "/example-a/forkbomb.vmstat \"$T/a/\""), 0);
+	tu_copy_files(EX "/example-b", tu_path(path, sizeof(path), "q"),
+	    "forkbomb.res", "forkbomb.vmstat", NULL);
+	tu_copy_files(EX "/example-a", tu_path(path, sizeof(path), "a"),
+	    "meta", "forkbomb.res", "forkbomb.vmstat", NULL);
 	ck_assert_int_eq(report(&out, &err, "--plot ch a q"), 0);
 	free(out);
 	free(err);

@@ -871,9 +871,10 @@ START_TEST(charts)
 
 	mktmp();
 	/* two small folders: forkbomb only, to keep gnuplot quick */
-	ck_assert_int_eq(sh("for k in a b; do mkdir \"$T/$k\" && cp "
-	    EX "/example-$k/meta " EX "/example-$k/forkbomb.res "
-	    EX "/example-$k/forkbomb.vmstat \"$T/$k/\"; done"), 0);
+	tu_copy_files(EX "/example-a", at(path, "a"), "meta", "forkbomb.res",
+	    "forkbomb.vmstat", NULL);
+	tu_copy_files(EX "/example-b", at(path, "b"), "meta", "forkbomb.res",
+	    "forkbomb.vmstat", NULL);
 	ck_assert_int_eq(sh("ls -l --time-style=+%%s.%%N \"$T/a\" \"$T/b\" "
 	    "> \"$T/before\""), 0);
 	snprintf(args, sizeof(args), "--plot %s/charts %s/a %s/b", tmp, tmp,
@@ -2264,14 +2265,16 @@ run_folder(const char *side, const char *meta, const double *fps, int n)
 static void
 load_folder(const char *side, const double *fps, const double *cpu, int n)
 {
-	char rel[64], text[2048];
+	char rel[64], path[256], text[2048];
 	int i, it, used;
 
 	for (i = 0; i < n; i++) {
-		ck_assert_int_eq(sh("mkdir -p \"$T/%s/run%d\" && sed "
-		    "'s/^label=.*/label=%s/; s/^run=.*/run=%d/' " EX
-		    "/example-a/meta > \"$T/%s/run%d/meta\"", side, i + 1,
-		    side, i + 1, side, i + 1), 0);
+		/* example-a's meta (a folder of one run: no run key) */
+		snprintf(rel, sizeof(rel), "%s", side);
+		mkdir(at(path, rel), 0755);
+		snprintf(rel, sizeof(rel), "%s/run%d", side, i + 1);
+		tu_copy_files(EX "/example-a", at(path, rel), "meta", NULL);
+		tu_meta_set(path, "label", side);
 		used = snprintf(text, sizeof(text), "%s", LOAD_HEAD);
 		for (it = 0; it < 3; it++)
 			used += snprintf(text + used, sizeof(text) - used,

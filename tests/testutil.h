@@ -642,6 +642,28 @@ tu_copy_file(const char *src, const char *dst)
 }
 
 /*
+ * Copy the files named after @dst (a NULL-terminated list) from folder
+ * @src into folder @dst, made if need be.
+ */
+static inline void
+tu_copy_files(const char *src, const char *dst, ...)
+{
+	char s[1024], d[1024];
+	const char *name;
+	va_list ap;
+
+	ck_assert_msg(mkdir(dst, 0755) == 0 || errno == EEXIST, "mkdir %s: %s",
+	    dst, strerror(errno));
+	va_start(ap, dst);
+	while ((name = va_arg(ap, const char *))) {
+		snprintf(s, sizeof(s), "%s/%s", src, name);
+		snprintf(d, sizeof(d), "%s/%s", dst, name);
+		tu_copy_file(s, d);
+	}
+	va_end(ap);
+}
+
+/*
  * Copy folder @src to @dst (made; its regular files and folders), as
  * `cp -r SRC DST` does when DST does not exist.
  */
