@@ -516,7 +516,8 @@ START_TEST(own_counter_key)
 	for (k = 0; k < 2; k++) {
 		snprintf(src, sizeof(src), "%c", "AB"[k]);
 		ck_assert_int_eq(mkdir(at(p, src), 0755), 0);
-		snprintf(src, sizeof(src), "tests/fixtures/ab-%c/meta", "AB"[k]);
+		snprintf(src, sizeof(src), "tests/fixtures/ab-%c/meta",
+		    "AB"[k]);
 		tu_copy_file(src, strcat(p, "/meta"));
 		snprintf(src, sizeof(src), "tests/fixtures/ab-%c/memfill.res",
 		    "AB"[k]);
