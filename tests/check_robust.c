@@ -249,8 +249,8 @@ START_TEST(meta_crlf)
 	ck_assert_int_eq(vb_meta_read(path, &kv, &n, err, sizeof(err)), -1);
 	tu_assert_has(err, "meta0:2: NUL byte in line");
 	/* the report: complete, not "suite run complete\r" or interrupted */
-	ck_assert_int_eq(sh("cp " EX "/example-a/forkbomb.res \"$T/crlf/\""),
-	    0);
+	tu_copy_files(EX "/example-a", tu_path(path, sizeof(path), "crlf"),
+	    "forkbomb.res", NULL);
 	ck_assert_int_eq(report(&out, &serr, "--post crlf crlf"), 0);
 	tu_assert_lacks(out, "interrupted");
 	ck_assert_ptr_null(strchr(out, '\r'));
@@ -425,13 +425,13 @@ END_TEST
 
 START_TEST(json_utf8)
 {
-	char *out, *err;
+	char path[512], *out, *err;
 
 	put_meta("odd", odd_label);
-	ck_assert_int_eq(sh("cp " EX "/example-b/forkbomb.res \"$T/odd/\""),
-	    0);
-	ck_assert_int_eq(sh("mkdir -p \"$T/a\" && cp " EX "/example-a/meta "
-	    EX "/example-a/forkbomb.res \"$T/a/\""), 0);
+	tu_copy_files(EX "/example-b", tu_path(path, sizeof(path), "odd"),
+	    "forkbomb.res", NULL);
+	tu_copy_files(EX "/example-a", tu_path(path, sizeof(path), "a"),
+	    "meta", "forkbomb.res", NULL);
 	ck_assert_int_eq(report(&out, &err, "--format json a odd"), 0);
 	assert_clean("json", out);
 	tu_assert_has(out, "\"odd\\u001b[31m\\u007f\\ufffd"
@@ -440,7 +440,8 @@ START_TEST(json_utf8)
 	free(err);
 	/* CSV: the label quoted when it holds a CR */
 	put_meta("cr", "x\ry");
-	ck_assert_int_eq(sh("cp " EX "/example-b/forkbomb.res \"$T/cr/\""), 0);
+	tu_copy_files(EX "/example-b", tu_path(path, sizeof(path), "cr"),
+	    "forkbomb.res", NULL);
 	ck_assert_int_eq(report(&out, &err, "--format csv a cr"), 0);
 	tu_assert_has(out, "\n\"x\ry\",forkbomb,");
 	free(out);
@@ -557,13 +558,13 @@ END_TEST
  */
 START_TEST(vmstat_odd_samples)
 {
-	char *out, *err;
+	char path[512], *out, *err;
 
 	put_meta("v", "v");
-	ck_assert_int_eq(sh("cp " EX "/example-a/forkbomb.res \"$T/v/\" && "
-	    "printf '1.0 1e300 1 0 0 nan 1 1 0 0 0 0 0 0 1e300 1 1 1 0\\n"
-	    "2.0 1 1 0 0 100 1 1 0 0 0 0 0 0 1 1 98 0 0\\n' > "
-	    "\"$T/v/forkbomb.vmstat\""), 0);
+	tu_copy_files(EX "/example-a", tu_path(path, sizeof(path), "v"),
+	    "forkbomb.res", NULL);
+	put("v", "forkbomb.vmstat", "1.0 1e300 1 0 0 nan 1 1 0 0 0 0 0 0 "
+	    "1e300 1 1 1 0\n2.0 1 1 0 0 100 1 1 0 0 0 0 0 0 1 1 98 0 0\n");
 	ck_assert_int_eq(report(&out, &err, "--vmstat forkbomb --iter 1 v"),
 	    0);
 	tu_assert_has(out, "\n 1  0      0    100 ");

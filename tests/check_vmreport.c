@@ -282,13 +282,16 @@ END_TEST
  */
 START_TEST(vmstat_name_checked)
 {
-	char args[512], *out;
+	static const char *const up[] = { "r", "r/a", "r/a/b", "r/a/b/c" };
+	char args[512], p[256], *out;
+	size_t i;
 
 	mktmp();
 	/* T/r/x.vmstat: ../../../../x from the folder T/r/a/b/c/example-a */
-	ck_assert_int_eq(sh("mkdir -p \"$T/r/a/b/c\" && cp -r " EX
-	    "/example-a \"$T/r/a/b/c/\" && cp " EX "/example-a/forkbomb.vmstat "
-	    "\"$T/r/x.vmstat\""), 0);
+	for (i = 0; i < sizeof(up) / sizeof(up[0]); i++)
+		ck_assert_int_eq(mkdir(at(p, up[i]), 0755), 0);
+	tu_copy_tree(EX "/example-a", at(p, "r/a/b/c/example-a"));
+	tu_copy_file(EX "/example-a/forkbomb.vmstat", at(p, "r/x.vmstat"));
 	snprintf(args, sizeof(args), "--vmstat ../../../../x "
 	    "%s/r/a/b/c/example-a", tmp);
 	one_line_error(args, 1, "--vmstat: no benchmark '../../../../x' in "
@@ -330,11 +333,11 @@ END_TEST
 
 START_TEST(missing_benchmark_and_single)
 {
-	char args[512], *out;
+	char args[512], p[256], *out;
 
 	mktmp();
-	ck_assert_int_eq(sh("cp -r " EX "/example-b \"$T/b\" && rm "
-	    "\"$T/b/memfill.res\""), 0);
+	tu_copy_tree(EX "/example-b", at(p, "b"));
+	ck_assert_int_eq(unlink(at(p, "b/memfill.res")), 0);
 	snprintf(args, sizeof(args), EX "/example-a %s/b", tmp);
 	out = view(args);
 	tu_assert_has(out, "example-b: no memfill results "
@@ -734,11 +737,11 @@ END_TEST
  */
 START_TEST(probe_line)
 {
-	char args[512], *out;
+	char args[512], p[256], *out;
 
 	mktmp();
-	ck_assert_int_eq(sh("cp -r " EX "/example-a \"$T/a\" && cp "
-	    "tests/fixtures/probe@memfill.res \"$T/a/\""), 0);
+	tu_copy_tree(EX "/example-a", at(p, "a"));
+	tu_copy_files("tests/fixtures", p, "probe@memfill.res", NULL);
 	snprintf(args, sizeof(args), "--post %s/a " EX "/example-b", tmp);
 	out = view(args);
 	tu_assert_has(out, "example-a  played 720 of 728 "
@@ -2235,13 +2238,15 @@ END_TEST
 static void
 run_folder(const char *side, const char *meta, const double *fps, int n)
 {
-	char rel[64], text[2048];
+	char rel[64], path[256], text[2048];
 	int i;
 
 	for (i = 0; i < n; i++) {
-		ck_assert_int_eq(sh("mkdir -p \"$T/%s/run%d\" && cp " EX
-		    "/%s/meta \"$T/%s/run%d/\"", side, i + 1, meta, side,
-		    i + 1), 0);
+		snprintf(rel, sizeof(rel), "%s", side);
+		mkdir(at(path, rel), 0755);
+		snprintf(rel, sizeof(rel), "%s/run%d", side, i + 1);
+		snprintf(text, sizeof(text), EX "/%s", meta);
+		tu_copy_files(text, at(path, rel), "meta", NULL);
 		snprintf(text, sizeof(text), "%siter 1 1.0 0 - 1 10 %g\n"
 		    "iter 2 1.0 0 - 1 10 %g\niter 3 1.0 0 - 1 10 %g\nend\n",
 		    EDGE_HEAD, fps[i] - 1, fps[i], fps[i] + 1);
