@@ -430,6 +430,8 @@ meta_val(const char *rel, const char *key)
 START_TEST(collect_from_disk)
 {
 	char img[512], job[512], got[512], dir[512], err[512];
+	char *fb[] = { "bench/forkbomb", "--forks", "1", "--ints", "1",
+		"--out", dir, NULL };
 	struct vb_kv kv[] = { { "run", "1" }, { "accel", "tcg" },
 	    { "boot_id", "b1" } };
 	int next;
@@ -440,12 +442,15 @@ START_TEST(collect_from_disk)
 	}
 	setenv("PATH", "/usr/bin:/bin:/usr/sbin:/sbin", 1);
 	/* what a guest leaves on its result disk */
-	ck_assert_int_eq(sh("mkdir -p \"$T/g/vmboots\" \"$T/g/results/lab\" "
-	    "&& printf 'boot_id=b1\\nvmrun_exit=0\\n' > \"$T/g/vmboots/guest\""
-	    " && printf 'vmbench_meta=1\\nlabel=lab\\nstatus=complete\\n"
-	    "uname_r=6.1\\n' > \"$T/g/results/lab/meta\" && bench/forkbomb "
-	    "--forks 1 --ints 1 --out \"$T/g/results/lab/forkbomb\" "
-	    ">/dev/null 2>&1"), 0);
+	tu_fake("g/vmboots/guest", "boot_id=b1\nvmrun_exit=0\n");
+	tu_folder(dir, sizeof(dir), "g/results", 0755);
+	tu_folder(dir, sizeof(dir), "g/results/lab", 0755);
+	tu_meta_set(dir, "vmbench_meta", "1");
+	tu_meta_set(dir, "label", "lab");
+	tu_meta_set(dir, "status", "complete");
+	tu_meta_set(dir, "uname_r", "6.1");
+	strcat(dir, "/forkbomb");
+	ck_assert_int_eq(tu_run(fb), 0);
 	tu_path(img, sizeof(img), "disk.img");
 	tu_path(job, sizeof(job), "g");
 	tu_path(got, sizeof(got), "res/lab/.boot-1");

@@ -56,13 +56,22 @@ END_TEST
  */
 START_TEST(escaped_page)
 {
-	char *page;
+	struct vb_res r;
+	char path[512], src[64], *page;
+	int k;
 
-	ck_assert_int_eq(sh("cp -r " EX "/example-a " EX "/example-b \"$T\"/ "
-	    "&& sed -i -e 's/^label=.*/label=<script>alert(1)<\\/script>/' "
-	    "-e 's/^swappiness=.*/swappiness=<i>9<\\/i>/' "
-	    "\"$T/example-b/meta\" && sed -i 's/^cmdline .*/cmdline "
-	    "forkbomb <x>/' \"$T\"/example-*/forkbomb.res"), 0);
+	for (k = 0; k < 2; k++) {
+		snprintf(src, sizeof(src), EX "/example-%c", "ab"[k]);
+		tu_copy_tree(src, tu_path(path, sizeof(path),
+		    src + strlen(EX "/")));
+		strcat(path, "/forkbomb.res");
+		tu_res_load(path, &r);
+		vb_res_set_cmdline(&r, "forkbomb <x>");
+		tu_res_store(path, &r);
+	}
+	tu_path(path, sizeof(path), "example-b");
+	tu_meta_set(path, "label", "<script>alert(1)</script>");
+	tu_meta_set(path, "swappiness", "<i>9</i>");
 	ck_assert_int_eq(sh("report/vmreport --html \"$T/h\" \"$T/example-a\" "
 	    "\"$T/example-b\" > \"$T/out\" 2> \"$T/err\""), 0);
 	page = tu_slurp_ok("%s/h/index.html", tu_dir);
@@ -165,13 +174,16 @@ START_TEST(quiet_once)
 {
 	static const char *const ids[] = { "forkbomb", "memfill",
 		"makesim@no_load" };
-	char w[256], *page, *top;
+	struct vb_res r;
+	char w[512], label[16], *page, *top;
 	size_t i;
 	int k;
 
-	ck_assert_int_eq(sh("for k in k1 k2 k3; do cp -r " EX "/example-a "
-	    "\"$T/$k\" && sed -i \"s/^label=.*/label=$k/\" \"$T/$k/meta\"; "
-	    "done"), 0);
+	for (k = 1; k <= 3; k++) {
+		snprintf(label, sizeof(label), "k%d", k);
+		tu_fixture_copy(EX "/example-a", tu_path(w, sizeof(w), label),
+		    label);
+	}
 	ck_assert_int_eq(sh("report/vmreport --html \"$T/h\" \"$T/k1\" "
 	    "\"$T/k2\" \"$T/k3\" > \"$T/out\" 2> \"$T/err\""), 0);
 	page = tu_slurp_ok("%s/h/index.html", tu_dir);
@@ -193,11 +205,10 @@ START_TEST(quiet_once)
 		}
 	free(page);
 	/* k2's forkbomb quiet: the summary line (33 runs with the probes) */
-	ck_assert_int_eq(sh("f=\"$T/k2/forkbomb.res\" && awk '"
-	    "$1 == \"metric\" { m++ } "
-	    "$1 == \"metric\" && $2 == \"foreign_cpu\" { c = m + 2 } "
-	    "$1 == \"iter\" && c { $c = 1 } { print }' \"$f\" > \"$f.new\" "
-	    "&& mv \"$f.new\" \"$f\""), 0);
+	tu_path(w, sizeof(w), "k2/forkbomb.res");
+	tu_res_load(w, &r);
+	tu_res_set(&r, "foreign_cpu", 1);
+	tu_res_store(w, &r);
 	ck_assert_int_eq(sh("report/vmreport --html \"$T/h\" \"$T/k1\" "
 	    "\"$T/k2\" \"$T/k3\" > \"$T/out\" 2> \"$T/err\""), 0);
 	page = tu_slurp_ok("%s/h/index.html", tu_dir);
@@ -309,20 +320,10 @@ START_TEST(verdict_words)
 	for (k = 0; k < 4; k++)
 		for (r = 1; r <= (k == 3 ? 1 : 3); r++)
 			for (j = 0; j < 2; j++)
-				ck_assert_int_eq(sh("mkdir -p \"$T/v/%c/run%d\" && "
-				    "sed 's/^label=.*/label=%c/; s/^run=.*/"
-				    "run=%d/' " EX "/aa-1/run1/meta > "
-				    "\"$T/v/%c/run%d/meta\" && awk -v f=%.6f "
-				    "'$1 == \"metric\" { m++; if ($2 ~ "
-				    "/^(foreign_|runq|mem_)/) keep[m + 2] = 1 "
-				    "} $1 == \"iter\" { for (c = 3; c <= NF; "
-				    "c++) if ($c != \"-\" && !keep[c]) $c = "
-				    "sprintf(\"%%.10g\", $c * f) } { print }' "
-				    EX
-				    "/aa-1/run1/%s.res > \"$T/v/%c/run%d/%s.res\"",
-				    "abcd"[k], r, "abcd"[k], r, "abcd"[k], r,
-				    f[k] * (1 + 0.001 * (r - 2)), ids[j],
-				    "abcd"[k], r, ids[j]), 0);
+				tu_fixture_run(tu_path(dir, sizeof(dir), "v"),
+				    (char[]){ "abcd"[k], '\0' }, r,
+				    EX "/aa-1/run1", ids[j],
+				    f[k] * (1 + 0.001 * (r - 2)));
 	s.nk = 4;
 	s.k = calloc(4, sizeof(*s.k));
 	for (k = 0; k < 4; k++) {
@@ -390,11 +391,13 @@ END_TEST
  */
 START_TEST(suite_status)
 {
-	char *page;
+	char path[512], *page;
 
-	ck_assert_int_eq(sh("cp -r " EX "/example-a " EX "/example-b \"$T\"/ "
-	    "&& sed -i -e 's/^status=.*/status=interrupted/' "
-	    "-e 's/^label=.*/label=inc2/' \"$T/example-b/meta\""), 0);
+	tu_copy_tree(EX "/example-a", tu_path(path, sizeof(path),
+	    "example-a"));
+	tu_fixture_copy(EX "/example-b", tu_path(path, sizeof(path),
+	    "example-b"), "inc2");
+	tu_meta_set(path, "status", "interrupted");
 	ck_assert_int_eq(sh("report/vmreport --html \"$T/h\" \"$T/example-a\" "
 	    "\"$T/example-b\" > \"$T/out\" 2> \"$T/err\" && "
 	    "report/vmreport --html \"$T/h2\" \"$T/example-a\" " EX

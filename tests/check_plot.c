@@ -54,12 +54,19 @@ err_one_line(const char *want)
 	free(err);
 }
 
-/* Copy @files (shell words) of example-@k into T/@k. */
+/* Copy meta and @files (names between blanks) of example-@k into T/@k. */
 static void
 copy_example(char k, const char *files)
 {
-	ck_assert_int_eq(sh("mkdir -p \"$T/%c\" && cd " EX "/example-%c && "
-	    "cp meta %s \"$T/%c/\"", k, k, files, k), 0);
+	char src[64], dst[600], list[512], *name, *save = NULL;
+
+	snprintf(src, sizeof(src), EX "/example-%c", k);
+	snprintf(dst, sizeof(dst), "%s/%c", tdir, k);
+	tu_copy_files(src, dst, "meta", NULL);
+	snprintf(list, sizeof(list), "%s", files);
+	for (name = strtok_r(list, " ", &save); name;
+	    name = strtok_r(NULL, " ", &save))
+		tu_copy_files(src, dst, name, NULL);
 }
 
 /*
@@ -503,41 +510,24 @@ START_TEST(summary_orientation)
 	    "tworead@n100" };
 	const char *dirs[2];
 	char a[600], b[600], want[128], *dat, *gp, *line, *save = NULL;
-	char cmd[16384] = "";
 	struct srow row;
 	double xlo = 0, xhi = 0, f;
-	int k, r, m, seen = 0;
-	size_t i, n;
+	int k, r, seen = 0;
+	size_t i;
 
 	use_dir("summary_orientation");
 	/*
-	 * the 18 files written by one shell: its commands joined by &&;
-	 * the load beside the runs (foreign_*, runq, mem_*) as recorded,
-	 * the same on both sides
+	 * the 18 files: the load beside the runs (foreign_*, runq, mem_*)
+	 * as recorded, the same on both sides
 	 */
 	for (k = 0; k < 2; k++)
 		for (r = 1; r <= 3; r++)
 			for (i = 0; i < 3; i++) {
-				n = strlen(cmd);
 				f = (1 + 0.001 * (r - 2)) * (k == 0 ? 1 :
 				    i < 2 ? 1.5 : 0.2 + 0.8 * (r - 1));
-				m = snprintf(cmd + n, sizeof(cmd) - n,
-				    "%smkdir -p \"$T/%c/run%d\" && "
-				    "sed 's/^label=.*/label=%c/; s/^run=.*/"
-				    "run=%d/' " EX "/aa-1/run1/meta > "
-				    "\"$T/%c/run%d/meta\" && awk -v f=%.6f "
-				    "'$1 == \"metric\" { m++; if ($2 ~ "
-				    "/^(foreign_|runq|mem_)/) keep[m + 2] = 1 "
-				    "} $1 == \"iter\" { for (c = 3; c <= NF; "
-				    "c++) if ($c != \"-\" && !keep[c]) $c = "
-				    "sprintf(\"%%.10g\", $c * f) } { print }' "
-				    EX
-				    "/aa-1/run1/%s.res > \"$T/%c/run%d/%s.res\"",
-				    n ? " && " : "", "ab"[k], r, "ab"[k], r,
-				    "ab"[k], r, f, ids[i], "ab"[k], r, ids[i]);
-				ck_assert(m > 0 && (size_t)m < sizeof(cmd) - n);
+				tu_fixture_run(tdir, k ? "b" : "a", r,
+				    EX "/aa-1/run1", ids[i], f);
 			}
-	ck_assert_int_eq(sh("%s", cmd), 0);
 	snprintf(a, sizeof(a), "%s/a", tdir);
 	snprintf(b, sizeof(b), "%s/b", tdir);
 	dirs[0] = a;
@@ -655,6 +645,8 @@ END_TEST
  */
 START_TEST(no_gnuplot_messages)
 {
+	struct vb_res r;
+	char path[600];
 	int k;
 
 	use_dir("no_gnuplot_messages");
@@ -665,18 +657,26 @@ START_TEST(no_gnuplot_messages)
 	for (k = 0; k < 2; k++) {
 		copy_example("ab"[k], "forkbomb.res forkbomb.vmstat "
 		    "memfill.res memfill.vmstat");
-		/* forks_per_s and minflt: one value (their fields found
-		 * from the metric lines) */
+		/* forks_per_s and minflt: one value */
+		snprintf(path, sizeof(path), "%s/%c/forkbomb.res", tdir,
+		    "ab"[k]);
+		tu_res_load(path, &r);
+		tu_res_set(&r, "forks_per_s", 2500);
+		tu_res_set(&r, "minflt", 108051);
+		tu_res_store(path, &r);
+		/* memfill: its first iteration alone */
+		snprintf(path, sizeof(path), "%s/%c/memfill.res", tdir,
+		    "ab"[k]);
+		tu_res_load(path, &r);
+		r.niter = 1;
+		tu_res_store(path, &r);
+		/* the vmstat series (no library writer): one free and cache
+		 * figure; memfill's first sample alone */
 		ck_assert_int_eq(sh("cd \"$T/%c\" && "
-		    "awk '$1 == \"metric\" { m++; f[$2] = m + 2 } "
-		    "$1 == \"iter\" { $f[\"forks_per_s\"] = 2500; "
-		    "$f[\"minflt\"] = 108051 } "
-		    "{ print }' forkbomb.res > x && mv x forkbomb.res && "
 		    "awk '/^#/ { print; next } { $6 = 22000000; "
 		    "$8 = 800000; $9 = 0; $10 = 0; print }' forkbomb.vmstat "
 		    "> x && mv x forkbomb.vmstat && "
-		    "awk '$1 != \"iter\" || $2 == 1' memfill.res > x && "
-		    "mv x memfill.res && awk '/^#/ || n++ < 1' memfill.vmstat "
+		    "awk '/^#/ || n++ < 1' memfill.vmstat "
 		    "> x && mv x memfill.vmstat", "ab"[k]), 0);
 	}
 	ck_assert_int_eq(sh("grep -c '^iter .* 2500 [0-9.]*$' \"$T/b/"

@@ -209,7 +209,7 @@ END_TEST
 START_TEST(one_run_folders)
 {
 	struct rl_kernel k;
-	char err[1024];
+	char err[1024], path[512];
 	double m[2];
 
 	ck_assert_msg(rl_load_kernel("results/examples/example-a", &k, err,
@@ -237,8 +237,8 @@ START_TEST(one_run_folders)
 
 	/* a newer ab side says so in meta (unit), with a boot id */
 	meta("abn", "1 10", "1000000", "b9", "complete", "1");
-	ck_assert_int_eq(tu_sh_in(tu_dir, "echo unit=run-per-iteration >> "
-	    "\"$T/abn/meta\""), 0);
+	tu_meta_set(tu_path(path, sizeof(path), "abn"), "unit",
+	    "run-per-iteration");
 	res("abn", "forkbomb", FB, "complete", "iter 1 1 1\niter 2 2 2\n");
 	load("abn", &k);
 	ck_assert_int_eq(k.iter_is_run, 1);
@@ -415,8 +415,10 @@ END_TEST
 /* The runs' own keys never show as settings that differ. */
 START_TEST(runs_keys_not_settings)
 {
+	static const char *const runs[] = { "p/run1", "q/run1", "q/run2" };
 	struct rl_set s = { .nk = 0 };
 	struct rl_mdiff *d;
+	char path[512], num[32];
 	int n, i;
 
 	meta("p/run1", "1 10", "1000000", "b1", "complete", "1");
@@ -425,8 +427,12 @@ START_TEST(runs_keys_not_settings)
 	res("q/run1", "forkbomb", FB, "complete", "iter 1 1 1\n");
 	meta("q/run2", "1 10", "1000000", "b3", "complete", "2");
 	res("q/run2", "forkbomb", FB, "complete", "iter 1 1 1\n");
-	ck_assert_int_eq(tu_sh_in(tu_dir, "for f in \"$T\"/[pq]/run*/meta; do "
-	    "printf 'run=1\\nuptime_start=%%s\\n' $$ >> \"$f\"; done"), 0);
+	snprintf(num, sizeof(num), "%ld", (long)getpid());
+	for (i = 0; i < 3; i++) {
+		tu_path(path, sizeof(path), runs[i]);
+		tu_meta_set(path, "run", "1");
+		tu_meta_set(path, "uptime_start", num);
+	}
 	s.nk = 2;
 	s.k = calloc(2, sizeof(*s.k));
 	load("p", &s.k[0]);

@@ -187,7 +187,8 @@ END_TEST
  */
 START_TEST(many_long_labels)
 {
-	char label[160], dir[16], args[512], cwd[1024], *out, *err, *p;
+	char label[160], dir[16], args[512], cwd[1024], path[512], *out, *err;
+	char *p;
 	size_t used = 0;
 	int i;
 
@@ -197,13 +198,11 @@ START_TEST(many_long_labels)
 		snprintf(label + 120, sizeof(label) - 120, "-%07d", i);
 		ck_assert_int_eq(strlen(label), 128);
 		put_meta(dir, label);
+		tu_copy_files(EX "/example-a", tu_path(path, sizeof(path), dir),
+		    "forkbomb.res", "forkbomb.vmstat", NULL);
 		used += (size_t)snprintf(args + used, sizeof(args) - used,
 		    " %s", dir);
 	}
-	/* the results copied into the 34 folders by one shell */
-	ck_assert_int_eq(sh("for d in %s; do cp " EX "/example-a/"
-	    "forkbomb.res " EX "/example-a/forkbomb.vmstat \"$T/$d/\" || "
-	    "exit 1; done", args), 0);
 	ck_assert_int_eq(report(&out, &err, "--post %s", args), 0);
 	ck_assert_int_eq(strncmp(out, "vmbench results: aaaa", 21), 0);
 	p = strchr(out, '\n');
@@ -250,8 +249,8 @@ START_TEST(meta_crlf)
 	ck_assert_int_eq(vb_meta_read(path, &kv, &n, err, sizeof(err)), -1);
 	tu_assert_has(err, "meta0:2: NUL byte in line");
 	/* the report: complete, not "suite run complete\r" or interrupted */
-	ck_assert_int_eq(sh("cp " EX "/example-a/forkbomb.res \"$T/crlf/\""),
-	    0);
+	tu_copy_files(EX "/example-a", tu_path(path, sizeof(path), "crlf"),
+	    "forkbomb.res", NULL);
 	ck_assert_int_eq(report(&out, &serr, "--post crlf crlf"), 0);
 	tu_assert_lacks(out, "interrupted");
 	ck_assert_ptr_null(strchr(out, '\r'));
@@ -426,13 +425,13 @@ END_TEST
 
 START_TEST(json_utf8)
 {
-	char *out, *err;
+	char path[512], *out, *err;
 
 	put_meta("odd", odd_label);
-	ck_assert_int_eq(sh("cp " EX "/example-b/forkbomb.res \"$T/odd/\""),
-	    0);
-	ck_assert_int_eq(sh("mkdir -p \"$T/a\" && cp " EX "/example-a/meta "
-	    EX "/example-a/forkbomb.res \"$T/a/\""), 0);
+	tu_copy_files(EX "/example-b", tu_path(path, sizeof(path), "odd"),
+	    "forkbomb.res", NULL);
+	tu_copy_files(EX "/example-a", tu_path(path, sizeof(path), "a"),
+	    "meta", "forkbomb.res", NULL);
 	ck_assert_int_eq(report(&out, &err, "--format json a odd"), 0);
 	assert_clean("json", out);
 	tu_assert_has(out, "\"odd\\u001b[31m\\u007f\\ufffd"
@@ -441,7 +440,8 @@ START_TEST(json_utf8)
 	free(err);
 	/* CSV: the label quoted when it holds a CR */
 	put_meta("cr", "x\ry");
-	ck_assert_int_eq(sh("cp " EX "/example-b/forkbomb.res \"$T/cr/\""), 0);
+	tu_copy_files(EX "/example-b", tu_path(path, sizeof(path), "cr"),
+	    "forkbomb.res", NULL);
 	ck_assert_int_eq(report(&out, &err, "--format csv a cr"), 0);
 	tu_assert_has(out, "\n\"x\ry\",forkbomb,");
 	free(out);
@@ -454,14 +454,14 @@ START_TEST(text_escaped)
 {
 	static const char *const views[] = { "", "--post", "--summary",
 		"--detail", "--vmstat forkbomb" };
-	char *out, *err;
+	char path[512], *out, *err;
 	size_t i;
 
 	put_meta("odd", odd_label);
-	ck_assert_int_eq(sh("cp " EX "/example-b/forkbomb.res "
-	    EX "/example-b/forkbomb.vmstat \"$T/odd/\" && mkdir -p \"$T/a\" "
-	    "&& cp " EX "/example-a/meta " EX "/example-a/forkbomb.res "
-	    EX "/example-a/forkbomb.vmstat \"$T/a/\""), 0);
+	tu_copy_files(EX "/example-b", tu_path(path, sizeof(path), "odd"),
+	    "forkbomb.res", "forkbomb.vmstat", NULL);
+	tu_copy_files(EX "/example-a", tu_path(path, sizeof(path), "a"),
+	    "meta", "forkbomb.res", "forkbomb.vmstat", NULL);
 	for (i = 0; i < sizeof(views) / sizeof(views[0]); i++) {
 		ck_assert_int_eq(report(&out, &err, "%s a odd", views[i]), 0);
 		assert_clean(views[i], out);
@@ -479,7 +479,8 @@ END_TEST
  */
 START_TEST(errors_escaped)
 {
-	char *out, *err;
+	struct vb_res r;
+	char path[512], *out, *err;
 
 	ck_assert_int_eq(report(&out, &err, "\"$(printf 'no\\033[2Jsuch\\n"
 	    "dir')\""), 1);
@@ -488,10 +489,14 @@ START_TEST(errors_escaped)
 	free(out);
 	free(err);
 	/* parameters that differ: one line each, the value escaped */
-	ck_assert_int_eq(sh("mkdir -p \"$T/p1\" \"$T/p2\" && cp "
-	    EX "/example-a/forkbomb.res \"$T/p1/\" && sed 's/^param forks "
-	    "3000$/param forks 3000\\x1b[2J/' " EX "/example-a/forkbomb.res "
-	    "> \"$T/p2/forkbomb.res\""), 0);
+	ck_assert_int_eq(mkdir(tu_path(path, sizeof(path), "p1"), 0777), 0);
+	tu_copy_file(EX "/example-a/forkbomb.res", strcat(path,
+	    "/forkbomb.res"));
+	ck_assert_int_eq(mkdir(tu_path(path, sizeof(path), "p2"), 0777), 0);
+	tu_res_load(EX "/example-a/forkbomb.res", &r);
+	ck_assert_str_eq(vb_res_param(&r, "forks"), "3000");
+	tu_res_set_param(&r, "forks", "3000\033[2J");
+	tu_res_store(tu_path(path, sizeof(path), "p2/forkbomb.res"), &r);
 	ck_assert_int_eq(report(&out, &err, "p1 p2"), 1);
 	ck_assert_ptr_null(strchr(err, '\033'));
 	tu_assert_has(err, "forkbomb: parameter forks is 3000 "
@@ -500,13 +505,15 @@ START_TEST(errors_escaped)
 	free(err);
 	/* the regression gate's lines name the label */
 	put_meta("r", "bad\033[2Jlabel");
-	ck_assert_int_eq(sh("awk '$1 == \"iter\" { $(NF-1) = $(NF-1) / 2 } "
-	    "{ print }' " EX "/example-a/forkbomb.res > \"$T/r/forkbomb.res\""),
-	    0);
+	tu_res_load(EX "/example-a/forkbomb.res", &r);
+	tu_res_scale(&r, "forks_per_s", 0.5);
+	tu_res_store(tu_path(path, sizeof(path), "r/forkbomb.res"), &r);
 	/* make ab's unit, iterations as runs: a change can be starred */
-	ck_assert_int_eq(sh("echo unit=run-per-iteration >> \"$T/r/meta\" && "
-	    "printf 'vmbench_meta=1\\nlabel=p1\\nstatus=complete\\n"
-	    "unit=run-per-iteration\\n' > \"$T/p1/meta\""), 0);
+	tu_meta_set(tu_path(path, sizeof(path), "r"), "unit",
+	    "run-per-iteration");
+	put_meta("p1", "p1");
+	tu_meta_set(tu_path(path, sizeof(path), "p1"), "unit",
+	    "run-per-iteration");
 	ck_assert_int_eq(report(&out, &err, "--fail-on-regression 10 p1 r"),
 	    3);
 	ck_assert_ptr_null(strchr(err, '\033'));
@@ -526,10 +533,10 @@ START_TEST(gnuplot_quotes)
 	char path[512], *gp, *out, *err;
 
 	put_meta("q", "it's");
-	ck_assert_int_eq(sh("cp " EX "/example-b/forkbomb.res "
-	    EX "/example-b/forkbomb.vmstat \"$T/q/\" && mkdir -p \"$T/a\" "
-	    "&& cp " EX "/example-a/meta " EX "/example-a/forkbomb.res "
-	    EX "/example-a/forkbomb.vmstat \"$T/a/\""), 0);
+	tu_copy_files(EX "/example-b", tu_path(path, sizeof(path), "q"),
+	    "forkbomb.res", "forkbomb.vmstat", NULL);
+	tu_copy_files(EX "/example-a", tu_path(path, sizeof(path), "a"),
+	    "meta", "forkbomb.res", "forkbomb.vmstat", NULL);
 	ck_assert_int_eq(report(&out, &err, "--plot ch a q"), 0);
 	free(out);
 	free(err);
@@ -551,13 +558,13 @@ END_TEST
  */
 START_TEST(vmstat_odd_samples)
 {
-	char *out, *err;
+	char path[512], *out, *err;
 
 	put_meta("v", "v");
-	ck_assert_int_eq(sh("cp " EX "/example-a/forkbomb.res \"$T/v/\" && "
-	    "printf '1.0 1e300 1 0 0 nan 1 1 0 0 0 0 0 0 1e300 1 1 1 0\\n"
-	    "2.0 1 1 0 0 100 1 1 0 0 0 0 0 0 1 1 98 0 0\\n' > "
-	    "\"$T/v/forkbomb.vmstat\""), 0);
+	tu_copy_files(EX "/example-a", tu_path(path, sizeof(path), "v"),
+	    "forkbomb.res", NULL);
+	put("v", "forkbomb.vmstat", "1.0 1e300 1 0 0 nan 1 1 0 0 0 0 0 0 "
+	    "1e300 1 1 1 0\n2.0 1 1 0 0 100 1 1 0 0 0 0 0 0 1 1 98 0 0\n");
 	ck_assert_int_eq(report(&out, &err, "--vmstat forkbomb --iter 1 v"),
 	    0);
 	tu_assert_has(out, "\n 1  0      0    100 ");

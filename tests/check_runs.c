@@ -99,15 +99,25 @@ END_TEST
 /* The report reads the same rule: run007/ is not one of the runs. */
 START_TEST(report_same_rule)
 {
-	char out[8192];
-	int rc;
+	char out[8192], dir[512], to[512], num[8], res[600];
+	char *fb[] = { "bench/forkbomb", "--forks", "1", "--ints", "1",
+		"--iterations", "2", "--out", res, NULL };
+	int rc, r;
 
-	ck_assert_int_eq(sh("mkdir -p lab && for r in run1 run2; do "
-	    "mkdir lab/$r && printf 'vmbench_meta=1\\nlabel=lab\\n"
-	    "status=complete\\nrun=%%s\\n' \"${r#run}\" > lab/$r/meta && "
-	    "\"$OLDPWD\"/bench/forkbomb --forks 1 --ints 1 --iterations 2 "
-	    "--out lab/$r/forkbomb >/dev/null 2>&1 || exit 1; done && "
-	    "cp -r lab/run2 lab/run007 && cp -r lab/run2 lab/run1x"), 0);
+	ck_assert_int_eq(mkdir(tu_path(dir, sizeof(dir), "lab"), 0755), 0);
+	for (r = 1; r <= 2; r++) {
+		snprintf(num, sizeof(num), "%d", r);
+		snprintf(dir, sizeof(dir), "%s/lab/run%d", tu_dir, r);
+		ck_assert_int_eq(mkdir(dir, 0755), 0);
+		tu_meta_set(dir, "vmbench_meta", "1");
+		tu_meta_set(dir, "label", "lab");
+		tu_meta_set(dir, "status", "complete");
+		tu_meta_set(dir, "run", num);
+		snprintf(res, sizeof(res), "%s/forkbomb", dir);
+		ck_assert_int_eq(tu_run(fb), 0);
+	}
+	tu_copy_tree(dir, tu_path(to, sizeof(to), "lab/run007"));
+	tu_copy_tree(dir, tu_path(to, sizeof(to), "lab/run1x"));
 	rc = tu_sh_out(out, sizeof(out), "cd '%s' && \"$OLDPWD\"/report/"
 	    "vmreport lab lab 2>&1", tu_dir);
 	ck_assert_msg(rc == 0, "vmreport: %d: %s", rc, out);

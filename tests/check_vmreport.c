@@ -60,6 +60,29 @@ rmtmp(void)
 /* A shell command, T set to the test's folder: tests/testutil.h. */
 #define sh(...)	tu_sh_in(tmp, __VA_ARGS__)
 
+/* T/@rel into @buf, of 256 bytes. */
+static char *
+at(char *buf, const char *rel)
+{
+	int n = snprintf(buf, 256, "%s/%s", tmp, rel);
+
+	ck_assert_msg(n > 0 && n < 256, "path too long: %s/%s", tmp, rel);
+	return buf;
+}
+
+/*
+ * Copy result folder @src to T/@rel, and give it make ab's unit
+ * (unit=run-per-iteration: its iterations are runs).
+ */
+static void
+copy_ab(const char *src, const char *rel)
+{
+	char p[256];
+
+	tu_copy_tree(src, at(p, rel));
+	tu_meta_set(p, "unit", "run-per-iteration");
+}
+
 /* vmreport ARGS > T/out 2> T/err; returns the exit status. */
 static int
 report(const char *args)
@@ -259,13 +282,16 @@ END_TEST
  */
 START_TEST(vmstat_name_checked)
 {
-	char args[512], *out;
+	static const char *const up[] = { "r", "r/a", "r/a/b", "r/a/b/c" };
+	char args[512], p[256], *out;
+	size_t i;
 
 	mktmp();
 	/* T/r/x.vmstat: ../../../../x from the folder T/r/a/b/c/example-a */
-	ck_assert_int_eq(sh("mkdir -p \"$T/r/a/b/c\" && cp -r " EX
-	    "/example-a \"$T/r/a/b/c/\" && cp " EX "/example-a/forkbomb.vmstat "
-	    "\"$T/r/x.vmstat\""), 0);
+	for (i = 0; i < sizeof(up) / sizeof(up[0]); i++)
+		ck_assert_int_eq(mkdir(at(p, up[i]), 0755), 0);
+	tu_copy_tree(EX "/example-a", at(p, "r/a/b/c/example-a"));
+	tu_copy_file(EX "/example-a/forkbomb.vmstat", at(p, "r/x.vmstat"));
 	snprintf(args, sizeof(args), "--vmstat ../../../../x "
 	    "%s/r/a/b/c/example-a", tmp);
 	one_line_error(args, 1, "--vmstat: no benchmark '../../../../x' in "
@@ -307,11 +333,11 @@ END_TEST
 
 START_TEST(missing_benchmark_and_single)
 {
-	char args[512], *out;
+	char args[512], p[256], *out;
 
 	mktmp();
-	ck_assert_int_eq(sh("cp -r " EX "/example-b \"$T/b\" && rm "
-	    "\"$T/b/memfill.res\""), 0);
+	tu_copy_tree(EX "/example-b", at(p, "b"));
+	ck_assert_int_eq(unlink(at(p, "b/memfill.res")), 0);
 	snprintf(args, sizeof(args), EX "/example-a %s/b", tmp);
 	out = view(args);
 	tu_assert_has(out, "example-b: no memfill results "
@@ -334,12 +360,15 @@ END_TEST
 
 START_TEST(different_params)
 {
-	char args[512], *out, *err;
+	struct vb_res r;
+	char args[512], p[256], *out, *err;
 
 	mktmp();
-	ck_assert_int_eq(sh("cp -r " EX "/example-b \"$T/b\" && sed -i "
-	    "'s/^param forks 3000$/param forks 4000/' "
-	    "\"$T/b/forkbomb.res\""), 0);
+	tu_copy_tree(EX "/example-b", at(p, "b"));
+	tu_res_load(EX "/example-b/forkbomb.res", &r);
+	ck_assert_str_eq(vb_res_param(&r, "forks"), "3000");
+	tu_res_set_param(&r, "forks", "4000");
+	tu_res_store(at(p, "b/forkbomb.res"), &r);
 	snprintf(args, sizeof(args), EX "/example-a %s/b", tmp);
 	ck_assert_int_eq(report(args), 1);
 	err = out_text("err");
@@ -358,14 +387,19 @@ END_TEST
 
 START_TEST(interrupted)
 {
-	char args[512], *out;
+	struct vb_res r;
+	char args[512], p[256], *out;
 
 	mktmp();
 	/* what a Ctrl-C leaves: status interrupted, the whole iterations */
-	ck_assert_int_eq(sh("cp -r " EX "/example-b \"$T/b\" && sed -i "
-	    "-e 's/^status complete/status interrupted/' -e '/^iter 3 /d' "
-	    "\"$T/b/forkbomb.res\" && sed -i 's/^status=complete/"
-	    "status=interrupted/' \"$T/b/meta\""), 0);
+	tu_copy_tree(EX "/example-b", at(p, "b"));
+	tu_meta_set(p, "status", "interrupted");
+	tu_res_load(EX "/example-b/forkbomb.res", &r);
+	ck_assert_str_eq(r.status, "complete");
+	ck_assert_int_eq(r.niter, 3);
+	snprintf(r.status, sizeof(r.status), "interrupted");
+	r.niter = 2;
+	tu_res_store(at(p, "b/forkbomb.res"), &r);
 	snprintf(args, sizeof(args), EX "/example-a %s/b", tmp);
 	out = view(args);
 	tu_assert_has(out, "example-b!");
@@ -384,20 +418,21 @@ END_TEST
 
 START_TEST(regression_gate)
 {
-	char args[512], *err;
+	struct vb_res r;
+	char args[512], p[256], *err;
 
 	mktmp();
-	/* halve every forks_per_s of b (the column before us_per_fork) */
+	/* halve every forks_per_s of b */
 	/*
 	 * Folders of make ab's (unit=run-per-iteration): their iterations
 	 * are runs, so the runs are the unit and a change can be starred.
 	 */
-	ck_assert_int_eq(sh("cp -r " EX "/example-a \"$T/a\" && cp -r "
-	    EX "/example-a \"$T/b\" && awk "
-	    "'$1 == \"iter\" { $(NF-1) = $(NF-1) / 2 } { print }' "
-	    EX "/example-a/forkbomb.res > \"$T/b/forkbomb.res\" && sed -i "
-	    "'s/^label=.*/label=halved/' \"$T/b/meta\" && for d in a b; do "
-	    "echo unit=run-per-iteration >> \"$T/$d/meta\"; done"), 0);
+	copy_ab(EX "/example-a", "a");
+	copy_ab(EX "/example-a", "b");
+	tu_res_load(EX "/example-a/forkbomb.res", &r);
+	tu_res_scale(&r, "forks_per_s", 0.5);
+	tu_res_store(at(p, "b/forkbomb.res"), &r);
+	tu_meta_set(at(p, "b"), "label", "halved");
 	snprintf(args, sizeof(args), "--fail-on-regression 10 "
 	    "%s/a %s/b", tmp, tmp);
 	ck_assert_int_eq(report(args), 3);
@@ -426,11 +461,11 @@ START_TEST(regression_gate)
 	 * A baseline of 0 (us_per_fork, the last column, in every run of
 	 * the copy): the change has no percentage but counts as large.
 	 */
-	ck_assert_int_eq(sh("cp -r " EX "/example-a \"$T/z\" && awk "
-	    "'$1 == \"iter\" { $NF = 0 } { print }' " EX "/example-a/"
-	    "forkbomb.res > \"$T/z/forkbomb.res\" && cp -r " EX "/example-b "
-	    "\"$T/eb\" && for d in z eb; do echo unit=run-per-iteration >> "
-	    "\"$T/$d/meta\"; done"), 0);
+	copy_ab(EX "/example-a", "z");
+	tu_res_load(EX "/example-a/forkbomb.res", &r);
+	tu_res_set(&r, "us_per_fork", 0);
+	tu_res_store(at(p, "z/forkbomb.res"), &r);
+	copy_ab(EX "/example-b", "eb");
 	/* not a headline: --detail's family, at the full alpha */
 	snprintf(args, sizeof(args), "--detail --fail-on-regression 5 "
 	    "--only forkbomb %s/z %s/eb", tmp, tmp);
@@ -475,14 +510,25 @@ END_TEST
  */
 START_TEST(own_counter_key)
 {
-	char args[512], *out, *tab, *end;
+	struct vb_res r;
+	char args[512], p[256], src[64], *out, *tab, *end;
+	int k;
 
 	mktmp();
-	ck_assert_int_eq(sh("for k in A B; do mkdir \"$T/$k\" && cp "
-	    "tests/fixtures/ab-$k/meta \"$T/$k/\" && awk '{ print } "
-	    "/^metric fill_s/ { print \"metric cg_pswpout kB lower\" }' "
-	    "tests/fixtures/ab-$k/memfill.res | sed '/^iter/s/$/ 900/' > "
-	    "\"$T/$k/memfill.res\"; done"), 0);
+	/* ab-A's and ab-B's memfill, with a cgroup pswpout of 900 kB */
+	for (k = 0; k < 2; k++) {
+		snprintf(src, sizeof(src), "%c", "AB"[k]);
+		ck_assert_int_eq(mkdir(at(p, src), 0755), 0);
+		snprintf(src, sizeof(src), "tests/fixtures/ab-%c/meta",
+		    "AB"[k]);
+		tu_copy_file(src, strcat(p, "/meta"));
+		snprintf(src, sizeof(src), "tests/fixtures/ab-%c/memfill.res",
+		    "AB"[k]);
+		tu_res_load(src, &r);
+		tu_res_add_col(&r, "cg_pswpout", "kB", VB_LOWER, 900);
+		snprintf(src, sizeof(src), "%c/memfill.res", "AB"[k]);
+		tu_res_store(at(p, src), &r);
+	}
 	snprintf(args, sizeof(args), "%s/A %s/B", tmp, tmp);
 	out = view(args);
 	ck_assert_ptr_nonnull(tab = strstr(out, "== memfill =="));
@@ -574,12 +620,13 @@ END_TEST
  */
 START_TEST(form_labels)
 {
-	char args[512], *out;
+	char args[512], p[256], *out;
 
 	mktmp();
-	ck_assert_int_eq(sh("for k in a b; do cp -r " EX "/example-$k "
-	    "\"$T/$k\" && sed -i \"s/^label=.*/label=6.1.0-57-cloud-amd64-"
-	    "$k/\" \"$T/$k/meta\"; done"), 0);
+	tu_fixture_copy(EX "/example-a", at(p, "a"),
+	    "6.1.0-57-cloud-amd64-a");
+	tu_fixture_copy(EX "/example-b", at(p, "b"),
+	    "6.1.0-57-cloud-amd64-b");
 	snprintf(args, sizeof(args), "--only tworead %s/a %s/b", tmp, tmp);
 	out = view(args);
 	ck_assert_msg(strstr(out, "\n n       6.1.0..64-a 6.1.0..64-b\n"),
@@ -600,15 +647,23 @@ START_TEST(accel_tcg)
 		"--summary", "--vmstat forkbomb" };
 	static const char *const tcg = "emulated (TCG): compare only with "
 	    "other TCG runs";
-	char args[512], *out, *p;
+	static const char *const files[] = { "meta", "forkbomb.res",
+		"forkbomb.vmstat" };
+	char args[512], src[64], path[256], *out, *p;
 	size_t i;
 	int n;
 
 	mktmp();
-	ck_assert_int_eq(sh("for k in a b; do mkdir \"$T/$k\" && cp "
-	    EX "/example-$k/meta " EX "/example-$k/forkbomb.res "
-	    EX "/example-$k/forkbomb.vmstat \"$T/$k/\"; done && "
-	    "echo accel=tcg >> \"$T/b/meta\""), 0);
+	for (i = 0; i < 2; i++)
+		for (n = 0; n < 3; n++) {
+			snprintf(args, sizeof(args), EX "/example-%c/%s",
+			    "ab"[i], files[n]);
+			snprintf(src, sizeof(src), "%c", "ab"[i]);
+			mkdir(at(path, src), 0755);
+			snprintf(src, sizeof(src), "%c/%s", "ab"[i], files[n]);
+			tu_copy_file(args, at(path, src));
+		}
+	tu_meta_set(at(path, "b"), "accel", "tcg");
 	for (i = 0; i < sizeof(views) / sizeof(views[0]); i++) {
 		snprintf(args, sizeof(args), "%s %s/a %s/b", views[i], tmp,
 		    tmp);
@@ -642,7 +697,7 @@ START_TEST(accel_tcg)
 	ck_assert_msg(n == 0, "no \"%s\" in the chart %s", tcg, out);
 	free(out);
 	/* no accel=tcg: nothing said */
-	ck_assert_int_eq(sh("sed -i /^accel=/d \"$T/b/meta\""), 0);
+	tu_meta_set(at(path, "b"), "accel", NULL);
 	snprintf(args, sizeof(args), "--post %s/a %s/b", tmp, tmp);
 	out = view(args);
 	ck_assert_msg(!strstr(out, "TCG"), "%s", out);
@@ -658,13 +713,13 @@ END_TEST
  */
 START_TEST(long_labels)
 {
-	char args[512], *out;
+	char args[512], p[256], *out;
 
 	mktmp();
-	ck_assert_int_eq(sh("for s in never always; do cp -r " EX
-	    "/example-a \"$T/$s\" && sed -i \"s/^label=.*/label=6.1.0-57-"
-	    "cloud-amd64-transparent_hugepage-$s/\" \"$T/$s/meta\"; done"),
-	    0);
+	tu_fixture_copy(EX "/example-a", at(p, "never"),
+	    "6.1.0-57-cloud-amd64-transparent_hugepage-never");
+	tu_fixture_copy(EX "/example-a", at(p, "always"),
+	    "6.1.0-57-cloud-amd64-transparent_hugepage-always");
 	snprintf(args, sizeof(args), "--only forkbomb %s/never %s/always",
 	    tmp, tmp);
 	out = view(args);
@@ -682,11 +737,11 @@ END_TEST
  */
 START_TEST(probe_line)
 {
-	char args[512], *out;
+	char args[512], p[256], *out;
 
 	mktmp();
-	ck_assert_int_eq(sh("cp -r " EX "/example-a \"$T/a\" && cp "
-	    "tests/fixtures/probe@memfill.res \"$T/a/\""), 0);
+	tu_copy_tree(EX "/example-a", at(p, "a"));
+	tu_copy_files("tests/fixtures", p, "probe@memfill.res", NULL);
 	snprintf(args, sizeof(args), "--post %s/a " EX "/example-b", tmp);
 	out = view(args);
 	tu_assert_has(out, "example-a  played 720 of 728 "
@@ -708,18 +763,22 @@ END_TEST
  */
 START_TEST(derived_vmstat)
 {
-	char args[512], *out, *p;
+	static const struct { const char *name; double v; } set[] = {
+		{ "pgscan_kswapd", 1000 }, { "pgsteal_kswapd", 800 },
+		{ "pgscan_direct", 250 }, { "pgsteal_direct", 100 },
+		{ "elapsed", 2.5 }, { "pswpin", 40 }, { "pswpout", 4000 },
+		{ "pgscan_total", 1250 }, { "pgsteal_total", 900 },
+	};
+	struct vb_res r;
+	char args[512], path[256], *out, *p;
+	size_t i;
 
 	mktmp();
-	ck_assert_int_eq(sh("cp -r " EX "/example-b \"$T/b\" && awk '"
-	    "$1 == \"metric\" { col[$2] = ++n + 2 } "
-	    "$1 == \"iter\" { $col[\"pgscan_kswapd\"] = 1000; "
-	    "$col[\"pgsteal_kswapd\"] = 800; $col[\"pgscan_direct\"] = 250; "
-	    "$col[\"pgsteal_direct\"] = 100; $col[\"elapsed\"] = 2.5; "
-	    "$col[\"pswpin\"] = 40; $col[\"pswpout\"] = 4000; "
-	    "$col[\"pgscan_total\"] = 1250; $col[\"pgsteal_total\"] = 900 } "
-	    "{ print }' "
-	    EX "/example-b/forkbomb.res > \"$T/b/forkbomb.res\""), 0);
+	tu_copy_tree(EX "/example-b", at(path, "b"));
+	tu_res_load(EX "/example-b/forkbomb.res", &r);
+	for (i = 0; i < sizeof(set) / sizeof(set[0]); i++)
+		tu_res_set(&r, set[i].name, set[i].v);
+	tu_res_store(at(path, "b/forkbomb.res"), &r);
 	snprintf(args, sizeof(args), "--detail --only forkbomb " EX
 	    "/example-a %s/b", tmp);
 	out = view(args);
@@ -752,15 +811,19 @@ END_TEST
  */
 START_TEST(warnings)
 {
-	char args[512], *out;
+	struct vb_res r;
+	char args[512], p[256], *out;
+	int m;
 
 	mktmp();
-	ck_assert_int_eq(sh("cp -r " EX "/example-b \"$T/b\" && awk '"
-	    "$1 == \"iter\" && $2 == 1 { $3 *= 3 } "
-	    "$1 == \"iter\" && $2 >= 2 { keep[$2] = $0 } "
-	    "$1 == \"end\" { $0 = keep[2]; $2 = 4; print; $0 = keep[3]; "
-	    "$2 = 5; $3 *= 10; print; $0 = \"end\" } { print }' "
-	    EX "/example-b/forkbomb.res > \"$T/b/forkbomb.res\""), 0);
+	tu_copy_tree(EX "/example-b", at(p, "b"));
+	tu_res_load(EX "/example-b/forkbomb.res", &r);
+	m = tu_res_col(&r, "elapsed");
+	ck_assert_int_eq(r.niter, 3);
+	r.vals[m] *= 3;
+	tu_res_dup_iter(&r, 1);
+	tu_res_dup_iter(&r, 2)[m] *= 10;
+	tu_res_store(at(p, "b/forkbomb.res"), &r);
 	snprintf(args, sizeof(args), "--only forkbomb " EX "/example-a %s/b",
 	    tmp);
 	out = tu_unwrap(view(args));
@@ -812,9 +875,10 @@ START_TEST(charts)
 
 	mktmp();
 	/* two small folders: forkbomb only, to keep gnuplot quick */
-	ck_assert_int_eq(sh("for k in a b; do mkdir \"$T/$k\" && cp "
-	    EX "/example-$k/meta " EX "/example-$k/forkbomb.res "
-	    EX "/example-$k/forkbomb.vmstat \"$T/$k/\"; done"), 0);
+	tu_copy_files(EX "/example-a", at(path, "a"), "meta", "forkbomb.res",
+	    "forkbomb.vmstat", NULL);
+	tu_copy_files(EX "/example-b", at(path, "b"), "meta", "forkbomb.res",
+	    "forkbomb.vmstat", NULL);
 	ck_assert_int_eq(sh("ls -l --time-style=+%%s.%%N \"$T/a\" \"$T/b\" "
 	    "> \"$T/before\""), 0);
 	snprintf(args, sizeof(args), "--plot %s/charts %s/a %s/b", tmp, tmp,
@@ -966,9 +1030,11 @@ START_TEST(default_view)
 {
 	static const char *const key[] = { "elapsed ", "user", "sys",
 		"pswpin", "pswpout", "mb_per_s" };
-	char args[512], *out, *l;
+	struct vb_res r;
+	char args[512], p[256], *out, *l;
 	const char *sec;
 	size_t i;
+	int k, m;
 
 	mktmp();
 	out = view(EX "/example-a " EX "/example-b");
@@ -1009,11 +1075,20 @@ START_TEST(default_view)
 	tu_assert_lacks(out, "--detail has");
 	free(out);
 	/* a key line adds its metrics to the default view */
-	ck_assert_int_eq(sh("for k in a b; do mkdir \"$T/$k\" && cp " EX
-	    "/example-$k/meta \"$T/$k/\" && awk '$1 == \"key\" { "
-	    "print \"key ops_per_s\"; next } { print }' "
-	    EX "/example-$k/fileload@c2.res > \"$T/$k/fileload@c2.res\"; "
-	    "done"), 0);
+	for (k = 0; k < 2; k++) {
+		snprintf(args, sizeof(args), "%c", "ab"[k]);
+		ck_assert_int_eq(mkdir(at(p, args), 0755), 0);
+		snprintf(args, sizeof(args), EX "/example-%c/meta", "ab"[k]);
+		tu_copy_file(args, strcat(p, "/meta"));
+		snprintf(args, sizeof(args), EX "/example-%c/fileload@c2.res",
+		    "ab"[k]);
+		tu_res_load(args, &r);
+		for (m = 0; m < r.nmetrics; m++)
+			vb_res_set_key(&r, m, 0);
+		vb_res_set_key(&r, tu_res_col(&r, "ops_per_s"), 1);
+		snprintf(args, sizeof(args), "%c/fileload@c2.res", "ab"[k]);
+		tu_res_store(at(p, args), &r);
+	}
 	snprintf(args, sizeof(args), "%s/a %s/b", tmp, tmp);
 	out = view(args);
 	l = line_of(out, "ops_per_s~");
@@ -1056,13 +1131,15 @@ put(const char *rel, const char *text)
 static void
 edge_folders(const char *ita, const char *itb)
 {
-	char text[2048];
+	char text[2048], p[256];
 
 	/* iterations as runs (make ab's unit): the tests on iterations */
-	ck_assert_int_eq(sh("mkdir \"$T/a\" \"$T/b\" && cp " EX "/example-a/"
-	    "meta \"$T/a/\" && cp " EX "/example-b/meta \"$T/b/\" && "
-	    "echo unit=run-per-iteration >> \"$T/a/meta\" && "
-	    "echo unit=run-per-iteration >> \"$T/b/meta\""), 0);
+	ck_assert_int_eq(mkdir(at(p, "a"), 0755), 0);
+	tu_copy_file(EX "/example-a/meta", at(p, "a/meta"));
+	tu_meta_set(at(p, "a"), "unit", "run-per-iteration");
+	ck_assert_int_eq(mkdir(at(p, "b"), 0755), 0);
+	tu_copy_file(EX "/example-b/meta", at(p, "b/meta"));
+	tu_meta_set(at(p, "b"), "unit", "run-per-iteration");
 	snprintf(text, sizeof(text), "%s%send\n", EDGE_HEAD, ita);
 	put("a/forkbomb.res", text);
 	snprintf(text, sizeof(text), "%s%send\n", EDGE_HEAD, itb);
@@ -1472,15 +1549,15 @@ END_TEST
 /* Folders that differ only in per-run keys: one line says so. */
 START_TEST(settings_same)
 {
-	char args[512], *out;
+	char args[512], p[256], *out;
 
 	mktmp();
-	ck_assert_int_eq(sh("cp -r " FX "/ab-A \"$T/a2\" && sed -i -e "
-	    "'s/^label=.*/label=x-A2/' -e 's/^start=.*/start=2026-12-02T"
-	    "00:00:00Z/' -e 's/^end=.*/end=2026-12-02T00:04:00Z/' -e "
-	    "'s|^workdir=.*|workdir=/w/run.999|' -e 's/^mem_limit_peak_kb="
-	    ".*/mem_limit_peak_kb=1/' -e 's/^ab_side=.*/ab_side=B/' "
-	    "\"$T/a2/meta\""), 0);
+	tu_fixture_copy(FX "/ab-A", at(p, "a2"), "x-A2");
+	tu_meta_set(p, "start", "2026-12-02T00:00:00Z");
+	tu_meta_set(p, "end", "2026-12-02T00:04:00Z");
+	tu_meta_set(p, "workdir", "/w/run.999");
+	tu_meta_set(p, "mem_limit_peak_kb", "1");
+	tu_meta_set(p, "ab_side", "B");
 	snprintf(args, sizeof(args), FX "/ab-A %s/a2", tmp);
 	out = view(args);
 	tu_assert_has(out, "\nSettings: the same in every "
@@ -1822,7 +1899,9 @@ START_TEST(quiet_machine)
 	static const char warn97[] = "warning: fileload@quick on x-B: the "
 	    "machine was not quiet: other processes used 97% of a CPU (mean "
 	    "over 3 iterations, highest 98%; threshold 5%)";
-	char args[512], *out, *l;
+	struct vb_res r;
+	char args[512], p[256], *out, *l;
+	int k;
 
 	mktmp();
 	/*
@@ -1881,14 +1960,21 @@ START_TEST(quiet_machine)
 	    "at most 98% of a CPU"), "%s", out);
 	free(out);
 	/* folders without foreign_cpu: said, not guessed */
-	ck_assert_int_eq(sh("for k in a b; do mkdir \"$T/n$k\" && "
-	    "cp " EX "/example-$k/meta \"$T/n$k/\" && awk '"
-	    "$1 == \"metric\" && $2 == \"foreign_cpu\" { c = n + 3; next } "
-	    "$1 == \"metric\" { n++ } "
-	    "$1 == \"iter\" && c { l = $1; for (i = 2; i <= NF; i++) "
-	    "if (i != c) l = l \" \" $i; print l; next } { print }' "
-	    EX "/example-$k/forkbomb.res > \"$T/n$k/forkbomb.res\" || "
-	    "exit 1; done && ! grep -q foreign \"$T/na/forkbomb.res\""), 0);
+	for (k = 0; k < 2; k++) {
+		snprintf(args, sizeof(args), "n%c", "ab"[k]);
+		ck_assert_int_eq(mkdir(at(p, args), 0755), 0);
+		snprintf(args, sizeof(args), EX "/example-%c/meta", "ab"[k]);
+		tu_copy_file(args, strcat(p, "/meta"));
+		snprintf(args, sizeof(args), EX "/example-%c/forkbomb.res",
+		    "ab"[k]);
+		tu_res_load(args, &r);
+		tu_res_drop(&r, "foreign_cpu");
+		snprintf(args, sizeof(args), "n%c/forkbomb.res", "ab"[k]);
+		tu_res_store(at(p, args), &r);
+	}
+	l = tu_slurp_ok("%s/na/forkbomb.res", tmp);
+	tu_assert_lacks(l, "foreign");
+	free(l);
 	snprintf(args, sizeof(args), "%s/na %s/nb", tmp, tmp);
 	out = view(args);
 	tu_assert_has(out, "Machine load: not recorded");
@@ -1981,7 +2067,8 @@ static const struct {
 START_TEST(run_verdicts)
 {
 	static const char ex[] = "abcde";
-	char args[512], want[256], *out, *p;
+	struct vb_res r;
+	char args[512], want[256], path[256], *out, *p;
 	int i, j, nkey;
 
 	mktmp();
@@ -2005,12 +2092,15 @@ START_TEST(run_verdicts)
 			free(out);
 		}
 	/* A/A: 3 runs against 2 */
-	ck_assert_int_eq(sh("mkdir \"$T/a\" \"$T/b\" \"$T/h\" && "
-	    "cp -r " EX "/example-a \"$T/a/run1\" && "
-	    "cp -r " EX "/example-b \"$T/a/run2\" && "
-	    "cp -r " EX "/example-c \"$T/a/run3\" && "
-	    "cp -r " EX "/example-d \"$T/b/run1\" && "
-	    "cp -r " EX "/example-e \"$T/b/run2\""), 0);
+	for (i = 0; i < 5; i++) {
+		snprintf(args, sizeof(args), EX "/example-%c", ex[i]);
+		snprintf(want, sizeof(want), "%c", i < 3 ? 'a' : 'b');
+		mkdir(at(path, want), 0755);
+		snprintf(want, sizeof(want), "%c/run%d", i < 3 ? 'a' : 'b',
+		    i < 3 ? i + 1 : i - 2);
+		tu_copy_tree(args, at(path, want));
+	}
+	ck_assert_int_eq(mkdir(at(path, "h"), 0755), 0);
 	snprintf(args, sizeof(args), "--format json %s/a %s/b", tmp, tmp);
 	ck_assert_int_eq(report(args), 0);
 	/*
@@ -2036,14 +2126,22 @@ START_TEST(run_verdicts)
 	tu_assert_lacks(out, "One run a side");
 	free(out);
 	/* a real shift, 5 runs a side */
-	ck_assert_int_eq(sh("cp -r \"$T/a/run1\" \"$T/a/run2\" "
-	    "\"$T/a/run3\" \"$T/h/\" && cp -r \"$T/b/run1\" \"$T/h/run4\" && "
-	    "cp -r \"$T/b/run2\" \"$T/h/run5\" && cp -r \"$T/b/run1\" "
-	    "\"$T/a/run4\" && cp -r \"$T/b/run2\" \"$T/a/run5\" && "
-	    "for r in 1 2 3 4 5; do awk '$1 == \"iter\" { $(NF-1) = "
-	    "$(NF-1) / 2 } { print }' \"$T/a/run$r/forkbomb.res\" > "
-	    "\"$T/h/run$r/forkbomb.res\" && sed -i 's/^label=.*/label=halved/' "
-	    "\"$T/h/run$r/meta\" || exit 1; done"), 0);
+	/* a: example-a to -e; h: the same with forks_per_s halved */
+	for (i = 4; i <= 5; i++) {
+		snprintf(args, sizeof(args), "%s/b/run%d", tmp, i - 3);
+		snprintf(want, sizeof(want), "a/run%d", i);
+		tu_copy_tree(args, at(path, want));
+	}
+	for (i = 1; i <= 5; i++) {
+		snprintf(args, sizeof(args), "%s/a/run%d", tmp, i);
+		snprintf(want, sizeof(want), "h/run%d", i);
+		tu_copy_tree(args, at(path, want));
+		tu_meta_set(path, "label", "halved");
+		strcat(args, "/forkbomb.res");
+		tu_res_load(args, &r);
+		tu_res_scale(&r, "forks_per_s", 0.5);
+		tu_res_store(strcat(path, "/forkbomb.res"), &r);
+	}
 	snprintf(args, sizeof(args), "%s/a %s/h", tmp, tmp);
 	out = view(args);
 	p = strstr(out, "\nforks_per_s~ ");
@@ -2313,13 +2411,15 @@ END_TEST
 static void
 run_folder(const char *side, const char *meta, const double *fps, int n)
 {
-	char rel[64], text[2048];
+	char rel[64], path[256], text[2048];
 	int i;
 
 	for (i = 0; i < n; i++) {
-		ck_assert_int_eq(sh("mkdir -p \"$T/%s/run%d\" && cp " EX
-		    "/%s/meta \"$T/%s/run%d/\"", side, i + 1, meta, side,
-		    i + 1), 0);
+		snprintf(rel, sizeof(rel), "%s", side);
+		mkdir(at(path, rel), 0755);
+		snprintf(rel, sizeof(rel), "%s/run%d", side, i + 1);
+		snprintf(text, sizeof(text), EX "/%s", meta);
+		tu_copy_files(text, at(path, rel), "meta", NULL);
 		snprintf(text, sizeof(text), "%siter 1 1.0 0 - 1 10 %g\n"
 		    "iter 2 1.0 0 - 1 10 %g\niter 3 1.0 0 - 1 10 %g\nend\n",
 		    EDGE_HEAD, fps[i] - 1, fps[i], fps[i] + 1);
@@ -2344,14 +2444,16 @@ run_folder(const char *side, const char *meta, const double *fps, int n)
 static void
 load_folder(const char *side, const double *fps, const double *cpu, int n)
 {
-	char rel[64], text[2048];
+	char rel[64], path[256], text[2048];
 	int i, it, used;
 
 	for (i = 0; i < n; i++) {
-		ck_assert_int_eq(sh("mkdir -p \"$T/%s/run%d\" && sed "
-		    "'s/^label=.*/label=%s/; s/^run=.*/run=%d/' " EX
-		    "/example-a/meta > \"$T/%s/run%d/meta\"", side, i + 1,
-		    side, i + 1, side, i + 1), 0);
+		/* example-a's meta (a folder of one run: no run key) */
+		snprintf(rel, sizeof(rel), "%s", side);
+		mkdir(at(path, rel), 0755);
+		snprintf(rel, sizeof(rel), "%s/run%d", side, i + 1);
+		tu_copy_files(EX "/example-a", at(path, rel), "meta", NULL);
+		tu_meta_set(path, "label", side);
 		used = snprintf(text, sizeof(text), "%s", LOAD_HEAD);
 		for (it = 0; it < 3; it++)
 			used += snprintf(text + used, sizeof(text) - used,
@@ -2525,8 +2627,11 @@ START_TEST(quick_suite_budget)
 	    "journal";
 	static const char every[] = "! tv-a, tv-b: the same note on every "
 	    "benchmark\n";
+	struct vb_res r;
 	char args[512], *out, *p;
 	int lines = 0, n;
+	glob_t g;
+	size_t i;
 
 	mktmp();
 	out = view(FX "/quick-a " FX "/quick-b");
@@ -2550,11 +2655,18 @@ START_TEST(quick_suite_budget)
 	ck_assert_msg(!strncmp(strchr(p, '\n'), "\nseq_write_mbs", 14),
 	    "%.80s", p);
 	free(out);
-	ck_assert_int_eq(sh("cp -r " FX "/quick-a " FX "/quick-b \"$T/\" && "
-	    "for f in \"$T\"/quick-?/*.res; do awk '$1 == \"note\" { $0 = "
-	    "$0 \"; the same note on every benchmark\" } { print }' "
-	    "\"$f\" > \"$f.new\" && mv \"$f.new\" \"$f\" || exit 1; "
-	    "done"), 0);
+	tu_copy_tree(FX "/quick-a", at(args, "quick-a"));
+	tu_copy_tree(FX "/quick-b", at(args, "quick-b"));
+	snprintf(args, sizeof(args), "%s/quick-?/*.res", tmp);
+	ck_assert_int_eq(glob(args, 0, NULL, &g), 0);
+	for (i = 0; i < g.gl_pathc; i++) {
+		tu_res_load(g.gl_pathv[i], &r);
+		if (r.note)
+			vb_res_add_note(&r, "the same note on every "
+			    "benchmark");
+		tu_res_store(g.gl_pathv[i], &r);
+	}
+	globfree(&g);
 	snprintf(args, sizeof(args), "%s/quick-a %s/quick-b", tmp, tmp);
 	out = view(args);
 	p = strstr(out, every);

@@ -520,7 +520,7 @@ END_TEST
 START_TEST(other_config_refused)
 {
 	char out[8192], conf[512], conf1[512], ck1[64], ck2[64], want[2048];
-	char dir[512], mem[64];
+	char dir[512], run1[600], mem[64];
 	int rc;
 
 	tiny_conf(conf, sizeof(conf));
@@ -543,8 +543,8 @@ START_TEST(other_config_refused)
 	snprintf(dir, sizeof(dir), "%s/cm", root);
 	ck_assert_int_eq(tu_count_except(dir, "run1"), 0);
 	/* another machine: MemTotal 5 kB */
-	ck_assert_int_eq(tu_sh_out(NULL, 0, "sed -i 's/^mem_total_kb=.*/"
-	    "mem_total_kb=5/' %s/cm/run1/meta", root), 0);
+	snprintf(run1, sizeof(run1), "%s/run1", dir);
+	tu_meta_set(run1, "mem_total_kb", "5");
 	ck_assert_int_eq(tu_sh_out(mem, sizeof(mem), "awk '$1 == \"MemTotal:\" "
 	    "{ printf \"%%s\", $2 }' /proc/meminfo"), 0);
 	rc = tu_sh_out(out, sizeof(out), "bench/vmrun --kernel cm --config "

@@ -1,7 +1,8 @@
 /*
  * testutil.h - the helpers every Check suite shares: temporary folders
  * under the run's one root, a skip that the runner counts, reading
- * files, and running commands.
+ * files, running commands, and result folders built and edited through
+ * the library's own writers (res.h, meta.h).
  *
  * The runner (tests/runner.c) makes one folder for the whole run,
  * $TMPDIR/vmbench-check.<pid>.XXXXXX (TMPDIR unset: /var/tmp, which is
@@ -471,6 +472,309 @@ tu_slurp_ok(const char *fmt, ...)
 	    strerror(errno));
 	free(path);
 	return text;
+}
+
+/*
+ * Fixture builders: result folders made and edited through the
+ * library's own readers and writers (res.h, meta.h), so that a fixture
+ * is in the format the programs write.  Paths are absolute or relative
+ * to the test's working directory (the top of the tree).
+ */
+
+/* Read result file @path strictly into @r; the test fails, saying why. */
+static inline void
+tu_res_load(const char *path, struct vb_res *r)
+{
+	char err[512];
+
+	ck_assert_msg(vb_res_read(path, r, err, sizeof(err)) == 0, "%s", err);
+}
+
+/* Write @r to @path with the library's writer (vb_res_write), free it. */
+static inline void
+tu_res_store(const char *path, struct vb_res *r)
+{
+	ck_assert_msg(vb_res_write(path, r) == 0, "cannot write %s: %s", path,
+	    strerror(errno));
+	vb_res_free(r);
+}
+
+/* The column of metric @name in @r; the test fails when it has none. */
+static inline int
+tu_res_col(const struct vb_res *r, const char *name)
+{
+	int m = vb_res_metric_index(r, name);
+
+	ck_assert_msg(m >= 0, "%s: no metric %s", r->bench, name);
+	return m;
+}
+
+/* Set parameter @key of @r to @val; the test fails when it has none. */
+static inline void
+tu_res_set_param(struct vb_res *r, const char *key, const char *val)
+{
+	int i;
+
+	for (i = 0; i < r->nparams; i++)
+		if (!strcmp(r->params[i].key, key)) {
+			free(r->params[i].val);
+			r->params[i].val = strdup(val);
+			ck_assert_ptr_nonnull(r->params[i].val);
+			return;
+		}
+	ck_abort_msg("%s: no parameter %s", r->bench, key);
+}
+
+/* Set metric @name to @v in every iteration of @r. */
+static inline void
+tu_res_set(struct vb_res *r, const char *name, double v)
+{
+	int m = tu_res_col(r, name), i;
+
+	for (i = 0; i < r->niter; i++)
+		r->vals[(size_t)i * r->nmetrics + m] = v;
+}
+
+/* Multiply metric @name by @f in every iteration of @r. */
+static inline void
+tu_res_scale(struct vb_res *r, const char *name, double f)
+{
+	int m = tu_res_col(r, name), i;
+
+	for (i = 0; i < r->niter; i++)
+		r->vals[(size_t)i * r->nmetrics + m] *= f;
+}
+
+/*
+ * Multiply every measured value of @r by @f, but those of the load
+ * beside the run (foreign_*, runq*, mem_*), which stay as recorded.
+ */
+static inline void
+tu_res_scale_all(struct vb_res *r, double f)
+{
+	const char *n;
+	int m, i;
+
+	for (m = 0; m < r->nmetrics; m++) {
+		n = r->metrics[m].name;
+		if (!strncmp(n, "foreign_", 8) || !strncmp(n, "runq", 4) ||
+		    !strncmp(n, "mem_", 4))
+			continue;
+		for (i = 0; i < r->niter; i++)
+			r->vals[(size_t)i * r->nmetrics + m] *= f;
+	}
+}
+
+/* Drop metric @name, its column and its values, from @r. */
+static inline void
+tu_res_drop(struct vb_res *r, const char *name)
+{
+	int m = tu_res_col(r, name), n = r->nmetrics, i, j, k = 0;
+
+	for (i = 0; i < r->niter; i++)
+		for (j = 0; j < n; j++)
+			if (j != m)
+				r->vals[k++] = r->vals[(size_t)i * n + j];
+	memmove(&r->metrics[m], &r->metrics[m + 1],
+	    (size_t)(n - m - 1) * sizeof(*r->metrics));
+	r->nmetrics--;
+}
+
+/* Add metric @name (@unit, @dir) as @r's last column, @v everywhere. */
+static inline void
+tu_res_add_col(struct vb_res *r, const char *name, const char *unit,
+    enum vb_dir dir, double v)
+{
+	int n = r->nmetrics, i, j;
+	double *vals = malloc(((size_t)r->niter * (n + 1) + 1) *
+	    sizeof(double));
+	struct vb_res_metric *m;
+
+	ck_assert_ptr_nonnull(vals);
+	for (i = 0; i < r->niter; i++) {
+		for (j = 0; j < n; j++)
+			vals[(size_t)i * (n + 1) + j] =
+			    r->vals[(size_t)i * n + j];
+		vals[(size_t)i * (n + 1) + n] = v;
+	}
+	free(r->vals);
+	r->vals = vals;
+	r->metrics = realloc(r->metrics, (size_t)(n + 1) *
+	    sizeof(*r->metrics));
+	ck_assert_ptr_nonnull(r->metrics);
+	r->metrics_room = n + 1;
+	m = &r->metrics[n];
+	memset(m, 0, sizeof(*m));
+	snprintf(m->name, sizeof(m->name), "%s", name);
+	snprintf(m->unit, sizeof(m->unit), "%s", unit);
+	m->dir = dir;
+	r->nmetrics++;
+}
+
+/* Append a copy of @r's iteration @i (0-based); returns the new row. */
+static inline double *
+tu_res_dup_iter(struct vb_res *r, int i)
+{
+	double *row = vb_res_add_iter(r);
+
+	memcpy(row, r->vals + (size_t)i * r->nmetrics,
+	    (size_t)r->nmetrics * sizeof(double));
+	return row;
+}
+
+/* Copy regular file @src to @dst (made or replaced). */
+static inline void
+tu_copy_file(const char *src, const char *dst)
+{
+	char buf[65536];
+	size_t got;
+	FILE *in, *out;
+
+	in = fopen(src, "rb");
+	ck_assert_msg(in != NULL, "%s: %s", src, strerror(errno));
+	out = fopen(dst, "wb");
+	ck_assert_msg(out != NULL, "%s: %s", dst, strerror(errno));
+	while ((got = fread(buf, 1, sizeof(buf), in)) > 0)
+		ck_assert_int_eq(fwrite(buf, 1, got, out), got);
+	ck_assert_msg(!ferror(in), "cannot read %s", src);
+	fclose(in);
+	ck_assert_int_eq(fclose(out), 0);
+}
+
+/*
+ * Copy the files named after @dst (a NULL-terminated list) from folder
+ * @src into folder @dst, made if need be.
+ */
+static inline void
+tu_copy_files(const char *src, const char *dst, ...)
+{
+	char s[1024], d[1024];
+	const char *name;
+	va_list ap;
+
+	ck_assert_msg(mkdir(dst, 0755) == 0 || errno == EEXIST, "mkdir %s: %s",
+	    dst, strerror(errno));
+	va_start(ap, dst);
+	while ((name = va_arg(ap, const char *))) {
+		snprintf(s, sizeof(s), "%s/%s", src, name);
+		snprintf(d, sizeof(d), "%s/%s", dst, name);
+		tu_copy_file(s, d);
+	}
+	va_end(ap);
+}
+
+/*
+ * Copy folder @src to @dst (made; its regular files and folders), as
+ * `cp -r SRC DST` does when DST does not exist.
+ */
+static inline void
+tu_copy_tree(const char *src, const char *dst)
+{
+	char s[1024], d[1024];
+	struct dirent *e;
+	struct stat st;
+	DIR *dir;
+
+	ck_assert_msg(mkdir(dst, 0755) == 0 || errno == EEXIST, "mkdir %s: %s",
+	    dst, strerror(errno));
+	dir = opendir(src);
+	ck_assert_msg(dir != NULL, "%s: %s", src, strerror(errno));
+	while ((e = readdir(dir))) {
+		if (!strcmp(e->d_name, ".") || !strcmp(e->d_name, ".."))
+			continue;
+		snprintf(s, sizeof(s), "%s/%s", src, e->d_name);
+		snprintf(d, sizeof(d), "%s/%s", dst, e->d_name);
+		ck_assert_msg(lstat(s, &st) == 0, "%s: %s", s,
+		    strerror(errno));
+		if (S_ISDIR(st.st_mode))
+			tu_copy_tree(s, d);
+		else if (S_ISREG(st.st_mode))
+			tu_copy_file(s, d);
+	}
+	closedir(dir);
+}
+
+/*
+ * Set @key to @val in @dir/meta (read with vb_meta_read(); a key it
+ * lacks is added at the end; @val NULL: the key removed), written back
+ * atomically as key=value lines (vb_file_replace()).  @dir/meta
+ * missing: a new one.
+ */
+static inline void
+tu_meta_set(const char *dir, const char *key, const char *val)
+{
+	struct vb_kv *kv = NULL;
+	char path[1024], err[512], *buf = NULL;
+	size_t len = 0;
+	FILE *f;
+	int n = 0, i, done = 0;
+
+	snprintf(path, sizeof(path), "%s/meta", dir);
+	if (access(path, F_OK) == 0)
+		ck_assert_msg(vb_meta_read(path, &kv, &n, err,
+		    sizeof(err)) == 0, "%s", err);
+	f = open_memstream(&buf, &len);
+	ck_assert_ptr_nonnull(f);
+	for (i = 0; i < n; i++) {
+		if (strcmp(kv[i].key, key))
+			fprintf(f, "%s=%s\n", kv[i].key, kv[i].val);
+		else if (val && !done++)
+			fprintf(f, "%s=%s\n", key, val);
+	}
+	if (val && !done)
+		fprintf(f, "%s=%s\n", key, val);
+	ck_assert_int_eq(fclose(f), 0);
+	ck_assert_msg(vb_file_replace(path, buf, len) == 0,
+	    "cannot write %s: %s", path, strerror(errno));
+	free(buf);
+	vb_meta_free(kv, n);
+}
+
+/*
+ * Copy result folder @src to @dst, its meta's label set to @label (NULL:
+ * kept).
+ */
+static inline void
+tu_fixture_copy(const char *src, const char *dst, const char *label)
+{
+	tu_copy_tree(src, dst);
+	if (label)
+		tu_meta_set(dst, "label", label);
+}
+
+/*
+ * Run @run of label @label under @dir, made from the run folder @src:
+ * @dir/@label/run@run/meta is @src's meta with that label and run, and
+ * @bench.res there @src's with every measured value times @f but the
+ * load beside the run (tu_res_scale_all()).  Folders made as needed;
+ * a meta already there is rewritten.
+ */
+static inline void
+tu_fixture_run(const char *dir, const char *label, int run, const char *src,
+    const char *bench, double f)
+{
+	struct vb_res r;
+	char d[1024], path[1100], to[1100], num[16];
+
+	ck_assert_msg(mkdir(dir, 0755) == 0 || errno == EEXIST, "mkdir %s: %s",
+	    dir, strerror(errno));
+	snprintf(d, sizeof(d), "%s/%s", dir, label);
+	ck_assert_msg(mkdir(d, 0755) == 0 || errno == EEXIST, "mkdir %s: %s",
+	    d, strerror(errno));
+	snprintf(d, sizeof(d), "%s/%s/run%d", dir, label, run);
+	ck_assert_msg(mkdir(d, 0755) == 0 || errno == EEXIST, "mkdir %s: %s",
+	    d, strerror(errno));
+	snprintf(path, sizeof(path), "%s/meta", src);
+	snprintf(num, sizeof(num), "%d", run);
+	snprintf(to, sizeof(to), "%s/meta", d);
+	tu_copy_file(path, to);
+	tu_meta_set(d, "label", label);
+	tu_meta_set(d, "run", num);
+	snprintf(path, sizeof(path), "%s/%s.res", src, bench);
+	tu_res_load(path, &r);
+	tu_res_scale_all(&r, f);
+	snprintf(path, sizeof(path), "%s/%s.res", d, bench);
+	tu_res_store(path, &r);
 }
 
 /*
