@@ -292,6 +292,40 @@ START_TEST(no_spread)
 	rv_verdict(&c, c.w.p, &o, &v);
 	ck_assert_int_eq(v.word, RV_SAME);
 	near(v.tost_p, 0, 0);
+	/*
+	 * A count at 0 in every run against the same whole number in
+	 * every run (make ab: a run an iteration): the exact test of two
+	 * Poisson counts, 2 (1/2)^(3 k); a few stray events decide
+	 * nothing, and a count that varies is the t test's
+	 */
+	{
+		static const double z3[] = { 0, 0, 0 };
+		static const double k256[] = { 256, 256, 256 };
+		static const double k1[] = { 1, 1, 1 };
+		static const double k2[] = { 2, 3, 1 };
+
+		rv_compare(z3, 3, k256, 3, VB_HIGHER, &c);
+		ck_assert(c.zero_count);
+		ck_assert_msg(c.w.p < 1e-200 && c.m.p == c.w.p, "p %g %g",
+		    c.w.p, c.m.p);
+		rv_verdict(&c, c.w.p, &o, &v);
+		ck_assert_int_eq(v.word, RV_CHANGED);
+		rv_compare(k256, 3, z3, 3, VB_LOWER, &c);
+		ck_assert(c.zero_count && c.w.p < 1e-200);
+		rv_compare(z3, 3, k1, 3, VB_LOWER, &c);
+		near(c.w.p, 0.25, 1e-15);
+		rv_verdict(&c, c.w.p, &o, &v);
+		ck_assert_int_ne(v.word, RV_CHANGED);
+		rv_compare(z3, 3, k2, 3, VB_LOWER, &c);
+		ck_assert(!c.zero_count);
+		/*
+		 * with 3 iterations a run, all alike: the iterations'
+		 * permutation p (no Poisson assumption) replaces it
+		 */
+		rv_compare(z3, 3, k1, 3, VB_LOWER, &c);
+		rv_no_spread_iters(&c, 9, 0, 9, 0);
+		near(c.w.p, 2 / 48620.0, 1e-15);
+	}
 	/* 0 against 0: the same, no percentage, not in the family */
 	rv_compare(o0, 2, o0, 2, VB_LOWER, &c);
 	ck_assert_int_eq(c.why, RV_NO_SPREAD);
@@ -690,7 +724,9 @@ START_TEST(moderated)
 	rv_fit_prior(s2, d, 5, &s0, &d0);
 	rv_compare(z3, 3, c3, 3, VB_INFO, &k);
 	ck_assert_int_eq(k.m.scale, RV_LOG1P);
-	near(k.m.p, 0.1, 1e-15);	/* without a prior: permutation p */
+	/* without a prior: the exact test of two Poisson counts */
+	ck_assert(k.zero_count);
+	near(k.m.p, 2 * pow(0.5, 384), 1e-130);
 	rv_moderate(&k, s0, d0);
 	ck_assert_msg(k.m.p < 1e-4, "0 against 128: p %g", k.m.p);
 	rv_verdict(&k, k.m.p, &o, &v);

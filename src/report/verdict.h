@@ -115,6 +115,13 @@ struct rv_cmp {
 	 */
 	double run_cov;
 	int run_cov_assumed;
+	/*
+	 * RV_NO_SPREAD with one side at 0 and the other's runs all the
+	 * same whole number: p is the exact test of two Poisson counts
+	 * (zero_count() in verdict.c), in w.p and m.p alike, unless the
+	 * iterations give their own exact p (rv_no_spread_iters()).
+	 */
+	int zero_count;
 	struct rv_mod m;	/* the moderated test (RV_MODERATED) */
 };
 
