@@ -96,7 +96,7 @@ bench_vars_vmlat = LMBENCH_SRC LM_RUNS LM_TESTS
 # (its report already built).
 bench_run_truth = sh tools/bench-truth.sh
 bench_vars_truth = TRUTH_CONFIG TRUTH_PARTS TRUTH_SETTINGS TRUTH_OLD \
-	TRUTH_OLD_BIN
+	TRUTH_OLD_BIN TRUTH_KEEP
 
 # The quick suite's precision: PREC_RUNS runs (5) of PREC_CONFIG
 # (configs/quick.conf), then per headline the run-to-run and iteration

@@ -55,6 +55,9 @@
 #       do :; done'`.  Target: no changed figure in either view, and
 #       the default view names the different loads.
 #
+# TRUTH_KEEP=dir copies the temporary folder (every run made, the
+# reports) to dir on exit, for a look at what a part counted.
+#
 # TRUTH_SETTINGS (default "thp swap zswap") picks the real changes the
 # ab and hand parts check: TRUTH_SETTINGS=swap checks swappiness alone.
 # With only some of them, the ab part leaves out the cold-run A/A of
@@ -83,6 +86,7 @@ settings=${VB_TRUTH_SETTINGS:-thp swap zswap}
 old=${VB_TRUTH_OLD:-eb923a2}
 [ "$old" = none ] && old=
 oldbin=${VB_TRUTH_OLD_BIN:-}
+keep=${VB_TRUTH_KEEP:-}
 doc=docs/validation.md
 begin='<!-- make bench-truth: the latest run (tools/bench-truth.sh rewrites this block) -->'
 end='<!-- end of the latest make bench-truth -->'
@@ -133,6 +137,10 @@ cleanup() {
 		    echo "bench-truth: cannot restore $hand_file to" \
 		    "$hand_saved" >&2
 		hand_saved=
+	fi
+	# TRUTH_KEEP=dir: the runs made, kept for a look at what starred
+	if [ -n "$keep" ] && ! cp -r "$T" "$keep"; then
+		echo "bench-truth: cannot copy the runs to $keep" >&2
 	fi
 	rm -rf "$T"
 }
