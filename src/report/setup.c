@@ -568,6 +568,7 @@ setup_quiet_summary(FILE *f, const struct rl_set *s,
 	char line[512], a[32];
 
 	quiet_scan(s, o, &qs);
+	/* counted over the runs that recorded it, as the other views do */
 	if (!qs.rec)
 		snprintf(line, sizeof(line), "Machine load: not recorded "
 		    "(these folders have no foreign_cpu figures)");
@@ -579,10 +580,11 @@ setup_quiet_summary(FILE *f, const struct rl_set *s,
 		    "recorded for every run" : "");
 	else
 		snprintf(line, sizeof(line), "warning: the machine was not "
-		    "quiet in %d of %d benchmark run%s: other processes used "
-		    "more than %g%% of a CPU (see the warnings below)%s",
-		    qs.loud, qs.runs, qs.runs == 1 ? "" : "s", o->quiet,
-		    qs.rec < qs.runs ? "; not recorded for every run" : "");
+		    "quiet in %d of %s%d benchmark run%s%s: other processes "
+		    "used more than %g%% of a CPU (see the warnings below)",
+		    qs.loud, qs.rec < qs.runs ? "the " : "", qs.rec,
+		    qs.rec == 1 ? "" : "s", qs.rec < qs.runs ? " that "
+		    "recorded it" : "", o->quiet);
 	fmt_wrap(f, line, o->width, 4);
 	mem_summary(f, &qs, o);
 }
