@@ -122,6 +122,30 @@ START_TEST(read_small)
 }
 END_TEST
 
+/* A control file written whole, truncated, never through a symlink. */
+START_TEST(put_at)
+{
+	char path[1024], link[1100], buf[16];
+
+	tu_write(path, sizeof(path), "knob", "something long\n");
+	ck_assert(vb_exists_at(tu_dir, "knob"));
+	ck_assert(!vb_exists_at(tu_dir, "none"));
+	ck_assert_int_eq(vb_put_at(tu_dir, "knob", "7"), 0);
+	ck_assert_int_eq(vb_read_small(path, buf, sizeof(buf)), 1);
+	ck_assert_str_eq(buf, "7");
+	snprintf(link, sizeof(link), "%s/via", tu_dir);
+	ck_assert_int_eq(symlink(path, link), 0);
+	errno = 0;
+	ck_assert_int_eq(vb_put_at(tu_dir, "via", "9"), -1);
+	ck_assert_int_eq(errno, ELOOP);
+	ck_assert_int_eq(vb_read_small(path, buf, sizeof(buf)), 1);
+	ck_assert_str_eq(buf, "7");
+	ck_assert_int_eq(vb_put_at(tu_dir, "none", "1"), -1);
+	unlink(link);
+	unlink(path);
+}
+END_TEST
+
 Suite *
 util_suite(void)
 {
@@ -133,6 +157,7 @@ util_suite(void)
 	tcase_add_test(tc, utf8);
 	tcase_add_test(tc, esc);
 	tcase_add_test(tc, read_small);
+	tcase_add_test(tc, put_at);
 	suite_add_tcase(s, tc);
 	return s;
 }

@@ -40,7 +40,6 @@ good_name(const char *s)
 	return 1;
 }
 
-
 /*
  * Is @w one of the options the runner gives every benchmark (after the
  * line's own, so that a line's copy would be silently overridden)?

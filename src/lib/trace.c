@@ -311,36 +311,6 @@ sysroot(void)
 	return r && *r ? r : "";
 }
 
-/* Write @val to @dir/@file (emptied first).  0 or -1 (errno). */
-static int
-put(const char *dir, const char *file, const char *val)
-{
-	char path[4800];
-	size_t n = strlen(val);
-	ssize_t w;
-	int fd, e;
-
-	snprintf(path, sizeof(path), "%s/%s", dir, file);
-	fd = open(path, O_WRONLY | O_TRUNC | O_NOFOLLOW | O_CLOEXEC);
-	if (fd < 0)
-		return -1;
-	w = n ? write(fd, val, n) : 0;
-	e = errno;
-	if (close(fd) < 0 && w == (ssize_t)n)
-		return -1;
-	errno = e;
-	return w == (ssize_t)n ? 0 : -1;
-}
-
-static int
-exists(const char *dir, const char *file)
-{
-	char path[4800];
-
-	snprintf(path, sizeof(path), "%s/%s", dir, file);
-	return access(path, F_OK) == 0;
-}
-
 /* The state folder (state.h's): <sysroot>/run/vmbench, checked. */
 static int
 state_dir(char *dir, size_t len)
@@ -408,9 +378,9 @@ unmake(const char *inst, unsigned evs)
 		snprintf(file, sizeof(file), "events/%s/%s/enable", e->sys,
 		    e->name);
 		if ((evs & (1u << i)) || evs == ~0u)
-			put(inst, file, "0");
+			vb_put_at(inst, file, "0");
 	}
-	put(inst, "tracing_on", "0");
+	vb_put_at(inst, "tracing_on", "0");
 	if (statfs(inst, &sf) < 0)
 		return errno == ENOENT ? 0 : -1;
 	/* a folder standing for tracefs (the tests'): removed as a tree */
@@ -456,7 +426,7 @@ vb_trace_open(struct vb_trace *t, char *why, size_t len)
 	    sysroot());
 	snprintf(t->inst, sizeof(t->inst), "%s/instances/vmbench-%ld",
 	    t->root, (long)getpid());
-	if (!exists(t->root, "instances")) {
+	if (!vb_exists_at(t->root, "instances")) {
 		snprintf(why, len, "no tracefs at %s (mount -t tracefs nodev "
 		    "%s): no reclaim or compaction latency recorded",
 		    t->root, t->root);
@@ -495,11 +465,11 @@ vb_trace_open(struct vb_trace *t, char *why, size_t len)
 	}
 	t->made = 1;
 	/* a real instance has these at once: a half-there tracefs not */
-	if (!exists(t->inst, "tracing_on"))
+	if (!vb_exists_at(t->inst, "tracing_on"))
 		miss = "tracing_on";
-	else if (!exists(t->inst, "trace"))
+	else if (!vb_exists_at(t->inst, "trace"))
 		miss = "trace";
-	else if (!exists(t->inst, "events"))
+	else if (!vb_exists_at(t->inst, "events"))
 		miss = "events";
 	if (miss) {
 		snprintf(why, len, "tracefs instance %s has no %s (tracefs "
@@ -509,7 +479,7 @@ vb_trace_open(struct vb_trace *t, char *why, size_t len)
 		vb_trace_close(t, NULL, 0);
 		return -1;
 	}
-	if (put(t->inst, "tracing_on", "0") < 0) {
+	if (vb_put_at(t->inst, "tracing_on", "0") < 0) {
 		snprintf(why, len, "cannot set %s/tracing_on (%s, tracefs %s): "
 		    "no reclaim or compaction latency recorded", t->inst,
 		    strerror(errno), errno == EROFS || errno == EACCES ||
@@ -519,8 +489,8 @@ vb_trace_open(struct vb_trace *t, char *why, size_t len)
 		return -1;
 	}
 	/* the instance's own settings: they go with it */
-	put(t->inst, "trace_clock", "mono");
-	put(t->inst, "buffer_size_kb", "2048");
+	vb_put_at(t->inst, "trace_clock", "mono");
+	vb_put_at(t->inst, "buffer_size_kb", "2048");
 	/*
 	 * Every process's events, not only the run's (set_event_pid with
 	 * event-fork would add a probe to every fork, exit and context
@@ -530,7 +500,7 @@ vb_trace_open(struct vb_trace *t, char *why, size_t len)
 	for (e = tp_events, i = 0; e->name; e++, i++) {
 		snprintf(file, sizeof(file), "events/%s/%s/enable", e->sys,
 		    e->name);
-		if (!exists(t->inst, file) || put(t->inst, file, "1") < 0) {
+		if (!vb_exists_at(t->inst, file) || vb_put_at(t->inst, file, "1") < 0) {
 			failed |= 1u << e->fam;
 			continue;
 		}
@@ -566,15 +536,15 @@ vb_trace_start(struct vb_trace *t)
 	if (!t->on)
 		return;
 	/* opening "trace" for writing with O_TRUNC empties the buffer */
-	put(t->inst, "trace", "");
-	put(t->inst, "tracing_on", "1");
+	vb_put_at(t->inst, "trace", "");
+	vb_put_at(t->inst, "tracing_on", "1");
 }
 
 void
 vb_trace_stop(struct vb_trace *t)
 {
 	if (t->on)
-		put(t->inst, "tracing_on", "0");
+		vb_put_at(t->inst, "tracing_on", "0");
 }
 
 /* "# entries-in-buffer/entries-written: 124/130 ...": 6 lost. */

@@ -509,3 +509,38 @@ vb_workdir_find(const char *name, int make, char *out, int *made_failed)
 		return !make && errno == ENOENT ? 1 : -1;
 	return 0;
 }
+
+int
+vb_put_at(const char *dir, const char *file, const char *val)
+{
+	char path[PATH_MAX + NAME_MAX + 2];
+	size_t n = strlen(val);
+	ssize_t w;
+	int fd, e;
+
+	if ((size_t)snprintf(path, sizeof(path), "%s/%s", dir, file) >=
+	    sizeof(path)) {
+		errno = ENAMETOOLONG;
+		return -1;
+	}
+	fd = open(path, O_WRONLY | O_TRUNC | O_NOFOLLOW | O_CLOEXEC);
+	if (fd < 0)
+		return -1;
+	w = n ? write(fd, val, n) : 0;
+	e = errno;
+	if (close(fd) < 0 && w == (ssize_t)n)
+		return -1;
+	errno = e;
+	return w == (ssize_t)n ? 0 : -1;
+}
+
+int
+vb_exists_at(const char *dir, const char *file)
+{
+	char path[PATH_MAX + NAME_MAX + 2];
+
+	if ((size_t)snprintf(path, sizeof(path), "%s/%s", dir, file) >=
+	    sizeof(path))
+		return 0;
+	return access(path, F_OK) == 0;
+}

@@ -135,4 +135,13 @@ int vb_workdir_find(const char *name, int make, char *out, int *made_failed);
 /* Is @path a folder with nothing in it (it can be read)?  1 or 0. */
 int vb_dir_empty(const char *path);
 
+/*
+ * Write @val to the kernel file @dir/@file (a sysctl, a cgroup or
+ * tracefs control), truncated first, never through a symlink; a
+ * failed write or close is the error.  0, or -1 (errno).
+ */
+int vb_put_at(const char *dir, const char *file, const char *val);
+/* Does @dir/@file exist? */
+int vb_exists_at(const char *dir, const char *file);
+
 #endif

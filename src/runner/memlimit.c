@@ -15,6 +15,7 @@
 
 #include "memlimit.h"
 #include "size.h"
+#include "util.h"
 
 /* Read a small file into @buf; length or -1. */
 static ssize_t
@@ -30,35 +31,6 @@ read_file(const char *path, char *buf, size_t len)
 	if (n >= 0)
 		buf[n] = '\0';
 	return n;
-}
-
-/* Write @val to @dir/@file; 0 or -1 (errno). */
-static int
-write_knob(const char *dir, const char *file, const char *val)
-{
-	char path[4200];
-	size_t len = strlen(val);
-	ssize_t n;
-	int fd, e;
-
-	snprintf(path, sizeof(path), "%s/%s", dir, file);
-	fd = open(path, O_WRONLY | O_CLOEXEC);
-	if (fd < 0)
-		return -1;
-	n = write(fd, val, len);
-	e = errno;
-	close(fd);
-	errno = e;
-	return n == (ssize_t)len ? 0 : -1;
-}
-
-static int
-exists(const char *dir, const char *file)
-{
-	char path[4200];
-
-	snprintf(path, sizeof(path), "%s/%s", dir, file);
-	return access(path, F_OK) == 0;
 }
 
 /*
@@ -170,7 +142,7 @@ v2_usable(const char *mnt, char *dir, size_t len)
 	if (read_file(path, buf, sizeof(buf)) >= 0 && strstr(buf, "memory"))
 		return 1;
 	/* try to enable it; refused when the folder holds processes */
-	return write_knob(dir, "cgroup.subtree_control", "+memory") == 0;
+	return vb_put_at(dir, "cgroup.subtree_control", "+memory") == 0;
 }
 
 static const char *
@@ -223,7 +195,7 @@ vb_memlimit_create(struct vb_memlimit *m, uint64_t limit, uint64_t swap,
 		return -1;
 	}
 	snprintf(val, sizeof(val), "%llu", (unsigned long long)limit);
-	if (write_knob(m->path, v2 ? "memory.max" : "memory.limit_in_bytes",
+	if (vb_put_at(m->path, v2 ? "memory.max" : "memory.limit_in_bytes",
 	    val) < 0) {
 		snprintf(err, errlen, "cannot set the memory limit to %s in "
 		    "%s: %s", sz(a, sizeof(a), limit), m->path,
@@ -241,8 +213,8 @@ vb_memlimit_create(struct vb_memlimit *m, uint64_t limit, uint64_t swap,
 
 		snprintf(val, sizeof(val), "%llu", (unsigned long long)(v2 ?
 		    swap : limit + swap));
-		if (exists(m->path, knob)) {
-			if (write_knob(m->path, knob, val) < 0) {
+		if (vb_exists_at(m->path, knob)) {
+			if (vb_put_at(m->path, knob, val) < 0) {
 				snprintf(err, errlen, "cannot set %s in %s: %s",
 				    knob, m->path, strerror(errno));
 				goto fail;
@@ -274,7 +246,7 @@ vb_memlimit_sync(const struct vb_memlimit *m)
 	if (read_file("/proc/sys/vm/swappiness", val, sizeof(val)) <= 0)
 		return -1;
 	val[strcspn(val, "\n")] = '\0';
-	return write_knob(m->path, "memory.swappiness", val);
+	return vb_put_at(m->path, "memory.swappiness", val);
 }
 
 int
@@ -315,7 +287,7 @@ vb_memlimit_enter(const struct vb_memlimit *m, pid_t pid)
 		val[n - 1 - i] = t;
 	}
 	val[n] = '\0';
-	return write_knob(m->path, "cgroup.procs", val);
+	return vb_put_at(m->path, "cgroup.procs", val);
 }
 
 int
