@@ -21,6 +21,12 @@
  * workers are forked) to the last worker's "done"; it includes page
  * faults, zeroing, reclaim and swap-out, which are the point.  Freeing
  * (munmap, exit of the workers) is timed separately as free_s.
+ * fill_wait_s is the part of it the filling process spent runnable but
+ * waiting for a CPU (the run_delay of /proc/thread-self/schedstat; with
+ * --procs, the worker that finished last), and fill_run_s, the headline,
+ * is fill_s less it: what other programs' CPU time did to the fill is
+ * kept apart from what the fill cost (faults, zeroing, reclaim and
+ * swap I/O stay in both).
  *
  * --reread N: between the fill and the free, N passes each read the
  * first word of every page back (every worker its own share, all at
@@ -133,6 +139,9 @@ static const struct vb_metric metrics[] = {
 	{ "fill_s", "s", VB_LOWER, "time to allocate and write the target", 1 },
 	{ "fill_mb_s", "MB/s", VB_HIGHER, "fill rate (10^6 bytes/s)", 1 },
 	{ "free_s", "s", VB_LOWER, "time to free it", 1 },
+	{ "fill_wait_s", "s", VB_INFO, "of fill_s, waiting for a CPU "
+	    "(run queue; --procs: the last worker's)", 1 },
+	{ "fill_run_s", "s", VB_LOWER, "fill_s less fill_wait_s", 1 },
 	{ "reread_s", "s", VB_LOWER, "--reread: time of the passes", 1 },
 	{ "reread_mb_s", "MB/s", VB_HIGHER, "--reread: bytes read back a "
 	    "second (10^6)", 0 },
@@ -469,7 +478,26 @@ wait_eof(int fd)
 }
 
 /*
- * One worker of --procs: fill @share, say "d" on @done; for each pass,
+ * The calling thread's time waiting on a run queue so far (ns, the second
+ * field of /proc/thread-self/schedstat), or -1 where the kernel has none.
+ */
+static int64_t
+run_delay_ns(void)
+{
+	unsigned long long run, wait;
+	FILE *f = fopen("/proc/thread-self/schedstat", "r");
+	int n;
+
+	if (!f)
+		return -1;
+	n = fscanf(f, "%llu %llu", &run, &wait);
+	fclose(f);
+	return n == 2 ? (int64_t)wait : -1;
+}
+
+/*
+ * One worker of --procs: fill @share, write on @done the time it waited
+ * for a CPU meanwhile (an int64_t, ns, -1 unknown); for each pass,
  * wait for the end of go[pass], read its share back and write its major
  * faults on back[pass]; hold it all until @hold reaches end-of-file,
  * free it and leave.
@@ -480,9 +508,13 @@ worker(struct cfg *c, uint64_t share, int done, int hold, int (*go)[2],
 {
 	struct memfill_region r;
 	uint64_t p;
+	int64_t w0 = run_delay_ns(), w;
 
 	fill(c, &r, share);
-	if (write(done, "d", 1) != 1)
+	w = run_delay_ns();
+	w = w0 >= 0 && w >= w0 ? w - w0 : -1;
+	/* 8 bytes, less than PIPE_BUF: one write, never split */
+	if (write(done, &w, sizeof(w)) != (ssize_t)sizeof(w))
 		_exit(1);
 	close(done);
 	for (p = 0; p < c->reread; p++) {
@@ -538,17 +570,20 @@ procs_pass(int go, int back, uint64_t *majflt)
 
 /*
  * Fill with --procs workers, then the re-read passes (into @rr); returns
- * the fill time in ns.
+ * the fill time in ns, and in @wait_ns the run-queue wait of the worker
+ * that finished its fill last (-1 unknown).
  */
 static uint64_t
-fill_procs(struct cfg *c, uint64_t *free_ns, struct reread *rr)
+fill_procs(struct cfg *c, uint64_t *free_ns, struct reread *rr,
+    int64_t *wait_ns)
 {
 	static int go[MAXPASS][2], back[MAXPASS][2];
 	static pid_t pids[1024];
 	int done[2], hold[2], status, failed = 0;
 	uint64_t share = c->plan.target / c->procs / c->page * c->page;
 	uint64_t t0, t1, tf, i, ok = 0, pass, next = 0, answered = c->procs;
-	char buf[64];
+	int64_t buf[64];
+	size_t have = 0;
 	ssize_t n;
 
 	if (pipe(done) < 0 || pipe(hold) < 0)
@@ -585,12 +620,21 @@ fill_procs(struct cfg *c, uint64_t *free_ns, struct reread *rr)
 		close(back[i][1]);
 	}
 	/* end-of-file once every worker has said done or died */
-	while ((n = read(done[0], buf, sizeof(buf))) != 0) {
+	*wait_ns = -1;
+	while ((n = read(done[0], (char *)buf + have,
+	    sizeof(buf) - have)) != 0) {
 		if (n < 0 && errno == EINTR)
 			continue;
 		if (n < 0)
 			die_errno("cannot read from the workers");
-		ok += (uint64_t)n;
+		have += (size_t)n;
+		/* whole records only; the last one is the last worker's */
+		ok += have / sizeof(buf[0]);
+		if (have >= sizeof(buf[0]))
+			*wait_ns = buf[have / sizeof(buf[0]) - 1];
+		memmove(buf, (char *)buf + have / sizeof(buf[0]) *
+		    sizeof(buf[0]), have % sizeof(buf[0]));
+		have %= sizeof(buf[0]);
 	}
 	t1 = vb_now_ns();
 	close(done[0]);
@@ -640,14 +684,20 @@ run(void *p, struct vb_iter *it)
 	struct cfg *c = p;
 	struct reread rr;
 	uint64_t fill_ns, free_ns;
+	int64_t fill_wait = -1;
 
 	memset(&rr, 0, sizeof(rr));
 	if (c->procs == 1) {
 		struct memfill_region r;
-		uint64_t t0 = vb_now_ns(), t1, i;
+		uint64_t t0, t1, i;
+		int64_t w0 = run_delay_ns(), w1;
 
+		t0 = vb_now_ns();
 		fill(c, &r, c->plan.target);
 		fill_ns = vb_now_ns() - t0;
+		w1 = run_delay_ns();
+		if (w0 >= 0 && w1 >= w0)
+			fill_wait = w1 - w0;
 		if (c->reread) {
 			reread_begin(c, &rr);
 			for (i = 0; i < c->reread; i++) {
@@ -663,13 +713,20 @@ run(void *p, struct vb_iter *it)
 		memfill_free(&r);
 		free_ns = vb_now_ns() - t1;
 	} else {
-		fill_ns = fill_procs(c, &free_ns, &rr);
+		fill_ns = fill_procs(c, &free_ns, &rr, &fill_wait);
 	}
 	vb_report(it, "bytes", (double)c->plan.target);
 	vb_report(it, "fill_s", vb_ns_to_s(fill_ns));
 	vb_report(it, "fill_mb_s", (double)c->plan.target / 1e6 /
 	    vb_ns_to_s(fill_ns));
 	vb_report(it, "free_s", vb_ns_to_s(free_ns));
+	if (fill_wait >= 0) {
+		uint64_t w = (uint64_t)fill_wait;
+
+		vb_report(it, "fill_wait_s", vb_ns_to_s(w));
+		vb_report(it, "fill_run_s", vb_ns_to_s(fill_ns > w ?
+		    fill_ns - w : 0));
+	}
 	if (c->reread)
 		reread_report(c, &rr, it);
 	return 0;
@@ -682,7 +739,7 @@ static const struct vb_bench memfill = {
 	.opts = opts,
 	.cfg_size = sizeof(struct cfg),
 	.metrics = metrics,
-	.headline = "fill_s",
+	.headline = "fill_run_s",
 	.work = work,
 	.validate = validate,
 	.setup = setup,
