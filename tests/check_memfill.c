@@ -11,11 +11,14 @@
 #include <dirent.h>
 #include <fcntl.h>
 #include <math.h>
+#include <sched.h>
+#include <signal.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/mman.h>
+#include <sys/prctl.h>
 #include <sys/stat.h>
 #include <sys/wait.h>
 #include <unistd.h>
@@ -539,6 +542,72 @@ START_TEST(memfill_end_to_end)
 END_TEST
 
 /*
+ * fill_run_s is fill_s less fill_wait_s, the time the fill waited for a
+ * CPU: beside a busy loop on its one CPU the fill waits, and the
+ * headline is the part it ran.  With --procs 2 the same sum holds.
+ */
+START_TEST(memfill_run_and_wait)
+{
+	char out[128], err[1024], procs[2][4] = { "1", "2" };
+	struct vb_res r;
+	cpu_set_t old, one;
+	double waited = 0;
+	int cpu, k, i;
+	pid_t hog;
+	char *argv[] = { "bench/memfill", "--bytes", "64M", "--write",
+	    "--procs", NULL, "--iterations", "3", "--out", out, "--workdir",
+	    tmpdir, NULL };
+
+	mk_tmp();
+	ck_assert_int_eq(sched_getaffinity(0, sizeof(old), &old), 0);
+	for (cpu = 0; cpu < CPU_SETSIZE && !CPU_ISSET(cpu, &old); cpu++)
+		;
+	CPU_ZERO(&one);
+	CPU_SET(cpu, &one);
+	ck_assert_int_eq(sched_setaffinity(0, sizeof(one), &one), 0);
+	hog = fork();
+	ck_assert_int_ge(hog, 0);
+	if (hog == 0) {
+		/* gone with the test's process, however it ends */
+		prctl(PR_SET_PDEATHSIG, SIGKILL);
+		if (getppid() == 1)
+			_exit(0);
+		for (;;)
+			;
+	}
+	for (k = 0; k < 2; k++) {
+		argv[5] = procs[k];
+		snprintf(out, sizeof(out), "%s/memfill%d", tmpdir, k);
+		ck_assert_msg(run_prog(argv, NULL, err, sizeof(err)) == 0,
+		    "%s", err);
+		res_value(out, "fill_s", 0, &r);
+		ck_assert_str_eq(r.headline, "fill_run_s");
+		for (i = 0; i < r.niter; i++) {
+			double f = vb_res_get(&r, i, tu_res_col(&r, "fill_s"));
+			double w = vb_res_get(&r, i, tu_res_col(&r,
+			    "fill_wait_s"));
+			double run = vb_res_get(&r, i, tu_res_col(&r,
+			    "fill_run_s"));
+
+			ck_assert_msg(w >= 0 && w <= f && run > 0 &&
+			    fabs(f - w - run) < 1e-6, "--procs %s, iteration "
+			    "%d: fill_s %.9f, fill_wait_s %.9f, fill_run_s "
+			    "%.9f", procs[k], i + 1, f, w, run);
+			waited += w;
+		}
+		vb_res_free(&r);
+	}
+	kill(hog, SIGKILL);
+	waitpid(hog, NULL, 0);
+	sched_setaffinity(0, sizeof(old), &old);
+	/* a busy loop on the one CPU: the fills must have waited */
+	ck_assert_msg(waited > 0.005, "beside a busy loop on CPU %d the "
+	    "fills waited %.6f s in all", cpu, waited);
+	rm_tmp();
+}
+END_TEST
+
+/*
  * When THP may give PMD huge pages to memory nobody madvise()d, a fill
  * of 64M takes far fewer faults than pages: at most one per 64K (16 4K
  * pages) where huge pages give one per 2M, plus the program's own.
@@ -979,6 +1048,7 @@ memfill_suite(void)
 	tcase_add_unchecked_fixture(e2e, tu_mktmp, tu_rmtmp);
 	tcase_set_timeout(e2e, 30);
 	tcase_add_test(e2e, memfill_end_to_end);
+	tcase_add_test(e2e, memfill_run_and_wait);
 	tcase_add_test(e2e, memfill_thp);
 	tcase_add_test(e2e, memfill_limit_from_env);
 	tcase_add_test(e2e, memfill_reread_e2e);
