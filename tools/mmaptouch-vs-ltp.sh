@@ -20,7 +20,7 @@
 # between rounds, after a sync(1) outside the clock: `mmap001 -m PAGES
 # -i ITER` and `mmaptouch --pages PAGES --every-byte --iterations ITER`
 # (LTP_PAGES, default 50000 as the quick suite's; LTP_ITER, default 5
-# as Hron's), each creating, sizing, mapping, writing byte by byte,
+# as Hron's), each creating, sizing, mapping, writing every byte,
 # msync()ing, unmapping and removing its file ITER times in one process
 # in the same folder.  mmap001 does not time itself: its figure is
 # PAGES x ITER over the process's wall time (its start and LTP's
