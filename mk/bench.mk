@@ -16,7 +16,7 @@
 # A new measurement is a new row.
 
 BENCH_NAMES := overhead report fileload makesim memfill probe tio html vmlat \
-	truth boots stats precision
+	ltp truth boots stats precision
 
 # The harness's own cost: tools/overhead.c; then what tracing costs
 # forkbomb and memfill (tools/bench-trace.sh; 77: no tracefs, skipped).
@@ -85,6 +85,15 @@ bench_run_html = VB_HTML_BUDGET=1 sh tests/html-browser.sh 50; rc=$$?; \
 bench_run_vmlat = LMBENCH_SRC="$$VB_LMBENCH_SRC" LM_TESTS="$$VB_LM_TESTS" \
 	sh tools/vmlat-vs-lmbench.sh "$${VB_LM_RUNS:-9}"
 bench_vars_vmlat = LMBENCH_SRC LM_RUNS LM_TESTS
+
+# mmaptouch against LTP's mmap001 built from its source in a temporary
+# folder (LTP_SRC=dir, a tree or a git folder), alternating, medians of
+# LTP_RUNS rounds of LTP_ITER iterations of LTP_PAGES pages
+# (77: no source or no build, skipped): tools/mmaptouch-vs-ltp.sh.
+bench_run_ltp = LTP_SRC="$$VB_LTP_SRC" LTP_PAGES="$$VB_LTP_PAGES" \
+	LTP_ITER="$$VB_LTP_ITER" sh tools/mmaptouch-vs-ltp.sh \
+	"$${VB_LTP_RUNS:-9}"; rc=$$?; [ $$rc = 77 ] || exit $$rc
+bench_vars_ltp = LTP_SRC LTP_RUNS LTP_PAGES LTP_ITER
 
 # Does the report's verdict tell the truth: A/A false alarms over the 10
 # splits of 6 runs, the old model beside, and real settings (THP,

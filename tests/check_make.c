@@ -4,7 +4,8 @@
  * quote, $(shell ...), a backquote, a newline) reaches vmrun or vmreport
  * as text, is refused there in one line, and nothing runs.  FLEET_OPTS
  * reaches a stand-in for ansible-playbook, which records its arguments
- * (the value's words, each unchanged) and refuses them.
+ * (the value's words, each unchanged) and refuses them.  make bench-ltp
+ * without LTP's mmap001 skips in one line.
  */
 #include <check.h>
 #include <fcntl.h>
@@ -513,6 +514,66 @@ START_TEST(boots_headers_known)
 }
 END_TEST
 
+/*
+ * make bench-ltp where LTP's mmap001 cannot be had: tools/mmaptouch-vs-
+ * ltp.sh says why in one line and exits 77 (skipped), which the target
+ * takes as success, before it builds or measures anything (the work
+ * folder stays empty).  No LTP_SRC, one that does not exist, a tree of
+ * an LTP without mmap001.c (mmap21 in its place), a git folder that
+ * never had it.
+ */
+START_TEST(ltp_skips)
+{
+	static const struct {
+		const char *src, *want;
+	} rows[] = {
+		{ NULL, "bench-ltp: skipped: no LTP source (set LTP_SRC" },
+		{ "/nonexistent", "bench-ltp: skipped: no LTP source at "
+		    "/nonexistent (set LTP_SRC" },
+		{ "tree", "/tree: no testcases/kernel/syscalls/mmap/mmap001.c "
+		    "(LTP after 20250130 has mmap21 in its place" },
+		{ "git", "/git: no testcases/kernel/syscalls/mmap/mmap001.c "
+		    "in its history" },
+	};
+	char out[1024], src[512];
+	size_t i;
+	int rc;
+
+	ck_assert_int_eq(tu_sh_in(tu_dir, "mkdir -p \"$T/w\" "
+	    "\"$T/tree/testcases/kernel/mem\" \"$T/tree/lib\" && "
+	    "git init -q \"$T/g\" && git -C \"$T/g\" -c user.name=t "
+	    "-c user.email=t@t commit -q --allow-empty -m t && "
+	    "mv \"$T/g/.git\" \"$T/git\" && rmdir \"$T/g\""), 0);
+	for (i = 0; i < sizeof(rows) / sizeof(rows[0]); i++) {
+		if (!rows[i].src)
+			snprintf(src, sizeof(src), "(unset)");
+		else if (rows[i].src[0] == '/')
+			snprintf(src, sizeof(src), "%s", rows[i].src);
+		else
+			snprintf(src, sizeof(src), "%s/%s", tu_dir,
+			    rows[i].src);
+		rc = tu_sh_out(out, sizeof(out), "env -u LTP_SRC %s%s%s "
+		    "VMBENCH_WORKDIR='%s/w' sh tools/mmaptouch-vs-ltp.sh "
+		    "2>&1", rows[i].src ? "LTP_SRC='" : "", rows[i].src ?
+		    src : "", rows[i].src ? "'" : "", tu_dir);
+		ck_assert_msg(rc == 77, "LTP_SRC=%s: exit %d, not 77: %s",
+		    src, rc, out);
+		tu_assert_has(out, rows[i].want);
+		ck_assert_msg(strchr(out, '\n') == out + strlen(out) - 1,
+		    "LTP_SRC=%s: not one line: %s", src, out);
+	}
+	rc = tu_sh_out(out, sizeof(out), "env -u MAKEFLAGS -u MFLAGS "
+	    "-u MAKELEVEL make -s -o all " BUILD_MODE " bench-ltp "
+	    "LTP_SRC=/nonexistent VMBENCH_WORKDIR='%s/w' 2>&1", tu_dir);
+	ck_assert_msg(rc == 0, "make bench-ltp, no source: exit %d: %s", rc,
+	    out);
+	tu_assert_has(out, "bench-ltp: skipped: no LTP source at /nonexistent");
+	ck_assert_int_eq(tu_count_except(tu_dir, ""), 3);
+	ck_assert_int_eq(tu_sh_in(tu_dir, "test -z \"$(ls -A \"$T/w\")\""),
+	    0);
+}
+END_TEST
+
 Suite *
 make_suite(void)
 {
@@ -538,6 +599,7 @@ make_suite(void)
 	tcase_set_timeout(tc, 60);
 	tcase_add_test(tc, bad_values_refused);
 	tcase_add_test(tc, boots_headers_known);
+	tcase_add_test(tc, ltp_skips);
 	suite_add_tcase(s, tc);
 	return s;
 }
