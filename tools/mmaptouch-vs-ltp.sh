@@ -32,9 +32,9 @@
 # exits 1 when the ratio falls outside 0.75..1.25.  For information
 # only, the same for the user and system CPU of the ITER iterations
 # (mmap001's from the shell's times, 10 ms ticks) and for pages/s over
-# the seconds less the user CPU: the stores themselves, which
-# mmap001 makes one byte at a time and mmaptouch with memset(), apart
-# from the kernel's part (the faults, the writeback, the unmap).
+# the seconds less the user CPU: the stores themselves (both a byte at
+# a time), apart from the kernel's part (the faults, the writeback, the
+# unmap).
 set -eu
 RUNS=${1:-9}
 PAGES=${LTP_PAGES:-50000}
