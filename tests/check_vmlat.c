@@ -142,89 +142,6 @@ START_TEST(too_fast_to_time)
 }
 END_TEST
 
-/*
- * The CPU check: a fake CPU that runs at half speed in some intervals,
- * where both the operations and the reference take twice as long.
- * The phase of interval i is @slow_pattern[i % 3] ("1" slow).
- */
-static const char *slow_pattern;
-static int slow_now;
-
-static int
-phase_pre(void *arg, uint64_t n)
-{
-	(void)arg;
-	(void)n;
-	slow_now = slow_pattern[seq_i++ % strlen(slow_pattern)] == '1';
-	return 0;
-}
-
-static int
-phase_op(void *arg, uint64_t n)
-{
-	(void)arg;
-	fake_ns += n * (slow_now ? 2000 : 1000);
-	return 0;
-}
-
-static uint64_t
-phase_ref(void)
-{
-	return slow_now ? 30000 : 15000;
-}
-
-/* lt_measure over @pattern, with the check (@ref) or without. */
-static void
-phase_measure(const char *pattern, int ref, struct lt_result *r)
-{
-	struct lt_spec s = { .enough_ns = 100, .reps = 3, .max_n = 1000,
-	    .now = fake_now, .ref = ref ? phase_ref : NULL };
-	struct lt_body b = { phase_pre, phase_op, NULL, NULL };
-	char err[160];
-
-	fake_ns = 0;
-	seq_i = 0;
-	slow_pattern = pattern;
-	ck_assert_msg(lt_measure(&s, &b, r, err, sizeof(err)) == 0, "%s",
-	    err);
-}
-
-START_TEST(cpu_check_replaces_slow)
-{
-	struct lt_result r;
-
-	/* two slow intervals in three: without the check they win */
-	phase_measure("110", 0, &r);
-	ck_assert_msg(fabs(r.ns_per_op - 2000) < 1e-9, "%g", r.ns_per_op);
-	ck_assert_int_eq(r.intervals, 3);
-	ck_assert_int_eq(r.slow, 0);
-	/* with it, three fast intervals are found among nine */
-	phase_measure("110", 1, &r);
-	ck_assert_msg(fabs(r.ns_per_op - 1000) < 1e-9, "with the CPU "
-	    "check: %g ns per operation, not the fast CPU's 1000",
-	    r.ns_per_op);
-	ck_assert_int_eq(r.intervals, 9);
-	ck_assert_int_eq(r.slow, 6);
-	/* a steady CPU costs nothing more */
-	phase_measure("0", 1, &r);
-	ck_assert_int_eq(r.intervals, 3);
-	ck_assert_int_eq(r.slow, 0);
-	/* as steady when slow throughout: the speed is the CPU's own */
-	phase_measure("1", 1, &r);
-	ck_assert_int_eq(r.intervals, 3);
-	/* slow from the second interval on: bounded, the 3 steadiest */
-	phase_measure("0111111111111111111111111111111", 1, &r);
-	ck_assert_int_eq(r.intervals, LT_REF_MAX(3));
-	ck_assert_int_eq(r.slow, LT_REF_MAX(3) - 3);
-	ck_assert_msg(fabs(r.ns_per_op - 2000) < 1e-9, "%g", r.ns_per_op);
-	ck_assert_msg(fabs(r.min_ns_per_op - 1000) < 1e-9, "%g",
-	    r.min_ns_per_op);
-	/* the real reference: positive, and well under a timed interval */
-	ck_assert_msg(lt_cpu_ref() > 0 && lt_cpu_ref() < 5000000, "%llu ns",
-	    (unsigned long long)lt_cpu_ref());
-}
-END_TEST
-
 /* A body of real sleeps: 300 us an operation, on the real clock. */
 static int
 sleep_op(void *arg, uint64_t n)
@@ -466,42 +383,6 @@ START_TEST(one_test_only)
 END_TEST
 
 /*
- * --steady-cpu: the result says what was done (its param, a note) and
- * how many intervals the check replaced (a count an iteration);
- * without it the count is absent.
- */
-START_TEST(steady_cpu_recorded)
-{
-	static const char *const with[] = { "--test", "fork", "--iterations",
-		"1", "--enough", "1000", "--steady-cpu", NULL };
-	static const char *const without[] = { "--test", "fork",
-		"--iterations", "1", "--enough", "1000", NULL };
-	char *text, res[320];
-	double v[4];
-
-	one_figure("steady", with, "fork_us", 10, 100000, "mmap_us");
-	text = tu_slurp_ok("%s/steady.res", tu_dir);
-	tu_assert_has(text, "param steady-cpu 1");
-	tu_assert_has(text, "note --steady-cpu: each figure is the median "
-	    "of the 3 of up to 20 intervals timed while the CPU ran fastest");
-	free(text);
-	snprintf(res, sizeof(res), "%s/steady.res", tu_dir);
-	ck_assert_int_eq(values(res, "cpu_slow_intervals", v, 4), 1);
-	ck_assert_msg(v[0] >= 0 && v[0] <= 17, "cpu_slow_intervals %g: not "
-	    "0 to 17 (20 kept less 3)", v[0]);
-	one_figure("plain", without, "fork_us", 10, 100000, "mmap_us");
-	text = tu_slurp_ok("%s/plain.res", tu_dir);
-	tu_assert_has(text, "param steady-cpu 0");
-	tu_assert_lacks(text, "--steady-cpu");
-	free(text);
-	snprintf(res, sizeof(res), "%s/plain.res", tu_dir);
-	ck_assert_int_eq(values(res, "cpu_slow_intervals", v, 4), 1);
-	ck_assert_msg(isnan(v[0]), "cpu_slow_intervals %g without "
-	    "--steady-cpu", v[0]);
-}
-END_TEST
-
-/*
  * --one-cpu: what the timed loops fork runs on one CPU.  The exec
  * figure's helper, a script here, writes the CPUs it may run on
  * (Cpus_allowed_list) into a file; without --one-cpu they are all of
@@ -692,7 +573,6 @@ vmlat_suite(void)
 	tcase_add_test(tc, growth_rule);
 	tcase_add_test(tc, median_of_kept);
 	tcase_add_test(tc, too_fast_to_time);
-	tcase_add_test(tc, cpu_check_replaces_slow);
 	tcase_add_test(tc, sleeping_body);
 	tcase_add_test(tc, figure_units);
 	tcase_add_test(tc, lm_numbers);
@@ -703,7 +583,6 @@ vmlat_suite(void)
 	tcase_add_test(e2e, every_figure_tiny);
 	tcase_add_test(e2e, one_test_only);
 	tcase_add_test(e2e, one_cpu_pins_children);
-	tcase_add_test(e2e, steady_cpu_recorded);
 	tcase_add_test(e2e, cold_pages_gone);
 	tcase_add_test(e2e, pagefault_cold_only);
 	tcase_add_test(e2e, bad_options);

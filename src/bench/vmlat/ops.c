@@ -42,7 +42,6 @@ measure(struct lo_ctx *c, const char *what, const struct lt_body *b)
 			snprintf(c->err, sizeof(c->err), "%s: %s", what, why);
 		return NAN;
 	}
-	c->slow += (uint64_t)r.slow;
 	return r.ns_per_op;
 }
 

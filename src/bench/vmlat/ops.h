@@ -19,8 +19,6 @@ struct lo_ctx {
 	uint64_t size;			/* file and buffer size */
 	uint64_t cold_passes;		/* lo_pagefault_cold: passes whose
 					   pages mincore() found gone */
-	uint64_t slow;			/* intervals the CPU check replaced
-					   (time.h), every figure's */
 	char err[256];
 };
 

@@ -8,17 +8,6 @@
  * Growth, as LMbench: after an interval of t that is shorter than 0.99
  * or longer than 1.2 of the target, n becomes n / t * 1.1 * target + 1
  * when t is above 150 us (enough to scale by), else n * 8.
- *
- * The CPU check (not LMbench's; .ref set, vmlat --steady-cpu): a fixed
- * piece of user-space work (lt_cpu_ref()) is timed, untimed for the
- * figure, before and after each interval, and the interval carries the
- * slower of the two.  The loop then goes on until --reps kept intervals
- * carry a reference within LT_REF_TOL of the fastest one met (at most
- * LT_REF_MAX(reps) kept intervals), and the figure is the median of the
- * reps kept intervals with the fastest references: intervals timed
- * while the CPU ran slow for a reason outside the kernel under test
- * (the host's other work on a virtual CPU, a neighbour preempting it)
- * are replaced, not averaged in.
  */
 #ifndef VB_VMLAT_TIME_H
 #define VB_VMLAT_TIME_H
@@ -32,12 +21,7 @@ struct lt_spec {
 	uint64_t max_n;			/* operations per interval at most */
 	uint64_t (*now)(void);		/* the clock; NULL: vb_now_ns() */
 	int (*stop)(void);		/* asked to stop?  NULL: never */
-	/* the CPU check: ns of a fixed piece of work; NULL: none */
-	uint64_t (*ref)(void);
 };
-
-#define LT_REF_TOL	1.25		/* a reference up to 1.25 x the best */
-#define LT_REF_MAX(reps)	(4 * (reps) + 8)	/* kept at most */
 
 /*
  * The work: pre() and post() surround every interval untimed (make the
@@ -57,7 +41,6 @@ struct lt_result {
 	double min_ns_per_op;		/* the best one */
 	uint64_t n;			/* operations in the last interval */
 	int intervals;			/* timed, kept or not */
-	int slow;			/* kept, but not used: the CPU check */
 };
 
 /*
@@ -69,13 +52,6 @@ int lt_measure(const struct lt_spec *s, const struct lt_body *b,
 
 /* The next interval's n after one of @t_ns with @n operations. */
 uint64_t lt_grow(uint64_t n, uint64_t t_ns, uint64_t enough_ns);
-
-/*
- * The CPU check's reference: the wall-clock ns of a fixed chain of 8192
- * integer multiplications and additions (10 to 20 us on a 2-3 GHz
- * core), which enters no kernel path.
- */
-uint64_t lt_cpu_ref(void);
 
 /* Median of @v[0..n) (sorted in place); NAN when n is 0. */
 double lt_median(double *v, int n);

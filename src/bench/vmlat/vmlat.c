@@ -36,9 +36,6 @@
  *			wr), MB/s
  *   bcopy		memmove() of --size/2 (bw_mem bcopy), MB/s
  *
- * --steady-cpu (not LMbench's) replaces the intervals timed while the
- * CPU ran slow (src/bench/vmlat/time.h, the CPU check).
- *
  * MB is 10^6 bytes, as LMbench.  The data file is made in the work
  * folder (written and fsync()ed) once per iteration.  On an ext4
  * without a journal the creates depend on what the minutes before
@@ -68,7 +65,6 @@ struct cfg {
 	uint64_t reps;
 	const char *helper;
 	int one_cpu;
-	int steady_cpu;
 	char helper_path[PATH_MAX];
 };
 
@@ -98,10 +94,6 @@ static const struct vb_opt opts[] = {
 	  .off = offsetof(struct cfg, one_cpu),
 	  .help = "run on the CPU the iteration starts on, children too "
 	  "(LMbench's LMBENCH_SCHED=SINGLE)" },
-	{ .name = "steady-cpu", .type = VB_OPT_FLAG,
-	  .off = offsetof(struct cfg, steady_cpu),
-	  .help = "replace intervals timed while the CPU ran slow (a fixed "
-	  "loop before or after them over 1.25x its best; not LMbench's)" },
 	{ 0 },
 };
 
@@ -129,8 +121,6 @@ static const struct vb_metric metrics[] = {
 	{ "mem_read_mbs", "MB/s", VB_HIGHER, "memory read", 0 },
 	{ "mem_write_mbs", "MB/s", VB_HIGHER, "memory write", 0 },
 	{ "bcopy_mbs", "MB/s", VB_HIGHER, "memmove of --size/2", 0 },
-	{ "cpu_slow_intervals", "intervals", VB_INFO,
-	    "intervals --steady-cpu replaced", 0 },
 	{ NULL, NULL, VB_INFO, NULL, 0 },
 };
 
@@ -253,9 +243,8 @@ validate(void *p, char *err, size_t errlen)
 }
 
 /*
- * --steady-cpu: say in the result what the figures are of.  When the
- * figures include file creates: say when the work folder makes them
- * depend on what ran before (src/lib/fsinfo.h).
+ * When the figures include file creates: say when the work folder makes
+ * them depend on what ran before (src/lib/fsinfo.h).
  */
 static int
 setup(void *p, const char *workdir)
@@ -263,12 +252,6 @@ setup(void *p, const char *workdir)
 	struct cfg *c = p;
 	char note[256];
 
-	if (c->steady_cpu)
-		vb_note("--steady-cpu: each figure is the median of the %d of "
-		    "up to %d intervals timed while the CPU ran fastest (a "
-		    "fixed loop before and after each; intervals over %.2fx "
-		    "the best replaced: cpu_slow_intervals)", (int)c->reps,
-		    LT_REF_MAX((int)c->reps), LT_REF_TOL);
 	if (strcmp(c->test, "all") && strcmp(c->test, "fs0k") &&
 	    strcmp(c->test, "fs10k"))
 		return 0;
@@ -341,14 +324,6 @@ run(void *p, struct vb_iter *it)
 	x.spec.reps = (int)c->reps;
 	x.spec.max_n = 1ULL << 27;
 	x.spec.stop = vb_stopping;
-	/*
-	 * --steady-cpu: on a virtual machine the CPU itself runs slower
-	 * for seconds at a time when the host's other work shares its
-	 * core (a fixed user-space loop 1.6x to 2x slower, no steal time
-	 * counted): a figure timed then is the host's, not the kernel's.
-	 */
-	if (c->steady_cpu)
-		x.spec.ref = lt_cpu_ref;
 	x.dir = vb_iter_workdir(it);
 	x.helper = c->helper_path;
 	x.size = c->size;
@@ -365,8 +340,6 @@ run(void *p, struct vb_iter *it)
 		if (measure(&x, t, it) < 0)
 			return 1;
 	}
-	if (c->steady_cpu)
-		vb_report(it, "cpu_slow_intervals", (double)x.slow);
 	return 0;
 }
 
