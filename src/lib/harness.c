@@ -1285,15 +1285,16 @@ vb_main(const struct vb_bench *b, int argc, char **argv)
 	    (errno != EINVAL || mlockall(MCL_CURRENT | MCL_FUTURE) < 0) &&
 	    geteuid() == 0)
 		vb_warn_errno("mlockall");
+	/* .fixed_layout: said in the result, as --discard and --sync */
+	if (R.exec_run && b->fixed_layout)
+		vb_note("address-space layout fixed (ADDR_NO_RANDOMIZE, as "
+		    "setarch -R) for the iteration and what it forks");
 	/*
 	 * --discard: warm-up iterations that pay for what the first one alone
 	 * would (memory the machine hands out for the first time, files
 	 * and page tables met for the first time), run like the others
 	 * and dropped; a failed one fails the run as an iteration would.
 	 */
-	if (R.exec_run && b->fixed_layout)
-		vb_note("address-space layout fixed (ADDR_NO_RANDOMIZE, as "
-		    "setarch -R) for the iteration and what it forks");
 	R.sync = c.sync;
 	if (c.sync)
 		vb_note("sync() before each iteration (and warm-up), "

@@ -138,8 +138,8 @@ struct vb_bench {
 	 * run() forks and execs inherits, so that every run, iteration and
 	 * kernel times processes of one address-space layout.  Drawn anew
 	 * at each exec, the layout changes how many page-table pages a
-	 * fork copies and frees (VmPTE 40 to 56 kB for one program from
-	 * run to run, 32 kB fixed): a per-run offset in what a fork costs.
+	 * fork copies and frees (vmlat's VmPTE 44 to 52 kB from run to
+	 * run, 32 kB fixed): a per-run offset in what a fork costs.
 	 * Noted in the result; VMBENCH_EXEC=0 (no exec) keeps the
 	 * harness's own layout, and no note.
 	 */
