@@ -3,8 +3,8 @@
  * .exec_run: tests/iterchild reports, from inside run(), what its process
  * carries, exec'd (the default) and forked (VMBENCH_EXEC=0, the other way,
  * for contrast); a failing run(), the runner's error copy, --append's
- * numbering, a mode's figures, and forkbomb (which uses .exec_run)
- * interrupted by SIGINT.
+ * numbering, a mode's figures, .fixed_layout (ADDR_NO_RANDOMIZE), and
+ * forkbomb (which uses .exec_run) interrupted by SIGINT.
  */
 #include <check.h>
 #include <errno.h>
@@ -183,6 +183,48 @@ START_TEST(sync_noted)
 	    "grep -q '^  --sync  '"), 0);
 	ck_assert_int_eq(sh("tests/iterchild --discard 101 --check "
 	    "2>/dev/null"), 1);
+}
+END_TEST
+
+/* Does this process (the test's) run with ADDR_NO_RANDOMIZE? */
+static int
+own_no_randomize(void)
+{
+	FILE *f = fopen("/proc/self/personality", "r");
+	unsigned long pers = 0;
+
+	ck_assert_msg(f != NULL, "cannot open /proc/self/personality");
+	ck_assert_int_eq(fscanf(f, "%lx", &pers), 1);
+	fclose(f);
+	return (pers & 0x0040000) != 0;		/* ADDR_NO_RANDOMIZE */
+}
+
+/*
+ * .fixed_layout: the exec'd iteration child, and so what run() forks,
+ * has ADDR_NO_RANDOMIZE in its personality, and the result says so;
+ * the forked child (VMBENCH_EXEC=0) keeps the harness's own, unnoted.
+ */
+START_TEST(fixed_layout)
+{
+	char note[1024];
+	int i;
+
+	ck_assert_int_eq(sh("unset VMBENCH_EXEC; tests/iterchild "
+	    "--iterations 2 --out %s/l --workdir %s >/dev/null", tu_dir,
+	    tu_dir), 0);
+	for (i = 0; i < 2; i++)
+		ck_assert_msg((int)fig("l", "no_randomize", i) == 1,
+		    "iteration %d: no ADDR_NO_RANDOMIZE in the exec'd "
+		    "child's /proc/self/personality", i + 1);
+	ck_assert_msg(strstr(note_of("l", note, sizeof(note)),
+	    "address-space layout fixed (ADDR_NO_RANDOMIZE") != NULL,
+	    "note: '%s'", note);
+	ck_assert_int_eq(sh("VMBENCH_EXEC=0 tests/iterchild --out %s/k "
+	    "--workdir %s >/dev/null", tu_dir, tu_dir), 0);
+	ck_assert_int_eq((int)fig("k", "no_randomize", 0), own_no_randomize());
+	ck_assert_msg(strstr(note_of("k", note, sizeof(note)),
+	    "address-space layout") == NULL, "note without the exec: '%s'",
+	    note);
 }
 END_TEST
 
@@ -365,6 +407,7 @@ harness_suite(void)
 	tcase_add_test(tc, exec_append);
 	tcase_add_test(tc, warmup_discarded);
 	tcase_add_test(tc, sync_noted);
+	tcase_add_test(tc, fixed_layout);
 	tcase_add_test(tc, stray_env);
 	tcase_add_test(tc, mode_figures);
 	tcase_add_test(tc, forkbomb_sigint);

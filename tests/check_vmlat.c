@@ -383,6 +383,43 @@ START_TEST(one_test_only)
 END_TEST
 
 /*
+ * The processes whose fork is timed run at a fixed address-space
+ * layout: the exec figure's helper, a script here, finds
+ * ADDR_NO_RANDOMIZE (0x0040000) in its personality, inherited from the
+ * iteration child through fork and exec; the result says so.
+ */
+START_TEST(fixed_layout_timed)
+{
+	char helper[300], out[300], res[320], pers[320], err[2048], cmd[700];
+	const char *args[] = { "--test", "exec", "--helper", helper, "--reps",
+		"1", "--enough", "1000", "--out", out, "--workdir", tu_dir,
+		NULL };
+	unsigned long p = 0;
+	char *text;
+	FILE *f;
+
+	snprintf(pers, sizeof(pers), "%s/pers", tu_dir);
+	snprintf(cmd, sizeof(cmd), "#!/bin/sh\n/bin/cat /proc/self/personality "
+	    "> %s\n", pers);
+	tu_write(helper, sizeof(helper), "pers.sh", cmd);
+	ck_assert_int_eq(chmod(helper, 0755), 0);
+	snprintf(out, sizeof(out), "%s/layout", tu_dir);
+	ck_assert_msg(vmlat(err, sizeof(err), args) == 0, "%s", err);
+	f = fopen(pers, "r");
+	ck_assert_msg(f != NULL, "the helper wrote no %s", pers);
+	ck_assert_int_eq(fscanf(f, "%lx", &p), 1);
+	fclose(f);
+	ck_assert_msg(p & 0x0040000, "the timed helper's personality is %08lx: "
+	    "no ADDR_NO_RANDOMIZE", p);
+	snprintf(res, sizeof(res), "%s.res", out);
+	text = tu_slurp(res);
+	ck_assert_msg(text != NULL, "no %s", res);
+	tu_assert_has(text, "address-space layout fixed (ADDR_NO_RANDOMIZE");
+	free(text);
+}
+END_TEST
+
+/*
  * --one-cpu: what the timed loops fork runs on one CPU.  The exec
  * figure's helper, a script here, writes the CPUs it may run on
  * (Cpus_allowed_list) into a file; without --one-cpu they are all of
@@ -583,6 +620,7 @@ vmlat_suite(void)
 	tcase_add_test(e2e, every_figure_tiny);
 	tcase_add_test(e2e, one_test_only);
 	tcase_add_test(e2e, one_cpu_pins_children);
+	tcase_add_test(e2e, fixed_layout_timed);
 	tcase_add_test(e2e, cold_pages_gone);
 	tcase_add_test(e2e, pagefault_cold_only);
 	tcase_add_test(e2e, bad_options);

@@ -6,7 +6,8 @@
  * open beside stdio) and keeps what the harness relies on (its own
  * process group, SIGKILL at the parent's death, SIGPIPE's default
  * action on a pipe without a reader, the work folder, the iteration
- * number).  --say N prints N lines on stdout and stderr from run().
+ * number), and its .fixed_layout (ADDR_NO_RANDOMIZE in its personality).
+ * --say N prints N lines on stdout and stderr from run().
  *
  * With --other, a mode (src/lib/harness.h): its own figure and headline,
  * reported by the exec'd child, which must pick the same mode.
@@ -18,6 +19,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/personality.h>
 #include <sys/prctl.h>
 #include <sys/wait.h>
 #include <unistd.h>
@@ -54,6 +56,8 @@ static const struct vb_metric metrics[] = {
 	  "a reader ends a process by SIGPIPE", 0 },
 	{ "workdir_ok", "flag", VB_INFO, "1 if the work folder exists", 0 },
 	{ "iter", "number", VB_INFO, "the iteration number", 0 },
+	{ "no_randomize", "flag", VB_INFO, "1 if /proc/self/personality has "
+	  "ADDR_NO_RANDOMIZE", 0 },
 	{ NULL, NULL, VB_INFO, NULL, 0 },
 };
 
@@ -137,6 +141,23 @@ sigpipe_kills(void)
 	return WIFSIGNALED(status) && WTERMSIG(status) == SIGPIPE;
 }
 
+/* Is ADDR_NO_RANDOMIZE in /proc/self/personality (hex)? */
+static double
+no_randomize(void)
+{
+	FILE *f = fopen("/proc/self/personality", "r");
+	unsigned long pers = 0;
+	int n;
+
+	if (!f)
+		die_errno("cannot open /proc/self/personality");
+	n = fscanf(f, "%lx", &pers);
+	fclose(f);
+	if (n != 1)
+		die("/proc/self/personality: not a hexadecimal number");
+	return (pers & ADDR_NO_RANDOMIZE) != 0;
+}
+
 static int
 run(void *p, struct vb_iter *it)
 {
@@ -166,6 +187,7 @@ run(void *p, struct vb_iter *it)
 	vb_report(it, "sigpipe_kills", sigpipe_kills());
 	vb_report(it, "workdir_ok", access(vb_iter_workdir(it), W_OK) == 0);
 	vb_report(it, "iter", vb_iter_num(it));
+	vb_report(it, "no_randomize", no_randomize());
 	return 0;
 }
 
@@ -179,6 +201,7 @@ static const struct vb_bench iterchild = {
 	.setup = setup,
 	.run = run,
 	.exec_run = 1,
+	.fixed_layout = 1,
 };
 
 VB_MAIN(iterchild)

@@ -12,6 +12,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/mman.h>
+#include <sys/personality.h>
 #include <sys/prctl.h>
 #include <sys/resource.h>
 #include <sys/stat.h>
@@ -765,6 +766,10 @@ exec_iteration(int num, int fd)
 	    R.workdir);
 	if (setenv(VB_ITER_ENV, env, 1) < 0)
 		return;
+	/* .fixed_layout: the new image's layout is not randomised */
+	if (R.b->fixed_layout)
+		personality((unsigned long)personality(0xffffffff) |
+		    ADDR_NO_RANDOMIZE);
 	/* not close(): on failure the child goes on with what it had */
 	close_range(3, ~0U, CLOSE_RANGE_CLOEXEC);
 	fcntl(fd, F_SETFD, 0);
@@ -786,7 +791,7 @@ iteration_main(const struct vb_bench *b, int argc, char **argv,
 	struct common c;
 	struct vb_iter it;
 	const char *p;
-	char *workdir;
+	char *workdir, err[512];
 	void *cfg;
 	int num, fd, n = 0, rc;
 
@@ -811,6 +816,9 @@ iteration_main(const struct vb_bench *b, int argc, char **argv,
 	}
 	parse_args(b, argc, argv, &c, cfg);
 	pick_mode(b, cfg);
+	/* what validate() derives (vmlat's helper path) is part of cfg */
+	if (b->validate && b->validate(cfg, err, sizeof(err)) < 0)
+		die("%s", err);
 	iteration_sigpipe();
 	it.num = num;
 	it.fd = fd;
@@ -1277,6 +1285,10 @@ vb_main(const struct vb_bench *b, int argc, char **argv)
 	    (errno != EINVAL || mlockall(MCL_CURRENT | MCL_FUTURE) < 0) &&
 	    geteuid() == 0)
 		vb_warn_errno("mlockall");
+	/* .fixed_layout: said in the result, as --discard and --sync */
+	if (R.exec_run && b->fixed_layout)
+		vb_note("address-space layout fixed (ADDR_NO_RANDOMIZE, as "
+		    "setarch -R) for the iteration and what it forks");
 	/*
 	 * --discard: warm-up iterations that pay for what the first one alone
 	 * would (memory the machine hands out for the first time, files

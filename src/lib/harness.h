@@ -132,6 +132,18 @@ struct vb_bench {
 	 * child instead, as when 0 (for comparison).
 	 */
 	int exec_run;
+	/*
+	 * 1 (with .exec_run): the iteration child re-executes with
+	 * ADDR_NO_RANDOMIZE in its personality (setarch -R), which what
+	 * run() forks and execs inherits, so that every run, iteration and
+	 * kernel times processes of one address-space layout.  Drawn anew
+	 * at each exec, the layout changes how many page-table pages a
+	 * fork copies and frees (vmlat's VmPTE 44 to 52 kB from run to
+	 * run, 32 kB fixed): a per-run offset in what a fork costs.
+	 * Noted in the result; VMBENCH_EXEC=0 (no exec) keeps the
+	 * harness's own layout, and no note.
+	 */
+	int fixed_layout;
 	/* Once, in the parent, also after a failure or an interrupt. */
 	void (*teardown)(void *cfg, const char *workdir);
 };

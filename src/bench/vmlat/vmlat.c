@@ -354,6 +354,13 @@ static const struct vb_bench vmlat = {
 	.validate = validate,
 	.setup = setup,
 	.run = run,
+	/*
+	 * The processes whose fork is timed: a plain vmlat, exec'd in the
+	 * iteration child (none of the harness's memory for each fork to
+	 * copy), at a fixed address-space layout (harness.h).
+	 */
+	.exec_run = 1,
+	.fixed_layout = 1,
 };
 
 VB_MAIN(vmlat)
