@@ -37,6 +37,7 @@ struct cfg {
 	uint64_t pages;
 	int every_byte;
 	int anon;
+	int prime;
 	size_t page;
 };
 
@@ -50,6 +51,10 @@ static const struct vb_opt opts[] = {
 	{ .name = "anon", .type = VB_OPT_FLAG,
 	  .off = offsetof(struct cfg, anon),
 	  .help = "anonymous private mapping: no file, no msync" },
+	{ .name = "prime", .type = VB_OPT_FLAG,
+	  .off = offsetof(struct cfg, prime),
+	  .help = "before each iteration, untimed, write and free as much "
+	    "anonymous memory (the free pages it gets are backed)" },
 	{ 0 },
 };
 
@@ -67,6 +72,8 @@ static const struct vb_metric metrics[] = {
 	{ "touch_s", "s", VB_LOWER, "writing the mapping", 1 },
 	{ "msync_s", "s", VB_LOWER, "msync(MS_SYNC)", 1 },
 	{ "munmap_s", "s", VB_LOWER, "munmap()", 0 },
+	{ "wait_s", "s", VB_INFO, "of map_s, waiting for a CPU "
+	    "(/proc/thread-self/schedstat)", 0 },
 	{ NULL, NULL, VB_INFO, NULL, 0 },
 };
 
@@ -162,6 +169,25 @@ touch(char *m, uint64_t len, int every, size_t page)
 		((volatile char *)m)[off] = 1;
 }
 
+/*
+ * --prime: map @len of anonymous memory, write a byte a page and free
+ * it, so that the free pages the iteration is about to take are ones
+ * the hypervisor backs now, whatever free page reporting handed back
+ * to it since the last iteration.
+ */
+static void
+prime(uint64_t len, size_t page)
+{
+	char *m = mmap(NULL, len, PROT_READ | PROT_WRITE,
+	    MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+
+	if (m == MAP_FAILED)
+		die_errno("cannot map %llu bytes to prime",
+		    (unsigned long long)len);
+	touch(m, len, 0, page);
+	munmap(m, len);
+}
+
 static int
 run(void *p, struct vb_iter *it)
 {
@@ -171,9 +197,13 @@ run(void *p, struct vb_iter *it)
 	char path[4096];
 	char *m;
 	int fd = -1;
+	int64_t w0, w1;
 
 	snprintf(path, sizeof(path), "%s/mmaptouch.%d", vb_iter_workdir(it),
 	    vb_iter_num(it));
+	if (c->prime)
+		prime(len, c->page);
+	w0 = vb_run_delay_ns();
 	t0 = vb_now_ns();
 	if (c->anon) {
 		m = mmap(NULL, len, PROT_READ | PROT_WRITE,
@@ -208,6 +238,7 @@ run(void *p, struct vb_iter *it)
 			die_errno("cannot remove %s", path);
 	}
 	t5 = vb_now_ns();
+	w1 = vb_run_delay_ns();
 	vb_report(it, "bytes", (double)len);
 	vb_report(it, "pages_per_s", (double)c->pages / vb_ns_to_s(t5 - t0));
 	vb_report(it, "map_s", vb_ns_to_s(t5 - t0));
@@ -215,6 +246,8 @@ run(void *p, struct vb_iter *it)
 	if (!c->anon)
 		vb_report(it, "msync_s", vb_ns_to_s(t3 - t2));
 	vb_report(it, "munmap_s", vb_ns_to_s(t4 - t3));
+	if (w0 >= 0 && w1 >= w0)
+		vb_report(it, "wait_s", vb_ns_to_s((uint64_t)(w1 - w0)));
 	return 0;
 }
 

@@ -140,6 +140,8 @@ static const struct vb_metric cached_metrics[] = {
 	  "cached read() speed, hdparm -T style (2^20 bytes)", 1 },
 	{ "reads", "reads", VB_INFO, "read() calls in --duration (or "
 	  "--reads)", 0 },
+	{ "wait_s", "s", VB_INFO, "of the reading, waiting for a CPU "
+	  "(/proc/thread-self/schedstat)", 0 },
 	{ NULL, NULL, VB_INFO, NULL, 0 },
 };
 
@@ -361,6 +363,7 @@ run_cached(struct cfg *c, struct vb_iter *it)
 	int fd = open_ro(path_a);
 	char *buf = malloc((size_t)c->block);
 	uint64_t reads = 0, off = 0, t0, end;
+	int64_t w0, w1;
 	double secs;
 
 	if (!buf)
@@ -371,6 +374,7 @@ run_cached(struct cfg *c, struct vb_iter *it)
 			die_errno("read %s", path_a);
 		off += c->block;
 	}
+	w0 = vb_run_delay_ns();
 	t0 = vb_now_ns();
 	end = t0 + (uint64_t)(c->duration * 1e9);
 	off = 0;
@@ -385,12 +389,15 @@ run_cached(struct cfg *c, struct vb_iter *it)
 	} while ((c->reads ? reads < c->reads : vb_now_ns() < end) &&
 	    !vb_stopping());
 	secs = vb_elapsed_s(t0);
+	w1 = vb_run_delay_ns();
 	printf("Timing cached reads: %llu MiB in %.2f seconds = %.2f MiB/sec\n",
 	    (unsigned long long)(reads * c->block >> 20), secs,
 	    (double)(reads * c->block) / 1048576.0 / secs);
 	vb_report(it, "cached_mib_per_s",
 	    (double)(reads * c->block) / 1048576.0 / secs);
 	vb_report(it, "reads", (double)reads);
+	if (w0 >= 0 && w1 >= w0)
+		vb_report(it, "wait_s", vb_ns_to_s((uint64_t)(w1 - w0)));
 	free(buf);
 	close(fd);
 	return 0;
