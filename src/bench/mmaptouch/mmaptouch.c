@@ -37,7 +37,6 @@ struct cfg {
 	uint64_t pages;
 	int every_byte;
 	int anon;
-	int prime;
 	size_t page;
 };
 
@@ -51,10 +50,6 @@ static const struct vb_opt opts[] = {
 	{ .name = "anon", .type = VB_OPT_FLAG,
 	  .off = offsetof(struct cfg, anon),
 	  .help = "anonymous private mapping: no file, no msync" },
-	{ .name = "prime", .type = VB_OPT_FLAG,
-	  .off = offsetof(struct cfg, prime),
-	  .help = "before each iteration, untimed, write and free as much "
-	    "anonymous memory (the free pages it gets are backed)" },
 	{ 0 },
 };
 
@@ -169,25 +164,6 @@ touch(char *m, uint64_t len, int every, size_t page)
 		((volatile char *)m)[off] = 1;
 }
 
-/*
- * --prime: map @len of anonymous memory, write a byte a page and free
- * it, so that the free pages the iteration is about to take are ones
- * the hypervisor backs now, whatever free page reporting handed back
- * to it since the last iteration.
- */
-static void
-prime(uint64_t len, size_t page)
-{
-	char *m = mmap(NULL, len, PROT_READ | PROT_WRITE,
-	    MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
-
-	if (m == MAP_FAILED)
-		die_errno("cannot map %llu bytes to prime",
-		    (unsigned long long)len);
-	touch(m, len, 0, page);
-	munmap(m, len);
-}
-
 static int
 run(void *p, struct vb_iter *it)
 {
@@ -201,8 +177,6 @@ run(void *p, struct vb_iter *it)
 
 	snprintf(path, sizeof(path), "%s/mmaptouch.%d", vb_iter_workdir(it),
 	    vb_iter_num(it));
-	if (c->prime)
-		prime(len, c->page);
 	w0 = vb_run_delay_ns();
 	t0 = vb_now_ns();
 	if (c->anon) {
