@@ -4,15 +4,19 @@
  * carries, exec'd (the default) and forked (VMBENCH_EXEC=0, the other way,
  * for contrast); a failing run(), the runner's error copy, --append's
  * numbering, a mode's figures, .fixed_layout (ADDR_NO_RANDOMIZE), and
- * forkbomb (which uses .exec_run) interrupted by SIGINT.
+ * forkbomb (which uses .exec_run) interrupted by SIGINT and beside a busy
+ * loop on its one CPU.
  */
 #include <check.h>
 #include <errno.h>
+#include <math.h>
+#include <sched.h>
 #include <signal.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/prctl.h>
 #include <sys/stat.h>
 #include <sys/wait.h>
 #include <time.h>
@@ -318,6 +322,69 @@ START_TEST(forkbomb_sigint)
 END_TEST
 
 /*
+ * forkbomb --one-cpu beside a busy loop on the same CPU: the loop waits
+ * for the CPU half the time, so forks_per_s falls; the headline,
+ * forks_per_cpu_s, counts the loop's CPU time only (forks / cpu_s), and
+ * cpu_s is no more than the loop's wall-clock time.
+ */
+START_TEST(forkbomb_cpu_time)
+{
+	cpu_set_t old, one;
+	struct vb_res r;
+	char path[512], err[512];
+	double waited = 0;
+	int cpu, i;
+	pid_t hog;
+
+	ck_assert_int_eq(sched_getaffinity(0, sizeof(old), &old), 0);
+	for (cpu = 0; cpu < CPU_SETSIZE && !CPU_ISSET(cpu, &old); cpu++)
+		;
+	CPU_ZERO(&one);
+	CPU_SET(cpu, &one);
+	ck_assert_int_eq(sched_setaffinity(0, sizeof(one), &one), 0);
+	hog = fork();
+	ck_assert_int_ge(hog, 0);
+	if (hog == 0) {
+		/* gone with the test's process, however it ends */
+		prctl(PR_SET_PDEATHSIG, SIGKILL);
+		if (getppid() == 1)
+			_exit(0);
+		for (;;)
+			;
+	}
+	i = sh("bench/forkbomb --forks 2000 --ints 10 --one-cpu "
+	    "--iterations 2 --out '%s/fbc' --workdir '%s' >/dev/null 2>&1",
+	    tu_dir, tu_dir);
+	kill(hog, SIGKILL);
+	waitpid(hog, NULL, 0);
+	sched_setaffinity(0, sizeof(old), &old);
+	ck_assert_int_eq(i, 0);
+	snprintf(path, sizeof(path), "%s/fbc.res", tu_dir);
+	ck_assert_msg(vb_res_read(path, &r, err, sizeof(err)) == 0, "%s", err);
+	ck_assert_str_eq(r.headline, "forks_per_cpu_s");
+	for (i = 0; i < r.niter; i++) {
+		double n = vb_res_get(&r, i, tu_res_col(&r, "forks"));
+		double rate = vb_res_get(&r, i, tu_res_col(&r, "forks_per_s"));
+		double crate = vb_res_get(&r, i, tu_res_col(&r,
+		    "forks_per_cpu_s"));
+		double c = vb_res_get(&r, i, tu_res_col(&r, "cpu_s"));
+		double w = vb_res_get(&r, i, tu_res_col(&r, "wait_s"));
+
+		ck_assert_msg(n == 2000 && c > 0 && fabs(n / c - crate) <
+		    1e-6 * crate && c <= n / rate * 1.02 + 0.005 &&
+		    crate > rate, "iteration %d: forks %g, forks_per_s %g, "
+		    "forks_per_cpu_s %g, cpu_s %g, wait_s %g", i + 1, n,
+		    rate, crate, c, w);
+		waited += w;
+	}
+	vb_res_free(&r);
+	/* a busy loop on the one CPU: the loop must have waited */
+	ck_assert_msg(waited > 0.005, "beside a busy loop on CPU %d the "
+	    "fork loops waited %.6f s in all", cpu, waited);
+}
+END_TEST
+
+/*
  * @cmd (a shell command) with stdout and stderr on a pipe whose reader
  * is gone (`| head` once head has exited), SIGPIPE at its default as a
  * shell leaves it; its exit status.
@@ -411,6 +478,7 @@ harness_suite(void)
 	tcase_add_test(tc, stray_env);
 	tcase_add_test(tc, mode_figures);
 	tcase_add_test(tc, forkbomb_sigint);
+	tcase_add_test(tc, forkbomb_cpu_time);
 	tcase_add_test(tc, closed_output_in_run);
 	suite_add_tcase(s, tc);
 	return s;

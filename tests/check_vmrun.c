@@ -129,7 +129,7 @@ START_TEST(run_writes_valid_folder)
 	rc = tu_sh_out(out, sizeof(out), "make -s run KERNEL=e2e-a "
 	    "CONFIG=%s RESULTS=%s WORKDIR=%s/work 2>&1", conf, root, root);
 	ck_assert_msg(rc == 0, "make run failed (%d): %s", rc, out);
-	tu_assert_has(out, "forks_per_s");
+	tu_assert_has(out, "forks_per_cpu_s");
 	snprintf(path, sizeof(path), "%s/e2e-a/run1/forkbomb.res", root);
 	assert_res(path, 2, "complete");
 	snprintf(path, sizeof(path), "%s/e2e-a/run1/forkbomb@par.res", root);

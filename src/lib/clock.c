@@ -75,3 +75,17 @@ vb_fmt_hms(char *buf, size_t len, double s)
 		snprintf(buf, len, "%ld:%05.2f", m, sec);
 	return buf;
 }
+
+int64_t
+vb_run_delay_ns(void)
+{
+	unsigned long long run, wait;
+	FILE *f = fopen("/proc/thread-self/schedstat", "re");
+	int n;
+
+	if (!f)
+		return -1;
+	n = fscanf(f, "%llu %llu", &run, &wait);
+	fclose(f);
+	return n == 2 ? (int64_t)wait : -1;
+}

@@ -31,5 +31,11 @@ char *vb_iso_time(char *buf, size_t len);
  * time or one of 1e15 s or more.
  */
 char *vb_fmt_hms(char *buf, size_t len, double s);
+/*
+ * The calling thread's time so far runnable but waiting for a CPU
+ * (ns, the second field of /proc/thread-self/schedstat: other
+ * programs' share of the CPUs), or -1 where the kernel has none.
+ */
+int64_t vb_run_delay_ns(void);
 
 #endif

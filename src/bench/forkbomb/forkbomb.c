@@ -20,11 +20,13 @@
  * (VMBENCH_EXEC=0 runs it in the forked harness child instead).
  */
 #include <errno.h>
+#include <sched.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/mman.h>
+#include <sys/resource.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
@@ -37,6 +39,7 @@ struct cfg {
 	uint64_t ints;
 	uint64_t concurrency;
 	uint64_t parent_mem;
+	int one_cpu;
 };
 
 static const struct vb_opt opts[] = {
@@ -54,13 +57,22 @@ static const struct vb_opt opts[] = {
 	  .off = offsetof(struct cfg, parent_mem), .def = "0",
 	  .min = 0, .max = 1ULL << 40,
 	  .help = "anonymous memory the parent touches before forking" },
+	{ .name = "one-cpu", .type = VB_OPT_FLAG,
+	  .off = offsetof(struct cfg, one_cpu),
+	  .help = "fork on the CPU the iteration starts on, children too" },
 	{ 0 },
 };
 
 static const struct vb_metric metrics[] = {
+	{ "forks_per_cpu_s", "forks/s", VB_HIGHER, "forks reaped per second "
+	    "of the loop's CPU time (cpu_s)", 1 },
 	{ "forks_per_s", "forks/s", VB_HIGHER, "forks reaped per second", 1 },
 	{ "us_per_fork", "us", VB_LOWER, "microseconds per fork+exit+wait", 1 },
 	{ "forks", "forks", VB_INFO, "children forked and reaped", 0 },
+	{ "cpu_s", "s", VB_LOWER, "CPU time of the loop: the forking "
+	    "process's and its children's (getrusage)", 0 },
+	{ "wait_s", "s", VB_INFO, "the forking process's wait for a CPU "
+	    "in the loop (/proc/thread-self/schedstat)", 0 },
 	{ NULL, NULL, VB_INFO, NULL, 0 },
 };
 
@@ -119,14 +131,65 @@ reap(void)
 	return WIFEXITED(status) && WEXITSTATUS(status) == 0 ? 0 : -1;
 }
 
+/* Pin this process (and what it forks) to the CPU it runs on. */
+static int
+pin_here(void)
+{
+	cpu_set_t set;
+	int cpu = sched_getcpu();
+
+	if (cpu < 0) {
+		fprintf(stderr, "forkbomb: --one-cpu: sched_getcpu: %s\n",
+		    strerror(errno));
+		return -1;
+	}
+	CPU_ZERO(&set);
+	CPU_SET(cpu, &set);
+	if (sched_setaffinity(0, sizeof(set), &set) < 0) {
+		fprintf(stderr, "forkbomb: --one-cpu: cannot run on CPU %d "
+		    "only: %s\n", cpu, strerror(errno));
+		return -1;
+	}
+	return 0;
+}
+
+/* CPU time so far of this process and of its reaped children, in ns. */
+static uint64_t
+tree_cpu_ns(void)
+{
+	struct rusage s, ch;
+	uint64_t ns = 0;
+
+	if (getrusage(RUSAGE_SELF, &s) < 0 ||
+	    getrusage(RUSAGE_CHILDREN, &ch) < 0)
+		die_errno("getrusage");
+	ns += (uint64_t)s.ru_utime.tv_sec * 1000000000ULL +
+	    (uint64_t)s.ru_utime.tv_usec * 1000;
+	ns += (uint64_t)s.ru_stime.tv_sec * 1000000000ULL +
+	    (uint64_t)s.ru_stime.tv_usec * 1000;
+	ns += (uint64_t)ch.ru_utime.tv_sec * 1000000000ULL +
+	    (uint64_t)ch.ru_utime.tv_usec * 1000;
+	ns += (uint64_t)ch.ru_stime.tv_sec * 1000000000ULL +
+	    (uint64_t)ch.ru_stime.tv_usec * 1000;
+	return ns;
+}
+
 static int
 run(void *p, struct vb_iter *it)
 {
 	struct cfg *c = p;
-	uint64_t n, alive = 0, failed = 0, t0;
+	uint64_t n, alive = 0, failed = 0, t0, c0, cpu;
 	char *mem = NULL;
 	double secs;
+	int64_t w0, w1;
 
+	/*
+	 * --one-cpu: the loop and every child stay on one CPU, so that
+	 * which CPU the scheduler picks for a child (and the wake-up
+	 * across CPUs it costs) is the same in every iteration.
+	 */
+	if (c->one_cpu && pin_here() < 0)
+		return 1;
 	if (c->parent_mem) {
 		long psz = sysconf(_SC_PAGESIZE);
 		uint64_t off;
@@ -139,6 +202,8 @@ run(void *p, struct vb_iter *it)
 		for (off = 0; off < c->parent_mem; off += (uint64_t)psz)
 			mem[off] = 1;
 	}
+	w0 = vb_run_delay_ns();
+	c0 = tree_cpu_ns();
 	t0 = vb_now_ns();
 	for (n = 0; n < c->forks && !vb_stopping(); n++) {
 		pid_t pid;
@@ -169,13 +234,20 @@ run(void *p, struct vb_iter *it)
 		alive--;
 	}
 	secs = vb_elapsed_s(t0);
+	cpu = tree_cpu_ns() - c0;
+	w1 = vb_run_delay_ns();
 	if (failed)
 		die("%llu of %llu children failed to allocate %llu ints",
 		    (unsigned long long)failed, (unsigned long long)n,
 		    (unsigned long long)c->ints);
+	if (cpu > 0)
+		vb_report(it, "forks_per_cpu_s", (double)n / vb_ns_to_s(cpu));
 	vb_report(it, "forks_per_s", (double)n / secs);
+	vb_report(it, "cpu_s", vb_ns_to_s(cpu));
 	vb_report(it, "us_per_fork", secs * 1e6 / (double)n);
 	vb_report(it, "forks", (double)n);
+	if (w0 >= 0 && w1 >= w0)
+		vb_report(it, "wait_s", vb_ns_to_s((uint64_t)(w1 - w0)));
 	if (mem)
 		munmap(mem, c->parent_mem);
 	return 0;
@@ -188,7 +260,7 @@ static const struct vb_bench forkbomb = {
 	.opts = opts,
 	.cfg_size = sizeof(struct cfg),
 	.metrics = metrics,
-	.headline = "forks_per_s",
+	.headline = "forks_per_cpu_s",
 	.work = work,
 	.validate = validate,
 	.run = run,

@@ -67,6 +67,8 @@ static const struct vb_metric metrics[] = {
 	{ "touch_s", "s", VB_LOWER, "writing the mapping", 1 },
 	{ "msync_s", "s", VB_LOWER, "msync(MS_SYNC)", 1 },
 	{ "munmap_s", "s", VB_LOWER, "munmap()", 0 },
+	{ "wait_s", "s", VB_INFO, "of map_s, waiting for a CPU "
+	    "(/proc/thread-self/schedstat)", 0 },
 	{ NULL, NULL, VB_INFO, NULL, 0 },
 };
 
@@ -173,9 +175,11 @@ run(void *p, struct vb_iter *it)
 	char path[4096];
 	char *m;
 	int fd = -1;
+	int64_t w0, w1;
 
 	snprintf(path, sizeof(path), "%s/mmaptouch.%d", vb_iter_workdir(it),
 	    vb_iter_num(it));
+	w0 = vb_run_delay_ns();
 	t0 = vb_now_ns();
 	if (c->anon) {
 		m = mmap(NULL, len, PROT_READ | PROT_WRITE,
@@ -210,6 +214,7 @@ run(void *p, struct vb_iter *it)
 			die_errno("cannot remove %s", path);
 	}
 	t5 = vb_now_ns();
+	w1 = vb_run_delay_ns();
 	vb_report(it, "bytes", (double)len);
 	vb_report(it, "pages_per_s", (double)c->pages / vb_ns_to_s(t5 - t0));
 	vb_report(it, "map_s", vb_ns_to_s(t5 - t0));
@@ -217,6 +222,8 @@ run(void *p, struct vb_iter *it)
 	if (!c->anon)
 		vb_report(it, "msync_s", vb_ns_to_s(t3 - t2));
 	vb_report(it, "munmap_s", vb_ns_to_s(t4 - t3));
+	if (w0 >= 0 && w1 >= w0)
+		vb_report(it, "wait_s", vb_ns_to_s((uint64_t)(w1 - w0)));
 	return 0;
 }
 
