@@ -478,24 +478,6 @@ wait_eof(int fd)
 }
 
 /*
- * The calling thread's time waiting on a run queue so far (ns, the second
- * field of /proc/thread-self/schedstat), or -1 where the kernel has none.
- */
-static int64_t
-run_delay_ns(void)
-{
-	unsigned long long run, wait;
-	FILE *f = fopen("/proc/thread-self/schedstat", "r");
-	int n;
-
-	if (!f)
-		return -1;
-	n = fscanf(f, "%llu %llu", &run, &wait);
-	fclose(f);
-	return n == 2 ? (int64_t)wait : -1;
-}
-
-/*
  * One worker of --procs: fill @share, write on @done the time it waited
  * for a CPU meanwhile (an int64_t, ns, -1 unknown); for each pass,
  * wait for the end of go[pass], read its share back and write its major
@@ -508,10 +490,10 @@ worker(struct cfg *c, uint64_t share, int done, int hold, int (*go)[2],
 {
 	struct memfill_region r;
 	uint64_t p;
-	int64_t w0 = run_delay_ns(), w;
+	int64_t w0 = vb_run_delay_ns(), w;
 
 	fill(c, &r, share);
-	w = run_delay_ns();
+	w = vb_run_delay_ns();
 	w = w0 >= 0 && w >= w0 ? w - w0 : -1;
 	/* 8 bytes, less than PIPE_BUF: one write, never split */
 	if (write(done, &w, sizeof(w)) != (ssize_t)sizeof(w))
@@ -690,12 +672,12 @@ run(void *p, struct vb_iter *it)
 	if (c->procs == 1) {
 		struct memfill_region r;
 		uint64_t t0, t1, i;
-		int64_t w0 = run_delay_ns(), w1;
+		int64_t w0 = vb_run_delay_ns(), w1;
 
 		t0 = vb_now_ns();
 		fill(c, &r, c->plan.target);
 		fill_ns = vb_now_ns() - t0;
-		w1 = run_delay_ns();
+		w1 = vb_run_delay_ns();
 		if (w0 >= 0 && w1 >= w0)
 			fill_wait = w1 - w0;
 		if (c->reread) {
