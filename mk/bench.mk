@@ -20,12 +20,12 @@ BENCH_NAMES := overhead report fileload makesim memfill probe tio html vmlat \
 
 # The harness's own cost: tools/overhead.c; then what tracing costs a
 # fork, a fault and a memcg reclaim loop, the verdict (tools/trace_cost.c,
-# TRACE_PAIRS pairs a workload, 120; exit 1 above 1%, 2 not decided, 77
+# TRACE_PAIRS pairs a workload, 300; exit 1 above 1%, 2 not decided, 77
 # no tracefs or not root: skipped); then, with TRACE_ROUNDS=n, n rounds
 # of whole forkbomb and memfill runs, a descriptive figure
 # (tools/bench-trace.sh).
 bench_run_overhead = tools/overhead && { tools/trace_cost --pairs \
-	"$${VB_TRACE_PAIRS:-120}"; rc=$$?; [ $$rc = 77 ] || [ $$rc = 0 ] || \
+	"$${VB_TRACE_PAIRS:-300}"; rc=$$?; [ $$rc = 77 ] || [ $$rc = 0 ] || \
 	exit $$rc; } && { [ "$${VB_TRACE_ROUNDS:-0}" = 0 ] || { sh \
 	tools/bench-trace.sh "$$VB_TRACE_ROUNDS"; rc=$$?; [ $$rc = 77 ] || \
 	exit $$rc; }; }
