@@ -8,10 +8,12 @@
 # the ratio of user + sys CPU of the iteration (the .res's user and sys:
 # the benchmark's whole process tree) with tracing to without, with its
 # 95% sign-test interval (judge below), and the same of elapsed.
-# Target: CPU within 1%.  Needs root and tracefs
-# (mount -t tracefs nodev /sys/kernel/tracing); skipped (77) without.
-# Exit 1 only when the CPU interval lies above 1% (or a run failed), 2
-# when the ratios could not be judged.
+# A descriptive figure: the verdict on the 1% target is
+# tools/trace_cost's (blocks in one process, far less spread); make
+# bench-overhead runs this one only with TRACE_ROUNDS=n.  Needs root and
+# tracefs (mount -t tracefs nodev /sys/kernel/tracing); skipped (77)
+# without.  Exit 1 only when a run failed, 2 when the ratios could not
+# be judged.
 set -u
 ROUNDS=${1:-6}
 T=/sys/kernel/tracing
@@ -35,8 +37,9 @@ one() {	# one BENCH TRACE TAG ARGS...
 # largest for which 2 P(Binomial(n, 1/2) < k) <= 5% (at least 95% of
 # the median's intervals cover it: 6 rounds at least).  Says "within
 # 1%" when the upper end is <= 1.01, "above" when the lower end is
-# > 1.01 (then 1), otherwise "not decided at this noise".  Elapsed is
-# printed with its interval, never judged.
+# > 1.01 (then status 1, which the caller ignores), otherwise "not
+# decided at this noise".  Elapsed is printed with its interval, never
+# judged.
 judge() {
 	sort -n -k"$3" "$4" | awk -v b="$1" -v w="$2" -v c="$3" '
 	    { x[NR] = $c } END { n = NR; m = x[(n + 1) / 2];
@@ -80,11 +83,9 @@ for b in forkbomb memfill; do
 	done
 	judge "$b" CPU 1 "$D/$b.ratios"
 	case $? in
-	0) ;;
-	1) rc=1;;
+	0|1) ;;
 	*) echo "bench-trace: $b: the ratios could not be judged"; rc=2;;
 	esac
 	judge "$b" elapsed 2 "$D/$b.ratios" || :
 done
-[ $rc = 1 ] && echo "bench-trace: tracing costs more than 1% of CPU"
 exit $rc
