@@ -158,7 +158,8 @@ clean-sampler-phases:
 # process, blocks with and without in ABBA order (make bench-overhead):
 # the library and the runner's memory cgroups.
 tools/trace_cost.o: CPPFLAGS += -Isrc/runner
-tools/trace_cost: tools/trace_cost.o src/runner/memlimit.o $(LIB)
+tools/trace_cost: tools/trace_cost.o src/runner/memlimit.o src/runner/state.o \
+	src/runner/mlock.o src/runner/knob.o src/runner/swapfile.o $(LIB)
 	$(call say,LD,$@)
 	$(Q)mkdir -p $(@D) && $(CC) $(LDFLAGS) -o $@ $^ $(LDLIBS)
 ALL_OBJS += tools/trace_cost.o

@@ -39,7 +39,10 @@
  * pairs, since a block's spread did not shrink with its length on the
  * VM this was made on (docs/self.md).  The instance, its state
  * record and the cgroup are removed at the end, on die() and on
- * SIGINT, SIGTERM and SIGHUP.
+ * SIGINT, SIGTERM and SIGHUP.  The cgroup is made under the runner's
+ * machine lock and named in a state file of the runner's (state.h)
+ * before anything runs in it, so that after a SIGKILL the next
+ * trace_cost, vmrun or make clean-stale removes it.
  *
  *	tools/trace_cost [--part all|fork|fault|memcg] [--pairs N]
  *	    [--forks N] [--ints M] [--fault-size S] [--passes N]
@@ -65,6 +68,7 @@
 #include "memlimit.h"
 #include "msg.h"
 #include "opt.h"
+#include "state.h"
 #include "trace.h"
 
 struct cfg {
@@ -124,6 +128,8 @@ struct ctx {
 	const struct cfg *c;
 	struct vb_trace tr;
 	struct vb_memlimit mem;
+	struct vb_state st;		/* names the cgroup (state.h) */
+	struct vb_machine mach;		/* held while the cgroup may exist */
 	int rc;				/* worst verdict so far */
 };
 
@@ -159,6 +165,47 @@ teardown(void *arg)
 		vb_warn("%s", why);
 	if (vb_memlimit_remove(&x->mem, why, sizeof(why)) < 0)
 		vb_warn("%s", why);
+	else if (x->st.path[0])
+		vb_state_end(&x->st);
+	vb_machine_unlock(&x->mach);
+}
+
+/*
+ * The machine lock, what killed runs left undone (state.h), and a state
+ * file of our own: before the memcg workload makes its cgroup.  0, or
+ * -1 with one line in @err.
+ */
+static int
+claim_machine(struct ctx *x, char *err, size_t errlen)
+{
+	char dir[4096], mdir[4096];
+
+	if (vb_state_dir(dir, sizeof(dir), err, errlen) < 0)
+		return -1;
+	vb_machine_dir(mdir, sizeof(mdir));
+	if (vb_machine_lock(&x->mach, mdir, "trace_cost: a memory cgroup",
+	    1, &stop_signal, err, errlen) < 0)
+		return -1;
+	if (vb_state_recover(dir, NULL, NULL, 1) < 0) {
+		snprintf(err, errlen, "what a killed run left could not be "
+		    "undone");
+		return -1;
+	}
+	if (vb_state_begin(&x->st, dir) < 0) {
+		snprintf(err, errlen, "cannot write %s: %s", x->st.path,
+		    strerror(errno));
+		return -1;
+	}
+	return 0;
+}
+
+/* Name the cgroup just made in our state file; 0 or -1 (errno). */
+static int
+record_cgroup(struct ctx *x)
+{
+	snprintf(x->st.cgroup, sizeof(x->st.cgroup), "%s", x->mem.path);
+	x->st.cgroup_v = x->mem.version;
+	return vb_state_save(&x->st);
 }
 
 /* ---- the blocks' work, in the forked child ---- */
@@ -490,6 +537,7 @@ main(int argc, char **argv)
 		return 2;
 	}
 	memset(&x, 0, sizeof(x));
+	x.mach.fd = -1;
 	x.c = &c;
 	/* no SA_RESTART: wait4() returns, the block ends, we clean up */
 	sigaction(SIGINT, &sa, NULL);
@@ -532,16 +580,24 @@ main(int argc, char **argv)
 			    "not above --memcg-limit: nothing to reclaim\n");
 			continue;
 		}
-		if (w == W_MEMCG && vb_memlimit_create(&x.mem, c.memcg_limit,
-		    VB_MEMLIMIT_NOSWAP, err, sizeof(err)) < 0) {
+		if (w == W_MEMCG && (claim_machine(&x, err, sizeof(err)) < 0 ||
+		    vb_memlimit_create(&x.mem, c.memcg_limit,
+		    VB_MEMLIMIT_NOSWAP, err, sizeof(err)) < 0)) {
 			printf("trace_cost: memcg: left out: %s\n", err);
 			continue;
 		}
+		if (w == W_MEMCG && record_cgroup(&x) < 0)
+			die_errno("cannot write %s", x.st.path);
 		if (workload(&x, w) < 0)
 			break;
 		if (w == W_MEMCG && vb_memlimit_remove(&x.mem, err,
 		    sizeof(err)) < 0)
 			vb_warn("%s", err);
+		else if (w == W_MEMCG) {
+			x.st.cgroup[0] = '\0';
+			if (vb_state_save(&x.st) < 0)
+				die_errno("cannot write %s", x.st.path);
+		}
 	}
 	teardown(&x);
 	if (stop_signal) {
