@@ -20,13 +20,13 @@ BENCH_NAMES := overhead report fileload makesim memfill probe tio html vmlat \
 
 # The harness's own cost: tools/overhead.c; then what tracing costs a
 # fork, a fault and a memcg reclaim loop, the verdict (tools/trace_cost.c,
-# TRACE_PAIRS pairs a workload, 300; exit 1 above 1%, 2 not decided, 77
+# TRACE_PAIRS pairs a workload, 600; exit 1 above 1%, 2 not decided, 77
 # no tracefs or not root: skipped); then, with TRACE_ROUNDS=n, n rounds
 # of whole forkbomb and memfill runs, a descriptive figure
 # (tools/bench-trace.sh).  Each runs whatever the one before said; the
 # status is the first that failed.
 bench_run_overhead = tools/overhead; o=$$?; tools/trace_cost --pairs \
-	"$${VB_TRACE_PAIRS:-300}"; t=$$?; [ $$t = 77 ] && t=0; r=0; \
+	"$${VB_TRACE_PAIRS:-600}"; t=$$?; [ $$t = 77 ] && t=0; r=0; \
 	[ "$${VB_TRACE_ROUNDS:-0}" = 0 ] || { sh tools/bench-trace.sh \
 	"$$VB_TRACE_ROUNDS"; r=$$?; [ $$r = 77 ] && r=0; }; \
 	for s in $$o $$t $$r; do [ $$s = 0 ] || exit $$s; done

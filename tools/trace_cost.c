@@ -35,9 +35,11 @@
  *
  * Exit status: 0 every workload within 1%; 1 one above; 2 one not
  * decided (the target not shown); 77 no tracefs or not root (skipped).
- * About five minutes with the defaults: short blocks (tens of ms), many
- * pairs, since a block's spread did not shrink with its length on the
- * VM this was made on (docs/self.md).  The instance, its state
+ * About eight minutes with the defaults: short blocks (tens of ms) and
+ * many pairs, since a block's spread did not shrink with its length on
+ * the VM this was made on, and 600 pairs since at 300 the fork loop's
+ * interval (about +-0.5%) reached past 1% around its +0.5% cost
+ * (docs/self.md).  The instance, its state
  * record and the cgroup are removed at the end, on die() and on
  * SIGINT, SIGTERM and SIGHUP.  The cgroup is made under the runner's
  * machine lock and named in a state file of the runner's (state.h)
@@ -89,7 +91,7 @@ static const struct vb_opt opts[] = {
 	  .off = offsetof(struct cfg, part), .def = "all",
 	  .choices = "all|fork|fault|memcg", .help = "the workloads" },
 	{ .name = "pairs", .type = VB_OPT_U64, .arg = "N",
-	  .off = offsetof(struct cfg, pairs), .def = "300",
+	  .off = offsetof(struct cfg, pairs), .def = "600",
 	  .min = 6, .max = 10000, .help = "on/off pairs a workload" },
 	{ .name = "forks", .type = VB_OPT_U64, .arg = "N",
 	  .off = offsetof(struct cfg, forks), .def = "300",
@@ -529,6 +531,11 @@ main(int argc, char **argv)
 	int w;
 
 	vb_set_progname("trace_cost");
+	if (argc == 2 && strcmp(argv[1], "--help") == 0) {
+		printf("usage: tools/trace_cost [options]\n");
+		vb_opt_usage(stdout, opts);
+		return 0;
+	}
 	if (vb_opt_parse(opts, &c, argc - 1, argv + 1, NULL, err,
 	    sizeof(err)) < 0) {
 		fprintf(stderr, "trace_cost: %s\nusage: tools/trace_cost "

@@ -4,6 +4,7 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <limits.h>
+#include <sched.h>
 #include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -13,6 +14,7 @@
 #include <unistd.h>
 
 #include "proc.h"
+#include "msg.h"
 #include "util.h"
 
 /*
@@ -254,6 +256,25 @@ vb_have(const char *name)
 		if (access(buf, X_OK) == 0)
 			return 1;
 		path += n + (path[n] == ':');
+	}
+	return 0;
+}
+
+int
+vb_pin_here(void)
+{
+	cpu_set_t set;
+	int cpu = sched_getcpu();
+
+	if (cpu < 0) {
+		vb_warn_errno("--one-cpu: sched_getcpu");
+		return -1;
+	}
+	CPU_ZERO(&set);
+	CPU_SET(cpu, &set);
+	if (sched_setaffinity(0, sizeof(set), &set) < 0) {
+		vb_warn_errno("--one-cpu: cannot run on CPU %d only", cpu);
+		return -1;
 	}
 	return 0;
 }

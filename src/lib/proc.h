@@ -48,6 +48,12 @@ pid_t vb_fork_held(sigset_t *old);
 void vb_fork_release(const sigset_t *old);
 /* In a child after fork(): stdin from /dev/null, stdout and stderr @fd. */
 void vb_child_stdio(int fd);
+/*
+ * Pin the calling process, and what it forks from now on, to the CPU it
+ * runs on (a benchmark's --one-cpu): 0, or -1 having said why in one
+ * line ("--one-cpu: cannot run on CPU 1 only: ...").
+ */
+int vb_pin_here(void);
 /* Is @name a program in PATH (or a path to one)? */
 int vb_have(const char *name);
 /*

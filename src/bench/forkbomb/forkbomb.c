@@ -20,7 +20,6 @@
  * (VMBENCH_EXEC=0 runs it in the forked harness child instead).
  */
 #include <errno.h>
-#include <sched.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -33,6 +32,7 @@
 #include "harness.h"
 #include "clock.h"
 #include "msg.h"
+#include "proc.h"
 
 struct cfg {
 	uint64_t forks;
@@ -131,28 +131,6 @@ reap(void)
 	return WIFEXITED(status) && WEXITSTATUS(status) == 0 ? 0 : -1;
 }
 
-/* Pin this process (and what it forks) to the CPU it runs on. */
-static int
-pin_here(void)
-{
-	cpu_set_t set;
-	int cpu = sched_getcpu();
-
-	if (cpu < 0) {
-		fprintf(stderr, "forkbomb: --one-cpu: sched_getcpu: %s\n",
-		    strerror(errno));
-		return -1;
-	}
-	CPU_ZERO(&set);
-	CPU_SET(cpu, &set);
-	if (sched_setaffinity(0, sizeof(set), &set) < 0) {
-		fprintf(stderr, "forkbomb: --one-cpu: cannot run on CPU %d "
-		    "only: %s\n", cpu, strerror(errno));
-		return -1;
-	}
-	return 0;
-}
-
 /* CPU time so far of this process and of its reaped children, in ns. */
 static uint64_t
 tree_cpu_ns(void)
@@ -188,7 +166,7 @@ run(void *p, struct vb_iter *it)
 	 * which CPU the scheduler picks for a child (and the wake-up
 	 * across CPUs it costs) is the same in every iteration.
 	 */
-	if (c->one_cpu && pin_here() < 0)
+	if (c->one_cpu && vb_pin_here() < 0)
 		return 1;
 	if (c->parent_mem) {
 		long psz = sysconf(_SC_PAGESIZE);

@@ -43,7 +43,6 @@
  */
 #include <errno.h>
 #include <limits.h>
-#include <sched.h>
 #include <math.h>
 #include <stdint.h>
 #include <stdio.h>
@@ -55,6 +54,7 @@
 #include "harness.h"
 #include "clock.h"
 #include "msg.h"
+#include "proc.h"
 #include "fsinfo.h"
 #include "ops.h"
 
@@ -280,28 +280,6 @@ measure(struct lo_ctx *x, const struct test *t, struct vb_iter *it)
 	return 0;
 }
 
-/* Pin this process (and what it forks) to the CPU it runs on. */
-static int
-pin_here(void)
-{
-	cpu_set_t set;
-	int cpu = sched_getcpu();
-
-	if (cpu < 0) {
-		fprintf(stderr, "vmlat: --one-cpu: sched_getcpu: %s\n",
-		    strerror(errno));
-		return -1;
-	}
-	CPU_ZERO(&set);
-	CPU_SET(cpu, &set);
-	if (sched_setaffinity(0, sizeof(set), &set) < 0) {
-		fprintf(stderr, "vmlat: --one-cpu: cannot run on CPU %d "
-		    "only: %s\n", cpu, strerror(errno));
-		return -1;
-	}
-	return 0;
-}
-
 static int
 run(void *p, struct vb_iter *it)
 {
@@ -317,7 +295,7 @@ run(void *p, struct vb_iter *it)
 	 * interval to interval and run to run, and on a 2-CPU machine
 	 * that choice, not fork, made most of fork_us's spread.
 	 */
-	if (c->one_cpu && pin_here() < 0)
+	if (c->one_cpu && vb_pin_here() < 0)
 		return 1;
 	memset(&x, 0, sizeof(x));
 	x.spec.enough_ns = c->enough_us * 1000;
