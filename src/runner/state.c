@@ -17,10 +17,14 @@
 #include "knob.h"
 #include "label.h"
 #include "memlimit.h"
+#include "msg.h"
 #include "runs.h"
 #include "state.h"
 #include "swapfile.h"
 #include "util.h"
+
+/* Messages name the program running the recovery (vmrun, vmboots, ...). */
+#define PROG (vb_progname ? vb_progname : "vmrun")
 
 /* A state file of ours is a few lines: anything bigger is not one. */
 #define STATE_MAX (1 << 20)
@@ -649,7 +653,7 @@ undo(const char *path, const struct saved *s)
 		m.version = s->cgroup_v;
 		snprintf(m.path, sizeof(m.path), "%s", s->cgroup);
 		if (vb_memlimit_remove(&m, err, sizeof(err)) < 0) {
-			fprintf(stderr, "vmrun: %s\n", err);
+			fprintf(stderr, "%s: %s\n", PROG, err);
 			rc = -1;
 		} else {
 			said(mach, sizeof(mach), &um, "removed its memory "
@@ -663,14 +667,14 @@ undo(const char *path, const struct saved *s)
 			said(mach, sizeof(mach), &um, "removed its swap file");
 			break;
 		case -1:
-			fprintf(stderr, "vmrun: %s: %s\n", path, err);
+			fprintf(stderr, "%s: %s: %s\n", PROG, path, err);
 			rc = -1;
 			break;
 		}
 	}
 	for (i = 0; i < s->nknob; i++) {
 		if (vb_knob_write(s->knob[i].path, s->knob[i].val) < 0) {
-			fprintf(stderr, "vmrun: cannot restore %s to %s: %s\n",
+			fprintf(stderr, "%s: cannot restore %s to %s: %s\n", PROG,
 			    s->knob[i].path, s->knob[i].val, strerror(errno));
 			rc = -1;
 		} else {
@@ -704,12 +708,12 @@ undo(const char *path, const struct saved *s)
 		if (clean_lock_of(s->results[i]))
 			said(done, sizeof(done), &ud, "removed its lock file");
 	if (ud)
-		fprintf(stderr, "vmrun: a run killed earlier (pid %ld)%s: %s\n",
-		    s->pid, um || rc < 0 ? " left the machine changed" : "",
-		    done + 2);
+		fprintf(stderr, "%s: a run killed earlier (pid %ld)%s: %s\n",
+		    PROG, s->pid,
+		    um || rc < 0 ? " left the machine changed" : "", done + 2);
 	else
-		fprintf(stderr, "vmrun: a run killed earlier (pid %ld) left "
-		    "nothing to undo\n", s->pid);
+		fprintf(stderr, "%s: a run killed earlier (pid %ld) left "
+		    "nothing to undo\n", PROG, s->pid);
 	return rc;
 }
 
@@ -754,7 +758,7 @@ recover_dir(const char *dir, int machine, int *bad)
 		snprintf(path, sizeof(path), "%s/%s", dir, e->d_name);
 		if (!(f = open_trusted(path, STATE_MAX, why, sizeof(why)))) {
 			if (errno != ENOENT)
-				fprintf(stderr, "vmrun: ignored %s: %s\n",
+				fprintf(stderr, "%s: ignored %s: %s\n", PROG,
 				    path, why);
 			continue;
 		}
@@ -767,7 +771,7 @@ recover_dir(const char *dir, int machine, int *bad)
 		}
 		if (s.pid != pid) {
 			fclose(f);
-			fprintf(stderr, "vmrun: ignored %s: %s\n", path, why);
+			fprintf(stderr, "%s: ignored %s: %s\n", PROG, path, why);
 			saved_free(&s);
 			continue;
 		}
@@ -779,14 +783,14 @@ recover_dir(const char *dir, int machine, int *bad)
 			continue;
 		}
 		if (check_saved(&s, why, sizeof(why)) < 0) {
-			fprintf(stderr, "vmrun: %s: %s; nothing undone, the "
+			fprintf(stderr, "%s: %s: %s; nothing undone, the "
 			    "file is kept (remove it once the machine is "
-			    "back as it was)\n", path, why);
+			    "back as it was)\n", PROG, path, why);
 			*bad = 1;
 		} else if (!machine && (s.nknob || s.cgroup[0] ||
 		    s.swapfile[0])) {
-			fprintf(stderr, "vmrun: %s is left for later: another "
-			    "run is changing the machine now\n", path);
+			fprintf(stderr, "%s: %s is left for later: another "
+			    "run is changing the machine now\n", PROG, path);
 		} else if (undo(path, &s) < 0) {
 			*bad = 1;
 			n++;
@@ -828,12 +832,12 @@ vb_state_recover(const char *dir, const char *workdir, const char *results,
 	if (results)
 		nlock += clean_locks(results);
 	if (nwork)
-		fprintf(stderr, "vmrun: removed %d work folder%s left by "
-		    "killed benchmarks in %s\n", nwork, nwork == 1 ? "" : "s",
+		fprintf(stderr, "%s: removed %d work folder%s left by "
+		    "killed benchmarks in %s\n", PROG, nwork, nwork == 1 ? "" : "s",
 		    workdir);
 	if (nlock)
-		fprintf(stderr, "vmrun: removed %d lock file%s left by killed "
-		    "runs%s%s\n", nlock, nlock == 1 ? "" : "s", results ?
+		fprintf(stderr, "%s: removed %d lock file%s left by killed "
+		    "runs%s%s\n", PROG, nlock, nlock == 1 ? "" : "s", results ?
 		    " in " : "", results ? results : "");
 	return bad ? -1 : n + (nwork > 0) + (nlock > 0);
 }
