@@ -352,6 +352,24 @@ START_TEST(fake_half_there)
 }
 END_TEST
 
+/* A tracefs whose instances folder is not one: half there, not busy. */
+START_TEST(fake_no_instances)
+{
+	struct vb_trace t;
+	char why[8192], path[PATH_MAX];
+
+	fake_tracefs(0, 0);
+	snprintf(path, sizeof(path), "%s/" TFS "/instances", tu_dir);
+	tu_rmtree(path);
+	tu_fake(TFS "/instances", "a file where the folder should be\n");
+	ck_assert_msg(vb_trace_open(&t, why, sizeof(why)) < 0 &&
+	    strstr(why, "tracefs half there") && !strstr(why, "busy") &&
+	    !strchr(why, '\n'), "open: '%s'", why);
+	ck_assert_msg(!left("record"), "a record left");
+	top_untouched();
+}
+END_TEST
+
 START_TEST(fake_busy)
 {
 	struct vb_trace t;
@@ -702,6 +720,7 @@ pressure_suite(void)
 	tcase_add_test(tc, fake_whole);
 	tcase_add_test(tc, fake_no_compaction);
 	tcase_add_test(tc, fake_half_there);
+	tcase_add_test(tc, fake_no_instances);
 	tcase_add_test(tc, fake_busy);
 	tcase_add_test(tc, fake_half_there_run_goes_on);
 	tcase_add_test(tc, fake_read_only);

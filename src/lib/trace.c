@@ -410,6 +410,29 @@ vb_trace_close(struct vb_trace *t, char *why, size_t len)
 	return 0;
 }
 
+/*
+ * What a failed write or mkdir in tracefs says about it, for the one
+ * line a run prints: read-only, busy (another tracer holds what we
+ * need), half there (no instances folder), else nothing beyond errno.
+ */
+static const char *
+why_not(int err)
+{
+	switch (err) {
+	case EROFS:
+	case EACCES:
+	case EPERM:
+		return ", tracefs read-only";
+	case EBUSY:
+		return ", tracefs busy";
+	case ENOENT:
+	case ENOTDIR:
+		return ", tracefs half there";
+	default:
+		return "";
+	}
+}
+
 int
 vb_trace_open(struct vb_trace *t, char *why, size_t len)
 {
@@ -451,8 +474,7 @@ vb_trace_open(struct vb_trace *t, char *why, size_t len)
 	if (mkdir(t->inst, 0700) < 0 && errno != EEXIST) {
 		snprintf(why, len, "cannot make tracefs instance %s (%s%s): "
 		    "no reclaim or compaction latency recorded", t->inst,
-		    strerror(errno), errno == EROFS || errno == EACCES ||
-		    errno == EPERM ? ", tracefs read-only" : ", tracefs busy");
+		    strerror(errno), why_not(errno));
 		vb_trace_close(t, NULL, 0);
 		return -1;
 	}
@@ -480,10 +502,9 @@ vb_trace_open(struct vb_trace *t, char *why, size_t len)
 		return -1;
 	}
 	if (vb_put_at(t->inst, "tracing_on", "0") < 0) {
-		snprintf(why, len, "cannot set %s/tracing_on (%s, tracefs %s): "
+		snprintf(why, len, "cannot set %s/tracing_on (%s%s): "
 		    "no reclaim or compaction latency recorded", t->inst,
-		    strerror(errno), errno == EROFS || errno == EACCES ||
-		    errno == EPERM ? "read-only" : "busy");
+		    strerror(errno), why_not(errno));
 		t->evs = ~0u;
 		vb_trace_close(t, NULL, 0);
 		return -1;
