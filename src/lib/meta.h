@@ -13,7 +13,8 @@
  * zswap_compressor, zswap_max_pool_percent, ksm_run, lru_gen_enabled,
  * swappiness, dirty_ratio, dirty_background_ratio, dirty_bytes,
  * dirty_background_bytes, vfs_cache_pressure, overcommit_memory,
- * min_free_kbytes, watermark_scale_factor, page-cluster, workdir,
+ * min_free_kbytes, watermark_scale_factor, page-cluster,
+ * page_reporting_order (free page reporting to a hypervisor), workdir,
  * workdir_fstype, vmbench_version (git describe at build time), config,
  * config_cksum (POSIX cksum: CRC and length, as `cksum FILE` prints),
  * iterations; then, when the runner gives them: run (the run's index in

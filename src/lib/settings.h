@@ -45,7 +45,10 @@
 	    VB_SHOW_PAGE)						\
 	X("min_free_kbytes", VB_VM "min_free_kbytes", NULL, VB_SHOW_PAGE) \
 	X("watermark_scale_factor", VB_VM "watermark_scale_factor", NULL, 0) \
-	X("page-cluster", VB_VM "page-cluster", NULL, 0)
+	X("page-cluster", VB_VM "page-cluster", NULL, 0)			\
+	X("page_reporting_order",					\
+	    "/sys/module/page_reporting/parameters/page_reporting_order",	\
+	    "page_reporting", 0)
 
 struct vb_setting {
 	const char *key;
