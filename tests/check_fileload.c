@@ -2,8 +2,9 @@
  * check_fileload.c - fileload: the loadfile parser (every operation,
  * comments, the status column, malformed lines), the replay of each
  * operation against a real folder, the throughput arithmetic, and
- * end-to-end runs of bench/fileload (1 and 2 clients, Ctrl-C) checked
- * through the result reader and the work folder left behind.
+ * end-to-end runs of bench/fileload (1 and 2 clients, --own-group,
+ * Ctrl-C) checked through the result reader and the work folder left
+ * behind.
  */
 #include <check.h>
 #include <dirent.h>
@@ -14,6 +15,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
+#include <sys/vfs.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
@@ -410,6 +412,43 @@ START_TEST(e2e_two_clients)
 END_TEST
 
 /*
+ * --own-group: the result says where the clients' files went, by what
+ * the work folder's file system did with FS_TOPDIR_FL (ext4 takes it,
+ * tmpfs does not); the option is a param; nothing is left behind.
+ * Without it no such note.
+ */
+START_TEST(e2e_own_group)
+{
+	struct statfs sf;
+	char p[512], *res;
+
+	ck_assert_int_eq(statfs(tu_dir, &sf), 0);
+	ck_assert_int_eq(run_fileload("--clients 2 --time 0.3 --warmup 0 "
+	    "--own-group"), 0);
+	check_result("complete", 2);
+	ck_assert_int_eq(leftovers(), 0);
+	res = tu_slurp_ok("%s", tu_path(p, sizeof(p), "fl.res"));
+	tu_assert_has(res, "\nparam own-group 1\n");
+	if (sf.f_type == 0xEF53)
+		tu_assert_has(res, "\nnote --own-group: each client's folder "
+		    "and files in a block group ext4 picks anew (FS_TOPDIR_FL "
+		    "on the work folder)");
+	else
+		tu_assert_has(res, "\nnote --own-group: the file system does "
+		    "not take FS_TOPDIR_FL (");
+	free(res);
+
+	ck_assert_int_eq(run_fileload("--clients 1 --time 0.3 --warmup 0"),
+	    0);
+	res = tu_slurp_ok("%s", tu_path(p, sizeof(p), "fl.res"));
+	tu_assert_has(res, "\nparam own-group 0\n");
+	tu_assert_lacks(res, "--own-group:");
+	free(res);
+	ck_assert_int_eq(leftovers(), 0);
+}
+END_TEST
+
+/*
  * The suite's own loadfile is recorded by its name in the suite, so that
  * runs from two copies of the suite (a fleet's hosts) compare; another
  * loadfile by its path.
@@ -523,6 +562,7 @@ fileload_suite(void)
 	tcase_set_timeout(e2e, 20);
 	tcase_add_test(e2e, e2e_one_client);
 	tcase_add_test(e2e, e2e_two_clients);
+	tcase_add_test(e2e, e2e_own_group);
 	tcase_add_test(e2e, e2e_loadfile_param);
 	tcase_add_test(e2e, e2e_bad_input);
 	tcase_add_test(e2e, e2e_sigint);

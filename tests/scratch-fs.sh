@@ -4,7 +4,7 @@
 #
 # Why: ext4 mounted without a journal (the root filesystem of some
 # virtual machines) passes over, when it allocates an inode, every
-# inode deleted in the last 30 s, or 5.5 min while the inode's table
+# inode deleted in the last minute, or 6 min while the inode's table
 # block is dirty (fs/ext4/ialloc.c, recently_deleted()).  A create then
 # costs what the minutes before it deleted: one program's run pays for
 # the other's deletes, and LMbench's lat_fs, run back to back in one

@@ -95,7 +95,7 @@ vb_fs_create_note(const char *dir, char *buf, size_t len)
 		return 0;
 	snprintf(buf, len, "the work folder is on ext4 without a journal "
 	    "(%s): its file creates pass over the inodes deleted in the last "
-	    "30 s to 5.5 min, so the create figures depend on what ran before",
+	    "1 to 6 min, so the create figures depend on what ran before",
 	    dev);
 	return 1;
 }

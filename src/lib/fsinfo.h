@@ -3,10 +3,11 @@
  *
  * An ext4 without a journal (the root filesystem of some virtual
  * machines) passes over, when it allocates an inode, every inode deleted
- * in the last 30 s, or 5.5 min while that inode's table block is dirty
- * (fs/ext4/ialloc.c, find_inode_bit() -> recently_deleted(), only when
- * the superblock has no journal).  A file create there costs what the
- * minutes before it deleted, so the benchmarks that time creates say so.
+ * in an earlier second and less than 1 min before, or 6 min while that
+ * inode's table block is dirty (fs/ext4/ialloc.c, find_inode_bit() ->
+ * recently_deleted(), only when the superblock has no journal).  A file
+ * create there costs what the minutes before it deleted, so the
+ * benchmarks that time creates say so.
  */
 #ifndef VB_FSINFO_H
 #define VB_FSINFO_H

@@ -17,6 +17,15 @@
  * the number of operations whose outcome differed from the loadfile's
  * status.  A progress line is printed every second.  Removing the
  * clients' directories at the end is not timed.
+ *
+ * --own-group: the work folder is marked FS_TOPDIR_FL (chattr +T), so
+ * that ext4 places each client's directory as it places a new
+ * top-level one, in a block group it picks from the name's hash, and
+ * the client's files with it; the names carry the client's pid, so
+ * that every iteration draws its groups anew.  Without it the files
+ * share the work folder's group with every program before, and on an
+ * ext4 without a journal a create there passes over the inodes they
+ * deleted in the last minutes (src/lib/fsinfo.h).
  */
 #include <errno.h>
 #include <fcntl.h>
@@ -25,6 +34,8 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <linux/fs.h>
+#include <sys/ioctl.h>
 #include <sys/mman.h>
 #include <sys/prctl.h>
 #include <sys/stat.h>
@@ -33,6 +44,7 @@
 
 #include "harness.h"
 #include "clock.h"
+#include "fsinfo.h"
 #include "msg.h"
 #include "load.h"
 #include "replay.h"
@@ -42,6 +54,7 @@ struct cfg {
 	double time;
 	double warmup;
 	const char *loadfile;
+	int own_group;
 };
 
 static const struct vb_opt opts[] = {
@@ -59,6 +72,10 @@ static const struct vb_opt opts[] = {
 	{ .name = "loadfile", .type = VB_OPT_STR, .arg = "FILE",
 	  .off = offsetof(struct cfg, loadfile),
 	  .help = "dbench-4 loadfile (default: configs/fileload.load)" },
+	{ .name = "own-group", .type = VB_OPT_FLAG,
+	  .off = offsetof(struct cfg, own_group),
+	  .help = "each client's folder (and files) in a block group ext4 "
+	    "picks anew, as for a top-level folder (FS_TOPDIR_FL)" },
 	{ 0 },
 };
 
@@ -164,6 +181,63 @@ validate(void *p, char *err, size_t errlen)
 	return fl_load_read(loadpath, &load, err, errlen);
 }
 
+/*
+ * Mark @dir FS_TOPDIR_FL (chattr +T): ext4 then places each folder made
+ * in it as a top-level folder (Orlov).  0, or -1 with errno when the
+ * file system refuses or drops the flag.
+ */
+static int
+set_topdir(const char *dir)
+{
+	int fd, flags, rc = -1, e;
+
+	if ((fd = open(dir, O_RDONLY | O_DIRECTORY | O_CLOEXEC)) < 0)
+		return -1;
+	if (ioctl(fd, FS_IOC_GETFLAGS, &flags) == 0) {
+		flags |= FS_TOPDIR_FL;
+		if (ioctl(fd, FS_IOC_SETFLAGS, &flags) == 0 &&
+		    ioctl(fd, FS_IOC_GETFLAGS, &flags) == 0) {
+			rc = flags & FS_TOPDIR_FL ? 0 : -1;
+			if (rc < 0)
+				errno = EOPNOTSUPP;
+		}
+	}
+	e = errno;
+	close(fd);
+	errno = e;
+	return rc;
+}
+
+/*
+ * Once, in the parent: --own-group marks the work folder, and the note
+ * says what the clients' files share (a create on an ext4 without a
+ * journal costs what was deleted near it in the last minutes).
+ */
+static int
+setup(void *p, const char *workdir)
+{
+	struct cfg *c = p;
+	char note[256];
+
+	if (c->own_group) {
+		if (set_topdir(workdir) == 0)
+			vb_note("--own-group: each client's folder and files in "
+			    "a block group ext4 picks anew (FS_TOPDIR_FL on "
+			    "the work folder), not among what the programs "
+			    "before deleted");
+		else
+			vb_note("--own-group: the file system does not take "
+			    "FS_TOPDIR_FL (%s); the client folders are where "
+			    "it puts them", strerror(errno));
+		return 0;
+	}
+	if (vb_fs_create_note(workdir, note, sizeof(note))) {
+		vb_note("%s", note);
+		fprintf(stderr, "fileload: %s\n", note);
+	}
+	return 0;
+}
+
 /* Sleep until @deadline, in steps short enough to notice a stop. */
 static int
 wait_until(struct shared *sh, uint64_t deadline)
@@ -181,7 +255,8 @@ wait_until(struct shared *sh, uint64_t deadline)
 
 /* A client process: set up, wait for the release, loop, clean up. */
 static void VB_NORETURN
-client(int id, const char *workdir, struct shared *sh, int ready, int go)
+client(int id, const char *workdir, int own_group, struct shared *sh,
+    int ready, int go)
 {
 	struct slot *s = &sh->slot[id];
 	struct fl_client fc;
@@ -190,7 +265,11 @@ client(int id, const char *workdir, struct shared *sh, int ready, int go)
 	size_t i;
 
 	prctl(PR_SET_PDEATHSIG, SIGKILL);
-	snprintf(dir, sizeof(dir), "%s/client%d", workdir, id);
+	if (own_group)
+		snprintf(dir, sizeof(dir), "%s/client%d.%ld", workdir, id,
+		    (long)getpid());
+	else
+		snprintf(dir, sizeof(dir), "%s/client%d", workdir, id);
 	if (mkdir(dir, 0777) < 0)
 		die_errno("client %d: cannot create %s", id, dir);
 	if (fl_client_init(&fc, &load, id, dir, err, sizeof(err)) < 0)
@@ -334,7 +413,8 @@ run(void *p, struct vb_iter *it)
 		if (pid == 0) {
 			close(ready[0]);
 			close(go[1]);
-			client(i, vb_iter_workdir(it), sh, ready[1], go[0]);
+			client(i, vb_iter_workdir(it), c->own_group, sh,
+			    ready[1], go[0]);
 		}
 		pids[i] = pid;
 		alive++;
@@ -434,6 +514,7 @@ static const struct vb_bench fileload = {
 	.metrics = metrics,
 	.headline = "mb_per_s",
 	.validate = validate,
+	.setup = setup,
 	.run = run,
 };
 
