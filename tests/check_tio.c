@@ -17,6 +17,7 @@
 #include <string.h>
 #include <sys/mount.h>
 #include <sys/stat.h>
+#include <sys/statfs.h>
 #include <sys/wait.h>
 #include <time.h>
 #include <unistd.h>
@@ -424,6 +425,37 @@ START_TEST(e2e_creates)
 END_TEST
 
 /*
+ * --creates --own-group: the files in a folder of their own name each
+ * iteration under a work folder marked FS_TOPDIR_FL (ext4), said in a
+ * note either way; nothing left behind.
+ */
+START_TEST(e2e_creates_own_group)
+{
+	struct statfs sf;
+	struct vb_res r;
+	char p[512], *res;
+
+	ck_assert_int_eq(statfs(tu_dir, &sf), 0);
+	ck_assert_int_eq(tio("--creates --files 200 --iterations 2 "
+	    "--own-group"), 0);
+	readres(&r);
+	ck_assert_str_eq(r.status, "complete");
+	ck_assert_str_eq(vb_res_param(&r, "own-group"), "1");
+	ck_assert_msg(get(&r, "seq_create_per_s") > 0, "seq_create_per_s");
+	vb_res_free(&r);
+	res = tu_slurp_ok("%s", tu_path(p, sizeof(p), "tio.res"));
+	if (sf.f_type == 0xEF53)
+		tu_assert_has(res, "\nnote --own-group: each iteration's files "
+		    "in a block group ext4 picks anew (FS_TOPDIR_FL");
+	else
+		tu_assert_has(res, "\nnote --own-group: the file system does "
+		    "not take FS_TOPDIR_FL (");
+	free(res);
+	ck_assert_int_eq(leftovers(), 0);
+}
+END_TEST
+
+/*
  * --creates on a file system out of inodes (a tmpfs of 50, root only):
  * the failure names the file, its folder and the file system (type,
  * mount point, what it lacks), and the result says failed.
@@ -481,6 +513,7 @@ START_TEST(e2e_bad_input)
 		{ "--creates --threads 2", "--creates makes empty files" },
 		{ "--creates --size 1M", "--creates makes empty files" },
 		{ "--creates --pause 1", "--creates makes empty files" },
+		{ "--own-group", "--own-group is for --creates only" },
 		{ "--pause -1", "--pause" },
 		{ "--direct --block 1000", "--direct needs a --block of "
 		  "whole 512-byte sectors" },
@@ -595,6 +628,7 @@ tio_suite(void)
 	tcase_add_test(e2e, e2e_modes);
 	tcase_add_test(e2e, e2e_pause);
 	tcase_add_test(e2e, e2e_creates);
+	tcase_add_test(e2e, e2e_creates_own_group);
 	tcase_add_test(e2e, e2e_creates_enospc);
 	tcase_add_test(e2e, e2e_bad_input);
 	tcase_add_test(e2e, e2e_help_figures);

@@ -6,6 +6,8 @@
 #include <limits.h>
 #include <stdio.h>
 #include <string.h>
+#include <linux/fs.h>
+#include <sys/ioctl.h>
 #include <sys/stat.h>
 #include <sys/statfs.h>
 #include <sys/sysmacros.h>
@@ -98,4 +100,26 @@ vb_fs_create_note(const char *dir, char *buf, size_t len)
 	    "1 to 6 min, so the create figures depend on what ran before",
 	    dev);
 	return 1;
+}
+
+int
+vb_fs_set_topdir(const char *dir)
+{
+	int fd, flags, rc = -1, e;
+
+	if ((fd = open(dir, O_RDONLY | O_DIRECTORY | O_CLOEXEC)) < 0)
+		return -1;
+	if (ioctl(fd, FS_IOC_GETFLAGS, &flags) == 0) {
+		flags |= FS_TOPDIR_FL;
+		if (ioctl(fd, FS_IOC_SETFLAGS, &flags) == 0 &&
+		    ioctl(fd, FS_IOC_GETFLAGS, &flags) == 0) {
+			rc = flags & FS_TOPDIR_FL ? 0 : -1;
+			if (rc < 0)
+				errno = EOPNOTSUPP;
+		}
+	}
+	e = errno;
+	close(fd);
+	errno = e;
+	return rc;
 }

@@ -30,4 +30,13 @@ int vb_fs_nojournal(const char *dir, char *dev, size_t devlen);
  */
 int vb_fs_create_note(const char *dir, char *buf, size_t len);
 
+/*
+ * Mark @dir FS_TOPDIR_FL (chattr +T): ext4 then places each folder made
+ * in it as a top-level folder (Orlov, in a group picked from the name's
+ * hash), and that folder's files with it, not in @dir's group among
+ * what was deleted there before (a benchmark's --own-group).  0, or -1
+ * with errno when the file system refuses or drops the flag.
+ */
+int vb_fs_set_topdir(const char *dir);
+
 #endif

@@ -34,8 +34,6 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <linux/fs.h>
-#include <sys/ioctl.h>
 #include <sys/mman.h>
 #include <sys/prctl.h>
 #include <sys/stat.h>
@@ -182,33 +180,6 @@ validate(void *p, char *err, size_t errlen)
 }
 
 /*
- * Mark @dir FS_TOPDIR_FL (chattr +T): ext4 then places each folder made
- * in it as a top-level folder (Orlov).  0, or -1 with errno when the
- * file system refuses or drops the flag.
- */
-static int
-set_topdir(const char *dir)
-{
-	int fd, flags, rc = -1, e;
-
-	if ((fd = open(dir, O_RDONLY | O_DIRECTORY | O_CLOEXEC)) < 0)
-		return -1;
-	if (ioctl(fd, FS_IOC_GETFLAGS, &flags) == 0) {
-		flags |= FS_TOPDIR_FL;
-		if (ioctl(fd, FS_IOC_SETFLAGS, &flags) == 0 &&
-		    ioctl(fd, FS_IOC_GETFLAGS, &flags) == 0) {
-			rc = flags & FS_TOPDIR_FL ? 0 : -1;
-			if (rc < 0)
-				errno = EOPNOTSUPP;
-		}
-	}
-	e = errno;
-	close(fd);
-	errno = e;
-	return rc;
-}
-
-/*
  * Once, in the parent: --own-group marks the work folder, and the note
  * says what the clients' files share (a create on an ext4 without a
  * journal costs what was deleted near it in the last minutes).
@@ -220,7 +191,7 @@ setup(void *p, const char *workdir)
 	char note[256];
 
 	if (c->own_group) {
-		if (set_topdir(workdir) == 0)
+		if (vb_fs_set_topdir(workdir) == 0)
 			vb_note("--own-group: each client's folder and files in "
 			    "a block group ext4 picks anew (FS_TOPDIR_FL on "
 			    "the work folder), not among what the programs "

@@ -75,6 +75,7 @@ struct cfg {
 	double pause;
 	int direct;
 	int creates;
+	int own_group;
 };
 
 static const struct vb_opt opts[] = {
@@ -115,6 +116,10 @@ static const struct vb_opt opts[] = {
 	{ .name = "creates", .type = VB_OPT_FLAG,
 	  .off = offsetof(struct cfg, creates),
 	  .help = "bonnie++'s creates and deletes of empty files instead" },
+	{ .name = "own-group", .type = VB_OPT_FLAG,
+	  .off = offsetof(struct cfg, own_group),
+	  .help = "--creates: the files in a block group ext4 picks anew "
+	    "each iteration, as for a top-level folder (FS_TOPDIR_FL)" },
 	{ .name = "files", .type = VB_OPT_U64, .arg = "N",
 	  .off = offsetof(struct cfg, files), .def = "16384",
 	  .min = 1, .max = 10000000,
@@ -177,6 +182,10 @@ validate(void *p, char *err, size_t errlen)
 		}
 		return 0;
 	}
+	if (c->own_group) {
+		snprintf(err, errlen, "--own-group is for --creates only");
+		return -1;
+	}
 	if (c->direct && c->block % 512) {
 		snprintf(err, errlen, "--direct needs a --block of whole "
 		    "512-byte sectors, not %s", vb_fmt_size(a, sizeof(a),
@@ -234,6 +243,18 @@ setup(void *p, const char *workdir)
 	uint64_t avail, keep;
 	char a[32], b[32], lim[80], note[256];
 
+	if (c->creates && c->own_group) {
+		if (vb_fs_set_topdir(workdir) == 0)
+			vb_note("--own-group: each iteration's files in a block "
+			    "group ext4 picks anew (FS_TOPDIR_FL on the work "
+			    "folder), not among what the programs before "
+			    "deleted");
+		else
+			vb_note("--own-group: the file system does not take "
+			    "FS_TOPDIR_FL (%s); the files are where it puts "
+			    "them", strerror(errno));
+		return 0;
+	}
 	if (c->creates) {
 		if (vb_fs_create_note(workdir, note, sizeof(note))) {
 			vb_note("%s", note);
@@ -657,7 +678,15 @@ run_creates(struct cfg *c, struct vb_iter *it)
 
 	if (!order || !names)
 		die("out of memory");
-	snprintf(dir, sizeof(dir), "%s/files", vb_iter_workdir(it));
+	/*
+	 * --own-group: a name of its own each iteration, since ext4 picks
+	 * a top-level folder's group from its name's hash.
+	 */
+	if (c->own_group)
+		snprintf(dir, sizeof(dir), "%s/files.%ld.%d",
+		    vb_iter_workdir(it), (long)getpid(), vb_iter_num(it));
+	else
+		snprintf(dir, sizeof(dir), "%s/files", vb_iter_workdir(it));
 	if (mkdir(dir, 0700) < 0)
 		create_failed(vb_iter_workdir(it), "folder files");
 	if ((dfd = open(dir, O_RDONLY | O_DIRECTORY | O_CLOEXEC)) < 0)
