@@ -123,3 +123,16 @@ vb_fs_set_topdir(const char *dir)
 	errno = e;
 	return rc;
 }
+
+void
+vb_fs_own_group(const char *dir, const char *what, char *buf, size_t len)
+{
+	if (vb_fs_set_topdir(dir) == 0)
+		snprintf(buf, len, "--own-group: %s in a block group ext4 "
+		    "picks anew (FS_TOPDIR_FL on the work folder), not among "
+		    "what the programs before deleted", what);
+	else
+		snprintf(buf, len, "--own-group: the file system does not take "
+		    "FS_TOPDIR_FL (%s); %s where it puts them", strerror(errno),
+		    what);
+}

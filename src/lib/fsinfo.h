@@ -39,4 +39,13 @@ int vb_fs_create_note(const char *dir, char *buf, size_t len);
  */
 int vb_fs_set_topdir(const char *dir);
 
+/*
+ * A benchmark's --own-group, once in its setup(): vb_fs_set_topdir()
+ * on @dir, and the note its result keeps into @buf, naming @what goes
+ * in a group of its own ("each client's folder and files"), or that
+ * the file system does not take the flag.
+ */
+void vb_fs_own_group(const char *dir, const char *what, char *buf,
+    size_t len);
+
 #endif

@@ -674,8 +674,8 @@ undo(const char *path, const struct saved *s)
 	}
 	for (i = 0; i < s->nknob; i++) {
 		if (vb_knob_write(s->knob[i].path, s->knob[i].val) < 0) {
-			fprintf(stderr, "%s: cannot restore %s to %s: %s\n", PROG,
-			    s->knob[i].path, s->knob[i].val, strerror(errno));
+			fprintf(stderr, "%s: cannot restore %s to %s: %s\n",
+			    PROG, s->knob[i].path, s->knob[i].val, strerror(errno));
 			rc = -1;
 		} else {
 			nknob++;

@@ -191,15 +191,9 @@ setup(void *p, const char *workdir)
 	char note[256];
 
 	if (c->own_group) {
-		if (vb_fs_set_topdir(workdir) == 0)
-			vb_note("--own-group: each client's folder and files in "
-			    "a block group ext4 picks anew (FS_TOPDIR_FL on "
-			    "the work folder), not among what the programs "
-			    "before deleted");
-		else
-			vb_note("--own-group: the file system does not take "
-			    "FS_TOPDIR_FL (%s); the client folders are where "
-			    "it puts them", strerror(errno));
+		vb_fs_own_group(workdir, "each client's folder and files",
+		    note, sizeof(note));
+		vb_note("%s", note);
 		return 0;
 	}
 	if (vb_fs_create_note(workdir, note, sizeof(note))) {

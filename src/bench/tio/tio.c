@@ -244,15 +244,9 @@ setup(void *p, const char *workdir)
 	char a[32], b[32], lim[80], note[256];
 
 	if (c->creates && c->own_group) {
-		if (vb_fs_set_topdir(workdir) == 0)
-			vb_note("--own-group: each iteration's files in a block "
-			    "group ext4 picks anew (FS_TOPDIR_FL on the work "
-			    "folder), not among what the programs before "
-			    "deleted");
-		else
-			vb_note("--own-group: the file system does not take "
-			    "FS_TOPDIR_FL (%s); the files are where it puts "
-			    "them", strerror(errno));
+		vb_fs_own_group(workdir, "each iteration's files", note,
+		    sizeof(note));
+		vb_note("%s", note);
 		return 0;
 	}
 	if (c->creates) {
