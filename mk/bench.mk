@@ -118,8 +118,8 @@ bench_vars_truth = TRUTH_CONFIG TRUTH_PARTS TRUTH_SETTINGS TRUTH_OLD \
 # The quick suite's precision: PREC_RUNS runs (5) of PREC_CONFIG
 # (configs/quick.conf), then per headline the run-to-run and iteration
 # CoV, the farthest run, and the runs a side and minutes that would
-# decide a 5% and a 10% change (vmreport's runs_needed; CPUS= as make
-# run's): tools/bench-precision.sh.
+# decide a 5% and a 10% change (vmreport's runs_needed; CPUS= and
+# WORKDIR= as make run's): tools/bench-precision.sh.
 bench_run_precision = PREC_RUNS="$$VB_PREC_RUNS" \
 	PREC_CONFIG="$$VB_PREC_CONFIG" PREC_KEEP="$$VB_PREC_KEEP" \
 	sh tools/bench-precision.sh

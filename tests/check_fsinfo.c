@@ -18,6 +18,7 @@
 #include <unistd.h>
 
 #include "fsinfo.h"
+#include "meta.h"
 #include "res.h"
 #include "testutil.h"
 
@@ -163,6 +164,48 @@ START_TEST(ext4_no_journal)
 END_TEST
 
 /*
+ * The meta a run with its work folder on fixture mount @i writes: its
+ * workdir_journal, copied into @val.
+ */
+static void
+meta_journal(int i, char *val, size_t len)
+{
+	struct vb_meta_in in = { .label = "j", .status = "complete",
+	    .start = "2026-01-01T00:00:00Z", .config = "/dev/null",
+	    .settings = "" };
+	char dir[512], path[512], err[512];
+	struct vb_kv *kv;
+	const char *v;
+	int n;
+
+	in.workdir = tu_path(dir, sizeof(dir), mnts[i]);
+	snprintf(path, sizeof(path), "%s/meta.%d", tu_dir, i);
+	ck_assert_int_eq(vb_meta_write(path, &in), 0);
+	ck_assert_msg(vb_meta_read(path, &kv, &n, err, sizeof(err)) == 0,
+	    "%s", err);
+	v = vb_meta_get(kv, n, "workdir_journal");
+	snprintf(val, len, "%s", v ? v : "(none)");
+	vb_meta_free(kv, n);
+}
+
+/* meta says which ext4 had a journal, and "-" where it is not ext4 */
+START_TEST(meta_records_journal)
+{
+	static const char *const want[] = { "-", "yes", "no" };
+	char val[64];
+	int i;
+
+	if (!have(2) || !have(0))
+		return;
+	for (i = 0; i < 3; i++) {
+		meta_journal(i, val, sizeof(val));
+		ck_assert_msg(!strcmp(val, want[i]), "work folder on %s: "
+		    "workdir_journal=%s, want %s", mnts[i], val, want[i]);
+	}
+}
+END_TEST
+
+/*
  * Run @prog @args with the work folder on fixture mount @i into
  * tu_dir/<i>.res; its .res note ("" without) into @note, its output
  * into @out.
@@ -262,6 +305,7 @@ fsinfo_suite(void)
 	tcase_add_test(tc, cannot_tell);
 	tcase_add_test(tc, ext4_journal);
 	tcase_add_test(tc, ext4_no_journal);
+	tcase_add_test(tc, meta_records_journal);
 	tcase_add_test(tc, tio_notes);
 	tcase_add_test(tc, vmlat_notes);
 	suite_add_tcase(s, tc);

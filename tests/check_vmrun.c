@@ -117,7 +117,8 @@ START_TEST(run_writes_valid_folder)
 		"label", "uname_r", "uname_v", "uname_m", "cmdline",
 		"cpu_model", "cpu_count", "mem_total_kb", "swap_total_kb",
 		"thp_enabled", "swappiness", "dirty_ratio",
-		"dirty_background_ratio", "workdir_fstype", "start", "end",
+		"dirty_background_ratio", "workdir_fstype", "workdir_journal",
+		"start", "end",
 		"vmbench_version", "config", "config_cksum", "run", "boot_id",
 		"uptime_start",
 	};

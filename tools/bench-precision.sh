@@ -1,6 +1,6 @@
 #!/bin/sh
 # make bench-precision [PREC_RUNS=5] [PREC_CONFIG=configs/quick.conf]
-#     [PREC_KEEP=dir] [CPUS=list]
+#     [PREC_KEEP=dir] [CPUS=list] [WORKDIR=dir]
 #
 # How precise is each headline of a suite on this machine, and what an
 # honest verdict on it costs: PREC_RUNS runs of the suite (make run
@@ -18,7 +18,10 @@
 # that when the report's test changes this follows.  The figures depend
 # on the machine's load: the load average before and after, and the
 # other processes' CPU during each benchmark (the report's foreign_cpu,
-# % of one CPU) are printed with them.  Exits 0 when the runs complete
+# % of one CPU) are printed with them, and so is the work folder's
+# filesystem: on an ext4 without a journal fileload's and tio's creates
+# spread by tens of % (docs/benchmarks.md), WORKDIR= (as make run's)
+# puts them elsewhere.  Exits 0 when the runs complete
 # (the targets are for a reader to judge), 1 when a run fails.
 set -e
 runs=${PREC_RUNS:-5}
@@ -42,6 +45,7 @@ echo "bench-precision: $runs runs of $config, started $start;" \
     "load average $load0"
 set -- --kernel precision --runs "$runs" --config "$config" --results "$R"
 [ -z "$VB_CPUS" ] || set -- "$@" --cpus "$VB_CPUS"
+[ -z "$VB_WORKDIR" ] || set -- "$@" --workdir "$VB_WORKDIR"
 bench/vmrun "$@" > "$T/run.log" 2>&1 || {
 	tail -20 "$T/run.log" >&2
 	echo "bench-precision: a run failed (above)" >&2
@@ -71,6 +75,10 @@ echo "bench-precision: kernel $uname_r, $(nproc) x $cpu, $mem;" \
     "$(( (t1 - t0) / 60 )) min $(( (t1 - t0) % 60 )) s for $runs runs" \
     "(a run $(( (t1 - t0) / runs )) s); load average $load0 before," \
     "$load1 after${VB_CPUS:+; CPUS=$VB_CPUS}"
+# the work folder as the first run's meta has it
+meta() { sed -n "s/^$1=//p" "$D/run1/meta"; }
+echo "bench-precision: work folder $(meta workdir) ($(meta workdir_fstype)," \
+    "journal: $(meta workdir_journal))"
 awk -v n5="$T/n5" -v n10="$T/n10" '
 function num(x) { return x == "-" || x == "" ? "-" : x }
 function mins(r, s) {

@@ -12,6 +12,7 @@
 #include <sys/utsname.h>
 #include <unistd.h>
 
+#include "fsinfo.h"
 #include "msg.h"
 #include "meta.h"
 #include "settings.h"
@@ -102,6 +103,31 @@ vb_fstype(const char *path, char *buf, size_t len)
 	}
 	fclose(f);
 	return buf[0] ? buf : NULL;
+}
+
+/*
+ * Has the work folder's ext4 a journal: "yes", "no", "-" (not ext4),
+ * "unknown".  Without one, ext4's inode allocation passes over recent
+ * deletes (fsinfo.h), and fileload's and tio's creates spread by tens
+ * of % from run to run (docs/benchmarks.md): a reader of two labels'
+ * figures needs to know which each ran on.
+ */
+static const char *
+workdir_journal(const char *dir)
+{
+	char type[64];
+
+	if (!vb_fstype(dir, type, sizeof(type)))
+		return "unknown";
+	if (strcmp(type, "ext4") != 0)
+		return "-";
+	switch (vb_fs_nojournal(dir, NULL, 0)) {
+	case 0:
+		return "yes";
+	case 1:
+		return "no";
+	}
+	return "unknown";
 }
 
 /* POSIX cksum: CRC-32 (polynomial 0x04C11DB7, MSB first) with length. */
@@ -254,6 +280,7 @@ vb_meta_write(const char *path, const struct vb_meta_in *in)
 	fprintf(f, "workdir=%s\n", in->workdir);
 	fprintf(f, "workdir_fstype=%s\n", vb_fstype(in->workdir, buf,
 	    sizeof(buf)) ? buf : "unknown");
+	fprintf(f, "workdir_journal=%s\n", workdir_journal(in->workdir));
 	fprintf(f, "vmbench_version=%s\n", VB_VERSION);
 	fprintf(f, "config=%s\n", in->config);
 	fprintf(f, "config_cksum=%s\n", vb_meta_cksum(in->config, buf,

@@ -15,7 +15,8 @@
  * dirty_background_bytes, vfs_cache_pressure, overcommit_memory,
  * min_free_kbytes, watermark_scale_factor, page-cluster,
  * page_reporting_order (free page reporting to a hypervisor), workdir,
- * workdir_fstype, vmbench_version (git describe at build time), config,
+ * workdir_fstype, workdir_journal (yes, no; "-" when not ext4),
+ * vmbench_version (git describe at build time), config,
  * config_cksum (POSIX cksum: CRC and length, as `cksum FILE` prints),
  * iterations; then, when the runner gives them: run (the run's index in
  * its label, results/<label>/runN/), unit (run-per-iteration: make ab's

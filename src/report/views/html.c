@@ -347,8 +347,9 @@ settings(FILE *f, const struct model *md, const struct report_opts *o)
 	/* around the settings the page shows (src/lib/settings.h) */
 	static const char *const head[] = { "uname_r", "config",
 		"iterations", NULL }, *const tail[] = { "swap_total_kb",
-		"mem_limit", "workdir_fstype", "vmbench_version", NULL };
-	const char *common[3 + VB_NSETTINGS + 4 + 1];
+		"mem_limit", "workdir_fstype", "workdir_journal",
+		"vmbench_version", NULL };
+	const char *common[3 + VB_NSETTINGS + 5 + 1];
 	struct setup_machines m;
 	struct rl_mdiff *d;
 	char name[512], *text = NULL, *v;
