@@ -32,10 +32,34 @@ case $runs in
 esac
 [ "$runs" -ge 2 ] || { echo "bench-precision: PREC_RUNS=$runs: at least 2" \
     "runs are needed for a run-to-run spread" >&2; exit 2; }
+# What vmrun kept goes with $T, unless PREC_KEEP=dir: copied, then said.
+kept=
+keep() {
+	[ -z "$kept" ] || return 0
+	if [ -n "$PREC_KEEP" ] && [ -d "$R/precision" ] &&
+	    cp -r "$R/precision" "$PREC_KEEP"; then
+		kept=1
+		echo "bench-precision: what was measured is in $PREC_KEEP" >&2
+	else
+		echo "bench-precision: what was measured is removed with" \
+		    "its temporary folder (PREC_KEEP=dir keeps it)" >&2
+	fi
+}
+stop() {
+	trap '' INT TERM HUP
+	keep || :
+	echo "bench-precision: interrupted" >&2 || :
+	exit "$1"
+}
 T=$(mktemp -d /tmp/vmbench-bench-precision.XXXXXX)
-trap 'rm -rf "$T"' EXIT
-trap 'rm -rf "$T"; exit 130' INT TERM HUP
 R=$T/results
+# every way out removes $T: a closed pipe (| head) makes a write fail
+# and set -e exit, rather than kill the shell before its EXIT trap
+trap 'rm -rf "$T"' EXIT
+trap 'stop 130' INT
+trap 'stop 143' TERM
+trap 'stop 129' HUP
+trap '' PIPE
 mkdir "$R"
 
 load0=$(cut -d' ' -f1-3 /proc/loadavg)
@@ -47,14 +71,17 @@ set -- --kernel precision --runs "$runs" --config "$config" --results "$R"
 [ -z "$VB_CPUS" ] || set -- "$@" --cpus "$VB_CPUS"
 [ -z "$VB_WORKDIR" ] || set -- "$@" --workdir "$VB_WORKDIR"
 bench/vmrun "$@" > "$T/run.log" 2>&1 || {
+	rc=$?
 	tail -20 "$T/run.log" >&2
+	[ "$rc" -le 128 ] || stop "$rc"
+	keep
 	echo "bench-precision: a run failed (above)" >&2
 	exit 1
 }
 t1=$(date +%s)
 load1=$(cut -d' ' -f1-3 /proc/loadavg)
 D=$R/precision
-[ -z "$PREC_KEEP" ] || cp -r "$D" "$PREC_KEEP"
+[ -z "$PREC_KEEP" ] || { cp -r "$D" "$PREC_KEEP"; kept=1; }
 
 tools/precision "$D" > "$T/desc"
 # BENCH RUNS_NEEDED FOREIGN_CPU of each headline at min-change $1
