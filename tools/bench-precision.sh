@@ -32,6 +32,8 @@ case $runs in
 esac
 [ "$runs" -ge 2 ] || { echo "bench-precision: PREC_RUNS=$runs: at least 2" \
     "runs are needed for a run-to-run spread" >&2; exit 2; }
+[ -f "$config" ] && [ -r "$config" ] || { echo "bench-precision:" \
+    "PREC_CONFIG=$config: not a readable file" >&2; exit 2; }
 # What vmrun kept goes with $T, unless PREC_KEEP=dir: copied, then said.
 kept=
 keep() {
@@ -65,8 +67,10 @@ mkdir "$R"
 load0=$(cut -d' ' -f1-3 /proc/loadavg)
 start=$(date -u '+%Y-%m-%d %H:%M UTC')
 t0=$(date +%s)
+# stdout may be a pipe that closes (| head): a failed write ends the
+# script quietly (its EXIT trap cleans up), the report is written last
 echo "bench-precision: $runs runs of $config, started $start;" \
-    "load average $load0"
+    "load average $load0" 2>/dev/null || exit 141
 set -- --kernel precision --runs "$runs" --config "$config" --results "$R"
 [ -z "$VB_CPUS" ] || set -- "$@" --cpus "$VB_CPUS"
 [ -z "$VB_WORKDIR" ] || set -- "$@" --workdir "$VB_WORKDIR"
@@ -74,6 +78,8 @@ bench/vmrun "$@" > "$T/run.log" 2>&1 || {
 	rc=$?
 	tail -20 "$T/run.log" >&2
 	[ "$rc" -le 128 ] || stop "$rc"
+	# refused before a run began (WORKDIR=, the config): vmrun said why
+	[ -d "$R/precision" ] || exit 1
 	keep
 	echo "bench-precision: a run failed (above)" >&2
 	exit 1
@@ -98,6 +104,7 @@ need 10 > "$T/n10"
 uname_r=$(uname -r)
 cpu=$(awk -F': ' '/^model name/ { print $2; exit }' /proc/cpuinfo)
 mem=$(awk '/^MemTotal/ { printf "%.1f GiB", $2 / 1048576 }' /proc/meminfo)
+{
 echo "bench-precision: kernel $uname_r, $(nproc) x $cpu, $mem;" \
     "$(( (t1 - t0) / 60 )) min $(( (t1 - t0) % 60 )) s for $runs runs" \
     "(a run $(( (t1 - t0) / runs )) s); load average $load0 before," \
@@ -116,21 +123,24 @@ BEGIN {
 	while ((getline l < n5) > 0) { split(l, f, " "); r5[f[1]] = f[2];
 		fc[f[1]] = f[3] }
 	while ((getline l < n10) > 0) { split(l, f, " "); r10[f[1]] = f[2] }
-	printf "%-22s %-16s %6s %6s %5s %5s %6s %5s %6s %5s\n", "benchmark",
+	printf "%-22s %-20s %6s %6s %5s %5s %6s %5s %6s %5s\n", "benchmark",
 	    "headline", "run", "iter", "far", "other", "5%", "", "10%", ""
-	printf "%-22s %-16s %6s %6s %5s %5s %6s %5s %6s %5s\n", "", "",
+	printf "%-22s %-20s %6s %6s %5s %5s %6s %5s %6s %5s\n", "", "",
 	    "CoV%", "CoV%", "sd", "CPU%", "runs", "min", "runs", "min"
 }
 {
 	id = $1; s = $7
 	oc = id in fc && fc[id] != "" ? sprintf("%.0f", fc[id]) : "-"
-	printf "%-22s %-16s %6s %6s %5s %5s %6s %5s %6s %5s\n", id, $2,
+	printf "%-22s %-20s %6s %6s %5s %5s %6s %5s %6s %5s\n", id, $2,
 	    num($4), num($5), num($6), oc, num(r5[id]), mins(r5[id], s),
 	    num(r10[id]), mins(r10[id], s)
 	nh++
 	if ($4 != "-" && $4 + 0 <= 3) ok_run++
+	else miss_run = miss_run " " id
 	if ($5 == "-" || $5 + 0 <= 5) ok_iter++
+	else miss_iter = miss_iter " " id
 	if (r10[id] != "" && r10[id] * s / 60 <= 10) ok_10++
+	else miss_10 = miss_10 " " id
 	means[nh] = id ": " $8
 	for (i = 9; i <= NF; i++) means[nh] = means[nh] " " $i
 }
@@ -138,9 +148,14 @@ END {
 	printf "targets (idle machine): run CoV <= 3%%: %d of %d; iter CoV " \
 	    "<= 5%%: %d of %d; a 10%% change decided in <= 10 min a side: " \
 	    "%d of %d\n", ok_run, nh, ok_iter, nh, ok_10, nh
+	if (miss_run != "") print "  run CoV above 3%:" miss_run
+	if (miss_iter != "") print "  iter CoV above 5%:" miss_iter
+	if (miss_10 != "") print "  a 10% change in more than 10 min:" miss_10
 	print "run means:"
 	for (i = 1; i <= nh; i++) print "  " means[i]
 }' "$T/desc"
 echo "bench-precision: runs a side from vmreport --format csv" \
     "--useful 5 and 10 (runs_needed); min: those runs x the" \
     "benchmark's time a run"
+} > "$T/report"
+cat "$T/report" 2>/dev/null || exit 141
