@@ -144,6 +144,16 @@ start_make(int timeout, const char *args)
 		unsetenv("MAKELEVEL");
 		unsetenv("VB_FROM_MAKE");
 		setenv("VMBENCH_SYSROOT", tu_dir, 1);
+		/*
+		 * timeout signals its whole group, so a second TERM (the
+		 * runner's, forwarded) can reach a sanitized program during
+		 * its exit leak check: LeakSanitizer's stop-the-world then
+		 * livelocks (a probe spinning for 10 min, its tracer child
+		 * in wait4), and the test times out.  The leaks are checked
+		 * by every other test; here what is tested is the stop.
+		 */
+		if (timeout)
+			setenv("ASAN_OPTIONS", "detect_leaks=0", 1);
 		snprintf(path, sizeof(path), "%s/out", tu_dir);
 		fd = open(path, O_WRONLY | O_CREAT | O_TRUNC, 0644);
 		dup2(fd, 1);
