@@ -87,7 +87,7 @@ bench/vmrun "$@" > "$T/run.log" 2>&1 || {
 t1=$(date +%s)
 load1=$(cut -d' ' -f1-3 /proc/loadavg)
 D=$R/precision
-[ -z "$PREC_KEEP" ] || { cp -r "$D" "$PREC_KEEP"; kept=1; }
+[ -z "$PREC_KEEP" ] || keep
 
 tools/precision "$D" > "$T/desc"
 # BENCH RUNS_NEEDED FOREIGN_CPU of each headline at min-change $1

@@ -106,18 +106,16 @@ vb_fstype(const char *path, char *buf, size_t len)
 }
 
 /*
- * Has the work folder's ext4 a journal: "yes", "no", "-" (not ext4),
- * "unknown".  Without one, ext4's inode allocation passes over recent
+ * Has the work folder @dir, on a file system of @type (vb_fstype(), NULL
+ * when unknown), a journal: "yes", "no", "-" (not ext4), "unknown".  Without one, ext4's inode allocation passes over recent
  * deletes (fsinfo.h), and fileload's and tio's creates spread by tens
  * of % from run to run (docs/benchmarks.md): a reader of two labels'
  * figures needs to know which each ran on.
  */
 static const char *
-workdir_journal(const char *dir)
+workdir_journal(const char *dir, const char *type)
 {
-	char type[64];
-
-	if (!vb_fstype(dir, type, sizeof(type)))
+	if (!type)
 		return "unknown";
 	if (strcmp(type, "ext4") != 0)
 		return "-";
@@ -241,6 +239,7 @@ vb_meta_write(const char *path, const struct vb_meta_in *in)
 {
 	static long mem_kb = -1, swap_kb = -1;
 	char buf[1024], host[256], *text = NULL;
+	const char *fstype;
 	size_t len = 0;
 	struct utsname u;
 	FILE *f;
@@ -278,9 +277,10 @@ vb_meta_write(const char *path, const struct vb_meta_in *in)
 	else
 		settings(f);
 	fprintf(f, "workdir=%s\n", in->workdir);
-	fprintf(f, "workdir_fstype=%s\n", vb_fstype(in->workdir, buf,
-	    sizeof(buf)) ? buf : "unknown");
-	fprintf(f, "workdir_journal=%s\n", workdir_journal(in->workdir));
+	fstype = vb_fstype(in->workdir, buf, sizeof(buf));
+	fprintf(f, "workdir_fstype=%s\n", fstype ? fstype : "unknown");
+	fprintf(f, "workdir_journal=%s\n", workdir_journal(in->workdir,
+	    fstype));
 	fprintf(f, "vmbench_version=%s\n", VB_VERSION);
 	fprintf(f, "config=%s\n", in->config);
 	fprintf(f, "config_cksum=%s\n", vb_meta_cksum(in->config, buf,
